@@ -1,0 +1,135 @@
+// Configuration from the environment, validated once at start. Every service reads the
+// same table (README "Configuration"); a bad value stops the process with a message that
+// names the variable, never a stack trace from deep inside a library.
+import path from 'node:path';
+import { parseCidrList, type CidrRange } from './url-safety.js';
+import { PLANS, type Plan } from './plans.js';
+
+export class ConfigError extends Error {
+  constructor(readonly variable: string, message: string) {
+    super(`${variable}: ${message}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export interface BootstrapKey { key: string; plan: Plan }
+
+export interface Config {
+  host: string;
+  port: number;
+  natsUrl: string | undefined;
+  mongodbUrl: string | undefined;
+  dataDir: string;
+  bootstrapApiKeys: BootstrapKey[];
+  ssrfAllowCidrs: CidrRange[];
+  chromiumPath: string | undefined;
+  logLevel: string;
+  errorTypeBase: string;
+  /** Port of the /healthz and /readyz server of a worker service (0 picks a free one). */
+  healthPort: number;
+  /** Concurrent pages one fetcher instance renders. */
+  fetcherConcurrency: number;
+  /** Concurrent page transforms one transformer instance runs. */
+  transformerConcurrency: number;
+  /** How long a scrape result stays in the cache. */
+  cacheTtlMs: number;
+  /** How long payloads (raw HTML, results, screenshots) stay in the Object Store. */
+  payloadTtlMs: number;
+  /** How long the event log keeps events (0 = forever). */
+  eventRetentionMs: number;
+  /** Pages the map fallback crawl visits at most. */
+  mapMaxCrawlPages: number;
+  /** Public base URL used in links the API hands out (screenshot URLs). */
+  publicBaseUrl: string;
+}
+
+type Env = Record<string, string | undefined>;
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function int(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  if (!/^-?\d+$/.test(raw.trim())) throw new ConfigError(name, `must be an integer, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function url(env: Env, name: string, protocols: string[]): string | undefined {
+  const raw = env[name]?.trim();
+  if (!raw) return undefined;
+  for (const part of raw.split(',')) {
+    let parsed: URL;
+    try { parsed = new URL(part.trim()); } catch { throw new ConfigError(name, `is not a valid URL: "${part}"`); }
+    if (!protocols.includes(parsed.protocol)) {
+      throw new ConfigError(name, `must use ${protocols.join(' or ')}, got "${parsed.protocol}"`);
+    }
+  }
+  return raw;
+}
+
+export function parseBootstrapKeys(raw: string | undefined): BootstrapKey[] {
+  if (!raw || raw.trim() === '') return [];
+  return raw.split(',').map((entry) => {
+    const trimmed = entry.trim();
+    const at = trimmed.lastIndexOf(':');
+    const key = at > 0 ? trimmed.slice(0, at) : trimmed;
+    const plan = at > 0 ? trimmed.slice(at + 1) : 'free';
+    if (!/^[A-Za-z0-9_\-.]{16,200}$/.test(key)) {
+      throw new ConfigError('BOOTSTRAP_API_KEYS', 'each key must be 16-200 characters of letters, digits, "_", "-" or "."');
+    }
+    if (!(PLANS as readonly string[]).includes(plan)) {
+      throw new ConfigError('BOOTSTRAP_API_KEYS', `plan must be one of ${PLANS.join('|')}, got "${plan}"`);
+    }
+    return { key, plan: plan as Plan };
+  });
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const host = env.HOST?.trim() || '127.0.0.1';
+  const port = int(env, 'PORT', 3000, 0, 65535);
+  const logLevel = env.LOG_LEVEL?.trim() || 'info';
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join('|')}, got "${logLevel}"`);
+  }
+  let ssrfAllowCidrs: CidrRange[];
+  try { ssrfAllowCidrs = parseCidrList(env.SSRF_ALLOW_CIDRS ?? ''); } catch (err) {
+    throw new ConfigError('SSRF_ALLOW_CIDRS', (err as Error).message);
+  }
+  const errorTypeBase = (url(env, 'ERROR_TYPE_BASE', ['http:', 'https:']) ?? 'https://trawl.dev/errors').replace(/\/+$/, '');
+  const publicHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  return {
+    host,
+    port,
+    natsUrl: url(env, 'NATS_URL', ['nats:', 'tls:', 'ws:', 'wss:']),
+    mongodbUrl: url(env, 'MONGODB_URL', ['mongodb:', 'mongodb+srv:']),
+    dataDir: path.resolve(env.DATA_DIR?.trim() || './.data'),
+    bootstrapApiKeys: parseBootstrapKeys(env.BOOTSTRAP_API_KEYS),
+    ssrfAllowCidrs,
+    chromiumPath: env.CHROMIUM_PATH?.trim() || undefined,
+    logLevel,
+    errorTypeBase,
+    healthPort: int(env, 'HEALTH_PORT', 0, 0, 65535),
+    fetcherConcurrency: int(env, 'FETCHER_CONCURRENCY', 3, 1, 64),
+    transformerConcurrency: int(env, 'TRANSFORMER_CONCURRENCY', 2, 1, 64),
+    cacheTtlMs: int(env, 'CACHE_TTL_MS', 3_600_000, 0, 30 * 86_400_000),
+    payloadTtlMs: int(env, 'PAYLOAD_TTL_MS', 7 * 86_400_000, 60_000, 365 * 86_400_000),
+    eventRetentionMs: int(env, 'EVENT_RETENTION_MS', 0, 0, 10 * 365 * 86_400_000),
+    mapMaxCrawlPages: int(env, 'MAP_MAX_CRAWL_PAGES', 100, 1, 10_000),
+    publicBaseUrl: (url(env, 'PUBLIC_BASE_URL', ['http:', 'https:']) ?? `http://${publicHost.includes(':') ? `[${publicHost}]` : publicHost}:${port}`).replace(/\/+$/, ''),
+  };
+}
+
+/** Loads the config or exits with a one-line message naming the bad variable. */
+export function loadConfigOrExit(env: Env = process.env): Config {
+  try {
+    return loadConfig(env);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`[trawl] invalid configuration: ${err.message}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,42 @@
+// Pieces shared by several event types.
+import { Type, type Static } from '@sinclair/typebox';
+import { PAGE_ERROR_CODES } from '../errors.js';
+
+export const Timestamp = Type.String({ format: 'date-time' });
+
+/** A reference to a large payload in the JetStream Object Store (events never carry it inline). */
+export const PayloadRef = Type.Object({
+  bucket: Type.String(),
+  name: Type.String(),
+  size: Type.Integer({ minimum: 0 }),
+  contentType: Type.String(),
+});
+export type PayloadRef = Static<typeof PayloadRef>;
+
+export const PageError = Type.Object({
+  code: Type.Union(PAGE_ERROR_CODES.map((c) => Type.Literal(c))),
+  message: Type.String(),
+});
+export type PageError = Static<typeof PageError>;
+
+export const PageMetadata = Type.Object(
+  {
+    title: Type.String(),
+    description: Type.String(),
+    language: Type.Optional(Type.String()),
+    canonicalUrl: Type.Optional(Type.String()),
+    sourceUrl: Type.Optional(Type.String()),
+    statusCode: Type.Optional(Type.Integer()),
+  },
+  { additionalProperties: true },
+);
+export type PageMetadata = Static<typeof PageMetadata>;
+
+const Ms = Type.Integer({ minimum: 0 });
+export const FetchTimings = Type.Object({ queueWaitMs: Ms, fetchMs: Ms, renderMs: Ms, screenshotMs: Ms });
+export type FetchTimings = Static<typeof FetchTimings>;
+
+export const Timings = Type.Object({
+  queueWaitMs: Ms, fetchMs: Ms, renderMs: Ms, transformMs: Ms, screenshotMs: Ms, totalMs: Ms,
+});
+export type Timings = Static<typeof Timings>;

@@ -1,0 +1,73 @@
+// Page events: the one pipeline every scraped page goes through, whichever job owns it
+// (a scrape, a crawl page, a batch entry, a map fallback page). Subject part = page key.
+//
+//   page_requested  (gateway / crawler-frontier)  -> fetcher
+//   page_started    (fetcher, each attempt)
+//   page_fetched    (fetcher: raw HTML in the Object Store) -> transformer
+//   page_completed  (transformer: result in the Object Store) | page_failed (any stage)
+import { Type, type Static } from '@sinclair/typebox';
+import { ResolvedScrapeOptions } from '../scrape-options.js';
+import { FetchTimings, PageError, PageMetadata, PayloadRef, Timestamp, Timings } from './common.js';
+
+export const PageRequested = Type.Object({
+  url: Type.String(),
+  options: ResolvedScrapeOptions,
+  apiKeyId: Type.String(),
+  /** Link depth from the start page (0 for a scrape). */
+  depth: Type.Integer({ minimum: 0 }),
+  requestedAt: Timestamp,
+  /** SHA-256 of the normalized URL and result-changing options (the result cache key). */
+  cacheKey: Type.Optional(Type.String()),
+});
+
+export const PageStarted = Type.Object({
+  attempt: Type.Integer({ minimum: 1 }),
+  startedAt: Timestamp,
+  worker: Type.String(),
+});
+
+export const PageFetched = Type.Object({
+  finalUrl: Type.String(),
+  statusCode: Type.Integer(),
+  contentType: Type.Optional(Type.String()),
+  rawHtml: PayloadRef,
+  screenshots: Type.Optional(Type.Array(Type.Object({
+    ref: PayloadRef,
+    width: Type.Integer(),
+    height: Type.Integer(),
+    format: Type.String(),
+    /** 'final' for the screenshot format, 'action' for a screenshot action. */
+    role: Type.Union([Type.Literal('final'), Type.Literal('action')]),
+  }))),
+  timings: FetchTimings,
+  fetchedAt: Timestamp,
+});
+
+export const PageCompleted = Type.Object({
+  result: PayloadRef,
+  metadata: PageMetadata,
+  /** Absolute links found on the page, for the crawl frontier (capped; see architecture.md). */
+  links: Type.Array(Type.String()),
+  timings: Timings,
+  completedAt: Timestamp,
+});
+
+export const PageFailed = Type.Object({
+  error: PageError,
+  failedAt: Timestamp,
+  attempt: Type.Integer({ minimum: 1 }),
+});
+
+export const pageEvents = {
+  page_requested: PageRequested,
+  page_started: PageStarted,
+  page_fetched: PageFetched,
+  page_completed: PageCompleted,
+  page_failed: PageFailed,
+} as const;
+
+export type PageRequested = Static<typeof PageRequested>;
+export type PageStarted = Static<typeof PageStarted>;
+export type PageFetched = Static<typeof PageFetched>;
+export type PageCompleted = Static<typeof PageCompleted>;
+export type PageFailed = Static<typeof PageFailed>;

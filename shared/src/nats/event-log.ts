@@ -1,0 +1,76 @@
+// Appending to the event log is the publish: there is no other write. Two guards make
+// appends idempotent under redelivery:
+//   - Nats-Msg-Id: the server drops a repeat within the duplicate window;
+//   - `once`: the append carries "expected last subject sequence = 0", so an event that
+//     may happen only once per subject (a page fetched, a key created) is refused by the
+//     server forever after the first, not only within the window.
+import { DeliverPolicy, headers as natsHeaders, type JetStreamClient, type JetStreamPublishOptions } from 'nats';
+import { decodeEvent, encodeEvent, type AnyEvent, type StoredEvent } from '../events/index.js';
+import { historyFilter, STREAM_NAME, type AggregateKind } from '../subjects.js';
+
+export interface AppendOptions {
+  /** Dedup id; defaults to the subject for `once` appends and to the event id otherwise. */
+  msgId?: string;
+  /** Refuse the append when the subject already has an event (first writer wins). */
+  once?: boolean;
+}
+
+export interface AppendResult {
+  seq: number;
+  /** True when the log already had this event: nothing new was written. */
+  duplicate: boolean;
+}
+
+const WRONG_LAST_SEQUENCE = 10071;
+
+export class EventLog {
+  constructor(private readonly js: JetStreamClient) {}
+
+  async append(event: AnyEvent, opts: AppendOptions = {}): Promise<AppendResult> {
+    const { subject, body } = encodeEvent(event);
+    const h = natsHeaders();
+    h.set('Trawl-Event', event.event);
+    const publishOpts: Partial<JetStreamPublishOptions> = {
+      msgID: opts.msgId ?? (opts.once ? subject : event.eventId),
+      headers: h,
+      expect: { streamName: STREAM_NAME, ...(opts.once ? { lastSubjectSequence: 0 } : {}) },
+    };
+    try {
+      const ack = await this.js.publish(subject, body, publishOpts);
+      return { seq: ack.seq, duplicate: ack.duplicate };
+    } catch (err) {
+      if (opts.once && (err as { api_error?: { err_code?: number } }).api_error?.err_code === WRONG_LAST_SEQUENCE) {
+        return { seq: 0, duplicate: true };
+      }
+      throw err;
+    }
+  }
+
+  /** Every event of one aggregate, in log order: audit replay and aggregate rehydration. */
+  async history(kind: AggregateKind, id: string, fromSeq = 1): Promise<StoredEvent[]> {
+    return this.read(historyFilter(kind, id), fromSeq);
+  }
+
+  /** Reads all events matching a subject filter from `fromSeq` on, in order. */
+  async read(filter: string, fromSeq = 1): Promise<StoredEvent[]> {
+    const consumer = await this.js.consumers.get(STREAM_NAME, {
+      filterSubjects: filter,
+      deliver_policy: DeliverPolicy.StartSequence,
+      opt_start_seq: Math.max(1, fromSeq),
+    });
+    const events: StoredEvent[] = [];
+    let pending = (await consumer.info()).num_pending;
+    while (pending > 0) {
+      const batch = await consumer.fetch({ max_messages: Math.min(pending, 500), expires: 2000 });
+      let got = 0;
+      for await (const m of batch) {
+        events.push(decodeEvent(m.subject, m.data, m.seq));
+        pending = m.info.pending;
+        got++;
+        if (pending === 0) break;
+      }
+      if (got === 0) break;
+    }
+    return events;
+  }
+}

@@ -1,0 +1,162 @@
+// The scrape request of the spec as TypeBox schemas: the single source of validation
+// (gateway), of the TypeScript types (every service) and of the OpenAPI document.
+// Defaults are written here once; `normalizeScrapeOptions` applies them so that every
+// event carries fully resolved options and the cache key sees one canonical form.
+import { Type, type Static } from '@sinclair/typebox';
+
+export const FORMATS = ['markdown', 'html', 'rawHtml', 'links', 'screenshot'] as const;
+export type Format = (typeof FORMATS)[number];
+
+export const SCRAPE_DEFAULTS = {
+  formats: ['markdown'] as Format[],
+  onlyMainContent: true,
+  viewport: { width: 1280, height: 800 },
+  mobile: false,
+  darkMode: false,
+  timeoutMs: 30_000,
+  screenshot: { fullPage: false, format: 'png' as const, quality: 80, response: 'url' as const },
+};
+
+/** Upper bound for `timeout` and numeric `waitFor` (decided in docs/api.md). */
+export const MAX_TIMEOUT_MS = 300_000;
+export const MAX_ACTIONS = 50;
+
+const Selector = Type.String({ minLength: 1, maxLength: 1000 });
+
+export const Viewport = Type.Object(
+  {
+    width: Type.Optional(Type.Integer({ minimum: 100, maximum: 3840, default: 1280 })),
+    height: Type.Optional(Type.Integer({ minimum: 100, maximum: 2160, default: 800 })),
+  },
+  { additionalProperties: false },
+);
+
+export const ScreenshotOptions = Type.Object(
+  {
+    fullPage: Type.Optional(Type.Boolean({ default: false })),
+    format: Type.Optional(Type.Union([Type.Literal('png'), Type.Literal('jpeg'), Type.Literal('webp')], { default: 'png' })),
+    quality: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 80 })),
+    clip: Type.Optional(Selector),
+    response: Type.Optional(Type.Union([Type.Literal('url'), Type.Literal('base64')], { default: 'url' })),
+  },
+  { additionalProperties: false },
+);
+
+export const Action = Type.Union([
+  Type.Object({ type: Type.Literal('wait'), milliseconds: Type.Integer({ minimum: 0, maximum: MAX_TIMEOUT_MS }) }, { additionalProperties: false }),
+  Type.Object({ type: Type.Literal('click'), selector: Selector }, { additionalProperties: false }),
+  Type.Object({ type: Type.Literal('type'), selector: Selector, text: Type.String({ maxLength: 10_000 }) }, { additionalProperties: false }),
+  Type.Object({ type: Type.Literal('press'), key: Type.String({ minLength: 1, maxLength: 50 }) }, { additionalProperties: false }),
+  Type.Object(
+    {
+      type: Type.Literal('scroll'),
+      direction: Type.Optional(Type.Union([Type.Literal('up'), Type.Literal('down')], { default: 'down' })),
+      amount: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })),
+    },
+    { additionalProperties: false },
+  ),
+  Type.Object({ type: Type.Literal('screenshot') }, { additionalProperties: false }),
+]);
+export type Action = Static<typeof Action>;
+
+const HeaderName = '^[!#$%&\'*+\\-.^_`|~0-9A-Za-z]{1,256}$';
+
+/** The page options shared by scrape and by crawl's scrapeOptions (everything but url). */
+export const ScrapeOptionsSchema = Type.Object(
+  {
+    formats: Type.Optional(
+      Type.Array(Type.Union(FORMATS.map((f) => Type.Literal(f))), { minItems: 1, maxItems: FORMATS.length, uniqueItems: true, default: ['markdown'] }),
+    ),
+    onlyMainContent: Type.Optional(Type.Boolean({ default: true })),
+    includeTags: Type.Optional(Type.Array(Selector, { maxItems: 100 })),
+    excludeTags: Type.Optional(Type.Array(Selector, { maxItems: 100 })),
+    viewport: Type.Optional(Viewport),
+    mobile: Type.Optional(Type.Boolean({ default: false })),
+    device: Type.Optional(Type.Union([Type.Literal('desktop'), Type.Literal('tablet'), Type.Literal('mobile')])),
+    darkMode: Type.Optional(Type.Boolean({ default: false })),
+    headers: Type.Optional(
+      Type.Record(Type.String({ pattern: HeaderName }), Type.String({ maxLength: 8192 }), { maxProperties: 50 }),
+    ),
+    waitFor: Type.Optional(Type.Union([Type.Integer({ minimum: 0, maximum: MAX_TIMEOUT_MS }), Selector])),
+    timeout: Type.Optional(Type.Integer({ minimum: 1000, maximum: MAX_TIMEOUT_MS, default: 30_000 })),
+    screenshotOptions: Type.Optional(ScreenshotOptions),
+    actions: Type.Optional(Type.Array(Action, { maxItems: MAX_ACTIONS })),
+  },
+  { additionalProperties: false },
+);
+export type ScrapeOptionsInput = Static<typeof ScrapeOptionsSchema>;
+
+export const ScrapeRequestSchema = Type.Composite(
+  [Type.Object({ url: Type.String({ minLength: 1, maxLength: 8192 }) }), ScrapeOptionsSchema],
+  { additionalProperties: false },
+);
+export type ScrapeRequest = Static<typeof ScrapeRequestSchema>;
+
+/** Fully resolved options as carried by events: every default applied, nothing optional that has a default. */
+export const ResolvedScrapeOptions = Type.Object({
+  formats: Type.Array(Type.Union(FORMATS.map((f) => Type.Literal(f)))),
+  onlyMainContent: Type.Boolean(),
+  includeTags: Type.Array(Type.String()),
+  excludeTags: Type.Array(Type.String()),
+  viewport: Type.Object({ width: Type.Integer(), height: Type.Integer() }),
+  mobile: Type.Boolean(),
+  device: Type.Optional(Type.Union([Type.Literal('desktop'), Type.Literal('tablet'), Type.Literal('mobile')])),
+  darkMode: Type.Boolean(),
+  headers: Type.Record(Type.String(), Type.String()),
+  waitFor: Type.Optional(Type.Union([Type.Integer(), Type.String()])),
+  timeoutMs: Type.Integer(),
+  screenshot: Type.Optional(
+    Type.Object({
+      fullPage: Type.Boolean(),
+      format: Type.Union([Type.Literal('png'), Type.Literal('jpeg'), Type.Literal('webp')]),
+      quality: Type.Integer(),
+      clip: Type.Optional(Type.String()),
+      response: Type.Union([Type.Literal('url'), Type.Literal('base64')]),
+    }),
+  ),
+  actions: Type.Array(Action),
+});
+export type ResolvedScrapeOptions = Static<typeof ResolvedScrapeOptions>;
+
+/**
+ * Applies defaults once. Formats keep the canonical order of FORMATS so that
+ * ["links","markdown"] and ["markdown","links"] share a cache entry; header names are
+ * lower-cased for the same reason. Screenshot options exist only when a screenshot is asked for.
+ */
+export function normalizeScrapeOptions(input: ScrapeOptionsInput): ResolvedScrapeOptions {
+  const asked = new Set(input.formats ?? SCRAPE_DEFAULTS.formats);
+  const formats = FORMATS.filter((f) => asked.has(f));
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(input.headers ?? {}).sort(([a], [b]) => a.localeCompare(b))) {
+    headers[name.toLowerCase()] = value;
+  }
+  const shot = input.screenshotOptions ?? {};
+  return {
+    formats,
+    onlyMainContent: input.onlyMainContent ?? SCRAPE_DEFAULTS.onlyMainContent,
+    includeTags: input.includeTags ?? [],
+    excludeTags: input.excludeTags ?? [],
+    viewport: {
+      width: input.viewport?.width ?? SCRAPE_DEFAULTS.viewport.width,
+      height: input.viewport?.height ?? SCRAPE_DEFAULTS.viewport.height,
+    },
+    mobile: input.mobile ?? SCRAPE_DEFAULTS.mobile,
+    ...(input.device ? { device: input.device } : {}),
+    darkMode: input.darkMode ?? SCRAPE_DEFAULTS.darkMode,
+    headers,
+    ...(input.waitFor !== undefined ? { waitFor: input.waitFor } : {}),
+    timeoutMs: input.timeout ?? SCRAPE_DEFAULTS.timeoutMs,
+    ...(asked.has('screenshot')
+      ? {
+          screenshot: {
+            fullPage: shot.fullPage ?? SCRAPE_DEFAULTS.screenshot.fullPage,
+            format: shot.format ?? SCRAPE_DEFAULTS.screenshot.format,
+            quality: shot.quality ?? SCRAPE_DEFAULTS.screenshot.quality,
+            ...(shot.clip ? { clip: shot.clip } : {}),
+            response: shot.response ?? SCRAPE_DEFAULTS.screenshot.response,
+          },
+        }
+      : {}),
+    actions: input.actions ?? [],
+  };
+}

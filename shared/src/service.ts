@@ -1,0 +1,76 @@
+// The lifecycle every service shares: config, logger, NATS connection, JetStream
+// resources, a health server, and an orderly shutdown on SIGINT/SIGTERM (stop pulling,
+// finish or hand back in-flight work, close resources, drain NATS).
+import type { JetStreamClient, JetStreamManager, NatsConnection } from 'nats';
+import { loadConfigOrExit, type Config } from './config.js';
+import { startHealthServer } from './health.js';
+import { createLogger, type Logger } from './logger.js';
+import { connectNats } from './nats/connect.js';
+import { EventLog } from './nats/event-log.js';
+import { ensureInfrastructure } from './nats/infrastructure.js';
+import { PayloadStore } from './nats/payloads.js';
+
+export interface ServiceContext {
+  name: string;
+  config: Config;
+  logger: Logger;
+  nc: NatsConnection;
+  js: JetStreamClient;
+  jsm: JetStreamManager;
+  log: EventLog;
+  payloads: PayloadStore;
+}
+
+export interface RunningService {
+  /** Extra readiness checks beyond the NATS connection. */
+  ready?(): Promise<Record<string, boolean>>;
+  stop(): Promise<void>;
+}
+
+export async function connectService(name: string, config: Config, logger: Logger): Promise<ServiceContext> {
+  if (!config.natsUrl) throw new Error('NATS_URL is required to run a service (npm start sets it)');
+  const nc = await connectNats(config.natsUrl, `trawl-${name}`, logger);
+  const jsm = await ensureInfrastructure(nc, { eventRetentionMs: config.eventRetentionMs, payloadTtlMs: config.payloadTtlMs });
+  const js = nc.jetstream();
+  return { name, config, logger, nc, js, jsm, log: new EventLog(js), payloads: new PayloadStore(js) };
+}
+
+/** Entry point helper for a worker service's main.ts. */
+export async function runService(name: string, start: (ctx: ServiceContext) => Promise<RunningService>): Promise<void> {
+  const config = loadConfigOrExit();
+  const logger = createLogger(name, config.logLevel);
+  let ctx: ServiceContext;
+  let service: RunningService;
+  try {
+    ctx = await connectService(name, config, logger);
+    service = await start(ctx);
+  } catch (err) {
+    logger.fatal({ err }, `${name} failed to start`);
+    process.exit(1);
+  }
+  const health = await startHealthServer(config.host, config.healthPort, async () => ({
+    nats: !ctx.nc.isClosed(),
+    ...(await service.ready?.()),
+  }));
+  logger.info({ healthPort: health.port }, `${name} started`);
+
+  let stopping = false;
+  const shutdown = async (signal: string): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, `${name} shutting down`);
+    const force = setTimeout(() => { logger.error('shutdown took too long; exiting'); process.exit(1); }, 30_000);
+    force.unref();
+    try {
+      await service.stop();
+      await ctx.nc.drain();
+      await health.close();
+    } catch (err) {
+      logger.error({ err }, 'error during shutdown');
+    }
+    logger.info(`${name} stopped`);
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+}

@@ -1,0 +1,53 @@
+// The subject scheme of the event log (docs/architecture.md "Subjects"):
+//
+//   trawl.<kind>.<aggregateId>.<part>.<event>
+//
+// kind      scrape | crawl | map | batch | apikey
+// id        the job (or key) id: one job's whole history is `trawl.<kind>.<id>.>`
+// part      `job` for job-level events, a page key for page-level events, `key` for keys,
+//           `webhook` for deliveries
+// event     a name unique across the whole log (page_requested, crawl_started, ...), so a
+//           consumer selects one kind of work with one filter (nats-server 2.9 has no
+//           multiple filter subjects): `trawl.*.*.*.page_requested`.
+export const STREAM_NAME = 'TRAWL';
+export const SUBJECT_ROOT = 'trawl';
+export const PAYLOAD_BUCKET = 'trawl-payloads';
+
+export const AGGREGATE_KINDS = ['scrape', 'crawl', 'map', 'batch', 'apikey'] as const;
+export type AggregateKind = (typeof AGGREGATE_KINDS)[number];
+
+const TOKEN = /^[A-Za-z0-9_-]{1,128}$/;
+
+export interface SubjectParts {
+  kind: AggregateKind;
+  id: string;
+  part: string;
+  event: string;
+}
+
+export function subjectOf(parts: SubjectParts): string {
+  for (const [name, value] of Object.entries(parts)) {
+    if (!TOKEN.test(value)) throw new Error(`subject token ${name} "${value}" is not a plain token`);
+  }
+  return `${SUBJECT_ROOT}.${parts.kind}.${parts.id}.${parts.part}.${parts.event}`;
+}
+
+export function parseSubject(subject: string): SubjectParts | null {
+  const tokens = subject.split('.');
+  if (tokens.length !== 5 || tokens[0] !== SUBJECT_ROOT) return null;
+  const [, kind, id, part, event] = tokens as [string, string, string, string, string];
+  if (!(AGGREGATE_KINDS as readonly string[]).includes(kind)) return null;
+  return { kind: kind as AggregateKind, id, part, event };
+}
+
+/** Every event of every kind with this event name: the filter of a work consumer. */
+export function eventFilter(event: string): string {
+  return `${SUBJECT_ROOT}.*.*.*.${event}`;
+}
+
+/** All events of one job, in order: the audit replay filter. */
+export function historyFilter(kind: AggregateKind, id: string): string {
+  return `${SUBJECT_ROOT}.${kind}.${id}.>`;
+}
+
+export const ALL_EVENTS = `${SUBJECT_ROOT}.>`;

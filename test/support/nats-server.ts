@@ -1,0 +1,69 @@
+// Starts a real nats-server with JetStream on a free port and a temp store, for one test file.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+export interface NatsServerHandle {
+  url: string;
+  port: number;
+  storeDir: string;
+  stop(): Promise<void>;
+  /** Kill and start again on the same port and store (restart tests). */
+  restart(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForPort(port: number, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const ok = await new Promise<boolean>((resolve) => {
+      const sock = net.connect(port, '127.0.0.1', () => { sock.end(); resolve(true); });
+      sock.once('error', () => resolve(false));
+    });
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`nats-server did not listen on ${port}`);
+}
+
+export async function startNatsServer(): Promise<NatsServerHandle> {
+  const port = await freePort();
+  const storeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-nats-'));
+  let proc: ChildProcess;
+  const launch = async (): Promise<void> => {
+    proc = spawn('nats-server', ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', storeDir], { stdio: 'ignore' });
+    await waitForPort(port);
+  };
+  const kill = async (): Promise<void> => {
+    if (proc.exitCode !== null || proc.signalCode !== null) return;
+    const exited = new Promise((r) => proc.once('exit', r));
+    proc.kill('SIGTERM');
+    await exited;
+  };
+  await launch();
+  return {
+    url: `nats://127.0.0.1:${port}`,
+    port,
+    storeDir,
+    stop: async () => {
+      await kill();
+      fs.rmSync(storeDir, { recursive: true, force: true });
+    },
+    restart: async () => {
+      await kill();
+      await launch();
+    },
+  };
+}

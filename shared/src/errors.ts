@@ -33,6 +33,11 @@ export const PAGE_ERROR_CODES = [
 ] as const satisfies readonly ErrorCode[];
 export type PageErrorCode = (typeof PAGE_ERROR_CODES)[number];
 
+/** The code a failed page reports: its own when it is a page code, else BROWSER_ERROR. */
+export function toPageErrorCode(error: { code: string }): PageErrorCode {
+  return (PAGE_ERROR_CODES as readonly string[]).includes(error.code) ? (error.code as PageErrorCode) : 'BROWSER_ERROR';
+}
+
 export abstract class TrawlError extends Error {
   abstract readonly code: ErrorCode;
   /** Whether doing the same work again may succeed. */

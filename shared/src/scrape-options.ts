@@ -2,10 +2,20 @@
 // (gateway), of the TypeScript types (every service) and of the OpenAPI document.
 // Defaults are written here once; `normalizeScrapeOptions` applies them so that every
 // event carries fully resolved options and the cache key sees one canonical form.
-import { Type, type Static } from '@sinclair/typebox';
+import { Kind, Type, TypeRegistry, type Static, type TUnsafe } from '@sinclair/typebox';
+
+// A string enum as plain JSON Schema `enum`: one clear validation message ("must be one of
+// ...") instead of an anyOf of consts. Registered so TypeBox's own compiler checks it too.
+TypeRegistry.Set<{ enum: string[] }>('StringEnum', (schema, value) => typeof value === 'string' && schema.enum.includes(value));
+
+export function StringEnum<const T extends readonly string[]>(values: T, options: { default?: T[number]; description?: string } = {}): TUnsafe<T[number]> {
+  return Type.Unsafe<T[number]>({ [Kind]: 'StringEnum', type: 'string', enum: [...values], ...options });
+}
 
 export const FORMATS = ['markdown', 'html', 'rawHtml', 'links', 'screenshot'] as const;
 export type Format = (typeof FORMATS)[number];
+export const DEVICES = ['desktop', 'tablet', 'mobile'] as const;
+export type Device = (typeof DEVICES)[number];
 
 export const SCRAPE_DEFAULTS = {
   formats: ['markdown'] as Format[],
@@ -34,10 +44,10 @@ export const Viewport = Type.Object(
 export const ScreenshotOptions = Type.Object(
   {
     fullPage: Type.Optional(Type.Boolean({ default: false })),
-    format: Type.Optional(Type.Union([Type.Literal('png'), Type.Literal('jpeg'), Type.Literal('webp')], { default: 'png' })),
+    format: Type.Optional(StringEnum(['png', 'jpeg', 'webp'] as const, { default: 'png' })),
     quality: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 80 })),
     clip: Type.Optional(Selector),
-    response: Type.Optional(Type.Union([Type.Literal('url'), Type.Literal('base64')], { default: 'url' })),
+    response: Type.Optional(StringEnum(['url', 'base64'] as const, { default: 'url' })),
   },
   { additionalProperties: false },
 );
@@ -50,7 +60,7 @@ export const Action = Type.Union([
   Type.Object(
     {
       type: Type.Literal('scroll'),
-      direction: Type.Optional(Type.Union([Type.Literal('up'), Type.Literal('down')], { default: 'down' })),
+      direction: Type.Optional(StringEnum(['up', 'down'] as const, { default: 'down' })),
       amount: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })),
     },
     { additionalProperties: false },
@@ -65,14 +75,14 @@ const HeaderName = '^[!#$%&\'*+\\-.^_`|~0-9A-Za-z]{1,256}$';
 export const ScrapeOptionsSchema = Type.Object(
   {
     formats: Type.Optional(
-      Type.Array(Type.Union(FORMATS.map((f) => Type.Literal(f))), { minItems: 1, maxItems: FORMATS.length, uniqueItems: true, default: ['markdown'] }),
+      Type.Array(StringEnum(FORMATS), { minItems: 1, maxItems: FORMATS.length, uniqueItems: true, default: ['markdown'] }),
     ),
     onlyMainContent: Type.Optional(Type.Boolean({ default: true })),
     includeTags: Type.Optional(Type.Array(Selector, { maxItems: 100 })),
     excludeTags: Type.Optional(Type.Array(Selector, { maxItems: 100 })),
     viewport: Type.Optional(Viewport),
     mobile: Type.Optional(Type.Boolean({ default: false })),
-    device: Type.Optional(Type.Union([Type.Literal('desktop'), Type.Literal('tablet'), Type.Literal('mobile')])),
+    device: Type.Optional(StringEnum(DEVICES)),
     darkMode: Type.Optional(Type.Boolean({ default: false })),
     headers: Type.Optional(
       Type.Record(Type.String({ pattern: HeaderName }), Type.String({ maxLength: 8192 }), { maxProperties: 50 }),

@@ -51,3 +51,12 @@ export function historyFilter(kind: AggregateKind, id: string): string {
 }
 
 export const ALL_EVENTS = `${SUBJECT_ROOT}.>`;
+
+/**
+ * Core NATS (not stored) notice the projector sends after applying events: the highest
+ * stream sequence its read models include. The gateway waits on it for read-your-writes.
+ */
+export const PROJECTED_SUBJECT = 'trawl-internal.projected';
+
+/** Checkpoint name of the projector in the read-model store. */
+export const PROJECTOR_CHECKPOINT = 'projector';

@@ -52,18 +52,18 @@ export function blockedReason(address: string, allow: CidrRange[]): string | nul
 }
 
 /** Syntax check: absolute http(s) URL with a host. Throws INVALID_URL. */
-export function parseHttpUrl(raw: string): URL {
+export function parseHttpUrl(raw: string, field = 'url'): URL {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw new InvalidUrlError(`"${truncate(raw)}" is not a valid URL`);
+    throw new InvalidUrlError(`${field}: "${truncate(raw)}" is not a valid URL`, field);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new InvalidUrlError(`only http and https URLs are supported, got "${url.protocol.replace(/:$/, '')}"`);
+    throw new InvalidUrlError(`${field}: only http and https URLs are supported, got "${url.protocol.replace(/:$/, '')}"`, field);
   }
-  if (!url.hostname) throw new InvalidUrlError('the URL has no host');
-  if (url.username || url.password) throw new InvalidUrlError('URLs with credentials are not accepted');
+  if (!url.hostname) throw new InvalidUrlError(`${field}: the URL has no host`, field);
+  if (url.username || url.password) throw new InvalidUrlError(`${field}: URLs with credentials are not accepted`, field);
   return url;
 }
 

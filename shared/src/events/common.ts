@@ -1,6 +1,10 @@
 // Pieces shared by several event types.
-import { Type, type Static } from '@sinclair/typebox';
+import { FormatRegistry, Type, type Static } from '@sinclair/typebox';
 import { PAGE_ERROR_CODES } from '../errors.js';
+
+// TypeBox's compiler knows no formats until told: ISO 8601 UTC timestamps, as the spec shows them.
+const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
+if (!FormatRegistry.Has('date-time')) FormatRegistry.Set('date-time', (value) => ISO_TIMESTAMP.test(value) && !Number.isNaN(Date.parse(value)));
 
 export const Timestamp = Type.String({ format: 'date-time' });
 

@@ -6,6 +6,8 @@ import type { Static, TSchema } from '@sinclair/typebox';
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import { parseSubject, subjectOf, type AggregateKind } from '../subjects.js';
 import { apiKeyEvents } from './apikey.js';
+import { crawlEvents } from './crawl.js';
+import { mapEvents } from './map.js';
 import { pageEvents } from './page.js';
 
 export * from './common.js';
@@ -16,6 +18,8 @@ export * from './apikey.js';
 export const EVENT_SCHEMAS = {
   ...pageEvents,
   ...apiKeyEvents,
+  ...crawlEvents,
+  ...mapEvents,
 } as const satisfies Record<string, TSchema>;
 
 export type EventName = keyof typeof EVENT_SCHEMAS;

@@ -58,6 +58,15 @@ export const PageFailed = Type.Object({
   attempt: Type.Integer({ minimum: 1 }),
 });
 
+/**
+ * A job-level event (subject trawl.<kind>.<id>.job.job_cancelled) that stops a job's pages:
+ * the fetcher checks it before loading a page, so nothing is fetched after a cancel.
+ */
+export const JOB_CANCELLED_EVENT = 'job_cancelled';
+
+/** At most this many links ride on page_completed (the full list is in the result payload). */
+export const MAX_EVENT_LINKS = 2000;
+
 export const pageEvents = {
   page_requested: PageRequested,
   page_started: PageStarted,
@@ -71,3 +80,22 @@ export type PageStarted = Static<typeof PageStarted>;
 export type PageFetched = Static<typeof PageFetched>;
 export type PageCompleted = Static<typeof PageCompleted>;
 export type PageFailed = Static<typeof PageFailed>;
+
+/** The JSON document a page_completed result reference points to (Object Store). */
+export interface PageResultPayload {
+  markdown?: string;
+  html?: string;
+  rawHtml?: string;
+  links?: string[];
+  screenshot?: ScreenshotPayload;
+  actionScreenshots?: ScreenshotPayload[];
+}
+
+export interface ScreenshotPayload {
+  /** Object Store name of the image. */
+  name: string;
+  width: number;
+  height: number;
+  format: string;
+  fileSize: number;
+}

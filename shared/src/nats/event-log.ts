@@ -4,9 +4,9 @@
 //   - `once`: the append carries "expected last subject sequence = 0", so an event that
 //     may happen only once per subject (a page fetched, a key created) is refused by the
 //     server forever after the first, not only within the window.
-import { DeliverPolicy, headers as natsHeaders, type JetStreamClient, type JetStreamPublishOptions } from 'nats';
+import { DeliverPolicy, headers as natsHeaders, type JetStreamClient, type JetStreamManager, type JetStreamPublishOptions } from 'nats';
 import { decodeEvent, encodeEvent, type AnyEvent, type StoredEvent } from '../events/index.js';
-import { historyFilter, STREAM_NAME, type AggregateKind } from '../subjects.js';
+import { historyFilter, STREAM_NAME, subjectOf, type AggregateKind, type SubjectParts } from '../subjects.js';
 
 export interface AppendOptions {
   /** Dedup id; defaults to the subject for `once` appends and to the event id otherwise. */
@@ -22,9 +22,32 @@ export interface AppendResult {
 }
 
 const WRONG_LAST_SEQUENCE = 10071;
+const NO_MESSAGE_FOUND = 10037;
 
 export class EventLog {
-  constructor(private readonly js: JetStreamClient) {}
+  constructor(private readonly js: JetStreamClient, private readonly jsm: JetStreamManager) {}
+
+  /** The last event on one exact subject, or null: a point read, no consumer needed. */
+  async last(parts: SubjectParts): Promise<StoredEvent | null> {
+    const m = await this.lastRaw(parts);
+    return m ? decodeEvent(m.subject, m.data, m.seq) : null;
+  }
+
+  /** Whether the subject has any event (without decoding it). */
+  async exists(parts: SubjectParts): Promise<boolean> {
+    return (await this.lastRaw(parts)) !== null;
+  }
+
+  private async lastRaw(parts: SubjectParts): Promise<{ subject: string; data: Uint8Array; seq: number } | null> {
+    const subject = subjectOf(parts);
+    try {
+      return await this.jsm.streams.getMessage(STREAM_NAME, { last_by_subj: subject });
+    } catch (err) {
+      if ((err as { api_error?: { err_code?: number } }).api_error?.err_code === NO_MESSAGE_FOUND) return null;
+      if (/no message found/i.test(String((err as Error).message))) return null;
+      throw err;
+    }
+  }
 
   async append(event: AnyEvent, opts: AppendOptions = {}): Promise<AppendResult> {
     const { subject, body } = encodeEvent(event);

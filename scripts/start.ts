@@ -1,0 +1,180 @@
+// `npm start`: the whole system on one machine. Starts a local nats-server (unless
+// NATS_URL is set), creates the bootstrap API keys (as events, idempotently), runs every
+// service in its own process (restarting one that dies), waits until the API answers,
+// prints the base URL and an API key, and on Ctrl-C shuts it all down in order.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadConfigOrExit, type BootstrapKey, type Config } from '../shared/src/config.js';
+import { makeEvent } from '../shared/src/events/index.js';
+import { apiKeyHash, apiKeyId, newApiKey, newId } from '../shared/src/ids.js';
+import { createLogger } from '../shared/src/logger.js';
+import { connectNats } from '../shared/src/nats/connect.js';
+import { EventLog } from '../shared/src/nats/event-log.js';
+import { ensureInfrastructure } from '../shared/src/nats/infrastructure.js';
+
+export const SERVICES = ['projector', 'fetcher', 'transformer', 'crawler-frontier', 'webhook-dispatcher', 'gateway'] as const;
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const config = loadConfigOrExit();
+const logger = createLogger('supervisor', config.logLevel);
+const say = (line: string): void => { process.stdout.write(`[trawl] ${line}\n`); };
+
+async function portFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const srv = net.createServer().once('error', () => resolve(false)).listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
+  });
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const srv = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitFor(check: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check().catch(() => false)) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+async function startNatsServer(dataDir: string): Promise<{ url: string; proc: ChildProcess }> {
+  const port = (await portFree(4222)) ? 4222 : await freePort();
+  const storeDir = path.join(dataDir, 'nats');
+  fs.mkdirSync(storeDir, { recursive: true });
+  const proc = spawn('nats-server', ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', storeDir], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  proc.stderr?.on('data', (d: Buffer) => { stderr = (stderr + d.toString()).slice(-4000); });
+  const exited = new Promise<never>((_, reject) => proc.once('exit', (code) => reject(new Error(`nats-server exited (${code}): ${stderr.trim()}`))));
+  await Promise.race([
+    waitFor(async () => !(await portFree(port)), 15_000, 'nats-server'),
+    exited,
+  ]);
+  return { url: `nats://127.0.0.1:${port}`, proc };
+}
+
+async function bootstrapKeys(natsUrl: string, keys: BootstrapKey[]): Promise<void> {
+  const nc = await connectNats(natsUrl, 'trawl-supervisor', logger);
+  try {
+    const js = nc.jetstream();
+    const jsm = await ensureInfrastructure(nc, { eventRetentionMs: config.eventRetentionMs, payloadTtlMs: config.payloadTtlMs });
+    const log = new EventLog(js, jsm);
+    for (const { key, plan } of keys) {
+      const now = new Date();
+      const event = makeEvent('key_created', { kind: 'apikey', id: apiKeyId(key), part: 'key' },
+        { keyHash: apiKeyHash(key), plan, label: 'bootstrap', createdAt: now.toISOString() }, { eventId: newId(), now });
+      await log.append(event, { once: true }); // a key that exists already is left as it is
+    }
+  } finally {
+    await nc.drain();
+  }
+}
+
+class Supervised {
+  private proc: ChildProcess | undefined;
+  private stopping = false;
+  private restarts = 0;
+
+  constructor(readonly name: string, private readonly env: NodeJS.ProcessEnv) {}
+
+  start(): void {
+    const entry = path.join(root, 'dist/services', this.name, 'src/main.js');
+    if (!fs.existsSync(entry)) throw new Error(`${entry} is missing: run npm run build`);
+    const started = Date.now();
+    this.proc = spawn(process.execPath, ['--enable-source-maps', entry], { env: this.env, stdio: ['ignore', 'inherit', 'inherit'] });
+    this.proc.once('exit', (code, signal) => {
+      if (this.stopping) return;
+      // Restart, backing off when it keeps dying right after start.
+      this.restarts = Date.now() - started > 30_000 ? 0 : this.restarts + 1;
+      const delayMs = Math.min(10_000, 250 * 2 ** this.restarts);
+      logger.error({ service: this.name, code, signal, delayMs }, 'service exited; restarting');
+      setTimeout(() => { if (!this.stopping) this.start(); }, delayMs);
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    const proc = this.proc;
+    if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
+    const exited = new Promise((r) => proc.once('exit', r));
+    proc.kill('SIGTERM');
+    const timer = setTimeout(() => proc.kill('SIGKILL'), 35_000);
+    await exited;
+    clearTimeout(timer);
+  }
+}
+
+/** What to stop if start-up fails half way: nothing may outlive the supervisor. */
+const started: { nats?: ChildProcess; services: Supervised[] } = { services: [] };
+
+async function stopNats(proc: ChildProcess | undefined): Promise<void> {
+  if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
+  const exited = new Promise((r) => proc.once('exit', r));
+  proc.kill('SIGTERM');
+  await exited;
+}
+
+async function main(cfg: Config): Promise<void> {
+  fs.mkdirSync(cfg.dataDir, { recursive: true });
+  let nats: { url: string; proc: ChildProcess } | undefined;
+  const natsUrl = cfg.natsUrl ?? (nats = await startNatsServer(cfg.dataDir)).url;
+  if (nats) {
+    started.nats = nats.proc;
+    say(`nats-server with JetStream at ${natsUrl} (store ${path.join(cfg.dataDir, 'nats')})`);
+  }
+
+  const generated = cfg.bootstrapApiKeys.length === 0 ? [{ key: newApiKey(), plan: 'free' as const }] : [];
+  const keys = [...cfg.bootstrapApiKeys, ...generated];
+  await bootstrapKeys(natsUrl, keys);
+
+  const healthBase = cfg.healthPort;
+  const services = SERVICES.map((name, i) => new Supervised(name, {
+    ...process.env,
+    NATS_URL: natsUrl,
+    DATA_DIR: cfg.dataDir,
+    HEALTH_PORT: name === 'gateway' || healthBase === 0 ? '0' : String(healthBase + i),
+  }));
+  started.services = services;
+
+  let shuttingDown = false;
+  const shutdown = async (signal: string): Promise<void> => {
+    if (shuttingDown) return;
+    shuttingDown = true;
+    say(`${signal}: stopping services`);
+    await Promise.all(services.map((s) => s.stop()));
+    await stopNats(nats?.proc);
+    say('stopped');
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+
+  for (const s of services) s.start();
+
+  const host = cfg.host === '0.0.0.0' || cfg.host === '::' ? '127.0.0.1' : cfg.host;
+  const base = `http://${host.includes(':') ? `[${host}]` : host}:${cfg.port}`;
+  const first = keys[0]!;
+  // Ready means: the API answers, and the projector has the keys (an authenticated call works).
+  await waitFor(async () => (await fetch(`${base}/readyz`)).ok, 60_000, 'the gateway');
+  await waitFor(async () => (await fetch(`${base}/api/v1/scrape?limit=1`, { headers: { authorization: `Bearer ${first.key}` } })).ok, 60_000, 'the API keys to be projected');
+
+  say(`Trawl is running at ${cfg.publicBaseUrl}`);
+  if (generated.length) say(`API key (plan ${first.plan}): ${first.key}`);
+  else say(`API keys: the ${keys.length} from BOOTSTRAP_API_KEYS`);
+  say(`try: curl -s -X POST ${cfg.publicBaseUrl}/api/v1/scrape -H 'Authorization: Bearer <API_KEY>' -H 'content-type: application/json' -d '{"url":"https://example.com"}'`);
+}
+
+main(config).catch(async (err) => {
+  process.stderr.write(`[trawl] failed to start: ${(err as Error).message}\n`);
+  await Promise.all(started.services.map((s) => s.stop()));
+  await stopNats(started.nats);
+  process.exit(1);
+});

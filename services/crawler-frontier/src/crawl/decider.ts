@@ -1,0 +1,301 @@
+// The crawl aggregate as a pure decider (emmett style): `evolve` folds the crawl's log
+// events into a state, `decide` turns a command and the state into new events. No IO, no
+// clock, no randomness: the worker (IO at the edge) passes `now` and a robots predicate.
+//
+// The crawl's stream holds events written by others (crawl_requested and
+// crawl_cancel_requested by the gateway, page_completed / page_failed by the page pipeline)
+// and the frontier's own decisions. The frontier reacts to every event with one command,
+// `Advance`, which emits whatever the state says is due, in this order:
+//   1. a cancelled crawl finishes at once (CANCELLED), nothing else is scheduled;
+//   2. a requested crawl starts: crawl_started, the start page (depth 0) joins the queue;
+//   3. each completed page's links are judged once (crawl_links_discovered);
+//   4. queued pages are requested while fewer than `maxInFlight` are in flight (FIFO, so
+//      the crawl is breadth-first and one crawl never floods the fetcher's queue);
+//   5. with nothing in flight, queued or awaiting its links, the crawl finishes.
+// Because the command is "do what is due" rather than "react to this event", deciding
+// again after a crash or a redelivery yields the same events, which the log refuses as
+// duplicates (every event here is appended with `once`).
+//
+// Memory: the state holds page keys, depths and the URLs still queued, never page
+// content; a completed page's links are held only until its verdict is recorded.
+import { IllegalStateError, NotFoundError } from '../../../../shared/src/errors.js';
+import type { CrawlFinalStatus, CrawlRequested, CrawlSkipReason, WebhookEventType } from '../../../../shared/src/events/crawl.js';
+import { JOB_PART, WEBHOOK_PART } from '../../../../shared/src/events/crawl.js';
+import type { EventData, EventName } from '../../../../shared/src/events/index.js';
+import { checkLink, pageKeyOfUrl } from './links.js';
+
+/** Pages of one crawl in flight at once (CRAWL_MAX_IN_FLIGHT overrides). */
+export const DEFAULT_MAX_IN_FLIGHT = 4;
+
+/** An event as the decider sees it: the subject part, the name and the data. */
+export type LogEvent = { [N in EventName]: { part: string; event: N; data: EventData<N> } }[EventName];
+export type Emitted<N extends EventName = EventName> = { part: string; event: N; data: EventData<N> };
+
+export type CrawlStatus = 'NONE' | 'PENDING' | 'PROCESSING' | CrawlFinalStatus;
+
+export interface QueuedPage {
+  pageKey: string;
+  url: string;
+  depth: number;
+}
+
+export interface CrawlState {
+  status: CrawlStatus;
+  crawl: CrawlRequested | null;
+  startPageKey: string | null;
+  /** Every page accepted into the crawl (queued, in flight or done): key -> depth. */
+  discovered: ReadonlyMap<string, number>;
+  /** Accepted, not yet requested, in discovery order. */
+  queue: readonly QueuedPage[];
+  /** Requested, no result yet: key -> depth. */
+  inFlight: ReadonlyMap<string, number>;
+  /** Completed pages whose links have not been judged yet. */
+  awaitingLinks: ReadonlyMap<string, { depth: number; links: readonly string[] }>;
+  completed: number;
+  failed: number;
+  /** The start page's error, which fails the crawl. */
+  startPageError: string | null;
+  cancelRequested: boolean;
+}
+
+export const initialState = (): CrawlState => ({
+  status: 'NONE',
+  crawl: null,
+  startPageKey: null,
+  discovered: new Map(),
+  queue: [],
+  inFlight: new Map(),
+  awaitingLinks: new Map(),
+  completed: 0,
+  failed: 0,
+  startPageError: null,
+  cancelRequested: false,
+});
+
+export const isFinished = (s: CrawlState): boolean =>
+  s.status === 'COMPLETED' || s.status === 'FAILED' || s.status === 'CANCELLED';
+
+/** Page results after a cancel or the end no longer change the crawl (counters freeze). */
+const frozen = (s: CrawlState): boolean => isFinished(s) || s.cancelRequested;
+
+function without<K, V>(map: ReadonlyMap<K, V>, key: K): Map<K, V> {
+  const copy = new Map(map);
+  copy.delete(key);
+  return copy;
+}
+
+export function evolve(state: CrawlState, event: LogEvent): CrawlState {
+  switch (event.event) {
+    case 'crawl_requested':
+      return state.status === 'NONE' ? { ...state, status: 'PENDING', crawl: event.data } : state;
+    case 'crawl_started': {
+      if (state.status !== 'PENDING' || !state.crawl) return state;
+      const pageKey = pageKeyOfUrl(state.crawl.startUrl)!;
+      return {
+        ...state,
+        status: 'PROCESSING',
+        startPageKey: pageKey,
+        discovered: new Map([[pageKey, 0]]),
+        queue: [{ pageKey, url: state.crawl.startUrl, depth: 0 }],
+      };
+    }
+    case 'page_requested': {
+      const index = state.queue.findIndex((q) => q.pageKey === event.part);
+      if (index < 0) return state;
+      const inFlight = new Map(state.inFlight).set(event.part, state.queue[index]!.depth);
+      return { ...state, queue: state.queue.filter((_, i) => i !== index), inFlight };
+    }
+    case 'page_completed': {
+      const depth = state.inFlight.get(event.part);
+      if (depth === undefined || frozen(state)) return state;
+      return {
+        ...state,
+        inFlight: without(state.inFlight, event.part),
+        completed: state.completed + 1,
+        awaitingLinks: new Map(state.awaitingLinks).set(event.part, { depth, links: event.data.links }),
+      };
+    }
+    case 'page_failed': {
+      if (!state.inFlight.has(event.part) || frozen(state)) return state;
+      return {
+        ...state,
+        inFlight: without(state.inFlight, event.part),
+        failed: state.failed + 1,
+        startPageError: event.part === state.startPageKey ? event.data.error.message : state.startPageError,
+      };
+    }
+    case 'crawl_links_discovered': {
+      if (!state.awaitingLinks.has(event.part) || !state.crawl) return state;
+      // Re-checks duplicates and the limit: two frontier replicas may have judged two pages
+      // from the same state; the first verdict in the log wins for each URL.
+      const discovered = new Map(state.discovered);
+      const queue = [...state.queue];
+      for (const url of event.data.urls) {
+        const pageKey = pageKeyOfUrl(url);
+        if (!pageKey || discovered.has(pageKey) || discovered.size >= state.crawl.limit) continue;
+        discovered.set(pageKey, event.data.depth);
+        queue.push({ pageKey, url, depth: event.data.depth });
+      }
+      return { ...state, discovered, queue, awaitingLinks: without(state.awaitingLinks, event.part) };
+    }
+    case 'crawl_cancel_requested':
+      return isFinished(state) || state.status === 'NONE' ? state : { ...state, cancelRequested: true };
+    case 'crawl_finished':
+      return { ...state, status: event.data.status };
+    default:
+      return state;
+  }
+}
+
+// ---- commands ---------------------------------------------------------------------
+
+export type CrawlCommand =
+  | { type: 'RequestCrawl'; crawlId: string; request: Omit<CrawlRequested, 'requestedAt'> }
+  | { type: 'CancelCrawl'; crawlId: string }
+  | { type: 'Advance'; crawlId: string };
+
+export interface DecideContext {
+  now: Date;
+  /** Pages of this crawl in flight at once. */
+  maxInFlight?: number;
+  /** robots.txt verdict for a URL; absent means allowed. Must answer synchronously. */
+  robotsAllows?: (url: string) => boolean;
+}
+
+export function decide(command: CrawlCommand, state: CrawlState, ctx: DecideContext): Emitted[] {
+  switch (command.type) {
+    case 'RequestCrawl':
+      if (state.status !== 'NONE') throw new IllegalStateError(`crawl ${command.crawlId} already exists`);
+      return [{ part: JOB_PART, event: 'crawl_requested', data: { ...command.request, requestedAt: ctx.now.toISOString() } }];
+    case 'CancelCrawl':
+      if (state.status === 'NONE') throw new NotFoundError(`crawl ${command.crawlId} not found`);
+      if (isFinished(state)) throw new IllegalStateError(`crawl ${command.crawlId} already finished with status ${state.status}`);
+      if (state.cancelRequested) return [];
+      return [{ part: JOB_PART, event: 'crawl_cancel_requested', data: { requestedAt: ctx.now.toISOString() } }];
+    case 'Advance':
+      return advance(command.crawlId, state, ctx);
+  }
+}
+
+function advance(crawlId: string, initial: CrawlState, ctx: DecideContext): Emitted[] {
+  if (initial.status === 'NONE' || isFinished(initial)) return [];
+  const at = ctx.now.toISOString();
+  const out: Emitted[] = [];
+  let s = initial;
+  const emit = (e: Emitted): void => {
+    out.push(e);
+    s = evolve(s, e as LogEvent);
+  };
+
+  if (s.cancelRequested) {
+    finish(crawlId, s, 'CANCELLED', at, emit);
+    return out;
+  }
+  if (s.status === 'PENDING') emit({ part: JOB_PART, event: 'crawl_started', data: { startedAt: at } });
+
+  for (const [pageKey, page] of s.awaitingLinks) {
+    emit({ part: pageKey, event: 'crawl_links_discovered', data: { ...judgeLinks(s, page.depth + 1, page.links, ctx), discoveredAt: at } });
+  }
+
+  const maxInFlight = ctx.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;
+  while (s.inFlight.size < maxInFlight && s.queue.length > 0) {
+    const next = s.queue[0]!;
+    const crawl = s.crawl!;
+    emit({
+      part: next.pageKey,
+      event: 'page_requested',
+      data: { url: next.url, options: crawl.scrapeOptions, apiKeyId: crawl.apiKeyId, depth: next.depth, requestedAt: at },
+    });
+  }
+
+  if (s.inFlight.size === 0 && s.queue.length === 0 && s.awaitingLinks.size === 0) {
+    finish(crawlId, s, s.startPageError !== null ? 'FAILED' : 'COMPLETED', at, emit);
+  }
+  return out;
+}
+
+/** The verdict on one page's links, against the state the crawl is in now. */
+function judgeLinks(s: CrawlState, depth: number, links: readonly string[], ctx: DecideContext) {
+  const crawl = s.crawl!;
+  const urls: string[] = [];
+  const taken = new Set<string>();
+  const skipped: Partial<Record<CrawlSkipReason, number>> = {};
+  const skip = (reason: CrawlSkipReason): void => { skipped[reason] = (skipped[reason] ?? 0) + 1; };
+  for (const raw of links) {
+    const verdict = checkLink(raw, depth, crawl);
+    if (!verdict.accept) { skip(verdict.reason); continue; }
+    const { url, pageKey } = verdict.candidate;
+    if (s.discovered.has(pageKey) || taken.has(pageKey)) { skip('duplicate'); continue; }
+    if (!crawl.ignoreRobots && ctx.robotsAllows && !ctx.robotsAllows(url)) { skip('robots'); continue; }
+    if (s.discovered.size + urls.length >= crawl.limit) { skip('limit'); continue; }
+    taken.add(pageKey);
+    urls.push(url);
+  }
+  return { depth, urls, skipped: skipped as Record<string, number> };
+}
+
+/** URLs whose robots.txt the worker must have loaded before `Advance` (pure checks passed). */
+export function robotsCandidates(s: CrawlState): string[] {
+  if (!s.crawl || s.crawl.ignoreRobots || s.cancelRequested) return [];
+  const urls: string[] = [];
+  for (const page of s.awaitingLinks.values()) {
+    for (const raw of page.links) {
+      const verdict = checkLink(raw, page.depth + 1, s.crawl);
+      if (verdict.accept && !s.discovered.has(verdict.candidate.pageKey)) urls.push(verdict.candidate.url);
+    }
+  }
+  return urls;
+}
+
+function finish(crawlId: string, s: CrawlState, status: CrawlFinalStatus, at: string, emit: (e: Emitted) => void): void {
+  const counters = { totalUrls: s.discovered.size, completedUrls: s.completed, failedUrls: s.failed };
+  emit({
+    part: JOB_PART,
+    event: 'crawl_finished',
+    data: { status, ...counters, ...(status === 'FAILED' && s.startPageError ? { reason: `start page failed: ${s.startPageError}` } : {}), finishedAt: at },
+  });
+  const crawl = s.crawl!;
+  if (!crawl.webhookUrl) return;
+  const type: WebhookEventType = status === 'COMPLETED' ? 'crawl.completed' : status === 'FAILED' ? 'crawl.failed' : 'crawl.cancelled';
+  emit({
+    part: WEBHOOK_PART,
+    event: 'webhook_requested',
+    data: {
+      url: crawl.webhookUrl,
+      type,
+      body: crawlWebhookBody(type, { id: crawlId, status, startUrl: crawl.startUrl, ...counters }, at),
+      webhookId: `msg_${crawlId}`,
+      apiKeyId: crawl.apiKeyId,
+      requestedAt: at,
+    },
+  });
+}
+
+/** The spec's crawl.completed payload (the same shape for crawl.failed and crawl.cancelled). */
+export function crawlWebhookBody(
+  type: WebhookEventType,
+  data: { id: string; status: CrawlFinalStatus; startUrl: string; totalUrls: number; completedUrls: number; failedUrls: number },
+  timestamp: string,
+): string {
+  return JSON.stringify({
+    event: type,
+    data: {
+      id: data.id,
+      status: data.status,
+      startUrl: data.startUrl,
+      totalUrls: data.totalUrls,
+      completedUrls: data.completedUrls,
+      failedUrls: data.failedUrls,
+    },
+    timestamp,
+  });
+}
+
+export const crawlDecider = { decide, evolve, initialState };
+
+/** Folds a history into a state. */
+export function rehydrate(events: Iterable<LogEvent>, from: CrawlState = initialState()): CrawlState {
+  let s = from;
+  for (const e of events) s = evolve(s, e);
+  return s;
+}

@@ -1,0 +1,95 @@
+// Which links join a crawl: pure rules, no IO (robots.txt is decided at the edge and passed
+// in as a predicate). Order of the checks, each with its skip reason:
+//   invalid   not an http(s) URL
+//   depth     the link's depth (parent depth + 1) exceeds maxDepth
+//   external  another host than the start URL's (modulo `www.`) and allowExternalLinks is off
+//   pattern   excluded by excludePaths, or includePaths is given and none matches
+//   robots    disallowed by the host's robots.txt (unless ignoreRobots)
+//   duplicate the same normalized key was already accepted (or twice on this page)
+//   limit     the crawl already holds `limit` pages
+//
+// Glob patterns (docs/api.md "Crawl path patterns") are minimatch globs matched against the
+// URL's path only (no host, no query), percent-decoded, with a trailing slash removed:
+//   /docs/*       pages directly under /docs/ (/docs/a, /docs/a/ - not /docs, not /docs/a/b)
+//   /docs/**      pages under /docs/ at any depth (/docs/a, /docs/a/b/c - not /docs itself)
+//   *.pdf         a pattern without "/" matches the last path segment: any PDF at any depth
+//   /blog/2024-*  one segment beginning "2024-" under /blog (use /blog/2024-*/** for deeper)
+// Matching is case-sensitive, like URL paths. A pattern with a "/" that does not start with
+// "/" or "*" is anchored at the root ("docs/*" is "/docs/*"). Exclude wins over include.
+import { Minimatch, type MinimatchOptions } from 'minimatch';
+import { isSameSite, normalizeUrl, urlKeyHash } from '../../../../shared/src/url-normalize.js';
+import type { CrawlSkipReason } from '../../../../shared/src/events/crawl.js';
+
+const GLOB_OPTIONS: MinimatchOptions = { dot: true, matchBase: true, nonegate: true, nocomment: true };
+
+export interface LinkRules {
+  startUrl: string;
+  maxDepth: number;
+  allowExternalLinks: boolean;
+  includePaths: readonly string[];
+  excludePaths: readonly string[];
+}
+
+export type PathMatcher = (pathname: string) => boolean;
+
+function anchor(pattern: string): string {
+  const p = pattern.trim();
+  if (p.includes('/') && !p.startsWith('/') && !p.startsWith('*')) return `/${p}`;
+  return p;
+}
+
+/** The path a pattern is matched against: decoded, without a trailing slash (except "/"). */
+export function matchPath(url: URL): string {
+  let path = url.pathname;
+  try { path = decodeURIComponent(path); } catch { /* keep it encoded when it is not valid UTF-8 */ }
+  return path.length > 1 ? path.replace(/\/+$/, '') || '/' : path;
+}
+
+const compiled = new Map<string, PathMatcher>();
+
+/** True when any pattern matches; compiled once per pattern list (bounded memo). */
+export function pathMatcher(patterns: readonly string[]): PathMatcher {
+  const cacheKey = JSON.stringify(patterns);
+  let matcher = compiled.get(cacheKey);
+  if (!matcher) {
+    const globs = patterns.map((p) => new Minimatch(anchor(p), GLOB_OPTIONS));
+    matcher = (pathname) => globs.some((g) => g.match(pathname));
+    if (compiled.size >= 500) compiled.delete(compiled.keys().next().value!);
+    compiled.set(cacheKey, matcher);
+  }
+  return matcher;
+}
+
+/** The include/exclude rule alone: exclude wins; an empty include list includes everything. */
+export function pathAllowed(url: URL, rules: Pick<LinkRules, 'includePaths' | 'excludePaths'>): boolean {
+  const path = matchPath(url);
+  if (rules.excludePaths.length > 0 && pathMatcher(rules.excludePaths)(path)) return false;
+  if (rules.includePaths.length > 0 && !pathMatcher(rules.includePaths)(path)) return false;
+  return true;
+}
+
+export interface Candidate {
+  /** What is fetched: the first variant seen, fragment removed. */
+  url: string;
+  /** Page key (subject token): hash of the normalized key. */
+  pageKey: string;
+}
+
+export type Verdict = { accept: true; candidate: Candidate } | { accept: false; reason: CrawlSkipReason };
+
+/** The pure checks (invalid, depth, external, pattern) for one link found at `depth - 1`. */
+export function checkLink(raw: string, depth: number, rules: LinkRules): Verdict {
+  const normalized = normalizeUrl(raw);
+  if (!normalized) return { accept: false, reason: 'invalid' };
+  if (depth > rules.maxDepth) return { accept: false, reason: 'depth' };
+  const url = new URL(normalized.url);
+  if (!rules.allowExternalLinks && !isSameSite(url, rules.startUrl)) return { accept: false, reason: 'external' };
+  if (!pathAllowed(url, rules)) return { accept: false, reason: 'pattern' };
+  return { accept: true, candidate: { url: normalized.url, pageKey: urlKeyHash(normalized.key) } };
+}
+
+/** The page key of a URL, or null for a URL that is not http(s). */
+export function pageKeyOfUrl(raw: string): string | null {
+  const normalized = normalizeUrl(raw);
+  return normalized ? urlKeyHash(normalized.key) : null;
+}

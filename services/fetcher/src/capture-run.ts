@@ -1,0 +1,209 @@
+// One capture on one fresh page: navigate, let the page settle, waitFor, actions, then the
+// rendered DOM and the screenshots. The page, its context and its proxy are made and
+// closed by PageCapturer; this file only drives the page.
+//
+// Timings: fetchMs is navigation start to the main document's response (commit);
+// renderMs is from there to the serialized DOM (load, settling, waitFor and actions),
+// without the time spent on screenshots; screenshotMs is all screenshots together.
+//
+// Non-HTML main documents: whatever Chromium renders is captured like a page (text/plain
+// and JSON as a <pre>, images as an <img> document, SVG/XML as their DOM). Types Chromium
+// downloads instead of rendering (PDF, zip, octet-stream...) are not downloaded: the
+// capture returns the response's statusCode and contentType with an empty document
+// (`<html><head></head><body></body></html>`) and finalUrl set to the response's URL.
+// HTTP error statuses (404, 500) are captured like any page, with their statusCode.
+import type { Page, Request, Response } from 'playwright-core';
+import { NetworkError, PageTimeoutError, UrlNotAllowedError } from '../../../shared/src/errors.js';
+import type { ResolvedScrapeOptions } from '../../../shared/src/scrape-options.js';
+import { runActions } from './actions.js';
+import { captureError, Deadline, isClosed, isTimeout, navigationError, selectorError, shortMessage } from './failures.js';
+import { ACTION_SCREENSHOT_DEFAULTS, takeScreenshot, type CapturedScreenshot, type ShotRequest } from './screenshots.js';
+import type { SsrfProxy } from './ssrf-proxy.js';
+
+export interface CaptureResult {
+  finalUrl: string;
+  statusCode: number;
+  contentType?: string;
+  /** The rendered DOM after scripts and actions, doctype included (the result's rawHtml). */
+  html: string;
+  /** 'action' screenshots in action order, then the 'final' one when formats has screenshot. */
+  screenshots: CapturedScreenshot[];
+  timings: { fetchMs: number; renderMs: number; screenshotMs: number };
+}
+
+export interface SettleOptions {
+  /** After DOMContentLoaded, wait at most this long for the load event (then go on without it). */
+  loadWaitMaxMs: number;
+  /** After load, wait until no request has been in flight for this long... */
+  networkQuietMs: number;
+  /** ...but no longer than this. */
+  networkSettleMaxMs: number;
+  screenshotTimeoutMs: number;
+}
+
+export class CaptureRun {
+  private readonly deadline: Deadline;
+  private readonly inflight = new Set<Request>();
+  private lastActivity = performance.now();
+  private lastNavigationUrl: string;
+  private mainResponse: Response | undefined;
+  private downloaded = false;
+  private readonly screenshots: CapturedScreenshot[] = [];
+  private screenshotMs = 0;
+  /** Part of screenshotMs spent inside actions (taken out of renderMs). */
+  private actionShotMs = 0;
+
+  constructor(
+    private readonly page: Page,
+    private readonly proxy: SsrfProxy,
+    private readonly url: string,
+    private readonly options: ResolvedScrapeOptions,
+    private readonly settle: SettleOptions,
+  ) {
+    this.deadline = new Deadline(options.timeoutMs);
+    this.lastNavigationUrl = url;
+    page.on('request', (request) => {
+      const from = request.redirectedFrom();
+      if (from) this.inflight.delete(from);
+      this.inflight.add(request);
+      this.lastActivity = performance.now();
+      if (request.isNavigationRequest() && request.frame() === page.mainFrame()) this.lastNavigationUrl = request.url();
+    });
+    const done = (request: Request): void => {
+      this.inflight.delete(request);
+      this.lastActivity = performance.now();
+    };
+    page.on('requestfinished', done);
+    page.on('requestfailed', done);
+    page.on('response', (response) => {
+      const request = response.request();
+      if (request.isNavigationRequest() && request.frame() === page.mainFrame()) this.mainResponse = response;
+    });
+  }
+
+  async run(): Promise<CaptureResult> {
+    const started = performance.now();
+    await this.navigate();
+    const committed = performance.now();
+    if (!this.downloaded) await this.settlePage();
+    await this.waitFor();
+    await runActions(this.options.actions, { page: this.page, deadline: this.deadline, screenshot: () => this.shoot('action') });
+    this.assertMainDocumentAllowed();
+    const html = await this.content();
+    const rendered = performance.now();
+    if (this.options.screenshot) await this.shoot('final');
+    const response = this.mainResponse;
+    const contentType = response?.headers()['content-type'];
+    return {
+      finalUrl: this.downloaded && response ? response.url() : this.page.url(),
+      statusCode: response?.status() ?? 200,
+      ...(contentType ? { contentType } : {}),
+      html,
+      screenshots: this.screenshots,
+      timings: {
+        fetchMs: Math.round(committed - started),
+        renderMs: Math.max(0, Math.round(rendered - committed - this.actionShotMs)),
+        screenshotMs: Math.round(this.screenshotMs),
+      },
+    };
+  }
+
+  private async navigate(): Promise<void> {
+    let response: Response | null;
+    try {
+      response = await this.page.goto(this.url, { waitUntil: 'commit', timeout: this.deadline.remainingMs() });
+    } catch (err) {
+      if (/Download is starting/i.test(shortMessage(err)) && this.mainResponse) {
+        this.downloaded = true;
+        return;
+      }
+      if (isClosed(err)) throw navigationError(err, this.url, this.options.timeoutMs);
+      throw this.proxy.failureFor(this.lastNavigationUrl) ?? navigationError(err, this.url, this.options.timeoutMs);
+    }
+    if (response) this.mainResponse = response;
+    this.assertMainDocumentAllowed();
+  }
+
+  /** The proxy answers refused plain-HTTP requests itself; a main document may never be such an answer. */
+  private assertMainDocumentAllowed(): void {
+    const response = this.mainResponse;
+    if (response && this.proxy.isRefusal(response.headers())) {
+      throw this.proxy.failureFor(response.url()) ?? new UrlNotAllowedError(`${response.url()} was refused by SSRF protection`);
+    }
+    if (this.page.url().startsWith('chrome-error:')) {
+      throw this.proxy.failureFor(this.lastNavigationUrl) ?? new NetworkError(`loading ${this.lastNavigationUrl} failed`, true);
+    }
+  }
+
+  /** DOMContentLoaded is required; load and a quiet network are waited for within caps. */
+  private async settlePage(): Promise<void> {
+    try {
+      await this.page.waitForLoadState('domcontentloaded', { timeout: this.deadline.remainingMs() });
+    } catch (err) {
+      if (isTimeout(err)) throw new PageTimeoutError(`${this.url} did not finish loading within ${this.options.timeoutMs} ms`, { cause: err });
+      throw captureError(err, 'loading the page');
+    }
+    this.assertMainDocumentAllowed();
+    try {
+      await this.page.waitForLoadState('load', { timeout: Math.min(this.deadline.remainingMs(), this.settle.loadWaitMaxMs) });
+    } catch (err) {
+      if (!isTimeout(err)) throw captureError(err, 'loading the page');
+    }
+    const until = performance.now() + Math.min(this.deadline.remainingMs(), this.settle.networkSettleMaxMs);
+    while (performance.now() < until) {
+      const quietFor = performance.now() - this.lastActivity;
+      if (this.inflight.size === 0 && quietFor >= this.settle.networkQuietMs) break;
+      const step = this.inflight.size === 0 ? this.settle.networkQuietMs - quietFor : 50;
+      await new Promise((resolve) => setTimeout(resolve, Math.max(10, Math.min(step, until - performance.now()))));
+    }
+  }
+
+  private async waitFor(): Promise<void> {
+    const { waitFor, timeoutMs } = this.options;
+    if (waitFor === undefined) return;
+    if (typeof waitFor === 'number') {
+      if (waitFor >= this.deadline.remainingMs()) {
+        throw new PageTimeoutError(`waitFor ${waitFor} ms does not fit in the page timeout of ${timeoutMs} ms`);
+      }
+      await this.page.waitForTimeout(waitFor);
+      return;
+    }
+    const waitMs = this.deadline.remainingMs();
+    try {
+      await this.page.locator(`css=${waitFor}`).first().waitFor({ state: 'visible', timeout: waitMs });
+    } catch (err) {
+      throw selectorError(err, 'waitFor', waitFor, waitMs);
+    }
+  }
+
+  /** Serializes the DOM; retried when the page is navigating (a script redirect) at that moment. */
+  private async content(): Promise<string> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.page.content();
+      } catch (err) {
+        if (attempt >= 3 || isClosed(err)) throw captureError(err, 'reading the DOM');
+        await this.page.waitForLoadState('domcontentloaded', { timeout: this.deadline.remainingMs() }).catch(() => undefined);
+      }
+    }
+  }
+
+  private async shoot(role: 'final' | 'action'): Promise<void> {
+    const spec = this.options.screenshot;
+    const shot: ShotRequest = {
+      format: spec?.format ?? ACTION_SCREENSHOT_DEFAULTS.format,
+      quality: spec?.quality ?? ACTION_SCREENSHOT_DEFAULTS.quality,
+      fullPage: spec?.fullPage ?? ACTION_SCREENSHOT_DEFAULTS.fullPage,
+      // Intermediate screenshots show the page (viewport or full page), never the clip element.
+      ...(role === 'final' && spec?.clip ? { clip: spec.clip } : {}),
+      excludeTags: this.options.excludeTags,
+      role,
+      timeoutMs: this.settle.screenshotTimeoutMs,
+    };
+    const started = performance.now();
+    this.screenshots.push(await takeScreenshot(this.page, shot));
+    const took = performance.now() - started;
+    this.screenshotMs += took;
+    if (role === 'action') this.actionShotMs += took;
+  }
+}

@@ -1,0 +1,26 @@
+// Fetcher service: loads pages in Chromium (through the SSRF-filtering proxy) and records
+// what it saw. One browser pool per process; scale out with replicas.
+import os from 'node:os';
+import { newId, systemClock } from '../../../shared/src/ids.js';
+import { runService } from '../../../shared/src/service.js';
+import { PageCapturer } from './page-capturer.js';
+import { FetchWorker } from './worker.js';
+
+await runService('fetcher', async (ctx) => {
+  const capturer = new PageCapturer({
+    ...(ctx.config.chromiumPath ? { chromiumPath: ctx.config.chromiumPath } : {}),
+    allowCidrs: ctx.config.ssrfAllowCidrs,
+    poolSize: ctx.config.fetcherConcurrency,
+    logger: ctx.logger,
+  });
+  await capturer.start();
+  const worker = new FetchWorker({ ctx, capturer, newId, clock: systemClock, workerName: `${os.hostname()}:${process.pid}` });
+  await worker.consumer.start();
+  return {
+    ready: async () => ({ consumer: worker.consumer.ready }),
+    stop: async () => {
+      await worker.consumer.stop();
+      await capturer.stop();
+    },
+  };
+});

@@ -1,0 +1,247 @@
+// The fetcher's page-capture library: loads a URL in Chromium with the scrape options and
+// returns the rendered DOM and screenshots. The NATS wiring (worker.ts) calls `capture`.
+//
+// Isolation and safety per capture:
+// - a slot from a bounded pool (at most `poolSize` pages at once, the rest queue FIFO and
+//   leave the queue when their signal aborts);
+// - its own SsrfProxy (see ssrf-proxy.ts) and its own BrowserContext using it, so no
+//   cookies, storage, cache or connections are shared between captures, and the proxy's
+//   failure records belong to this capture alone; both are closed in `finally`;
+// - fonts and media (and images when no screenshot is asked for) are refused before they
+//   are requested, through CDP Fetch patterns by resource type (only those requests are
+//   intercepted, everything else runs at full speed).
+import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
+import { BrowserError, type TrawlError } from '../../../shared/src/errors.js';
+import type { Logger } from '../../../shared/src/logger.js';
+import type { ResolvedScrapeOptions } from '../../../shared/src/scrape-options.js';
+import type { CidrRange, Lookup } from '../../../shared/src/url-safety.js';
+import { BrowserHost, Slots } from './browser-pool.js';
+import { CaptureRun, type CaptureResult } from './capture-run.js';
+import { resolveEmulation } from './device-presets.js';
+import { captureError, isClosed } from './failures.js';
+import { SsrfProxy } from './ssrf-proxy.js';
+
+export type { CaptureResult } from './capture-run.js';
+export type { CapturedScreenshot } from './screenshots.js';
+export { DEVICE_PRESETS, resolveEmulation } from './device-presets.js';
+
+export interface CaptureContext {
+  /** Aborting fails a queued capture at once and closes a running one's page. */
+  signal: AbortSignal;
+  /** Called every `workingIntervalMs` while the capture is queued or running (JetStream working()). */
+  working?: () => void;
+}
+
+export interface PageCapturerOptions {
+  chromiumPath?: string;
+  /** SSRF_ALLOW_CIDRS: ranges exempt from the SSRF rules. */
+  allowCidrs: CidrRange[];
+  /** Pages rendering at once. */
+  poolSize: number;
+  logger: Logger;
+  /** DNS used by the proxy (default: the system resolver). */
+  lookup?: Lookup;
+  workingIntervalMs?: number;
+  loadWaitMaxMs?: number;
+  networkQuietMs?: number;
+  networkSettleMaxMs?: number;
+  screenshotTimeoutMs?: number;
+  proxyConnectTimeoutMs?: number;
+  launchTimeoutMs?: number;
+  /** Accept invalid TLS certificates (content extraction, not a trust decision). */
+  ignoreHttpsErrors?: boolean;
+}
+
+export const CAPTURER_DEFAULTS = {
+  workingIntervalMs: 5_000,
+  loadWaitMaxMs: 10_000,
+  networkQuietMs: 200,
+  networkSettleMaxMs: 2_000,
+  screenshotTimeoutMs: 15_000,
+  proxyConnectTimeoutMs: 15_000,
+  launchTimeoutMs: 30_000,
+  ignoreHttpsErrors: true,
+} as const;
+
+export interface CapturerStats {
+  /** Captures holding a slot / waiting for one. */
+  active: number;
+  queued: number;
+  /** Contexts and pages this capturer has open (its own bookkeeping)... */
+  openContexts: number;
+  openPages: number;
+  /** ...and what Playwright reports for the current browser (should agree). */
+  browserContexts: number;
+  browserPages: number;
+  openProxies: number;
+  browserLaunches: number;
+  captures: { started: number; succeeded: number; failed: number };
+}
+
+type Settings = Required<Omit<PageCapturerOptions, 'chromiumPath' | 'lookup' | 'logger' | 'allowCidrs' | 'poolSize'>>;
+
+export class PageCapturer {
+  private readonly settings: Settings;
+  private readonly slots: Slots;
+  private readonly running = new Set<Promise<unknown>>();
+  private fallbackProxy: SsrfProxy | undefined;
+  private host: BrowserHost | undefined;
+  private stopped = false;
+  private readonly counts = { contexts: 0, pages: 0, proxies: 0, started: 0, succeeded: 0, failed: 0 };
+
+  constructor(private readonly opts: PageCapturerOptions) {
+    this.settings = { ...CAPTURER_DEFAULTS, ...definedOnly(opts) } as Settings;
+    this.slots = new Slots(opts.poolSize);
+  }
+
+  /** Starts the browser-wide proxy and launches Chromium (so a missing browser fails at start). */
+  async start(): Promise<void> {
+    if (this.host) return;
+    this.fallbackProxy = await SsrfProxy.start(this.proxyOptions());
+    this.host = new BrowserHost({
+      chromiumPath: this.opts.chromiumPath,
+      proxyServer: this.fallbackProxy.url,
+      launchTimeoutMs: this.settings.launchTimeoutMs,
+      logger: this.opts.logger,
+    });
+    await this.host.get();
+  }
+
+  async capture(url: string, options: ResolvedScrapeOptions, ctx: CaptureContext): Promise<CaptureResult> {
+    if (this.stopped || !this.host) throw new BrowserError(this.stopped ? 'the page capturer is stopped' : 'the page capturer is not started');
+    const ticker = ctx.working ? setInterval(ctx.working, this.settings.workingIntervalMs) : undefined;
+    const job = (async () => {
+      const release = await this.slots.acquire(ctx.signal);
+      try {
+        return await this.captureOnPage(url, options, ctx);
+      } finally {
+        release();
+      }
+    })();
+    this.running.add(job);
+    try {
+      return await job;
+    } finally {
+      this.running.delete(job);
+      clearInterval(ticker);
+    }
+  }
+
+  stats(): CapturerStats {
+    const browser = this.host?.current();
+    const contexts = browser?.contexts() ?? [];
+    return {
+      active: this.slots.activeCount,
+      queued: this.slots.queuedCount,
+      openContexts: this.counts.contexts,
+      openPages: this.counts.pages,
+      browserContexts: contexts.length,
+      browserPages: contexts.reduce((n, c) => n + c.pages().length, 0),
+      openProxies: this.counts.proxies,
+      browserLaunches: this.host?.launches ?? 0,
+      captures: { started: this.counts.started, succeeded: this.counts.succeeded, failed: this.counts.failed },
+    };
+  }
+
+  /** Fails queued captures, closes Chromium (running captures fail with BROWSER_ERROR) and the proxies. */
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.slots.rejectQueued(new BrowserError('the page capturer is stopping'));
+    await this.host?.close();
+    await Promise.allSettled([...this.running]);
+    await this.fallbackProxy?.close();
+  }
+
+  private async captureOnPage(url: string, options: ResolvedScrapeOptions, ctx: CaptureContext): Promise<CaptureResult> {
+    this.counts.started++;
+    let browser: Browser | undefined;
+    let proxy: SsrfProxy | undefined;
+    let context: BrowserContext | undefined;
+    let crashed = false;
+    const closeContext = (): void => void context?.close().catch(() => undefined);
+    ctx.signal.addEventListener('abort', closeContext, { once: true });
+    try {
+      if (ctx.signal.aborted) throw ctx.signal.reason;
+      browser = await this.host!.get();
+      proxy = await SsrfProxy.start(this.proxyOptions());
+      this.counts.proxies++;
+      const emulation = resolveEmulation(options, browser.version());
+      const { device: _device, ...contextEmulation } = emulation;
+      context = await browser.newContext({
+        ...contextEmulation,
+        proxy: { server: proxy.url },
+        extraHTTPHeaders: options.headers,
+        acceptDownloads: false,
+        serviceWorkers: 'block',
+        ignoreHTTPSErrors: this.settings.ignoreHttpsErrors,
+      });
+      this.counts.contexts++;
+      if (ctx.signal.aborted) throw ctx.signal.reason;
+      const page = await context.newPage();
+      this.counts.pages++;
+      page.once('close', () => this.counts.pages--);
+      page.once('crash', () => {
+        crashed = true;
+        closeContext();
+      });
+      await refuseResourceTypes(context, page, skippedResourceTypes(options));
+      const result = await new CaptureRun(page, proxy, url, options, this.settings).run();
+      this.counts.succeeded++;
+      return result;
+    } catch (err) {
+      this.counts.failed++;
+      const error = this.explain(err, ctx, browser, crashed);
+      this.opts.logger.debug({ url, code: (error as TrawlError).code, err: (error as Error).message }, 'capture failed');
+      throw error;
+    } finally {
+      ctx.signal.removeEventListener('abort', closeContext);
+      if (context) {
+        await context.close().catch(() => undefined);
+        this.counts.contexts--;
+      }
+      if (proxy) {
+        await proxy.close();
+        this.counts.proxies--;
+      }
+    }
+  }
+
+  /** Why the capture failed, as seen from outside the page: abort, crash, closed browser. */
+  private explain(err: unknown, ctx: CaptureContext, browser: Browser | undefined, crashed: boolean): unknown {
+    if (ctx.signal.aborted) return ctx.signal.reason;
+    if (crashed) return new BrowserError('the page crashed while rendering', { cause: err });
+    if (browser && !browser.isConnected()) {
+      return new BrowserError(this.stopped ? 'the page capturer stopped during the capture' : 'Chromium crashed or disconnected during the capture', { cause: err });
+    }
+    if (isClosed(err)) return new BrowserError(`the page was closed during the capture: ${(err as Error).message.split('\n')[0]}`, { cause: err });
+    return captureError(err, 'the capture');
+  }
+
+  private proxyOptions() {
+    return {
+      allowCidrs: this.opts.allowCidrs,
+      ...(this.opts.lookup ? { lookup: this.opts.lookup } : {}),
+      connectTimeoutMs: this.settings.proxyConnectTimeoutMs,
+      logger: this.opts.logger,
+    };
+  }
+}
+
+/** Resource types not worth loading: they change neither the DOM nor (without a screenshot) any output. */
+export function skippedResourceTypes(options: ResolvedScrapeOptions): string[] {
+  const wantsPixels = options.screenshot !== undefined || options.actions.some((a) => a.type === 'screenshot');
+  return wantsPixels ? ['Font', 'Media'] : ['Font', 'Media', 'Image'];
+}
+
+async function refuseResourceTypes(context: BrowserContext, page: Page, resourceTypes: string[]): Promise<void> {
+  const cdp: CDPSession = await context.newCDPSession(page);
+  cdp.on('Fetch.requestPaused', (event) => {
+    cdp.send('Fetch.failRequest', { requestId: event.requestId, errorReason: 'BlockedByClient' }).catch(() => undefined);
+  });
+  await cdp.send('Fetch.enable', { patterns: resourceTypes.map((resourceType) => ({ resourceType: resourceType as 'Font', requestStage: 'Request' as const })) });
+}
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

@@ -1,0 +1,109 @@
+// The fetcher's consumer: page_requested -> (Chromium) -> page_fetched. Raw HTML and
+// screenshots go to the Object Store under deterministic names; the event carries refs.
+// Idempotent: a page that already has page_fetched is not loaded again, and the append is
+// `once`, so a redelivery after a crash between append and ack writes nothing twice.
+import { toPageErrorCode, type TrawlError } from '../../../shared/src/errors.js';
+import { JOB_CANCELLED_EVENT, makeEvent, type StoredEvent, type TrawlEvent } from '../../../shared/src/events/index.js';
+import type { IdGenerator, Clock } from '../../../shared/src/ids.js';
+import { ConsumerWorker, type MessageContext } from '../../../shared/src/nats/worker.js';
+import type { ServiceContext } from '../../../shared/src/service.js';
+import { eventFilter } from '../../../shared/src/subjects.js';
+import type { CaptureResult, PageCapturer } from './page-capturer.js';
+
+type PageRequestedEvent = TrawlEvent<'page_requested'> & { seq: number };
+
+export interface FetchWorkerDeps {
+  ctx: ServiceContext;
+  capturer: PageCapturer;
+  newId: IdGenerator;
+  clock: Clock;
+  workerName: string;
+}
+
+const MIME_OF: Record<string, string> = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp' };
+
+export class FetchWorker {
+  readonly consumer: ConsumerWorker<PageRequestedEvent>;
+
+  constructor(private readonly deps: FetchWorkerDeps) {
+    const { ctx } = deps;
+    this.consumer = new ConsumerWorker<PageRequestedEvent>({
+      js: ctx.js,
+      jsm: ctx.jsm,
+      logger: ctx.logger,
+      durable: 'fetcher',
+      filterSubject: eventFilter('page_requested'),
+      concurrency: ctx.config.fetcherConcurrency,
+      ackWaitMs: 30_000,
+      maxDeliver: 3,
+      // Page timeout plus room for queueing in the browser pool and storing payloads.
+      handlerTimeoutMs: (e) => e.data.options.timeoutMs * 2 + 30_000,
+      handle: (event, mctx) => this.handle(event, mctx),
+      giveUp: (event, error, mctx) => this.recordFailure(event, error, mctx),
+    });
+  }
+
+  private at(event: StoredEvent) {
+    return { kind: event.kind, id: event.id, part: event.part };
+  }
+
+  private async handle(event: PageRequestedEvent, mctx: MessageContext): Promise<void> {
+    const { ctx, capturer, clock, newId } = this.deps;
+    const at = this.at(event);
+    if (await ctx.log.exists({ ...at, event: 'page_fetched' })) return; // done before a crash
+    if (await ctx.log.exists({ kind: event.kind, id: event.id, part: 'job', event: JOB_CANCELLED_EVENT })) {
+      mctx.logger.info('job cancelled; page not fetched');
+      return;
+    }
+    const startedAt = clock();
+    await ctx.log.append(
+      makeEvent('page_started', at, { attempt: mctx.deliveryCount, startedAt: startedAt.toISOString(), worker: this.deps.workerName }, { eventId: newId(), now: startedAt }),
+      { msgId: `${event.kind}.${event.id}.${event.part}.page_started.${mctx.deliveryCount}` },
+    );
+    const result = await capturer.capture(event.data.url, event.data.options, { signal: mctx.signal, working: mctx.working });
+    const fetched = await this.store(event, result);
+    const now = clock();
+    const queueWaitMs = Math.max(0, startedAt.getTime() - Date.parse(event.data.requestedAt));
+    await ctx.log.append(
+      makeEvent('page_fetched', at, {
+        finalUrl: result.finalUrl,
+        statusCode: result.statusCode,
+        ...(result.contentType ? { contentType: result.contentType } : {}),
+        ...fetched,
+        timings: { queueWaitMs, ...roundTimings(result.timings) },
+        fetchedAt: now.toISOString(),
+      }, { eventId: newId(), now }),
+      { once: true },
+    );
+  }
+
+  private async store(event: PageRequestedEvent, result: CaptureResult) {
+    const base = `${event.kind}/${event.id}/${event.part}`;
+    const { payloads } = this.deps.ctx;
+    const rawHtml = await payloads.putText(`${base}/raw.html`, result.html, 'text/html; charset=utf-8');
+    let actionIndex = 0;
+    const screenshots = [];
+    for (const shot of result.screenshots) {
+      const name = shot.role === 'final' ? `${base}/screenshot.${shot.format}` : `${base}/action-${actionIndex++}.${shot.format}`;
+      const ref = await payloads.putBytes(name, shot.data, MIME_OF[shot.format] ?? 'application/octet-stream');
+      screenshots.push({ ref, width: shot.width, height: shot.height, format: shot.format, role: shot.role });
+    }
+    return { rawHtml, ...(screenshots.length ? { screenshots } : {}) };
+  }
+
+  private async recordFailure(event: PageRequestedEvent, error: TrawlError, mctx: MessageContext): Promise<void> {
+    const now = this.deps.clock();
+    await this.deps.ctx.log.append(
+      makeEvent('page_failed', this.at(event), {
+        error: { code: toPageErrorCode(error), message: error.message },
+        failedAt: now.toISOString(),
+        attempt: mctx.deliveryCount,
+      }, { eventId: this.deps.newId(), now }),
+      { once: true },
+    );
+  }
+}
+
+function roundTimings(t: CaptureResult['timings']) {
+  return { fetchMs: Math.round(t.fetchMs), renderMs: Math.round(t.renderMs), screenshotMs: Math.round(t.screenshotMs) };
+}

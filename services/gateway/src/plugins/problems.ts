@@ -1,0 +1,83 @@
+// Every error leaves the gateway as RFC 7807 problem+json, from this one handler:
+// { type: <ERROR_TYPE_BASE>/<CODE>, title, status, detail, code, requestId }.
+// Trawl errors carry their code; Fastify's own errors (bad JSON, wrong content type, body
+// too large) are mapped by status; anything else is a bug: logged, answered 500, and never
+// with its internal message.
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { ERROR_CODES, RateLimitedError, TrawlError, type ErrorCode } from '../../../../shared/src/errors.js';
+
+export interface Problem {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  code: ErrorCode;
+  requestId: string;
+}
+
+function codeForStatus(status: number): ErrorCode {
+  switch (status) {
+    case 401: return 'UNAUTHORIZED';
+    case 404: return 'NOT_FOUND';
+    case 405: return 'METHOD_NOT_ALLOWED';
+    case 413: return 'PAYLOAD_TOO_LARGE';
+    case 415: return 'UNSUPPORTED_MEDIA_TYPE';
+    case 429: return 'RATE_LIMITED';
+    case 503: return 'SERVICE_UNAVAILABLE';
+    default: return status >= 400 && status < 500 ? 'VALIDATION_ERROR' : 'INTERNAL_ERROR';
+  }
+}
+
+function fastifyDetail(err: FastifyError): string {
+  switch (err.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY': return 'the request body is not valid JSON';
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY': return 'the request body is empty; send a JSON object';
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE': return 'send the request body as application/json';
+    case 'FST_ERR_CTP_BODY_TOO_LARGE': return 'the request body is too large';
+    default: return err.message;
+  }
+}
+
+export function problemOf(err: unknown, requestId: string, typeBase: string): Problem {
+  let code: ErrorCode;
+  let detail: string;
+  if (err instanceof TrawlError) {
+    code = err.code;
+    detail = err.message;
+  } else {
+    const fe = err as FastifyError;
+    const status = typeof fe?.statusCode === 'number' ? fe.statusCode : 500;
+    code = codeForStatus(status);
+    detail = code === 'INTERNAL_ERROR' ? 'an unexpected error occurred; it has been logged with this requestId' : fastifyDetail(fe);
+    if (err instanceof SyntaxError && status === 400) detail = 'the request body is not valid JSON';
+  }
+  const { status, title } = ERROR_CODES[code];
+  return { type: `${typeBase}/${code}`, title, status, detail, code, requestId };
+}
+
+export function sendProblem(reply: FastifyReply, problem: Problem): FastifyReply {
+  return reply.code(problem.status).type('application/problem+json').send(problem);
+}
+
+export const problemsPlugin = fp(async (app: FastifyInstance, opts: { errorTypeBase: string }) => {
+  app.setErrorHandler((err, request: FastifyRequest, reply) => {
+    const problem = problemOf(err, request.id, opts.errorTypeBase);
+    if (problem.status >= 500) request.log.error({ err }, 'request failed');
+    else request.log.info({ code: problem.code, detail: problem.detail }, 'request rejected');
+    if (err instanceof RateLimitedError) {
+      reply.header('retry-after', Math.max(1, Math.ceil(err.retryAfterMs / 1000)));
+    }
+    return sendProblem(reply, problem);
+  });
+  app.setNotFoundHandler((request, reply) =>
+    sendProblem(reply, { ...problemOf(null, request.id, opts.errorTypeBase), ...notFound(request, opts.errorTypeBase) }),
+  );
+});
+
+function notFound(request: FastifyRequest, typeBase: string): Problem {
+  return {
+    type: `${typeBase}/NOT_FOUND`, title: ERROR_CODES.NOT_FOUND.title, status: 404, code: 'NOT_FOUND',
+    detail: `no route ${request.method} ${request.url.split('?')[0]}`, requestId: request.id,
+  };
+}

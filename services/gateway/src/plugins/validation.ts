@@ -1,0 +1,67 @@
+// Validation with the route's TypeBox schemas (compiled by Ajv). Bodies are validated
+// strictly: a number sent as "5" is a wrong type, not something to coerce. Query strings
+// and path params are text by nature, so there numbers are coerced. Defaults are applied.
+// Errors name the field: `viewport.width must be <= 3840`.
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { FastifySchemaCompiler } from 'fastify';
+import { ValidationError } from '../../../../shared/src/errors.js';
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+
+function makeAjv(coerceTypes: boolean): Ajv {
+  const ajv = new Ajv({ coerceTypes, useDefaults: true, removeAdditional: false, allErrors: true, strict: false });
+  addFormats(ajv);
+  return ajv;
+}
+
+const strict = makeAjv(false);
+const coercing = makeAjv(true);
+
+export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
+  const ajv = httpPart === 'body' ? strict : coercing;
+  const validate = ajv.compile(schema as object) as ValidateFunction;
+  return (data: unknown) => {
+    if (validate(data)) return { value: data };
+    return { error: toValidationError(validate.errors ?? [], httpPart ?? 'body') };
+  };
+};
+
+function fieldOf(err: ErrorObject): string {
+  const path = err.instancePath.replace(/^\//, '').split('/').filter(Boolean);
+  if (err.keyword === 'required') path.push(String((err.params as { missingProperty: string }).missingProperty));
+  if (err.keyword === 'additionalProperties') path.push(String((err.params as { additionalProperty: string }).additionalProperty));
+  return path.map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~')).join('.') || '(body)';
+}
+
+function describe(err: ErrorObject): string {
+  const field = fieldOf(err);
+  switch (err.keyword) {
+    case 'required': return `${field} is required`;
+    case 'additionalProperties': return `${field} is not a known field`;
+    case 'enum': return `${field} must be one of: ${(err.params as { allowedValues: unknown[] }).allowedValues.join(', ')}`;
+    case 'type': return `${field} must be of type ${(err.params as { type: string }).type}`;
+    default: return `${field} ${err.message ?? 'is invalid'}`;
+  }
+}
+
+/**
+ * Picks the most useful message. Union schemas (waitFor, actions) report one error per
+ * branch plus an `anyOf`; the deepest non-union error is the one a user can act on.
+ */
+export function toValidationError(errors: ErrorObject[], httpPart: string): ValidationError {
+  const specific = errors.filter((e) => e.keyword !== 'anyOf' && e.keyword !== 'oneOf' && e.keyword !== 'const' && e.keyword !== 'if');
+  const ranked = (specific.length ? specific : errors).slice().sort((a, b) => fieldOf(b).split('.').length - fieldOf(a).split('.').length);
+  const best = ranked[0];
+  if (!best) return new ValidationError(`invalid ${httpPart}`);
+  // An action whose `type` is unknown fails every branch on `type`: say so plainly.
+  const unionAtPath = errors.find((e) => e.keyword === 'anyOf');
+  if (unionAtPath && /^\/actions\/\d+$/.test(unionAtPath.instancePath) && errors.some((e) => e.keyword === 'const' && e.instancePath === `${unionAtPath.instancePath}/type`)) {
+    const field = fieldOf(unionAtPath);
+    const typeErrors = errors.filter((e) => e.keyword === 'const' && e.instancePath === `${unionAtPath.instancePath}/type`);
+    const allTypesWrong = typeErrors.length >= 6;
+    if (allTypesWrong) return new ValidationError(`${field}.type must be one of: wait, click, type, press, scroll, screenshot`, `${field}.type`);
+  }
+  const where = httpPart === 'querystring' ? 'query parameter ' : '';
+  return new ValidationError(`${where}${describe(best)}`, fieldOf(best));
+}

@@ -1,0 +1,64 @@
+// Response schemas of the scrape endpoints: they document the API (OpenAPI) and drive
+// serialization. Field names follow the spec; docs/api.md lists what the spec left open.
+import { Type, type Static } from '@sinclair/typebox';
+import { FetchTimings } from '../../../../shared/src/events/common.js';
+import { StringEnum } from '../../../../shared/src/scrape-options.js';
+
+export const JobStatus = StringEnum(['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED'] as const);
+
+export const ScreenshotView = Type.Object({
+  url: Type.Optional(Type.String()),
+  data: Type.Optional(Type.String({ description: 'data: URL, when screenshotOptions.response is base64' })),
+  width: Type.Integer(),
+  height: Type.Integer(),
+  format: Type.String(),
+  fileSize: Type.Integer(),
+  expiresAt: Type.Optional(Type.String()),
+});
+
+export const Metadata = Type.Object({ title: Type.String(), description: Type.String() }, { additionalProperties: true });
+
+export const ScrapeCreated = Type.Object({ id: Type.String(), status: Type.Literal('PENDING') });
+
+export const ScrapeJobView = Type.Object({
+  id: Type.String(),
+  url: Type.String(),
+  status: Type.Optional(JobStatus),
+  fromCache: Type.Boolean(),
+  createdAt: Type.Optional(Type.String()),
+  startedAt: Type.Optional(Type.String()),
+  completedAt: Type.Optional(Type.String()),
+  markdown: Type.Optional(Type.String()),
+  html: Type.Optional(Type.String()),
+  rawHtml: Type.Optional(Type.String()),
+  links: Type.Optional(Type.Array(Type.String())),
+  screenshot: Type.Optional(ScreenshotView),
+  actions: Type.Optional(Type.Object({ screenshots: Type.Array(ScreenshotView) })),
+  metadata: Type.Optional(Metadata),
+  timings: Type.Optional(Type.Composite([FetchTimings, Type.Object({ transformMs: Type.Integer(), totalMs: Type.Integer() })])),
+  error: Type.Optional(Type.Object({ code: Type.String(), message: Type.String() })),
+});
+export type ScrapeJobView = Static<typeof ScrapeJobView>;
+
+export const ScrapeListItem = Type.Object({
+  id: Type.String(),
+  url: Type.String(),
+  status: JobStatus,
+  fromCache: Type.Boolean(),
+  createdAt: Type.String(),
+  completedAt: Type.Optional(Type.String()),
+});
+
+export const Pagination = Type.Object(
+  {
+    limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+    offset: Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 }),
+  },
+  { additionalProperties: false },
+);
+
+export const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
+
+export const ProblemSchema = Type.Object({
+  type: Type.String(), title: Type.String(), status: Type.Integer(), detail: Type.String(), code: Type.String(), requestId: Type.String(),
+});

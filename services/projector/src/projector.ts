@@ -1,0 +1,109 @@
+// The projector reads the whole log in order (an ordered consumer from its checkpoint) and
+// applies each event to the read models that handle it. Idempotent twice over: each
+// document stores the stream sequence it last applied and skips anything not newer, and
+// the checkpoint only moves forward. A failing store write is retried in place, never
+// skipped, so no event is lost. Deleting the read models and the checkpoint rebuilds them.
+import { DeliverPolicy, type ConsumerMessages, type JetStreamClient, type NatsConnection } from 'nats';
+import { decodeEvent, PoisonMessageError, type StoredEvent } from '../../../shared/src/events/index.js';
+import type { Logger } from '../../../shared/src/logger.js';
+import type { PayloadStore } from '../../../shared/src/nats/payloads.js';
+import type { ReadModelStore } from '../../../shared/src/store/index.js';
+import { ALL_EVENTS, PROJECTED_SUBJECT, PROJECTOR_CHECKPOINT, STREAM_NAME } from '../../../shared/src/subjects.js';
+import type { AnyReadModel } from './read-models/types.js';
+
+export const CHECKPOINT_NAME = PROJECTOR_CHECKPOINT;
+
+export interface ProjectorDeps {
+  nc: NatsConnection;
+  js: JetStreamClient;
+  store: ReadModelStore;
+  payloads: PayloadStore;
+  logger: Logger;
+  readModels: AnyReadModel[];
+  payloadTtlMs: number;
+}
+
+export class Projector {
+  private messages: ConsumerMessages | undefined;
+  private loop: Promise<void> | undefined;
+  private stopping = false;
+  /** Highest sequence applied by this process. */
+  appliedSeq = 0;
+
+  constructor(private readonly deps: ProjectorDeps) {}
+
+  /** Applies one event to every read model that handles it. Pure IO around `evolve`. */
+  async apply(event: StoredEvent): Promise<void> {
+    const { store, payloads, logger, payloadTtlMs } = this.deps;
+    for (const model of this.deps.readModels) {
+      if (!model.handles.includes(event.event) || (model.accepts && !model.accepts(event))) continue;
+      const doc = await model.load(store, event);
+      if (doc && doc.lastSeq >= event.seq) continue; // already applied
+      let hydrated: unknown;
+      try {
+        hydrated = await model.hydrate?.(event, { getJson: (ref) => payloads.getJson(ref), payloadTtlMs });
+      } catch (err) {
+        // An expired payload must not block the projection: keep status, drop content.
+        logger.warn({ seq: event.seq, model: model.name, err: String(err) }, 'could not hydrate event; applying without payload');
+      }
+      const next = model.evolve(doc, event, hydrated);
+      if (next) await model.save(store, next);
+    }
+  }
+
+  async start(): Promise<void> {
+    const from = (await this.deps.store.getCheckpoint(CHECKPOINT_NAME)) + 1;
+    this.appliedSeq = from - 1;
+    const consumer = await this.deps.js.consumers.get(STREAM_NAME, {
+      filterSubjects: ALL_EVENTS,
+      deliver_policy: DeliverPolicy.StartSequence,
+      opt_start_seq: from,
+    });
+    this.messages = await consumer.consume({ max_messages: 512 });
+    this.loop = this.run(this.messages);
+    this.deps.logger.info({ from }, 'projector consuming');
+  }
+
+  private async run(messages: ConsumerMessages): Promise<void> {
+    for await (const m of messages) {
+      let event: StoredEvent;
+      try {
+        event = decodeEvent(m.subject, m.data, m.seq);
+      } catch (err) {
+        if (!(err instanceof PoisonMessageError)) throw err;
+        this.deps.logger.error({ seq: m.seq, subject: m.subject, err: err.message }, 'skipping undecodable event');
+        await this.advance(m.seq);
+        continue;
+      }
+      await this.applyWithRetry(event);
+      await this.advance(m.seq);
+      if (this.stopping) break;
+    }
+  }
+
+  private async applyWithRetry(event: StoredEvent): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.apply(event);
+        return;
+      } catch (err) {
+        if (this.stopping) throw err;
+        const delayMs = Math.min(10_000, 200 * 2 ** attempt);
+        this.deps.logger.error({ seq: event.seq, event: event.event, err: String(err), delayMs }, 'projection failed; retrying');
+        await new Promise((r) => setTimeout(r, delayMs));
+      }
+    }
+  }
+
+  private async advance(seq: number): Promise<void> {
+    await this.deps.store.setCheckpoint(CHECKPOINT_NAME, seq);
+    this.appliedSeq = seq;
+    this.deps.nc.publish(PROJECTED_SUBJECT, String(seq));
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    await this.messages?.close();
+    await this.loop?.catch(() => undefined);
+  }
+}

@@ -1,0 +1,77 @@
+// Scrape jobs: status, result and timings of each POST /api/v1/scrape, for GET by id and
+// the caller's history. Only page events of `scrape` jobs land here (crawl pages have
+// their own read model). A job's status only moves forward: PENDING -> PROCESSING ->
+// COMPLETED | FAILED; the first terminal event wins, later ones are ignored.
+import type { PageResultPayload, StoredEvent } from '../../../../../shared/src/events/index.js';
+import type { PageContent, ScrapeJobDoc, ScreenshotInfo } from '../../../../../shared/src/store/index.js';
+import type { HydrateDeps, ReadModel } from '../types.js';
+
+export interface ScrapeHydrated {
+  content?: PageContent;
+}
+
+const TERMINAL = new Set(['COMPLETED', 'FAILED']);
+
+export function evolve(doc: ScrapeJobDoc | null, event: StoredEvent, hydrated: ScrapeHydrated = {}): ScrapeJobDoc | null {
+  if (event.event === 'page_requested') {
+    if (doc) return doc;
+    return {
+      id: event.id,
+      apiKeyId: event.data.apiKeyId,
+      url: event.data.url,
+      status: 'PENDING',
+      fromCache: false,
+      createdAt: event.data.requestedAt,
+      options: event.data.options,
+      ...(event.data.cacheKey ? { cacheKey: event.data.cacheKey } : {}),
+      attempts: 0,
+      lastSeq: event.seq,
+    };
+  }
+  if (!doc) return null; // an event before its job: nothing to attach it to
+  const next: ScrapeJobDoc = { ...doc, lastSeq: event.seq };
+  if (TERMINAL.has(doc.status)) return next;
+  switch (event.event) {
+    case 'page_started':
+      return { ...next, status: 'PROCESSING', startedAt: doc.startedAt ?? event.data.startedAt, attempts: event.data.attempt };
+    case 'page_completed':
+      return {
+        ...next,
+        status: 'COMPLETED',
+        completedAt: event.data.completedAt,
+        metadata: event.data.metadata,
+        timings: event.data.timings,
+        ...(hydrated.content ? { content: hydrated.content } : {}),
+      };
+    case 'page_failed':
+      return { ...next, status: 'FAILED', completedAt: event.data.failedAt, error: event.data.error };
+    default:
+      return next;
+  }
+}
+
+async function hydrate(event: StoredEvent, deps: HydrateDeps): Promise<ScrapeHydrated> {
+  if (event.event !== 'page_completed') return {};
+  const payload = await deps.getJson<PageResultPayload>(event.data.result);
+  const expiresAt = new Date(Date.parse(event.data.completedAt) + deps.payloadTtlMs).toISOString();
+  const shot = (s: PageResultPayload['screenshot']): ScreenshotInfo | undefined => (s ? { ...s, expiresAt } : undefined);
+  const content: PageContent = {
+    ...(payload.markdown !== undefined ? { markdown: payload.markdown } : {}),
+    ...(payload.html !== undefined ? { html: payload.html } : {}),
+    ...(payload.rawHtml !== undefined ? { rawHtml: payload.rawHtml } : {}),
+    ...(payload.links !== undefined ? { links: payload.links } : {}),
+    ...(payload.screenshot ? { screenshot: shot(payload.screenshot)! } : {}),
+    ...(payload.actionScreenshots ? { actionScreenshots: payload.actionScreenshots.map((s) => shot(s)!) } : {}),
+  };
+  return { content };
+}
+
+export const scrapeJobsReadModel: ReadModel<ScrapeJobDoc, ScrapeHydrated> = {
+  name: 'scrape-jobs',
+  handles: ['page_requested', 'page_started', 'page_fetched', 'page_completed', 'page_failed'],
+  accepts: (event) => event.kind === 'scrape',
+  load: (store, event) => store.getScrapeJob(event.id),
+  save: (store, doc) => store.saveScrapeJob(doc),
+  hydrate,
+  evolve,
+};

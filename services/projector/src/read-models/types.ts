@@ -1,0 +1,25 @@
+// The shape every read model folder exports: which events it handles, where its document
+// lives, and `evolve` (pure). The projector does the IO: load the document, skip events it
+// already applied (by stream sequence), hydrate payload references, evolve, save.
+import type { EventName, StoredEvent } from '../../../../shared/src/events/index.js';
+import type { ReadModelStore } from '../../../../shared/src/store/index.js';
+
+export interface ReadModel<Doc extends { lastSeq: number }, Hydrated = undefined> {
+  name: string;
+  handles: readonly EventName[];
+  /** Extra filter beyond the event name (for example: only scrape jobs, not crawl pages). */
+  accepts?(event: StoredEvent): boolean;
+  load(store: ReadModelStore, event: StoredEvent): Promise<Doc | null>;
+  save(store: ReadModelStore, doc: Doc): Promise<void>;
+  /** Loads what the event only references (payloads), before the pure evolve. */
+  hydrate?(event: StoredEvent, deps: HydrateDeps): Promise<Hydrated>;
+  evolve(doc: Doc | null, event: StoredEvent, hydrated: Hydrated): Doc | null;
+}
+
+export interface HydrateDeps {
+  getJson<T>(ref: { bucket: string; name: string; size: number; contentType: string }): Promise<T>;
+  payloadTtlMs: number;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyReadModel = ReadModel<any, any>;

@@ -1,0 +1,22 @@
+// The page's outgoing links, for the `links` format and the crawl frontier. Taken from the
+// whole page (navigation and footers included: that is where a site's structure lives),
+// before onlyMainContent / includeTags / excludeTags narrow the content.
+import { resolveHttpUrl } from './dom.js';
+
+/**
+ * Absolute http(s) URLs of <a href> and <area href>, in page order, deduplicated.
+ * Fragment-only hrefs (#top), javascript:, mailto:, tel: and other schemes are dropped; the
+ * fragment of every other link is removed, since it names a place in a page, not a page.
+ */
+export function extractLinks(document: Document, base: URL): string[] {
+  const seen = new Set<string>();
+  for (const el of document.querySelectorAll('a[href], area[href]')) {
+    const href = el.getAttribute('href') ?? '';
+    if (href.trimStart().startsWith('#')) continue;
+    const url = resolveHttpUrl(href, base);
+    if (!url) continue;
+    url.hash = '';
+    seen.add(url.href);
+  }
+  return [...seen];
+}

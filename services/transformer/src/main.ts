@@ -1,0 +1,18 @@
+// Transformer service: turns fetched HTML into markdown, cleaned HTML, links and metadata.
+import { newId, systemClock } from '../../../shared/src/ids.js';
+import { runService } from '../../../shared/src/service.js';
+import { TransformPool } from './transform-pool.js';
+import { TransformWorker } from './worker.js';
+
+await runService('transformer', async (ctx) => {
+  const pool = new TransformPool({ size: ctx.config.transformerConcurrency });
+  const worker = new TransformWorker({ ctx, pool, newId, clock: systemClock });
+  await worker.consumer.start();
+  return {
+    ready: async () => ({ consumer: worker.consumer.ready }),
+    stop: async () => {
+      await worker.consumer.stop();
+      await pool.close();
+    },
+  };
+});

@@ -1,0 +1,207 @@
+// HTML -> Markdown with turndown and @joplin/turndown-plugin-gfm, tuned for clean output:
+// ATX headings, "-" bullets, fenced code with the language, GFM tables (layout tables are
+// flattened first), no empty links or images, no javascript: links, no form controls or
+// media players, at most one blank line between blocks (code blocks are left verbatim).
+// URLs are already absolute: the transform resolves them in the DOM before conversion.
+import TurndownService from 'turndown';
+import { gfm } from '@joplin/turndown-plugin-gfm';
+
+type TNode = TurndownService.Node;
+
+const service = createService();
+
+/** Converts an element's content to Markdown. Mutates `root` (layout tables become divs). */
+export function toMarkdown(root: Element): string {
+  flattenLayoutTables(root);
+  return tidy(service.turndown(root as unknown as HTMLElement));
+}
+
+function createService(): TurndownService {
+  const td = new TurndownService({
+    headingStyle: 'atx',
+    hr: '---',
+    bulletListMarker: '-',
+    codeBlockStyle: 'fenced',
+    fence: '```',
+    emDelimiter: '*',
+    strongDelimiter: '**',
+    linkStyle: 'inlined',
+  });
+  td.use(gfm);
+  // Rules added later take precedence over earlier ones (turndown unshifts them).
+  td.remove(['button', 'input', 'select', 'textarea', 'option', 'svg', 'canvas', 'video', 'audio', 'iframe', 'map'] as never);
+  td.addRule('heading', {
+    filter: ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'],
+    replacement: (content, node) => {
+      const text = oneLine(content);
+      return text ? `\n\n${'#'.repeat(Number(node.nodeName.charAt(1)))} ${text}\n\n` : '';
+    },
+  });
+  td.addRule('listItem', {
+    filter: 'li',
+    replacement: (content, node) => {
+      const parent = node.parentNode as Element | null;
+      let prefix = '- ';
+      if (parent?.nodeName === 'OL') {
+        const start = Number.parseInt(parent.getAttribute('start') ?? '1', 10);
+        const index = Array.prototype.indexOf.call(parent.children, node);
+        prefix = `${(Number.isFinite(start) ? start : 1) + index}. `;
+      }
+      const trimmed = content.replace(/^\n+/, '').replace(/\n+$/, '');
+      if (!trimmed.trim()) return '';
+      const indented = trimmed.replace(/\n(?=.)/g, `\n${' '.repeat(prefix.length)}`);
+      return `${prefix}${indented}${node.nextSibling ? '\n' : ''}`;
+    },
+  });
+  td.addRule('fencedCode', {
+    filter: (node) => node.nodeName === 'PRE',
+    replacement: (_content, node) => {
+      const code = preText(node).replace(/^\n+|\s+$/g, '');
+      if (!code) return '';
+      let fence = '```';
+      for (const run of code.match(/^`{3,}/gm) ?? []) if (run.length >= fence.length) fence = '`'.repeat(run.length + 1);
+      return `\n\n${fence}${codeLanguage(node)}\n${code}\n${fence}\n\n`;
+    },
+  });
+  td.addRule('link', {
+    filter: (node) => node.nodeName === 'A',
+    replacement: (content, node) => {
+      const text = linkText(content);
+      const href = ((node as Element).getAttribute('href') ?? '').trim();
+      if (!text) return '';
+      if (!/^(https?|mailto|tel):/i.test(href)) return text;
+      const title = oneLine((node as Element).getAttribute('title') ?? '');
+      const titlePart = title && title !== text ? ` "${title.replace(/"/g, '\\"')}"` : '';
+      return `[${text}](${escapeDestination(href)}${titlePart})`;
+    },
+  });
+  td.addRule('image', {
+    filter: 'img',
+    replacement: (_content, node) => {
+      const img = node as Element;
+      const src = (img.getAttribute('src') ?? '').trim();
+      if (!/^https?:/i.test(src) || isTrackingPixel(img)) return '';
+      const alt = oneLine(img.getAttribute('alt') ?? '').replace(/([[\]\\])/g, '\\$1');
+      return `![${alt}](${escapeDestination(src)})`;
+    },
+  });
+  return td;
+}
+
+/** A link's text on one line: block content inside a link (cards, teasers) cannot span lines in Markdown. */
+function linkText(content: string): string {
+  if (!content.includes('\n')) return content.trim();
+  return content
+    .split('\n')
+    .map((line) => line.replace(/^\s*(#{1,6}\s+|[-*]\s+|\d+\.\s+|>\s*)/, '').trim())
+    .filter(Boolean)
+    .join(' ');
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+function escapeDestination(url: string): string {
+  const escaped = url.replace(/([()<>])/g, '\\$1');
+  return /\s/.test(escaped) ? `<${escaped.replace(/\s/g, '%20')}>` : escaped;
+}
+
+function isTrackingPixel(img: Element): boolean {
+  const width = img.getAttribute('width');
+  const height = img.getAttribute('height');
+  return (width !== null && Number(width) <= 1) || (height !== null && Number(height) <= 1);
+}
+
+const LANGUAGE_PATTERNS = [
+  /(?:^|\s)(?:language|lang)-([\w+#.-]+)/i,
+  /(?:^|\s)highlight-(?:source|text)-([\w+#]+)/i,
+  /(?:^|\s)brush:\s*([\w+#]+)/i,
+  /(?:^|\s)sourceCode\s+([\w+#]+)/,
+];
+
+/** The fenced block's info string: class language-x / lang-x / highlight-source-x / brush: x, or data-lang. */
+function codeLanguage(pre: TNode): string {
+  const code = pre.firstElementChild?.nodeName === 'CODE' ? pre.firstElementChild : undefined;
+  const candidates: Array<Element | null | undefined> = [code, pre as unknown as Element, pre.parentElement];
+  for (const el of candidates) {
+    if (!el) continue;
+    const data = el.getAttribute('data-lang') ?? el.getAttribute('data-language');
+    if (data && /^[\w+#.-]+$/.test(data)) return data.toLowerCase();
+    const className = el.getAttribute('class') ?? '';
+    for (const pattern of LANGUAGE_PATTERNS) {
+      const match = pattern.exec(className);
+      if (match?.[1] && !/^(none|plain|text|plaintext)$/i.test(match[1])) return match[1].toLowerCase();
+    }
+  }
+  return '';
+}
+
+const BLOCK_IN_PRE = new Set(['DIV', 'P', 'LI', 'TR']);
+
+/** A <pre>'s text with <br> and line-per-<div> markup (some highlighters) turned into newlines. */
+function preText(node: Node): string {
+  let out = '';
+  const walk = (n: Node): void => {
+    for (const child of n.childNodes) {
+      if (child.nodeType === 3 || child.nodeType === 4) out += (child as Text).data;
+      else if (child.nodeName === 'BR') out += '\n';
+      else if (child.nodeType === 1) {
+        walk(child);
+        if (BLOCK_IN_PRE.has(child.nodeName) && !out.endsWith('\n')) out += '\n';
+      }
+    }
+  };
+  walk(node);
+  return out;
+}
+
+/**
+ * Tables used for layout (nested tables, block content such as lists or headings in cells,
+ * role=presentation, a single column) would make unreadable GFM tables or be kept as raw
+ * HTML by the gfm plugin; they are turned into plain blocks instead.
+ */
+function flattenLayoutTables(root: Element): void {
+  for (const table of [...root.querySelectorAll('table')]) {
+    if (isLayoutTable(table)) {
+      for (const part of [...table.querySelectorAll('tr, td, th, thead, tbody, tfoot, caption')]) {
+        if (part.closest('table') === table) rename(part, 'div');
+      }
+      rename(table, 'div');
+    }
+  }
+}
+
+function isLayoutTable(table: Element): boolean {
+  const role = table.getAttribute('role');
+  if (role === 'presentation' || role === 'none') return true;
+  if (table.querySelector('table, ul, ol, h1, h2, h3, h4, h5, h6, hr, blockquote, pre')) return true;
+  const rows = (table as unknown as { rows?: Element[] }).rows ?? [];
+  return rows.every((row) => row.children.length <= 1);
+}
+
+function rename(el: Element, tagName: string): void {
+  const replacement = el.ownerDocument.createElement(tagName);
+  while (el.firstChild) replacement.appendChild(el.firstChild);
+  el.replaceWith(replacement);
+}
+
+/** Trailing spaces go (except Markdown hard breaks), blank-line runs collapse to one; code stays verbatim. */
+function tidy(markdown: string): string {
+  let out = '';
+  let last = 0;
+  for (const match of markdown.matchAll(FENCED_BLOCK)) {
+    out += tidyProse(markdown.slice(last, match.index)) + match[0];
+    last = match.index + match[0].length;
+  }
+  return (out + tidyProse(markdown.slice(last))).trim();
+}
+
+const FENCED_BLOCK = /^(`{3,}|~{3,})[^\n]*\n[\s\S]*?\n\1[ \t]*$/gm;
+
+function tidyProse(text: string): string {
+  return text
+    .replace(/^[ \t]+$/gm, '')
+    .replace(/([^ \t\n])[ \t]$/gm, '$1')
+    .replace(/\n{3,}/g, '\n\n');
+}

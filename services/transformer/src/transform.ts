@@ -1,0 +1,79 @@
+// transformPage: rendered HTML -> markdown, cleaned html, links and metadata. Pure and
+// synchronous; the service runs it in worker threads (pool.ts).
+//
+// One parse per page, then, in this order (each step may rely on the ones before):
+//   1. metadata and links from the untouched document (links cover the whole page);
+//   2. URLs made absolute (href, src, srcset, poster) against <base href> or the page URL,
+//      lazy images given their real src;
+//   3. junk removed: script, style, noscript, template, iframe fallback content, comments,
+//      hidden elements ([hidden], aria-hidden, inline display:none / visibility:hidden);
+//   4. excludeTags removed (so an excluded element never comes back through includeTags);
+//   5. the content root:
+//        includeTags given  -> only the matching elements, in page order. includeTags
+//                              replaces onlyMainContent: the user said what the content is,
+//                              and Readability could drop parts of it;
+//        onlyMainContent    -> Readability's article when the page looks like one
+//                              (isProbablyReaderable), else the body without site chrome
+//                              (header, footer, nav, aside and their ARIA roles);
+//        otherwise          -> the whole body;
+//   6. html = the root's inner HTML; markdown = turndown of the root.
+// Content formats not asked for are not computed (links and metadata always are).
+import { isProbablyReaderable } from '@mozilla/readability';
+import { InvalidUrlError } from '../../../shared/src/errors.js';
+import { absolutizeUrls, collectIncluded, removeBoilerplate, removeExcluded, removeJunk } from './clean.js';
+import { documentBaseUrl, parseDocument } from './dom.js';
+import { extractLinks } from './links.js';
+import { extractMainContent } from './main-content.js';
+import { toMarkdown } from './markdown.js';
+import { extractMetadata } from './metadata.js';
+import type { TransformInput, TransformOutput } from './types.js';
+
+export function transformPage(input: TransformInput): TransformOutput {
+  const pageUrl = parsePageUrl(input.url);
+  const document = parseDocument(input.html);
+  const base = documentBaseUrl(document, pageUrl);
+  const metadata = extractMetadata(document, { url: input.url, base, statusCode: input.statusCode });
+  const links = extractLinks(document, base);
+  const output: TransformOutput = { links, metadata };
+
+  const wantMarkdown = input.options.formats.includes('markdown');
+  const wantHtml = input.options.formats.includes('html');
+  if (!wantMarkdown && !wantHtml) return output;
+
+  const root = contentRoot(document, base, input);
+  if (wantHtml) output.html = root.innerHTML.trim();
+  if (wantMarkdown) output.markdown = toMarkdown(root);
+  return output;
+}
+
+function contentRoot(document: Document, base: URL, input: TransformInput): Element {
+  const { includeTags, excludeTags, onlyMainContent } = input.options;
+  prepare(document, base, excludeTags);
+  if (includeTags.length > 0) return collectIncluded(document, includeTags);
+  if (!onlyMainContent) return document.body;
+  if (isProbablyReaderable(document)) {
+    const article = extractMainContent(document);
+    if (article) return article;
+    // Readability found no text and has mutated the document: start again from the source.
+    document = parseDocument(input.html);
+    prepare(document, base, excludeTags);
+  }
+  removeBoilerplate(document.body);
+  return document.body;
+}
+
+function prepare(document: Document, base: URL, excludeTags: readonly string[]): void {
+  absolutizeUrls(document, base);
+  removeJunk(document.body);
+  removeExcluded(document.body, excludeTags);
+}
+
+function parsePageUrl(url: string): URL {
+  try {
+    const parsed = new URL(url);
+    if (parsed.protocol === 'http:' || parsed.protocol === 'https:') return parsed;
+  } catch {
+    // reported below
+  }
+  throw new InvalidUrlError(`transform: page URL is not an absolute http(s) URL: ${url}`);
+}

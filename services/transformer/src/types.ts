@@ -1,0 +1,22 @@
+import type { PageMetadata } from '../../../shared/src/events/common.js';
+import type { ResolvedScrapeOptions } from '../../../shared/src/scrape-options.js';
+
+export interface TransformInput {
+  /** The rendered page (Chromium's serialization of the DOM after scripts). */
+  html: string;
+  /** Final URL after redirects: the base for relative links (a <base href> takes precedence). */
+  url: string;
+  options: ResolvedScrapeOptions;
+  /** HTTP status of the main document, copied into metadata.statusCode. */
+  statusCode?: number;
+}
+
+export interface TransformOutput {
+  /** Present only when options.formats includes 'markdown'. */
+  markdown?: string;
+  /** Cleaned HTML of the content (after onlyMainContent / includeTags / excludeTags); only with 'html'. */
+  html?: string;
+  /** Always computed (the crawl frontier needs them): absolute http(s), deduplicated, page order. */
+  links: string[];
+  metadata: PageMetadata;
+}

@@ -1,0 +1,77 @@
+// The event log against a real nats-server: idempotent appends, point reads, history replay.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { connect, type NatsConnection } from 'nats';
+import { makeEvent, PoisonMessageError } from '../../../shared/src/events/index.js';
+import { EventLog } from '../../../shared/src/nats/event-log.js';
+import { ensureInfrastructure } from '../../../shared/src/nats/infrastructure.js';
+import { PayloadStore } from '../../../shared/src/nats/payloads.js';
+import { startNatsServer, type NatsServerHandle } from '../../support/nats-server.js';
+
+const now = new Date('2026-01-01T00:00:00.000Z');
+const keyEvent = (id: string, eventId: string) =>
+  makeEvent('key_created', { kind: 'apikey', id, part: 'key' }, { keyHash: 'a'.repeat(64), plan: 'free', label: 't', createdAt: now.toISOString() }, { eventId, now });
+const started = (id: string, attempt: number) =>
+  makeEvent('page_started', { kind: 'scrape', id, part: 'p1' }, { attempt, startedAt: now.toISOString(), worker: 'w' }, { eventId: `s${attempt}`, now });
+
+describe('event log', () => {
+  let server: NatsServerHandle;
+  let nc: NatsConnection;
+  let log: EventLog;
+  before(async () => {
+    server = await startNatsServer();
+    nc = await connect({ servers: server.url });
+    const jsm = await ensureInfrastructure(nc, { eventRetentionMs: 0, payloadTtlMs: 60_000 });
+    log = new EventLog(nc.jetstream(), jsm);
+  });
+  after(async () => {
+    await nc.close();
+    await server.stop();
+  });
+
+  test('ensureInfrastructure is idempotent', async () => {
+    await ensureInfrastructure(nc, { eventRetentionMs: 0, payloadTtlMs: 60_000 });
+  });
+
+  test('a `once` append is refused forever after the first, not only within the dedup window', async () => {
+    const first = await log.append(keyEvent('k1', 'e1'), { once: true });
+    assert.equal(first.duplicate, false);
+    const again = await log.append(keyEvent('k1', 'e2'), { once: true, msgId: 'different-id' });
+    assert.equal(again.duplicate, true);
+    assert.equal((await log.history('apikey', 'k1')).length, 1);
+  });
+
+  test('the same msgId is dropped by the server within the window', async () => {
+    await log.append(started('j1', 1), { msgId: 'm-1' });
+    const dup = await log.append(started('j1', 1), { msgId: 'm-1' });
+    assert.equal(dup.duplicate, true);
+    await log.append(started('j1', 2), { msgId: 'm-2' });
+    const history = await log.history('scrape', 'j1');
+    assert.deepEqual(history.map((e) => e.event === 'page_started' && e.data.attempt), [1, 2]);
+  });
+
+  test('last and exists read one subject without a consumer', async () => {
+    const last = await log.last({ kind: 'scrape', id: 'j1', part: 'p1', event: 'page_started' });
+    assert.equal(last?.event === 'page_started' && last.data.attempt, 2);
+    assert.equal(await log.exists({ kind: 'scrape', id: 'nope', part: 'p1', event: 'page_started' }), false);
+  });
+
+  test('history of an aggregate with no events is empty', async () => {
+    assert.deepEqual(await log.history('crawl', 'none'), []);
+  });
+
+  test('invalid event data is refused before it reaches the log', async () => {
+    const bad = { ...keyEvent('k2', 'e3'), data: { keyHash: 'not-a-hash', plan: 'free', label: 'x', createdAt: now.toISOString() } };
+    await assert.rejects(log.append(bad), PoisonMessageError);
+  });
+
+  test('payloads round-trip through the Object Store', async () => {
+    const payloads = new PayloadStore(nc.jetstream());
+    const big = 'x'.repeat(3 * 1024 * 1024); // larger than a NATS message
+    const ref = await payloads.putText('scrape/j1/p1/raw.html', big, 'text/html');
+    assert.equal(ref.size, big.length);
+    assert.equal(await payloads.getText(ref), big);
+    const json = await payloads.putJson('scrape/j1/p1/result.json', { markdown: '# x' });
+    assert.deepEqual(await payloads.getJson(json), { markdown: '# x' });
+  });
+});

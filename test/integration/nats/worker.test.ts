@@ -1,0 +1,162 @@
+// The shared worker loop against a real nats-server: bounded concurrency, retries with
+// backoff, giving up with a recorded failure, poison messages, crash loops and draining.
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe, test } from 'node:test';
+import { connect, type JetStreamManager, type NatsConnection } from 'nats';
+import { BrowserError, PageTimeoutError, type TrawlError } from '../../../shared/src/errors.js';
+import { makeEvent, type StoredEvent } from '../../../shared/src/events/index.js';
+import { createLogger } from '../../../shared/src/logger.js';
+import { EventLog } from '../../../shared/src/nats/event-log.js';
+import { ensureInfrastructure } from '../../../shared/src/nats/infrastructure.js';
+import { ConsumerWorker, type WorkerOptions } from '../../../shared/src/nats/worker.js';
+import { eventFilter } from '../../../shared/src/subjects.js';
+import { startNatsServer, type NatsServerHandle } from '../../support/nats-server.js';
+
+const logger = createLogger('test', 'silent');
+const now = new Date();
+let counter = 0;
+
+describe('consumer worker', () => {
+  let server: NatsServerHandle;
+  let nc: NatsConnection;
+  let jsm: JetStreamManager;
+  let log: EventLog;
+  let durable: string;
+
+  before(async () => {
+    server = await startNatsServer();
+    nc = await connect({ servers: server.url });
+    jsm = await ensureInfrastructure(nc, { eventRetentionMs: 0, payloadTtlMs: 60_000 });
+    log = new EventLog(nc.jetstream(), jsm);
+  });
+  after(async () => {
+    await nc.close();
+    await server.stop();
+  });
+  // Each test works on its own event name's messages via its own job ids and durable.
+  beforeEach(() => { durable = `w${++counter}`; });
+
+  async function publishStarted(n: number, prefix: string): Promise<void> {
+    for (let i = 0; i < n; i++) {
+      await log.append(makeEvent('page_started', { kind: 'batch', id: `${prefix}${i}`, part: 'p' }, { attempt: 1, startedAt: now.toISOString(), worker: 'x' }, { eventId: `${prefix}-${i}`, now }));
+    }
+  }
+
+  function worker(opts: Partial<WorkerOptions> & Pick<WorkerOptions, 'handle'>, _label: string): ConsumerWorker {
+    return new ConsumerWorker({
+      js: nc.jetstream(), jsm, logger, durable, concurrency: 2, ackWaitMs: 2000, maxDeliver: 3,
+      filterSubject: eventFilter('page_started'),
+      ...opts,
+    });
+  }
+
+  async function until(check: () => boolean, timeoutMs = 15_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!check()) {
+      if (Date.now() > deadline) throw new Error('condition not reached');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+
+  test('never runs more handlers at once than its concurrency, and processes everything once', async () => {
+    const seen = new Map<string, number>();
+    let running = 0;
+    let peak = 0;
+    const w = worker({
+      deliverNewOnly: true,
+      handle: async (e) => {
+        running++;
+        peak = Math.max(peak, running);
+        await new Promise((r) => setTimeout(r, 30));
+        seen.set(e.id, (seen.get(e.id) ?? 0) + 1);
+        running--;
+      },
+    }, 'c');
+    await w.start();
+    await publishStarted(10, 'conc');
+    await until(() => seen.size === 10);
+    await w.stop();
+    assert.ok(peak <= 2, `peak ${peak}`);
+    assert.ok([...seen.values()].every((n) => n === 1));
+  });
+
+  test('a retryable error is retried, then succeeds', async () => {
+    let calls = 0;
+    let done = false;
+    const w = worker({
+      deliverNewOnly: true,
+      handle: async () => {
+        calls++;
+        if (calls === 1) throw new BrowserError('crashed');
+        done = true;
+      },
+    }, 'r');
+    await w.start();
+    await publishStarted(1, 'retry');
+    await until(() => done);
+    await w.stop();
+    assert.equal(calls, 2);
+  });
+
+  test('a non-retryable error gives up at once and records the failure', async () => {
+    const givenUp: TrawlError[] = [];
+    let calls = 0;
+    const w = worker({
+      deliverNewOnly: true,
+      handle: async () => { calls++; throw new PageTimeoutError('too slow'); },
+      giveUp: async (_e: StoredEvent, err: TrawlError) => { givenUp.push(err); },
+    }, 'n');
+    await w.start();
+    await publishStarted(1, 'nonretry');
+    await until(() => givenUp.length === 1);
+    await new Promise((r) => setTimeout(r, 300));
+    await w.stop();
+    assert.equal(calls, 1);
+    assert.equal(givenUp[0]?.code, 'PAGE_TIMEOUT');
+  });
+
+  test('a message whose handler never finishes is given up after maxDeliver deliveries', async () => {
+    const givenUp: TrawlError[] = [];
+    let calls = 0;
+    const w = worker({
+      deliverNewOnly: true,
+      ackWaitMs: 1000,
+      maxDeliver: 2,
+      // Simulates a worker that dies mid-message: the deadline aborts, nothing is acked.
+      handlerTimeoutMs: 60_000,
+      handle: async (_e, ctx) => { calls++; await new Promise((r) => ctx.signal.addEventListener('abort', r)); throw new Error('aborted'); },
+      giveUp: async (_e: StoredEvent, err: TrawlError) => { givenUp.push(err); },
+    }, 'h');
+    await w.start();
+    await publishStarted(1, 'hang');
+    await until(() => calls === 1);
+    await w.stop(0); // abandons the message (nak) like a shutdown
+    const w2 = worker({
+      deliverNewOnly: true, maxDeliver: 1,
+      handle: async () => { calls++; },
+      giveUp: async (_e: StoredEvent, err: TrawlError) => { givenUp.push(err); },
+    }, 'h');
+    await w2.start();
+    await until(() => givenUp.length === 1 || calls === 2);
+    await w2.stop();
+    assert.equal(givenUp.length, 1, 'the second delivery exceeds maxDeliver=1 and is given up unrun');
+    assert.equal(calls, 1);
+  });
+
+  test('stop() hands in-flight messages back so another worker completes them', async () => {
+    const finished: string[] = [];
+    const slow = worker({
+      deliverNewOnly: true,
+      handle: async (_e, ctx) => { await new Promise((r, j) => { const t = setTimeout(r, 30_000); ctx.signal.addEventListener('abort', () => { clearTimeout(t); j(new Error('aborted')); }); }); },
+    }, 'd');
+    await slow.start();
+    await publishStarted(2, 'drain');
+    await new Promise((r) => setTimeout(r, 300));
+    await slow.stop(100);
+    const fast = worker({ handle: async (e) => { finished.push(e.id); } }, 'd');
+    await fast.start();
+    await until(() => finished.length === 2);
+    await fast.stop();
+    assert.deepEqual(finished.sort(), ['drain0', 'drain1']);
+  });
+});

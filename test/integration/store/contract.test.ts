@@ -1,0 +1,77 @@
+// One contract for every read-model store: the embedded SQLite store always, MongoDB when
+// MONGODB_URL is set (skipped otherwise). Same calls, same answers.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { normalizeScrapeOptions } from '../../../shared/src/scrape-options.js';
+import { MongoStore, SqliteStore, type ReadModelStore, type ScrapeJobDoc } from '../../../shared/src/store/index.js';
+
+const options = normalizeScrapeOptions({});
+
+function job(id: string, apiKeyId: string, createdAt: string, extra: Partial<ScrapeJobDoc> = {}): ScrapeJobDoc {
+  return { id, apiKeyId, url: `https://example.com/${id}`, status: 'PENDING', fromCache: false, createdAt, options, attempts: 0, lastSeq: 1, ...extra };
+}
+
+function contract(name: string, make: () => Promise<ReadModelStore>, skip: string | false = false): void {
+  describe(`read-model store contract: ${name}`, { skip }, () => {
+    let store: ReadModelStore;
+    before(async () => {
+      store = await make();
+      await store.init();
+      await store.reset();
+    });
+    after(async () => { await store?.close(); });
+
+    test('init is idempotent and ping answers', async () => {
+      await store.init();
+      assert.equal(await store.ping(), true);
+    });
+
+    test('checkpoints start at 0 and only move forward', async () => {
+      assert.equal(await store.getCheckpoint('p'), 0);
+      await store.setCheckpoint('p', 10);
+      await store.setCheckpoint('p', 5);
+      assert.equal(await store.getCheckpoint('p'), 10);
+    });
+
+    test('scrape jobs round-trip, including content', async () => {
+      const doc = job('j1', 'k1', '2026-01-01T00:00:00.000Z', { status: 'COMPLETED', content: { markdown: '# Hi', links: ['https://a/'] }, metadata: { title: 't', description: 'd' } });
+      await store.saveScrapeJob(doc);
+      assert.deepEqual(await store.getScrapeJob('j1'), doc);
+      await store.saveScrapeJob({ ...doc, lastSeq: 7 });
+      assert.equal((await store.getScrapeJob('j1'))?.lastSeq, 7);
+      assert.equal(await store.getScrapeJob('missing'), null);
+    });
+
+    test('lists only the key\'s own jobs, newest first, with limit and offset', async () => {
+      for (let i = 0; i < 5; i++) await store.saveScrapeJob(job(`a${i}`, 'owner', `2026-02-0${i + 1}T00:00:00.000Z`));
+      await store.saveScrapeJob(job('b0', 'someone-else', '2026-03-01T00:00:00.000Z'));
+      const all = await store.listScrapeJobs('owner', { limit: 20, offset: 0 });
+      assert.deepEqual(all.map((j) => j.id), ['a4', 'a3', 'a2', 'a1', 'a0']);
+      const page = await store.listScrapeJobs('owner', { limit: 2, offset: 1 });
+      assert.deepEqual(page.map((j) => j.id), ['a3', 'a2']);
+      assert.deepEqual(Object.keys(all[0]!).sort(), ['createdAt', 'fromCache', 'id', 'status', 'url']);
+    });
+
+    test('api keys are found by id and by hash', async () => {
+      const key = { id: 'key1', keyHash: 'a'.repeat(64), plan: 'pro' as const, label: 'x', createdAt: '2026-01-01T00:00:00.000Z', lastSeq: 3 };
+      await store.saveApiKey(key);
+      assert.deepEqual(await store.getApiKey('key1'), key);
+      assert.deepEqual(await store.findApiKeyByHash('a'.repeat(64)), key);
+      assert.equal(await store.findApiKeyByHash('b'.repeat(64)), null);
+    });
+
+    test('reset empties everything', async () => {
+      await store.reset();
+      assert.equal(await store.getScrapeJob('j1'), null);
+      assert.equal(await store.getCheckpoint('p'), 0);
+    });
+  });
+}
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-store-'));
+after(() => fs.rmSync(dir, { recursive: true, force: true }));
+contract('sqlite', async () => new SqliteStore(path.join(dir, 'rm.sqlite')));
+contract('mongodb', async () => new MongoStore(process.env.MONGODB_URL!, `trawl_contract_${process.pid}`), process.env.MONGODB_URL ? false : 'MONGODB_URL not set');

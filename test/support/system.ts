@@ -1,0 +1,132 @@
+// Boots the whole system for an end-to-end test exactly as `npm start` does (the compiled
+// supervisor: nats-server, six services, embedded store), on free ports and a temp
+// DATA_DIR, with SSRF_ALLOW_CIDRS=127.0.0.0/8 so tests can scrape pages they serve.
+// Needs a build (`npx tsc -p tsconfig.json`); `npm test` builds first.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { freePort } from './nats-server.js';
+
+export interface SystemOptions {
+  env?: Record<string, string>;
+  /** Reuse a DATA_DIR (restart tests). */
+  dataDir?: string;
+  port?: number;
+}
+
+export interface TrawlSystem {
+  baseUrl: string;
+  apiKey: string;
+  dataDir: string;
+  port: number;
+  /** Authenticated JSON request; returns status, headers and parsed body. */
+  api<T = any>(method: string, urlPath: string, body?: unknown, headers?: Record<string, string>): Promise<ApiResponse<T>>;
+  /** Polls GET urlPath until `done(body)` or the timeout; returns the last body. */
+  poll<T = any>(urlPath: string, done: (body: T) => boolean, timeoutMs?: number): Promise<T>;
+  logs(): string;
+  /** Graceful stop (SIGTERM to the supervisor) and removal of the data dir unless keepData. */
+  stop(opts?: { keepData?: boolean }): Promise<void>;
+  /** SIGKILL to every process of the system at once (a crash). */
+  kill(): Promise<void>;
+}
+
+export interface ApiResponse<T> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+const root = (() => {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  while (!fs.existsSync(path.join(dir, 'package.json'))) dir = path.dirname(dir);
+  return dir;
+})();
+
+export const TEST_API_KEY = 'test_key_0123456789abcdef';
+export const OTHER_API_KEY = 'other_key_0123456789abcdef';
+
+export async function startSystem(opts: SystemOptions = {}): Promise<TrawlSystem> {
+  const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-e2e-'));
+  const port = opts.port ?? await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  let output = '';
+  const proc: ChildProcess = spawn(process.execPath, [path.join(root, 'dist/scripts/start.js')], {
+    cwd: root,
+    detached: true, // its own process group, so kill() reaches nats-server and every service
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      BOOTSTRAP_API_KEYS: `${TEST_API_KEY}:team,${OTHER_API_KEY}:team`,
+      SSRF_ALLOW_CIDRS: '127.0.0.0/8',
+      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',
+      ...opts.env,
+    },
+  });
+  const append = (d: Buffer): void => { output = (output + d.toString()).slice(-200_000); };
+  proc.stdout?.on('data', append);
+  proc.stderr?.on('data', append);
+
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`system did not start in 90 s:\n${output.slice(-5000)}`)), 90_000);
+    const check = (): void => {
+      if (output.includes('Trawl is running')) { clearTimeout(timer); resolve(); }
+    };
+    proc.stdout?.on('data', check);
+    proc.once('exit', (code) => { clearTimeout(timer); reject(new Error(`supervisor exited with ${code}:\n${output.slice(-5000)}`)); });
+  });
+
+  const api = async <T>(method: string, urlPath: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiResponse<T>> => {
+    const res = await fetch(`${baseUrl}${urlPath}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${TEST_API_KEY}`,
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...headers,
+      },
+      ...(body !== undefined ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
+    });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try { parsed = text ? JSON.parse(text) : undefined; } catch { /* not JSON */ }
+    return { status: res.status, headers: res.headers, body: parsed as T };
+  };
+
+  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+  return {
+    baseUrl,
+    apiKey: TEST_API_KEY,
+    dataDir,
+    port,
+    api,
+    poll: async <T>(urlPath: string, done: (body: T) => boolean, timeoutMs = 60_000): Promise<T> => {
+      const deadline = Date.now() + timeoutMs;
+      let last: T | undefined;
+      while (Date.now() < deadline) {
+        const res = await api<T>('GET', urlPath);
+        last = res.body;
+        if (res.status === 200 && done(res.body)) return res.body;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      throw new Error(`timed out polling ${urlPath}; last: ${JSON.stringify(last)?.slice(0, 2000)}\nlogs:\n${output.slice(-4000)}`);
+    },
+    logs: () => output,
+    stop: async ({ keepData = false } = {}) => {
+      if (proc.exitCode === null && proc.signalCode === null) {
+        proc.kill('SIGTERM');
+        await exited;
+      }
+      if (!keepData && !opts.dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+    kill: async () => {
+      try { process.kill(-proc.pid!, 'SIGKILL'); } catch { /* already gone */ }
+      await exited;
+      // Give the kernel a moment to release the ports and the store lock.
+      await new Promise((r) => setTimeout(r, 300));
+    },
+  };
+}

@@ -48,6 +48,8 @@ export async function buildApp(deps: GatewayDeps) {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
+  // JSON only: a text/plain body is 415, not a string that fails validation later.
+  app.removeContentTypeParser('text/plain');
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });

@@ -162,6 +162,10 @@ function preText(node: Node): string {
  * HTML by the gfm plugin; they are turned into plain blocks instead.
  */
 function flattenLayoutTables(root: Element): void {
+  // Table parts outside any table (an includeTags pick, broken markup) would crash the gfm plugin.
+  for (const part of [...root.querySelectorAll('tr, td, th, thead, tbody, tfoot, caption')]) {
+    if (!part.closest('table')) rename(part, 'div');
+  }
   for (const table of [...root.querySelectorAll('table')]) {
     if (isLayoutTable(table)) {
       for (const part of [...table.querySelectorAll('tr, td, th, thead, tbody, tfoot, caption')]) {

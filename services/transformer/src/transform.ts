@@ -12,9 +12,10 @@
 //        includeTags given  -> only the matching elements, in page order. includeTags
 //                              replaces onlyMainContent: the user said what the content is,
 //                              and Readability could drop parts of it;
-//        onlyMainContent    -> Readability's article when the page looks like one
-//                              (isProbablyReaderable), else the body without site chrome
-//                              (header, footer, nav, aside and their ARIA roles);
+//        onlyMainContent    -> Readability's article; when the page does not look like an
+//                              article (isProbablyReaderable) and Readability kept under a
+//                              quarter of its text, or found nothing, the body without site
+//                              chrome (header, footer, nav, aside and their ARIA roles);
 //        otherwise          -> the whole body;
 //   6. html = the root's inner HTML; markdown = turndown of the root.
 // Content formats not asked for are not computed (links and metadata always are).
@@ -51,15 +52,28 @@ function contentRoot(document: Document, base: URL, input: TransformInput): Elem
   prepare(document, base, excludeTags);
   if (includeTags.length > 0) return collectIncluded(document, includeTags);
   if (!onlyMainContent) return document.body;
-  if (isProbablyReaderable(document)) {
-    const article = extractMainContent(document);
-    if (article) return article;
-    // Readability found no text and has mutated the document: start again from the source.
-    document = parseDocument(input.html);
-    prepare(document, base, excludeTags);
-  }
-  removeBoilerplate(document.body);
-  return document.body;
+  // Judged before Readability, which mutates the document.
+  const readerable = isProbablyReaderable(document);
+  const bodyTextLength = readerable ? 0 : textLength(document.body);
+  const article = extractMainContent(document);
+  if (article && (readerable || textLength(article) >= MIN_ARTICLE_SHARE * bodyTextLength)) return article;
+  // No article (a home page, a listing): the body without site chrome. Readability has
+  // mutated the document, so start again from the source.
+  const fresh = parseDocument(input.html);
+  prepare(fresh, base, excludeTags);
+  removeBoilerplate(fresh.body);
+  return fresh.body;
+}
+
+/**
+ * A page Readability does not consider an article keeps its article only when it holds at
+ * least this share of the page's text; otherwise Readability has most likely picked one
+ * teaser of a listing and the whole page (minus chrome) is the better answer.
+ */
+const MIN_ARTICLE_SHARE = 0.25;
+
+function textLength(el: Element): number {
+  return (el.textContent ?? '').replace(/\s+/g, ' ').trim().length;
 }
 
 function prepare(document: Document, base: URL, excludeTags: readonly string[]): void {

@@ -174,7 +174,9 @@ spec:
             medium: Memory
             sizeLimit: {{ $svc.shmSizeLimit }}
         {{- end }}
-      {{- include "trawl.placement" (dict "root" $root "svc" $svc) | nindent 6 }}
+      {{- with include "trawl.placement" (dict "root" $root "svc" $svc) }}
+      {{- . | trim | nindent 6 }}
+      {{- end }}
 {{- end }}
 {{- end }}
 

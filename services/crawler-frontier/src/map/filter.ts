@@ -77,6 +77,7 @@ export class LinkCollector {
   private readonly entries: Entry[] = [];
   private readonly terms: string[];
   private readonly base: URL;
+  private sameSite = 0;
 
   constructor(private readonly opts: LinkFilterOptions, private readonly maxEntries = Infinity) {
     this.base = new URL(opts.baseUrl);
@@ -85,6 +86,11 @@ export class LinkCollector {
 
   get size(): number {
     return this.entries.length;
+  }
+
+  /** Same-site URLs offered (kept or not by the search): did the source know the site at all? */
+  get sameSiteSeen(): number {
+    return this.sameSite;
   }
 
   /** No more entries are kept once full. */
@@ -103,6 +109,7 @@ export class LinkCollector {
     const normalized = normalizeUrl(raw, base);
     if (!normalized || this.keys.has(normalized.key)) return false;
     if (!isSameSite(normalized.url, this.base, this.opts.includeSubdomains)) return false;
+    this.sameSite++;
     const score = searchScore(normalized.url, this.terms);
     if (score === null) return false;
     this.keys.add(normalized.key);

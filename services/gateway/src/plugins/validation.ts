@@ -40,7 +40,9 @@ function describe(err: ErrorObject): string {
     case 'required': return `${field} is required`;
     case 'additionalProperties': return `${field} is not a known field`;
     case 'enum': return `${field} must be one of: ${(err.params as { allowedValues: unknown[] }).allowedValues.join(', ')}`;
-    case 'type': return `${field} must be of type ${(err.params as { type: string }).type}`;
+    case 'type':
+      if (field === '(body)') return 'the request body must be a JSON object';
+      return `${field} must be of type ${(err.params as { type: string }).type}`;
     default: return `${field} ${err.message ?? 'is invalid'}`;
   }
 }

@@ -25,16 +25,19 @@ type Operand =
 
 // ---- lexing -------------------------------------------------------------------------
 
-type Tok = { t: 'id' | 'field' | 'var' | 'str' | 'num' | 'op'; v: string };
+/** sp: whitespace came before the token (`(x).a` is a field of x, `(x) .a` is not). */
+type Tok = { t: 'id' | 'field' | 'var' | 'str' | 'num' | 'op'; v: string; sp?: boolean };
 
 function lexAction(src: string, where: string): Tok[] {
   const toks: Tok[] = [];
   const re = /\s+|(:=|=|\||\(|\)|,)|("(?:[^"\\]|\\.)*"|`[^`]*`)|('(?:[^'\\]|\\.)')|(-?\d+(?:\.\d+)?(?:e[+-]?\d+)?)|(\$[A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)|((?:\.[A-Za-z_][A-Za-z0-9_]*)+|\.)|([A-Za-z_][A-Za-z0-9_]*)/gy;
   let m: RegExpExecArray | null;
+  let sp = false;
   while (re.lastIndex < src.length) {
     const at = re.lastIndex;
     m = re.exec(src);
     if (!m || m.index !== at) throw new TemplateError(`${where}: cannot lex "${src.slice(at, at + 20)}"`);
+    const before = toks.length;
     if (m[1]) toks.push({ t: 'op', v: m[1] });
     else if (m[2]) toks.push({ t: 'str', v: m[2].startsWith('`') ? m[2].slice(1, -1) : JSON.parse(m[2]) as string });
     else if (m[3]) toks.push({ t: 'num', v: String(JSON.parse(`"${m[3].slice(1, -1)}"`).codePointAt(0)) });
@@ -42,6 +45,7 @@ function lexAction(src: string, where: string): Tok[] {
     else if (m[5]) toks.push({ t: 'var', v: m[5] });
     else if (m[6]) toks.push({ t: 'field', v: m[6] });
     else if (m[7]) toks.push({ t: 'id', v: m[7] });
+    if (toks.length > before) { toks[toks.length - 1]!.sp = sp; sp = false; } else sp = true;
   }
   return toks;
 }
@@ -168,7 +172,7 @@ export class TemplateSet {
         if (tok.t === 'op' && tok.v === '(') {
           const sub: Pipe = { decl: [], assign: false, cmds: parsePipe(true) };
           const next = toks[pos];
-          const path = next?.t === 'field' ? (pos++, next.v.split('.').slice(1)) : [];
+          const path = next?.t === 'field' && !next.sp && next.v !== '.' ? (pos++, next.v.split('.').slice(1)) : [];
           cmd.push({ kind: 'field', base: { sub }, path });
           continue;
         }

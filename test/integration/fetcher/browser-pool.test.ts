@@ -1,0 +1,150 @@
+// The browser pool: bounded concurrency with a queue that honours abort signals, nothing
+// left open after many captures (successes and failures mixed), a killed Chromium
+// restarted with only its own captures failing, and no Chromium left after stop().
+import { test, describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { BrowserError } from '../../../shared/src/errors.js';
+import { startSite, type TestSite } from '../../support/site.js';
+import { chromiumChildren, ctx, opts, startCapturer } from './helpers.js';
+
+let site: TestSite;
+let inflight = 0;
+let maxInflight = 0;
+
+before(async () => {
+  site = await startSite({
+    '/': '<!doctype html><html><body><h1>ok</h1></body></html>',
+    '/slow': (_req, res) => {
+      inflight++;
+      maxInflight = Math.max(maxInflight, inflight);
+      setTimeout(() => {
+        inflight--;
+        res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><html><body>slow</body></html>');
+      }, 400);
+    },
+    '/hang': { body: '<!doctype html><html><body>late</body></html>', delayMs: 10_000 },
+  });
+});
+
+after(async () => {
+  await site.close();
+});
+
+async function waitUntil(check: () => boolean, ms = 5000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > until) throw new Error('condition not reached in time');
+    await sleep(20);
+  }
+}
+
+describe('browser pool', () => {
+  test('at most poolSize pages at once; the rest queue', async () => {
+    const capturer = await startCapturer({ poolSize: 2 });
+    try {
+      maxInflight = 0;
+      const jobs = Array.from({ length: 5 }, (_, i) => capturer.capture(site.url(`/slow?${i}`), opts(), ctx()));
+      await waitUntil(() => capturer.stats().queued === 3);
+      assert.equal(capturer.stats().active, 2);
+      await Promise.all(jobs);
+      assert.equal(maxInflight, 2);
+    } finally {
+      await capturer.stop();
+    }
+  });
+
+  test('a queued capture leaves the queue when its signal aborts', async () => {
+    const capturer = await startCapturer({ poolSize: 1 });
+    try {
+      const first = capturer.capture(site.url('/slow?first'), opts(), ctx());
+      const controller = new AbortController();
+      const second = capturer.capture(site.url('/?second'), opts(), { signal: controller.signal });
+      await waitUntil(() => capturer.stats().queued === 1);
+      controller.abort(new Error('shutting down'));
+      await assert.rejects(second, /shutting down/);
+      assert.equal(capturer.stats().queued, 0);
+      await first;
+      assert.equal(site.hits.get('/?second'), undefined);
+    } finally {
+      await capturer.stop();
+    }
+  });
+
+  test('aborting a running capture closes its page', async () => {
+    const capturer = await startCapturer({ poolSize: 1 });
+    try {
+      const controller = new AbortController();
+      const running = capturer.capture(site.url('/hang?abort'), opts(), { signal: controller.signal });
+      await waitUntil(() => site.hits.has('/hang?abort'));
+      controller.abort(new Error('job cancelled'));
+      await assert.rejects(running, /job cancelled/);
+      const stats = capturer.stats();
+      assert.equal(stats.openContexts + stats.browserContexts + stats.openPages, 0);
+    } finally {
+      await capturer.stop();
+    }
+  });
+
+  test('many captures, failing ones included, leave no context, page or proxy open', async () => {
+    const capturer = await startCapturer({ poolSize: 2 });
+    try {
+      const rounds = 30;
+      for (let round = 0; round < rounds; round++) {
+        await Promise.allSettled([
+          capturer.capture(site.url(`/?n=${round}`), opts(), ctx()),
+          // fails: SELECTOR_NOT_FOUND / NETWORK_ERROR
+          round % 2 === 0
+            ? capturer.capture(site.url(`/?n=${round}`), opts({ timeout: 1000, waitFor: '#none' }), ctx())
+            : capturer.capture('http://does-not-exist.invalid/', opts(), ctx()),
+        ]);
+      }
+      const stats = capturer.stats();
+      assert.equal(stats.captures.started, rounds * 2);
+      assert.equal(stats.captures.succeeded, rounds);
+      assert.equal(stats.captures.failed, rounds);
+      assert.deepEqual(
+        { active: stats.active, queued: stats.queued, openContexts: stats.openContexts, openPages: stats.openPages, browserContexts: stats.browserContexts, browserPages: stats.browserPages, openProxies: stats.openProxies },
+        { active: 0, queued: 0, openContexts: 0, openPages: 0, browserContexts: 0, browserPages: 0, openProxies: 0 },
+      );
+      assert.equal(stats.browserLaunches, 1);
+    } finally {
+      await capturer.stop();
+    }
+  });
+
+  test('a killed Chromium fails only its captures (BROWSER_ERROR) and is relaunched', async () => {
+    const capturer = await startCapturer({ poolSize: 2 });
+    try {
+      const [pid] = chromiumChildren();
+      assert.ok(pid, 'Chromium runs as a child of this process');
+      const victim = capturer.capture(site.url('/hang?crash'), opts(), ctx());
+      await waitUntil(() => site.hits.has('/hang?crash'));
+      process.kill(pid, 'SIGKILL');
+      await assert.rejects(victim, (err: unknown) => {
+        assert.ok(err instanceof BrowserError, `expected BrowserError, got ${String(err)}`);
+        assert.equal(err.retryable, true);
+        return true;
+      });
+      const after = await capturer.capture(site.url('/?after-crash'), opts(), ctx());
+      assert.equal(after.statusCode, 200);
+      assert.equal(capturer.stats().browserLaunches, 2);
+      assert.equal(capturer.stats().openContexts, 0);
+    } finally {
+      await capturer.stop();
+    }
+  });
+
+  test('stop() fails running captures and leaves no Chromium process', async () => {
+    const capturer = await startCapturer({ poolSize: 1 });
+    assert.ok(chromiumChildren().length > 0);
+    const running = capturer.capture(site.url('/hang?stop'), opts(), ctx());
+    const queued = capturer.capture(site.url('/?queued'), opts(), ctx());
+    await waitUntil(() => site.hits.has('/hang?stop'));
+    await capturer.stop();
+    await assert.rejects(running, BrowserError);
+    await assert.rejects(queued, BrowserError);
+    await assert.rejects(capturer.capture(site.url('/'), opts(), ctx()), BrowserError);
+    await waitUntil(() => chromiumChildren().length === 0);
+  });
+});

@@ -1,0 +1,229 @@
+// The gateway's scrape API with inject(), against a real nats-server, the embedded store
+// and a real projector in-process: auth, RFC 7807 errors, validation of every field,
+// ownership, history. No page is fetched here (no fetcher runs): jobs stay PENDING.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { connect, type NatsConnection } from 'nats';
+import { loadConfig } from '../../../shared/src/config.js';
+import { makeEvent } from '../../../shared/src/events/index.js';
+import { apiKeyHash, apiKeyId, newId, systemClock } from '../../../shared/src/ids.js';
+import { createLogger } from '../../../shared/src/logger.js';
+import { EventLog } from '../../../shared/src/nats/event-log.js';
+import { ensureInfrastructure } from '../../../shared/src/nats/infrastructure.js';
+import { PayloadStore } from '../../../shared/src/nats/payloads.js';
+import { SqliteStore } from '../../../shared/src/store/index.js';
+import { buildApp } from '../../../services/gateway/src/app.js';
+import { ProjectionWaiter } from '../../../services/gateway/src/projection-wait.js';
+import { Projector } from '../../../services/projector/src/projector.js';
+import { READ_MODELS } from '../../../services/projector/src/read-models/index.js';
+import { startNatsServer, type NatsServerHandle } from '../../support/nats-server.js';
+
+const KEY = 'gateway_test_key_000000001';
+const OTHER = 'gateway_test_key_000000002';
+
+type App = Awaited<ReturnType<typeof buildApp>>;
+
+describe('gateway scrape API', () => {
+  let server: NatsServerHandle;
+  let nc: NatsConnection;
+  let app: App;
+  let projector: Projector;
+  let store: SqliteStore;
+  let dir: string;
+
+  before(async () => {
+    server = await startNatsServer();
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-gw-'));
+    const config = loadConfig({ NATS_URL: server.url, DATA_DIR: dir, SSRF_ALLOW_CIDRS: '127.0.0.0/8', ERROR_TYPE_BASE: 'https://errors.example/trawl' });
+    const logger = createLogger('gateway-test', 'silent');
+    nc = await connect({ servers: server.url });
+    const jsm = await ensureInfrastructure(nc, { eventRetentionMs: 0, payloadTtlMs: 60_000 });
+    const js = nc.jetstream();
+    const log = new EventLog(js, jsm);
+    const payloads = new PayloadStore(js);
+    store = new SqliteStore(path.join(dir, 'rm.sqlite'));
+    await store.init();
+    for (const key of [KEY, OTHER]) {
+      await log.append(makeEvent('key_created', { kind: 'apikey', id: apiKeyId(key), part: 'key' },
+        { keyHash: apiKeyHash(key), plan: 'pro', label: 'test', createdAt: new Date().toISOString() }, { eventId: newId(), now: new Date() }), { once: true });
+    }
+    projector = new Projector({ nc, js, store, payloads, logger, readModels: READ_MODELS, payloadTtlMs: 60_000 });
+    await projector.start();
+    const waiter = new ProjectionWaiter(nc, store);
+    await waiter.start();
+    // The keys must be projected before the first request (a fresh key is cached as unknown for 1 s).
+    while (!(await store.findApiKeyByHash(apiKeyHash(OTHER)))) await new Promise((r) => setTimeout(r, 20));
+    app = await buildApp({ config, logger, nc, log, payloads, store, waiter, newId, clock: systemClock });
+    await app.ready();
+  });
+
+  after(async () => {
+    await app.close();
+    await projector.stop();
+    await nc.close();
+    await store.close();
+    await server.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  const post = (body: unknown, key = KEY, headers: Record<string, string> = {}) =>
+    app.inject({ method: 'POST', url: '/api/v1/scrape', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...headers }, payload: typeof body === 'string' ? body : JSON.stringify(body) });
+  const get = (url: string, key = KEY) => app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${key}` } });
+
+  function assertProblem(res: Awaited<ReturnType<typeof post>>, status: number, code: string, detail?: RegExp): void {
+    assert.equal(res.statusCode, status, res.body);
+    assert.match(String(res.headers['content-type']), /^application\/problem\+json/);
+    const body = res.json();
+    assert.deepEqual(Object.keys(body).sort(), ['code', 'detail', 'requestId', 'status', 'title', 'type']);
+    assert.equal(body.code, code);
+    assert.equal(body.status, status);
+    assert.equal(body.type, `https://errors.example/trawl/${code}`);
+    assert.equal(body.requestId, res.headers['x-request-id']);
+    if (detail) assert.match(body.detail, detail);
+  }
+
+  describe('authentication', () => {
+    test('missing key is 401 UNAUTHORIZED', async () => {
+      assertProblem(await app.inject({ method: 'GET', url: '/api/v1/scrape' }), 401, 'UNAUTHORIZED', /missing/);
+    });
+    test('invalid key and malformed header are 401', async () => {
+      assertProblem(await get('/api/v1/scrape', 'nope_nope_nope_nope'), 401, 'UNAUTHORIZED', /invalid/);
+      assertProblem(await app.inject({ method: 'GET', url: '/api/v1/scrape', headers: { authorization: `Basic ${KEY}` } }), 401, 'UNAUTHORIZED');
+    });
+    test('health endpoints need no key', async () => {
+      assert.equal((await app.inject({ method: 'GET', url: '/healthz' })).statusCode, 200);
+      const ready = await app.inject({ method: 'GET', url: '/readyz' });
+      assert.equal(ready.statusCode, 200);
+      assert.deepEqual(ready.json().checks, { nats: true, store: true });
+    });
+    test('a client request id is echoed; otherwise one is made', async () => {
+      const res = await get('/api/v1/scrape?limit=1');
+      assert.match(String(res.headers['x-request-id']), /^[0-9a-f-]{36}$/);
+      const own = await app.inject({ method: 'GET', url: '/api/v1/scrape', headers: { authorization: `Bearer ${KEY}`, 'x-request-id': 'client-id-12345' } });
+      assert.equal(own.headers['x-request-id'], 'client-id-12345');
+    });
+  });
+
+  describe('create, read, list', () => {
+    test('POST answers 202 {id, status: PENDING} and the job is readable at once', async () => {
+      const res = await post({ url: 'http://127.0.0.1:9/page' });
+      assert.equal(res.statusCode, 202);
+      const body = res.json();
+      assert.deepEqual(Object.keys(body).sort(), ['id', 'status']);
+      assert.equal(body.status, 'PENDING');
+      const job = await get(`/api/v1/scrape/${body.id}`);
+      assert.equal(job.statusCode, 200);
+      assert.equal(job.json().status, 'PENDING');
+      assert.equal(job.json().fromCache, false);
+      assert.equal(job.json().url, 'http://127.0.0.1:9/page');
+    });
+
+    test('another key\'s job and an unknown id are both 404 NOT_FOUND', async () => {
+      const { id } = (await post({ url: 'http://127.0.0.1:9/mine' })).json();
+      assertProblem(await get(`/api/v1/scrape/${id}`, OTHER), 404, 'NOT_FOUND');
+      assertProblem(await get('/api/v1/scrape/does-not-exist'), 404, 'NOT_FOUND');
+    });
+
+    test('history lists own jobs newest first with limit and offset', async () => {
+      const ids: string[] = [];
+      for (let i = 0; i < 3; i++) ids.push((await post({ url: `http://127.0.0.1:9/list-${i}` }, OTHER)).json().id);
+      const list = (await get('/api/v1/scrape?limit=2&offset=0', OTHER)).json();
+      assert.deepEqual(list.map((j: { id: string }) => j.id), [ids[2], ids[1]]);
+      assert.deepEqual(Object.keys(list[0]).sort(), ['createdAt', 'fromCache', 'id', 'status', 'url']);
+      const next = (await get('/api/v1/scrape?limit=2&offset=2', OTHER)).json();
+      assert.deepEqual(next.map((j: { id: string }) => j.id), [ids[0]]);
+    });
+
+    test('list query parameters are validated', async () => {
+      for (const q of ['limit=0', 'limit=101', 'limit=abc', 'offset=-1', 'limit=1.5', 'bogus=1']) {
+        assertProblem(await get(`/api/v1/scrape?${q}`), 400, 'VALIDATION_ERROR');
+      }
+      assert.equal((await get('/api/v1/scrape?limit=100&offset=0')).statusCode, 200);
+      assert.equal((await get('/api/v1/scrape?limit=1')).statusCode, 200);
+    });
+  });
+
+  describe('bad input: every field of the scrape request', () => {
+    const invalid: [string, unknown, string, RegExp][] = [
+      ['missing url', {}, 'VALIDATION_ERROR', /url is required/],
+      ['url not a string', { url: 5 }, 'VALIDATION_ERROR', /url must be of type string/],
+      ['url malformed', { url: 'not a url' }, 'INVALID_URL', /not a valid URL/],
+      ['url ftp scheme', { url: 'ftp://example.com/x' }, 'INVALID_URL', /only http and https/],
+      ['url with credentials', { url: 'http://u:p@127.0.0.1/' }, 'INVALID_URL', /credentials/],
+      ['unknown field', { url: 'http://127.0.0.1/', colour: 'red' }, 'VALIDATION_ERROR', /colour is not a known field/],
+      ['formats not an array', { url: 'http://127.0.0.1/', formats: 'markdown' }, 'VALIDATION_ERROR', /formats must be of type array/],
+      ['formats unknown value', { url: 'http://127.0.0.1/', formats: ['pdf'] }, 'VALIDATION_ERROR', /formats\.0 must be one of: markdown, html, rawHtml, links, screenshot/],
+      ['formats empty', { url: 'http://127.0.0.1/', formats: [] }, 'VALIDATION_ERROR', /formats/],
+      ['formats duplicated', { url: 'http://127.0.0.1/', formats: ['html', 'html'] }, 'VALIDATION_ERROR', /formats/],
+      ['onlyMainContent not boolean', { url: 'http://127.0.0.1/', onlyMainContent: 'yes' }, 'VALIDATION_ERROR', /onlyMainContent must be of type boolean/],
+      ['includeTags not array', { url: 'http://127.0.0.1/', includeTags: 'p' }, 'VALIDATION_ERROR', /includeTags/],
+      ['excludeTags empty selector', { url: 'http://127.0.0.1/', excludeTags: [''] }, 'VALIDATION_ERROR', /excludeTags\.0/],
+      ['viewport.width too small', { url: 'http://127.0.0.1/', viewport: { width: 99 } }, 'VALIDATION_ERROR', /viewport\.width must be >= 100/],
+      ['viewport.width too large', { url: 'http://127.0.0.1/', viewport: { width: 3841 } }, 'VALIDATION_ERROR', /viewport\.width must be <= 3840/],
+      ['viewport.height too small', { url: 'http://127.0.0.1/', viewport: { height: 99 } }, 'VALIDATION_ERROR', /viewport\.height must be >= 100/],
+      ['viewport.height too large', { url: 'http://127.0.0.1/', viewport: { height: 2161 } }, 'VALIDATION_ERROR', /viewport\.height must be <= 2160/],
+      ['viewport.width a string', { url: 'http://127.0.0.1/', viewport: { width: '800' } }, 'VALIDATION_ERROR', /viewport\.width must be of type integer/],
+      ['mobile not boolean', { url: 'http://127.0.0.1/', mobile: 1 }, 'VALIDATION_ERROR', /mobile must be of type boolean/],
+      ['device unknown', { url: 'http://127.0.0.1/', device: 'watch' }, 'VALIDATION_ERROR', /device must be one of: desktop, tablet, mobile/],
+      ['darkMode not boolean', { url: 'http://127.0.0.1/', darkMode: 'dark' }, 'VALIDATION_ERROR', /darkMode must be of type boolean/],
+      ['headers not an object', { url: 'http://127.0.0.1/', headers: ['x'] }, 'VALIDATION_ERROR', /headers/],
+      ['headers value not a string', { url: 'http://127.0.0.1/', headers: { 'x-a': 1 } }, 'VALIDATION_ERROR', /headers/],
+      ['waitFor negative', { url: 'http://127.0.0.1/', waitFor: -1 }, 'VALIDATION_ERROR', /waitFor/],
+      ['waitFor boolean', { url: 'http://127.0.0.1/', waitFor: true }, 'VALIDATION_ERROR', /waitFor/],
+      ['timeout too small', { url: 'http://127.0.0.1/', timeout: 999 }, 'VALIDATION_ERROR', /timeout must be >= 1000/],
+      ['timeout too large', { url: 'http://127.0.0.1/', timeout: 300_001 }, 'VALIDATION_ERROR', /timeout must be <= 300000/],
+      ['timeout a string', { url: 'http://127.0.0.1/', timeout: '30000' }, 'VALIDATION_ERROR', /timeout must be of type integer/],
+      ['screenshotOptions.fullPage', { url: 'http://127.0.0.1/', screenshotOptions: { fullPage: 'yes' } }, 'VALIDATION_ERROR', /screenshotOptions\.fullPage must be of type boolean/],
+      ['screenshotOptions.format', { url: 'http://127.0.0.1/', screenshotOptions: { format: 'gif' } }, 'VALIDATION_ERROR', /screenshotOptions\.format must be one of: png, jpeg, webp/],
+      ['screenshotOptions.quality 0', { url: 'http://127.0.0.1/', screenshotOptions: { quality: 0 } }, 'VALIDATION_ERROR', /screenshotOptions\.quality must be >= 1/],
+      ['screenshotOptions.quality 101', { url: 'http://127.0.0.1/', screenshotOptions: { quality: 101 } }, 'VALIDATION_ERROR', /screenshotOptions\.quality must be <= 100/],
+      ['screenshotOptions.clip empty', { url: 'http://127.0.0.1/', screenshotOptions: { clip: '' } }, 'VALIDATION_ERROR', /screenshotOptions\.clip/],
+      ['screenshotOptions.response', { url: 'http://127.0.0.1/', screenshotOptions: { response: 'file' } }, 'VALIDATION_ERROR', /screenshotOptions\.response must be one of: url, base64/],
+      ['actions not an array', { url: 'http://127.0.0.1/', actions: {} }, 'VALIDATION_ERROR', /actions must be of type array/],
+      ['action unknown type', { url: 'http://127.0.0.1/', actions: [{ type: 'hover', selector: 'a' }] }, 'VALIDATION_ERROR', /actions\.0\.type must be one of/],
+      ['wait without milliseconds', { url: 'http://127.0.0.1/', actions: [{ type: 'wait' }] }, 'VALIDATION_ERROR', /actions\.0/],
+      ['click without selector', { url: 'http://127.0.0.1/', actions: [{ type: 'click' }] }, 'VALIDATION_ERROR', /actions\.0/],
+      ['type without text', { url: 'http://127.0.0.1/', actions: [{ type: 'type', selector: '#q' }] }, 'VALIDATION_ERROR', /actions\.0/],
+      ['press without key', { url: 'http://127.0.0.1/', actions: [{ type: 'press' }] }, 'VALIDATION_ERROR', /actions\.0/],
+      ['scroll bad direction', { url: 'http://127.0.0.1/', actions: [{ type: 'scroll', direction: 'left' }] }, 'VALIDATION_ERROR', /actions\.0/],
+      ['body is an array', [], 'VALIDATION_ERROR', /must be a JSON object/],
+    ];
+    for (const [name, body, code, detail] of invalid) {
+      test(name, async () => assertProblem(await post(body), 400, code, detail));
+    }
+
+    test('malformed JSON, empty body, wrong content type, oversized body', async () => {
+      assertProblem(await post('{"url": '), 400, 'VALIDATION_ERROR', /not valid JSON/);
+      assertProblem(await app.inject({ method: 'POST', url: '/api/v1/scrape', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' } }), 400, 'VALIDATION_ERROR');
+      assertProblem(await post('url=x', KEY, { 'content-type': 'text/plain' }), 415, 'UNSUPPORTED_MEDIA_TYPE');
+      assertProblem(await post({ url: 'http://127.0.0.1/', headers: { 'x-big': 'y'.repeat(2 * 1024 * 1024) } }), 413, 'PAYLOAD_TOO_LARGE');
+    });
+
+    test('SSRF: blocked addresses are URL_NOT_ALLOWED at submission', async () => {
+      for (const url of ['http://169.254.169.254/latest/meta-data/', 'http://10.0.0.1/', 'http://[::1]/', 'http://[::ffff:10.0.0.1]/', 'http://100.64.0.1/', 'http://224.0.0.1/', 'http://0.0.0.0/', 'http://[fd00::1]/', 'http://192.168.1.1/']) {
+        assertProblem(await post({ url }), 400, 'URL_NOT_ALLOWED');
+      }
+    });
+
+    test('boundary values are accepted', async () => {
+      for (const body of [
+        { viewport: { width: 100, height: 100 } }, { viewport: { width: 3840, height: 2160 } },
+        { timeout: 1000 }, { timeout: 300000 }, { screenshotOptions: { quality: 1 } }, { screenshotOptions: { quality: 100 } },
+        { waitFor: 0 }, { waitFor: '#ready' }, { formats: ['markdown', 'html', 'rawHtml', 'links', 'screenshot'] },
+        { actions: [{ type: 'wait', milliseconds: 10 }, { type: 'click', selector: 'a' }, { type: 'type', selector: 'input', text: 'x' }, { type: 'press', key: 'Enter' }, { type: 'scroll', direction: 'up', amount: 100 }, { type: 'screenshot' }] },
+        { device: 'tablet', mobile: true, darkMode: true, headers: { 'X-Test': 'a' }, includeTags: ['main'], excludeTags: ['nav'], onlyMainContent: false },
+      ]) {
+        const res = await post({ url: 'http://127.0.0.1:9/', ...body });
+        assert.equal(res.statusCode, 202, `${JSON.stringify(body)}: ${res.body}`);
+      }
+    });
+
+    test('unknown routes are 404 problems', async () => {
+      assertProblem(await get('/api/v1/nothing-here'), 404, 'NOT_FOUND');
+      assertProblem(await get('/api/v2/scrape'), 404, 'NOT_FOUND');
+    });
+  });
+});

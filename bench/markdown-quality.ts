@@ -6,6 +6,7 @@
 //
 //   npx tsx bench/markdown-quality.ts             all pages: table and means
 //   npx tsx bench/markdown-quality.ts aclu --show one page, with its markdown
+//   npx tsx bench/markdown-quality.ts aclu --diff tokens we add or miss (most frequent first)
 //
 // The scoring functions are exported for test/unit/transformer/fixtures.test.ts.
 import fs from 'node:fs';
@@ -21,6 +22,7 @@ export const FIXTURE_URL = 'http://fakehost/test/page.html';
 
 export interface PageScore {
   page: string;
+  language: string;
   sizeKb: number;
   ms: number;
   precision: number;
@@ -28,7 +30,12 @@ export interface PageScore {
   f1: number;
   titleExact: boolean;
   titleContained: boolean;
+  /** Per element kind: agreement of counts in expected.html and our markdown, min/max (1 when both 0). */
+  structure: Record<StructureKind, number>;
 }
+
+export const STRUCTURE_KINDS = ['headings', 'links', 'images', 'listItems', 'tableRows', 'codeBlocks'] as const;
+export type StructureKind = (typeof STRUCTURE_KINDS)[number];
 
 /** ../shared/fixtures/readability-pages next to the repository (FIXTURES_DIR overrides), or undefined. */
 export function fixturesDir(): string | undefined {
@@ -91,12 +98,49 @@ export function tokenF1(expected: string[], actual: string[]): { precision: numb
   return { precision, recall, f1 };
 }
 
+/** Element counts of Readability's expected HTML (only elements with something to show). */
+export function htmlStructure(html: string): Record<StructureKind, number> {
+  const { document } = parseHTML(`<!DOCTYPE html><html><body>${html}</body></html>`);
+  const all = (selector: string) => [...document.body.querySelectorAll(selector)];
+  const hasText = (el: Element) => (el.textContent ?? '').trim().length > 0;
+  const tables = all('table').filter((t) => !t.querySelector('table, ul, ol, h1, h2, h3, h4, h5, h6, pre') && t.querySelectorAll('tr').length > 0);
+  return {
+    headings: all('h1, h2, h3, h4, h5, h6').filter(hasText).length,
+    links: all('a[href]').filter((a) => (hasText(a) || a.querySelector('img[src^="http"]')) && /^(https?|mailto):/i.test(a.getAttribute('href') ?? '')).length,
+    // Lazy images without src count too: the transform resolves them, Readability may not.
+    images: all('img').filter((img) => /^https?:/i.test(img.getAttribute('src') || img.getAttribute('data-src') || '')).length,
+    listItems: all('li').filter(hasText).length,
+    tableRows: tables.reduce((n, t) => n + [...t.querySelectorAll('tr')].filter((tr) => tr.closest('table') === t && tr.children.length > 1).length, 0),
+    codeBlocks: all('pre').filter(hasText).length,
+  };
+}
+
+/** The same counts in our markdown. */
+export function markdownStructure(markdown: string): Record<StructureKind, number> {
+  const outsideCode = markdown.replace(/^(`{3,}|~{3,})[^\n]*\n[\s\S]*?\n\1[ \t]*$/gm, '');
+  const count = (re: RegExp, text = outsideCode) => (text.match(re) ?? []).length;
+  return {
+    headings: count(/^#{1,6} \S/gm),
+    links: count(/\]\((?:https?|mailto):/g) - count(/!\[(?:[^\]\\]|\\.)*\]\(https?:/g),
+    images: count(/!\[(?:[^\]\\]|\\.)*\]\(https?:/g),
+    listItems: count(/^(?:>[ \t]?)*[ \t]*(?:[-*+]|\d+\.) \S/gm),
+    // Rows with content (also inside blockquotes), without separator and empty header rows.
+    tableRows: count(/^(?:>[ \t]?)*\|.*\|[ \t]*$/gm) - count(/^(?:>[ \t]?)*\|(?:[ \t]*:?-{3,}:?[ \t]*\|)+[ \t]*$/gm) - count(/^(?:>[ \t]?)*\|(?:[ \t]+\|)+[ \t]*$/gm),
+    // Fence lines (also inside blockquotes) come in pairs.
+    codeBlocks: Math.floor(count(/^(?:>[ \t]?)*(?:`{3,}|~{3,})/gm, markdown) / 2),
+  };
+}
+
+function agreement(a: number, b: number): number {
+  return a === b ? 1 : Math.min(a, b) / Math.max(a, b);
+}
+
 const normTitle = (title: string): string => title.replace(/\s+/g, ' ').trim().toLowerCase();
 
 export function scorePage(dir: string, page: string): PageScore & { output: TransformOutput } {
   const source = fs.readFileSync(path.join(dir, page, 'source.html'), 'utf8');
   const expectedHtml = fs.readFileSync(path.join(dir, page, 'expected.html'), 'utf8');
-  const expectedMeta = JSON.parse(fs.readFileSync(path.join(dir, page, 'expected-metadata.json'), 'utf8')) as { title?: string };
+  const expectedMeta = JSON.parse(fs.readFileSync(path.join(dir, page, 'expected-metadata.json'), 'utf8')) as { title?: string; lang?: string };
   const started = performance.now();
   const output = transformPage({
     html: source,
@@ -107,8 +151,15 @@ export function scorePage(dir: string, page: string): PageScore & { output: Tran
   const score = tokenF1(tokens(htmlText(expectedHtml)), tokens(markdownText(output.markdown ?? '')));
   const expectedTitle = normTitle(expectedMeta.title ?? '');
   const ourTitle = normTitle(output.metadata.title);
+  const expectedStructure = htmlStructure(expectedHtml);
+  const ourStructure = markdownStructure(output.markdown ?? '');
+  const structure = Object.fromEntries(
+    STRUCTURE_KINDS.map((kind) => [kind, agreement(expectedStructure[kind], ourStructure[kind])]),
+  ) as Record<StructureKind, number>;
   return {
     page,
+    language: (expectedMeta.lang ?? '?').slice(0, 2).toLowerCase(),
+    structure,
     sizeKb: Math.round(source.length / 1024),
     ms,
     ...score,
@@ -116,6 +167,18 @@ export function scorePage(dir: string, page: string): PageScore & { output: Tran
     titleContained: ourTitle === expectedTitle || (expectedTitle.length > 0 && ourTitle.includes(expectedTitle)),
     output,
   };
+}
+
+/** Tokens only in our markdown (extra) and only in the expected text (missing). */
+function printDiff(dir: string, page: string, markdown: string): void {
+  const expected = tokens(htmlText(fs.readFileSync(path.join(dir, page, 'expected.html'), 'utf8')));
+  const ours = tokens(markdownText(markdown));
+  const count = (list: string[]) => list.reduce((m, t) => m.set(t, (m.get(t) ?? 0) + 1), new Map<string, number>());
+  const [e, o] = [count(expected), count(ours)];
+  const surplus = (a: Map<string, number>, b: Map<string, number>) =>
+    [...a].map(([t, n]) => [t, n - (b.get(t) ?? 0)] as const).filter(([, n]) => n > 0).sort((x, y) => y[1] - x[1]).slice(0, 40);
+  console.log('  extra:  ', surplus(o, e).map(([t, n]) => `${t}x${n}`).join(' '));
+  console.log('  missing:', surplus(e, o).map(([t, n]) => `${t}x${n}`).join(' '));
 }
 
 function main(): void {
@@ -126,28 +189,48 @@ function main(): void {
   }
   const args = process.argv.slice(2);
   const show = args.includes('--show');
+  const diff = args.includes('--diff');
   const selected = args.filter((a) => !a.startsWith('--'));
   const pages = selected.length ? selected : listPages(dir);
   const scores: PageScore[] = [];
   const pct = (x: number) => (x * 100).toFixed(1).padStart(6);
-  console.log(`${'page'.padEnd(24)} ${'KB'.padStart(5)} ${'ms'.padStart(7)} ${'P%'.padStart(6)} ${'R%'.padStart(6)} ${'F1%'.padStart(6)}  title`);
+  const short = { headings: 'hd', links: 'ln', images: 'img', listItems: 'li', tableRows: 'tr', codeBlocks: 'pre' };
+  console.log(
+    `${'page'.padEnd(24)} ${'lang'.padEnd(4)} ${'KB'.padStart(5)} ${'ms'.padStart(7)} ${'P%'.padStart(6)} ${'R%'.padStart(6)} ${'F1%'.padStart(6)} ` +
+      `${STRUCTURE_KINDS.map((k) => short[k].padStart(4)).join('')}  title`,
+  );
   for (const page of pages) {
     const { output, ...score } = scorePage(dir, page);
     scores.push(score);
     const title = score.titleExact ? 'exact' : score.titleContained ? 'contains' : `DIFF ours=${JSON.stringify(output.metadata.title)}`;
     console.log(
-      `${page.padEnd(24)} ${String(score.sizeKb).padStart(5)} ${score.ms.toFixed(1).padStart(7)} ${pct(score.precision)} ${pct(score.recall)} ${pct(score.f1)}  ${title}`,
+      `${page.padEnd(24)} ${score.language.padEnd(4)} ${String(score.sizeKb).padStart(5)} ${score.ms.toFixed(1).padStart(7)} ` +
+        `${pct(score.precision)} ${pct(score.recall)} ${pct(score.f1)} ` +
+        `${STRUCTURE_KINDS.map((k) => (score.structure[k] * 100).toFixed(0).padStart(4)).join('')}  ${title}`,
     );
     if (show) console.log(`\n${output.markdown}\n`);
+    if (diff) printDiff(dir, page, output.markdown ?? '');
   }
-  const mean = (pick: (s: PageScore) => number) => scores.reduce((sum, s) => sum + pick(s), 0) / scores.length;
-  console.log('-'.repeat(70));
+  const mean = (list: PageScore[], pick: (s: PageScore) => number) => list.reduce((sum, s) => sum + pick(s), 0) / list.length;
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+  console.log('-'.repeat(100));
   console.log(
-    `mean of ${scores.length} pages: precision ${pct(mean((s) => s.precision))}%  recall ${pct(mean((s) => s.recall))}%  F1 ${pct(mean((s) => s.f1))}%`,
+    `mean of ${scores.length} pages: precision ${pct(mean(scores, (s) => s.precision))}%  recall ${pct(mean(scores, (s) => s.recall))}%  ` +
+      `F1 ${pct(mean(scores, (s) => s.f1))}%   (min F1 ${pct(Math.min(...scores.map((s) => s.f1)))}%)`,
   );
   console.log(
-    `title: exact ${pct(mean((s) => Number(s.titleExact)))}%  exact-or-contains ${pct(mean((s) => Number(s.titleContained)))}%   total transform time ${mean((s) => s.ms).toFixed(1)} ms/page`,
+    `structure agreement (count in ours vs expected, mean): ` +
+      STRUCTURE_KINDS.map((k) => `${k} ${pct(mean(scores, (s) => s.structure[k])).trim()}%`).join('  '),
   );
+  console.log(
+    `title: exact ${pct(mean(scores, (s) => Number(s.titleExact)))}%  exact-or-contains ${pct(mean(scores, (s) => Number(s.titleContained)))}%`,
+  );
+  const languages = [...new Set(scores.map((s) => s.language))].sort();
+  console.log(
+    'F1 by language: ' +
+      languages.map((l) => { const of = scores.filter((s) => s.language === l); return `${l} ${pct(mean(of, (s) => s.f1)).trim()}% (${of.length})`; }).join('  '),
+  );
+  console.log(`transform time: median ${median(scores.map((s) => s.ms)).toFixed(1)} ms/page, mean ${mean(scores, (s) => s.ms).toFixed(1)} ms/page`);
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) main();

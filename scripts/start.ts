@@ -136,7 +136,11 @@ async function main(cfg: Config): Promise<void> {
   await bootstrapKeys(natsUrl, keys);
 
   const healthBase = cfg.healthPort;
-  const services = SERVICES.map((name, i) => new Supervised(name, {
+  // TRAWL_SERVICES picks a subset (debugging, or running some services elsewhere).
+  const wanted = process.env.TRAWL_SERVICES?.split(',').map((s) => s.trim()).filter(Boolean) ?? [...SERVICES];
+  const unknown = wanted.filter((w) => !(SERVICES as readonly string[]).includes(w));
+  if (unknown.length) throw new Error(`TRAWL_SERVICES: unknown service(s) ${unknown.join(', ')}; known: ${SERVICES.join(', ')}`);
+  const services = SERVICES.filter((name) => wanted.includes(name)).map((name, i) => new Supervised(name, {
     ...process.env,
     NATS_URL: natsUrl,
     DATA_DIR: cfg.dataDir,

@@ -20,6 +20,10 @@ import { CaptureRun, type CaptureResult } from './capture-run.js';
 import { resolveEmulation } from './device-presets.js';
 import { captureError, isClosed } from './failures.js';
 import { SsrfProxy } from './ssrf-proxy.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+/** Upper bound on waiting for a context's close event (a dead browser never sends one). */
+const CONTEXT_CLOSE_WAIT_MS = 5_000;
 
 export type { CaptureResult } from './capture-run.js';
 export type { CapturedScreenshot } from './screenshots.js';
@@ -158,6 +162,7 @@ export class PageCapturer {
     let browser: Browser | undefined;
     let proxy: SsrfProxy | undefined;
     let context: BrowserContext | undefined;
+    let contextClosed: Promise<unknown> = Promise.resolve();
     let crashed = false;
     const closeContext = (): void => void context?.close().catch(() => undefined);
     ctx.signal.addEventListener('abort', closeContext, { once: true });
@@ -177,6 +182,7 @@ export class PageCapturer {
         ignoreHTTPSErrors: this.settings.ignoreHttpsErrors,
       });
       this.counts.contexts++;
+      contextClosed = new Promise((resolve) => context!.once('close', resolve));
       if (ctx.signal.aborted) throw ctx.signal.reason;
       const page = await context.newPage();
       this.counts.pages++;
@@ -197,7 +203,9 @@ export class PageCapturer {
     } finally {
       ctx.signal.removeEventListener('abort', closeContext);
       if (context) {
+        // close() returns early when an abort already started closing: wait for the event too.
         await context.close().catch(() => undefined);
+        await Promise.race([contextClosed, sleep(CONTEXT_CLOSE_WAIT_MS)]);
         this.counts.contexts--;
       }
       if (proxy) {
@@ -210,10 +218,9 @@ export class PageCapturer {
   /** Why the capture failed, as seen from outside the page: abort, crash, closed browser. */
   private explain(err: unknown, ctx: CaptureContext, browser: Browser | undefined, crashed: boolean): unknown {
     if (ctx.signal.aborted) return ctx.signal.reason;
+    if (this.stopped) return new BrowserError('the page capturer stopped during the capture', { cause: err });
     if (crashed) return new BrowserError('the page crashed while rendering', { cause: err });
-    if (browser && !browser.isConnected()) {
-      return new BrowserError(this.stopped ? 'the page capturer stopped during the capture' : 'Chromium crashed or disconnected during the capture', { cause: err });
-    }
+    if (browser && !browser.isConnected()) return new BrowserError('Chromium crashed or disconnected during the capture', { cause: err });
     if (isClosed(err)) return new BrowserError(`the page was closed during the capture: ${(err as Error).message.split('\n')[0]}`, { cause: err });
     return captureError(err, 'the capture');
   }

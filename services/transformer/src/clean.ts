@@ -83,6 +83,26 @@ function fixLazyImage(img: Element, base: URL): void {
 }
 
 /**
+ * Lazy-loading pages often put a placeholder <img> (no src, or a data: pixel) next to a
+ * <noscript> holding the real one. noscript is removed as junk, so first the real image
+ * takes the placeholder's place (what Readability does too).
+ */
+export function unwrapNoscriptImages(root: ParentNode): void {
+  for (const noscript of [...root.querySelectorAll('noscript')]) {
+    const images = noscript.querySelectorAll('img');
+    if (images.length !== 1 || (noscript.textContent ?? '').trim()) continue;
+    const previous = noscript.previousElementSibling;
+    const placeholder = previous?.nodeName === 'IMG' ? previous : previous?.querySelectorAll('img').length === 1 && !(previous.textContent ?? '').trim() ? previous.querySelector('img') : null;
+    if (!placeholder || isRealSrc(placeholder.getAttribute('src'))) continue;
+    placeholder.replaceWith(images[0]!);
+  }
+}
+
+function isRealSrc(src: string | null): boolean {
+  return !!src && !src.trim().startsWith('data:');
+}
+
+/**
  * Removes what never reads as content: scripts, styles, noscript (the page was rendered
  * with scripts on), templates, iframes' fallback children, and elements hidden by the
  * `hidden` attribute, `aria-hidden="true"` or an inline display:none / visibility:hidden.

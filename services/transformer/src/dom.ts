@@ -11,9 +11,19 @@ import { ValidationError } from '../../../shared/src/errors.js';
 export function parseDocument(html: string): Document {
   const source = /<html[\s>]/i.test(html) ? html : `<!DOCTYPE html><html><head></head><body>${html}</body></html>`;
   const document = parseHTML(source).document as unknown as Document;
+  lowerCaseCreatedElements(document);
   ensureBody(document);
   polyfillTableRows(document);
   return document;
+}
+
+/**
+ * In an HTML document createElement lower-cases the name; linkedom does not, so
+ * Readability's createElement("DIV") would serialize as <DIV> in the html output.
+ */
+function lowerCaseCreatedElements(document: Document): void {
+  const create = document.createElement.bind(document);
+  document.createElement = ((name: string, options?: ElementCreationOptions) => create(name.toLowerCase(), options)) as typeof document.createElement;
 }
 
 /** `<html>` without `<body>` (hand-written pages): move everything but `<head>` into one. */

@@ -2,11 +2,11 @@
 import { newId, systemClock } from '../../../shared/src/ids.js';
 import { runService } from '../../../shared/src/service.js';
 import { TransformPool } from './transform-pool.js';
-import { TransformWorker } from './worker.js';
+import { TransformConsumer } from './consumer.js';
 
 await runService('transformer', async (ctx) => {
   const pool = new TransformPool({ size: ctx.config.transformerConcurrency });
-  const worker = new TransformWorker({ ctx, pool, newId, clock: systemClock });
+  const worker = new TransformConsumer({ ctx, pool, newId, clock: systemClock });
   await worker.consumer.start();
   return {
     ready: async () => ({ consumer: worker.consumer.ready }),

@@ -70,9 +70,8 @@ function createService(): TurndownService {
       const href = ((node as Element).getAttribute('href') ?? '').trim();
       if (!text) return '';
       if (!/^(https?|mailto|tel):/i.test(href)) return text;
-      const title = oneLine((node as Element).getAttribute('title') ?? '');
-      const titlePart = title && title !== text ? ` "${title.replace(/"/g, '\\"')}"` : '';
-      return `[${text}](${escapeDestination(href)}${titlePart})`;
+      // title attributes are tooltips (on Wikipedia, the target's name again): not content.
+      return `[${text}](${escapeDestination(href)})`;
     },
   });
   td.addRule('image', {
@@ -107,10 +106,11 @@ function escapeDestination(url: string): string {
   return /\s/.test(escaped) ? `<${escaped.replace(/\s/g, '%20')}>` : escaped;
 }
 
+/** A 1x1 image (width and height attributes both at most 1): a tracker, not content. */
 function isTrackingPixel(img: Element): boolean {
   const width = img.getAttribute('width');
   const height = img.getAttribute('height');
-  return (width !== null && Number(width) <= 1) || (height !== null && Number(height) <= 1);
+  return width !== null && height !== null && Number(width) <= 1 && Number(height) <= 1;
 }
 
 const LANGUAGE_PATTERNS = [
@@ -139,16 +139,26 @@ function codeLanguage(pre: TNode): string {
 
 const BLOCK_IN_PRE = new Set(['DIV', 'P', 'LI', 'TR']);
 
-/** A <pre>'s text with <br> and line-per-<div> markup (some highlighters) turned into newlines. */
+/**
+ * A <pre>'s text with <br> and line-per-<div> markup (some highlighters) turned into
+ * newlines. A <p> inside a <pre> is Readability's rewrite of <br><br>: a blank line.
+ */
 function preText(node: Node): string {
   let out = '';
+  const newline = (count: number) => {
+    if (!out) return;
+    const have = /\n*$/.exec(out)?.[0].length ?? 0;
+    if (have < count) out += '\n'.repeat(count - have);
+  };
   const walk = (n: Node): void => {
     for (const child of n.childNodes) {
       if (child.nodeType === 3 || child.nodeType === 4) out += (child as Text).data;
       else if (child.nodeName === 'BR') out += '\n';
       else if (child.nodeType === 1) {
+        const block = BLOCK_IN_PRE.has(child.nodeName);
+        if (block) newline(child.nodeName === 'P' ? 2 : 1);
         walk(child);
-        if (BLOCK_IN_PRE.has(child.nodeName) && !out.endsWith('\n')) out += '\n';
+        if (block) newline(1);
       }
     }
   };
@@ -172,8 +182,58 @@ function flattenLayoutTables(root: Element): void {
         if (part.closest('table') === table) rename(part, 'div');
       }
       rename(table, 'div');
+    } else {
+      expandSpans(table);
     }
   }
+}
+
+const MAX_SPAN = 100;
+
+/**
+ * GFM has no colspan / rowspan: a spanning cell is followed by empty cells (and rows below
+ * get empty cells where a rowspan covered them), so every row has its columns in place.
+ */
+function expandSpans(table: Element): void {
+  const pending: number[] = []; // per column: rows still covered by a rowspan from above
+  const rows = (table as unknown as { rows: Element[] }).rows;
+  for (const row of rows) {
+    const cells = [...row.children].filter((c) => c.nodeName === 'TD' || c.nodeName === 'TH');
+    if (!cells.some((c) => c.hasAttribute('colspan') || c.hasAttribute('rowspan')) && !pending.some((n) => n > 0)) continue;
+    const out: Element[] = [];
+    const blank = (like: string) => row.ownerDocument.createElement(like === 'TH' ? 'th' : 'td');
+    let col = 0;
+    while (cells.length || pending.some((n, c) => c >= col && n > 0)) {
+      if ((pending[col] ?? 0) > 0) {
+        pending[col]! -= 1;
+        out.push(blank('TD'));
+        col++;
+        continue;
+      }
+      const cell = cells.shift();
+      if (!cell) {
+        out.push(blank('TD'));
+        col++;
+        continue;
+      }
+      const colspan = span(cell.getAttribute('colspan'));
+      const rowspan = span(cell.getAttribute('rowspan'));
+      cell.removeAttribute('colspan');
+      cell.removeAttribute('rowspan');
+      out.push(cell);
+      for (let k = 0; k < colspan; k++) {
+        if (rowspan > 1) pending[col + k] = rowspan - 1;
+        if (k > 0) out.push(blank(cell.nodeName));
+      }
+      col += colspan;
+    }
+    row.replaceChildren(...out);
+  }
+}
+
+function span(value: string | null): number {
+  const n = Number.parseInt(value ?? '1', 10);
+  return Number.isFinite(n) && n >= 1 ? Math.min(n, MAX_SPAN) : 1;
 }
 
 function isLayoutTable(table: Element): boolean {

@@ -4,7 +4,7 @@
 // One parse per page, then, in this order (each step may rely on the ones before):
 //   1. metadata and links from the untouched document (links cover the whole page);
 //   2. URLs made absolute (href, src, srcset, poster) against <base href> or the page URL,
-//      lazy images given their real src;
+//      lazy images given their real src (data-src, srcset, or the <noscript> twin);
 //   3. junk removed: script, style, noscript, template, iframe fallback content, comments,
 //      hidden elements ([hidden], aria-hidden, inline display:none / visibility:hidden);
 //   4. excludeTags removed (so an excluded element never comes back through includeTags);
@@ -21,7 +21,7 @@
 // Content formats not asked for are not computed (links and metadata always are).
 import { isProbablyReaderable } from '@mozilla/readability';
 import { InvalidUrlError } from '../../../shared/src/errors.js';
-import { absolutizeUrls, collectIncluded, removeBoilerplate, removeExcluded, removeJunk } from './clean.js';
+import { absolutizeUrls, collectIncluded, removeBoilerplate, removeExcluded, removeJunk, unwrapNoscriptImages } from './clean.js';
 import { documentBaseUrl, parseDocument } from './dom.js';
 import { extractLinks } from './links.js';
 import { extractMainContent } from './main-content.js';
@@ -54,6 +54,7 @@ function contentRoot(document: Document, base: URL, input: TransformInput): Elem
   if (!onlyMainContent) return document.body;
   // Judged before Readability, which mutates the document.
   const readerable = isProbablyReaderable(document);
+  keepMathForReadability(document);
   const bodyTextLength = readerable ? 0 : textLength(document.body);
   const article = extractMainContent(document);
   if (article && (readerable || textLength(article) >= MIN_ARTICLE_SHARE * bodyTextLength)) return article;
@@ -72,11 +73,20 @@ function contentRoot(document: Document, base: URL, input: TransformInput): Elem
  */
 const MIN_ARTICLE_SHARE = 0.25;
 
+/**
+ * MathJax 3 containers carry the class "CtxtMenu_Attached_0", which Readability's
+ * unlikely-candidate pattern (/menu/) removes with the formula in it.
+ */
+function keepMathForReadability(document: Document): void {
+  for (const el of document.querySelectorAll('mjx-container[class]')) el.removeAttribute('class');
+}
+
 function textLength(el: Element): number {
   return (el.textContent ?? '').replace(/\s+/g, ' ').trim().length;
 }
 
 function prepare(document: Document, base: URL, excludeTags: readonly string[]): void {
+  unwrapNoscriptImages(document.body);
   absolutizeUrls(document, base);
   removeJunk(document.body);
   removeExcluded(document.body, excludeTags);

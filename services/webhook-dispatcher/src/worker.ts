@@ -10,7 +10,7 @@ import { newId, type Clock, systemClock } from '../../../shared/src/ids.js';
 import type { Logger } from '../../../shared/src/logger.js';
 import type { EventLog } from '../../../shared/src/nats/event-log.js';
 import { ConsumerWorker, type MessageContext } from '../../../shared/src/nats/worker.js';
-import { eventFilter, STREAM_NAME, subjectOf } from '../../../shared/src/subjects.js';
+import { eventFilter } from '../../../shared/src/subjects.js';
 import type { CidrRange } from '../../../shared/src/url-safety.js';
 import { deriveWebhookSecret, signWebhook } from '../../../shared/src/webhooks.js';
 import type { JetStreamClient, JetStreamManager } from 'nats';
@@ -49,16 +49,8 @@ export function createWebhookDispatcher(deps: DispatcherDeps): ConsumerWorker<We
 
   /** True when this webhook already has an outcome (a redelivery after a crash). */
   const settled = async (source: WebhookRequestedEvent): Promise<boolean> => {
-    for (const event of ['webhook_delivered', 'webhook_abandoned']) {
-      const subject = subjectOf({ kind: source.kind, id: source.id, part: WEBHOOK_PART, event });
-      try {
-        await deps.jsm.streams.getMessage(STREAM_NAME, { last_by_subj: subject });
-        return true;
-      } catch {
-        // no message on that subject
-      }
-    }
-    return false;
+    const at = { kind: source.kind, id: source.id, part: WEBHOOK_PART };
+    return (await deps.log.exists({ ...at, event: 'webhook_delivered' })) || (await deps.log.exists({ ...at, event: 'webhook_abandoned' }));
   };
 
   return new ConsumerWorker<WebhookRequestedEvent>({

@@ -14,6 +14,9 @@ import { PayloadRef, Timestamp } from './common.js';
 
 const Count = Type.Integer({ minimum: 0 });
 
+/** A map's default budget: the spec's "large sites can take up to 30 seconds". */
+export const MAP_DEFAULT_BUDGET_MS = 30_000;
+
 /** Encoded size (JSON bytes) up to which map_completed carries its links inline. */
 export const MAP_INLINE_LINKS_MAX_BYTES = 32 * 1024;
 

@@ -2,6 +2,7 @@
 // embedded store; indexes are created at init.
 import { MongoClient, type Collection, type Db, type Document } from 'mongodb';
 import type { ApiKeyDoc, Page, ReadModelStore, ScrapeJobDoc, ScrapeJobSummary } from './types.js';
+import type { CrawlJobDoc, CrawlPageDoc, CrawlPageQuery } from './types.js';
 import { toScrapeSummary } from './types.js';
 
 type Stored<T> = T & { _id: string };
@@ -34,6 +35,7 @@ export class MongoStore implements ReadModelStore {
       { key: { cacheKey: 1 }, name: 'by_cache_key', sparse: true },
     ]);
     await this.col<ApiKeyDoc>('api_keys').createIndex({ keyHash: 1 }, { name: 'by_hash', unique: true });
+    await this.initCrawls();
   }
 
   async close(): Promise<void> {
@@ -97,5 +99,66 @@ export class MongoStore implements ReadModelStore {
     for (const c of await this.db.listCollections({}, { nameOnly: true }).toArray()) {
       await this.db.collection(c.name).deleteMany({});
     }
+  }
+
+  // ---- crawls --------------------------------------------------------------------
+
+  private async initCrawls(): Promise<void> {
+    await this.col<CrawlJobDoc>('crawl_jobs').createIndex({ apiKeyId: 1, createdAt: -1, _id: -1 }, { name: 'by_owner' });
+    await this.col<CrawlPageDoc>('crawl_pages').createIndexes([
+      { key: { crawlId: 1, requestedSeq: 1 }, name: 'by_crawl_order' },
+      { key: { crawlId: 1, status: 1, resultSeq: 1 }, name: 'by_crawl_status' },
+    ]);
+  }
+
+  async getCrawlJob(id: string): Promise<CrawlJobDoc | null> {
+    return strip(await this.col<CrawlJobDoc>('crawl_jobs').findOne({ _id: id }));
+  }
+
+  async saveCrawlJob(doc: CrawlJobDoc): Promise<void> {
+    await this.put('crawl_jobs', doc);
+  }
+
+  async listCrawlJobs(apiKeyId: string, page: Page): Promise<CrawlJobDoc[]> {
+    const docs = await this.col<CrawlJobDoc>('crawl_jobs')
+      .find({ apiKeyId })
+      .sort({ createdAt: -1, _id: -1 })
+      .skip(page.offset)
+      .limit(page.limit)
+      .toArray();
+    return docs.map((d) => strip(d)!);
+  }
+
+  private static pageId(crawlId: string, pageKey: string): string {
+    return `${crawlId}:${pageKey}`;
+  }
+
+  async getCrawlPage(crawlId: string, pageKey: string): Promise<CrawlPageDoc | null> {
+    return strip(await this.col<CrawlPageDoc>('crawl_pages').findOne({ _id: MongoStore.pageId(crawlId, pageKey) }));
+  }
+
+  async saveCrawlPage(doc: CrawlPageDoc): Promise<void> {
+    const _id = MongoStore.pageId(doc.crawlId, doc.pageKey);
+    await this.col<CrawlPageDoc>('crawl_pages').replaceOne({ _id } as never, { ...doc, _id } as never, { upsert: true });
+  }
+
+  private static resultFilter(beforeResultSeq?: number): Document {
+    return beforeResultSeq === undefined ? {} : { resultSeq: { $lt: beforeResultSeq } };
+  }
+
+  async listCrawlPages(crawlId: string, query: CrawlPageQuery): Promise<CrawlPageDoc[]> {
+    const docs = await this.col<CrawlPageDoc>('crawl_pages')
+      .find({ crawlId, status: 'COMPLETED', requestedSeq: { $gt: query.afterRequestedSeq }, ...MongoStore.resultFilter(query.beforeResultSeq) } as never)
+      .sort({ requestedSeq: 1 })
+      .limit(query.limit)
+      .toArray();
+    return docs.map((d) => strip(d)!);
+  }
+
+  async countCrawlPages(crawlId: string, beforeResultSeq?: number): Promise<{ completed: number; failed: number }> {
+    const pages = this.col<CrawlPageDoc>('crawl_pages');
+    const filter = (status: string) => ({ crawlId, status, ...MongoStore.resultFilter(beforeResultSeq) }) as never;
+    const [completed, failed] = await Promise.all([pages.countDocuments(filter('COMPLETED')), pages.countDocuments(filter('FAILED'))]);
+    return { completed, failed };
   }
 }

@@ -6,9 +6,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import type { ApiKeyDoc, Page, ReadModelStore, ScrapeJobDoc, ScrapeJobSummary } from './types.js';
+import type { CrawlJobDoc, CrawlPageDoc, CrawlPageQuery } from './types.js';
 import { toScrapeSummary } from './types.js';
 
-export const COLLECTIONS = ['scrape_jobs', 'api_keys'] as const;
+export const COLLECTIONS = ['scrape_jobs', 'api_keys', 'crawl_jobs'] as const;
 type Collection = (typeof COLLECTIONS)[number] | (string & {});
 
 interface Indexed {
@@ -40,6 +41,7 @@ export class SqliteStore implements ReadModelStore {
       this.db.exec(`CREATE INDEX IF NOT EXISTS ${c}_owner ON ${c} (owner, created_at DESC, id DESC)`);
       this.db.exec(`CREATE INDEX IF NOT EXISTS ${c}_lookup ON ${c} (lookup)`);
     }
+    this.initCrawlPages();
   }
 
   async close(): Promise<void> {
@@ -122,5 +124,59 @@ export class SqliteStore implements ReadModelStore {
   async reset(): Promise<void> {
     this.conn.exec('DELETE FROM checkpoints');
     for (const c of this.collections) this.conn.exec(`DELETE FROM ${c}`);
+    this.conn.exec('DELETE FROM crawl_pages');
+  }
+
+  // ---- crawls --------------------------------------------------------------------
+  // Crawl jobs are a document collection like the others; crawl pages get their own table
+  // with the columns the crawl queries filter and order on.
+
+  private initCrawlPages(): void {
+    this.conn.exec(`CREATE TABLE IF NOT EXISTS crawl_pages (
+      crawl_id TEXT NOT NULL, page_key TEXT NOT NULL, requested_seq INTEGER NOT NULL, status TEXT NOT NULL,
+      result_seq INTEGER, doc TEXT NOT NULL, PRIMARY KEY (crawl_id, page_key))`);
+    this.conn.exec('CREATE INDEX IF NOT EXISTS crawl_pages_order ON crawl_pages (crawl_id, requested_seq)');
+  }
+
+  async getCrawlJob(id: string): Promise<CrawlJobDoc | null> {
+    return this.getDoc<CrawlJobDoc>('crawl_jobs', id);
+  }
+
+  async saveCrawlJob(doc: CrawlJobDoc): Promise<void> {
+    this.putDoc('crawl_jobs', doc.id, doc, { owner: doc.apiKeyId, createdAt: doc.createdAt });
+  }
+
+  async listCrawlJobs(apiKeyId: string, page: Page): Promise<CrawlJobDoc[]> {
+    return this.listDocs<CrawlJobDoc>('crawl_jobs', apiKeyId, page);
+  }
+
+  async getCrawlPage(crawlId: string, pageKey: string): Promise<CrawlPageDoc | null> {
+    const row = this.conn.prepare('SELECT doc FROM crawl_pages WHERE crawl_id = ? AND page_key = ?').get(crawlId, pageKey) as { doc: string } | undefined;
+    return row ? (JSON.parse(row.doc) as CrawlPageDoc) : null;
+  }
+
+  async saveCrawlPage(doc: CrawlPageDoc): Promise<void> {
+    this.conn
+      .prepare(`INSERT INTO crawl_pages (crawl_id, page_key, requested_seq, status, result_seq, doc) VALUES (?, ?, ?, ?, ?, ?)
+        ON CONFLICT(crawl_id, page_key) DO UPDATE SET requested_seq = excluded.requested_seq, status = excluded.status,
+        result_seq = excluded.result_seq, doc = excluded.doc`)
+      .run(doc.crawlId, doc.pageKey, doc.requestedSeq, doc.status, doc.resultSeq ?? null, JSON.stringify(doc));
+  }
+
+  async listCrawlPages(crawlId: string, query: CrawlPageQuery): Promise<CrawlPageDoc[]> {
+    const rows = this.conn
+      .prepare(`SELECT doc FROM crawl_pages WHERE crawl_id = ? AND status = 'COMPLETED' AND requested_seq > ?
+        AND (? IS NULL OR result_seq < ?) ORDER BY requested_seq LIMIT ?`)
+      .all(crawlId, query.afterRequestedSeq, query.beforeResultSeq ?? null, query.beforeResultSeq ?? null, query.limit) as { doc: string }[];
+    return rows.map((r) => JSON.parse(r.doc) as CrawlPageDoc);
+  }
+
+  async countCrawlPages(crawlId: string, beforeResultSeq?: number): Promise<{ completed: number; failed: number }> {
+    const rows = this.conn
+      .prepare(`SELECT status, COUNT(*) AS n FROM crawl_pages WHERE crawl_id = ? AND status != 'PENDING'
+        AND (? IS NULL OR result_seq < ?) GROUP BY status`)
+      .all(crawlId, beforeResultSeq ?? null, beforeResultSeq ?? null) as { status: string; n: number }[];
+    const count = (status: string): number => Number(rows.find((r) => r.status === status)?.n ?? 0);
+    return { completed: count('COMPLETED'), failed: count('FAILED') };
   }
 }

@@ -65,7 +65,7 @@ export interface Page {
   offset: number;
 }
 
-export interface ReadModelStore {
+export interface ReadModelStore extends CrawlStore {
   readonly kind: 'sqlite' | 'mongodb';
   /** Creates tables / collections and indexes. Idempotent. */
   init(): Promise<void>;
@@ -97,5 +97,92 @@ export function toScrapeSummary(doc: ScrapeJobDoc): ScrapeJobSummary {
     fromCache: doc.fromCache,
     createdAt: doc.createdAt,
     ...(doc.completedAt ? { completedAt: doc.completedAt } : {}),
+  };
+}
+
+// ---- crawls (docs/architecture.md "Crawl read models") ------------------------------
+// Two read models: one document per crawl (status and counters) and one per crawl page
+// (its result). A page counts for its crawl when its first result is COMPLETED and, for a
+// cancelled crawl, was recorded before the cancel (resultSeq < frozenAtSeq): the same rule
+// as the crawl decider, so the counters always match `data`.
+
+export type CrawlJobStatus = 'PENDING' | 'PROCESSING' | 'COMPLETED' | 'FAILED' | 'CANCELLED';
+
+export interface CrawlJobDoc {
+  id: string;
+  apiKeyId: string;
+  startUrl: string;
+  status: CrawlJobStatus;
+  createdAt: string;
+  startedAt?: string;
+  completedAt?: string;
+  maxDepth: number;
+  limit: number;
+  webhookUrl?: string;
+  /** Pages accepted so far (final once `countersFinal`). */
+  totalUrls: number;
+  /** Set from crawl_finished; while running the counts come from the page documents. */
+  completedUrls: number;
+  failedUrls: number;
+  countersFinal: boolean;
+  /** Stream sequence of the cancel: page results at or after it do not count. */
+  frozenAtSeq?: number;
+  error?: { message: string };
+  lastSeq: number;
+}
+
+export type CrawlJobSummary = Pick<CrawlJobDoc, 'id' | 'status' | 'startUrl' | 'totalUrls' | 'completedUrls' | 'failedUrls' | 'createdAt'>;
+
+export type CrawlPageStatus = 'PENDING' | 'COMPLETED' | 'FAILED';
+
+export interface CrawlPageDoc {
+  crawlId: string;
+  pageKey: string;
+  url: string;
+  depth: number;
+  status: CrawlPageStatus;
+  /** Sequence of its page_requested: the order of `data` (breadth-first discovery order). */
+  requestedSeq: number;
+  /** Sequence of its first result. */
+  resultSeq?: number;
+  markdown?: string;
+  html?: string;
+  rawHtml?: string;
+  metadata?: PageMetadata;
+  links?: string[];
+  error?: PageError;
+  lastSeq: number;
+}
+
+export interface CrawlPageQuery {
+  /** Pages requested after this sequence (the `next` cursor); 0 for the first page. */
+  afterRequestedSeq: number;
+  limit: number;
+  /** Only results recorded before this sequence (a cancelled crawl's freeze point). */
+  beforeResultSeq?: number;
+}
+
+export interface CrawlStore {
+  getCrawlJob(id: string): Promise<CrawlJobDoc | null>;
+  saveCrawlJob(doc: CrawlJobDoc): Promise<void>;
+  /** The key's own crawls, newest first (createdAt descending, then id). */
+  listCrawlJobs(apiKeyId: string, page: Page): Promise<CrawlJobDoc[]>;
+  getCrawlPage(crawlId: string, pageKey: string): Promise<CrawlPageDoc | null>;
+  saveCrawlPage(doc: CrawlPageDoc): Promise<void>;
+  /** COMPLETED pages in requested order. */
+  listCrawlPages(crawlId: string, query: CrawlPageQuery): Promise<CrawlPageDoc[]>;
+  /** Pages with a COMPLETED / FAILED first result (before `beforeResultSeq` when given). */
+  countCrawlPages(crawlId: string, beforeResultSeq?: number): Promise<{ completed: number; failed: number }>;
+}
+
+export function toCrawlSummary(doc: CrawlJobDoc): CrawlJobSummary {
+  return {
+    id: doc.id,
+    status: doc.status,
+    startUrl: doc.startUrl,
+    totalUrls: doc.totalUrls,
+    completedUrls: doc.completedUrls,
+    failedUrls: doc.failedUrls,
+    createdAt: doc.createdAt,
   };
 }

@@ -57,22 +57,51 @@ export function imageHeaderSize(data: Buffer): { format: string; width: number; 
   throw new Error(`unknown image format: ${data.subarray(0, 16).toString('hex')}`);
 }
 
-/** PIDs of Chromium processes whose parent is this test process. */
-export function chromiumChildren(): number[] {
-  const pids: number[] = [];
+interface Proc {
+  pid: number;
+  ppid: number;
+  cmdline: string;
+}
+
+function processes(): Proc[] {
+  const list: Proc[] = [];
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const comm = /\((.*)\)/.exec(stat)?.[1] ?? '';
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      const state = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
-      if (ppid === process.pid && /chrom/i.test(comm) && state !== 'Z') pids.push(Number(entry));
+      const [state, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (state === 'Z') continue;
+      const cmdline = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' ');
+      list.push({ pid: Number(entry), ppid: Number(ppid), cmdline });
     } catch {
       // the process ended while we looked
     }
   }
-  return pids;
+  return list;
+}
+
+/** Live Chromium processes descending from this test process (Debian's wrapper script included). */
+export function chromiumProcesses(): Proc[] {
+  const all = processes();
+  const mine = new Set([process.pid]);
+  let grew = true;
+  while (grew) {
+    grew = false;
+    for (const p of all) {
+      if (!mine.has(p.pid) && mine.has(p.ppid)) {
+        mine.add(p.pid);
+        grew = true;
+      }
+    }
+  }
+  return all.filter((p) => p.pid !== process.pid && mine.has(p.pid) && /chrom/i.test(p.cmdline));
+}
+
+/** The browser process itself: not the wrapper shell, not a renderer/GPU/utility (--type=...). */
+export function browserPids(): number[] {
+  return chromiumProcesses()
+    .filter((p) => !p.cmdline.startsWith('/bin/sh') && !p.cmdline.includes('--type='))
+    .map((p) => p.pid);
 }
 
 /** A port on 127.0.0.1 with nothing listening (listen, note the port, close). */

@@ -61,7 +61,7 @@ describe('event log', () => {
   });
 
   test('invalid event data is refused before it reaches the log', async () => {
-    const bad = { ...keyEvent('k2', 'e3'), data: { keyHash: 'not-a-hash', plan: 'free', label: 'x', createdAt: now.toISOString() } };
+    const bad = { ...keyEvent('k2', 'e3'), data: { keyHash: 'not-a-hash', plan: 'free' as const, label: 'x', createdAt: now.toISOString() } };
     await assert.rejects(log.append(bad), PoisonMessageError);
   });
 

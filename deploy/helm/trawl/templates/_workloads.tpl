@@ -63,6 +63,34 @@ spec:
       terminationGracePeriodSeconds: {{ $svc.terminationGracePeriodSeconds }}
       securityContext:
         {{- toYaml $root.Values.podSecurityContext | nindent 8 }}
+      {{- if $isGateway }}
+      initContainers:
+        # Creates the bootstrap API keys in the event log (idempotent), then exits.
+        - name: bootstrap-keys
+          image: {{ include "trawl.image" (dict "root" $root "image" $image) | quote }}
+          imagePullPolicy: {{ $image.pullPolicy }}
+          args:
+            - dist/deploy/bootstrap-keys.js
+          envFrom:
+            - configMapRef:
+                name: {{ include "trawl.componentName" (dict "root" $root "name" "config") }}
+          env:
+            - name: BOOTSTRAP_API_KEYS
+              valueFrom:
+                secretKeyRef:
+                  name: {{ include "trawl.apiKeysSecretName" $root }}
+                  key: {{ $root.Values.apiKeys.existingSecretKey }}
+            {{- with $root.Values.config.extraEnv }}
+            {{- toYaml . | nindent 12 }}
+            {{- end }}
+          resources:
+            {{- toYaml $svc.resources | nindent 12 }}
+          securityContext:
+            {{- toYaml $root.Values.securityContext | nindent 12 }}
+          volumeMounts:
+            - name: tmp
+              mountPath: /tmp
+      {{- end }}
       containers:
         - name: {{ $name }}
           image: {{ include "trawl.image" (dict "root" $root "image" $image) | quote }}
@@ -108,13 +136,6 @@ spec:
                 secretKeyRef:
                   name: {{ include "trawl.mongodbSecretName" $root }}
                   key: {{ $root.Values.mongodb.existingSecretKey }}
-            {{- if has $name $root.Values.apiKeys.services }}
-            - name: BOOTSTRAP_API_KEYS
-              valueFrom:
-                secretKeyRef:
-                  name: {{ include "trawl.apiKeysSecretName" $root }}
-                  key: {{ $root.Values.apiKeys.existingSecretKey }}
-            {{- end }}
             {{- with $root.Values.config.extraEnv }}
             {{- toYaml . | nindent 12 }}
             {{- end }}

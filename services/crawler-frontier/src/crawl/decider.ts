@@ -152,7 +152,9 @@ export function evolve(state: CrawlState, event: LogEvent): CrawlState {
 export type CrawlCommand =
   | { type: 'RequestCrawl'; crawlId: string; request: Omit<CrawlRequested, 'requestedAt'> }
   | { type: 'CancelCrawl'; crawlId: string }
-  | { type: 'Advance'; crawlId: string };
+  | { type: 'Advance'; crawlId: string }
+  /** The frontier could not process the crawl (a message it gave up on): end it FAILED. */
+  | { type: 'FailCrawl'; crawlId: string; reason: string };
 
 export interface DecideContext {
   now: Date;
@@ -174,6 +176,12 @@ export function decide(command: CrawlCommand, state: CrawlState, ctx: DecideCont
       return [{ part: JOB_PART, event: 'crawl_cancel_requested', data: { requestedAt: ctx.now.toISOString() } }];
     case 'Advance':
       return advance(command.crawlId, state, ctx);
+    case 'FailCrawl': {
+      if (state.status === 'NONE' || isFinished(state)) return [];
+      const out: Emitted[] = [];
+      finish(command.crawlId, state, 'FAILED', ctx.now.toISOString(), (e) => out.push(e), command.reason);
+      return out;
+    }
   }
 }
 
@@ -247,12 +255,13 @@ export function robotsCandidates(s: CrawlState): string[] {
   return urls;
 }
 
-function finish(crawlId: string, s: CrawlState, status: CrawlFinalStatus, at: string, emit: (e: Emitted) => void): void {
+function finish(crawlId: string, s: CrawlState, status: CrawlFinalStatus, at: string, emit: (e: Emitted) => void, reason?: string): void {
   const counters = { totalUrls: s.discovered.size, completedUrls: s.completed, failedUrls: s.failed };
+  const why = reason ?? (status === 'FAILED' && s.startPageError !== null ? `start page failed: ${s.startPageError}` : undefined);
   emit({
     part: JOB_PART,
     event: 'crawl_finished',
-    data: { status, ...counters, ...(status === 'FAILED' && s.startPageError ? { reason: `start page failed: ${s.startPageError}` } : {}), finishedAt: at },
+    data: { status, ...counters, ...(why !== undefined ? { reason: why } : {}), finishedAt: at },
   });
   const crawl = s.crawl!;
   if (!crawl.webhookUrl) return;

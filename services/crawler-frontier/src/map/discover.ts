@@ -8,8 +8,6 @@ import { LinkCollector } from './filter.js';
 import { discoverSitemaps, type SitemapDiscoveryResult } from './sitemaps.js';
 
 export const MAP_DEFAULTS = {
-  /** The spec's "large sites can take up to 30 seconds". */
-  budgetMs: 30_000,
   /** Pages of the browser fallback in flight at once, per map. */
   crawlConcurrency: 4,
   /**

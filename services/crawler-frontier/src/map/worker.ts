@@ -40,13 +40,16 @@ export async function startMapWorker(ctx: ServiceContext, options: MapWorkerOpti
   const clock = options.clock ?? systemClock;
   const { config, log, payloads } = ctx;
 
-  const record = async <N extends 'map_completed' | 'map_failed'>(event: MapRequestedEvent, name: N, data: EventData<N>): Promise<void> => {
-    const now = clock();
-    // `once`: a redelivered job cannot answer twice.
-    await log.append(makeEvent(name, { kind: 'map', id: event.id, part: 'job' }, data, { eventId: newId(), now }), { once: true });
+  // Appended with `once`: a redelivered job cannot answer twice.
+  const at = (event: MapRequestedEvent) => ({ kind: 'map' as const, id: event.id, part: 'job' });
+  const meta = () => ({ eventId: newId(), now: clock() });
+  const complete = async (event: MapRequestedEvent, data: EventData<'map_completed'>): Promise<void> => {
+    await log.append(makeEvent('map_completed', at(event), data, meta()), { once: true });
   };
-  const fail = (event: MapRequestedEvent, error: TrawlError | { code: string; message: string }): Promise<void> =>
-    record(event, 'map_failed', { error: { code: error.code, message: error.message }, failedAt: clock().toISOString() });
+  const fail = async (event: MapRequestedEvent, error: TrawlError | { code: string; message: string }): Promise<void> => {
+    const data = { error: { code: error.code, message: error.message }, failedAt: clock().toISOString() };
+    await log.append(makeEvent('map_failed', at(event), data, meta()), { once: true });
+  };
 
   const run = async (event: MapRequestedEvent, signal: AbortSignal, logger: ServiceContext['logger']): Promise<void> => {
     const { data } = event;
@@ -81,7 +84,7 @@ export async function startMapWorker(ctx: ServiceContext, options: MapWorkerOpti
     if (outcome.error) return fail(event, outcome.error);
     const json = JSON.stringify(outcome.links);
     const inline = Buffer.byteLength(json) <= MAP_INLINE_LINKS_MAX_BYTES;
-    await record(event, 'map_completed', {
+    await complete(event, {
       ...(inline
         ? { links: outcome.links }
         : { linksRef: await payloads.putBytes(`map/${event.id}/links.json`, Buffer.from(json), 'application/json') }),

@@ -1,6 +1,8 @@
 // Every read model the projector maintains. A new one is a folder plus a line here.
 import { apiKeysReadModel } from './api-keys/index.js';
+import { crawlJobsReadModel } from './crawl-jobs/index.js';
+import { crawlPagesReadModel } from './crawl-pages/index.js';
 import { scrapeJobsReadModel } from './scrape-jobs/index.js';
 import type { AnyReadModel } from './types.js';
 
-export const READ_MODELS: AnyReadModel[] = [apiKeysReadModel, scrapeJobsReadModel];
+export const READ_MODELS: AnyReadModel[] = [apiKeysReadModel, scrapeJobsReadModel, crawlJobsReadModel, crawlPagesReadModel];

@@ -98,7 +98,7 @@ function helmFuncs(set: () => TemplateSet): Record<string, Func> {
     ternary: (a, b, cond) => (truth(cond) ? a : b),
     printf: (format, ...args) => sprintf(str(format), args),
     print: (...args) => args.map((a, i) => (i > 0 && typeof a !== 'string' && typeof args[i - 1] !== 'string' ? ' ' : '') + str(a)).join(''),
-    toString: (v) => str(v),
+    toString: (v: Value) => str(v),
     trunc: (n, s) => { const c = Number(n); const text = str(s); return c >= 0 ? text.slice(0, c) : text.slice(c); },
     trim: (s) => str(s).trim(),
     trimSuffix: (suffix, s) => (str(s).endsWith(str(suffix)) ? str(s).slice(0, -str(suffix).length || undefined) : str(s)),

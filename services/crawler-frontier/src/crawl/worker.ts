@@ -1,0 +1,194 @@
+// The crawl worker: runs the crawl decider against the log.
+//
+// One durable consumer on `trawl.crawl.>` (nats-server 2.9 allows one filter subject, so it
+// sees every crawl event and acts on four: crawl_requested, page_completed, page_failed,
+// crawl_cancel_requested). For each of those it
+//   1. takes the crawl's lock (messages of one crawl are handled one at a time; different
+//      crawls in parallel),
+//   2. brings the crawl's state up to date: a cached state is caught up with the events
+//      after its last sequence (EventLog.history from lastSeq + 1), a missing one is
+//      rebuilt from the whole history. The log, not the message, is the truth, so the order
+//      in which messages arrive, redeliveries, and other replicas' appends do not matter;
+//   3. loads robots.txt for the origins of the links about to be judged,
+//   4. decides `Advance` and appends every event with `once`: a decision repeated after a
+//      crash or by another replica is refused by the server, never applied twice.
+// Own appends are not folded into the cache directly (that would skip sequence numbers of
+// events not seen yet); the next catch-up reads them back.
+import { makeEvent, type AnyEvent, type StoredEvent } from '../../../../shared/src/events/index.js';
+import { newId as defaultNewId, systemClock, type Clock, type IdGenerator } from '../../../../shared/src/ids.js';
+import type { Logger } from '../../../../shared/src/logger.js';
+import type { EventLog } from '../../../../shared/src/nats/event-log.js';
+import { ConsumerWorker } from '../../../../shared/src/nats/worker.js';
+import type { RunningService, ServiceContext } from '../../../../shared/src/service.js';
+import { SUBJECT_ROOT } from '../../../../shared/src/subjects.js';
+import {
+  decide, DEFAULT_MAX_IN_FLIGHT, evolve, initialState, isFinished, robotsCandidates,
+  type CrawlCommand, type CrawlState, type Emitted, type LogEvent,
+} from './decider.js';
+import { RobotsCache } from './robots.js';
+
+export const CRAWL_WORKER_DEFAULTS = {
+  durable: 'crawler-frontier-crawl',
+  /** Messages handled at once (different crawls run in parallel, one crawl in order). */
+  concurrency: 8,
+  /** Crawl states kept in memory; an evicted one is rebuilt from the log when needed. */
+  cachedCrawls: 200,
+} as const;
+
+const TRIGGERS = new Set(['crawl_requested', 'page_completed', 'page_failed', 'crawl_cancel_requested']);
+
+/** CRAWL_MAX_IN_FLIGHT: pages of one crawl in flight at once (1-64, default 4). */
+export function maxInFlightFromEnv(env: Record<string, string | undefined> = process.env): number {
+  const raw = env.CRAWL_MAX_IN_FLIGHT?.trim();
+  if (!raw) return DEFAULT_MAX_IN_FLIGHT;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1 || value > 64) {
+    throw new Error(`CRAWL_MAX_IN_FLIGHT must be an integer from 1 to 64, got "${raw}"`);
+  }
+  return value;
+}
+
+/** Crawl states with the last stream sequence folded into each (bounded, LRU). */
+export class CrawlStates {
+  private readonly cache = new Map<string, { state: CrawlState; lastSeq: number }>();
+  private readonly finished = new Set<string>();
+
+  constructor(private readonly log: EventLog, private readonly maxEntries: number = CRAWL_WORKER_DEFAULTS.cachedCrawls) {}
+
+  /** True when the crawl is known to be over (no log read needed). */
+  isKnownFinished(crawlId: string): boolean {
+    return this.finished.has(crawlId);
+  }
+
+  async load(crawlId: string): Promise<CrawlState> {
+    const cached = this.cache.get(crawlId);
+    let state = cached?.state ?? initialState();
+    let lastSeq = cached?.lastSeq ?? 0;
+    const events: StoredEvent[] = await this.log.history('crawl', crawlId, lastSeq + 1);
+    for (const e of events) {
+      if (e.seq <= lastSeq) continue;
+      state = evolve(state, e as LogEvent);
+      lastSeq = e.seq;
+    }
+    this.cache.delete(crawlId);
+    if (isFinished(state)) {
+      this.markFinished(crawlId);
+    } else {
+      if (this.cache.size >= this.maxEntries) this.cache.delete(this.cache.keys().next().value!);
+      this.cache.set(crawlId, { state, lastSeq });
+    }
+    return state;
+  }
+
+  forget(crawlId: string): void {
+    this.cache.delete(crawlId);
+  }
+
+  private markFinished(crawlId: string): void {
+    if (this.finished.size >= 10_000) this.finished.delete(this.finished.values().next().value!);
+    this.finished.add(crawlId);
+  }
+}
+
+/** Runs async work one at a time per key. */
+export class KeyedLock {
+  private readonly tails = new Map<string, Promise<unknown>>();
+
+  run<T>(key: string, work: () => Promise<T>): Promise<T> {
+    const previous = this.tails.get(key) ?? Promise.resolve();
+    const next = previous.catch(() => undefined).then(work);
+    const tail = next.catch(() => undefined);
+    this.tails.set(key, tail);
+    void tail.then(() => { if (this.tails.get(key) === tail) this.tails.delete(key); });
+    return next;
+  }
+}
+
+export interface CrawlWorkerOptions {
+  newId?: IdGenerator;
+  clock?: Clock;
+  maxInFlight?: number;
+  concurrency?: number;
+  robots?: RobotsCache;
+}
+
+export interface CrawlEngine {
+  /** Brings a crawl's state up to date and appends what is due. */
+  advance(crawlId: string, signal?: AbortSignal, logger?: Logger): Promise<void>;
+  /** Ends a crawl FAILED (a trigger the worker gave up on). */
+  fail(crawlId: string, reason: string): Promise<void>;
+}
+
+export function createCrawlEngine(log: EventLog, allow: ServiceContext['config']['ssrfAllowCidrs'], options: CrawlWorkerOptions = {}): CrawlEngine {
+  const newId = options.newId ?? defaultNewId;
+  const clock = options.clock ?? systemClock;
+  const maxInFlight = options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;
+  const robots = options.robots ?? new RobotsCache({ allow });
+  const states = new CrawlStates(log);
+  const locks = new KeyedLock();
+
+  const appendAll = async (crawlId: string, events: Emitted[]): Promise<void> => {
+    for (const e of events) {
+      const event = makeEvent(e.event, { kind: 'crawl', id: crawlId, part: e.part }, e.data as never, { eventId: newId(), now: clock() });
+      await log.append(event as AnyEvent, { once: true });
+    }
+  };
+
+  const run = async (crawlId: string, command: (state: CrawlState) => Promise<CrawlCommand | null>): Promise<Emitted[]> =>
+    locks.run(crawlId, async () => {
+      if (states.isKnownFinished(crawlId)) return [];
+      const state = await states.load(crawlId);
+      if (state.status === 'NONE' || isFinished(state)) return [];
+      const cmd = await command(state);
+      if (!cmd) return [];
+      try {
+        const out = decide(cmd, state, { now: clock(), maxInFlight, robotsAllows: (url) => robots.allows(url) });
+        await appendAll(crawlId, out);
+        return out;
+      } catch (err) {
+        // The cache may now lag behind half-appended decisions: rebuild it next time.
+        states.forget(crawlId);
+        throw err;
+      }
+    });
+
+  return {
+    async advance(crawlId, signal, logger) {
+      const out = await run(crawlId, async (state) => {
+        await robots.prepare(robotsCandidates(state), signal);
+        return { type: 'Advance', crawlId };
+      });
+      const done = out.find((e) => e.event === 'crawl_finished');
+      if (done && logger) logger.info({ crawlId, ...(done.data as object) }, 'crawl finished');
+    },
+    async fail(crawlId, reason) {
+      await run(crawlId, async () => ({ type: 'FailCrawl', crawlId, reason }));
+    },
+  };
+}
+
+export async function startCrawlWorker(ctx: ServiceContext, options: CrawlWorkerOptions = {}): Promise<RunningService> {
+  const engine = createCrawlEngine(ctx.log, ctx.config.ssrfAllowCidrs, { maxInFlight: maxInFlightFromEnv(), ...options });
+  const worker = new ConsumerWorker({
+    js: ctx.js,
+    jsm: ctx.jsm,
+    logger: ctx.logger.child({ worker: 'crawl' }),
+    durable: CRAWL_WORKER_DEFAULTS.durable,
+    filterSubject: `${SUBJECT_ROOT}.crawl.>`,
+    concurrency: options.concurrency ?? CRAWL_WORKER_DEFAULTS.concurrency,
+    handlerTimeoutMs: 60_000,
+    async handle(event, mctx) {
+      if (!TRIGGERS.has(event.event)) return;
+      await engine.advance(event.id, mctx.signal, mctx.logger);
+    },
+    async giveUp(event, error) {
+      if (!TRIGGERS.has(event.event)) return;
+      await engine.fail(event.id, `the crawl frontier gave up: ${error.message}`);
+    },
+  });
+  await worker.start();
+  return {
+    ready: async () => ({ crawlWorker: worker.ready }),
+    stop: () => worker.stop(),
+  };
+}

@@ -1,0 +1,116 @@
+// What POST /api/v1/map does, without HTTP. The gateway does not crawl: it checks the URL,
+// records map_requested, and waits for the map worker's map_completed or map_failed of
+// that id. It subscribes before appending (core subscriptions receive JetStream
+// publishes, and NATS keeps a connection's SUB before its PUB), so the answer cannot be
+// missed however fast the worker is.
+import type { NatsConnection } from 'nats';
+import { Type, type Static } from '@sinclair/typebox';
+import { ERROR_CODES, ServiceUnavailableError, TrawlError, type ErrorCode } from '../../../../shared/src/errors.js';
+import { decodeEvent, makeEvent, type StoredEvent } from '../../../../shared/src/events/index.js';
+import { MAP_DEFAULT_BUDGET_MS } from '../../../../shared/src/events/map.js';
+import type { Clock, IdGenerator } from '../../../../shared/src/ids.js';
+import type { EventLog } from '../../../../shared/src/nats/event-log.js';
+import type { PayloadStore } from '../../../../shared/src/nats/payloads.js';
+import { SUBJECT_ROOT } from '../../../../shared/src/subjects.js';
+import type { Caller } from '../plugins/auth.js';
+import { checkSubmittedUrl, type UrlPolicy } from '../url-policy.js';
+
+export const MAP_REQUEST_DEFAULTS = { limit: 5000, ignoreSitemap: false, includeSubdomains: false } as const;
+
+export const MapRequestSchema = Type.Object(
+  {
+    url: Type.String({ minLength: 1, maxLength: 8192, description: 'Website base URL' }),
+    search: Type.Optional(Type.String({ maxLength: 1000, description: 'Keep only URLs containing every word (case-insensitive); matches are ranked' })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000, default: MAP_REQUEST_DEFAULTS.limit, description: 'Maximum URLs returned' })),
+    ignoreSitemap: Type.Optional(Type.Boolean({ default: MAP_REQUEST_DEFAULTS.ignoreSitemap, description: 'Skip the sitemap; use browser crawling only' })),
+    includeSubdomains: Type.Optional(Type.Boolean({ default: MAP_REQUEST_DEFAULTS.includeSubdomains, description: 'Include subdomain URLs' })),
+  },
+  { additionalProperties: false },
+);
+export type MapRequestBody = Static<typeof MapRequestSchema>;
+
+export const MapResultSchema = Type.Object({
+  links: Type.Array(Type.String()),
+  count: Type.Integer({ minimum: 0 }),
+});
+export type MapResult = Static<typeof MapResultSchema>;
+
+export interface MapServiceDeps {
+  nc: NatsConnection;
+  log: EventLog;
+  payloads: PayloadStore;
+  urlPolicy: UrlPolicy;
+  newId: IdGenerator;
+  clock: Clock;
+  budgetMs?: number;
+  /** Extra wait beyond the budget for the worker's answer to arrive. */
+  replyMarginMs?: number;
+}
+
+/** A map the worker recorded as failed, answered with the worker's error code. */
+export class MapFailedError extends TrawlError {
+  readonly retryable = false;
+  readonly code: ErrorCode;
+  constructor(code: string, message: string) {
+    super(message);
+    this.code = code in ERROR_CODES ? (code as ErrorCode) : 'INTERNAL_ERROR';
+  }
+}
+
+export class MapService {
+  private readonly budgetMs: number;
+  private readonly replyMarginMs: number;
+
+  constructor(private readonly deps: MapServiceDeps) {
+    this.budgetMs = deps.budgetMs ?? MAP_DEFAULT_BUDGET_MS;
+    this.replyMarginMs = deps.replyMarginMs ?? 5_000;
+  }
+
+  async map(caller: Caller, body: MapRequestBody): Promise<MapResult> {
+    const url = await checkSubmittedUrl(body.url, this.deps.urlPolicy);
+    const id = this.deps.newId();
+    const now = this.deps.clock();
+    const answer = this.awaitAnswer(id, this.budgetMs + this.replyMarginMs);
+    try {
+      await this.deps.log.append(makeEvent('map_requested', { kind: 'map', id, part: 'job' }, {
+        url: url.toString(),
+        ...(body.search?.trim() ? { search: body.search.trim() } : {}),
+        limit: body.limit ?? MAP_REQUEST_DEFAULTS.limit,
+        ignoreSitemap: body.ignoreSitemap ?? MAP_REQUEST_DEFAULTS.ignoreSitemap,
+        includeSubdomains: body.includeSubdomains ?? MAP_REQUEST_DEFAULTS.includeSubdomains,
+        apiKeyId: caller.keyId,
+        requestedAt: now.toISOString(),
+        budgetMs: this.budgetMs,
+      }, { eventId: this.deps.newId(), now }), { once: true });
+    } catch (err) {
+      answer.cancel();
+      throw new ServiceUnavailableError('could not record the map request; try again', { cause: err });
+    }
+    const event = await answer.result;
+    if (event.event === 'map_failed') throw new MapFailedError(event.data.error.code, event.data.error.message);
+    if (event.event !== 'map_completed') throw new Error(`unexpected ${event.event}`);
+    const links = event.data.links ?? (event.data.linksRef ? await this.deps.payloads.getJson<string[]>(event.data.linksRef) : []);
+    return { links, count: links.length };
+  }
+
+  /** Subscribes at once; `result` settles with the job's final event or a timeout error. */
+  private awaitAnswer(id: string, waitMs: number): { result: Promise<StoredEvent>; cancel(): void } {
+    const sub = this.deps.nc.subscribe(`${SUBJECT_ROOT}.map.${id}.job.*`);
+    const timer = setTimeout(() => sub.unsubscribe(), waitMs);
+    const result = (async () => {
+      try {
+        for await (const msg of sub) {
+          if (!msg.subject.endsWith('.map_completed') && !msg.subject.endsWith('.map_failed')) continue;
+          return decodeEvent(msg.subject, msg.data, 0);
+        }
+        throw new ServiceUnavailableError(`no map worker answered within ${Math.round(waitMs / 1000)} s; try again later`);
+      } finally {
+        clearTimeout(timer);
+        sub.unsubscribe();
+      }
+    })();
+    // Settled by the caller; never an unhandled rejection when cancelled.
+    result.catch(() => undefined);
+    return { result, cancel: () => sub.unsubscribe() };
+  }
+}

@@ -1,0 +1,65 @@
+// Crawl pages: one document per page of a crawl, holding its result (the `data` entries of
+// GET /crawl/:id). Created by the frontier's page_requested; the first result wins, like
+// the crawl decider counts it. Content comes from the result payload in the Object Store.
+import type { PageResultPayload, StoredEvent } from '../../../../../shared/src/events/index.js';
+import type { CrawlPageDoc } from '../../../../../shared/src/store/index.js';
+import type { HydrateDeps, ReadModel } from '../types.js';
+
+export interface CrawlPageHydrated {
+  markdown?: string;
+  html?: string;
+  rawHtml?: string;
+}
+
+export function evolve(doc: CrawlPageDoc | null, event: StoredEvent, hydrated: CrawlPageHydrated = {}): CrawlPageDoc | null {
+  if (event.event === 'page_requested') {
+    if (doc) return doc;
+    return {
+      crawlId: event.id,
+      pageKey: event.part,
+      url: event.data.url,
+      depth: event.data.depth,
+      status: 'PENDING',
+      requestedSeq: event.seq,
+      lastSeq: event.seq,
+    };
+  }
+  if (!doc) return null;
+  const next: CrawlPageDoc = { ...doc, lastSeq: event.seq };
+  if (doc.status !== 'PENDING') return next;
+  switch (event.event) {
+    case 'page_completed':
+      return {
+        ...next,
+        status: 'COMPLETED',
+        resultSeq: event.seq,
+        metadata: event.data.metadata,
+        links: event.data.links,
+        ...hydrated,
+      };
+    case 'page_failed':
+      return { ...next, status: 'FAILED', resultSeq: event.seq, error: event.data.error };
+    default:
+      return next;
+  }
+}
+
+async function hydrate(event: StoredEvent, deps: HydrateDeps): Promise<CrawlPageHydrated> {
+  if (event.event !== 'page_completed') return {};
+  const payload = await deps.getJson<PageResultPayload>(event.data.result);
+  return {
+    ...(payload.markdown !== undefined ? { markdown: payload.markdown } : {}),
+    ...(payload.html !== undefined ? { html: payload.html } : {}),
+    ...(payload.rawHtml !== undefined ? { rawHtml: payload.rawHtml } : {}),
+  };
+}
+
+export const crawlPagesReadModel: ReadModel<CrawlPageDoc, CrawlPageHydrated> = {
+  name: 'crawl-pages',
+  handles: ['page_requested', 'page_completed', 'page_failed'],
+  accepts: (event) => event.kind === 'crawl',
+  load: (store, event) => store.getCrawlPage(event.id, event.part),
+  save: (store, doc) => store.saveCrawlPage(doc),
+  hydrate,
+  evolve,
+};

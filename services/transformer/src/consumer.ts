@@ -1,0 +1,101 @@
+// The transformer's consumer: page_fetched -> (Readability, turndown) -> page_completed.
+// The transform runs in a worker-thread pool, so a heavy page never blocks this
+// process's NATS heartbeats. The result document goes to the Object Store.
+import { toPageErrorCode, type TrawlError } from '../../../shared/src/errors.js';
+import { makeEvent, MAX_EVENT_LINKS, type PageResultPayload, type ScreenshotPayload, type StoredEvent, type TrawlEvent } from '../../../shared/src/events/index.js';
+import type { Clock, IdGenerator } from '../../../shared/src/ids.js';
+import { ConsumerWorker, type MessageContext } from '../../../shared/src/nats/worker.js';
+import type { ServiceContext } from '../../../shared/src/service.js';
+import { eventFilter } from '../../../shared/src/subjects.js';
+import type { TransformPool } from './transform-pool.js';
+
+type PageFetchedEvent = TrawlEvent<'page_fetched'> & { seq: number };
+
+export interface TransformConsumerDeps {
+  ctx: ServiceContext;
+  pool: TransformPool;
+  newId: IdGenerator;
+  clock: Clock;
+}
+
+export class TransformConsumer {
+  readonly consumer: ConsumerWorker<PageFetchedEvent>;
+
+  constructor(private readonly deps: TransformConsumerDeps) {
+    const { ctx } = deps;
+    this.consumer = new ConsumerWorker<PageFetchedEvent>({
+      js: ctx.js,
+      jsm: ctx.jsm,
+      logger: ctx.logger,
+      durable: 'transformer',
+      filterSubject: eventFilter('page_fetched'),
+      concurrency: ctx.config.transformerConcurrency,
+      ackWaitMs: 30_000,
+      maxDeliver: 3,
+      handlerTimeoutMs: 60_000,
+      handle: (event, mctx) => this.handle(event, mctx),
+      giveUp: (event, error, mctx) => this.recordFailure(event, error, mctx),
+    });
+  }
+
+  private at(event: StoredEvent) {
+    return { kind: event.kind, id: event.id, part: event.part };
+  }
+
+  private async handle(event: PageFetchedEvent, mctx: MessageContext): Promise<void> {
+    const { ctx, pool, clock, newId } = this.deps;
+    const at = this.at(event);
+    if (await ctx.log.exists({ ...at, event: 'page_completed' })) return; // done before a crash
+    const requested = await ctx.log.last({ ...at, event: 'page_requested' });
+    if (requested?.event !== 'page_requested') throw new Error(`page_fetched without page_requested at ${event.kind}.${event.id}.${event.part}`);
+    const { options } = requested.data;
+    const html = await ctx.payloads.getText(event.data.rawHtml);
+    const started = performance.now();
+    const out = await pool.run({ html, url: event.data.finalUrl, options, statusCode: event.data.statusCode }, mctx.signal);
+    const transformMs = Math.round(performance.now() - started);
+
+    const asked = new Set(options.formats);
+    const shots = (event.data.screenshots ?? []).map((s) => ({
+      role: s.role,
+      view: { name: s.ref.name, width: s.width, height: s.height, format: s.format, fileSize: s.ref.size } satisfies ScreenshotPayload,
+    }));
+    const finalShot = shots.find((s) => s.role === 'final')?.view;
+    const actionShots = shots.filter((s) => s.role === 'action').map((s) => s.view);
+    const payload: PageResultPayload = {
+      ...(asked.has('markdown') && out.markdown !== undefined ? { markdown: out.markdown } : {}),
+      ...(asked.has('html') && out.html !== undefined ? { html: out.html } : {}),
+      ...(asked.has('rawHtml') ? { rawHtml: html } : {}),
+      ...(asked.has('links') ? { links: out.links } : {}),
+      ...(asked.has('screenshot') && finalShot ? { screenshot: finalShot } : {}),
+      ...(actionShots.length ? { actionScreenshots: actionShots } : {}),
+    };
+    const result = await ctx.payloads.putJson(`${event.kind}/${event.id}/${event.part}/result.json`, payload);
+    const now = clock();
+    const t = event.data.timings;
+    await ctx.log.append(
+      makeEvent('page_completed', at, {
+        result,
+        metadata: out.metadata,
+        links: out.links.slice(0, MAX_EVENT_LINKS),
+        timings: {
+          queueWaitMs: t.queueWaitMs, fetchMs: t.fetchMs, renderMs: t.renderMs, screenshotMs: t.screenshotMs, transformMs,
+          totalMs: Math.max(0, now.getTime() - Date.parse(requested.data.requestedAt)),
+        },
+        completedAt: now.toISOString(),
+      }, { eventId: newId(), now }),
+      { once: true },
+    );
+  }
+
+  private async recordFailure(event: PageFetchedEvent, error: TrawlError, mctx: MessageContext): Promise<void> {
+    const now = this.deps.clock();
+    await this.deps.ctx.log.append(
+      makeEvent('page_failed', this.at(event), {
+        error: { code: toPageErrorCode(error), message: `could not transform the page: ${error.message}` },
+        failedAt: now.toISOString(),
+        attempt: mctx.deliveryCount,
+      }, { eventId: this.deps.newId(), now }),
+      { once: true },
+    );
+  }
+}

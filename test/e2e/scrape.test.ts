@@ -1,0 +1,91 @@
+// One scrape through every service, as a user does it: POST, poll, read the markdown.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { startSite, type TestSite } from '../support/site.js';
+import { OTHER_API_KEY, startSystem, type TrawlSystem } from '../support/system.js';
+
+const ARTICLE = `<!doctype html><html lang="en"><head><title>Trawl test article</title>
+<meta name="description" content="A page served by the test.">
+</head><body>
+<nav><a href="/">Home</a> <a href="/about">About</a></nav>
+<main><article>
+<h1>Deep sea trawling</h1>
+<p>Trawling is a method of fishing that involves pulling a fishing net through the water behind one or more boats.
+The net used for trawling is called a trawl. This paragraph is long enough for a readability algorithm to keep it.</p>
+<p>Here is a <a href="/docs/nets">link to nets</a> and some more text so that the article has substance and is
+clearly the main content of this page rather than boilerplate navigation or footer material.</p>
+<h2>Kinds of trawls</h2>
+<ul><li>Bottom trawls</li><li>Midwater trawls</li></ul>
+</article></main>
+<footer>Footer text that is not main content</footer>
+</body></html>`;
+
+describe('scrape end to end', () => {
+  let site: TestSite;
+  let system: TrawlSystem;
+
+  before(async () => {
+    site = await startSite({
+      '/article': ARTICLE,
+      '/slow': { body: '<html><body>late</body></html>', delayMs: 10_000 },
+    });
+    system = await startSystem();
+  });
+  after(async () => {
+    await system?.stop();
+    await site?.close();
+  });
+
+  test('a page served on 127.0.0.1 comes back as markdown with metadata and timings', async () => {
+    const created = await system.api('POST', '/api/v1/scrape', { url: site.url('/article') });
+    assert.equal(created.status, 202);
+    assert.equal(created.body.status, 'PENDING');
+    const seen = new Set<string>();
+    const job = await system.poll(`/api/v1/scrape/${created.body.id}`, (b: any) => {
+      seen.add(b.status);
+      return b.status === 'COMPLETED' || b.status === 'FAILED';
+    });
+    assert.equal(job.status, 'COMPLETED', JSON.stringify(job.error));
+    assert.equal(job.fromCache, false);
+    assert.match(job.markdown, /# Deep sea trawling/);
+    assert.match(job.markdown, /Trawling is a method of fishing/);
+    assert.match(job.markdown, /\[link to nets\]\(http:\/\/127\.0\.0\.1:\d+\/docs\/nets\)/);
+    assert.doesNotMatch(job.markdown, /Footer text/);
+    assert.equal(job.metadata.title, 'Trawl test article');
+    assert.equal(job.metadata.description, 'A page served by the test.');
+    for (const k of ['queueWaitMs', 'fetchMs', 'renderMs', 'transformMs', 'screenshotMs', 'totalMs']) {
+      assert.ok(Number.isInteger(job.timings[k]) && job.timings[k] >= 0, `${k}=${job.timings[k]}`);
+    }
+    assert.ok(job.timings.totalMs >= job.timings.fetchMs);
+    assert.ok(job.createdAt && job.completedAt);
+    assert.equal(job.html, undefined, 'only the requested format is returned');
+    // The history shows it, for this key only.
+    const list = await system.api('GET', '/api/v1/scrape');
+    assert.equal(list.body[0].id, created.body.id);
+    assert.equal(list.body[0].status, 'COMPLETED');
+    const others = await system.api('GET', '/api/v1/scrape', undefined, { authorization: `Bearer ${OTHER_API_KEY}` });
+    assert.equal(others.body.some((j: any) => j.id === created.body.id), false);
+  });
+
+  test('onlyMainContent false keeps the whole body', async () => {
+    const { body } = await system.api('POST', '/api/v1/scrape', { url: site.url('/article'), onlyMainContent: false });
+    const job = await system.poll(`/api/v1/scrape/${body.id}`, (b: any) => b.status === 'COMPLETED' || b.status === 'FAILED');
+    assert.equal(job.status, 'COMPLETED');
+    assert.match(job.markdown, /Footer text/);
+  });
+
+  test('failures end FAILED with a spec error code', async () => {
+    const refused = await system.api('POST', '/api/v1/scrape', { url: 'http://127.0.0.1:1/nothing' });
+    const timeout = await system.api('POST', '/api/v1/scrape', { url: site.url('/slow'), timeout: 1000 });
+    const dns = await system.api('POST', '/api/v1/scrape', { url: 'http://no-such-host.invalid/' });
+    const a = await system.poll(`/api/v1/scrape/${refused.body.id}`, (b: any) => b.status === 'FAILED' || b.status === 'COMPLETED');
+    const b = await system.poll(`/api/v1/scrape/${timeout.body.id}`, (x: any) => x.status === 'FAILED' || x.status === 'COMPLETED');
+    const c = await system.poll(`/api/v1/scrape/${dns.body.id}`, (x: any) => x.status === 'FAILED' || x.status === 'COMPLETED');
+    assert.equal(a.status, 'FAILED');
+    assert.equal(a.error.code, 'NETWORK_ERROR');
+    assert.equal(b.status, 'FAILED');
+    assert.equal(b.error.code, 'PAGE_TIMEOUT');
+    assert.equal(c.error.code, 'NETWORK_ERROR');
+    for (const job of [a, b, c]) assert.equal(typeof job.error.message, 'string');
+  });
+});

@@ -205,7 +205,9 @@ export class PageCapturer {
       if (context) {
         // close() returns early when an abort already started closing: wait for the event too.
         await context.close().catch(() => undefined);
-        await Promise.race([contextClosed, sleep(CONTEXT_CLOSE_WAIT_MS)]);
+        const giveUp = new AbortController();
+        await Promise.race([contextClosed, sleep(CONTEXT_CLOSE_WAIT_MS, undefined, { signal: giveUp.signal }).catch(() => undefined)]);
+        giveUp.abort();
         this.counts.contexts--;
       }
       if (proxy) {

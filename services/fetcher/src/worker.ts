@@ -34,7 +34,7 @@ export class FetchWorker {
       durable: 'fetcher',
       filterSubject: eventFilter('page_requested'),
       concurrency: ctx.config.fetcherConcurrency,
-      ackWaitMs: 30_000,
+      ackWaitMs: 15_000,
       maxDeliver: 3,
       // Page timeout plus room for queueing in the browser pool and storing payloads.
       handlerTimeoutMs: (e) => e.data.options.timeoutMs * 2 + 30_000,

@@ -17,6 +17,8 @@ import { authPlugin, KeyDirectory } from './plugins/auth.js';
 import { problemsPlugin } from './plugins/problems.js';
 import { validatorCompiler } from './plugins/validation.js';
 import type { ProjectionWaiter } from './projection-wait.js';
+import { mapRoutes } from './routes/map.js';
+import { crawlRoutes } from './routes/crawl.js';
 import { scrapeRoutes } from './routes/scrape.js';
 import { ScrapeService } from './scrape/service.js';
 
@@ -82,6 +84,8 @@ export async function buildApp(deps: GatewayDeps) {
   await app.register(async (api) => {
     await api.register(authPlugin, { keys });
     await api.register(scrapeRoutes, { scrapes, present });
+    await api.register(crawlRoutes, deps);
+    await api.register(mapRoutes, deps);
   }, { prefix: '/api/v1' });
 
   return app;

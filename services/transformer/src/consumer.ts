@@ -30,7 +30,7 @@ export class TransformConsumer {
       durable: 'transformer',
       filterSubject: eventFilter('page_fetched'),
       concurrency: ctx.config.transformerConcurrency,
-      ackWaitMs: 30_000,
+      ackWaitMs: 15_000,
       maxDeliver: 3,
       handlerTimeoutMs: 60_000,
       handle: (event, mctx) => this.handle(event, mctx),

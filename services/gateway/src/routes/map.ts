@@ -1,16 +1,20 @@
 // Map endpoint (spec "Map"): synchronous. The schema validates, the service asks the map
 // worker over NATS and waits for its answer within the map budget.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { MapRequestSchema, MapResultSchema, type MapService } from '../map/service.js';
+import { MapRequestSchema, MapResultSchema, MapService, type MapServiceDeps } from '../map/service.js';
 import { ProblemSchema } from '../scrape/schemas.js';
+import type { Config } from '../../../../shared/src/config.js';
 
-export interface MapRoutesOptions {
-  maps: MapService;
-}
+/** The gateway's dependencies this route uses (app.ts passes its GatewayDeps). */
+export type MapRoutesOptions = Pick<MapServiceDeps, 'nc' | 'log' | 'payloads' | 'newId' | 'clock'> & { config: Pick<Config, 'ssrfAllowCidrs'> };
 
 const errors = { 400: ProblemSchema, 401: ProblemSchema, 429: ProblemSchema, 500: ProblemSchema, 503: ProblemSchema, 504: ProblemSchema };
 
-export const mapRoutes: FastifyPluginAsyncTypebox<MapRoutesOptions> = async (app, { maps }) => {
+export const mapRoutes: FastifyPluginAsyncTypebox<MapRoutesOptions> = async (app, deps) => {
+  const maps = new MapService({
+    nc: deps.nc, log: deps.log, payloads: deps.payloads, newId: deps.newId, clock: deps.clock,
+    urlPolicy: { allowCidrs: deps.config.ssrfAllowCidrs },
+  });
   app.post('/map', {
     schema: { summary: "Discover a website's URLs (synchronous)", body: MapRequestSchema, response: { 200: MapResultSchema, ...errors } },
   }, async (request) => maps.map(request.caller, request.body));

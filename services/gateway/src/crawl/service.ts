@@ -1,0 +1,156 @@
+// What the crawl endpoints do, without HTTP: check the start and webhook URLs (syntax and
+// SSRF), append crawl_requested / crawl_cancel_requested (the crawler-frontier does the
+// rest), and read crawls back from the read models, scoped to the caller's key.
+//
+// GET bounds `data`: one response carries pages up to DATA_MAX_BYTES of content (at least
+// one page); when more remain it has `next`, the URL of the following part (?cursor=),
+// Firecrawl-style. Pages are in the order they were requested (breadth-first).
+import { IllegalStateError, NotFoundError } from '../../../../shared/src/errors.js';
+import { JOB_PART } from '../../../../shared/src/events/crawl.js';
+import { makeEvent } from '../../../../shared/src/events/index.js';
+import { normalizeCrawlRequest, type CrawlRequest } from '../../../../shared/src/crawl-options.js';
+import type { Clock, IdGenerator } from '../../../../shared/src/ids.js';
+import type { EventLog } from '../../../../shared/src/nats/event-log.js';
+import type { CrawlJobDoc, CrawlPageDoc, Page, ReadModelStore } from '../../../../shared/src/store/index.js';
+import type { Caller } from '../plugins/auth.js';
+import type { ProjectionWaiter } from '../projection-wait.js';
+import { checkSubmittedUrl, type UrlPolicy } from '../url-policy.js';
+import type { CrawlJobView, CrawlListItem, CrawlPageEntry } from './schemas.js';
+
+export const CRAWL_DATA_LIMITS = {
+  /** Content bytes (markdown + html + rawHtml) in one GET response at most. */
+  maxBytes: 10 * 1024 * 1024,
+  /** Pages read from the store per query. */
+  batch: 25,
+} as const;
+
+const TERMINAL = new Set(['COMPLETED', 'FAILED', 'CANCELLED']);
+
+export interface CrawlServiceDeps {
+  log: EventLog;
+  store: ReadModelStore;
+  waiter: ProjectionWaiter;
+  urlPolicy: UrlPolicy;
+  newId: IdGenerator;
+  clock: Clock;
+  publicBaseUrl: string;
+  dataMaxBytes?: number;
+}
+
+export class CrawlService {
+  constructor(private readonly deps: CrawlServiceDeps) {}
+
+  async submit(caller: Caller, request: CrawlRequest): Promise<{ id: string; status: 'PENDING' }> {
+    const url = await checkSubmittedUrl(request.url, this.deps.urlPolicy);
+    if (request.webhookUrl !== undefined) await checkSubmittedUrl(request.webhookUrl, this.deps.urlPolicy, 'webhookUrl');
+    const resolved = normalizeCrawlRequest({ ...request, url: url.toString() });
+    const id = this.deps.newId();
+    const now = this.deps.clock();
+    const event = makeEvent('crawl_requested', { kind: 'crawl', id, part: JOB_PART },
+      { ...resolved, apiKeyId: caller.keyId, requestedAt: now.toISOString() }, { eventId: this.deps.newId(), now });
+    const { seq } = await this.deps.log.append(event, { once: true });
+    await this.deps.waiter.waitFor(seq);
+    return { id, status: 'PENDING' };
+  }
+
+  /** The caller's crawl; another key's crawl is indistinguishable from a missing one. */
+  private async own(caller: Caller, id: string): Promise<CrawlJobDoc> {
+    const doc = await this.deps.store.getCrawlJob(id);
+    if (!doc || doc.apiKeyId !== caller.keyId) throw new NotFoundError(`no crawl job with id "${id}"`);
+    return doc;
+  }
+
+  async get(caller: Caller, id: string, cursor?: string): Promise<CrawlJobView> {
+    const doc = await this.own(caller, id);
+    const view: CrawlJobView = {
+      ...(await this.summary(doc)),
+      ...(doc.startedAt ? { startedAt: doc.startedAt } : {}),
+      ...(TERMINAL.has(doc.status) && doc.completedAt ? { completedAt: doc.completedAt } : {}),
+    };
+    if (TERMINAL.has(doc.status)) {
+      const { data, nextCursor } = await this.data(doc, cursor === undefined ? 0 : Number(cursor));
+      view.data = data;
+      if (nextCursor !== undefined) view.next = `${this.deps.publicBaseUrl}/api/v1/crawl/${encodeURIComponent(doc.id)}?cursor=${nextCursor}`;
+    }
+    if (doc.status === 'FAILED' && doc.error) view.error = doc.error;
+    return view;
+  }
+
+  async cancel(caller: Caller, id: string): Promise<{ id: string; status: 'CANCELLED' }> {
+    const doc = await this.own(caller, id);
+    const finished = (status: string): IllegalStateError => new IllegalStateError(`crawl "${id}" has already finished (${status}) and cannot be cancelled`);
+    if (TERMINAL.has(doc.status)) throw finished(doc.status);
+    // The read model may lag behind the log: the log decides whether it is over.
+    const job = { kind: 'crawl' as const, id, part: JOB_PART };
+    const done = await this.deps.log.last({ ...job, event: 'crawl_finished' });
+    if (done && done.event === 'crawl_finished') throw finished(done.data.status);
+    const now = this.deps.clock();
+    const { seq, duplicate } = await this.deps.log.append(
+      makeEvent('crawl_cancel_requested', job, { requestedAt: now.toISOString() }, { eventId: this.deps.newId(), now }),
+      { once: true },
+    );
+    if (duplicate) throw finished('CANCELLED');
+    await this.deps.waiter.waitFor(seq);
+    return { id, status: 'CANCELLED' };
+  }
+
+  async list(caller: Caller, page: Page): Promise<CrawlListItem[]> {
+    const docs = await this.deps.store.listCrawlJobs(caller.keyId, page);
+    return Promise.all(docs.map((d) => this.summary(d)));
+  }
+
+  /** Counters: final ones from crawl_finished, else counted from the page documents. */
+  private async summary(doc: CrawlJobDoc): Promise<CrawlListItem> {
+    let { completedUrls, failedUrls } = doc;
+    if (!doc.countersFinal) {
+      const counts = await this.deps.store.countCrawlPages(doc.id, doc.frozenAtSeq);
+      completedUrls = counts.completed;
+      failedUrls = counts.failed;
+    }
+    return {
+      id: doc.id,
+      status: doc.status,
+      startUrl: doc.startUrl,
+      totalUrls: Math.max(doc.totalUrls, completedUrls + failedUrls),
+      completedUrls,
+      failedUrls,
+      createdAt: doc.createdAt,
+    };
+  }
+
+  private async data(doc: CrawlJobDoc, afterSeq: number): Promise<{ data: CrawlPageEntry[]; nextCursor?: number }> {
+    const maxBytes = this.deps.dataMaxBytes ?? CRAWL_DATA_LIMITS.maxBytes;
+    const data: CrawlPageEntry[] = [];
+    let bytes = 0;
+    let after = afterSeq;
+    for (;;) {
+      const batch = await this.deps.store.listCrawlPages(doc.id, {
+        afterRequestedSeq: after, limit: CRAWL_DATA_LIMITS.batch, ...(doc.frozenAtSeq !== undefined ? { beforeResultSeq: doc.frozenAtSeq } : {}),
+      });
+      for (const page of batch) {
+        const size = contentBytes(page);
+        if (data.length > 0 && bytes + size > maxBytes) return { data, nextCursor: after };
+        data.push(entry(page));
+        bytes += size;
+        after = page.requestedSeq;
+      }
+      if (batch.length < CRAWL_DATA_LIMITS.batch) return { data };
+    }
+  }
+}
+
+function contentBytes(page: CrawlPageDoc): number {
+  return Buffer.byteLength(page.markdown ?? '') + Buffer.byteLength(page.html ?? '') + Buffer.byteLength(page.rawHtml ?? '') + 256;
+}
+
+function entry(page: CrawlPageDoc): CrawlPageEntry {
+  return {
+    url: page.url,
+    depth: page.depth,
+    ...(page.markdown !== undefined ? { markdown: page.markdown } : {}),
+    ...(page.html !== undefined ? { html: page.html } : {}),
+    ...(page.rawHtml !== undefined ? { rawHtml: page.rawHtml } : {}),
+    metadata: page.metadata ?? { title: '', description: '' },
+    links: page.links ?? [],
+  };
+}

@@ -1,0 +1,45 @@
+// Crawl endpoints (spec "Crawl") and the webhook signing secret. Handlers are thin: the
+// schemas validate, the service acts. Registered with one line in app.ts.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { CrawlRequestSchema } from '../../../../shared/src/crawl-options.js';
+import { deriveWebhookSecret, loadServerSecret } from '../../../../shared/src/webhooks.js';
+import type { GatewayDeps } from '../app.js';
+import { CrawlCancelled, CrawlCreated, CrawlGetQuery, CrawlJobView, CrawlListItem, WebhookSecretView } from '../crawl/schemas.js';
+import { CrawlService } from '../crawl/service.js';
+import { IdParams, Pagination, ProblemSchema } from '../scrape/schemas.js';
+
+const errors = { 400: ProblemSchema, 401: ProblemSchema, 404: ProblemSchema, 409: ProblemSchema, 429: ProblemSchema };
+
+export const crawlRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (app, deps) => {
+  const crawls = new CrawlService({
+    log: deps.log, store: deps.store, waiter: deps.waiter, newId: deps.newId, clock: deps.clock,
+    urlPolicy: { allowCidrs: deps.config.ssrfAllowCidrs }, publicBaseUrl: deps.config.publicBaseUrl,
+  });
+  // Loaded on first use: the KV bucket may be created by another service at start-up.
+  let serverSecret: Promise<string> | undefined;
+  const secret = (): Promise<string> => {
+    serverSecret ??= loadServerSecret(deps.nc.jetstream()).catch((err) => { serverSecret = undefined; throw err; });
+    return serverSecret;
+  };
+
+  app.post('/crawl', {
+    schema: { summary: 'Start a crawl job', body: CrawlRequestSchema, response: { 202: CrawlCreated, ...errors } },
+  }, async (request, reply) => reply.code(202).send(await crawls.submit(request.caller, request.body)));
+
+  app.get('/crawl/:id', {
+    schema: { summary: 'Get a crawl job, with its pages once finished', params: IdParams, querystring: CrawlGetQuery, response: { 200: CrawlJobView, ...errors } },
+  }, async (request) => crawls.get(request.caller, request.params.id, request.query.cursor));
+
+  app.delete('/crawl/:id', {
+    schema: { summary: 'Cancel a running crawl job', params: IdParams, response: { 200: CrawlCancelled, ...errors } },
+  }, async (request) => crawls.cancel(request.caller, request.params.id));
+
+  app.get('/crawl', {
+    schema: { summary: "List the caller's crawl jobs, newest first", querystring: Pagination, response: { 200: Type.Array(CrawlListItem), ...errors } },
+  }, async (request) => crawls.list(request.caller, request.query));
+
+  app.get('/webhooks/secret', {
+    schema: { summary: "The caller's webhook signing secret (Standard Webhooks)", response: { 200: WebhookSecretView, ...errors } },
+  }, async (request) => ({ secret: deriveWebhookSecret(await secret(), request.caller.keyId) }));
+};

@@ -1,0 +1,46 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { ConfigError, loadConfig } from '../../../shared/src/config.js';
+
+test('defaults', () => {
+  const c = loadConfig({});
+  assert.equal(c.host, '127.0.0.1');
+  assert.equal(c.port, 3000);
+  assert.equal(c.natsUrl, undefined);
+  assert.equal(c.mongodbUrl, undefined);
+  assert.match(c.dataDir, /\.data$/);
+  assert.deepEqual(c.bootstrapApiKeys, []);
+  assert.deepEqual(c.ssrfAllowCidrs, []);
+  assert.equal(c.logLevel, 'info');
+  assert.equal(c.cacheTtlMs, 3_600_000);
+  assert.equal(c.mapMaxCrawlPages, 100);
+  assert.equal(c.publicBaseUrl, 'http://127.0.0.1:3000');
+});
+
+test('parses every documented variable', () => {
+  const c = loadConfig({
+    PORT: '8080', HOST: '0.0.0.0', NATS_URL: 'nats://n:4222', MONGODB_URL: 'mongodb://m/trawl', DATA_DIR: '/tmp/x',
+    BOOTSTRAP_API_KEYS: 'abcdefghijklmnop:pro, qrstuvwxyz123456:team', SSRF_ALLOW_CIDRS: '127.0.0.0/8,::1', CHROMIUM_PATH: '/bin/sh', LOG_LEVEL: 'debug',
+  });
+  assert.equal(c.port, 8080);
+  assert.equal(c.publicBaseUrl, 'http://127.0.0.1:8080');
+  assert.deepEqual(c.bootstrapApiKeys, [{ key: 'abcdefghijklmnop', plan: 'pro' }, { key: 'qrstuvwxyz123456', plan: 'team' }]);
+  assert.equal(c.ssrfAllowCidrs.length, 2);
+  assert.equal(c.dataDir, '/tmp/x');
+});
+
+test('bad values name the variable', () => {
+  const bad: Record<string, string>[] = [
+    { PORT: 'abc' }, { PORT: '70000' }, { NATS_URL: 'http://x' }, { MONGODB_URL: 'nope' }, { LOG_LEVEL: 'loud' },
+    { BOOTSTRAP_API_KEYS: 'short:pro' }, { BOOTSTRAP_API_KEYS: 'abcdefghijklmnop:gold' }, { SSRF_ALLOW_CIDRS: '10.0.0.0/99' },
+    { CACHE_TTL_MS: '-5' }, { FETCHER_CONCURRENCY: '0' }, { MAP_MAX_CRAWL_PAGES: 'many' },
+  ];
+  for (const env of bad) {
+    const name = Object.keys(env)[0]!;
+    assert.throws(() => loadConfig(env), (err: unknown) => err instanceof ConfigError && err.variable === name && err.message.startsWith(name), name);
+  }
+});
+
+test('a key without a plan is on the free plan', () => {
+  assert.deepEqual(loadConfig({ BOOTSTRAP_API_KEYS: 'abcdefghijklmnop' }).bootstrapApiKeys, [{ key: 'abcdefghijklmnop', plan: 'free' }]);
+});

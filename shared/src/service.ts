@@ -5,7 +5,7 @@ import type { JetStreamClient, JetStreamManager, NatsConnection } from 'nats';
 import { loadConfigOrExit, type Config } from './config.js';
 import { startHealthServer } from './health.js';
 import { createLogger, type Logger } from './logger.js';
-import { connectNats } from './nats/connect.js';
+import { connectNats, isNatsConnected } from './nats/connect.js';
 import { EventLog } from './nats/event-log.js';
 import { ensureInfrastructure } from './nats/infrastructure.js';
 import { PayloadStore } from './nats/payloads.js';
@@ -49,7 +49,7 @@ export async function runService(name: string, start: (ctx: ServiceContext) => P
     process.exit(1);
   }
   const health = await startHealthServer(config.host, config.healthPort, async () => ({
-    nats: !ctx.nc.isClosed(),
+    nats: isNatsConnected(ctx.nc),
     ...(await service.ready?.()),
   }));
   logger.info({ healthPort: health.port }, `${name} started`);

@@ -8,6 +8,7 @@ import Fastify from 'fastify';
 import type { NatsConnection } from 'nats';
 import type { Config } from '../../../shared/src/config.js';
 import { readiness } from '../../../shared/src/health.js';
+import { isNatsConnected } from '../../../shared/src/nats/connect.js';
 import type { Clock, IdGenerator } from '../../../shared/src/ids.js';
 import type { Logger } from '../../../shared/src/logger.js';
 import type { EventLog } from '../../../shared/src/nats/event-log.js';
@@ -66,7 +67,7 @@ export async function buildApp(deps: GatewayDeps) {
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
-    const { ready, checks } = await readiness(async () => ({ nats: !deps.nc.isClosed() && !deps.nc.isDraining(), store: await deps.store.ping() }));
+    const { ready, checks } = await readiness(async () => ({ nats: isNatsConnected(deps.nc), store: await deps.store.ping() }));
     return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not ready', checks });
   });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

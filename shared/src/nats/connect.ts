@@ -1,7 +1,14 @@
 // One way to connect: named connection, reconnect forever (a restarted nats-server must
-// not take the services down with it), and status changes in the log.
+// not take the services down with it), status changes in the log, and a connected flag
+// for readiness probes (nats.js exposes "closed" but not "currently disconnected").
 import { connect, type NatsConnection } from 'nats';
 import type { Logger } from '../logger.js';
+
+const connected = new WeakMap<NatsConnection, boolean>();
+
+export function isNatsConnected(nc: NatsConnection): boolean {
+  return !nc.isClosed() && !nc.isDraining() && (connected.get(nc) ?? true);
+}
 
 export async function connectNats(url: string, name: string, logger: Logger): Promise<NatsConnection> {
   const nc = await connect({
@@ -11,9 +18,12 @@ export async function connectNats(url: string, name: string, logger: Logger): Pr
     reconnectTimeWait: 500,
     pingInterval: 10_000,
   });
+  connected.set(nc, true);
   void (async () => {
     for await (const status of nc.status()) {
       if (status.type === 'pingTimer') continue;
+      if (status.type === 'disconnect') connected.set(nc, false);
+      if (status.type === 'reconnect') connected.set(nc, true);
       logger.info({ nats: status.type, data: String(status.data) }, 'nats connection status');
     }
   })().catch(() => undefined);

@@ -1,0 +1,57 @@
+// Every worker serves /healthz and /readyz on HEALTH_PORT for Kubernetes probes; readiness
+// follows the NATS connection; SIGTERM stops the process cleanly (exit 0).
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { freePort, startNatsServer, type NatsServerHandle } from '../../support/nats-server.js';
+
+const root = process.cwd();
+
+async function until(check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check().catch(() => false)) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('condition not reached');
+}
+
+describe('worker health endpoints', () => {
+  let nats: NatsServerHandle;
+  let proc: ChildProcess;
+  let port: number;
+  let dir: string;
+
+  before(async () => {
+    nats = await startNatsServer();
+    port = await freePort();
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-health-'));
+    proc = spawn(process.execPath, [path.join(root, 'dist/services/projector/src/main.js')], {
+      env: { ...process.env, NATS_URL: nats.url, HEALTH_PORT: String(port), DATA_DIR: dir, LOG_LEVEL: 'warn' },
+      stdio: 'ignore',
+    });
+  });
+  after(async () => {
+    if (proc.exitCode === null) proc.kill('SIGKILL');
+    await nats.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('/healthz and /readyz answer, readiness follows NATS, SIGTERM exits 0', async () => {
+    const url = `http://127.0.0.1:${port}`;
+    await until(async () => (await fetch(`${url}/readyz`)).status === 200);
+    assert.deepEqual(await (await fetch(`${url}/healthz`)).json(), { status: 'ok' });
+    const ready = await (await fetch(`${url}/readyz`)).json();
+    assert.deepEqual(ready.checks, { nats: true, store: true });
+
+    await nats.restart(); // a blip: not ready while disconnected, ready again after
+    await until(async () => (await fetch(`${url}/readyz`)).status === 200);
+
+    const exited = new Promise<number | null>((r) => proc.once('exit', (code) => r(code)));
+    proc.kill('SIGTERM');
+    assert.equal(await exited, 0);
+  });
+});

@@ -1,5 +1,5 @@
-// Sitemap discovery for map: robots.txt `Sitemap:` lines, /sitemap.xml and
-// /sitemap_index.xml, then every sitemap an index lists, breadth first.
+// Sitemap discovery for map: /sitemap.xml, /sitemap_index.xml and the robots.txt
+// `Sitemap:` lines, then every sitemap an index lists, breadth first.
 //
 // Bounds (docs/architecture.md "Map"):
 //   - every request goes through safeStream: SSRF check on the resolved address of every
@@ -233,10 +233,11 @@ export async function discoverSitemaps(siteUrl: string, opts: SitemapDiscoveryOp
   };
 
   try {
-    const fromRobots = await robotsSitemaps(siteUrl, { allow: opts.allow, signal, fetchTimeoutMs: timeoutMs });
-    for (const url of [...fromRobots, ...wellKnownSitemaps(siteUrl)]) enqueue(url);
+    for (const url of wellKnownSitemaps(siteUrl)) enqueue(url);
     await new Promise<void>((resolve) => {
-      let active = 0;
+      // robots.txt is read alongside the well-known files, so a slow one holds nothing up;
+      // it counts as work in progress until its sitemaps are queued.
+      let active = 1;
       const pump = (): void => {
         while (!signal.aborted && active < concurrency && queue.length > 0) {
           const next = queue.shift()!;
@@ -246,6 +247,9 @@ export async function discoverSitemaps(siteUrl: string, opts: SitemapDiscoveryOp
         }
         if (active === 0) resolve();
       };
+      void robotsSitemaps(siteUrl, { allow: opts.allow, signal, fetchTimeoutMs: timeoutMs })
+        .then((urls) => { for (const url of urls) enqueue(url); })
+        .finally(() => { active--; pump(); });
       pump();
     });
   } finally {

@@ -28,6 +28,8 @@ describe('scrape end to end', () => {
     site = await startSite({
       '/article': ARTICLE,
       '/slow': { body: '<html><body>late</body></html>', delayMs: 10_000 },
+      '/cached': ARTICLE,
+      '/shared': { body: ARTICLE, delayMs: 1500 },
     });
     system = await startSystem();
   });
@@ -87,5 +89,53 @@ describe('scrape end to end', () => {
     assert.equal(b.error.code, 'PAGE_TIMEOUT');
     assert.equal(c.error.code, 'NETWORK_ERROR');
     for (const job of [a, b, c]) assert.equal(typeof job.error.message, 'string');
+  });
+
+  test('an identical request is answered from the cache at once, without a browser load', async () => {
+    const first = await system.api('POST', '/api/v1/scrape', { url: site.url('/cached'), formats: ['markdown', 'links'] });
+    assert.equal(first.status, 202);
+    const done = await system.poll(`/api/v1/scrape/${first.body.id}`, (b: any) => b.status === 'COMPLETED' || b.status === 'FAILED');
+    assert.equal(done.status, 'COMPLETED');
+    const hits = site.hits.get('/cached');
+
+    const again = await system.api('POST', '/api/v1/scrape', { url: site.url('/cached'), formats: ['links', 'markdown'], timeout: 60000 });
+    assert.equal(again.status, 200);
+    assert.equal(again.body.fromCache, true);
+    assert.equal(again.body.status, undefined, 'the cache-hit response has no status field');
+    assert.notEqual(again.body.id, first.body.id);
+    assert.equal(again.body.url, site.url('/cached'));
+    assert.equal(again.body.markdown, done.markdown);
+    assert.deepEqual(again.body.links, done.links);
+    assert.deepEqual(again.body.metadata, done.metadata);
+    assert.equal(site.hits.get('/cached'), hits, 'no second page load');
+
+    const job = (await system.api('GET', `/api/v1/scrape/${again.body.id}`)).body;
+    assert.equal(job.status, 'COMPLETED');
+    assert.equal(job.fromCache, true);
+    const listed = (await system.api('GET', '/api/v1/scrape?limit=5')).body.find((j: any) => j.id === again.body.id);
+    assert.equal(listed.fromCache, true);
+
+    // Another key shares the cache for a request without custom headers.
+    const other = await system.api('POST', '/api/v1/scrape', { url: site.url('/cached'), formats: ['markdown', 'links'] }, { authorization: `Bearer ${OTHER_API_KEY}` });
+    assert.equal(other.body.fromCache, true);
+    // Options that change the result are a different cache entry.
+    const different = await system.api('POST', '/api/v1/scrape', { url: site.url('/cached'), formats: ['markdown', 'links'], onlyMainContent: false });
+    assert.equal(different.status, 202);
+    const withHeaders = await system.api('POST', '/api/v1/scrape', { url: site.url('/cached'), formats: ['markdown', 'links'], headers: { 'x-variant': 'b' } });
+    assert.equal(withHeaders.status, 202);
+  });
+
+  test('identical requests that arrive while the first runs share one browser load', async () => {
+    const first = await system.api('POST', '/api/v1/scrape', { url: site.url('/shared') });
+    const followers = await Promise.all([1, 2].map(() => system.api('POST', '/api/v1/scrape', { url: site.url('/shared') })));
+    const ids = [first.body.id, ...followers.map((f) => f.body.id)];
+    for (const f of followers) assert.equal(f.status, 202);
+    const jobs = await Promise.all(ids.map((id) => system.poll(`/api/v1/scrape/${id}`, (b: any) => b.status === 'COMPLETED' || b.status === 'FAILED')));
+    for (const job of jobs) {
+      assert.equal(job.status, 'COMPLETED');
+      assert.equal(job.fromCache, false);
+      assert.equal(job.markdown, jobs[0].markdown);
+    }
+    assert.equal(site.hits.get('/shared'), 1, 'one browser load for three requests');
   });
 });

@@ -4,6 +4,7 @@ import os from 'node:os';
 import { newId, systemClock } from '../../../shared/src/ids.js';
 import { runService } from '../../../shared/src/service.js';
 import { PageCapturer } from './page-capturer.js';
+import { ShareFollower } from './share-follower.js';
 import { FetchWorker } from './worker.js';
 
 await runService('fetcher', async (ctx) => {
@@ -16,10 +17,12 @@ await runService('fetcher', async (ctx) => {
   await capturer.start();
   const worker = new FetchWorker({ ctx, capturer, newId, clock: systemClock, workerName: `${os.hostname()}:${process.pid}` });
   await worker.consumer.start();
+  const follower = new ShareFollower({ ctx, newId, clock: systemClock });
+  await follower.consumer.start();
   return {
-    ready: async () => ({ consumer: worker.consumer.ready }),
+    ready: async () => ({ consumer: worker.consumer.ready && follower.consumer.ready }),
     stop: async () => {
-      await worker.consumer.stop();
+      await Promise.all([worker.consumer.stop(), follower.consumer.stop()]);
       await capturer.stop();
     },
   };

@@ -22,6 +22,8 @@ import { mapRoutes } from './routes/map.js';
 import { crawlRoutes } from './routes/crawl.js';
 import { scrapeRoutes } from './routes/scrape.js';
 import { ScrapeService } from './scrape/service.js';
+import type { PresentDeps } from './scrape/present.js';
+import { PAYLOAD_BUCKET } from '../../../shared/src/subjects.js';
 
 export interface GatewayDeps {
   config: Config;
@@ -75,11 +77,11 @@ export async function buildApp(deps: GatewayDeps) {
   const keys = new KeyDirectory(deps.store);
   const scrapes = new ScrapeService({
     log: deps.log, store: deps.store, waiter: deps.waiter, newId: deps.newId, clock: deps.clock,
-    urlPolicy: { allowCidrs: deps.config.ssrfAllowCidrs },
+    urlPolicy: { allowCidrs: deps.config.ssrfAllowCidrs }, cacheTtlMs: deps.config.cacheTtlMs,
   });
-  const present = {
-    screenshotUrl: (jobId: string, _shot: unknown, index?: number) =>
-      `${deps.config.publicBaseUrl}/api/v1/scrape/${jobId}/screenshot${index === undefined ? '' : `/${index}`}`,
+  const present: PresentDeps = {
+    screenshotUrl: (jobId, index) => `${deps.config.publicBaseUrl}/api/v1/scrape/${jobId}/${index === undefined ? 'screenshot' : `screenshots/${index}`}`,
+    screenshotBytes: (shot) => deps.payloads.getBytes({ bucket: PAYLOAD_BUCKET, name: shot.name, size: shot.fileSize, contentType: '' }),
   };
 
   await app.register(async (api) => {

@@ -46,8 +46,10 @@ export class TransformConsumer {
     const { ctx, pool, clock, newId } = this.deps;
     const at = this.at(event);
     if (await ctx.log.exists({ ...at, event: 'page_completed' })) return; // done before a crash
-    const requested = await ctx.log.last({ ...at, event: 'page_requested' });
-    if (requested?.event !== 'page_requested') throw new Error(`page_fetched without page_requested at ${event.kind}.${event.id}.${event.part}`);
+    const requested = (await ctx.log.last({ ...at, event: 'page_requested' })) ?? (await ctx.log.last({ ...at, event: 'page_shared' }));
+    if (requested?.event !== 'page_requested' && requested?.event !== 'page_shared') {
+      throw new Error(`page_fetched without page_requested at ${event.kind}.${event.id}.${event.part}`);
+    }
     const { options } = requested.data;
     const html = await ctx.payloads.getText(event.data.rawHtml);
     const started = performance.now();

@@ -20,6 +20,30 @@ export const PageRequested = Type.Object({
   cacheKey: Type.Optional(Type.String()),
 });
 
+/**
+ * A scrape identical to one still running (same cache key): it shares that page's single
+ * browser load instead of starting another (the fetcher's share follower copies the
+ * source's page_fetched or page_failed when it arrives).
+ */
+export const PageShared = Type.Composite([
+  Type.Omit(PageRequested, ['cacheKey']),
+  Type.Object({ cacheKey: Type.String(), sourceJobId: Type.String(), sourcePart: Type.String() }),
+]);
+
+/** A scrape answered from the result cache: completed at once, no browser, no quota. */
+export const PageServedFromCache = Type.Object({
+  url: Type.String(),
+  options: ResolvedScrapeOptions,
+  apiKeyId: Type.String(),
+  requestedAt: Timestamp,
+  cacheKey: Type.String(),
+  sourceJobId: Type.String(),
+  /** When the served result was made (its payloads expire PAYLOAD_TTL_MS after that). */
+  sourceCompletedAt: Timestamp,
+  result: PayloadRef,
+  metadata: PageMetadata,
+});
+
 export const PageStarted = Type.Object({
   attempt: Type.Integer({ minimum: 1 }),
   startedAt: Timestamp,
@@ -69,6 +93,8 @@ export const MAX_EVENT_LINKS = 2000;
 
 export const pageEvents = {
   page_requested: PageRequested,
+  page_shared: PageShared,
+  page_served_from_cache: PageServedFromCache,
   page_started: PageStarted,
   page_fetched: PageFetched,
   page_completed: PageCompleted,
@@ -76,6 +102,8 @@ export const pageEvents = {
 } as const;
 
 export type PageRequested = Static<typeof PageRequested>;
+export type PageShared = Static<typeof PageShared>;
+export type PageServedFromCache = Static<typeof PageServedFromCache>;
 export type PageStarted = Static<typeof PageStarted>;
 export type PageFetched = Static<typeof PageFetched>;
 export type PageCompleted = Static<typeof PageCompleted>;

@@ -83,6 +83,20 @@ export class MongoStore implements ReadModelStore {
     return docs.map((d) => toScrapeSummary(strip(d)!));
   }
 
+  async findCachedScrape(cacheKey: string, completedSince: string): Promise<ScrapeJobDoc | null> {
+    return strip(await this.col<ScrapeJobDoc>('scrape_jobs').findOne(
+      { cacheKey, status: 'COMPLETED', resultRef: { $exists: true }, completedAt: { $gte: completedSince } },
+      { sort: { completedAt: -1 } },
+    ));
+  }
+
+  async findInflightScrape(cacheKey: string, createdSince: string): Promise<ScrapeJobDoc | null> {
+    return strip(await this.col<ScrapeJobDoc>('scrape_jobs').findOne(
+      { cacheKey, status: { $in: ['PENDING', 'PROCESSING'] }, sourceJobId: { $exists: false }, createdAt: { $gte: createdSince } },
+      { sort: { createdAt: -1 } },
+    ));
+  }
+
   async getApiKey(id: string): Promise<ApiKeyDoc | null> {
     return strip(await this.col<ApiKeyDoc>('api_keys').findOne({ _id: id }));
   }

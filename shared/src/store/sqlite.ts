@@ -109,6 +109,23 @@ export class SqliteStore implements ReadModelStore {
     return this.listDocs<ScrapeJobDoc>('scrape_jobs', apiKeyId, page).map(toScrapeSummary);
   }
 
+  private byCacheKey(cacheKey: string): ScrapeJobDoc[] {
+    const rows = this.conn
+      .prepare('SELECT doc FROM scrape_jobs WHERE lookup = ? ORDER BY created_at DESC LIMIT 50')
+      .all(cacheKey) as { doc: string }[];
+    return rows.map((r) => JSON.parse(r.doc) as ScrapeJobDoc);
+  }
+
+  async findCachedScrape(cacheKey: string, completedSince: string): Promise<ScrapeJobDoc | null> {
+    return this.byCacheKey(cacheKey)
+      .filter((d) => d.status === 'COMPLETED' && d.resultRef && (d.completedAt ?? '') >= completedSince)
+      .sort((a, b) => (b.completedAt ?? '').localeCompare(a.completedAt ?? ''))[0] ?? null;
+  }
+
+  async findInflightScrape(cacheKey: string, createdSince: string): Promise<ScrapeJobDoc | null> {
+    return this.byCacheKey(cacheKey).find((d) => (d.status === 'PENDING' || d.status === 'PROCESSING') && !d.sourceJobId && d.createdAt >= createdSince) ?? null;
+  }
+
   async getApiKey(id: string): Promise<ApiKeyDoc | null> {
     return this.getDoc<ApiKeyDoc>('api_keys', id);
   }

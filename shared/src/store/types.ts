@@ -1,7 +1,7 @@
 // The read-model store: one small, domain-level interface with two implementations,
 // MongoDB (production) and node:sqlite (embedded default). The projector is its only
 // writer; the gateway reads. Everything in it can be rebuilt from the event log.
-import type { PageError, PageMetadata, Timings } from '../events/common.js';
+import type { PageError, PageMetadata, PayloadRef, Timings } from '../events/common.js';
 import type { Plan } from '../plans.js';
 import type { ResolvedScrapeOptions } from '../scrape-options.js';
 
@@ -38,8 +38,10 @@ export interface ScrapeJobDoc {
   completedAt?: string;
   options: ResolvedScrapeOptions;
   cacheKey?: string;
-  /** For a cache hit: the job whose result it serves. */
+  /** For a cache hit or a shared load: the job whose result it serves. */
   sourceJobId?: string;
+  /** The result document in the Object Store (what a later cache hit serves). */
+  resultRef?: PayloadRef;
   content?: PageContent;
   metadata?: PageMetadata;
   timings?: Timings;
@@ -80,6 +82,10 @@ export interface ReadModelStore extends CrawlStore {
   saveScrapeJob(doc: ScrapeJobDoc): Promise<void>;
   /** The key's own jobs, newest first (createdAt descending, then id). */
   listScrapeJobs(apiKeyId: string, page: Page): Promise<ScrapeJobSummary[]>;
+  /** The newest COMPLETED job with this cache key completed at or after `completedSince`. */
+  findCachedScrape(cacheKey: string, completedSince: string): Promise<ScrapeJobDoc | null>;
+  /** A PENDING or PROCESSING job with this cache key created at or after `createdSince` (not itself a share). */
+  findInflightScrape(cacheKey: string, createdSince: string): Promise<ScrapeJobDoc | null>;
 
   getApiKey(id: string): Promise<ApiKeyDoc | null>;
   findApiKeyByHash(keyHash: string): Promise<ApiKeyDoc | null>;

@@ -1,25 +1,45 @@
 // Turns a scrape job read model into the API's JSON. Content appears only once COMPLETED
-// and only for the formats that were asked for; the error only on FAILED.
+// and only for the formats that were asked for; the error only on FAILED. Screenshots are
+// a URL served by the gateway (same API key) or, with screenshotOptions.response=base64,
+// the image itself as a data: URL in `data`.
 import type { ScrapeJobDoc, ScreenshotInfo } from '../../../../shared/src/store/index.js';
 import type { ScrapeJobView } from './schemas.js';
 
 export interface PresentDeps {
-  /** URL under which a stored screenshot is served. */
-  screenshotUrl(jobId: string, shot: ScreenshotInfo, index?: number): string;
+  /** URL under which a stored screenshot is served (`index` for action screenshots). */
+  screenshotUrl(jobId: string, index?: number): string;
+  /** The stored image bytes (for base64 responses). */
+  screenshotBytes(shot: ScreenshotInfo): Promise<Uint8Array>;
 }
 
-function screenshotView(doc: ScrapeJobDoc, shot: ScreenshotInfo, deps: PresentDeps, index?: number) {
-  return {
-    url: deps.screenshotUrl(doc.id, shot, index),
-    width: shot.width,
-    height: shot.height,
-    format: shot.format,
-    fileSize: shot.fileSize,
-    expiresAt: shot.expiresAt,
-  };
+const MIME: Record<string, string> = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp' };
+
+async function screenshotView(doc: ScrapeJobDoc, shot: ScreenshotInfo, deps: PresentDeps, index?: number) {
+  const common = { width: shot.width, height: shot.height, format: shot.format, fileSize: shot.fileSize, expiresAt: shot.expiresAt };
+  if (doc.options.screenshot?.response === 'base64') {
+    const bytes = await deps.screenshotBytes(shot);
+    return { data: `data:${MIME[shot.format] ?? 'application/octet-stream'};base64,${Buffer.from(bytes).toString('base64')}`, ...common };
+  }
+  return { url: deps.screenshotUrl(doc.id, index), ...common };
 }
 
-export function presentScrapeJob(doc: ScrapeJobDoc, deps: PresentDeps): ScrapeJobView {
+/** The content fields of a completed job (also the body of a cache-hit POST). */
+export async function presentContent(doc: ScrapeJobDoc, deps: PresentDeps): Promise<Partial<ScrapeJobView>> {
+  const view: Partial<ScrapeJobView> = {};
+  const c = doc.content ?? {};
+  if (c.markdown !== undefined) view.markdown = c.markdown;
+  if (c.html !== undefined) view.html = c.html;
+  if (c.rawHtml !== undefined) view.rawHtml = c.rawHtml;
+  if (c.links !== undefined) view.links = c.links;
+  if (c.screenshot) view.screenshot = await screenshotView(doc, c.screenshot, deps);
+  if (c.actionScreenshots?.length) {
+    view.actions = { screenshots: await Promise.all(c.actionScreenshots.map((s, i) => screenshotView(doc, s, deps, i))) };
+  }
+  if (doc.metadata) view.metadata = doc.metadata;
+  return view;
+}
+
+export async function presentScrapeJob(doc: ScrapeJobDoc, deps: PresentDeps): Promise<ScrapeJobView> {
   const view: ScrapeJobView = {
     id: doc.id,
     url: doc.url,
@@ -29,19 +49,13 @@ export function presentScrapeJob(doc: ScrapeJobDoc, deps: PresentDeps): ScrapeJo
     ...(doc.startedAt ? { startedAt: doc.startedAt } : {}),
     ...(doc.completedAt ? { completedAt: doc.completedAt } : {}),
   };
-  if (doc.status === 'COMPLETED') {
-    const c = doc.content ?? {};
-    if (c.markdown !== undefined) view.markdown = c.markdown;
-    if (c.html !== undefined) view.html = c.html;
-    if (c.rawHtml !== undefined) view.rawHtml = c.rawHtml;
-    if (c.links !== undefined) view.links = c.links;
-    if (c.screenshot) view.screenshot = screenshotView(doc, c.screenshot, deps);
-    if (c.actionScreenshots?.length) {
-      view.actions = { screenshots: c.actionScreenshots.map((s, i) => screenshotView(doc, s, deps, i)) };
-    }
-    if (doc.metadata) view.metadata = doc.metadata;
-  }
+  if (doc.status === 'COMPLETED') Object.assign(view, await presentContent(doc, deps));
   if (doc.timings) view.timings = doc.timings;
   if (doc.status === 'FAILED' && doc.error) view.error = doc.error;
   return view;
+}
+
+/** The spec's cache-hit create response: id, url, fromCache, content, metadata; no status. */
+export async function presentCacheHit(doc: ScrapeJobDoc, deps: PresentDeps): Promise<ScrapeJobView> {
+  return { id: doc.id, url: doc.url, fromCache: true, ...(await presentContent(doc, deps)) };
 }

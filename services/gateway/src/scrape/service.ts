@@ -1,8 +1,9 @@
-// What the scrape endpoints do, without HTTP: validate the URL against SSRF rules, append
-// the page_requested event (the gateway never scrapes), wait for its projection, and read
-// jobs back from the read model, scoped to the caller's key.
+// What the scrape endpoints do, without HTTP: check the URL (syntax, SSRF), then answer
+// from the cache, join an identical scrape that is still running, or append a new
+// page_requested (the gateway never scrapes). Reads are scoped to the caller's key.
 import { NotFoundError } from '../../../../shared/src/errors.js';
-import { makeEvent } from '../../../../shared/src/events/index.js';
+import { scrapeCacheKey } from '../../../../shared/src/cache-key.js';
+import { makeEvent, type AnyEvent } from '../../../../shared/src/events/index.js';
 import type { Clock, IdGenerator } from '../../../../shared/src/ids.js';
 import type { EventLog } from '../../../../shared/src/nats/event-log.js';
 import { normalizeScrapeOptions, type ScrapeRequest } from '../../../../shared/src/scrape-options.js';
@@ -19,26 +20,50 @@ export interface ScrapeServiceDeps {
   urlPolicy: UrlPolicy;
   newId: IdGenerator;
   clock: Clock;
+  cacheTtlMs: number;
 }
+
+export type SubmitResult =
+  | { kind: 'queued'; id: string; status: 'PENDING' }
+  | { kind: 'cached'; job: ScrapeJobDoc };
+
+/** How long after its creation a running job may still be joined (timeout plus queueing). */
+const SHARE_WINDOW_EXTRA_MS = 60_000;
 
 export class ScrapeService {
   constructor(private readonly deps: ScrapeServiceDeps) {}
 
-  async submit(caller: Caller, request: ScrapeRequest): Promise<{ id: string; status: 'PENDING' }> {
+  async submit(caller: Caller, request: ScrapeRequest): Promise<SubmitResult> {
+    const { store, clock, newId, cacheTtlMs } = this.deps;
     const url = await checkSubmittedUrl(request.url, this.deps.urlPolicy);
     const normalized = normalizeUrl(url.toString())!;
     const options = normalizeScrapeOptions(request);
-    const id = this.deps.newId();
-    const now = this.deps.clock();
-    const event = makeEvent(
-      'page_requested',
-      { kind: 'scrape', id, part: urlKeyHash(normalized.key) },
-      { url: normalized.url, options, apiKeyId: caller.keyId, depth: 0, requestedAt: now.toISOString() },
-      { eventId: this.deps.newId(), now },
-    );
+    const cacheKey = scrapeCacheKey(normalized.url, options, caller.keyId);
+    const id = newId();
+    const now = clock();
+    const at = { kind: 'scrape' as const, id, part: urlKeyHash(normalized.key) };
+    const common = { url: normalized.url, options, apiKeyId: caller.keyId, requestedAt: now.toISOString(), cacheKey };
+    const meta = { eventId: newId(), now };
+
+    let event: AnyEvent;
+    const cached = cacheTtlMs > 0 ? await store.findCachedScrape(cacheKey, new Date(now.getTime() - cacheTtlMs).toISOString()) : null;
+    if (cached?.resultRef && cached.completedAt) {
+      event = makeEvent('page_served_from_cache', at, {
+        ...common, sourceJobId: cached.id, sourceCompletedAt: cached.completedAt, result: cached.resultRef, metadata: cached.metadata ?? { title: '', description: '' },
+      }, meta);
+    } else {
+      const running = await store.findInflightScrape(cacheKey, new Date(now.getTime() - options.timeoutMs - SHARE_WINDOW_EXTRA_MS).toISOString());
+      event = running
+        ? makeEvent('page_shared', at, { ...common, depth: 0, sourceJobId: running.id, sourcePart: at.part }, meta)
+        : makeEvent('page_requested', at, { ...common, depth: 0 }, meta);
+    }
     const { seq } = await this.deps.log.append(event, { once: true });
     await this.deps.waiter.waitFor(seq);
-    return { id, status: 'PENDING' };
+    if (event.event === 'page_served_from_cache') {
+      const job = await store.getScrapeJob(id);
+      if (job) return { kind: 'cached', job };
+    }
+    return { kind: 'queued', id, status: 'PENDING' };
   }
 
   /** The caller's job; another key's job is indistinguishable from a missing one. */

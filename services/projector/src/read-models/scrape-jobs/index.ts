@@ -13,9 +13,9 @@ export interface ScrapeHydrated {
 const TERMINAL = new Set(['COMPLETED', 'FAILED']);
 
 export function evolve(doc: ScrapeJobDoc | null, event: StoredEvent, hydrated: ScrapeHydrated = {}): ScrapeJobDoc | null {
-  if (event.event === 'page_requested') {
+  if (event.event === 'page_requested' || event.event === 'page_shared' || event.event === 'page_served_from_cache') {
     if (doc) return doc;
-    return {
+    const created: ScrapeJobDoc = {
       id: event.id,
       apiKeyId: event.data.apiKeyId,
       url: event.data.url,
@@ -27,6 +27,20 @@ export function evolve(doc: ScrapeJobDoc | null, event: StoredEvent, hydrated: S
       attempts: 0,
       lastSeq: event.seq,
     };
+    if (event.event === 'page_shared') return { ...created, sourceJobId: event.data.sourceJobId };
+    if (event.event === 'page_served_from_cache') {
+      return {
+        ...created,
+        status: 'COMPLETED',
+        fromCache: true,
+        completedAt: event.data.requestedAt,
+        sourceJobId: event.data.sourceJobId,
+        resultRef: event.data.result,
+        metadata: event.data.metadata,
+        ...(hydrated.content ? { content: hydrated.content } : {}),
+      };
+    }
+    return created;
   }
   if (!doc) return null; // an event before its job: nothing to attach it to
   const next: ScrapeJobDoc = { ...doc, lastSeq: event.seq };
@@ -39,6 +53,7 @@ export function evolve(doc: ScrapeJobDoc | null, event: StoredEvent, hydrated: S
         ...next,
         status: 'COMPLETED',
         completedAt: event.data.completedAt,
+        resultRef: event.data.result,
         metadata: event.data.metadata,
         timings: event.data.timings,
         ...(hydrated.content ? { content: hydrated.content } : {}),
@@ -51,9 +66,11 @@ export function evolve(doc: ScrapeJobDoc | null, event: StoredEvent, hydrated: S
 }
 
 async function hydrate(event: StoredEvent, deps: HydrateDeps): Promise<ScrapeHydrated> {
-  if (event.event !== 'page_completed') return {};
+  if (event.event !== 'page_completed' && event.event !== 'page_served_from_cache') return {};
   const payload = await deps.getJson<PageResultPayload>(event.data.result);
-  const expiresAt = new Date(Date.parse(event.data.completedAt) + deps.payloadTtlMs).toISOString();
+  // Screenshots live as long as the payloads written when the page was fetched.
+  const writtenAt = event.event === 'page_completed' ? event.data.completedAt : event.data.sourceCompletedAt;
+  const expiresAt = new Date(Date.parse(writtenAt) + deps.payloadTtlMs).toISOString();
   const shot = (s: PageResultPayload['screenshot']): ScreenshotInfo | undefined => (s ? { ...s, expiresAt } : undefined);
   const content: PageContent = {
     ...(payload.markdown !== undefined ? { markdown: payload.markdown } : {}),
@@ -68,7 +85,7 @@ async function hydrate(event: StoredEvent, deps: HydrateDeps): Promise<ScrapeHyd
 
 export const scrapeJobsReadModel: ReadModel<ScrapeJobDoc, ScrapeHydrated> = {
   name: 'scrape-jobs',
-  handles: ['page_requested', 'page_started', 'page_fetched', 'page_completed', 'page_failed'],
+  handles: ['page_requested', 'page_shared', 'page_served_from_cache', 'page_started', 'page_fetched', 'page_completed', 'page_failed'],
   accepts: (event) => event.kind === 'scrape',
   load: (store, event) => store.getScrapeJob(event.id),
   save: (store, doc) => store.saveScrapeJob(doc),

@@ -1,0 +1,78 @@
+// Identical scrapes share one browser load. A `page_shared` job waits here, outside the
+// browser pool (waiting costs a timer, not a page), for the page it joined to be fetched,
+// then records the same fetch as its own (the raw HTML and screenshots in the Object Store
+// are shared by reference) and goes through the transformer like any page. If the source
+// fails, the follower fails with the same error.
+import { makeEvent, type TrawlEvent } from '../../../shared/src/events/index.js';
+import type { Clock, IdGenerator } from '../../../shared/src/ids.js';
+import { ConsumerWorker, type MessageContext } from '../../../shared/src/nats/worker.js';
+import type { ServiceContext } from '../../../shared/src/service.js';
+import { eventFilter } from '../../../shared/src/subjects.js';
+import { BrowserError } from '../../../shared/src/errors.js';
+
+type PageSharedEvent = TrawlEvent<'page_shared'> & { seq: number };
+
+export interface ShareFollowerDeps {
+  ctx: ServiceContext;
+  newId: IdGenerator;
+  clock: Clock;
+  pollIntervalMs?: number;
+}
+
+export class ShareFollower {
+  readonly consumer: ConsumerWorker<PageSharedEvent>;
+
+  constructor(private readonly deps: ShareFollowerDeps) {
+    const { ctx } = deps;
+    this.consumer = new ConsumerWorker<PageSharedEvent>({
+      js: ctx.js, jsm: ctx.jsm, logger: ctx.logger,
+      durable: 'fetcher-share',
+      filterSubject: eventFilter('page_shared'),
+      concurrency: 200,
+      ackWaitMs: 15_000,
+      maxDeliver: 3,
+      handlerTimeoutMs: (e) => e.data.options.timeoutMs * 2 + 60_000,
+      handle: (event, mctx) => this.handle(event, mctx),
+      giveUp: async (event, error) => {
+        const now = deps.clock();
+        await ctx.log.append(makeEvent('page_failed', { kind: event.kind, id: event.id, part: event.part }, {
+          error: { code: 'BROWSER_ERROR', message: `the shared page load did not finish: ${error.message}` }, failedAt: now.toISOString(), attempt: 1,
+        }, { eventId: deps.newId(), now }), { once: true });
+      },
+    });
+  }
+
+  private async handle(event: PageSharedEvent, mctx: MessageContext): Promise<void> {
+    const { ctx, clock, newId } = this.deps;
+    const at = { kind: event.kind, id: event.id, part: event.part };
+    const source = { kind: event.kind, id: event.data.sourceJobId, part: event.data.sourcePart };
+    const startedAt = clock();
+    await ctx.log.append(
+      makeEvent('page_started', at, { attempt: mctx.deliveryCount, startedAt: startedAt.toISOString(), worker: 'share' }, { eventId: newId(), now: startedAt }),
+      { msgId: `${event.kind}.${event.id}.${event.part}.page_started.${mctx.deliveryCount}` },
+    );
+    const interval = this.deps.pollIntervalMs ?? 100;
+    while (!mctx.signal.aborted) {
+      const fetched = await ctx.log.last({ ...source, event: 'page_fetched' });
+      if (fetched?.event === 'page_fetched') {
+        const now = clock();
+        const queueWaitMs = Math.max(0, now.getTime() - Date.parse(event.data.requestedAt));
+        await ctx.log.append(makeEvent('page_fetched', at, {
+          ...fetched.data,
+          // Time spent waiting for the shared load counts as queueing; the load itself cost this job nothing.
+          timings: { queueWaitMs, fetchMs: 0, renderMs: 0, screenshotMs: 0 },
+          fetchedAt: now.toISOString(),
+        }, { eventId: newId(), now }), { once: true });
+        return;
+      }
+      const failed = await ctx.log.last({ ...source, event: 'page_failed' });
+      if (failed?.event === 'page_failed') {
+        const now = clock();
+        await ctx.log.append(makeEvent('page_failed', at, { error: failed.data.error, failedAt: now.toISOString(), attempt: 1 }, { eventId: newId(), now }), { once: true });
+        return;
+      }
+      await new Promise((r) => setTimeout(r, interval));
+    }
+    throw new BrowserError('gave up waiting for the shared page load');
+  }
+}

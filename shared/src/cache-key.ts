@@ -1,0 +1,28 @@
+// The scrape result cache key (spec "Caching rules"): SHA-256 of the normalized URL and the
+// options that change the result. Decisions (docs/api.md "Cache"):
+//   - in the key: formats, onlyMainContent, include/excludeTags, viewport, mobile, device,
+//     darkMode, headers, waitFor, actions, screenshot options (fullPage, format, quality,
+//     clip): a request with actions is never served a result made without them;
+//   - not in the key: `timeout` (a page that loaded loads the same with more time) and
+//     screenshotOptions.response (url or base64 is only how the same image is returned);
+//   - requests with custom headers are cached per API key: headers may carry credentials,
+//     and one key must never be served a page fetched with another key's cookies.
+import { sha256Hex } from './ids.js';
+import type { ResolvedScrapeOptions } from './scrape-options.js';
+
+/** JSON with object keys sorted, so equal options always hash the same. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+export function scrapeCacheKey(url: string, options: ResolvedScrapeOptions, apiKeyId: string): string {
+  const { timeoutMs: _timeout, screenshot, ...rest } = options;
+  void _timeout;
+  const shot = screenshot ? { fullPage: screenshot.fullPage, format: screenshot.format, quality: screenshot.quality, clip: screenshot.clip ?? null } : null;
+  const scope = Object.keys(options.headers).length > 0 ? apiKeyId : '*';
+  return sha256Hex(canonicalJson({ v: 1, url, options: { ...rest, screenshot: shot }, scope }));
+}

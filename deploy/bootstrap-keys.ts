@@ -5,28 +5,12 @@
 // from the list does not revoke it).
 import { pathToFileURL } from 'node:url';
 import type { NatsConnection } from 'nats';
-import { loadConfigOrExit, type BootstrapKey } from '../shared/src/config.js';
-import { makeEvent } from '../shared/src/events/index.js';
-import { apiKeyHash, apiKeyId, newId } from '../shared/src/ids.js';
+import { loadConfigOrExit } from '../shared/src/config.js';
+import { bootstrapKeys } from '../shared/src/api-keys.js';
 import { createLogger, type Logger } from '../shared/src/logger.js';
 import { connectNats } from '../shared/src/nats/connect.js';
 import { EventLog } from '../shared/src/nats/event-log.js';
 import { ensureInfrastructure } from '../shared/src/nats/infrastructure.js';
-
-/** The event that creates one key: only its hash enters the log. */
-export function keyCreatedEvent({ key, plan }: BootstrapKey, now: Date, eventId: string) {
-  return makeEvent('key_created', { kind: 'apikey', id: apiKeyId(key), part: 'key' },
-    { keyHash: apiKeyHash(key), plan, label: 'bootstrap', createdAt: now.toISOString() }, { eventId, now });
-}
-
-export async function bootstrapKeys(log: EventLog, keys: BootstrapKey[], now: () => Date = () => new Date()): Promise<{ created: number; existing: number }> {
-  let created = 0;
-  for (const key of keys) {
-    const result = await log.append(keyCreatedEvent(key, now(), newId()), { once: true });
-    if (!result.duplicate) created++;
-  }
-  return { created, existing: keys.length - created };
-}
 
 /** NATS may still be starting next to us (same `helm install`): retry the first connect. */
 async function connectWithRetry(url: string, logger: Logger, waitMs: number): Promise<NatsConnection> {

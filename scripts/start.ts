@@ -8,8 +8,8 @@ import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfigOrExit, type BootstrapKey, type Config } from '../shared/src/config.js';
-import { makeEvent } from '../shared/src/events/index.js';
-import { apiKeyHash, apiKeyId, newApiKey, newId } from '../shared/src/ids.js';
+import { bootstrapKeys } from '../shared/src/api-keys.js';
+import { newApiKey } from '../shared/src/ids.js';
 import { createLogger } from '../shared/src/logger.js';
 import { connectNats } from '../shared/src/nats/connect.js';
 import { EventLog } from '../shared/src/nats/event-log.js';
@@ -61,18 +61,11 @@ async function startNatsServer(dataDir: string): Promise<{ url: string; proc: Ch
   return { url: `nats://127.0.0.1:${port}`, proc };
 }
 
-async function bootstrapKeys(natsUrl: string, keys: BootstrapKey[]): Promise<void> {
+async function createKeys(natsUrl: string, keys: BootstrapKey[]): Promise<void> {
   const nc = await connectNats(natsUrl, 'trawl-supervisor', logger);
   try {
-    const js = nc.jetstream();
     const jsm = await ensureInfrastructure(nc, { eventRetentionMs: config.eventRetentionMs, payloadTtlMs: config.payloadTtlMs });
-    const log = new EventLog(js, jsm);
-    for (const { key, plan } of keys) {
-      const now = new Date();
-      const event = makeEvent('key_created', { kind: 'apikey', id: apiKeyId(key), part: 'key' },
-        { keyHash: apiKeyHash(key), plan, label: 'bootstrap', createdAt: now.toISOString() }, { eventId: newId(), now });
-      await log.append(event, { once: true }); // a key that exists already is left as it is
-    }
+    await bootstrapKeys(new EventLog(nc.jetstream(), jsm), keys);
   } finally {
     await nc.drain();
   }
@@ -133,7 +126,7 @@ async function main(cfg: Config): Promise<void> {
 
   const generated = cfg.bootstrapApiKeys.length === 0 ? [{ key: newApiKey(), plan: 'free' as const }] : [];
   const keys = [...cfg.bootstrapApiKeys, ...generated];
-  await bootstrapKeys(natsUrl, keys);
+  await createKeys(natsUrl, keys);
 
   const healthBase = cfg.healthPort;
   // TRAWL_SERVICES picks a subset (debugging, or running some services elsewhere).

@@ -22,6 +22,7 @@ const PROD_VALUES = {
   nats: { enabled: false, url: 'nats://nats.messaging:4222' },
   ingress: { enabled: true, hosts: [{ host: 'trawl.example.com', paths: [{ path: '/', pathType: 'Prefix' }] }] },
   networkPolicy: { enabled: true, allowedPrivateCidrs: ['10.40.0.0/16'] },
+  webhooks: { signingSecret: 'a-signing-secret-of-more-than-32-characters' },
   services: {
     gateway: { autoscaling: { enabled: true } },
     fetcher: { autoscaling: { enabled: true }, nodeSelector: { pool: 'browsers' } },
@@ -31,6 +32,7 @@ const PROD_VALUES = {
 const EXISTING_SECRETS = {
   apiKeys: { existingSecret: 'trawl-keys', existingSecretKey: 'keys' },
   mongodb: { existingSecret: 'trawl-mongo' },
+  webhooks: { existingSecret: 'trawl-webhooks' },
   services: { gateway: { replicas: 1 } },
 };
 
@@ -102,6 +104,7 @@ describe('Helm chart: static checks', () => {
     assert.throws(() => renderChart(chart, { values: { apiKeys: { bootstrap: 'k-aaaaaaaaaaaaaaaaaaaa:free' } } }), /mongodb\.url/);
     assert.throws(() => renderChart(chart, { valuesFiles: [DEV_VALUES], values: { nats: { enabled: false } } }), /nats\.url/);
     assert.throws(() => renderChart(chart, { valuesFiles: [DEV_VALUES], values: { services: { scraper: { enabled: true } } } }), /services\.scraper: unknown service/);
+    assert.throws(() => renderChart(chart, { valuesFiles: [DEV_VALUES], values: { webhooks: { signingSecret: 'too-short' } } }), /at least 32 characters/);
   });
 });
 
@@ -242,6 +245,12 @@ describe('Helm chart: rendered manifests', () => {
     assert.ok(internet.ipBlock.except.includes('10.0.0.0/8'));
     assert.ok(egress.spec.egress.some((rule: Manifest) => rule.to.some((to: Manifest) => to.ipBlock?.cidr === '10.40.0.0/16')));
     assert.ok(!manifests.some((m) => m.kind === 'NetworkPolicy' && m.metadata.name.includes('gateway')), 'the gateway is not egress-restricted');
+    // The webhook signing secret reaches the two services that sign, and no other.
+    for (const service of SERVICES) {
+      const ref = container(find(manifests, 'Deployment', `web-extract-trawl-${service}`)).env.find((e: Manifest) => e.name === 'WEBHOOK_SIGNING_SECRET')?.valueFrom.secretKeyRef;
+      assert.equal(Boolean(ref), service === 'gateway' || service === 'webhook-dispatcher', service);
+      if (ref) assert.equal(find(manifests, 'Secret', ref.name).stringData[ref.key], PROD_VALUES.webhooks.signingSecret);
+    }
   });
 
   test('existing Secrets: the chart creates none and references the named ones', () => {
@@ -249,6 +258,8 @@ describe('Helm chart: rendered manifests', () => {
     assert.equal(ofKind(manifests, 'Secret').length, 0);
     const init = find(manifests, 'Deployment', 'trawl-gateway').spec.template.spec.initContainers[0];
     assert.deepEqual(init.env.find((e: Manifest) => e.name === 'BOOTSTRAP_API_KEYS').valueFrom.secretKeyRef, { name: 'trawl-keys', key: 'keys' });
+    const dispatcher = container(find(manifests, 'Deployment', 'trawl-webhook-dispatcher'));
+    assert.deepEqual(dispatcher.env.find((e: Manifest) => e.name === 'WEBHOOK_SIGNING_SECRET').valueFrom.secretKeyRef, { name: 'trawl-webhooks', key: 'WEBHOOK_SIGNING_SECRET' });
   });
 
   test('a config change rolls the pods (checksum annotation follows the ConfigMap)', () => {

@@ -86,6 +86,9 @@ was given inline; an existing Secret named in values wins.
 {{- $_ := set $data .Values.mongodb.existingSecretKey .Values.mongodb.url }}
 {{- end }}
 {{- end }}
+{{- if and .Values.webhooks.signingSecret (not .Values.webhooks.existingSecret) }}
+{{- $_ := set $data .Values.webhooks.existingSecretKey .Values.webhooks.signingSecret }}
+{{- end }}
 {{- if $data }}
 {{- toYaml $data }}
 {{- end }}
@@ -93,6 +96,10 @@ was given inline; an existing Secret named in values wins.
 
 {{- define "trawl.apiKeysSecretName" -}}
 {{- default (include "trawl.secretName" .) .Values.apiKeys.existingSecret }}
+{{- end }}
+
+{{- define "trawl.webhooksSecretName" -}}
+{{- default (include "trawl.secretName" .) .Values.webhooks.existingSecret }}
 {{- end }}
 
 {{- define "trawl.mongodbSecretName" -}}
@@ -109,6 +116,9 @@ was given inline; an existing Secret named in values wins.
 {{- end }}
 {{- if not (or .Values.nats.enabled .Values.nats.url) }}
 {{- fail "set nats.url or nats.enabled=true" }}
+{{- end }}
+{{- if and .Values.webhooks.signingSecret (lt (len .Values.webhooks.signingSecret) 32) }}
+{{- fail "webhooks.signingSecret must be at least 32 characters" }}
 {{- end }}
 {{- range $name, $svc := .Values.services }}
 {{- if not (has $name (list "gateway" "fetcher" "transformer" "projector" "crawler-frontier" "webhook-dispatcher")) }}

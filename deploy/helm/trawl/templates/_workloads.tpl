@@ -136,6 +136,13 @@ spec:
                 secretKeyRef:
                   name: {{ include "trawl.mongodbSecretName" $root }}
                   key: {{ $root.Values.mongodb.existingSecretKey }}
+            {{- if and (has $name (list "gateway" "webhook-dispatcher")) (or $root.Values.webhooks.signingSecret $root.Values.webhooks.existingSecret) }}
+            - name: WEBHOOK_SIGNING_SECRET
+              valueFrom:
+                secretKeyRef:
+                  name: {{ include "trawl.webhooksSecretName" $root }}
+                  key: {{ $root.Values.webhooks.existingSecretKey }}
+            {{- end }}
             {{- with $root.Values.config.extraEnv }}
             {{- toYaml . | nindent 12 }}
             {{- end }}

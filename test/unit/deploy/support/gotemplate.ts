@@ -4,8 +4,7 @@
 // fields of a missing value are an error, unknown functions fail at parse time, `and`/`or`
 // short-circuit, maps range in key order, `{{-`/`-}}` trim whitespace. Numbers follow
 // Helm: values are float64 (JS number), integers made by `int`/`int64`/literals are
-// bigint. Not supported: `block`, `break`/`continue`, methods, chained pipelines in
-// `else with`.
+// bigint. Not supported: `block`, `break`/`continue`, methods, range over an integer.
 
 export type Value = unknown;
 export type Func = (...args: Value[]) => Value;

@@ -41,6 +41,8 @@ export interface Config {
   mapMaxCrawlPages: number;
   /** Public base URL used in links the API hands out (screenshot URLs). */
   publicBaseUrl: string;
+  /** Per-key requests-per-minute limits of the plans (RATE_LIMITS=off disables them). */
+  rateLimits: boolean;
 }
 
 type Env = Record<string, string | undefined>;
@@ -67,6 +69,14 @@ function url(env: Env, name: string, protocols: string[]): string | undefined {
     }
   }
   return raw;
+}
+
+function onOff(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (!raw) return fallback;
+  if (['on', 'true', '1', 'yes'].includes(raw)) return true;
+  if (['off', 'false', '0', 'no'].includes(raw)) return false;
+  throw new ConfigError(name, `must be on or off, got "${env[name]}"`);
 }
 
 export function parseBootstrapKeys(raw: string | undefined): BootstrapKey[] {
@@ -117,6 +127,7 @@ export function loadConfig(env: Env = process.env): Config {
     payloadTtlMs: int(env, 'PAYLOAD_TTL_MS', 7 * 86_400_000, 60_000, 365 * 86_400_000),
     eventRetentionMs: int(env, 'EVENT_RETENTION_MS', 0, 0, 10 * 365 * 86_400_000),
     mapMaxCrawlPages: int(env, 'MAP_MAX_CRAWL_PAGES', 100, 1, 10_000),
+    rateLimits: onOff(env, 'RATE_LIMITS', true),
     publicBaseUrl: (url(env, 'PUBLIC_BASE_URL', ['http:', 'https:']) ?? `http://${publicHost.includes(':') ? `[${publicHost}]` : publicHost}:${port}`).replace(/\/+$/, ''),
   };
 }

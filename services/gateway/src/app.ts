@@ -16,6 +16,8 @@ import type { PayloadStore } from '../../../shared/src/nats/payloads.js';
 import type { ReadModelStore } from '../../../shared/src/store/index.js';
 import { authPlugin, KeyDirectory } from './plugins/auth.js';
 import { problemsPlugin } from './plugins/problems.js';
+import { rateLimitPlugin } from './plugins/rate-limit.js';
+import { RateLimiter } from './rate-limit.js';
 import { validatorCompiler } from './plugins/validation.js';
 import type { ProjectionWaiter } from './projection-wait.js';
 import { mapRoutes } from './routes/map.js';
@@ -86,6 +88,7 @@ export async function buildApp(deps: GatewayDeps) {
 
   await app.register(async (api) => {
     await api.register(authPlugin, { keys });
+    await api.register(rateLimitPlugin, { limiter: deps.config.rateLimits ? new RateLimiter(deps.nc.jetstream()) : null });
     await api.register(scrapeRoutes, { scrapes, present });
     await api.register(crawlRoutes, deps);
     await api.register(mapRoutes, deps);

@@ -23,6 +23,7 @@ import { startNatsServer, type NatsServerHandle } from '../../support/nats-serve
 
 const KEY = 'gateway_test_key_000000001';
 const OTHER = 'gateway_test_key_000000002';
+const FREE = 'gateway_test_key_000000003';
 
 type App = Awaited<ReturnType<typeof buildApp>>;
 
@@ -46,16 +47,16 @@ describe('gateway scrape API', () => {
     const payloads = new PayloadStore(js);
     store = new SqliteStore(path.join(dir, 'rm.sqlite'));
     await store.init();
-    for (const key of [KEY, OTHER]) {
+    for (const [key, plan] of [[KEY, 'pro'], [OTHER, 'pro'], [FREE, 'free']] as const) {
       await log.append(makeEvent('key_created', { kind: 'apikey', id: apiKeyId(key), part: 'key' },
-        { keyHash: apiKeyHash(key), plan: 'pro', label: 'test', createdAt: new Date().toISOString() }, { eventId: newId(), now: new Date() }), { once: true });
+        { keyHash: apiKeyHash(key), plan, label: 'test', createdAt: new Date().toISOString() }, { eventId: newId(), now: new Date() }), { once: true });
     }
     projector = new Projector({ nc, js, store, payloads, logger, readModels: READ_MODELS, payloadTtlMs: 60_000 });
     await projector.start();
     const waiter = new ProjectionWaiter(nc, store);
     await waiter.start();
     // The keys must be projected before the first request (a fresh key is cached as unknown for 1 s).
-    while (!(await store.findApiKeyByHash(apiKeyHash(OTHER)))) await new Promise((r) => setTimeout(r, 20));
+    while (!(await store.findApiKeyByHash(apiKeyHash(FREE)))) await new Promise((r) => setTimeout(r, 20));
     app = await buildApp({ config, logger, nc, log, payloads, store, waiter, newId, clock: systemClock });
     await app.ready();
   });
@@ -224,6 +225,31 @@ describe('gateway scrape API', () => {
     test('unknown routes are 404 problems', async () => {
       assertProblem(await get('/api/v1/nothing-here'), 404, 'NOT_FOUND');
       assertProblem(await get('/api/v2/scrape'), 404, 'NOT_FOUND');
+    });
+  });
+
+  describe('rate limits', () => {
+    test('a free key gets 10 job-creating requests a minute, then 429 RATE_LIMITED with the spec headers', async () => {
+      // Counting is per minute window: do not start in a window's last seconds.
+      while (Date.now() % 60_000 > 50_000) await new Promise((r) => setTimeout(r, 500));
+      for (let i = 0; i < 10; i++) {
+        const res = await post({ url: `http://127.0.0.1:9/rl-${i}` }, FREE);
+        assert.equal(res.statusCode, 202, res.body);
+        assert.equal(res.headers['x-ratelimit-limit'], '10');
+        assert.equal(res.headers['x-ratelimit-remaining'], String(9 - i));
+        assert.match(String(res.headers['x-ratelimit-reset']), /^\d{10}$/);
+      }
+      const limited = await post({ url: 'http://127.0.0.1:9/rl-over' }, FREE);
+      assertProblem(limited, 429, 'RATE_LIMITED', /10 requests per minute/);
+      assert.equal(limited.headers['x-ratelimit-limit'], '10');
+      assert.equal(limited.headers['x-ratelimit-remaining'], '0');
+      const reset = Number(limited.headers['x-ratelimit-reset']);
+      assert.ok(reset * 1000 > Date.now() && reset * 1000 <= Date.now() + 60_000);
+      const retryAfter = Number(limited.headers['retry-after']);
+      assert.ok(retryAfter >= 1 && retryAfter <= 60);
+      // Reading status and history is not counted; other keys are not affected.
+      assert.equal((await get('/api/v1/scrape?limit=1', FREE)).statusCode, 200);
+      assert.equal((await post({ url: 'http://127.0.0.1:9/rl-other' }, OTHER)).statusCode, 202);
     });
   });
 });

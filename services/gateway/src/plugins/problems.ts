@@ -66,6 +66,7 @@ export const problemsPlugin = fp(async (app: FastifyInstance, opts: { errorTypeB
     if (problem.status >= 500) request.log.error({ err }, 'request failed');
     else request.log.info({ code: problem.code, detail: problem.detail }, 'request rejected');
     if (err instanceof RateLimitedError) {
+      // X-RateLimit-* are set by the rate-limit hook; Retry-After belongs to every 429.
       reply.header('retry-after', Math.max(1, Math.ceil(err.retryAfterMs / 1000)));
     }
     return sendProblem(reply, problem);

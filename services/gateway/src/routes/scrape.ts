@@ -18,6 +18,7 @@ const MIME: Record<string, string> = { png: 'image/png', jpeg: 'image/jpeg', web
 
 export const scrapeRoutes: FastifyPluginAsyncTypebox<ScrapeRoutesOptions> = async (app, { scrapes, present }) => {
   app.post('/scrape', {
+    config: { rateLimited: true },
     schema: {
       summary: 'Create a scrape job (202), or answer from the cache (200, fromCache: true)',
       body: ScrapeRequestSchema,

@@ -1,0 +1,53 @@
+// Requests per minute per API key (spec "Limits"), shared by every gateway replica through
+// a JetStream KV bucket: one counter per key and minute window, incremented with
+// compare-and-set so concurrent replicas never lose a count. The bucket's TTL removes old
+// windows (bucket TTL is what nats-server 2.9 offers; per-message TTL is not).
+// Decision (docs/api.md "Rate limits"): job-creating requests are counted (POST scrape,
+// crawl, map, batch); reading status and history is not, so polling never locks a user out.
+import { StorageType, type JetStreamClient, type KV } from 'nats';
+import { RateLimitedError } from '../../../shared/src/errors.js';
+
+export const RATE_LIMIT_BUCKET = 'trawl-ratelimits';
+const WINDOW_MS = 60_000;
+
+export interface RateDecision {
+  limit: number;
+  remaining: number;
+  /** Unix time in seconds when the window resets. */
+  resetAt: number;
+}
+
+export class RateLimiter {
+  private kv: Promise<KV> | undefined;
+
+  constructor(private readonly js: JetStreamClient, private readonly now: () => number = Date.now) {}
+
+  private bucket(): Promise<KV> {
+    this.kv ??= this.js.views.kv(RATE_LIMIT_BUCKET, { ttl: 2 * WINDOW_MS, history: 1, storage: StorageType.Memory });
+    return this.kv;
+  }
+
+  /** Counts one request; throws RATE_LIMITED (with the headers' numbers) when over the limit. */
+  async take(keyId: string, limit: number): Promise<RateDecision> {
+    const window = Math.floor(this.now() / WINDOW_MS);
+    const resetAt = ((window + 1) * WINDOW_MS) / 1000;
+    const kv = await this.bucket();
+    const key = `${keyId}.${window}`;
+    for (let attempt = 0; attempt < 20; attempt++) {
+      const entry = await kv.get(key);
+      const count = entry && entry.length ? Number(entry.string()) : 0;
+      if (count >= limit) {
+        throw new RateLimitedError(`rate limit of ${limit} requests per minute reached`, Math.max(1000, resetAt * 1000 - this.now()), limit, resetAt * 1000);
+      }
+      try {
+        if (entry) await kv.update(key, String(count + 1), entry.revision);
+        else await kv.create(key, String(count + 1));
+        return { limit, remaining: limit - count - 1, resetAt };
+      } catch (err) {
+        if (!/wrong last sequence|key exists/i.test(String((err as Error).message))) throw err;
+        // Another replica counted first: read again.
+      }
+    }
+    throw new RateLimitedError('rate limiter contention; retry', 1000, limit, resetAt * 1000);
+  }
+}

@@ -2,9 +2,11 @@
 // default (about twice as fast and light as full chromium here); CHROMIUM_PATH overrides.
 import fs from 'node:fs';
 
+// The real binary first: Debian's /usr/bin/chromium-headless-shell is a wrapper script
+// that does not exec, so signals sent to it never reach Chromium.
 const CANDIDATES = [
-  '/usr/bin/chromium-headless-shell',
   '/usr/lib/chromium/chromium-headless-shell',
+  '/usr/bin/chromium-headless-shell',
   '/usr/bin/chromium',
   '/usr/bin/chromium-browser',
 ];

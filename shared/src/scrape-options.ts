@@ -33,6 +33,16 @@ export const MAX_ACTIONS = 50;
 
 const Selector = Type.String({ minLength: 1, maxLength: 1000 });
 
+// Keys the browser can press (Playwright's names), optionally with modifiers: "Enter",
+// "ArrowDown", "a", "Control+A", "Shift+Tab". Unknown names are a 400, not a failed job.
+const KEY_NAMES = [
+  'Backquote', 'Minus', 'Equal', 'Backslash', 'Backspace', 'Tab', 'Delete', 'Escape', 'ArrowDown', 'ArrowUp', 'ArrowLeft',
+  'ArrowRight', 'End', 'Enter', 'Home', 'Insert', 'PageDown', 'PageUp', 'Space', 'Shift', 'Control', 'Alt', 'Meta', 'CapsLock',
+  'BracketLeft', 'BracketRight', 'Semicolon', 'Quote', 'Comma', 'Period', 'Slash', 'NumpadEnter', 'NumpadAdd', 'NumpadSubtract',
+  'NumpadMultiply', 'NumpadDivide', 'NumpadDecimal', 'ControlOrMeta',
+];
+export const KEY_PATTERN = `^((Shift|Control|Alt|Meta|ControlOrMeta)\\+)*([^\\s]|F([1-9]|1[0-2])|Digit[0-9]|Key[A-Z]|Numpad[0-9]|${KEY_NAMES.join('|')})$`;
+
 export const Viewport = Type.Object(
   {
     width: Type.Optional(Type.Integer({ minimum: 100, maximum: 3840, default: 1280 })),
@@ -56,7 +66,7 @@ export const Action = Type.Union([
   Type.Object({ type: Type.Literal('wait'), milliseconds: Type.Integer({ minimum: 0, maximum: MAX_TIMEOUT_MS }) }, { additionalProperties: false }),
   Type.Object({ type: Type.Literal('click'), selector: Selector }, { additionalProperties: false }),
   Type.Object({ type: Type.Literal('type'), selector: Selector, text: Type.String({ maxLength: 10_000 }) }, { additionalProperties: false }),
-  Type.Object({ type: Type.Literal('press'), key: Type.String({ minLength: 1, maxLength: 50 }) }, { additionalProperties: false }),
+  Type.Object({ type: Type.Literal('press'), key: Type.String({ minLength: 1, maxLength: 50, pattern: KEY_PATTERN }) }, { additionalProperties: false }),
   Type.Object(
     {
       type: Type.Literal('scroll'),

@@ -18,12 +18,13 @@ export interface ActionEnv {
 
 export async function runActions(actions: Action[], env: ActionEnv): Promise<void> {
   for (const [index, action] of actions.entries()) {
-    await runAction(action, `action ${index} (${action.type})`, env);
+    await runAction(action, index, env);
   }
 }
 
-async function runAction(action: Action, label: string, env: ActionEnv): Promise<void> {
+async function runAction(action: Action, index: number, env: ActionEnv): Promise<void> {
   const { page, deadline } = env;
+  const label = `action ${index} (${action.type})`;
   switch (action.type) {
     case 'wait': {
       if (action.milliseconds >= deadline.remainingMs()) {
@@ -54,7 +55,8 @@ async function runAction(action: Action, label: string, env: ActionEnv): Promise
         await page.keyboard.press(action.key);
       } catch (err) {
         if (/Unknown key/i.test(String((err as Error).message))) {
-          throw new ValidationError(`${label}: unknown key "${action.key}"`, 'actions.key');
+          // VALIDATION_ERROR: the request is wrong, not the page (the gateway can refuse it early).
+          throw new ValidationError(`${label}: unknown key "${action.key}"`, `actions[${index}].key`);
         }
         throw captureError(err, label);
       }

@@ -117,7 +117,8 @@ export class CaptureRun {
         this.downloaded = true;
         return;
       }
-      if (isClosed(err)) throw navigationError(err, this.url, this.options.timeoutMs);
+      if (isClosed(err) || isTimeout(err)) throw navigationError(err, this.url, this.options.timeoutMs);
+      // Through the proxy every network failure looks alike to Chromium: the proxy knows why.
       throw this.proxy.failureFor(this.lastNavigationUrl) ?? navigationError(err, this.url, this.options.timeoutMs);
     }
     if (response) this.mainResponse = response;

@@ -14,7 +14,7 @@ import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core'
 import { BrowserError, type TrawlError } from '../../../shared/src/errors.js';
 import type { Logger } from '../../../shared/src/logger.js';
 import type { ResolvedScrapeOptions } from '../../../shared/src/scrape-options.js';
-import type { CidrRange, Lookup } from '../../../shared/src/url-safety.js';
+import { parseHttpUrl, type CidrRange, type Lookup } from '../../../shared/src/url-safety.js';
 import { BrowserHost, Slots } from './browser-pool.js';
 import { CaptureRun, type CaptureResult } from './capture-run.js';
 import { resolveEmulation } from './device-presets.js';
@@ -59,7 +59,7 @@ export interface PageCapturerOptions {
 export const CAPTURER_DEFAULTS = {
   workingIntervalMs: 5_000,
   loadWaitMaxMs: 10_000,
-  networkQuietMs: 200,
+  networkQuietMs: 100,
   networkSettleMaxMs: 2_000,
   screenshotTimeoutMs: 15_000,
   proxyConnectTimeoutMs: 15_000,
@@ -113,7 +113,9 @@ export class PageCapturer {
 
   async capture(url: string, options: ResolvedScrapeOptions, ctx: CaptureContext): Promise<CaptureResult> {
     if (this.stopped || !this.host) throw new BrowserError(this.stopped ? 'the page capturer is stopped' : 'the page capturer is not started');
-    const ticker = ctx.working ? setInterval(ctx.working, this.settings.workingIntervalMs) : undefined;
+    parseHttpUrl(url);
+    const { working } = ctx;
+    const ticker = working ? setInterval(() => tryWorking(working, this.opts.logger), this.settings.workingIntervalMs) : undefined;
     const job = (async () => {
       const release = await this.slots.acquire(ctx.signal);
       try {
@@ -249,6 +251,14 @@ async function refuseResourceTypes(context: BrowserContext, page: Page, resource
     cdp.send('Fetch.failRequest', { requestId: event.requestId, errorReason: 'BlockedByClient' }).catch(() => undefined);
   });
   await cdp.send('Fetch.enable', { patterns: resourceTypes.map((resourceType) => ({ resourceType: resourceType as 'Font', requestStage: 'Request' as const })) });
+}
+
+function tryWorking(working: () => void, logger: Logger): void {
+  try {
+    working();
+  } catch (err) {
+    logger.warn({ err }, 'working() threw');
+  }
 }
 
 function definedOnly<T extends object>(value: T): Partial<T> {

@@ -162,7 +162,10 @@ export class SsrfProxy {
       }
       this.refuseHttp(res, authority, connectError(err, authority));
     });
-    res.on('close', () => upstream.destroy());
+    // The browser gave up (page closed, navigation cancelled): stop the upstream request too.
+    res.on('close', () => {
+      if (!res.writableFinished) upstream.destroy();
+    });
     req.pipe(upstream);
   }
 

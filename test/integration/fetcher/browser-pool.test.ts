@@ -115,10 +115,12 @@ describe('browser pool', () => {
   });
 
   test('a killed Chromium fails only its captures (BROWSER_ERROR) and is relaunched', async () => {
+    // Browsers of the tests before may still be exiting: start from none.
+    await waitUntil(() => browserPids().length === 0);
     const capturer = await startCapturer({ poolSize: 2 });
     try {
       const pids = browserPids();
-      assert.equal(pids.length, 1, 'one Chromium browser process descends from this process');
+      assert.equal(pids.length, 1, `one Chromium browser process descends from this process: ${JSON.stringify(chromiumProcesses())}`);
       const victim = capturer.capture(site.url('/hang?crash'), opts(), ctx());
       await waitUntil(() => site.hits.has('/hang?crash'));
       process.kill(pids[0]!, 'SIGKILL');

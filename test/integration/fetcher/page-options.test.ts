@@ -2,7 +2,7 @@
 // HTTP statuses, non-HTML documents, resource blocking, and the page error codes.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { NetworkError, PageTimeoutError, SelectorNotFoundError, ValidationError } from '../../../shared/src/errors.js';
+import { InvalidUrlError, NetworkError, PageTimeoutError, SelectorNotFoundError, ValidationError } from '../../../shared/src/errors.js';
 import type { PageCapturer } from '../../../services/fetcher/src/page-capturer.js';
 import { startSite, type TestSite } from '../../support/site.js';
 import { closedPort, ctx, opts, startCapturer } from './helpers.js';
@@ -189,6 +189,10 @@ describe('page options', () => {
 });
 
 describe('errors', () => {
+  test('INVALID_URL for anything but an http(s) URL', async () => {
+    await assert.rejects(capturer.capture('file:///etc/passwd', opts(), ctx()), InvalidUrlError);
+  });
+
   test('SELECTOR_NOT_FOUND when waitFor names a selector that never appears', async () => {
     await assert.rejects(capturer.capture(site.url('/'), opts({ waitFor: '#never', timeout: 1500 }), ctx()), (err: unknown) => {
       assert.ok(err instanceof SelectorNotFoundError);

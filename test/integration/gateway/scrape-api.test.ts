@@ -189,6 +189,7 @@ describe('gateway scrape API', () => {
       ['click without selector', { url: 'http://127.0.0.1/', actions: [{ type: 'click' }] }, 'VALIDATION_ERROR', /actions\.0/],
       ['type without text', { url: 'http://127.0.0.1/', actions: [{ type: 'type', selector: '#q' }] }, 'VALIDATION_ERROR', /actions\.0/],
       ['press without key', { url: 'http://127.0.0.1/', actions: [{ type: 'press' }] }, 'VALIDATION_ERROR', /actions\.0/],
+      ['press an unknown key', { url: 'http://127.0.0.1/', actions: [{ type: 'press', key: 'Ctrl+A' }] }, 'VALIDATION_ERROR', /actions\.0\.key/],
       ['scroll bad direction', { url: 'http://127.0.0.1/', actions: [{ type: 'scroll', direction: 'left' }] }, 'VALIDATION_ERROR', /actions\.0/],
       ['body is an array', [], 'VALIDATION_ERROR', /must be a JSON object/],
     ];

@@ -51,16 +51,30 @@ function describe(err: ErrorObject): string {
  * Picks the most useful message. Union schemas (waitFor, actions) report one error per
  * branch plus an `anyOf`; the deepest non-union error is the one a user can act on.
  */
-export function toValidationError(errors: ErrorObject[], httpPart: string): ValidationError {
+/**
+ * For a union discriminated by `type` (actions), drop the errors of every branch whose
+ * `type` did not match: what is left are the errors of the branch the client meant.
+ */
+function matchingBranchErrors(errors: ErrorObject[]): ErrorObject[] {
+  const wrongBranches = errors
+    .map((e) => /^(.*\/anyOf\/\d+)\/properties\/type\/const$/.exec(e.schemaPath)?.[1])
+    .filter((p): p is string => Boolean(p));
+  if (wrongBranches.length === 0) return errors;
+  const kept = errors.filter((e) => !wrongBranches.some((prefix) => e.schemaPath.startsWith(`${prefix}/`)));
+  return kept.some((e) => e.keyword !== 'anyOf') ? kept : errors;
+}
+
+export function toValidationError(all: ErrorObject[], httpPart: string): ValidationError {
+  const errors = matchingBranchErrors(all);
   const specific = errors.filter((e) => e.keyword !== 'anyOf' && e.keyword !== 'oneOf' && e.keyword !== 'const' && e.keyword !== 'if');
   const ranked = (specific.length ? specific : errors).slice().sort((a, b) => fieldOf(b).split('.').length - fieldOf(a).split('.').length);
   const best = ranked[0];
   if (!best) return new ValidationError(`invalid ${httpPart}`);
   // An action whose `type` is unknown fails every branch on `type`: say so plainly.
-  const unionAtPath = errors.find((e) => e.keyword === 'anyOf');
-  if (unionAtPath && /^\/actions\/\d+$/.test(unionAtPath.instancePath) && errors.some((e) => e.keyword === 'const' && e.instancePath === `${unionAtPath.instancePath}/type`)) {
+  const unionAtPath = all.find((e) => e.keyword === 'anyOf');
+  if (unionAtPath && /^\/actions\/\d+$/.test(unionAtPath.instancePath) && all.some((e) => e.keyword === 'const' && e.instancePath === `${unionAtPath.instancePath}/type`)) {
     const field = fieldOf(unionAtPath);
-    const typeErrors = errors.filter((e) => e.keyword === 'const' && e.instancePath === `${unionAtPath.instancePath}/type`);
+    const typeErrors = all.filter((e) => e.keyword === 'const' && e.instancePath === `${unionAtPath.instancePath}/type`);
     const allTypesWrong = typeErrors.length >= 6;
     if (allTypesWrong) return new ValidationError(`${field}.type must be one of: wait, click, type, press, scroll, screenshot`, `${field}.type`);
   }

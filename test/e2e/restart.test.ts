@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import { startSite, type TestSite } from '../support/site.js';
 import { startSystem, type TrawlSystem } from '../support/system.js';
 
+// Each test scrapes its own URL: a repeated one would be answered from the cache.
 const PAGE = '<html><head><title>Slow page</title></head><body><article><h1>Finally</h1><p>This page took its time to arrive, and that is the point of this test of restarts.</p></article></body></html>';
 
 describe('restart mid-job', () => {
@@ -46,7 +47,7 @@ describe('restart mid-job', () => {
 
   test('SIGTERM while a page loads: the work is handed back and finishes after restart', async () => {
     let sys = await boot();
-    const { body } = await sys.api('POST', '/api/v1/scrape', { url: site.url('/slow') });
+    const { body } = await sys.api('POST', '/api/v1/scrape', { url: site.url('/slow?after-sigterm') });
     await sys.poll(`/api/v1/scrape/${body.id}`, (b: any) => b.status === 'PROCESSING');
     await sys.stop({ keepData: true });
     sys = await boot();

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify from 'fastify';
+import Fastify, { LogController } from 'fastify';
 import type { NatsConnection } from 'nats';
 import type { Config } from '../../../shared/src/config.js';
 import { readiness } from '../../../shared/src/health.js';
@@ -49,7 +49,7 @@ export async function buildApp(deps: GatewayDeps) {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
-    requestIdLogLabel: 'requestId',
+    logController: new LogController({ requestIdLogLabel: 'requestId' }),
     bodyLimit: 1024 * 1024,
     return503OnClosing: true,
   }).withTypeProvider<TypeBoxTypeProvider>();

@@ -229,6 +229,28 @@ describe('gateway scrape API', () => {
     });
   });
 
+  describe('logging', () => {
+    test('every log line of a request carries its requestId; the API key never appears', async () => {
+      const lines: string[] = [];
+      const { pino } = await import('pino');
+      const capture = pino({ level: 'info' }, { write: (line: string) => { lines.push(line); } });
+      const config = loadConfig({ NATS_URL: server.url, DATA_DIR: dir, SSRF_ALLOW_CIDRS: '127.0.0.0/8' });
+      const js = nc.jetstream();
+      const jsm = await nc.jetstreamManager();
+      const waiter = new ProjectionWaiter(nc, store);
+      await waiter.start();
+      const logged = await buildApp({ config, logger: capture as never, nc, log: new EventLog(js, jsm), payloads: new PayloadStore(js), store, waiter, newId, clock: systemClock });
+      const res = await logged.inject({ method: 'POST', url: '/api/v1/scrape', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, payload: '{"url": 5}' });
+      await logged.close();
+      waiter.stop();
+      const id = res.headers['x-request-id'];
+      const mine = lines.map((l) => JSON.parse(l)).filter((l) => l.requestId === id);
+      assert.ok(mine.length >= 2, `request lines: ${lines.join('')}`);
+      assert.ok(mine.some((l) => l.msg === 'request rejected' && l.code === 'VALIDATION_ERROR'));
+      assert.ok(lines.every((l) => !l.includes(KEY)), 'the API key is never logged');
+    });
+  });
+
   describe('rate limits', () => {
     test('a free key gets 10 job-creating requests a minute, then 429 RATE_LIMITED with the spec headers', async () => {
       // Counting is per minute window: do not start in a window's last seconds.

@@ -1,0 +1,94 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { InvalidUrlError, ValidationError } from '../../../shared/src/errors.js';
+import { normalizeScrapeOptions, type ScrapeOptionsInput } from '../../../shared/src/scrape-options.js';
+import { TransformPool, type TransformInput } from '../../../services/transformer/src/index.js';
+
+function input(n: number, options: ScrapeOptionsInput = {}, url = `https://example.com/page/${n}`): TransformInput {
+  const html = `<html><head><title>Page ${n}</title></head><body><h1>Heading ${n}</h1><p>Body of page ${n}. <a href="/next/${n}">next</a></p></body></html>`;
+  return { html, url, options: normalizeScrapeOptions({ onlyMainContent: false, formats: ['markdown'], ...options }) };
+}
+
+describe('TransformPool', () => {
+  let pool: TransformPool;
+  before(() => {
+    pool = new TransformPool({ size: 2 });
+  });
+  after(async () => {
+    await pool.close();
+  });
+
+  test('runs transforms on two workers at once and queues the rest; every result is the right one', async () => {
+    const runs = [1, 2, 3, 4, 5].map((n) => pool.run(input(n)));
+    // Dispatch is synchronous: both workers got a task, the other three wait in the queue.
+    assert.deepEqual(pool.stats(), { size: 2, busy: 2, queued: 3 });
+    const outputs = await Promise.all(runs);
+    outputs.forEach((out, i) => {
+      const n = i + 1;
+      assert.equal(out.metadata.title, `Page ${n}`);
+      assert.match(out.markdown!, new RegExp(`^# Heading ${n}\\n\\nBody of page ${n}\\. \\[next\\]\\(https://example\\.com/next/${n}\\)$`));
+      assert.deepEqual(out.links, [`https://example.com/next/${n}`]);
+    });
+    assert.deepEqual(pool.stats(), { size: 2, busy: 0, queued: 0 });
+  });
+
+  test('a transform that throws rejects with its message (validation errors keep class and field); the pool goes on', async () => {
+    await assert.rejects(pool.run(input(1, { includeTags: ['p[[['] })), (err: unknown) => {
+      assert.ok(err instanceof ValidationError);
+      assert.equal(err.field, 'includeTags');
+      assert.match(err.message, /invalid CSS selector/);
+      return true;
+    });
+    await assert.rejects(pool.run(input(2, {}, 'no-scheme')), InvalidUrlError);
+    const out = await pool.run(input(3));
+    assert.equal(out.metadata.title, 'Page 3');
+  });
+
+  test('an aborted signal rejects a queued or running transform; the stopped worker is replaced', async () => {
+    const early = new AbortController();
+    early.abort(new Error('gave up early'));
+    await assert.rejects(pool.run(input(1), early.signal), /gave up early/);
+
+    // A big page keeps a worker busy long enough to abort it while it runs.
+    const big = input(2);
+    big.html = `<html><body>${'<div><p>Paragraph text <a href="/x">link</a></p></div>'.repeat(40_000)}</body></html>`;
+    const controller = new AbortController();
+    const running = pool.run(big, controller.signal);
+    assert.equal(pool.stats().busy, 1);
+    controller.abort(new Error('stop now'));
+    await assert.rejects(running, /stop now/);
+    assert.deepEqual(pool.stats(), { size: 2, busy: 0, queued: 0 });
+    const outputs = await Promise.all([pool.run(input(3)), pool.run(input(4))]);
+    assert.deepEqual(outputs.map((o) => o.metadata.title), ['Page 3', 'Page 4']);
+  });
+});
+
+describe('TransformPool crash recovery', () => {
+  test('a worker that dies (out of memory) fails only its task and is replaced', async () => {
+    const pool = new TransformPool({ size: 1, maxOldGenerationSizeMb: 32 });
+    try {
+      const huge = input(1);
+      huge.html = `<html><body>${'<div><p>word <b>bold</b> <a href="/x">l</a></p></div>'.repeat(100_000)}</body></html>`;
+      const crashing = pool.run(huge);
+      const queuedBehind = pool.run(input(2));
+      assert.deepEqual(pool.stats(), { size: 1, busy: 1, queued: 1 });
+      await assert.rejects(crashing, /transform worker died/);
+      // The task waiting behind the crash runs on the replacement worker.
+      assert.equal((await queuedBehind).metadata.title, 'Page 2');
+      const after = await pool.run(input(3));
+      assert.equal(after.metadata.title, 'Page 3');
+      assert.equal(pool.stats().size, 1);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  test('close() rejects waiting work and later calls', async () => {
+    const pool = new TransformPool({ size: 1 });
+    const first = assert.rejects(pool.run(input(1)), /closed/);
+    const waiting = assert.rejects(pool.run(input(2)), /closed/);
+    await pool.close();
+    await Promise.all([first, waiting]);
+    await assert.rejects(pool.run(input(3)), /closed/);
+  });
+});

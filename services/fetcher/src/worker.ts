@@ -3,7 +3,7 @@
 // Idempotent: a page that already has page_fetched is not loaded again, and the append is
 // `once`, so a redelivery after a crash between append and ack writes nothing twice.
 import { toPageErrorCode, type TrawlError } from '../../../shared/src/errors.js';
-import { JOB_CANCELLED_EVENT, makeEvent, type StoredEvent, type TrawlEvent } from '../../../shared/src/events/index.js';
+import { cancelEventOf, makeEvent, type StoredEvent, type TrawlEvent } from '../../../shared/src/events/index.js';
 import type { IdGenerator, Clock } from '../../../shared/src/ids.js';
 import { ConsumerWorker, type MessageContext } from '../../../shared/src/nats/worker.js';
 import type { ServiceContext } from '../../../shared/src/service.js';
@@ -51,7 +51,8 @@ export class FetchWorker {
     const { ctx, capturer, clock, newId } = this.deps;
     const at = this.at(event);
     if (await ctx.log.exists({ ...at, event: 'page_fetched' })) return; // done before a crash
-    if (await ctx.log.exists({ kind: event.kind, id: event.id, part: 'job', event: JOB_CANCELLED_EVENT })) {
+    const cancelEvent = cancelEventOf(event.kind);
+    if (cancelEvent && (await ctx.log.exists({ kind: event.kind, id: event.id, part: 'job', event: cancelEvent }))) {
       mctx.logger.info('job cancelled; page not fetched');
       return;
     }

@@ -83,10 +83,13 @@ export const PageFailed = Type.Object({
 });
 
 /**
- * A job-level event (subject trawl.<kind>.<id>.job.job_cancelled) that stops a job's pages:
- * the fetcher checks it before loading a page, so nothing is fetched after a cancel.
+ * The job-level event that cancels a multi-page job (trawl.<kind>.<id>.job.<kind>_cancel_requested).
+ * The fetcher checks it before loading a page of such a job, so nothing is fetched after a
+ * cancel is recorded. Single scrapes cannot be cancelled and skip the check.
  */
-export const JOB_CANCELLED_EVENT = 'job_cancelled';
+export function cancelEventOf(kind: string): string | null {
+  return kind === 'crawl' || kind === 'batch' ? `${kind}_cancel_requested` : null;
+}
 
 /** At most this many links ride on page_completed (the full list is in the result payload). */
 export const MAX_EVENT_LINKS = 2000;

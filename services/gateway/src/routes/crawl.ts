@@ -24,6 +24,7 @@ export const crawlRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (app, d
   };
 
   app.post('/crawl', {
+    config: { rateLimited: true },
     schema: { summary: 'Start a crawl job', body: CrawlRequestSchema, response: { 202: CrawlCreated, ...errors } },
   }, async (request, reply) => reply.code(202).send(await crawls.submit(request.caller, request.body)));
 

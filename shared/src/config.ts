@@ -43,6 +43,28 @@ export interface Config {
   publicBaseUrl: string;
   /** Per-key requests-per-minute limits of the plans (RATE_LIMITS=off disables them). */
   rateLimits: boolean;
+  /** Pages of one crawl in flight at once. */
+  crawlMaxInFlight: number;
+  /** One webhook delivery attempt's timeout. */
+  webhookTimeoutMs: number;
+  /** Delays between webhook attempts (empty: no retry). */
+  webhookRetryScheduleMs: readonly number[];
+  /** Server secret the per-key webhook secrets derive from (unset: generated, kept in JetStream). */
+  webhookSigningSecret: string | undefined;
+}
+
+export const DEFAULT_WEBHOOK_RETRY_SCHEDULE_MS: readonly number[] = [5_000, 30_000, 120_000, 600_000, 3_600_000];
+export const MIN_WEBHOOK_SECRET_LENGTH = 32;
+
+function msList(env: Env, name: string, fallback: readonly number[]): readonly number[] {
+  const raw = env[name];
+  if (raw === undefined) return fallback;
+  if (raw.trim() === '') return [];
+  const parts = raw.split(',').map((p) => p.trim());
+  if (parts.length > 20 || parts.some((p) => !/^\d{1,9}$/.test(p))) {
+    throw new ConfigError(name, `must be up to 20 comma-separated millisecond delays, got "${raw}"`);
+  }
+  return parts.map(Number);
 }
 
 type Env = Record<string, string | undefined>;
@@ -68,6 +90,13 @@ function url(env: Env, name: string, protocols: string[]): string | undefined {
       throw new ConfigError(name, `must use ${protocols.join(' or ')}, got "${parsed.protocol}"`);
     }
   }
+  return raw;
+}
+
+function secret(env: Env, name: string, minLength: number): string | undefined {
+  const raw = env[name]?.trim();
+  if (!raw) return undefined;
+  if (raw.length < minLength) throw new ConfigError(name, `must be at least ${minLength} characters`);
   return raw;
 }
 
@@ -128,6 +157,10 @@ export function loadConfig(env: Env = process.env): Config {
     eventRetentionMs: int(env, 'EVENT_RETENTION_MS', 0, 0, 10 * 365 * 86_400_000),
     mapMaxCrawlPages: int(env, 'MAP_MAX_CRAWL_PAGES', 100, 1, 10_000),
     rateLimits: onOff(env, 'RATE_LIMITS', true),
+    crawlMaxInFlight: int(env, 'CRAWL_MAX_IN_FLIGHT', 4, 1, 64),
+    webhookTimeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
+    webhookRetryScheduleMs: msList(env, 'WEBHOOK_RETRY_SCHEDULE_MS', DEFAULT_WEBHOOK_RETRY_SCHEDULE_MS),
+    webhookSigningSecret: secret(env, 'WEBHOOK_SIGNING_SECRET', MIN_WEBHOOK_SECRET_LENGTH),
     publicBaseUrl: (url(env, 'PUBLIC_BASE_URL', ['http:', 'https:']) ?? `http://${publicHost.includes(':') ? `[${publicHost}]` : publicHost}:${port}`).replace(/\/+$/, ''),
   };
 }

@@ -18,7 +18,6 @@ import { Webhook } from 'standardwebhooks';
 export const WEBHOOK_SECRET_PREFIX = 'whsec_';
 export const SECRETS_BUCKET = 'trawl-secrets';
 const SERVER_SECRET_KEY = 'webhook-signing';
-export const MIN_SERVER_SECRET_LENGTH = 32;
 
 /** The per-API-key signing secret, in the `whsec_<base64>` form standardwebhooks libraries take. */
 export function deriveWebhookSecret(serverSecret: string, apiKeyId: string): string {
@@ -46,14 +45,9 @@ export function signWebhook(secret: string, webhookId: string, at: Date, body: s
  * The server secret: WEBHOOK_SIGNING_SECRET when set (at least 32 characters), otherwise
  * the one stored in the KV bucket, generated on first use. Throws on a too-short env value.
  */
-export async function loadServerSecret(js: JetStreamClient, env: Record<string, string | undefined> = process.env): Promise<string> {
-  const fromEnv = env.WEBHOOK_SIGNING_SECRET?.trim();
-  if (fromEnv) {
-    if (fromEnv.length < MIN_SERVER_SECRET_LENGTH) {
-      throw new Error(`WEBHOOK_SIGNING_SECRET must be at least ${MIN_SERVER_SECRET_LENGTH} characters`);
-    }
-    return fromEnv;
-  }
+export async function loadServerSecret(js: JetStreamClient, configured: string | undefined): Promise<string> {
+  // Length is checked with the rest of the configuration (config.ts).
+  if (configured) return configured;
   const kv = await js.views.kv(SECRETS_BUCKET, { storage: StorageType.File, history: 1 });
   const existing = await kv.get(SERVER_SECRET_KEY);
   if (existing && existing.value.length > 0) return existing.string();

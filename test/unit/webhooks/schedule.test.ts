@@ -1,9 +1,11 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { NetworkError, UrlNotAllowedError } from '../../../shared/src/errors.js';
-import {
-  DEFAULT_RETRY_SCHEDULE_MS, decideAttempt, loadDispatcherSettings, maxAttempts, parseRetrySchedule,
-} from '../../../services/webhook-dispatcher/src/schedule.js';
+import { ConfigError, DEFAULT_WEBHOOK_RETRY_SCHEDULE_MS as DEFAULT_RETRY_SCHEDULE_MS, loadConfig } from '../../../shared/src/config.js';
+import { decideAttempt, maxAttempts } from '../../../services/webhook-dispatcher/src/schedule.js';
+
+const parseRetrySchedule = (raw: string | undefined) => loadConfig(raw === undefined ? {} : { WEBHOOK_RETRY_SCHEDULE_MS: raw }).webhookRetryScheduleMs;
+const loadDispatcherSettings = (env: Record<string, string>) => ({ attemptTimeoutMs: loadConfig(env).webhookTimeoutMs });
 
 describe('webhook retry schedule', () => {
   test('default: 5 s, 30 s, 2 min, 10 min, 1 h, so six attempts', () => {
@@ -15,8 +17,10 @@ describe('webhook retry schedule', () => {
     assert.deepEqual(parseRetrySchedule('100, 200'), [100, 200]);
     assert.deepEqual(parseRetrySchedule(''), []);
     assert.equal(parseRetrySchedule(undefined), DEFAULT_RETRY_SCHEDULE_MS);
-    assert.throws(() => parseRetrySchedule('1s,2s'), /WEBHOOK_RETRY_SCHEDULE_MS/);
+    assert.throws(() => parseRetrySchedule('1s,2s'), ConfigError);
     assert.throws(() => parseRetrySchedule('-5'), /WEBHOOK_RETRY_SCHEDULE_MS/);
+    assert.throws(() => loadConfig({ WEBHOOK_SIGNING_SECRET: 'short' }), /WEBHOOK_SIGNING_SECRET: must be at least 32/);
+    assert.throws(() => loadConfig({ CRAWL_MAX_IN_FLIGHT: '0' }), /CRAWL_MAX_IN_FLIGHT/);
   });
 
   test('WEBHOOK_TIMEOUT_MS defaults to 10 s and is bounded', () => {

@@ -37,17 +37,6 @@ export const CRAWL_WORKER_DEFAULTS = {
 
 const TRIGGERS = new Set(['crawl_requested', 'page_completed', 'page_failed', 'crawl_cancel_requested']);
 
-/** CRAWL_MAX_IN_FLIGHT: pages of one crawl in flight at once (1-64, default 4). */
-export function maxInFlightFromEnv(env: Record<string, string | undefined> = process.env): number {
-  const raw = env.CRAWL_MAX_IN_FLIGHT?.trim();
-  if (!raw) return DEFAULT_MAX_IN_FLIGHT;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1 || value > 64) {
-    throw new Error(`CRAWL_MAX_IN_FLIGHT must be an integer from 1 to 64, got "${raw}"`);
-  }
-  return value;
-}
-
 /** Crawl states with the last stream sequence folded into each (bounded, LRU). */
 export class CrawlStates {
   private readonly cache = new Map<string, { state: CrawlState; lastSeq: number }>();
@@ -168,7 +157,7 @@ export function createCrawlEngine(log: EventLog, allow: ServiceContext['config']
 }
 
 export async function startCrawlWorker(ctx: ServiceContext, options: CrawlWorkerOptions = {}): Promise<RunningService> {
-  const engine = createCrawlEngine(ctx.log, ctx.config.ssrfAllowCidrs, { maxInFlight: maxInFlightFromEnv(), ...options });
+  const engine = createCrawlEngine(ctx.log, ctx.config.ssrfAllowCidrs, { maxInFlight: ctx.config.crawlMaxInFlight, ...options });
   const worker = new ConsumerWorker({
     js: ctx.js,
     jsm: ctx.jsm,

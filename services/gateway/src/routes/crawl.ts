@@ -19,7 +19,7 @@ export const crawlRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (app, d
   // Loaded on first use: the KV bucket may be created by another service at start-up.
   let serverSecret: Promise<string> | undefined;
   const secret = (): Promise<string> => {
-    serverSecret ??= loadServerSecret(deps.nc.jetstream()).catch((err) => { serverSecret = undefined; throw err; });
+    serverSecret ??= loadServerSecret(deps.nc.jetstream(), deps.config.webhookSigningSecret).catch((err) => { serverSecret = undefined; throw err; });
     return serverSecret;
   };
 

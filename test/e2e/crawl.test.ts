@@ -3,10 +3,10 @@
 // for depth, limit and each glob form, duplicates, external links, cancel, signed
 // webhooks with retries, a failing start page, the crawl list and bad input.
 import assert from 'node:assert/strict';
-import type http from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { startSite, type TestSite } from '../support/site.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 import { OTHER_API_KEY, startSystem, type TrawlSystem } from '../support/system.js';
 
 const page = (title: string, links: string[]): string => `<!doctype html><html><head><title>${title}</title>
@@ -43,7 +43,6 @@ const DEPTH3 = [...DEPTH2, '/a/b/c', '/docs/intro.pdf', '/files/launch.pdf'];
 const FINAL = new Set(['COMPLETED', 'FAILED', 'CANCELLED']);
 const sorted = (xs: string[]): string[] => [...xs].sort();
 
-interface Hook { headers: Record<string, string>; body: string }
 
 async function graphSite(ext: TestSite, routes: Parameters<typeof startSite>[0] = {}): Promise<TestSite> {
   const s = await startSite(routes);
@@ -56,10 +55,8 @@ async function graphSite(ext: TestSite, routes: Parameters<typeof startSite>[0] 
 describe('crawl end to end', () => {
   let site: TestSite;
   let ext: TestSite;
-  let hooks: TestSite;
+  let hooks: WebhookReceiver;
   let system: TrawlSystem;
-  const received = new Map<string, Hook[]>();
-  const failFirst = new Map<string, number>();
 
   before(async () => {
     ext = await startSite({ '/x': page('External X', ['/y']), '/y': page('External Y', []) }, '127.0.0.2');
@@ -67,19 +64,7 @@ describe('crawl end to end', () => {
     // A wide, slow part for the cancel test.
     site.route('/slow', page('Slow hub', Array.from({ length: 20 }, (_, i) => `/slow/${i}`)));
     for (let i = 0; i < 20; i++) site.route(`/slow/${i}`, { body: page(`Slow ${i}`, []), delayMs: 1500 });
-    hooks = await startSite();
-    const receiver = (req: http.IncomingMessage, res: http.ServerResponse): void => {
-      const path = req.url ?? '/';
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        const list = received.get(path) ?? [];
-        list.push({ headers: req.headers as Record<string, string>, body: Buffer.concat(chunks).toString() });
-        received.set(path, list);
-        res.writeHead(list.length <= (failFirst.get(path) ?? 0) ? 500 : 200).end();
-      });
-    };
-    for (const p of ['/done', '/flaky', '/failed', '/cancelled']) hooks.route(p, receiver);
+    hooks = await startWebhookReceiver(['/done', '/flaky', '/failed', '/cancelled']);
     system = await startSystem({ env: { WEBHOOK_RETRY_SCHEDULE_MS: '300,300,300' } });
   });
   after(async () => {
@@ -202,8 +187,8 @@ describe('crawl end to end', () => {
     assert.match(secret.body.secret, /^whsec_/);
     const job = await crawl({ url: site.url('/'), maxDepth: 1, limit: 2, webhookUrl: hooks.url('/done') });
     const deadline = Date.now() + 30_000;
-    while (!received.get('/done')?.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-    const [hook] = received.get('/done')!;
+    while (!hooks.received.get('/done')?.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    const [hook] = hooks.received.get('/done')!;
     const payload = new Webhook(secret.body.secret).verify(hook!.body, hook!.headers) as any;
     assert.deepEqual(Object.keys(payload).sort(), ['data', 'event', 'timestamp']);
     assert.deepEqual(payload.data, {
@@ -220,17 +205,17 @@ describe('crawl end to end', () => {
   });
 
   test('a receiver failing twice gets the same signed webhook three times', async () => {
-    failFirst.set('/flaky', 2);
+    hooks.failFirst.set('/flaky', 2);
     const secret = (await system.api('GET', '/api/v1/webhooks/secret')).body.secret;
     const job = await crawl({ url: site.url('/'), limit: 1, webhookUrl: hooks.url('/flaky') });
     const deadline = Date.now() + 30_000;
-    while ((received.get('/flaky')?.length ?? 0) < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-    const got = received.get('/flaky')!;
+    while ((hooks.received.get('/flaky')?.length ?? 0) < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    const got = hooks.received.get('/flaky')!;
     assert.equal(got.length, 3);
     assert.deepEqual(new Set(got.map((h) => h.headers['webhook-id'])), new Set([`msg_${job.id}`]));
     for (const h of got) assert.equal((new Webhook(secret).verify(h.body, h.headers) as any).data.id, job.id);
     await new Promise((r) => setTimeout(r, 1000));
-    assert.equal(received.get('/flaky')!.length, 3, 'no attempt after the successful one');
+    assert.equal(hooks.received.get('/flaky')!.length, 3, 'no attempt after the successful one');
   });
 
   test('a crawl whose start page fails is FAILED and sends crawl.failed', async () => {
@@ -243,8 +228,8 @@ describe('crawl end to end', () => {
     assert.deepEqual(job.data, []);
     assert.match(job.error.message, /start page failed/);
     const deadline = Date.now() + 30_000;
-    while (!received.get('/failed')?.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-    const payload = JSON.parse(received.get('/failed')![0]!.body);
+    while (!hooks.received.get('/failed')?.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    const payload = JSON.parse(hooks.received.get('/failed')![0]!.body);
     assert.deepEqual([payload.event, payload.data.status, payload.data.failedUrls], ['crawl.failed', 'FAILED', 1]);
   });
 
@@ -273,7 +258,7 @@ describe('crawl end to end', () => {
     const again = await system.api('DELETE', `/api/v1/crawl/${id}`);
     assert.equal(again.status, 409);
     assert.equal(again.body.code, 'JOB_ALREADY_FINISHED');
-    const payload = JSON.parse(received.get('/cancelled')![0]!.body);
+    const payload = JSON.parse(hooks.received.get('/cancelled')![0]!.body);
     assert.deepEqual([payload.event, payload.data.status], ['crawl.cancelled', 'CANCELLED']);
   });
 

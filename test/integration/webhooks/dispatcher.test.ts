@@ -3,7 +3,6 @@
 // log, abandonment, and a dispatcher restart in the middle of the schedule.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type http from 'node:http';
 import { connect, type JetStreamManager, type NatsConnection } from 'nats';
 import { Webhook } from 'standardwebhooks';
 import { makeEvent, type StoredEvent } from '../../../shared/src/events/index.js';
@@ -16,9 +15,8 @@ import { deriveWebhookSecret, loadServerSecret } from '../../../shared/src/webho
 import { createWebhookDispatcher } from '../../../services/webhook-dispatcher/src/worker.js';
 import { crawlWebhookBody } from '../../../services/crawler-frontier/src/crawl/decider.js';
 import { startNatsServer, type NatsServerHandle } from '../../support/nats-server.js';
-import { startSite, type TestSite } from '../../support/site.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../../support/webhook-receiver.js';
 
-interface Received { headers: Record<string, string>; body: string }
 
 const LOCAL = parseCidrList('127.0.0.0/8');
 const logger = createLogger('test-dispatcher', 'silent');
@@ -28,10 +26,8 @@ describe('webhook dispatcher', () => {
   let nc: NatsConnection;
   let log: EventLog;
   let jsm: JetStreamManager;
-  let site: TestSite;
+  let hooks: WebhookReceiver;
   let serverSecret: string;
-  const received = new Map<string, Received[]>();
-  const failFirst = new Map<string, number>();
 
   before(async () => {
     server = await startNatsServer();
@@ -39,23 +35,10 @@ describe('webhook dispatcher', () => {
     jsm = await ensureInfrastructure(nc, { eventRetentionMs: 0, payloadTtlMs: 60_000 });
     log = new EventLog(nc.jetstream(), jsm);
     serverSecret = await loadServerSecret(nc.jetstream(), undefined);
-    site = await startSite();
-    const receiver = (req: http.IncomingMessage, res: http.ServerResponse): void => {
-      const path = req.url ?? '/';
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        const list = received.get(path) ?? [];
-        list.push({ headers: req.headers as Record<string, string>, body: Buffer.concat(chunks).toString() });
-        received.set(path, list);
-        const failures = failFirst.get(path) ?? 0;
-        res.writeHead(list.length <= failures ? 503 : 200).end();
-      });
-    };
-    for (const p of ['/twice', '/always', '/restart', '/once']) site.route(p, receiver);
+    hooks = await startWebhookReceiver(['/twice', '/always', '/restart', '/once'], 503);
   });
   after(async () => {
-    await site.close();
+    await hooks.close();
     await nc.close();
     await server.stop();
   });
@@ -72,7 +55,7 @@ describe('webhook dispatcher', () => {
     const crawlId = newId();
     const body = crawlWebhookBody('crawl.completed', { id: crawlId, status: 'COMPLETED', startUrl: 'https://x.test/', totalUrls: 2, completedUrls: 2, failedUrls: 0 }, new Date().toISOString());
     await log.append(makeEvent('webhook_requested', { kind: 'crawl', id: crawlId, part: 'webhook' }, {
-      url: site.url(path), type: 'crawl.completed', body, webhookId: `msg_${crawlId}`, apiKeyId: 'key-1', requestedAt: new Date().toISOString(),
+      url: hooks.url(path), type: 'crawl.completed', body, webhookId: `msg_${crawlId}`, apiKeyId: 'key-1', requestedAt: new Date().toISOString(),
     }, { eventId: newId(), now: new Date() }), { once: true });
     return { crawlId, body };
   }
@@ -88,7 +71,7 @@ describe('webhook dispatcher', () => {
   }
 
   test('a receiver failing twice then succeeding gets three signed attempts with one webhook-id', async () => {
-    failFirst.set('/twice', 2);
+    hooks.failFirst.set('/twice', 2);
     const worker = dispatcher([200, 200, 200]);
     await worker.start();
     try {
@@ -96,7 +79,7 @@ describe('webhook dispatcher', () => {
       const history = await waitFor(crawlId, 'webhook_delivered');
       const attempts = history.filter((e) => e.event === 'webhook_attempted').map((e) => e.data as { attempt: number; status?: number; nextAttemptInMs?: number });
       assert.deepEqual(attempts.map((a) => [a.attempt, a.status, a.nextAttemptInMs]), [[1, 503, 200], [2, 503, 200], [3, 200, undefined]]);
-      const got = received.get('/twice')!;
+      const got = hooks.received.get('/twice')!;
       assert.equal(got.length, 3);
       assert.equal(new Set(got.map((r) => r.headers['webhook-id'])).size, 1);
       assert.equal(got[0]!.headers['webhook-id'], `msg_${crawlId}`);
@@ -111,7 +94,7 @@ describe('webhook dispatcher', () => {
   });
 
   test('a receiver that always fails is abandoned after the schedule, every attempt recorded', async () => {
-    failFirst.set('/always', 1000);
+    hooks.failFirst.set('/always', 1000);
     const worker = dispatcher([100, 100]);
     await worker.start();
     try {
@@ -120,26 +103,26 @@ describe('webhook dispatcher', () => {
       assert.equal(history.filter((e) => e.event === 'webhook_attempted').length, 3);
       const abandoned = history.find((e) => e.event === 'webhook_abandoned')!.data as { attempts: number; reason: string };
       assert.deepEqual(abandoned, { ...abandoned, attempts: 3, reason: '3 attempts failed; last: HTTP 503' });
-      assert.equal(received.get('/always')!.length, 3);
+      assert.equal(hooks.received.get('/always')!.length, 3);
     } finally {
       await worker.stop();
     }
   });
 
   test('the schedule survives a dispatcher restart (JetStream redelivery, no timers in memory)', async () => {
-    failFirst.set('/restart', 1);
+    hooks.failFirst.set('/restart', 1);
     const first = dispatcher([1500]);
     await first.start();
     const { crawlId } = await request('/restart');
     const deadline = Date.now() + 10_000;
-    while ((received.get('/restart')?.length ?? 0) < 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    while ((hooks.received.get('/restart')?.length ?? 0) < 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     await first.stop();
     const second = dispatcher([1500]);
     await second.start();
     try {
       const history = await waitFor(crawlId, 'webhook_delivered');
       assert.equal(history.filter((e) => e.event === 'webhook_attempted').length, 2);
-      assert.equal(received.get('/restart')!.length, 2);
+      assert.equal(hooks.received.get('/restart')!.length, 2);
     } finally {
       await second.stop();
     }
@@ -151,7 +134,7 @@ describe('webhook dispatcher', () => {
     try {
       const { crawlId } = await request('/once');
       await waitFor(crawlId, 'webhook_delivered');
-      assert.equal(received.get('/once')!.length, 1);
+      assert.equal(hooks.received.get('/once')!.length, 1);
     } finally {
       await worker.stop();
     }

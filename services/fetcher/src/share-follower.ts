@@ -9,6 +9,7 @@ import { ConsumerWorker, type MessageContext } from '../../../shared/src/nats/wo
 import type { ServiceContext } from '../../../shared/src/service.js';
 import { eventFilter } from '../../../shared/src/subjects.js';
 import { BrowserError } from '../../../shared/src/errors.js';
+import { recordPageFailure } from '../../../shared/src/page-failure.js';
 
 type PageSharedEvent = TrawlEvent<'page_shared'> & { seq: number };
 
@@ -33,12 +34,8 @@ export class ShareFollower {
       maxDeliver: 3,
       handlerTimeoutMs: (e) => e.data.options.timeoutMs * 2 + 60_000,
       handle: (event, mctx) => this.handle(event, mctx),
-      giveUp: async (event, error) => {
-        const now = deps.clock();
-        await ctx.log.append(makeEvent('page_failed', { kind: event.kind, id: event.id, part: event.part }, {
-          error: { code: 'BROWSER_ERROR', message: `the shared page load did not finish: ${error.message}` }, failedAt: now.toISOString(), attempt: 1,
-        }, { eventId: deps.newId(), now }), { once: true });
-      },
+      giveUp: (event, error, mctx) => recordPageFailure(ctx.log, { kind: event.kind, id: event.id, part: event.part },
+        { code: 'BROWSER_ERROR', message: `the shared page load did not finish: ${error.message}` }, mctx.deliveryCount, deps),
     });
   }
 
@@ -67,8 +64,7 @@ export class ShareFollower {
       }
       const failed = await ctx.log.last({ ...source, event: 'page_failed' });
       if (failed?.event === 'page_failed') {
-        const now = clock();
-        await ctx.log.append(makeEvent('page_failed', at, { error: failed.data.error, failedAt: now.toISOString(), attempt: 1 }, { eventId: newId(), now }), { once: true });
+        await recordPageFailure(ctx.log, at, failed.data.error, mctx.deliveryCount, this.deps);
         return;
       }
       await new Promise((r) => setTimeout(r, interval));

@@ -2,7 +2,8 @@
 // screenshots go to the Object Store under deterministic names; the event carries refs.
 // Idempotent: a page that already has page_fetched is not loaded again, and the append is
 // `once`, so a redelivery after a crash between append and ack writes nothing twice.
-import { toPageErrorCode, type TrawlError } from '../../../shared/src/errors.js';
+import type { TrawlError } from '../../../shared/src/errors.js';
+import { recordPageFailure } from '../../../shared/src/page-failure.js';
 import { cancelEventOf, makeEvent, type StoredEvent, type TrawlEvent } from '../../../shared/src/events/index.js';
 import type { IdGenerator, Clock } from '../../../shared/src/ids.js';
 import { ConsumerWorker, type MessageContext } from '../../../shared/src/nats/worker.js';
@@ -92,17 +93,10 @@ export class FetchWorker {
     return { rawHtml, ...(screenshots.length ? { screenshots } : {}) };
   }
 
-  private async recordFailure(event: PageRequestedEvent, error: TrawlError, mctx: MessageContext): Promise<void> {
-    const now = this.deps.clock();
-    await this.deps.ctx.log.append(
-      makeEvent('page_failed', this.at(event), {
-        error: { code: toPageErrorCode(error), message: error.message },
-        failedAt: now.toISOString(),
-        attempt: mctx.deliveryCount,
-      }, { eventId: this.deps.newId(), now }),
-      { once: true },
-    );
+  private recordFailure(event: PageRequestedEvent, error: TrawlError, mctx: MessageContext): Promise<void> {
+    return recordPageFailure(this.deps.ctx.log, this.at(event), error, mctx.deliveryCount, this.deps);
   }
+
 }
 
 function roundTimings(t: CaptureResult['timings']) {

@@ -1,7 +1,8 @@
 // The transformer's consumer: page_fetched -> (Readability, turndown) -> page_completed.
 // The transform runs in a worker-thread pool, so a heavy page never blocks this
 // process's NATS heartbeats. The result document goes to the Object Store.
-import { toPageErrorCode, type TrawlError } from '../../../shared/src/errors.js';
+import type { TrawlError } from '../../../shared/src/errors.js';
+import { recordPageFailure } from '../../../shared/src/page-failure.js';
 import { makeEvent, MAX_EVENT_LINKS, type PageResultPayload, type ScreenshotPayload, type StoredEvent, type TrawlEvent } from '../../../shared/src/events/index.js';
 import type { Clock, IdGenerator } from '../../../shared/src/ids.js';
 import { ConsumerWorker, type MessageContext } from '../../../shared/src/nats/worker.js';
@@ -89,15 +90,9 @@ export class TransformConsumer {
     );
   }
 
-  private async recordFailure(event: PageFetchedEvent, error: TrawlError, mctx: MessageContext): Promise<void> {
-    const now = this.deps.clock();
-    await this.deps.ctx.log.append(
-      makeEvent('page_failed', this.at(event), {
-        error: { code: toPageErrorCode(error), message: `could not transform the page: ${error.message}` },
-        failedAt: now.toISOString(),
-        attempt: mctx.deliveryCount,
-      }, { eventId: this.deps.newId(), now }),
-      { once: true },
-    );
+  private recordFailure(event: PageFetchedEvent, error: TrawlError, mctx: MessageContext): Promise<void> {
+    const failure = { code: error.code, message: `could not transform the page: ${error.message}` };
+    return recordPageFailure(this.deps.ctx.log, this.at(event), failure, mctx.deliveryCount, this.deps);
   }
+
 }

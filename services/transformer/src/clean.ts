@@ -1,46 +1,74 @@
-// DOM clean-up steps shared by every content mode. Each mutates the parsed document in
-// place: the document is parsed once per transform and thrown away afterwards.
+// DOM clean-up shared by every content mode. It mutates the parsed document in place (the
+// document is parsed once per transform and thrown away afterwards) and visits each element
+// once: on a 100 KB page every extra querySelectorAll is a full walk of the tree.
 import { resolveHttpUrl, selectAll } from './dom.js';
 
 /** Elements that never carry readable content (iframes keep their element, not their fallback text). */
-const JUNK_SELECTOR = 'script, style, noscript, template, link, meta, object, embed, applet, frame, frameset, dialog:not([open])';
+const JUNK = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'LINK', 'META', 'OBJECT', 'EMBED', 'APPLET', 'FRAME', 'FRAMESET']);
 
-/** Attributes holding one URL, made absolute so the markdown and html never depend on the page URL. */
-const URL_ATTRIBUTES: ReadonlyArray<readonly [string, string]> = [
-  ['a[href]', 'href'],
-  ['area[href]', 'href'],
-  ['img[src]', 'src'],
-  ['video[src]', 'src'],
-  ['video[poster]', 'poster'],
-  ['audio[src]', 'src'],
-  ['source[src]', 'src'],
-  ['track[src]', 'src'],
-  ['iframe[src]', 'src'],
-  ['blockquote[cite]', 'cite'],
-  ['q[cite]', 'cite'],
-];
+/** Per element name, the attributes holding one URL (made absolute so output never depends on the page URL). */
+const URL_ATTRIBUTES: Record<string, readonly string[]> = {
+  A: ['href'],
+  AREA: ['href'],
+  IMG: ['src'],
+  VIDEO: ['src', 'poster'],
+  AUDIO: ['src'],
+  SOURCE: ['src'],
+  TRACK: ['src'],
+  IFRAME: ['src'],
+  BLOCKQUOTE: ['cite'],
+  Q: ['cite'],
+};
 
 /** Lazy-loading attributes that hold the real image when `src` is a placeholder. */
 const LAZY_SRC_ATTRIBUTES = ['data-src', 'data-original', 'data-lazy-src', 'data-url', 'data-hi-res-src', 'data-orig-file'];
 
 /**
- * Rewrites URL attributes (href, src, srcset, poster, cite) against the base URL. Hrefs that
- * are only a fragment stay as they are (in-page anchors); javascript: and other schemes are
- * left for the markdown step, which drops them.
+ * One pass over the body:
+ *   - URL attributes (href, src, srcset, poster, cite) resolved against the base URL.
+ *     Fragment-only hrefs stay as they are (in-page anchors; markdown shows them as text),
+ *     javascript:, mailto:, data: and the like are left alone (markdown drops javascript:);
+ *   - lazy images get their real src (data-src and friends, srcset, or the <noscript> twin);
+ *   - removed: script, style, noscript (the page was rendered with scripts on), template,
+ *     link, meta, object, embed, closed <dialog>, iframes' fallback content, and elements
+ *     hidden by the `hidden` attribute, aria-hidden="true" or an inline display:none /
+ *     visibility:hidden. Elements hidden by stylesheets cannot be seen without computed styles;
+ *   - MathJax containers lose their class (see below).
  */
-export function absolutizeUrls(root: ParentNode, base: URL): void {
-  for (const [selector, attribute] of URL_ATTRIBUTES) {
-    for (const el of root.querySelectorAll(selector)) {
-      const value = el.getAttribute(attribute) ?? '';
-      if (value.startsWith('#') || /^\s*(javascript|mailto|tel|data|blob):/i.test(value)) continue;
-      const url = resolveHttpUrl(value, base);
-      if (url) el.setAttribute(attribute, url.href);
+export function prepareBody(body: Element, base: URL): void {
+  // A snapshot: removing an element leaves its (detached) descendants in the list, harmless.
+  for (const el of body.querySelectorAll('*')) {
+    const name = el.nodeName;
+    if (JUNK.has(name)) {
+      if (name === 'NOSCRIPT') unwrapNoscriptImage(el);
+      el.remove();
+      continue;
+    }
+    if ((name === 'DIALOG' && !el.hasAttribute('open')) || isHidden(el)) {
+      el.remove();
+      continue;
+    }
+    const attributes = URL_ATTRIBUTES[name];
+    if (attributes) for (const attribute of attributes) absolutizeAttribute(el, attribute, base);
+    if (name === 'IMG' || name === 'SOURCE') {
+      const srcset = el.getAttribute('srcset');
+      if (srcset) el.setAttribute('srcset', absolutizeSrcset(srcset, base));
+      if (name === 'IMG') fixLazyImage(el, base);
+    } else if (name === 'IFRAME') {
+      el.replaceChildren();
+    } else if (name === 'MJX-CONTAINER') {
+      // MathJax 3 marks formulas "CtxtMenu_Attached_0": Readability's unlikely-candidate
+      // pattern (/menu/) would remove them.
+      el.removeAttribute('class');
     }
   }
-  for (const el of root.querySelectorAll('img[srcset], source[srcset]')) {
-    el.setAttribute('srcset', absolutizeSrcset(el.getAttribute('srcset') ?? '', base));
-  }
-  for (const img of root.querySelectorAll('img')) fixLazyImage(img, base);
+}
+
+function absolutizeAttribute(el: Element, attribute: string, base: URL): void {
+  const value = el.getAttribute(attribute);
+  if (!value || value.startsWith('#') || /^\s*(javascript|mailto|tel|data|blob):/i.test(value)) return;
+  const url = resolveHttpUrl(value, base);
+  if (url) el.setAttribute(attribute, url.href);
 }
 
 function absolutizeSrcset(srcset: string, base: URL): string {
@@ -68,8 +96,7 @@ function bestSrcsetUrl(srcset: string): string | undefined {
 
 /** A missing or placeholder (data:) src is replaced by the lazy-loading attribute's URL or srcset. */
 function fixLazyImage(img: Element, base: URL): void {
-  const src = img.getAttribute('src')?.trim() ?? '';
-  if (src && !src.startsWith('data:')) return;
+  if (isRealSrc(img.getAttribute('src'))) return;
   for (const attribute of LAZY_SRC_ATTRIBUTES) {
     const url = resolveHttpUrl(img.getAttribute(attribute) ?? '', base);
     if (url) {
@@ -82,51 +109,49 @@ function fixLazyImage(img: Element, base: URL): void {
   if (url) img.setAttribute('src', url.href);
 }
 
-/**
- * Lazy-loading pages often put a placeholder <img> (no src, or a data: pixel) next to a
- * <noscript> holding the real one. noscript is removed as junk, so first the real image
- * takes the placeholder's place (what Readability does too).
- */
-export function unwrapNoscriptImages(root: ParentNode): void {
-  for (const noscript of [...root.querySelectorAll('noscript')]) {
-    const images = noscript.querySelectorAll('img');
-    if (images.length !== 1 || (noscript.textContent ?? '').trim()) continue;
-    const previous = noscript.previousElementSibling;
-    const placeholder = previous?.nodeName === 'IMG' ? previous : previous?.querySelectorAll('img').length === 1 && !(previous.textContent ?? '').trim() ? previous.querySelector('img') : null;
-    if (!placeholder || isRealSrc(placeholder.getAttribute('src'))) continue;
-    placeholder.replaceWith(images[0]!);
-  }
-}
-
 function isRealSrc(src: string | null): boolean {
   return !!src && !src.trim().startsWith('data:');
 }
 
 /**
- * Removes what never reads as content: scripts, styles, noscript (the page was rendered
- * with scripts on), templates, iframes' fallback children, and elements hidden by the
- * `hidden` attribute, `aria-hidden="true"` or an inline display:none / visibility:hidden.
- * Elements hidden by stylesheets cannot be seen here without computed styles.
+ * Lazy-loading pages often put a placeholder <img> (no src, or a data: pixel) next to a
+ * <noscript> holding the real one: the real image takes the placeholder's place before the
+ * noscript goes (Readability does the same).
  */
-export function removeJunk(root: ParentNode): void {
-  for (const el of root.querySelectorAll(JUNK_SELECTOR)) el.remove();
-  for (const frame of root.querySelectorAll('iframe')) frame.replaceChildren();
-  for (const el of root.querySelectorAll('[hidden], [aria-hidden="true"], [style*="none"], [style*="hidden"]')) {
-    if (isHidden(el)) el.remove();
-  }
-  // Comments are invisible; dropping them also keeps the html output small.
-  removeComments(root);
+function unwrapNoscriptImage(noscript: Element): void {
+  const images = noscript.querySelectorAll('img');
+  if (images.length !== 1 || (noscript.textContent ?? '').trim()) return;
+  const previous = noscript.previousElementSibling;
+  const placeholder =
+    previous?.nodeName === 'IMG'
+      ? previous
+      : previous && !(previous.textContent ?? '').trim() && previous.querySelectorAll('img').length === 1
+        ? previous.querySelector('img')
+        : null;
+  if (placeholder && !isRealSrc(placeholder.getAttribute('src'))) placeholder.replaceWith(images[0]!);
 }
 
 function isHidden(el: Element): boolean {
   if (el.hasAttribute('hidden')) return true;
-  // Same exception as Readability: some sites mark the real image aria-hidden behind a fallback.
-  if (el.getAttribute('aria-hidden') === 'true' && !(el.getAttribute('class') ?? '').includes('fallback-image')) return true;
-  const style = (el.getAttribute('style') ?? '').toLowerCase().replace(/\s+/g, '');
-  return /(^|;)display:none/.test(style) || /(^|;)visibility:hidden/.test(style);
+  if (el.getAttribute('aria-hidden') === 'true') {
+    // Modal libraries hide the whole app from screen readers while a dialog (a cookie
+    // banner in a rendered page) is open: that is the content, so it stays, and loses the
+    // attribute so that Readability keeps it too.
+    if (el.querySelector('main, article, h1')) {
+      el.removeAttribute('aria-hidden');
+      return false;
+    }
+    // Same exception as Readability: some sites mark the real image aria-hidden behind a fallback.
+    if (!(el.getAttribute('class') ?? '').includes('fallback-image')) return true;
+  }
+  const style = el.getAttribute('style');
+  if (!style || !/none|hidden/i.test(style)) return false;
+  const compact = style.toLowerCase().replace(/\s+/g, '');
+  return /(^|;)display:none/.test(compact) || /(^|;)visibility:hidden/.test(compact);
 }
 
-function removeComments(root: ParentNode): void {
+/** Comments are invisible: dropped from the html output (markdown ignores them anyway). */
+export function removeComments(root: Node): void {
   const stack: Node[] = [...root.childNodes];
   while (stack.length) {
     const node = stack.pop()!;
@@ -150,22 +175,33 @@ export function removeExcluded(root: ParentNode, selectors: readonly string[]): 
 export function collectIncluded(document: Document, selectors: readonly string[]): Element {
   const matched = new Set<Element>();
   for (const selector of selectors) {
-    for (const el of selectAll(document, selector, 'includeTags')) matched.add(el);
+    for (const el of selectAll(document.body, selector, 'includeTags')) matched.add(el);
   }
   const container = document.createElement('div');
-  const inPageOrder = [...document.body.querySelectorAll('*')].filter((el) => matched.has(el));
-  const taken: Element[] = [];
-  for (const el of inPageOrder) {
-    if (taken.some((outer) => outer.contains(el))) continue;
-    taken.push(el);
+  if (matched.size === 0) return container;
+  // Document order; a match inside the previous pick comes right after it (pre-order walk).
+  const picks: Element[] = [];
+  let last: Element | undefined;
+  for (const el of document.body.querySelectorAll('*')) {
+    if (!matched.has(el) || last?.contains(el)) continue;
+    picks.push(el);
+    last = el;
   }
-  for (const el of taken) container.appendChild(el);
+  for (const el of picks) container.appendChild(el);
   return container;
 }
 
-/** Boilerplate landmarks dropped when Readability finds no article and the body is used instead. */
+/** Boilerplate landmarks dropped when the body stands in for a missing article. */
 const BOILERPLATE_SELECTOR =
   'header, footer, nav, aside, [role="navigation"], [role="banner"], [role="contentinfo"], [role="complementary"], [role="search"]';
+
+/**
+ * Navigation Readability sometimes keeps (when the whole body wins). Only navigation: an
+ * article's own header, footer and asides (byline, notes, pull quotes) are content.
+ */
+export function removeNavigation(root: ParentNode): void {
+  for (const el of root.querySelectorAll('nav, [role="navigation"], [role="search"]')) el.remove();
+}
 
 export function removeBoilerplate(root: ParentNode): void {
   for (const el of root.querySelectorAll(BOILERPLATE_SELECTOR)) {

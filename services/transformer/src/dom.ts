@@ -67,7 +67,8 @@ function polyfillTableRows(document: Document): void {
 
 /** The base for relative URLs: `<base href>` (itself relative to the page URL) or the page URL. */
 export function documentBaseUrl(document: Document, pageUrl: URL): URL {
-  const href = document.querySelector('base[href]')?.getAttribute('href')?.trim();
+  // <base> belongs in <head>: looking only there avoids a walk of the whole body.
+  const href = (document.head ?? document).querySelector('base[href]')?.getAttribute('href')?.trim();
   if (href) {
     try {
       const base = new URL(href, pageUrl);

@@ -2,16 +2,48 @@
 // URL-resolved document (and mutates it, so it comes after metadata and links).
 import { Readability } from '@mozilla/readability';
 
+const H1_MARK = 'data-trawl-h1';
+
 /**
  * The main content element, or null when Readability finds no text at all (the caller
  * then falls back to the body without site chrome, see transform.ts).
+ *
+ * Two Readability habits are undone for Markdown: it demotes every <h1> to <h2> (they are
+ * restored), and it drops the heading that repeats the article title, so an article
+ * without an <h1> gets the title back as its first heading.
  */
 export function extractMainContent(document: Document): Element | null {
+  for (const h1 of document.body.querySelectorAll('h1')) h1.setAttribute(H1_MARK, '');
   const article = new Readability<Element>(document, {
     // Classes carry the code language (language-x); the html output keeps them too.
     keepClasses: true,
     serializer: (node) => node as Element,
   }).parse();
-  const content = article?.content;
-  return content && (article?.textContent ?? '').trim().length > 0 ? content : null;
+  if (!article?.content || !(article.textContent ?? '').trim()) return null;
+  // Readability wraps the article in <div id="readability-page-1" class="page">: drop the wrapper.
+  const wrapper = article.content;
+  const only = wrapper.children.length === 1 ? wrapper.firstElementChild : null;
+  const content = only?.id === 'readability-page-1' ? only : wrapper;
+
+  let hasH1 = false;
+  for (const heading of [...content.querySelectorAll(`[${H1_MARK}]`)]) {
+    heading.removeAttribute(H1_MARK);
+    if (heading.nodeName === 'H1') {
+      hasH1 = true;
+      continue;
+    }
+    if (heading.nodeName !== 'H2') continue;
+    const h1 = document.createElement('h1');
+    for (const { name, value } of [...heading.attributes]) h1.setAttribute(name, value);
+    while (heading.firstChild) h1.appendChild(heading.firstChild);
+    heading.replaceWith(h1);
+    hasH1 = true;
+  }
+  const title = article.title?.trim();
+  if (!hasH1 && title) {
+    const h1 = document.createElement('h1');
+    h1.textContent = title;
+    content.prepend(h1);
+  }
+  return content;
 }

@@ -69,9 +69,17 @@ function createService(): TurndownService {
       const text = linkText(content);
       const href = ((node as Element).getAttribute('href') ?? '').trim();
       if (!text) return '';
-      if (!/^(https?|mailto|tel):/i.test(href)) return text;
+      if (!/^(https?|mailto|tel):/i.test(href) || !URL.canParse(href)) return text;
       // title attributes are tooltips (on Wikipedia, the target's name again): not content.
       return `[${text}](${escapeDestination(href)})`;
+    },
+  });
+  // The gfm plugin reads input.checked, which linkedom does not reflect from the attribute.
+  td.addRule('taskListItem', {
+    filter: (node) => node.nodeName === 'INPUT' && node.getAttribute('type') === 'checkbox' && !!node.closest('li'),
+    replacement: (_content, node) => {
+      const box = (node as Element).hasAttribute('checked') ? '[x]' : '[ ]';
+      return /^\s/.test(node.nextSibling?.textContent ?? '') ? box : `${box} `;
     },
   });
   td.addRule('image', {
@@ -79,7 +87,7 @@ function createService(): TurndownService {
     replacement: (_content, node) => {
       const img = node as Element;
       const src = (img.getAttribute('src') ?? '').trim();
-      if (!/^https?:/i.test(src) || isTrackingPixel(img)) return '';
+      if (!/^https?:/i.test(src) || !URL.canParse(src) || isTrackingPixel(img)) return '';
       const alt = oneLine(img.getAttribute('alt') ?? '').replace(/([[\]\\])/g, '\\$1');
       return `![${alt}](${escapeDestination(src)})`;
     },
@@ -108,9 +116,11 @@ function escapeDestination(url: string): string {
 
 /** A 1x1 image (width and height attributes both at most 1): a tracker, not content. */
 function isTrackingPixel(img: Element): boolean {
-  const width = img.getAttribute('width');
-  const height = img.getAttribute('height');
-  return width !== null && height !== null && Number(width) <= 1 && Number(height) <= 1;
+  const size = (name: string) => {
+    const value = img.getAttribute(name)?.trim() ?? '';
+    return /^\d+(\.\d+)?(px)?$/.test(value) ? Number.parseFloat(value) : Number.NaN;
+  };
+  return size('width') <= 1 && size('height') <= 1;
 }
 
 const LANGUAGE_PATTERNS = [
@@ -147,7 +157,8 @@ function preText(node: Node): string {
   let out = '';
   const newline = (count: number) => {
     if (!out) return;
-    const have = /\n*$/.exec(out)?.[0].length ?? 0;
+    let have = 0;
+    while (have < count && out[out.length - 1 - have] === '\n') have++;
     if (have < count) out += '\n'.repeat(count - have);
   };
   const walk = (n: Node): void => {

@@ -2,7 +2,8 @@
 // clean-up touches the document. Every field is cheap: one pass over <meta> and <link>.
 //
 // Fields (PageMetadata is open, so the extras travel with it):
-//   title          <title>, else og:title, else twitter:title, else the first <h1>; '' if none
+//   title          <title>, else og:title, else twitter:title, else the first <h1>; '' if none.
+//                  A <title> that is just the site name (= og:site_name) gives way to og:title.
 //   description    <meta name=description>, else og:description, else twitter:description; ''
 //   language       <html lang>, else <meta http-equiv=content-language>, else og:locale (en_US -> en-US)
 //   canonicalUrl   <link rel=canonical>, absolute
@@ -19,7 +20,7 @@
 //   favicon        <link rel=icon> (or shortcut icon / apple-touch-icon), absolute
 //   type           og:type
 //   dir            <html dir> (ltr / rtl)
-import type { PageMetadata } from '../../../shared/src/events/common.js';
+import type { MetadataExtras, TransformMetadata } from './types.js';
 import { resolveHttpUrl } from './dom.js';
 
 export interface MetadataContext {
@@ -30,8 +31,8 @@ export interface MetadataContext {
   statusCode?: number;
 }
 
-export function extractMetadata(document: Document, context: MetadataContext): PageMetadata {
-  const meta = readMetaTags(document);
+export function extractMetadata(document: Document, context: MetadataContext): TransformMetadata {
+  const { meta, links, title: titleText } = survey(document);
   const first = (...keys: string[]): string | undefined => {
     for (const key of keys) {
       const value = meta.get(key);
@@ -43,22 +44,23 @@ export function extractMetadata(document: Document, context: MetadataContext): P
     value ? resolveHttpUrl(value, context.base)?.href : undefined;
 
   const html = document.documentElement;
-  const titleElement = document.querySelector('head > title') ?? document.querySelector('title:not(svg title)');
-  const title =
-    clean(titleElement?.textContent) || first('og:title', 'twitter:title') || clean(document.querySelector('h1')?.textContent) || '';
+  const ogTitle = first('og:title', 'twitter:title');
+  // A <title> that is only the site's name says nothing about the page: og:title does.
+  const titleIsSiteName = !!titleText && titleText.toLowerCase() === first('og:site_name', 'application-name')?.toLowerCase();
+  const title = (titleIsSiteName && ogTitle) || titleText || ogTitle || clean(document.querySelector('h1')?.textContent) || '';
   const description = first('description', 'og:description', 'twitter:description') ?? '';
   const language = clean(html?.getAttribute('lang')) || first('content-language') || localeToLanguageTag(first('og:locale'));
   const author = first('author') ?? nonUrl(first('article:author'));
 
-  const result: PageMetadata = {
+  const result: TransformMetadata = {
     title,
     description,
     sourceUrl: context.url,
     ...(context.statusCode !== undefined ? { statusCode: context.statusCode } : {}),
   };
-  const extras: Record<string, string | undefined> = {
+  const extras: Required<{ [K in keyof MetadataExtras | 'language' | 'canonicalUrl']: string | undefined }> = {
     language,
-    canonicalUrl: absolute(linkHref(document, 'canonical')),
+    canonicalUrl: absolute(links.get('canonical')),
     siteName: first('og:site_name', 'application-name'),
     ogTitle: first('og:title'),
     ogDescription: first('og:description'),
@@ -68,37 +70,50 @@ export function extractMetadata(document: Document, context: MetadataContext): P
     modifiedTime: first('article:modified_time', 'og:updated_time', 'datemodified', 'last-modified'),
     keywords: first('keywords', 'news_keywords'),
     robots: first('robots'),
-    favicon: absolute(linkHref(document, 'icon') ?? linkHref(document, 'shortcut icon') ?? linkHref(document, 'apple-touch-icon')),
+    favicon: absolute(links.get('icon') ?? links.get('shortcut icon') ?? links.get('apple-touch-icon')),
     type: first('og:type'),
     dir: clean(html?.getAttribute('dir')) || undefined,
   };
-  for (const [key, value] of Object.entries(extras)) {
-    if (value) (result as Record<string, unknown>)[key] = value;
+  // Absent fields are left out rather than set to undefined (the metadata is stored as JSON).
+  for (const key of Object.keys(extras) as Array<keyof typeof extras>) {
+    const value = extras[key];
+    if (value) result[key] = value;
   }
   return result;
 }
 
-/** name / property / http-equiv / itemprop (lower-cased) -> content; the first occurrence wins. */
-function readMetaTags(document: Document): Map<string, string> {
-  const tags = new Map<string, string>();
-  for (const el of document.querySelectorAll('meta[content]')) {
-    const content = clean(el.getAttribute('content'));
-    if (!content) continue;
-    for (const attribute of ['name', 'property', 'http-equiv', 'itemprop']) {
-      const key = el.getAttribute(attribute)?.trim().toLowerCase();
-      if (key && !tags.has(key)) tags.set(key, content);
-    }
-  }
-  return tags;
+interface Survey {
+  /** name / property / http-equiv / itemprop (lower-cased) -> content; the first occurrence wins. */
+  meta: Map<string, string>;
+  /** rel value (lower-cased; also each word of a multi-word rel) -> href; the first wins. */
+  links: Map<string, string>;
+  /** The document's <title> (not an SVG <title>), whitespace collapsed. */
+  title: string;
 }
 
-/** href of the first <link> whose rel list contains `rel` (a multi-word rel must match exactly). */
-function linkHref(document: Document, rel: string): string | undefined {
-  for (const el of document.querySelectorAll('link[rel][href]')) {
-    const rels = (el.getAttribute('rel') ?? '').toLowerCase().trim();
-    if (rel.includes(' ') ? rels === rel : rels.split(/\s+/).includes(rel)) return el.getAttribute('href') ?? undefined;
+/** One walk over <meta>, <link> and <title> (pages put them in the body too). */
+function survey(document: Document): Survey {
+  const meta = new Map<string, string>();
+  const links = new Map<string, string>();
+  let title = '';
+  for (const el of document.querySelectorAll('meta, link, title')) {
+    if (el.nodeName === 'TITLE') {
+      if (!title && !el.closest('svg')) title = clean(el.textContent);
+    } else if (el.nodeName === 'META') {
+      const content = clean(el.getAttribute('content'));
+      if (!content) continue;
+      for (const attribute of ['name', 'property', 'http-equiv', 'itemprop']) {
+        const key = el.getAttribute(attribute)?.trim().toLowerCase();
+        if (key && !meta.has(key)) meta.set(key, content);
+      }
+    } else {
+      const rel = el.getAttribute('rel')?.trim().toLowerCase().replace(/\s+/g, ' ');
+      const href = el.getAttribute('href')?.trim();
+      if (!rel || !href) continue;
+      for (const key of new Set([rel, ...rel.split(' ')])) if (!links.has(key)) links.set(key, href);
+    }
   }
-  return undefined;
+  return { meta, links, title };
 }
 
 function clean(text: string | null | undefined): string {

@@ -43,6 +43,8 @@ interface Task {
 interface Slot {
   worker: Worker;
   task?: Task;
+  /** Being terminated (abort): takes no work, replaced on exit. */
+  stopping?: boolean;
 }
 
 const DEFAULT_MAX_OLD_GENERATION_MB = 1024;
@@ -65,9 +67,9 @@ export class TransformPool {
     for (let i = 0; i < opts.size; i++) this.slots.push(this.spawn());
   }
 
-  /** Workers currently alive (for health checks and tests). */
-  get workerCount(): number {
-    return this.slots.length;
+  /** Workers, transforms running now, transforms waiting (health checks, tests, metrics). */
+  stats(): { size: number; busy: number; queued: number } {
+    return { size: this.slots.length, busy: this.slots.filter((s) => s.task).length, queued: this.queue.length };
   }
 
   run(input: TransformInput, signal?: AbortSignal): Promise<TransformOutput> {
@@ -118,7 +120,7 @@ export class TransformPool {
 
   private dispatch(): void {
     for (const slot of this.slots) {
-      if (slot.task) continue;
+      if (slot.task || slot.stopping) continue;
       const task = this.queue.shift();
       if (!task) return;
       slot.task = task;
@@ -171,6 +173,7 @@ export class TransformPool {
     if (!slot) return;
     // Synchronous work cannot be interrupted: stop the thread, onExit replaces it.
     slot.task = undefined;
+    slot.stopping = true;
     this.settle(task, () => task.reject(task.signal?.reason));
     void slot.worker.terminate();
   }

@@ -1,27 +1,29 @@
 // transformPage: rendered HTML -> markdown, cleaned html, links and metadata. Pure and
-// synchronous; the service runs it in worker threads (pool.ts).
+// synchronous; the service runs it in worker threads (transform-pool.ts).
 //
-// One parse per page, then, in this order (each step may rely on the ones before):
+// One parse per page (linkedom, see dom.ts), then, in this order:
 //   1. metadata and links from the untouched document (links cover the whole page);
-//   2. URLs made absolute (href, src, srcset, poster) against <base href> or the page URL,
-//      lazy images given their real src (data-src, srcset, or the <noscript> twin);
-//   3. junk removed: script, style, noscript, template, iframe fallback content, comments,
-//      hidden elements ([hidden], aria-hidden, inline display:none / visibility:hidden);
-//   4. excludeTags removed (so an excluded element never comes back through includeTags);
-//   5. the content root:
-//        includeTags given  -> only the matching elements, in page order. includeTags
-//                              replaces onlyMainContent: the user said what the content is,
-//                              and Readability could drop parts of it;
-//        onlyMainContent    -> Readability's article; when the page does not look like an
-//                              article (isProbablyReaderable) and Readability kept under a
-//                              quarter of its text, or found nothing, the body without site
-//                              chrome (header, footer, nav, aside and their ARIA roles);
-//        otherwise          -> the whole body;
-//   6. html = the root's inner HTML; markdown = turndown of the root.
+//   2. one pass over the body (clean.ts prepareBody): URLs made absolute (href, src, srcset,
+//      poster) against <base href> or the page URL, lazy images given their real src, junk
+//      removed (script, style, noscript, template, iframe fallback content, hidden elements:
+//      [hidden], aria-hidden, inline display:none / visibility:hidden);
+//   3. excludeTags removed (so an excluded element never comes back through includeTags);
+//   4. the content root:
+//        includeTags given -> only the matching elements, in page order. includeTags
+//                             replaces onlyMainContent: the user said what the content is,
+//                             and Readability could drop parts of it;
+//        onlyMainContent   -> Readability's article (minus any <nav> it kept, h1 levels and
+//                             the title heading restored, see main-content.ts). When the page
+//                             does not look like an article (isProbablyReaderable) and
+//                             Readability kept under a quarter of its text, or found nothing:
+//                             the body without site chrome (header, footer, nav, aside and
+//                             their ARIA roles), so listings and home pages keep their content;
+//        otherwise         -> the whole body;
+//   5. html = the root's inner HTML without comments; markdown = turndown of the root.
 // Content formats not asked for are not computed (links and metadata always are).
 import { isProbablyReaderable } from '@mozilla/readability';
 import { InvalidUrlError } from '../../../shared/src/errors.js';
-import { absolutizeUrls, collectIncluded, removeBoilerplate, removeExcluded, removeJunk, unwrapNoscriptImages } from './clean.js';
+import { collectIncluded, prepareBody, removeBoilerplate, removeComments, removeExcluded, removeNavigation } from './clean.js';
 import { documentBaseUrl, parseDocument } from './dom.js';
 import { extractLinks } from './links.js';
 import { extractMainContent } from './main-content.js';
@@ -42,7 +44,10 @@ export function transformPage(input: TransformInput): TransformOutput {
   if (!wantMarkdown && !wantHtml) return output;
 
   const root = contentRoot(document, base, input);
-  if (wantHtml) output.html = root.innerHTML.trim();
+  if (wantHtml) {
+    removeComments(root);
+    output.html = root.innerHTML.trim();
+  }
   if (wantMarkdown) output.markdown = toMarkdown(root);
   return output;
 }
@@ -52,18 +57,25 @@ function contentRoot(document: Document, base: URL, input: TransformInput): Elem
   prepare(document, base, excludeTags);
   if (includeTags.length > 0) return collectIncluded(document, includeTags);
   if (!onlyMainContent) return document.body;
-  // Judged before Readability, which mutates the document.
+  // Judged before Readability, which mutates the document: a page that may not be an
+  // article keeps a copy of its prepared body for the fallback.
   const readerable = isProbablyReaderable(document);
-  keepMathForReadability(document);
-  const bodyTextLength = readerable ? 0 : textLength(document.body);
+  const backup = readerable ? undefined : (document.body.cloneNode(true) as Element);
   const article = extractMainContent(document);
-  if (article && (readerable || textLength(article) >= MIN_ARTICLE_SHARE * bodyTextLength)) return article;
-  // No article (a home page, a listing): the body without site chrome. Readability has
-  // mutated the document, so start again from the source.
-  const fresh = parseDocument(input.html);
-  prepare(fresh, base, excludeTags);
-  removeBoilerplate(fresh.body);
-  return fresh.body;
+  if (article && (readerable || textLength(article) >= MIN_ARTICLE_SHARE * textLength(backup!))) {
+    removeNavigation(article);
+    return article;
+  }
+  // No article (a home page, a listing): the body without site chrome.
+  let body = backup;
+  if (!body) {
+    // Readability found no text on a page that looked readable (rare): start again.
+    const fresh = parseDocument(input.html);
+    prepare(fresh, base, excludeTags);
+    body = fresh.body;
+  }
+  removeBoilerplate(body);
+  return body;
 }
 
 /**
@@ -73,22 +85,12 @@ function contentRoot(document: Document, base: URL, input: TransformInput): Elem
  */
 const MIN_ARTICLE_SHARE = 0.25;
 
-/**
- * MathJax 3 containers carry the class "CtxtMenu_Attached_0", which Readability's
- * unlikely-candidate pattern (/menu/) removes with the formula in it.
- */
-function keepMathForReadability(document: Document): void {
-  for (const el of document.querySelectorAll('mjx-container[class]')) el.removeAttribute('class');
-}
-
 function textLength(el: Element): number {
   return (el.textContent ?? '').replace(/\s+/g, ' ').trim().length;
 }
 
 function prepare(document: Document, base: URL, excludeTags: readonly string[]): void {
-  unwrapNoscriptImages(document.body);
-  absolutizeUrls(document, base);
-  removeJunk(document.body);
+  prepareBody(document.body, base);
   removeExcluded(document.body, excludeTags);
 }
 

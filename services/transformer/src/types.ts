@@ -11,6 +11,23 @@ export interface TransformInput {
   statusCode?: number;
 }
 
+/** The cheap extras metadata.ts reads beside PageMetadata's fields (each only when present). */
+export interface MetadataExtras {
+  siteName?: string;
+  ogTitle?: string;
+  ogDescription?: string;
+  image?: string;
+  author?: string;
+  publishedTime?: string;
+  modifiedTime?: string;
+  keywords?: string;
+  robots?: string;
+  favicon?: string;
+  type?: string;
+  dir?: string;
+}
+export type TransformMetadata = PageMetadata & MetadataExtras;
+
 export interface TransformOutput {
   /** Present only when options.formats includes 'markdown'. */
   markdown?: string;
@@ -18,5 +35,5 @@ export interface TransformOutput {
   html?: string;
   /** Always computed (the crawl frontier needs them): absolute http(s), deduplicated, page order. */
   links: string[];
-  metadata: PageMetadata;
+  metadata: TransformMetadata;
 }

@@ -57,6 +57,24 @@ describe('content selection', () => {
     assert.ok(!md.includes('Cart'), md);
   });
 
+  test('a home page of teaser cards keeps every teaser (not just the one Readability would pick)', () => {
+    const card = (i: number) =>
+      `<div class="col"><div class="card"><h3><a href="/s/${i}">Story ${i} headline</a></h3><p>Teaser for story ${i}, with a comma, and more words.</p></div></div>`;
+    const rows = [0, 3, 6].map((start) => `<section>${[start, start + 1, start + 2].map(card).join('')}</section>`).join('');
+    const html = `<html><head><title>Home</title></head><body><header><a href="/">Logo</a></header>${rows}<footer>Footer text</footer></body></html>`;
+    const md = run({}, html).markdown!;
+    for (let i = 0; i < 9; i++) assert.match(md, new RegExp(`^### \\[Story ${i} headline\\]\\(https://news\\.example\\.com/s/${i}\\)$`, 'm'));
+    assert.ok(!md.includes('Logo') && !md.includes('Footer text'), md);
+  });
+
+  test('an app root hidden with aria-hidden behind an open modal (cookie banner) is still the content', () => {
+    const html = ARTICLE_PAGE.replace('<main>', '<div id="root" aria-hidden="true"><main>').replace('</main>', '</main></div>')
+      .replace('</body>', '<div role="dialog" class="cookie-consent"><p>We use cookies</p><button>Accept</button></div></body>');
+    const md = run({}, html).markdown!;
+    assert.match(md, /met on Tuesday/);
+    assert.match(md, /^# Bridge report published$/m);
+  });
+
   test('includeTags keeps only matching elements, in page order, instead of Readability', () => {
     const out = run({ includeTags: ['footer', '.lead', 'nav'], formats: ['markdown', 'html'] });
     const md = out.markdown!;

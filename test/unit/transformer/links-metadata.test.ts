@@ -97,6 +97,12 @@ describe('metadata', () => {
     assert.equal(twitter.metadata.description, 'TW D');
   });
 
+  test('a <title> that is only the site name gives way to og:title', () => {
+    const out = run('<html><head><title> Example Magazine </title><meta property="og:site_name" content="Example Magazine"><meta property="og:title" content="The real headline"></head><body></body></html>');
+    assert.equal(out.metadata.title, 'The real headline');
+    assert.equal(out.metadata.siteName, 'Example Magazine');
+  });
+
   test('no title anywhere: the first <h1>, else empty strings; no statusCode when unknown', () => {
     const h1 = run('<html><body><h1> Heading  one </h1></body></html>');
     assert.equal(h1.metadata.title, 'Heading one');

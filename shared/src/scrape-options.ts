@@ -2,7 +2,8 @@
 // (gateway), of the TypeScript types (every service) and of the OpenAPI document.
 // Defaults are written here once; `normalizeScrapeOptions` applies them so that every
 // event carries fully resolved options and the cache key sees one canonical form.
-import { Kind, Type, TypeRegistry, type Static, type TUnsafe } from '@sinclair/typebox';
+import { FormatRegistry, Kind, Type, TypeRegistry, type Static, type TUnsafe } from '@sinclair/typebox';
+import { parse as parseCss } from 'css-what';
 
 // A string enum as plain JSON Schema `enum`: one clear validation message ("must be one of
 // ...") instead of an anyOf of consts. Registered so TypeBox's own compiler checks it too.
@@ -32,6 +33,17 @@ export const MAX_TIMEOUT_MS = 300_000;
 export const MAX_ACTIONS = 50;
 
 const Selector = Type.String({ minLength: 1, maxLength: 1000 });
+
+/** A CSS selector the transformer can apply (include/excludeTags): checked at the gateway. */
+export function isCssSelector(value: string): boolean {
+  try {
+    return parseCss(value).length > 0;
+  } catch {
+    return false;
+  }
+}
+if (!FormatRegistry.Has('css-selector')) FormatRegistry.Set('css-selector', isCssSelector);
+const CssSelector = Type.String({ minLength: 1, maxLength: 1000, format: 'css-selector' });
 
 // Keys the browser can press (Playwright's names), optionally with modifiers: "Enter",
 // "ArrowDown", "a", "Control+A", "Shift+Tab". Unknown names are a 400, not a failed job.
@@ -88,8 +100,8 @@ export const ScrapeOptionsSchema = Type.Object(
       Type.Array(StringEnum(FORMATS), { minItems: 1, maxItems: FORMATS.length, uniqueItems: true, default: ['markdown'] }),
     ),
     onlyMainContent: Type.Optional(Type.Boolean({ default: true })),
-    includeTags: Type.Optional(Type.Array(Selector, { maxItems: 100 })),
-    excludeTags: Type.Optional(Type.Array(Selector, { maxItems: 100 })),
+    includeTags: Type.Optional(Type.Array(CssSelector, { maxItems: 100 })),
+    excludeTags: Type.Optional(Type.Array(CssSelector, { maxItems: 100 })),
     viewport: Type.Optional(Viewport),
     mobile: Type.Optional(Type.Boolean({ default: false })),
     device: Type.Optional(StringEnum(DEVICES)),

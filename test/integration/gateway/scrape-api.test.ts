@@ -162,6 +162,8 @@ describe('gateway scrape API', () => {
       ['onlyMainContent not boolean', { url: 'http://127.0.0.1/', onlyMainContent: 'yes' }, 'VALIDATION_ERROR', /onlyMainContent must be of type boolean/],
       ['includeTags not array', { url: 'http://127.0.0.1/', includeTags: 'p' }, 'VALIDATION_ERROR', /includeTags/],
       ['excludeTags empty selector', { url: 'http://127.0.0.1/', excludeTags: [''] }, 'VALIDATION_ERROR', /excludeTags\.0/],
+      ['excludeTags invalid selector', { url: 'http://127.0.0.1/', excludeTags: ['div['] }, 'VALIDATION_ERROR', /excludeTags\.0 is not a valid CSS selector/],
+      ['includeTags invalid selector', { url: 'http://127.0.0.1/', includeTags: ['main', ':not('] }, 'VALIDATION_ERROR', /includeTags\.1 is not a valid CSS selector/],
       ['viewport.width too small', { url: 'http://127.0.0.1/', viewport: { width: 99 } }, 'VALIDATION_ERROR', /viewport\.width must be >= 100/],
       ['viewport.width too large', { url: 'http://127.0.0.1/', viewport: { width: 3841 } }, 'VALIDATION_ERROR', /viewport\.width must be <= 3840/],
       ['viewport.height too small', { url: 'http://127.0.0.1/', viewport: { height: 99 } }, 'VALIDATION_ERROR', /viewport\.height must be >= 100/],

@@ -6,12 +6,14 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import { ValidationError } from '../../../../shared/src/errors.js';
+import { isCssSelector } from '../../../../shared/src/scrape-options.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
 function makeAjv(coerceTypes: boolean): Ajv {
   const ajv = new Ajv({ coerceTypes, useDefaults: true, removeAdditional: false, allErrors: true, strict: false });
   addFormats(ajv);
+  ajv.addFormat('css-selector', { type: 'string', validate: isCssSelector });
   return ajv;
 }
 
@@ -40,6 +42,9 @@ function describe(err: ErrorObject): string {
     case 'required': return `${field} is required`;
     case 'additionalProperties': return `${field} is not a known field`;
     case 'enum': return `${field} must be one of: ${(err.params as { allowedValues: unknown[] }).allowedValues.join(', ')}`;
+    case 'format':
+      if ((err.params as { format: string }).format === 'css-selector') return `${field} is not a valid CSS selector`;
+      return `${field} ${err.message ?? 'is invalid'}`;
     case 'type':
       if (field === '(body)') return 'the request body must be a JSON object';
       return `${field} must be of type ${(err.params as { type: string }).type}`;

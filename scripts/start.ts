@@ -124,7 +124,8 @@ async function main(cfg: Config): Promise<void> {
     say(`nats-server with JetStream at ${natsUrl} (store ${path.join(cfg.dataDir, 'nats')})`);
   }
 
-  const generated = cfg.bootstrapApiKeys.length === 0 ? [{ key: newApiKey(), plan: 'free' as const }] : [];
+  // The operator's own key on their own machine: the largest plan.
+  const generated = cfg.bootstrapApiKeys.length === 0 ? [{ key: newApiKey(), plan: 'team' as const }] : [];
   const keys = [...cfg.bootstrapApiKeys, ...generated];
   await createKeys(natsUrl, keys);
 

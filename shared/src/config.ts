@@ -41,10 +41,14 @@ export interface Config {
   mapMaxCrawlPages: number;
   /** Public base URL used in links the API hands out (screenshot URLs). */
   publicBaseUrl: string;
-  /** Per-key requests-per-minute limits of the plans (RATE_LIMITS=off disables them). */
+  /** Per-key requests-per-minute and concurrent-job limits of the plans (RATE_LIMITS=off disables them). */
   rateLimits: boolean;
+  /** Per-key monthly page quotas of the plans (QUOTAS=off disables them). */
+  quotas: boolean;
   /** Pages of one crawl in flight at once. */
   crawlMaxInFlight: number;
+  /** Pages of one batch scrape in flight at once. */
+  batchMaxInFlight: number;
   /** One webhook delivery attempt's timeout. */
   webhookTimeoutMs: number;
   /** Delays between webhook attempts (empty: no retry). */
@@ -157,7 +161,9 @@ export function loadConfig(env: Env = process.env): Config {
     eventRetentionMs: int(env, 'EVENT_RETENTION_MS', 0, 0, 10 * 365 * 86_400_000),
     mapMaxCrawlPages: int(env, 'MAP_MAX_CRAWL_PAGES', 100, 1, 10_000),
     rateLimits: onOff(env, 'RATE_LIMITS', true),
+    quotas: onOff(env, 'QUOTAS', true),
     crawlMaxInFlight: int(env, 'CRAWL_MAX_IN_FLIGHT', 4, 1, 64),
+    batchMaxInFlight: int(env, 'BATCH_MAX_IN_FLIGHT', 4, 1, 64),
     webhookTimeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
     webhookRetryScheduleMs: msList(env, 'WEBHOOK_RETRY_SCHEDULE_MS', DEFAULT_WEBHOOK_RETRY_SCHEDULE_MS),
     webhookSigningSecret: secret(env, 'WEBHOOK_SIGNING_SECRET', MIN_WEBHOOK_SECRET_LENGTH),

@@ -5,12 +5,15 @@ export type Plan = (typeof PLANS)[number];
 
 export interface PlanLimits {
   requestsPerMinute: number;
+  /** Jobs (scrapes, crawls, batches) of one key PENDING or PROCESSING at once. */
   concurrentJobs: number;
+  /** Pages a key may have fetched per calendar month (UTC). The spec leaves the size open. */
+  monthlyPages: number;
 }
 
 export const PLAN_LIMITS: Record<Plan, PlanLimits> = {
-  free: { requestsPerMinute: 10, concurrentJobs: 2 },
-  basic: { requestsPerMinute: 30, concurrentJobs: 5 },
-  pro: { requestsPerMinute: 60, concurrentJobs: 10 },
-  team: { requestsPerMinute: 120, concurrentJobs: 20 },
+  free: { requestsPerMinute: 10, concurrentJobs: 2, monthlyPages: 500 },
+  basic: { requestsPerMinute: 30, concurrentJobs: 5, monthlyPages: 3_000 },
+  pro: { requestsPerMinute: 60, concurrentJobs: 10, monthlyPages: 100_000 },
+  team: { requestsPerMinute: 120, concurrentJobs: 20, monthlyPages: 500_000 },
 };

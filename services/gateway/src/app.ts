@@ -18,6 +18,7 @@ import { authPlugin, KeyDirectory } from './plugins/auth.js';
 import { problemsPlugin } from './plugins/problems.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
 import { RateLimiter } from './rate-limit.js';
+import { PlanLimiter } from './limits.js';
 import { validatorCompiler } from './plugins/validation.js';
 import type { ProjectionWaiter } from './projection-wait.js';
 import { mapRoutes } from './routes/map.js';
@@ -38,6 +39,9 @@ export interface GatewayDeps {
   newId: IdGenerator;
   clock: Clock;
 }
+
+/** What route plugins get: the external dependencies plus the gateway's own services. */
+export type RouteDeps = GatewayDeps & { limits: PlanLimiter };
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,128}$/;
 
@@ -77,9 +81,11 @@ export async function buildApp(deps: GatewayDeps) {
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   const keys = new KeyDirectory(deps.store);
+  const limits = new PlanLimiter(deps.store, deps.clock, { concurrency: deps.config.rateLimits, quota: deps.config.quotas });
+  const routeDeps: RouteDeps = { ...deps, limits };
   const scrapes = new ScrapeService({
     log: deps.log, store: deps.store, waiter: deps.waiter, newId: deps.newId, clock: deps.clock,
-    urlPolicy: { allowCidrs: deps.config.ssrfAllowCidrs }, cacheTtlMs: deps.config.cacheTtlMs,
+    urlPolicy: { allowCidrs: deps.config.ssrfAllowCidrs }, cacheTtlMs: deps.config.cacheTtlMs, limits,
   });
   const present: PresentDeps = {
     screenshotUrl: (jobId, index) => `${deps.config.publicBaseUrl}/api/v1/scrape/${jobId}/${index === undefined ? 'screenshot' : `screenshots/${index}`}`,
@@ -90,8 +96,8 @@ export async function buildApp(deps: GatewayDeps) {
     await api.register(authPlugin, { keys });
     await api.register(rateLimitPlugin, { limiter: deps.config.rateLimits ? new RateLimiter(deps.nc.jetstream()) : null });
     await api.register(scrapeRoutes, { scrapes, present });
-    await api.register(crawlRoutes, deps);
-    await api.register(mapRoutes, deps);
+    await api.register(crawlRoutes, routeDeps);
+    await api.register(mapRoutes, routeDeps);
   }, { prefix: '/api/v1' });
 
   return app;

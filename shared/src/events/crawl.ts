@@ -66,7 +66,11 @@ export const CrawlFinished = Type.Object({
   finishedAt: Timestamp,
 });
 
-export const WEBHOOK_EVENT_TYPES = ['crawl.completed', 'crawl.failed', 'crawl.cancelled'] as const;
+export const WEBHOOK_EVENT_TYPES = [
+  'crawl.completed', 'crawl.failed', 'crawl.cancelled',
+  // Batch scrape (shared/src/events/batch.ts): the same delivery pipeline.
+  'batch.completed', 'batch.failed', 'batch.cancelled',
+] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 export const WebhookRequested = Type.Object({

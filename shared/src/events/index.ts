@@ -6,6 +6,7 @@ import type { Static, TSchema } from '@sinclair/typebox';
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import { parseSubject, subjectOf, type AggregateKind } from '../subjects.js';
 import { apiKeyEvents } from './apikey.js';
+import { batchEvents } from './batch.js';
 import { crawlEvents } from './crawl.js';
 import { mapEvents } from './map.js';
 import { pageEvents } from './page.js';
@@ -20,6 +21,7 @@ export const EVENT_SCHEMAS = {
   ...apiKeyEvents,
   ...crawlEvents,
   ...mapEvents,
+  ...batchEvents,
 } as const satisfies Record<string, TSchema>;
 
 export type EventName = keyof typeof EVENT_SCHEMAS;

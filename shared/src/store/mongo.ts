@@ -1,9 +1,10 @@
 // Production read-model store on MongoDB with the official driver. Same documents as the
 // embedded store; indexes are created at init.
 import { MongoClient, type Collection, type Db, type Document } from 'mongodb';
-import type { ApiKeyDoc, Page, ReadModelStore, ScrapeJobDoc, ScrapeJobSummary } from './types.js';
+import type { ApiKeyDoc, KeyUsageDoc, Page, ReadModelStore, ScrapeJobDoc, ScrapeJobSummary } from './types.js';
 import type { CrawlJobDoc, CrawlPageDoc, CrawlPageQuery } from './types.js';
 import { toScrapeSummary } from './types.js';
+import { toBatchSummary, type BatchJobDoc, type BatchJobSummary, type BatchPageDoc } from './types.js';
 
 type Stored<T> = T & { _id: string };
 
@@ -36,6 +37,7 @@ export class MongoStore implements ReadModelStore {
     ]);
     await this.col<ApiKeyDoc>('api_keys').createIndex({ keyHash: 1 }, { name: 'by_hash', unique: true });
     await this.initCrawls();
+    await this.initBatches();
   }
 
   async close(): Promise<void> {
@@ -109,6 +111,14 @@ export class MongoStore implements ReadModelStore {
     await this.put('api_keys', doc);
   }
 
+  async getKeyUsage(keyId: string): Promise<KeyUsageDoc | null> {
+    return strip(await this.col<KeyUsageDoc>('key_usage').findOne({ _id: keyId }));
+  }
+
+  async saveKeyUsage(doc: KeyUsageDoc): Promise<void> {
+    await this.put('key_usage', doc);
+  }
+
   async reset(): Promise<void> {
     for (const c of await this.db.listCollections({}, { nameOnly: true }).toArray()) {
       await this.db.collection(c.name).deleteMany({});
@@ -174,5 +184,50 @@ export class MongoStore implements ReadModelStore {
     const filter = (status: string) => ({ crawlId, status, ...MongoStore.resultFilter(beforeResultSeq) }) as never;
     const [completed, failed] = await Promise.all([pages.countDocuments(filter('COMPLETED')), pages.countDocuments(filter('FAILED'))]);
     return { completed, failed };
+  }
+
+  // ---- batches -------------------------------------------------------------------
+
+  private async initBatches(): Promise<void> {
+    await this.col<BatchJobDoc>('batch_jobs').createIndex({ apiKeyId: 1, createdAt: -1, _id: -1 }, { name: 'by_owner' });
+    // batch_pages are found by _id (`<batchId>:<pageKey>`) only.
+  }
+
+  async getBatchJob(id: string): Promise<BatchJobDoc | null> {
+    return strip(await this.col<BatchJobDoc>('batch_jobs').findOne({ _id: id }));
+  }
+
+  async saveBatchJob(doc: BatchJobDoc): Promise<void> {
+    await this.put('batch_jobs', doc);
+  }
+
+  async listBatchJobs(apiKeyId: string, page: Page): Promise<BatchJobSummary[]> {
+    const docs = await this.col<BatchJobDoc>('batch_jobs')
+      .find({ apiKeyId }, { projection: { pages: 0, options: 0 } })
+      .sort({ createdAt: -1, _id: -1 })
+      .skip(page.offset)
+      .limit(page.limit)
+      .toArray();
+    return docs.map((d) => toBatchSummary(strip(d)!));
+  }
+
+  private static batchPageId(batchId: string, pageKey: string): string {
+    return `${batchId}:${pageKey}`;
+  }
+
+  async getBatchPage(batchId: string, pageKey: string): Promise<BatchPageDoc | null> {
+    return strip(await this.col<BatchPageDoc>('batch_pages').findOne({ _id: MongoStore.batchPageId(batchId, pageKey) }));
+  }
+
+  async saveBatchPage(doc: BatchPageDoc): Promise<void> {
+    const _id = MongoStore.batchPageId(doc.batchId, doc.pageKey);
+    await this.col<BatchPageDoc>('batch_pages').replaceOne({ _id } as never, { ...doc, _id } as never, { upsert: true });
+  }
+
+  async getBatchPages(batchId: string, pageKeys: readonly string[]): Promise<BatchPageDoc[]> {
+    if (pageKeys.length === 0) return [];
+    const ids = pageKeys.map((k) => MongoStore.batchPageId(batchId, k));
+    const docs = await this.col<BatchPageDoc>('batch_pages').find({ _id: { $in: ids } } as never).toArray();
+    return docs.map((d) => strip(d)!);
   }
 }

@@ -5,11 +5,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import type { ApiKeyDoc, Page, ReadModelStore, ScrapeJobDoc, ScrapeJobSummary } from './types.js';
+import type { ApiKeyDoc, KeyUsageDoc, Page, ReadModelStore, ScrapeJobDoc, ScrapeJobSummary } from './types.js';
 import type { CrawlJobDoc, CrawlPageDoc, CrawlPageQuery } from './types.js';
 import { toScrapeSummary } from './types.js';
+import { toBatchSummary, type BatchJobDoc, type BatchJobSummary, type BatchPageDoc } from './types.js';
 
-export const COLLECTIONS = ['scrape_jobs', 'api_keys', 'crawl_jobs'] as const;
+export const COLLECTIONS = ['scrape_jobs', 'api_keys', 'crawl_jobs', 'key_usage'] as const;
 type Collection = (typeof COLLECTIONS)[number] | (string & {});
 
 interface Indexed {
@@ -42,6 +43,7 @@ export class SqliteStore implements ReadModelStore {
       this.db.exec(`CREATE INDEX IF NOT EXISTS ${c}_lookup ON ${c} (lookup)`);
     }
     this.initCrawlPages();
+    this.initBatches();
   }
 
   async close(): Promise<void> {
@@ -138,10 +140,19 @@ export class SqliteStore implements ReadModelStore {
     this.putDoc('api_keys', doc.id, doc, { createdAt: doc.createdAt, lookup: doc.keyHash });
   }
 
+  async getKeyUsage(keyId: string): Promise<KeyUsageDoc | null> {
+    return this.getDoc<KeyUsageDoc>('key_usage', keyId);
+  }
+
+  async saveKeyUsage(doc: KeyUsageDoc): Promise<void> {
+    this.putDoc('key_usage', doc.id, doc, {});
+  }
+
   async reset(): Promise<void> {
     this.conn.exec('DELETE FROM checkpoints');
     for (const c of this.collections) this.conn.exec(`DELETE FROM ${c}`);
     this.conn.exec('DELETE FROM crawl_pages');
+    this.resetBatches();
   }
 
   // ---- crawls --------------------------------------------------------------------
@@ -195,5 +206,54 @@ export class SqliteStore implements ReadModelStore {
       .all(crawlId, beforeResultSeq ?? null, beforeResultSeq ?? null) as { status: string; n: number }[];
     const count = (status: string): number => Number(rows.find((r) => r.status === status)?.n ?? 0);
     return { completed: count('COMPLETED'), failed: count('FAILED') };
+  }
+
+  // ---- batches -------------------------------------------------------------------
+  // Batch jobs are documents like the others (owner, created_at indexed); batch pages are
+  // keyed by (batch, page key).
+
+  private initBatches(): void {
+    this.conn.exec(`CREATE TABLE IF NOT EXISTS batch_jobs (
+      id TEXT PRIMARY KEY, owner TEXT, created_at TEXT, lookup TEXT, doc TEXT NOT NULL)`);
+    this.conn.exec('CREATE INDEX IF NOT EXISTS batch_jobs_owner ON batch_jobs (owner, created_at DESC, id DESC)');
+    this.conn.exec(`CREATE TABLE IF NOT EXISTS batch_pages (
+      batch_id TEXT NOT NULL, page_key TEXT NOT NULL, doc TEXT NOT NULL, PRIMARY KEY (batch_id, page_key))`);
+  }
+
+  private resetBatches(): void {
+    this.conn.exec('DELETE FROM batch_jobs');
+    this.conn.exec('DELETE FROM batch_pages');
+  }
+
+  async getBatchJob(id: string): Promise<BatchJobDoc | null> {
+    return this.getDoc<BatchJobDoc>('batch_jobs', id);
+  }
+
+  async saveBatchJob(doc: BatchJobDoc): Promise<void> {
+    this.putDoc('batch_jobs', doc.id, doc, { owner: doc.apiKeyId, createdAt: doc.createdAt });
+  }
+
+  async listBatchJobs(apiKeyId: string, page: Page): Promise<BatchJobSummary[]> {
+    return this.listDocs<BatchJobDoc>('batch_jobs', apiKeyId, page).map(toBatchSummary);
+  }
+
+  async getBatchPage(batchId: string, pageKey: string): Promise<BatchPageDoc | null> {
+    const row = this.conn.prepare('SELECT doc FROM batch_pages WHERE batch_id = ? AND page_key = ?').get(batchId, pageKey) as { doc: string } | undefined;
+    return row ? (JSON.parse(row.doc) as BatchPageDoc) : null;
+  }
+
+  async saveBatchPage(doc: BatchPageDoc): Promise<void> {
+    this.conn
+      .prepare(`INSERT INTO batch_pages (batch_id, page_key, doc) VALUES (?, ?, ?)
+        ON CONFLICT(batch_id, page_key) DO UPDATE SET doc = excluded.doc`)
+      .run(doc.batchId, doc.pageKey, JSON.stringify(doc));
+  }
+
+  async getBatchPages(batchId: string, pageKeys: readonly string[]): Promise<BatchPageDoc[]> {
+    if (pageKeys.length === 0) return [];
+    const rows = this.conn
+      .prepare(`SELECT doc FROM batch_pages WHERE batch_id = ? AND page_key IN (${pageKeys.map(() => '?').join(', ')})`)
+      .all(batchId, ...pageKeys) as { doc: string }[];
+    return rows.map((r) => JSON.parse(r.doc) as BatchPageDoc);
   }
 }

@@ -62,12 +62,26 @@ export interface ApiKeyDoc {
   lastSeq: number;
 }
 
+/**
+ * What one key is using: its jobs running now (for the plan's concurrency limit) and the
+ * pages it had fetched this calendar month (for the monthly quota).
+ */
+export interface KeyUsageDoc {
+  id: string;
+  /** `YYYY-MM` (UTC) that `pages` counts. */
+  month: string;
+  pages: number;
+  /** The key's jobs that are PENDING or PROCESSING: id -> when it was created. */
+  activeJobs: Record<string, string>;
+  lastSeq: number;
+}
+
 export interface Page {
   limit: number;
   offset: number;
 }
 
-export interface ReadModelStore extends CrawlStore {
+export interface ReadModelStore extends CrawlStore, BatchStore {
   readonly kind: 'sqlite' | 'mongodb';
   /** Creates tables / collections and indexes. Idempotent. */
   init(): Promise<void>;
@@ -90,6 +104,9 @@ export interface ReadModelStore extends CrawlStore {
   getApiKey(id: string): Promise<ApiKeyDoc | null>;
   findApiKeyByHash(keyHash: string): Promise<ApiKeyDoc | null>;
   saveApiKey(doc: ApiKeyDoc): Promise<void>;
+
+  getKeyUsage(keyId: string): Promise<KeyUsageDoc | null>;
+  saveKeyUsage(doc: KeyUsageDoc): Promise<void>;
 
   /** Drops every read model and checkpoint: the next projector run rebuilds from the log. */
   reset(): Promise<void>;
@@ -190,5 +207,76 @@ export function toCrawlSummary(doc: CrawlJobDoc): CrawlJobSummary {
     completedUrls: doc.completedUrls,
     failedUrls: doc.failedUrls,
     createdAt: doc.createdAt,
+  };
+}
+
+// ---- batches (batch scrape; docs/architecture.md "Batch read models") ---------------
+// Two read models: one document per batch holding its status, counters and every page's
+// state in request order (at most 100 pages, no content), and one document per completed
+// page holding its content. The batch document decides what counts: a page's first result,
+// recorded before a cancel; pages without a result when the batch is cancelled are CANCELLED.
+
+export type BatchJobStatus = 'PENDING' | 'PROCESSING' | 'COMPLETED' | 'FAILED' | 'CANCELLED';
+export type BatchPageStatus = 'PENDING' | 'PROCESSING' | 'COMPLETED' | 'FAILED' | 'CANCELLED';
+
+export interface BatchPageState {
+  url: string;
+  pageKey: string;
+  status: BatchPageStatus;
+  error?: PageError;
+}
+
+export interface BatchJobDoc {
+  id: string;
+  apiKeyId: string;
+  status: BatchJobStatus;
+  createdAt: string;
+  startedAt?: string;
+  completedAt?: string;
+  /** The page options of every page (the presentation needs formats and screenshot response). */
+  options: ResolvedScrapeOptions;
+  webhookUrl?: string;
+  /** The unique pages in request order. */
+  pages: BatchPageState[];
+  totalUrls: number;
+  completedUrls: number;
+  failedUrls: number;
+  /** Why a batch FAILED. */
+  error?: { message: string };
+  lastSeq: number;
+}
+
+export type BatchJobSummary = Pick<BatchJobDoc, 'id' | 'status' | 'totalUrls' | 'completedUrls' | 'failedUrls' | 'createdAt' | 'completedAt'>;
+
+export interface BatchPageDoc {
+  batchId: string;
+  pageKey: string;
+  content: PageContent;
+  metadata: PageMetadata;
+  /** Stream sequence of the page_completed it holds. */
+  resultSeq: number;
+  lastSeq: number;
+}
+
+export interface BatchStore {
+  getBatchJob(id: string): Promise<BatchJobDoc | null>;
+  saveBatchJob(doc: BatchJobDoc): Promise<void>;
+  /** The key's own batches, newest first (createdAt descending, then id). */
+  listBatchJobs(apiKeyId: string, page: Page): Promise<BatchJobSummary[]>;
+  getBatchPage(batchId: string, pageKey: string): Promise<BatchPageDoc | null>;
+  saveBatchPage(doc: BatchPageDoc): Promise<void>;
+  /** The batch's page documents among `pageKeys` (any order; missing ones left out). */
+  getBatchPages(batchId: string, pageKeys: readonly string[]): Promise<BatchPageDoc[]>;
+}
+
+export function toBatchSummary(doc: BatchJobDoc): BatchJobSummary {
+  return {
+    id: doc.id,
+    status: doc.status,
+    totalUrls: doc.totalUrls,
+    completedUrls: doc.completedUrls,
+    failedUrls: doc.failedUrls,
+    createdAt: doc.createdAt,
+    ...(doc.completedAt ? { completedAt: doc.completedAt } : {}),
   };
 }

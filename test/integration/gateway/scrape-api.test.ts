@@ -24,6 +24,8 @@ import { startNatsServer, type NatsServerHandle } from '../../support/nats-serve
 const KEY = 'gateway_test_key_000000001';
 const OTHER = 'gateway_test_key_000000002';
 const FREE = 'gateway_test_key_000000003';
+const FREE2 = 'gateway_test_key_000000004';
+const FREE3 = 'gateway_test_key_000000005';
 
 type App = Awaited<ReturnType<typeof buildApp>>;
 
@@ -47,7 +49,7 @@ describe('gateway scrape API', () => {
     const payloads = new PayloadStore(js);
     store = new SqliteStore(path.join(dir, 'rm.sqlite'));
     await store.init();
-    for (const [key, plan] of [[KEY, 'pro'], [OTHER, 'pro'], [FREE, 'free']] as const) {
+    for (const [key, plan] of [[KEY, 'team'], [OTHER, 'team'], [FREE, 'free'], [FREE2, 'free'], [FREE3, 'free']] as const) {
       await log.append(makeEvent('key_created', { kind: 'apikey', id: apiKeyId(key), part: 'key' },
         { keyHash: apiKeyHash(key), plan, label: 'test', createdAt: new Date().toISOString() }, { eventId: newId(), now: new Date() }), { once: true });
     }
@@ -56,7 +58,7 @@ describe('gateway scrape API', () => {
     const waiter = new ProjectionWaiter(nc, store);
     await waiter.start();
     // The keys must be projected before the first request (a fresh key is cached as unknown for 1 s).
-    while (!(await store.findApiKeyByHash(apiKeyHash(FREE)))) await new Promise((r) => setTimeout(r, 20));
+    while (!(await store.findApiKeyByHash(apiKeyHash(FREE3)))) await new Promise((r) => setTimeout(r, 20));
     app = await buildApp({ config, logger, nc, log, payloads, store, waiter, newId, clock: systemClock });
     await app.ready();
   });
@@ -257,9 +259,10 @@ describe('gateway scrape API', () => {
     test('a free key gets 10 job-creating requests a minute, then 429 RATE_LIMITED with the spec headers', async () => {
       // Counting is per minute window: do not start in a window's last seconds.
       while (Date.now() % 60_000 > 50_000) await new Promise((r) => setTimeout(r, 500));
+      // Requests refused after counting (here by SSRF) still count, and create no job.
       for (let i = 0; i < 10; i++) {
-        const res = await post({ url: `http://127.0.0.1:9/rl-${i}` }, FREE);
-        assert.equal(res.statusCode, 202, res.body);
+        const res = await post({ url: `http://10.0.0.${i + 1}/` }, FREE);
+        assert.equal(res.statusCode, 400, res.body);
         assert.equal(res.headers['x-ratelimit-limit'], '10');
         assert.equal(res.headers['x-ratelimit-remaining'], String(9 - i));
         assert.match(String(res.headers['x-ratelimit-reset']), /^\d{10}$/);
@@ -275,6 +278,30 @@ describe('gateway scrape API', () => {
       // Reading status and history is not counted; other keys are not affected.
       assert.equal((await get('/api/v1/scrape?limit=1', FREE)).statusCode, 200);
       assert.equal((await post({ url: 'http://127.0.0.1:9/rl-other' }, OTHER)).statusCode, 202);
+    });
+
+    test('a free key runs 2 jobs at once; a third is 429 RATE_LIMITED while they run', async () => {
+      // No fetcher runs in this test, so accepted jobs stay PENDING (running).
+      assert.equal((await post({ url: 'http://127.0.0.1:9/c1' }, FREE2)).statusCode, 202);
+      assert.equal((await post({ url: 'http://127.0.0.1:9/c2' }, FREE2)).statusCode, 202);
+      const third = await post({ url: 'http://127.0.0.1:9/c3' }, FREE2);
+      assertProblem(third, 429, 'RATE_LIMITED', /2 jobs of this key are still running; the free plan allows 2 at once/);
+      assert.equal(third.headers['retry-after'], '1');
+    });
+
+    test('past the monthly quota new jobs are 429 QUOTA_EXCEEDED until the month renews', async () => {
+      const keyId = apiKeyId(FREE3);
+      const month = new Date().toISOString().slice(0, 7);
+      await store.saveKeyUsage({ id: keyId, month, pages: 499, activeJobs: {}, lastSeq: 0 });
+      const last = await post({ url: 'http://127.0.0.1:9/q1' }, FREE3);
+      assert.equal(last.statusCode, 202);
+      // The accepted job is counted by the projector (page 500 of 500).
+      const deadline = Date.now() + 5000;
+      while ((await store.getKeyUsage(keyId))?.pages !== 500 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      const over = await post({ url: 'http://127.0.0.1:9/q2' }, FREE3);
+      assertProblem(over, 429, 'QUOTA_EXCEEDED', /monthly quota of 500 pages of the free plan is used up/);
+      const retryAfter = Number(over.headers['retry-after']);
+      assert.ok(retryAfter > 0 && retryAfter <= 31 * 86_400);
     });
   });
 });

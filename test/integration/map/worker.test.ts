@@ -8,6 +8,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import zlib from 'node:zlib';
 import { startMapWorker } from '../../../services/crawler-frontier/src/map/worker.js';
+import { NO_LIMITS } from '../../../services/gateway/src/limits.js';
 import { MapService } from '../../../services/gateway/src/map/service.js';
 import { loadConfig } from '../../../shared/src/config.js';
 import { ServiceUnavailableError, UrlNotAllowedError } from '../../../shared/src/errors.js';
@@ -39,7 +40,7 @@ describe('map worker over NATS', () => {
     const config = loadConfig({ NATS_URL: server.url, DATA_DIR: dir, SSRF_ALLOW_CIDRS: '127.0.0.0/8' });
     ctx = await connectService('crawler-frontier', config, createLogger('map-test', 'silent'));
     worker = await startMapWorker(ctx);
-    maps = new MapService({ nc: ctx.nc, log: ctx.log, payloads: ctx.payloads, urlPolicy: { allowCidrs: config.ssrfAllowCidrs }, newId, clock: systemClock });
+    maps = new MapService({ nc: ctx.nc, log: ctx.log, payloads: ctx.payloads, urlPolicy: { allowCidrs: config.ssrfAllowCidrs }, newId, clock: systemClock, limits: NO_LIMITS });
     site = await startSite();
     const o = site.origin;
     site.route('/sitemap.xml', { body: `<sitemapindex><sitemap><loc>${o}/a.xml</loc></sitemap><sitemap><loc>${o}/b.xml.gz</loc></sitemap></sitemapindex>`, contentType: XML });
@@ -103,7 +104,7 @@ describe('map worker over NATS', () => {
   test('without a worker the gateway gives up after the budget with SERVICE_UNAVAILABLE', async () => {
     await worker?.stop();
     worker = undefined;
-    const impatient = new MapService({ nc: ctx.nc, log: ctx.log, payloads: ctx.payloads, urlPolicy: { allowCidrs: ctx.config.ssrfAllowCidrs }, newId, clock: systemClock, budgetMs: 1000, replyMarginMs: 200 });
+    const impatient = new MapService({ nc: ctx.nc, log: ctx.log, payloads: ctx.payloads, urlPolicy: { allowCidrs: ctx.config.ssrfAllowCidrs }, newId, clock: systemClock, limits: NO_LIMITS, budgetMs: 1000, replyMarginMs: 200 });
     await assert.rejects(impatient.map(caller, { url: site.url('/') }), ServiceUnavailableError);
   });
 });

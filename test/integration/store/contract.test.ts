@@ -63,6 +63,15 @@ function contract(name: string, make: () => Promise<ReadModelStore>, skip: strin
       assert.equal(await store.findApiKeyByHash('b'.repeat(64)), null);
     });
 
+    test('key usage round-trips', async () => {
+      assert.equal(await store.getKeyUsage('k9'), null);
+      const usage = { id: 'k9', month: '2026-11', pages: 12, activeJobs: { j1: '2026-11-01T00:00:00.000Z' }, lastSeq: 4 };
+      await store.saveKeyUsage(usage);
+      assert.deepEqual(await store.getKeyUsage('k9'), usage);
+      await store.saveKeyUsage({ ...usage, pages: 13, activeJobs: {} });
+      assert.deepEqual(await store.getKeyUsage('k9'), { ...usage, pages: 13, activeJobs: {} });
+    });
+
     test('reset empties everything', async () => {
       await store.reset();
       assert.equal(await store.getScrapeJob('j1'), null);

@@ -15,6 +15,7 @@ import type { CrawlJobDoc, CrawlPageDoc, Page, ReadModelStore } from '../../../.
 import type { Caller } from '../plugins/auth.js';
 import type { ProjectionWaiter } from '../projection-wait.js';
 import { checkSubmittedUrl, type UrlPolicy } from '../url-policy.js';
+import type { Admitter } from '../limits.js';
 import type { CrawlJobView, CrawlListItem, CrawlPageEntry } from './schemas.js';
 
 export const CRAWL_DATA_LIMITS = {
@@ -35,6 +36,7 @@ export interface CrawlServiceDeps {
   clock: Clock;
   publicBaseUrl: string;
   dataMaxBytes?: number;
+  limits: Admitter;
 }
 
 export class CrawlService {
@@ -43,7 +45,10 @@ export class CrawlService {
   async submit(caller: Caller, request: CrawlRequest): Promise<{ id: string; status: 'PENDING' }> {
     const url = await checkSubmittedUrl(request.url, this.deps.urlPolicy);
     if (request.webhookUrl !== undefined) await checkSubmittedUrl(request.webhookUrl, this.deps.urlPolicy, 'webhookUrl');
-    const resolved = normalizeCrawlRequest({ ...request, url: url.toString() });
+    const { remainingPages } = await this.deps.limits.admit(caller, { pages: 1, job: true });
+    const asked = normalizeCrawlRequest({ ...request, url: url.toString() });
+    // A crawl uses one page of quota per page: it never plans more pages than remain.
+    const resolved = { ...asked, limit: Math.min(asked.limit, remainingPages) };
     const id = this.deps.newId();
     const now = this.deps.clock();
     const event = makeEvent('crawl_requested', { kind: 'crawl', id, part: JOB_PART },

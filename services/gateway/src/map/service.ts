@@ -13,6 +13,7 @@ import type { EventLog } from '../../../../shared/src/nats/event-log.js';
 import type { PayloadStore } from '../../../../shared/src/nats/payloads.js';
 import { SUBJECT_ROOT } from '../../../../shared/src/subjects.js';
 import type { Caller } from '../plugins/auth.js';
+import type { Admitter } from '../limits.js';
 import { checkSubmittedUrl, type UrlPolicy } from '../url-policy.js';
 
 export const MAP_REQUEST_DEFAULTS = { limit: 5000, ignoreSitemap: false, includeSubdomains: false } as const;
@@ -42,6 +43,7 @@ export interface MapServiceDeps {
   urlPolicy: UrlPolicy;
   newId: IdGenerator;
   clock: Clock;
+  limits: Admitter;
   budgetMs?: number;
   /** Extra wait beyond the budget for the worker's answer to arrive. */
   replyMarginMs?: number;
@@ -68,6 +70,8 @@ export class MapService {
 
   async map(caller: Caller, body: MapRequestBody): Promise<MapResult> {
     const url = await checkSubmittedUrl(body.url, this.deps.urlPolicy);
+    // A map counts one page of quota, however many URLs it finds.
+    await this.deps.limits.admit(caller, { pages: 1, job: false });
     const id = this.deps.newId();
     const now = this.deps.clock();
     const answer = this.awaitAnswer(id, this.budgetMs + this.replyMarginMs);

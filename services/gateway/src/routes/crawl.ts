@@ -4,17 +4,17 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { CrawlRequestSchema } from '../../../../shared/src/crawl-options.js';
 import { deriveWebhookSecret, loadServerSecret } from '../../../../shared/src/webhooks.js';
-import type { GatewayDeps } from '../app.js';
+import type { RouteDeps } from '../app.js';
 import { CrawlCancelled, CrawlCreated, CrawlGetQuery, CrawlJobView, CrawlListItem, WebhookSecretView } from '../crawl/schemas.js';
 import { CrawlService } from '../crawl/service.js';
 import { IdParams, Pagination, ProblemSchema } from '../scrape/schemas.js';
 
 const errors = { 400: ProblemSchema, 401: ProblemSchema, 404: ProblemSchema, 409: ProblemSchema, 429: ProblemSchema };
 
-export const crawlRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (app, deps) => {
+export const crawlRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
   const crawls = new CrawlService({
     log: deps.log, store: deps.store, waiter: deps.waiter, newId: deps.newId, clock: deps.clock,
-    urlPolicy: { allowCidrs: deps.config.ssrfAllowCidrs }, publicBaseUrl: deps.config.publicBaseUrl,
+    urlPolicy: { allowCidrs: deps.config.ssrfAllowCidrs }, publicBaseUrl: deps.config.publicBaseUrl, limits: deps.limits,
   });
   // Loaded on first use: the KV bucket may be created by another service at start-up.
   let serverSecret: Promise<string> | undefined;

@@ -12,6 +12,7 @@ import { normalizeUrl, urlKeyHash } from '../../../../shared/src/url-normalize.j
 import type { Caller } from '../plugins/auth.js';
 import type { ProjectionWaiter } from '../projection-wait.js';
 import { checkSubmittedUrl, type UrlPolicy } from '../url-policy.js';
+import type { Admitter } from '../limits.js';
 
 export interface ScrapeServiceDeps {
   log: EventLog;
@@ -21,6 +22,7 @@ export interface ScrapeServiceDeps {
   newId: IdGenerator;
   clock: Clock;
   cacheTtlMs: number;
+  limits: Admitter;
 }
 
 export type SubmitResult =
@@ -53,6 +55,8 @@ export class ScrapeService {
       }, meta);
     } else {
       const running = await store.findInflightScrape(cacheKey, new Date(now.getTime() - options.timeoutMs - SHARE_WINDOW_EXTRA_MS).toISOString());
+      // A cache hit uses no quota; joining a running identical scrape loads no page either.
+      await this.deps.limits.admit(caller, { pages: running ? 0 : 1, job: true });
       event = running
         ? makeEvent('page_shared', at, { ...common, depth: 0, sourceJobId: running.id, sourcePart: at.part }, meta)
         : makeEvent('page_requested', at, { ...common, depth: 0 }, meta);

@@ -2,7 +2,9 @@
 import { apiKeysReadModel } from './api-keys/index.js';
 import { crawlJobsReadModel } from './crawl-jobs/index.js';
 import { crawlPagesReadModel } from './crawl-pages/index.js';
+import { keyUsageReadModel } from './key-usage/index.js';
 import { scrapeJobsReadModel } from './scrape-jobs/index.js';
 import type { AnyReadModel } from './types.js';
 
-export const READ_MODELS: AnyReadModel[] = [apiKeysReadModel, scrapeJobsReadModel, crawlJobsReadModel, crawlPagesReadModel];
+// Order matters where one model reads another: key-usage finds a job's key in the job's own model.
+export const READ_MODELS: AnyReadModel[] = [apiKeysReadModel, scrapeJobsReadModel, crawlJobsReadModel, crawlPagesReadModel, keyUsageReadModel];

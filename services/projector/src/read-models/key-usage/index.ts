@@ -1,0 +1,88 @@
+// Key usage: what each API key is using, for the plan limits the gateway enforces.
+//   - pages fetched this calendar month (UTC), for the monthly quota: every page a browser
+//     loads for the key counts 1 (a scrape, each crawl or batch page) and a map request
+//     counts 1; cache hits and joined identical scrapes count 0 (spec: "a cache hit does not
+//     count against the monthly quota");
+//   - jobs running now (scrapes, crawls), for the plan's concurrency limit.
+// Page events other than page_requested do not carry the key, so `load` finds it through
+// the job's own read model (applied before this one).
+import type { StoredEvent } from '../../../../../shared/src/events/index.js';
+import type { KeyUsageDoc, ReadModelStore } from '../../../../../shared/src/store/index.js';
+import type { ReadModel } from '../types.js';
+
+export const monthOf = (iso: string): string => iso.slice(0, 7);
+
+function blank(id: string, month: string): KeyUsageDoc {
+  return { id, month, pages: 0, activeJobs: {}, lastSeq: 0 };
+}
+
+function addPages(doc: KeyUsageDoc, at: string, pages: number): KeyUsageDoc {
+  const month = monthOf(at);
+  if (month > doc.month) return { ...doc, month, pages };
+  if (month < doc.month) return doc; // a late event of an earlier month
+  return { ...doc, pages: doc.pages + pages };
+}
+
+function start(doc: KeyUsageDoc, jobId: string, at: string): KeyUsageDoc {
+  return { ...doc, activeJobs: { ...doc.activeJobs, [jobId]: at } };
+}
+
+function finish(doc: KeyUsageDoc, jobId: string): KeyUsageDoc {
+  if (!(jobId in doc.activeJobs)) return doc;
+  const { [jobId]: _, ...rest } = doc.activeJobs;
+  void _;
+  return { ...doc, activeJobs: rest };
+}
+
+/** `current` is the key's usage (a blank one for a key never seen), or null when the event is not about usage. */
+export function evolve(current: KeyUsageDoc | null, event: StoredEvent): KeyUsageDoc | null {
+  if (!current) return null;
+  const doc = { ...current, lastSeq: event.seq };
+  switch (event.event) {
+    case 'page_requested': {
+      const counted = addPages(doc, event.data.requestedAt, event.kind === 'map' ? 0 : 1);
+      return event.kind === 'scrape' ? start(counted, event.id, event.data.requestedAt) : counted;
+    }
+    case 'page_shared':
+      return start(doc, event.id, event.data.requestedAt);
+    case 'map_requested':
+      return addPages(doc, event.data.requestedAt, 1);
+    case 'crawl_requested':
+      return start(doc, event.id, event.data.requestedAt);
+    case 'page_completed':
+    case 'page_failed':
+      return event.kind === 'scrape' ? finish(doc, event.id) : null;
+    case 'crawl_finished':
+      return finish(doc, event.id);
+    default:
+      return null;
+  }
+}
+
+async function keyOf(store: ReadModelStore, event: StoredEvent): Promise<string | null> {
+  switch (event.event) {
+    case 'page_requested':
+    case 'page_shared':
+    case 'map_requested':
+    case 'crawl_requested':
+      return event.data.apiKeyId;
+    case 'page_completed':
+    case 'page_failed':
+      return event.kind === 'scrape' ? ((await store.getScrapeJob(event.id))?.apiKeyId ?? null) : null;
+    case 'crawl_finished':
+      return (await store.getCrawlJob(event.id))?.apiKeyId ?? null;
+    default:
+      return null;
+  }
+}
+
+export const keyUsageReadModel: ReadModel<KeyUsageDoc> = {
+  name: 'key-usage',
+  handles: ['page_requested', 'page_shared', 'map_requested', 'crawl_requested', 'page_completed', 'page_failed', 'crawl_finished'],
+  load: async (store, event) => {
+    const keyId = await keyOf(store, event);
+    return keyId ? ((await store.getKeyUsage(keyId)) ?? blank(keyId, '')) : null;
+  },
+  save: (store, doc) => store.saveKeyUsage(doc),
+  evolve: (doc, event) => evolve(doc, event),
+};

@@ -1,0 +1,50 @@
+// The key-usage read model: pages per month and running jobs, as given(events) / then(doc).
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { StoredEvent } from '../../../shared/src/events/index.js';
+import type { KeyUsageDoc } from '../../../shared/src/store/index.js';
+import { evolve } from '../../../services/projector/src/read-models/key-usage/index.js';
+
+const blank: KeyUsageDoc = { id: 'k1', month: '', pages: 0, activeJobs: {}, lastSeq: 0 };
+let seq = 0;
+const ev = (event: string, kind: string, id: string, data: Record<string, unknown> = {}): StoredEvent =>
+  ({ kind, id, part: 'p', event, eventId: 'e', occurredAt: '2026-11-01T00:00:00.000Z', seq: ++seq, data: { apiKeyId: 'k1', requestedAt: '2026-11-05T10:00:00.000Z', ...data } }) as unknown as StoredEvent;
+const given = (events: StoredEvent[]): KeyUsageDoc => events.reduce<KeyUsageDoc>((doc, e) => evolve(doc, e) ?? doc, blank);
+
+test('each page loaded for the key counts one; map requests one; cache hits and joins none', () => {
+  const doc = given([
+    ev('page_requested', 'scrape', 's1'),
+    ev('page_requested', 'crawl', 'c1'), ev('page_requested', 'crawl', 'c1'),
+    ev('page_requested', 'map', 'm1'), ev('map_requested', 'map', 'm1'),
+    ev('page_shared', 'scrape', 's2'),
+    ev('page_served_from_cache', 'scrape', 's3'),
+  ]);
+  assert.equal(doc.pages, 4);
+  assert.equal(doc.month, '2026-11');
+});
+
+test('scrapes and crawls hold a concurrency slot until they end', () => {
+  const running = given([ev('page_requested', 'scrape', 's1'), ev('crawl_requested', 'crawl', 'c1'), ev('page_shared', 'scrape', 's2')]);
+  assert.deepEqual(Object.keys(running.activeJobs).sort(), ['c1', 's1', 's2']);
+  const done = given([
+    ev('page_requested', 'scrape', 's1'), ev('crawl_requested', 'crawl', 'c1'), ev('page_shared', 'scrape', 's2'),
+    ev('page_completed', 'scrape', 's1'), ev('page_failed', 'scrape', 's2'), ev('crawl_finished', 'crawl', 'c1'),
+    ev('page_completed', 'crawl', 'c1'),
+  ]);
+  assert.deepEqual(done.activeJobs, {});
+});
+
+test('a new month starts the count again; a late event of the old month does not', () => {
+  const doc = given([
+    ev('page_requested', 'scrape', 'a', { requestedAt: '2026-10-31T23:59:59.000Z' }),
+    ev('page_requested', 'scrape', 'b', { requestedAt: '2026-11-01T00:00:01.000Z' }),
+    ev('page_requested', 'crawl', 'c', { requestedAt: '2026-10-31T23:59:59.500Z' }),
+  ]);
+  assert.equal(doc.month, '2026-11');
+  assert.equal(doc.pages, 1);
+});
+
+test('events that are not about usage change nothing', () => {
+  assert.equal(evolve(blank, ev('page_fetched', 'scrape', 's1')), null);
+  assert.equal(evolve(null, ev('page_requested', 'scrape', 's1')), null);
+});

@@ -22,6 +22,7 @@ import { PlanLimiter } from './limits.js';
 import { validatorCompiler } from './plugins/validation.js';
 import type { ProjectionWaiter } from './projection-wait.js';
 import { mapRoutes } from './routes/map.js';
+import { batchRoutes } from './routes/batch.js';
 import { crawlRoutes } from './routes/crawl.js';
 import { scrapeRoutes } from './routes/scrape.js';
 import { ScrapeService } from './scrape/service.js';
@@ -98,6 +99,7 @@ export async function buildApp(deps: GatewayDeps) {
     await api.register(scrapeRoutes, { scrapes, present });
     await api.register(crawlRoutes, routeDeps);
     await api.register(mapRoutes, routeDeps);
+    await api.register(batchRoutes, routeDeps);
   }, { prefix: '/api/v1' });
 
   return app;

@@ -3,7 +3,7 @@
 //     loads for the key counts 1 (a scrape, each crawl or batch page) and a map request
 //     counts 1; cache hits and joined identical scrapes count 0 (spec: "a cache hit does not
 //     count against the monthly quota");
-//   - jobs running now (scrapes, crawls), for the plan's concurrency limit.
+//   - jobs running now (scrapes, crawls, batch scrapes), for the plan's concurrency limit.
 // Page events other than page_requested do not carry the key, so `load` finds it through
 // the job's own read model (applied before this one).
 import type { StoredEvent } from '../../../../../shared/src/events/index.js';
@@ -48,11 +48,13 @@ export function evolve(current: KeyUsageDoc | null, event: StoredEvent): KeyUsag
     case 'map_requested':
       return addPages(doc, event.data.requestedAt, 1);
     case 'crawl_requested':
+    case 'batch_requested': // a batch scrape is one job, however many pages
       return start(doc, event.id, event.data.requestedAt);
     case 'page_completed':
     case 'page_failed':
       return event.kind === 'scrape' ? finish(doc, event.id) : null;
     case 'crawl_finished':
+    case 'batch_finished':
       return finish(doc, event.id);
     default:
       return null;
@@ -65,12 +67,15 @@ async function keyOf(store: ReadModelStore, event: StoredEvent): Promise<string 
     case 'page_shared':
     case 'map_requested':
     case 'crawl_requested':
+    case 'batch_requested':
       return event.data.apiKeyId;
     case 'page_completed':
     case 'page_failed':
       return event.kind === 'scrape' ? ((await store.getScrapeJob(event.id))?.apiKeyId ?? null) : null;
     case 'crawl_finished':
       return (await store.getCrawlJob(event.id))?.apiKeyId ?? null;
+    case 'batch_finished':
+      return (await store.getBatchJob(event.id))?.apiKeyId ?? null;
     default:
       return null;
   }
@@ -78,7 +83,7 @@ async function keyOf(store: ReadModelStore, event: StoredEvent): Promise<string 
 
 export const keyUsageReadModel: ReadModel<KeyUsageDoc> = {
   name: 'key-usage',
-  handles: ['page_requested', 'page_shared', 'map_requested', 'crawl_requested', 'page_completed', 'page_failed', 'crawl_finished'],
+  handles: ['page_requested', 'page_shared', 'map_requested', 'crawl_requested', 'page_completed', 'page_failed', 'crawl_finished', 'batch_requested', 'batch_finished'],
   load: async (store, event) => {
     const keyId = await keyOf(store, event);
     return keyId ? ((await store.getKeyUsage(keyId)) ?? blank(keyId, '')) : null;

@@ -1,0 +1,55 @@
+// Response schemas of the batch scrape endpoints: they document the API (OpenAPI) and drive
+// serialization. Counters and states are named as for crawls; page entries as scrape results.
+import { Type, type Static } from '@sinclair/typebox';
+import { StringEnum } from '../../../../shared/src/scrape-options.js';
+import { Metadata, ScreenshotView } from '../scrape/schemas.js';
+
+export const BatchStatus = StringEnum(['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED', 'CANCELLED'] as const);
+
+export const BatchCreated = Type.Object({
+  id: Type.String(),
+  status: Type.Literal('PENDING'),
+  invalidUrls: Type.Optional(Type.Array(Type.String(), { description: 'With ignoreInvalidUrls: the URLs left out, as given' })),
+});
+export const BatchCancelled = Type.Object({ id: Type.String(), status: Type.Literal('CANCELLED') });
+
+export const BatchPageEntry = Type.Object({
+  url: Type.String(),
+  status: StringEnum(['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED', 'CANCELLED'] as const),
+  markdown: Type.Optional(Type.String()),
+  html: Type.Optional(Type.String()),
+  rawHtml: Type.Optional(Type.String()),
+  links: Type.Optional(Type.Array(Type.String())),
+  screenshot: Type.Optional(ScreenshotView),
+  actions: Type.Optional(Type.Object({ screenshots: Type.Array(ScreenshotView) })),
+  metadata: Type.Optional(Metadata),
+  error: Type.Optional(Type.Object({ code: Type.String(), message: Type.String() })),
+});
+export type BatchPageEntry = Static<typeof BatchPageEntry>;
+
+const Counters = {
+  id: Type.String(),
+  status: BatchStatus,
+  totalUrls: Type.Integer({ description: 'Unique pages of the batch (a URL given twice is one page)' }),
+  completedUrls: Type.Integer(),
+  failedUrls: Type.Integer(),
+  createdAt: Type.String(),
+};
+
+export const BatchJobView = Type.Object({
+  ...Counters,
+  startedAt: Type.Optional(Type.String()),
+  completedAt: Type.Optional(Type.String()),
+  data: Type.Array(BatchPageEntry, { description: 'Every page in request order, with its status; content once COMPLETED' }),
+  next: Type.Optional(Type.String({ description: 'URL of the next part of `data`, when it did not fit in one response' })),
+  error: Type.Optional(Type.Object({ message: Type.String() })),
+});
+export type BatchJobView = Static<typeof BatchJobView>;
+
+export const BatchListItem = Type.Object({ ...Counters, completedAt: Type.Optional(Type.String()) });
+export type BatchListItem = Static<typeof BatchListItem>;
+
+export const BatchGetQuery = Type.Object(
+  { cursor: Type.Optional(Type.String({ pattern: '^[0-9]{1,4}$', description: 'From a previous response\'s `next`' })) },
+  { additionalProperties: false },
+);

@@ -1,0 +1,203 @@
+// What the batch scrape endpoints do, without HTTP: check every URL (syntax, SSRF) and the
+// webhook URL, record batch_requested with the pages deduplicated (the crawler-frontier's
+// batch worker requests them, a few at a time), record batch_cancel_requested, and read
+// batches back from the read models, scoped to the caller's key.
+//
+// GET returns every page in request order with its status; one response carries content up
+// to DATA_MAX_BYTES (at least one page), and `next` (?cursor=) points at the rest.
+import { IllegalStateError, NotFoundError, UrlNotAllowedError, ValidationError } from '../../../../shared/src/errors.js';
+import { uniquePages, type BatchScrapeRequest } from '../../../../shared/src/batch-options.js';
+import { JOB_PART } from '../../../../shared/src/events/crawl.js';
+import { makeEvent } from '../../../../shared/src/events/index.js';
+import type { Clock, IdGenerator } from '../../../../shared/src/ids.js';
+import type { EventLog } from '../../../../shared/src/nats/event-log.js';
+import { normalizeScrapeOptions } from '../../../../shared/src/scrape-options.js';
+import type { BatchJobDoc, BatchPageDoc, Page, ReadModelStore, ScreenshotInfo } from '../../../../shared/src/store/index.js';
+import { systemLookup, type Lookup } from '../../../../shared/src/url-safety.js';
+import type { Caller } from '../plugins/auth.js';
+import type { Admitter } from '../limits.js';
+import type { ProjectionWaiter } from '../projection-wait.js';
+import { checkSubmittedUrl, type UrlPolicy } from '../url-policy.js';
+import { entryBytes, presentPage, type BatchPresentDeps } from './present.js';
+import type { BatchJobView, BatchListItem, BatchPageEntry } from './schemas.js';
+
+export const BATCH_DATA_LIMITS = {
+  /** Content bytes in one GET response at most (as for crawls). */
+  maxBytes: 10 * 1024 * 1024,
+  /** Page documents read from the store per query. */
+  chunk: 25,
+  /** batch_requested must stay well under the log's 1 MiB message limit. */
+  maxEventBytes: 900 * 1024,
+} as const;
+
+const TERMINAL = new Set(['COMPLETED', 'FAILED', 'CANCELLED']);
+
+export interface BatchServiceDeps {
+  log: EventLog;
+  store: ReadModelStore;
+  waiter: ProjectionWaiter;
+  urlPolicy: UrlPolicy;
+  newId: IdGenerator;
+  clock: Clock;
+  publicBaseUrl: string;
+  present: BatchPresentDeps;
+  limits: Admitter;
+  dataMaxBytes?: number;
+}
+
+export interface BatchCreatedResult {
+  id: string;
+  status: 'PENDING';
+  invalidUrls?: string[];
+}
+
+export class BatchService {
+  constructor(private readonly deps: BatchServiceDeps) {}
+
+  async submit(caller: Caller, request: BatchScrapeRequest): Promise<BatchCreatedResult> {
+    const { valid, invalid, firstError } = await this.checkUrls(request.urls);
+    const ignoreInvalid = request.ignoreInvalidUrls ?? false;
+    // Strict by default: the first bad URL (lowest index) rejects the request, named by index.
+    if (firstError && (!ignoreInvalid || valid.length === 0)) throw firstError;
+    if (request.webhookUrl !== undefined) await checkSubmittedUrl(request.webhookUrl, this.deps.urlPolicy, 'webhookUrl');
+
+    const pages = uniquePages(valid);
+    // One job, one page of quota per unique page: all of them or none (no partial batch).
+    await this.deps.limits.admit(caller, { pages: pages.length, job: true });
+    const id = this.deps.newId();
+    const now = this.deps.clock();
+    const data = {
+      pages,
+      requestedUrls: request.urls.length,
+      invalidUrls: invalid.length,
+      options: normalizeScrapeOptions(request),
+      ...(request.webhookUrl !== undefined ? { webhookUrl: request.webhookUrl } : {}),
+      apiKeyId: caller.keyId,
+      requestedAt: now.toISOString(),
+    };
+    if (Buffer.byteLength(JSON.stringify(data)) > BATCH_DATA_LIMITS.maxEventBytes) {
+      throw new ValidationError('the batch request is too large: use shorter URLs or fewer headers', 'urls', 'PAYLOAD_TOO_LARGE');
+    }
+    const event = makeEvent('batch_requested', { kind: 'batch', id, part: JOB_PART }, data, { eventId: this.deps.newId(), now });
+    const { seq } = await this.deps.log.append(event, { once: true });
+    await this.deps.waiter.waitFor(seq);
+    return { id, status: 'PENDING', ...(ignoreInvalid ? { invalidUrls: invalid } : {}) };
+  }
+
+  /**
+   * Checks every URL in parallel (each host resolved once). Returns the valid URLs (as
+   * parsed), the invalid ones as given, and the error of the first invalid one.
+   */
+  private async checkUrls(urls: readonly string[]): Promise<{ valid: string[]; invalid: string[]; firstError?: Error }> {
+    const resolved = new Map<string, Promise<string[]>>();
+    const base: Lookup = this.deps.urlPolicy.lookup ?? systemLookup;
+    const lookup: Lookup = (host) => {
+      let answer = resolved.get(host);
+      if (!answer) resolved.set(host, (answer = base(host)));
+      return answer;
+    };
+    const policy = { ...this.deps.urlPolicy, lookup };
+    const outcomes = await Promise.all(urls.map(async (raw, i) => {
+      const field = `urls.${i}`;
+      try {
+        return { url: (await checkSubmittedUrl(raw, policy, field)).toString() };
+      } catch (err) {
+        if (err instanceof UrlNotAllowedError) return { error: new UrlNotAllowedError(`${field}: ${err.message}`) };
+        if (err instanceof ValidationError) return { error: err };
+        throw err;
+      }
+    }));
+    const valid: string[] = [];
+    const invalid: string[] = [];
+    let firstError: Error | undefined;
+    outcomes.forEach((o, i) => {
+      if ('url' in o && o.url !== undefined) valid.push(o.url);
+      else {
+        invalid.push(urls[i]!);
+        firstError ??= o.error;
+      }
+    });
+    return { valid, invalid, ...(firstError ? { firstError } : {}) };
+  }
+
+  /** The caller's batch; another key's batch is indistinguishable from a missing one. */
+  private async own(caller: Caller, id: string): Promise<BatchJobDoc> {
+    const doc = await this.deps.store.getBatchJob(id);
+    if (!doc || doc.apiKeyId !== caller.keyId) throw new NotFoundError(`no batch scrape job with id "${id}"`);
+    return doc;
+  }
+
+  async get(caller: Caller, id: string, cursor?: string): Promise<BatchJobView> {
+    const doc = await this.own(caller, id);
+    const { data, nextCursor } = await this.data(doc, cursor === undefined ? 0 : Number(cursor));
+    return {
+      ...summary(doc),
+      ...(doc.startedAt ? { startedAt: doc.startedAt } : {}),
+      ...(doc.completedAt ? { completedAt: doc.completedAt } : {}),
+      data,
+      ...(nextCursor !== undefined ? { next: `${this.deps.publicBaseUrl}/api/v1/batch/scrape/${encodeURIComponent(doc.id)}?cursor=${nextCursor}` } : {}),
+      ...(doc.status === 'FAILED' && doc.error ? { error: doc.error } : {}),
+    };
+  }
+
+  private async data(doc: BatchJobDoc, from: number): Promise<{ data: BatchPageEntry[]; nextCursor?: number }> {
+    const maxBytes = this.deps.dataMaxBytes ?? BATCH_DATA_LIMITS.maxBytes;
+    const data: BatchPageEntry[] = [];
+    let bytes = 0;
+    for (let start = from; start < doc.pages.length; start += BATCH_DATA_LIMITS.chunk) {
+      const chunk = doc.pages.slice(start, start + BATCH_DATA_LIMITS.chunk);
+      const keys = chunk.filter((p) => p.status === 'COMPLETED').map((p) => p.pageKey);
+      const results = new Map((await this.deps.store.getBatchPages(doc.id, keys)).map((r) => [r.pageKey, r] as const));
+      for (const [offset, page] of chunk.entries()) {
+        const result = page.status === 'COMPLETED' ? results.get(page.pageKey) : undefined;
+        const size = entryBytes(result);
+        if (data.length > 0 && bytes + size > maxBytes) return { data, nextCursor: start + offset };
+        data.push(await presentPage(doc, page, start + offset, result, this.deps.present));
+        bytes += size;
+      }
+    }
+    return { data };
+  }
+
+  async cancel(caller: Caller, id: string): Promise<{ id: string; status: 'CANCELLED' }> {
+    const doc = await this.own(caller, id);
+    const finished = (status: string): IllegalStateError => new IllegalStateError(`batch scrape "${id}" has already finished (${status}) and cannot be cancelled`);
+    if (TERMINAL.has(doc.status)) throw finished(doc.status);
+    // The read model may lag behind the log: the log decides whether it is over.
+    const job = { kind: 'batch' as const, id, part: JOB_PART };
+    const done = await this.deps.log.last({ ...job, event: 'batch_finished' });
+    if (done && done.event === 'batch_finished') throw finished(done.data.status);
+    const now = this.deps.clock();
+    const { seq, duplicate } = await this.deps.log.append(
+      makeEvent('batch_cancel_requested', job, { requestedAt: now.toISOString() }, { eventId: this.deps.newId(), now }),
+      { once: true },
+    );
+    if (duplicate) throw finished('CANCELLED');
+    await this.deps.waiter.waitFor(seq);
+    return { id, status: 'CANCELLED' };
+  }
+
+  async list(caller: Caller, page: Page): Promise<BatchListItem[]> {
+    return this.deps.store.listBatchJobs(caller.keyId, page);
+  }
+
+  /** A completed page's final screenshot, or its `action`-th action screenshot. */
+  async screenshot(caller: Caller, id: string, pageIndex: number, action?: number): Promise<ScreenshotInfo | undefined> {
+    const doc = await this.own(caller, id);
+    const page = doc.pages[pageIndex];
+    if (!page || page.status !== 'COMPLETED') return undefined;
+    const result: BatchPageDoc | null = await this.deps.store.getBatchPage(id, page.pageKey);
+    return action === undefined ? result?.content.screenshot : result?.content.actionScreenshots?.[action];
+  }
+}
+
+function summary(doc: BatchJobDoc): BatchListItem {
+  return {
+    id: doc.id,
+    status: doc.status,
+    totalUrls: doc.totalUrls,
+    completedUrls: doc.completedUrls,
+    failedUrls: doc.failedUrls,
+    createdAt: doc.createdAt,
+  };
+}

@@ -1,0 +1,71 @@
+// Batch scrape endpoints (spec "Batch scrape": 1-100 URLs per request). Handlers are thin:
+// the schemas validate, the service acts. Registered with one line in app.ts.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { FastifyReply } from 'fastify';
+import { BatchScrapeRequestSchema } from '../../../../shared/src/batch-options.js';
+import { NotFoundError } from '../../../../shared/src/errors.js';
+import type { ScreenshotInfo } from '../../../../shared/src/store/index.js';
+import { PAYLOAD_BUCKET } from '../../../../shared/src/subjects.js';
+import type { RouteDeps } from '../app.js';
+import { IMAGE_MIME } from '../batch/present.js';
+import { BatchCancelled, BatchCreated, BatchGetQuery, BatchJobView, BatchListItem } from '../batch/schemas.js';
+import { BatchService } from '../batch/service.js';
+import { IdParams, Pagination, ProblemSchema } from '../scrape/schemas.js';
+
+const errors = { 400: ProblemSchema, 401: ProblemSchema, 404: ProblemSchema, 409: ProblemSchema, 413: ProblemSchema, 429: ProblemSchema };
+const PageParams = Type.Composite([IdParams, Type.Object({ index: Type.Integer({ minimum: 0, maximum: 99 }) })]);
+
+export const batchRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
+  const screenshotBytes = (shot: ScreenshotInfo): Promise<Uint8Array> =>
+    deps.payloads.getBytes({ bucket: PAYLOAD_BUCKET, name: shot.name, size: shot.fileSize, contentType: '' });
+  const batches = new BatchService({
+    log: deps.log, store: deps.store, waiter: deps.waiter, newId: deps.newId, clock: deps.clock,
+    urlPolicy: { allowCidrs: deps.config.ssrfAllowCidrs }, publicBaseUrl: deps.config.publicBaseUrl, limits: deps.limits,
+    present: {
+      screenshotUrl: (id, index, action) =>
+        `${deps.config.publicBaseUrl}/api/v1/batch/scrape/${id}/pages/${index}/${action === undefined ? 'screenshot' : `screenshots/${action}`}`,
+      screenshotBytes,
+    },
+  });
+
+  app.post('/batch/scrape', {
+    config: { rateLimited: true },
+    schema: { summary: 'Start a batch scrape of 1-100 URLs', body: BatchScrapeRequestSchema, response: { 202: BatchCreated, ...errors } },
+  }, async (request, reply) => reply.code(202).send(await batches.submit(request.caller, request.body)));
+
+  app.get('/batch/scrape/:id', {
+    schema: { summary: 'Get a batch scrape job and its pages', params: IdParams, querystring: BatchGetQuery, response: { 200: BatchJobView, ...errors } },
+  }, async (request) => batches.get(request.caller, request.params.id, request.query.cursor));
+
+  app.delete('/batch/scrape/:id', {
+    schema: { summary: 'Cancel a running batch scrape job', params: IdParams, response: { 200: BatchCancelled, ...errors } },
+  }, async (request) => batches.cancel(request.caller, request.params.id));
+
+  app.get('/batch/scrape', {
+    schema: { summary: "List the caller's batch scrape jobs, newest first", querystring: Pagination, response: { 200: Type.Array(BatchListItem), ...errors } },
+  }, async (request) => batches.list(request.caller, request.query));
+
+  const sendImage = async (shot: ScreenshotInfo | undefined, reply: FastifyReply) => {
+    if (!shot) throw new NotFoundError('this page has no such screenshot');
+    if (Date.parse(shot.expiresAt) < Date.now()) throw new NotFoundError(`the screenshot expired at ${shot.expiresAt}`);
+    let bytes: Uint8Array;
+    try {
+      bytes = await screenshotBytes(shot);
+    } catch {
+      throw new NotFoundError('the screenshot is no longer stored');
+    }
+    return reply.type(IMAGE_MIME[shot.format] ?? 'application/octet-stream').header('cache-control', 'private, max-age=3600').send(Buffer.from(bytes));
+  };
+
+  app.get('/batch/scrape/:id/pages/:index/screenshot', {
+    schema: { summary: 'The screenshot of a completed page of a batch (index in `data`; same API key)', params: PageParams },
+  }, async (request, reply) => sendImage(await batches.screenshot(request.caller, request.params.id, request.params.index), reply));
+
+  app.get('/batch/scrape/:id/pages/:index/screenshots/:action', {
+    schema: {
+      summary: 'A screenshot taken by a screenshot action on a page of a batch',
+      params: Type.Composite([PageParams, Type.Object({ action: Type.Integer({ minimum: 0, maximum: 1000 }) })]),
+    },
+  }, async (request, reply) => sendImage(await batches.screenshot(request.caller, request.params.id, request.params.index, request.params.action), reply));
+};

@@ -1,0 +1,165 @@
+// The gateway's batch scrape API with inject(), against a real nats-server, the embedded
+// store and a real projector in-process. No frontier or fetcher runs: the test plays the
+// page pipeline's part by appending its events (with real result payloads in the Object
+// Store), to check what the gateway records and how it presents and pages results.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { connect, type NatsConnection } from 'nats';
+import { loadConfig } from '../../../shared/src/config.js';
+import { makeEvent, type AnyEvent, type PageResultPayload } from '../../../shared/src/events/index.js';
+import { apiKeyHash, apiKeyId, newId, systemClock } from '../../../shared/src/ids.js';
+import { createLogger } from '../../../shared/src/logger.js';
+import { EventLog } from '../../../shared/src/nats/event-log.js';
+import { ensureInfrastructure } from '../../../shared/src/nats/infrastructure.js';
+import { PayloadStore } from '../../../shared/src/nats/payloads.js';
+import { SqliteStore } from '../../../shared/src/store/index.js';
+import { buildApp } from '../../../services/gateway/src/app.js';
+import { ProjectionWaiter } from '../../../services/gateway/src/projection-wait.js';
+import { Projector } from '../../../services/projector/src/projector.js';
+import { READ_MODELS } from '../../../services/projector/src/read-models/index.js';
+import { startNatsServer, type NatsServerHandle } from '../../support/nats-server.js';
+
+const KEY = 'batch_test_key_0000000001';
+const FREE = 'batch_test_key_0000000002';
+
+describe('gateway batch scrape API', () => {
+  let server: NatsServerHandle;
+  let nc: NatsConnection;
+  let app: Awaited<ReturnType<typeof buildApp>>;
+  let projector: Projector;
+  let store: SqliteStore;
+  let log: EventLog;
+  let payloads: PayloadStore;
+  let waiter: ProjectionWaiter;
+  let dir: string;
+
+  before(async () => {
+    server = await startNatsServer();
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-batch-gw-'));
+    const config = loadConfig({ NATS_URL: server.url, DATA_DIR: dir, SSRF_ALLOW_CIDRS: '127.0.0.0/8', PUBLIC_BASE_URL: 'https://trawl.test' });
+    const logger = createLogger('batch-gateway-test', 'silent');
+    nc = await connect({ servers: server.url });
+    const jsm = await ensureInfrastructure(nc, { eventRetentionMs: 0, payloadTtlMs: 600_000 });
+    const js = nc.jetstream();
+    log = new EventLog(js, jsm);
+    payloads = new PayloadStore(js);
+    store = new SqliteStore(path.join(dir, 'rm.sqlite'));
+    await store.init();
+    for (const [key, plan] of [[KEY, 'team'], [FREE, 'free']] as const) {
+      await log.append(makeEvent('key_created', { kind: 'apikey', id: apiKeyId(key), part: 'key' },
+        { keyHash: apiKeyHash(key), plan, label: 'test', createdAt: new Date().toISOString() }, { eventId: newId(), now: new Date() }), { once: true });
+    }
+    projector = new Projector({ nc, js, store, payloads, logger, readModels: READ_MODELS, payloadTtlMs: 600_000 });
+    await projector.start();
+    waiter = new ProjectionWaiter(nc, store);
+    await waiter.start();
+    while (!(await store.findApiKeyByHash(apiKeyHash(FREE)))) await new Promise((r) => setTimeout(r, 20));
+    app = await buildApp({ config, logger, nc, log, payloads, store, waiter, newId, clock: systemClock });
+    await app.ready();
+  });
+
+  after(async () => {
+    await app.close();
+    waiter.stop();
+    await projector.stop();
+    await nc.close();
+    await store.close();
+    await server.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  const post = (body: unknown, key = KEY) =>
+    app.inject({ method: 'POST', url: '/api/v1/batch/scrape', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, payload: JSON.stringify(body) });
+  const get = (url: string, key = KEY) => app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${key}` } });
+
+  /** Plays the pipeline: the page completes with `payload` as its result document. */
+  async function complete(batchId: string, pageKey: string, payload: PageResultPayload): Promise<void> {
+    const now = new Date();
+    const result = await payloads.putJson(`batch/${batchId}/${pageKey}/result.json`, payload);
+    const { seq } = await log.append(makeEvent('page_completed', { kind: 'batch', id: batchId, part: pageKey }, {
+      result, metadata: { title: pageKey, description: '' }, links: [],
+      timings: { queueWaitMs: 0, fetchMs: 0, renderMs: 0, transformMs: 0, screenshotMs: 0, totalMs: 0 }, completedAt: now.toISOString(),
+    }, { eventId: newId(), now }) as AnyEvent, { once: true });
+    await waiter.waitFor(seq);
+  }
+
+  test('POST records one batch_requested with the pages deduplicated in request order and the options resolved', async () => {
+    const res = await post({
+      urls: ['http://127.0.0.1:9/a', 'http://127.0.0.1:9/b', 'http://127.0.0.1:9/a/', 'http://127.0.0.1:9/c#x'],
+      formats: ['links', 'markdown'], webhookUrl: 'http://127.0.0.1:9/hook',
+    });
+    assert.equal(res.statusCode, 202, res.body);
+    const { id } = res.json();
+    const [requested, ...rest] = await log.history('batch', id);
+    assert.equal(rest.length, 0);
+    assert.equal(requested!.event, 'batch_requested');
+    const data = requested!.data as any;
+    assert.deepEqual(data.pages.map((p: any) => p.url), ['http://127.0.0.1:9/a', 'http://127.0.0.1:9/b', 'http://127.0.0.1:9/c']);
+    assert.deepEqual([data.requestedUrls, data.invalidUrls, data.webhookUrl, data.apiKeyId], [4, 0, 'http://127.0.0.1:9/hook', apiKeyId(KEY)]);
+    assert.deepEqual(data.options.formats, ['markdown', 'links']);
+    const view = (await get(`/api/v1/batch/scrape/${id}`)).json();
+    assert.deepEqual([view.status, view.totalUrls, view.completedUrls, view.failedUrls], ['PENDING', 3, 0, 0]);
+    assert.deepEqual(view.data, data.pages.map((p: any) => ({ url: p.url, status: 'PENDING' })));
+    assert.equal(view.next, undefined);
+  });
+
+  test('content is shown per format on COMPLETED pages, and large results are paged with `next`', async () => {
+    const { id } = (await post({ urls: ['http://127.0.0.1:9/p0', 'http://127.0.0.1:9/p1', 'http://127.0.0.1:9/p2', 'http://127.0.0.1:9/p3'] })).json();
+    const pages = ((await log.history('batch', id))[0]!.data as any).pages as { pageKey: string }[];
+    const big = (n: number): string => `${n}`.repeat(4 * 1024 * 1024);
+    for (const [i, p] of pages.slice(0, 3).entries()) await complete(id, p.pageKey, { markdown: big(i), links: ['https://x.test/'] });
+    const first = (await get(`/api/v1/batch/scrape/${id}`)).json();
+    assert.deepEqual(first.data.map((d: any) => d.status), ['COMPLETED', 'COMPLETED']);
+    assert.equal(first.data[0].markdown.length, 4 * 1024 * 1024);
+    assert.deepEqual(first.data[0].metadata, { title: pages[0]!.pageKey, description: '' });
+    assert.deepEqual(first.data[0].links, ['https://x.test/'], 'what the result holds is shown');
+    assert.equal(first.next, `https://trawl.test/api/v1/batch/scrape/${id}?cursor=2`);
+    assert.equal(first.completedUrls, 3);
+    const second = (await get(new URL(first.next).pathname + new URL(first.next).search)).json();
+    assert.deepEqual(second.data.map((d: any) => [d.url, d.status]), [['http://127.0.0.1:9/p2', 'COMPLETED'], ['http://127.0.0.1:9/p3', 'PENDING']]);
+    assert.equal(second.data[0].markdown[0], '2');
+    assert.equal(second.next, undefined);
+  });
+
+  test('screenshots with response base64 are inlined as data: URLs', async () => {
+    const { id } = (await post({ urls: ['http://127.0.0.1:9/shot'], formats: ['screenshot'], screenshotOptions: { response: 'base64' } })).json();
+    const [{ pageKey }] = ((await log.history('batch', id))[0]!.data as any).pages;
+    const png = new Uint8Array([137, 80, 78, 71, 1, 2, 3]);
+    const ref = await payloads.putBytes(`batch/${id}/${pageKey}/screenshot.png`, png, 'image/png');
+    await complete(id, pageKey, { screenshot: { name: ref.name, width: 10, height: 20, format: 'png', fileSize: png.byteLength } });
+    const [entry] = (await get(`/api/v1/batch/scrape/${id}`)).json().data;
+    assert.equal(entry.screenshot.data, `data:image/png;base64,${Buffer.from(png).toString('base64')}`);
+    assert.deepEqual([entry.screenshot.width, entry.screenshot.height, entry.screenshot.url], [10, 20, undefined]);
+    const image = await get(`/api/v1/batch/scrape/${id}/pages/0/screenshot`);
+    assert.equal(image.statusCode, 200);
+    assert.deepEqual(new Uint8Array(image.rawPayload), png);
+  });
+
+  test('cancelling a PENDING batch: CANCELLED at once, every page CANCELLED, then 409', async () => {
+    const { id } = (await post({ urls: ['http://127.0.0.1:9/x', 'http://127.0.0.1:9/y'] })).json();
+    const res = await app.inject({ method: 'DELETE', url: `/api/v1/batch/scrape/${id}`, headers: { authorization: `Bearer ${KEY}` } });
+    assert.equal(res.statusCode, 200, res.body);
+    const view = (await get(`/api/v1/batch/scrape/${id}`)).json();
+    assert.equal(view.status, 'CANCELLED');
+    assert.deepEqual(view.data.map((d: any) => d.status), ['CANCELLED', 'CANCELLED']);
+    const again = await app.inject({ method: 'DELETE', url: `/api/v1/batch/scrape/${id}`, headers: { authorization: `Bearer ${KEY}` } });
+    assert.equal(again.statusCode, 409);
+    assert.equal(again.json().code, 'JOB_ALREADY_FINISHED');
+  });
+
+  test('a batch is one job for the plan\'s concurrency limit (free: 2 at once)', async () => {
+    for (let i = 0; i < 2; i++) assert.equal((await post({ urls: [`http://127.0.0.1:9/f${i}`, `http://127.0.0.1:9/g${i}`] }, FREE)).statusCode, 202);
+    const third = await post({ urls: ['http://127.0.0.1:9/h'] }, FREE);
+    assert.equal(third.statusCode, 429, third.body);
+    assert.equal(third.json().code, 'RATE_LIMITED');
+  });
+
+  test('the OpenAPI document lists the batch endpoints', async () => {
+    const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    for (const p of ['/api/v1/batch/scrape', '/api/v1/batch/scrape/{id}']) assert.ok(doc.paths[p], p);
+    assert.ok(doc.paths['/api/v1/batch/scrape'].post.requestBody);
+  });
+});

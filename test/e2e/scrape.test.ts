@@ -67,6 +67,19 @@ describe('scrape end to end', () => {
     assert.equal(list.body[0].status, 'COMPLETED');
     const others = await system.api('GET', '/api/v1/scrape', undefined, { authorization: `Bearer ${OTHER_API_KEY}` });
     assert.equal(others.body.some((j: any) => j.id === created.body.id), false);
+    // Audit replay: the job's whole history, in order, from the log itself.
+    const history = await system.api('GET', `/api/v1/scrape/${created.body.id}/events`);
+    assert.equal(history.status, 200);
+    assert.deepEqual(history.body.events.map((e: any) => e.event), ['page_requested', 'page_started', 'page_fetched', 'page_completed']);
+    assert.equal(history.body.events[0].data.url, site.url('/article'));
+    const seqs = history.body.events.map((e: any) => e.seq);
+    assert.deepEqual(seqs, [...seqs].sort((a: number, b: number) => a - b));
+    const paged = await system.api('GET', `/api/v1/scrape/${created.body.id}/events?limit=2`);
+    assert.equal(paged.body.events.length, 2);
+    const rest = await fetch(paged.body.next, { headers: { authorization: `Bearer ${system.apiKey}` } }).then((r) => r.json());
+    assert.deepEqual(rest.events.map((e: any) => e.event), ['page_fetched', 'page_completed']);
+    const foreign = await system.api('GET', `/api/v1/scrape/${created.body.id}/events`, undefined, { authorization: `Bearer ${OTHER_API_KEY}` });
+    assert.equal(foreign.status, 404);
   });
 
   test('onlyMainContent false keeps the whole body', async () => {

@@ -25,6 +25,7 @@ import { mapRoutes } from './routes/map.js';
 import { batchRoutes } from './routes/batch.js';
 import { crawlRoutes } from './routes/crawl.js';
 import { scrapeRoutes } from './routes/scrape.js';
+import { eventRoutes } from './routes/events.js';
 import { ScrapeService } from './scrape/service.js';
 import type { PresentDeps } from './scrape/present.js';
 import { PAYLOAD_BUCKET } from '../../../shared/src/subjects.js';
@@ -99,6 +100,7 @@ export async function buildApp(deps: GatewayDeps) {
     await api.register(scrapeRoutes, { scrapes, present });
     await api.register(crawlRoutes, routeDeps);
     await api.register(mapRoutes, routeDeps);
+    await api.register(eventRoutes, routeDeps);
     await api.register(batchRoutes, routeDeps);
   }, { prefix: '/api/v1' });
 

@@ -74,8 +74,8 @@ export class EventLog {
     return this.read(historyFilter(kind, id), fromSeq);
   }
 
-  /** Reads all events matching a subject filter from `fromSeq` on, in order. */
-  async read(filter: string, fromSeq = 1): Promise<StoredEvent[]> {
+  /** Reads the events matching a subject filter from `fromSeq` on, in order (at most `maxEvents`). */
+  async read(filter: string, fromSeq = 1, maxEvents = Number.POSITIVE_INFINITY): Promise<StoredEvent[]> {
     const consumer = await this.js.consumers.get(STREAM_NAME, {
       filterSubjects: filter,
       deliver_policy: DeliverPolicy.StartSequence,
@@ -83,14 +83,14 @@ export class EventLog {
     });
     const events: StoredEvent[] = [];
     let pending = (await consumer.info()).num_pending;
-    while (pending > 0) {
-      const batch = await consumer.fetch({ max_messages: Math.min(pending, 500), expires: 2000 });
+    while (pending > 0 && events.length < maxEvents) {
+      const batch = await consumer.fetch({ max_messages: Math.min(pending, 500, maxEvents - events.length), expires: 2000 });
       let got = 0;
       for await (const m of batch) {
         events.push(decodeEvent(m.subject, m.data, m.seq));
         pending = m.info.pending;
         got++;
-        if (pending === 0) break;
+        if (pending === 0 || events.length >= maxEvents) break;
       }
       if (got === 0) break;
     }

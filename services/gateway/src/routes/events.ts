@@ -1,0 +1,74 @@
+// Audit replay over the API: a job's own events, straight from the log (the truth, not a
+// read model), in order, paged by stream sequence. Only the key that created the job sees
+// them: ownership is read from the job's first event, which always names its key.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { NotFoundError } from '../../../../shared/src/errors.js';
+import type { StoredEvent } from '../../../../shared/src/events/index.js';
+import { historyFilter, type AggregateKind } from '../../../../shared/src/subjects.js';
+import type { RouteDeps } from '../app.js';
+import { IdParams, ProblemSchema } from '../scrape/schemas.js';
+
+const EventsQuery = Type.Object(
+  {
+    after: Type.Integer({ minimum: 0, default: 0, description: 'stream sequence to continue after (the `next` link carries it)' }),
+    limit: Type.Integer({ minimum: 1, maximum: 1000, default: 500 }),
+  },
+  { additionalProperties: false },
+);
+
+const EventView = Type.Object({
+  seq: Type.Integer(),
+  event: Type.String(),
+  part: Type.String(),
+  occurredAt: Type.String(),
+  data: Type.Unknown(),
+});
+
+const EventsView = Type.Object({
+  id: Type.String(),
+  kind: Type.String(),
+  events: Type.Array(EventView),
+  next: Type.Optional(Type.String()),
+});
+
+const ROUTES: { path: string; kind: AggregateKind }[] = [
+  { path: '/scrape/:id/events', kind: 'scrape' },
+  { path: '/crawl/:id/events', kind: 'crawl' },
+  { path: '/batch/scrape/:id/events', kind: 'batch' },
+  { path: '/map/:id/events', kind: 'map' },
+];
+
+function ownerOf(first: StoredEvent | undefined): string | undefined {
+  const data = first?.data as { apiKeyId?: unknown } | undefined;
+  return typeof data?.apiKeyId === 'string' ? data.apiKeyId : undefined;
+}
+
+export const eventRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
+  for (const { path, kind } of ROUTES) {
+    app.get(path, {
+      schema: {
+        summary: `The ${kind} job's events, in order (audit replay)`,
+        params: IdParams,
+        querystring: EventsQuery,
+        response: { 200: EventsView, 400: ProblemSchema, 401: ProblemSchema, 404: ProblemSchema },
+      },
+    }, async (request) => {
+      const { id } = request.params;
+      const filter = historyFilter(kind, id);
+      const [first] = await deps.log.read(filter, 1, 1);
+      if (ownerOf(first) !== request.caller.keyId) throw new NotFoundError(`no ${kind} job with id "${id}"`);
+      const { after, limit } = request.query;
+      const events = await deps.log.read(filter, after + 1, limit);
+      const last = events.at(-1);
+      return {
+        id,
+        kind,
+        events: events.map((e) => ({ seq: e.seq, event: e.event, part: e.part, occurredAt: e.occurredAt, data: e.data })),
+        ...(events.length === limit && last
+          ? { next: `${deps.config.publicBaseUrl}/api/v1${path.replace(':id', encodeURIComponent(id))}?after=${last.seq}&limit=${limit}` }
+          : {}),
+      };
+    });
+  }
+};

@@ -18,10 +18,12 @@ export async function recordPageFailure(
   error: { code: string; message: string },
   attempt: number,
   meta: { newId: IdGenerator; clock: Clock },
+  cacheKey?: string,
 ): Promise<void> {
   const now = meta.clock();
+  const data = { error: { code: toPageErrorCode(error), message: error.message }, failedAt: now.toISOString(), attempt, ...(cacheKey ? { cacheKey } : {}) };
   await log.append(
-    makeEvent('page_failed', at, { error: { code: toPageErrorCode(error), message: error.message }, failedAt: now.toISOString(), attempt }, { eventId: meta.newId(), now }),
+    makeEvent('page_failed', at, data, { eventId: meta.newId(), now }),
     { once: true },
   );
 }

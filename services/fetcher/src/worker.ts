@@ -94,7 +94,7 @@ export class FetchWorker {
   }
 
   private recordFailure(event: PageRequestedEvent, error: TrawlError, mctx: MessageContext): Promise<void> {
-    return recordPageFailure(this.deps.ctx.log, this.at(event), error, mctx.deliveryCount, this.deps);
+    return recordPageFailure(this.deps.ctx.log, this.at(event), error, mctx.deliveryCount, this.deps, event.data.cacheKey);
   }
 
 }

@@ -85,6 +85,7 @@ export class TransformConsumer {
           totalMs: Math.max(0, now.getTime() - Date.parse(requested.data.requestedAt)),
         },
         completedAt: now.toISOString(),
+        ...(requested.data.cacheKey ? { cacheKey: requested.data.cacheKey } : {}),
       }, { eventId: newId(), now }),
       { once: true },
     );

@@ -74,12 +74,15 @@ export const PageCompleted = Type.Object({
   links: Type.Array(Type.String()),
   timings: Timings,
   completedAt: Timestamp,
+  /** The request's cache key, so the result cache needs no lookup to file this result. */
+  cacheKey: Type.Optional(Type.String()),
 });
 
 export const PageFailed = Type.Object({
   error: PageError,
   failedAt: Timestamp,
   attempt: Type.Integer({ minimum: 1 }),
+  cacheKey: Type.Optional(Type.String()),
 });
 
 /**

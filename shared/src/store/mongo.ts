@@ -1,7 +1,7 @@
 // Production read-model store on MongoDB with the official driver. Same documents as the
 // embedded store; indexes are created at init.
 import { MongoClient, type Collection, type Db, type Document } from 'mongodb';
-import type { ApiKeyDoc, KeyUsageDoc, Page, ReadModelStore, ScrapeJobDoc, ScrapeJobSummary } from './types.js';
+import type { ApiKeyDoc, KeyUsageDoc, ScrapeCacheDoc, Page, ReadModelStore, ScrapeJobDoc, ScrapeJobSummary } from './types.js';
 import type { CrawlJobDoc, CrawlPageDoc, CrawlPageQuery } from './types.js';
 import { toScrapeSummary } from './types.js';
 import { toBatchSummary, type BatchJobDoc, type BatchJobSummary, type BatchPageDoc } from './types.js';
@@ -33,7 +33,6 @@ export class MongoStore implements ReadModelStore {
     this.db = this.client.db(this.dbName);
     await this.col<ScrapeJobDoc>('scrape_jobs').createIndexes([
       { key: { apiKeyId: 1, createdAt: -1, _id: -1 }, name: 'by_owner' },
-      { key: { cacheKey: 1 }, name: 'by_cache_key', sparse: true },
     ]);
     await this.col<ApiKeyDoc>('api_keys').createIndex({ keyHash: 1 }, { name: 'by_hash', unique: true });
     await this.initCrawls();
@@ -85,18 +84,12 @@ export class MongoStore implements ReadModelStore {
     return docs.map((d) => toScrapeSummary(strip(d)!));
   }
 
-  async findCachedScrape(cacheKey: string, completedSince: string): Promise<ScrapeJobDoc | null> {
-    return strip(await this.col<ScrapeJobDoc>('scrape_jobs').findOne(
-      { cacheKey, status: 'COMPLETED', resultRef: { $exists: true }, completedAt: { $gte: completedSince } },
-      { sort: { completedAt: -1 } },
-    ));
+  async getScrapeCacheEntry(cacheKey: string): Promise<ScrapeCacheDoc | null> {
+    return strip(await this.col<ScrapeCacheDoc>('scrape_cache').findOne({ _id: cacheKey }));
   }
 
-  async findInflightScrape(cacheKey: string, createdSince: string): Promise<ScrapeJobDoc | null> {
-    return strip(await this.col<ScrapeJobDoc>('scrape_jobs').findOne(
-      { cacheKey, status: { $in: ['PENDING', 'PROCESSING'] }, sourceJobId: { $exists: false }, createdAt: { $gte: createdSince } },
-      { sort: { createdAt: -1 } },
-    ));
+  async saveScrapeCacheEntry(doc: ScrapeCacheDoc): Promise<void> {
+    await this.put('scrape_cache', doc);
   }
 
   async getApiKey(id: string): Promise<ApiKeyDoc | null> {

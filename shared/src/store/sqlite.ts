@@ -5,12 +5,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import type { ApiKeyDoc, KeyUsageDoc, Page, ReadModelStore, ScrapeJobDoc, ScrapeJobSummary } from './types.js';
+import type { ApiKeyDoc, KeyUsageDoc, ScrapeCacheDoc, Page, ReadModelStore, ScrapeJobDoc, ScrapeJobSummary } from './types.js';
 import type { CrawlJobDoc, CrawlPageDoc, CrawlPageQuery } from './types.js';
 import { toScrapeSummary } from './types.js';
 import { toBatchSummary, type BatchJobDoc, type BatchJobSummary, type BatchPageDoc } from './types.js';
 
-export const COLLECTIONS = ['scrape_jobs', 'api_keys', 'crawl_jobs', 'key_usage'] as const;
+export const COLLECTIONS = ['scrape_jobs', 'scrape_cache', 'api_keys', 'crawl_jobs', 'key_usage'] as const;
 type Collection = (typeof COLLECTIONS)[number] | (string & {});
 
 interface Indexed {
@@ -104,28 +104,19 @@ export class SqliteStore implements ReadModelStore {
   }
 
   async saveScrapeJob(doc: ScrapeJobDoc): Promise<void> {
-    this.putDoc('scrape_jobs', doc.id, doc, { owner: doc.apiKeyId, createdAt: doc.createdAt, lookup: doc.cacheKey });
+    this.putDoc('scrape_jobs', doc.id, doc, { owner: doc.apiKeyId, createdAt: doc.createdAt });
   }
 
   async listScrapeJobs(apiKeyId: string, page: Page): Promise<ScrapeJobSummary[]> {
     return this.listDocs<ScrapeJobDoc>('scrape_jobs', apiKeyId, page).map(toScrapeSummary);
   }
 
-  private byCacheKey(cacheKey: string): ScrapeJobDoc[] {
-    const rows = this.conn
-      .prepare('SELECT doc FROM scrape_jobs WHERE lookup = ? ORDER BY created_at DESC LIMIT 50')
-      .all(cacheKey) as { doc: string }[];
-    return rows.map((r) => JSON.parse(r.doc) as ScrapeJobDoc);
+  async getScrapeCacheEntry(cacheKey: string): Promise<ScrapeCacheDoc | null> {
+    return this.getDoc<ScrapeCacheDoc>('scrape_cache', cacheKey);
   }
 
-  async findCachedScrape(cacheKey: string, completedSince: string): Promise<ScrapeJobDoc | null> {
-    return this.byCacheKey(cacheKey)
-      .filter((d) => d.status === 'COMPLETED' && d.resultRef && (d.completedAt ?? '') >= completedSince)
-      .sort((a, b) => (b.completedAt ?? '').localeCompare(a.completedAt ?? ''))[0] ?? null;
-  }
-
-  async findInflightScrape(cacheKey: string, createdSince: string): Promise<ScrapeJobDoc | null> {
-    return this.byCacheKey(cacheKey).find((d) => (d.status === 'PENDING' || d.status === 'PROCESSING') && !d.sourceJobId && d.createdAt >= createdSince) ?? null;
+  async saveScrapeCacheEntry(doc: ScrapeCacheDoc): Promise<void> {
+    this.putDoc('scrape_cache', doc.id, doc, {});
   }
 
   async getApiKey(id: string): Promise<ApiKeyDoc | null> {

@@ -51,6 +51,17 @@ export interface ScrapeJobDoc {
   lastSeq: number;
 }
 
+/**
+ * The scrape result cache, one small document per cache key: the newest completed result
+ * and the scrape currently loading it (for sharing one load among identical requests).
+ */
+export interface ScrapeCacheDoc {
+  id: string;
+  completed?: { jobId: string; completedAt: string };
+  running?: { jobId: string; createdAt: string };
+  lastSeq: number;
+}
+
 export type ScrapeJobSummary = Pick<ScrapeJobDoc, 'id' | 'url' | 'status' | 'fromCache' | 'createdAt' | 'completedAt'>;
 
 export interface ApiKeyDoc {
@@ -96,10 +107,9 @@ export interface ReadModelStore extends CrawlStore, BatchStore {
   saveScrapeJob(doc: ScrapeJobDoc): Promise<void>;
   /** The key's own jobs, newest first (createdAt descending, then id). */
   listScrapeJobs(apiKeyId: string, page: Page): Promise<ScrapeJobSummary[]>;
-  /** The newest COMPLETED job with this cache key completed at or after `completedSince`. */
-  findCachedScrape(cacheKey: string, completedSince: string): Promise<ScrapeJobDoc | null>;
-  /** A PENDING or PROCESSING job with this cache key created at or after `createdSince` (not itself a share). */
-  findInflightScrape(cacheKey: string, createdSince: string): Promise<ScrapeJobDoc | null>;
+  /** The result cache's entry for a cache key (small: ids and refs, no content). */
+  getScrapeCacheEntry(cacheKey: string): Promise<ScrapeCacheDoc | null>;
+  saveScrapeCacheEntry(doc: ScrapeCacheDoc): Promise<void>;
 
   getApiKey(id: string): Promise<ApiKeyDoc | null>;
   findApiKeyByHash(keyHash: string): Promise<ApiKeyDoc | null>;

@@ -63,6 +63,13 @@ function contract(name: string, make: () => Promise<ReadModelStore>, skip: strin
       assert.equal(await store.findApiKeyByHash('b'.repeat(64)), null);
     });
 
+    test('scrape cache entries round-trip', async () => {
+      assert.equal(await store.getScrapeCacheEntry('k'.repeat(64)), null);
+      const entry = { id: 'k'.repeat(64), completed: { jobId: 'j1', completedAt: '2026-01-01T00:00:00.000Z' }, lastSeq: 3 };
+      await store.saveScrapeCacheEntry(entry);
+      assert.deepEqual(await store.getScrapeCacheEntry('k'.repeat(64)), entry);
+    });
+
     test('key usage round-trips', async () => {
       assert.equal(await store.getKeyUsage('k9'), null);
       const usage = { id: 'k9', month: '2026-11', pages: 12, activeJobs: { j1: '2026-11-01T00:00:00.000Z' }, lastSeq: 4 };

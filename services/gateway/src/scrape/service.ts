@@ -48,24 +48,27 @@ export class ScrapeService {
     const meta = { eventId: newId(), now };
 
     let event: AnyEvent;
-    const cached = cacheTtlMs > 0 ? await store.findCachedScrape(cacheKey, new Date(now.getTime() - cacheTtlMs).toISOString()) : null;
+    const entry = await store.getScrapeCacheEntry(cacheKey);
+    const fresh = cacheTtlMs > 0 && entry?.completed && entry.completed.completedAt >= new Date(now.getTime() - cacheTtlMs).toISOString();
+    const cached = fresh ? await store.getScrapeJob(entry.completed!.jobId) : null;
     if (cached?.resultRef && cached.completedAt) {
       event = makeEvent('page_served_from_cache', at, {
         ...common, sourceJobId: cached.id, sourceCompletedAt: cached.completedAt, result: cached.resultRef, metadata: cached.metadata ?? { title: '', description: '' },
       }, meta);
     } else {
-      const running = await store.findInflightScrape(cacheKey, new Date(now.getTime() - options.timeoutMs - SHARE_WINDOW_EXTRA_MS).toISOString());
+      const shareSince = new Date(now.getTime() - options.timeoutMs - SHARE_WINDOW_EXTRA_MS).toISOString();
+      const running = entry?.running && entry.running.createdAt >= shareSince ? entry.running : undefined;
       // A cache hit uses no quota; joining a running identical scrape loads no page either.
       await this.deps.limits.admit(caller, { pages: running ? 0 : 1, job: true });
       event = running
-        ? makeEvent('page_shared', at, { ...common, depth: 0, sourceJobId: running.id, sourcePart: at.part }, meta)
+        ? makeEvent('page_shared', at, { ...common, depth: 0, sourceJobId: running.jobId, sourcePart: at.part }, meta)
         : makeEvent('page_requested', at, { ...common, depth: 0 }, meta);
     }
     const { seq } = await this.deps.log.append(event, { once: true });
     await this.deps.waiter.waitFor(seq);
-    if (event.event === 'page_served_from_cache') {
-      const job = await store.getScrapeJob(id);
-      if (job) return { kind: 'cached', job };
+    // The hit is answered from the source job's content (already in hand): same result, own id.
+    if (cached && event.event === 'page_served_from_cache') {
+      return { kind: 'cached', job: { ...cached, id, fromCache: true, apiKeyId: caller.keyId, options, createdAt: common.requestedAt, completedAt: common.requestedAt } };
     }
     return { kind: 'queued', id, status: 'PENDING' };
   }

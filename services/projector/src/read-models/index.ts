@@ -5,8 +5,9 @@ import { batchPagesReadModel } from './batch-pages/index.js';
 import { crawlJobsReadModel } from './crawl-jobs/index.js';
 import { crawlPagesReadModel } from './crawl-pages/index.js';
 import { keyUsageReadModel } from './key-usage/index.js';
+import { scrapeCacheReadModel } from './scrape-cache/index.js';
 import { scrapeJobsReadModel } from './scrape-jobs/index.js';
 import type { AnyReadModel } from './types.js';
 
 // Order matters where one model reads another: key-usage finds a job's key in the job's own model.
-export const READ_MODELS: AnyReadModel[] = [apiKeysReadModel, scrapeJobsReadModel, crawlJobsReadModel, crawlPagesReadModel, batchPagesReadModel, batchJobsReadModel, keyUsageReadModel];
+export const READ_MODELS: AnyReadModel[] = [apiKeysReadModel, scrapeJobsReadModel, scrapeCacheReadModel, crawlJobsReadModel, crawlPagesReadModel, batchPagesReadModel, batchJobsReadModel, keyUsageReadModel];

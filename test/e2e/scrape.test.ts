@@ -125,6 +125,7 @@ describe('scrape end to end', () => {
     const job = (await system.api('GET', `/api/v1/scrape/${again.body.id}`)).body;
     assert.equal(job.status, 'COMPLETED');
     assert.equal(job.fromCache, true);
+    assert.equal(job.markdown, done.markdown, 'GET of a cache hit shows the cached content');
     const listed = (await system.api('GET', '/api/v1/scrape?limit=5')).body.find((j: any) => j.id === again.body.id);
     assert.equal(listed.fromCache, true);
 

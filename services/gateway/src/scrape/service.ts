@@ -77,6 +77,11 @@ export class ScrapeService {
   async get(caller: Caller, id: string): Promise<ScrapeJobDoc> {
     const doc = await this.deps.store.getScrapeJob(id);
     if (!doc || doc.apiKeyId !== caller.keyId) throw new NotFoundError(`no scrape job with id "${id}"`);
+    // A cache hit keeps no copy of the content: it is read through the job that made it.
+    if (doc.fromCache && !doc.content && doc.sourceJobId) {
+      const source = await this.deps.store.getScrapeJob(doc.sourceJobId);
+      if (source?.content) return { ...doc, content: source.content };
+    }
     return doc;
   }
 

@@ -29,6 +29,7 @@ export function evolve(doc: ScrapeJobDoc | null, event: StoredEvent, hydrated: S
     };
     if (event.event === 'page_shared') return { ...created, sourceJobId: event.data.sourceJobId };
     if (event.event === 'page_served_from_cache') {
+      // The content stays with the source job (read through it): a hit is a small document.
       return {
         ...created,
         status: 'COMPLETED',
@@ -37,7 +38,6 @@ export function evolve(doc: ScrapeJobDoc | null, event: StoredEvent, hydrated: S
         sourceJobId: event.data.sourceJobId,
         resultRef: event.data.result,
         metadata: event.data.metadata,
-        ...(hydrated.content ? { content: hydrated.content } : {}),
       };
     }
     return created;
@@ -66,11 +66,10 @@ export function evolve(doc: ScrapeJobDoc | null, event: StoredEvent, hydrated: S
 }
 
 async function hydrate(event: StoredEvent, deps: HydrateDeps): Promise<ScrapeHydrated> {
-  if (event.event !== 'page_completed' && event.event !== 'page_served_from_cache') return {};
+  if (event.event !== 'page_completed') return {};
   const payload = await deps.getJson<PageResultPayload>(event.data.result);
   // Screenshots live as long as the payloads written when the page was fetched.
-  const writtenAt = event.event === 'page_completed' ? event.data.completedAt : event.data.sourceCompletedAt;
-  const expiresAt = new Date(Date.parse(writtenAt) + deps.payloadTtlMs).toISOString();
+  const expiresAt = new Date(Date.parse(event.data.completedAt) + deps.payloadTtlMs).toISOString();
   const shot = (s: PageResultPayload['screenshot']): ScreenshotInfo | undefined => (s ? { ...s, expiresAt } : undefined);
   const content: PageContent = {
     ...(payload.markdown !== undefined ? { markdown: payload.markdown } : {}),

@@ -82,12 +82,20 @@ export interface CapturerStats {
   captures: { started: number; succeeded: number; failed: number };
 }
 
+/** What one capture holds open, closed after its answer (PageCapturer.dispose). */
+interface Held {
+  proxy?: SsrfProxy;
+  context?: BrowserContext;
+  contextClosed: Promise<unknown>;
+}
+
 type Settings = Required<Omit<PageCapturerOptions, 'chromiumPath' | 'lookup' | 'logger' | 'allowCidrs' | 'poolSize'>>;
 
 export class PageCapturer {
   private readonly settings: Settings;
   private readonly slots: Slots;
   private readonly running = new Set<Promise<unknown>>();
+  private readonly teardowns = new Set<Promise<unknown>>();
   private fallbackProxy: SsrfProxy | undefined;
   private host: BrowserHost | undefined;
   private stopped = false;
@@ -118,10 +126,15 @@ export class PageCapturer {
     const ticker = working ? setInterval(() => tryWorking(working, this.opts.logger), this.settings.workingIntervalMs) : undefined;
     const job = (async () => {
       const release = await this.slots.acquire(ctx.signal);
+      const held: Held = { contextClosed: Promise.resolve() };
       try {
-        return await this.captureOnPage(url, options, ctx);
+        return await this.captureOnPage(url, options, ctx, held);
       } finally {
-        release();
+        // Answer first, tear down after: the context and proxy close in the background,
+        // still inside the slot (so the pool's bound holds), tracked until done.
+        const teardown = this.dispose(held).finally(release);
+        this.teardowns.add(teardown);
+        void teardown.finally(() => this.teardowns.delete(teardown));
       }
     })();
     this.running.add(job);
@@ -149,6 +162,11 @@ export class PageCapturer {
     };
   }
 
+  /** Resolves once every finished capture's context and proxy are closed. */
+  async idle(): Promise<void> {
+    while (this.teardowns.size > 0) await Promise.allSettled([...this.teardowns]);
+  }
+
   /** Fails queued captures, closes Chromium (running captures fail with BROWSER_ERROR) and the proxies. */
   async stop(): Promise<void> {
     if (this.stopped) return;
@@ -156,26 +174,40 @@ export class PageCapturer {
     this.slots.rejectQueued(new BrowserError('the page capturer is stopping'));
     await this.host?.close();
     await Promise.allSettled([...this.running]);
+    await this.idle();
     await this.fallbackProxy?.close();
   }
 
-  private async captureOnPage(url: string, options: ResolvedScrapeOptions, ctx: CaptureContext): Promise<CaptureResult> {
+  private async dispose(held: Held): Promise<void> {
+    if (held.context) {
+      // close() returns early when an abort already started closing: wait for the event too.
+      await held.context.close().catch(() => undefined);
+      const giveUp = new AbortController();
+      await Promise.race([held.contextClosed, sleep(CONTEXT_CLOSE_WAIT_MS, undefined, { signal: giveUp.signal }).catch(() => undefined)]);
+      giveUp.abort();
+      this.counts.contexts--;
+    }
+    if (held.proxy) {
+      await held.proxy.close();
+      this.counts.proxies--;
+    }
+  }
+
+  private async captureOnPage(url: string, options: ResolvedScrapeOptions, ctx: CaptureContext, held: Held): Promise<CaptureResult> {
     this.counts.started++;
     let browser: Browser | undefined;
-    let proxy: SsrfProxy | undefined;
-    let context: BrowserContext | undefined;
-    let contextClosed: Promise<unknown> = Promise.resolve();
     let crashed = false;
-    const closeContext = (): void => void context?.close().catch(() => undefined);
+    const closeContext = (): void => void held.context?.close().catch(() => undefined);
     ctx.signal.addEventListener('abort', closeContext, { once: true });
     try {
       if (ctx.signal.aborted) throw ctx.signal.reason;
       browser = await this.host!.get();
-      proxy = await SsrfProxy.start(this.proxyOptions());
+      const proxy = await SsrfProxy.start(this.proxyOptions());
+      held.proxy = proxy;
       this.counts.proxies++;
       const emulation = resolveEmulation(options, browser.version());
       const { device: _device, ...contextEmulation } = emulation;
-      context = await browser.newContext({
+      const context = await browser.newContext({
         ...contextEmulation,
         proxy: { server: proxy.url },
         extraHTTPHeaders: options.headers,
@@ -183,8 +215,9 @@ export class PageCapturer {
         serviceWorkers: 'block',
         ignoreHTTPSErrors: this.settings.ignoreHttpsErrors,
       });
+      held.context = context;
       this.counts.contexts++;
-      contextClosed = new Promise((resolve) => context!.once('close', resolve));
+      held.contextClosed = new Promise((resolve) => context.once('close', resolve));
       if (ctx.signal.aborted) throw ctx.signal.reason;
       const page = await context.newPage();
       this.counts.pages++;
@@ -204,18 +237,6 @@ export class PageCapturer {
       throw error;
     } finally {
       ctx.signal.removeEventListener('abort', closeContext);
-      if (context) {
-        // close() returns early when an abort already started closing: wait for the event too.
-        await context.close().catch(() => undefined);
-        const giveUp = new AbortController();
-        await Promise.race([contextClosed, sleep(CONTEXT_CLOSE_WAIT_MS, undefined, { signal: giveUp.signal }).catch(() => undefined)]);
-        giveUp.abort();
-        this.counts.contexts--;
-      }
-      if (proxy) {
-        await proxy.close();
-        this.counts.proxies--;
-      }
     }
   }
 

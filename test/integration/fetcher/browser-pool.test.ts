@@ -80,6 +80,7 @@ describe('browser pool', () => {
       await waitUntil(() => site.hits.has('/hang?abort'));
       controller.abort(new Error('job cancelled'));
       await assert.rejects(running, /job cancelled/);
+      await capturer.idle();
       const stats = capturer.stats();
       assert.equal(stats.openContexts + stats.browserContexts + stats.openPages, 0);
     } finally {
@@ -100,6 +101,7 @@ describe('browser pool', () => {
             : capturer.capture('http://does-not-exist.invalid/', opts(), ctx()),
         ]);
       }
+      await capturer.idle();
       const stats = capturer.stats();
       assert.equal(stats.captures.started, rounds * 2);
       assert.equal(stats.captures.succeeded, rounds);
@@ -132,6 +134,7 @@ describe('browser pool', () => {
       const after = await capturer.capture(site.url('/?after-crash'), opts(), ctx());
       assert.equal(after.statusCode, 200);
       assert.equal(capturer.stats().browserLaunches, 2);
+      await capturer.idle();
       assert.equal(capturer.stats().openContexts, 0);
     } finally {
       await capturer.stop();

@@ -5,7 +5,7 @@
 //
 // GET returns every page in request order with its status; one response carries content up
 // to DATA_MAX_BYTES (at least one page), and `next` (?cursor=) points at the rest.
-import { IllegalStateError, NotFoundError, UrlNotAllowedError, ValidationError } from '../../../../shared/src/errors.js';
+import { NotFoundError, UrlNotAllowedError, ValidationError } from '../../../../shared/src/errors.js';
 import { uniquePages, type BatchScrapeRequest } from '../../../../shared/src/batch-options.js';
 import { JOB_PART } from '../../../../shared/src/events/crawl.js';
 import { makeEvent } from '../../../../shared/src/events/index.js';
@@ -14,6 +14,7 @@ import type { EventLog } from '../../../../shared/src/nats/event-log.js';
 import { normalizeScrapeOptions } from '../../../../shared/src/scrape-options.js';
 import type { BatchJobDoc, BatchPageDoc, Page, ReadModelStore, ScreenshotInfo } from '../../../../shared/src/store/index.js';
 import { systemLookup, type Lookup } from '../../../../shared/src/url-safety.js';
+import { cancelJob } from '../cancel-job.js';
 import type { Caller } from '../plugins/auth.js';
 import type { Admitter } from '../limits.js';
 import type { ProjectionWaiter } from '../projection-wait.js';
@@ -30,7 +31,6 @@ export const BATCH_DATA_LIMITS = {
   maxEventBytes: 900 * 1024,
 } as const;
 
-const TERMINAL = new Set(['COMPLETED', 'FAILED', 'CANCELLED']);
 
 export interface BatchServiceDeps {
   log: EventLog;
@@ -161,21 +161,9 @@ export class BatchService {
 
   async cancel(caller: Caller, id: string): Promise<{ id: string; status: 'CANCELLED' }> {
     const doc = await this.own(caller, id);
-    const finished = (status: string): IllegalStateError => new IllegalStateError(`batch scrape "${id}" has already finished (${status}) and cannot be cancelled`);
-    if (TERMINAL.has(doc.status)) throw finished(doc.status);
-    // The read model may lag behind the log: the log decides whether it is over.
-    const job = { kind: 'batch' as const, id, part: JOB_PART };
-    const done = await this.deps.log.last({ ...job, event: 'batch_finished' });
-    if (done && done.event === 'batch_finished') throw finished(done.data.status);
-    const now = this.deps.clock();
-    const { seq, duplicate } = await this.deps.log.append(
-      makeEvent('batch_cancel_requested', job, { requestedAt: now.toISOString() }, { eventId: this.deps.newId(), now }),
-      { once: true },
-    );
-    if (duplicate) throw finished('CANCELLED');
-    await this.deps.waiter.waitFor(seq);
-    return { id, status: 'CANCELLED' };
+    return cancelJob(this.deps, { kind: 'batch', id, status: doc.status, label: 'batch scrape' });
   }
+
 
   async list(caller: Caller, page: Page): Promise<BatchListItem[]> {
     return this.deps.store.listBatchJobs(caller.keyId, page);

@@ -5,13 +5,14 @@
 // GET bounds `data`: one response carries pages up to DATA_MAX_BYTES of content (at least
 // one page); when more remain it has `next`, the URL of the following part (?cursor=),
 // Firecrawl-style. Pages are in the order they were requested (breadth-first).
-import { IllegalStateError, NotFoundError } from '../../../../shared/src/errors.js';
+import { NotFoundError } from '../../../../shared/src/errors.js';
 import { JOB_PART } from '../../../../shared/src/events/crawl.js';
 import { makeEvent } from '../../../../shared/src/events/index.js';
 import { normalizeCrawlRequest, type CrawlRequest } from '../../../../shared/src/crawl-options.js';
 import type { Clock, IdGenerator } from '../../../../shared/src/ids.js';
 import type { EventLog } from '../../../../shared/src/nats/event-log.js';
 import type { CrawlJobDoc, CrawlPageDoc, Page, ReadModelStore } from '../../../../shared/src/store/index.js';
+import { cancelJob } from '../cancel-job.js';
 import type { Caller } from '../plugins/auth.js';
 import type { ProjectionWaiter } from '../projection-wait.js';
 import { checkSubmittedUrl, type UrlPolicy } from '../url-policy.js';
@@ -83,21 +84,9 @@ export class CrawlService {
 
   async cancel(caller: Caller, id: string): Promise<{ id: string; status: 'CANCELLED' }> {
     const doc = await this.own(caller, id);
-    const finished = (status: string): IllegalStateError => new IllegalStateError(`crawl "${id}" has already finished (${status}) and cannot be cancelled`);
-    if (TERMINAL.has(doc.status)) throw finished(doc.status);
-    // The read model may lag behind the log: the log decides whether it is over.
-    const job = { kind: 'crawl' as const, id, part: JOB_PART };
-    const done = await this.deps.log.last({ ...job, event: 'crawl_finished' });
-    if (done && done.event === 'crawl_finished') throw finished(done.data.status);
-    const now = this.deps.clock();
-    const { seq, duplicate } = await this.deps.log.append(
-      makeEvent('crawl_cancel_requested', job, { requestedAt: now.toISOString() }, { eventId: this.deps.newId(), now }),
-      { once: true },
-    );
-    if (duplicate) throw finished('CANCELLED');
-    await this.deps.waiter.waitFor(seq);
-    return { id, status: 'CANCELLED' };
+    return cancelJob(this.deps, { kind: 'crawl', id, status: doc.status, label: 'crawl' });
   }
+
 
   async list(caller: Caller, page: Page): Promise<CrawlListItem[]> {
     const docs = await this.deps.store.listCrawlJobs(caller.keyId, page);

@@ -13,7 +13,7 @@
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { BrowserError, type TrawlError } from '../../../shared/src/errors.js';
 import type { Logger } from '../../../shared/src/logger.js';
-import type { ResolvedScrapeOptions } from '../../../shared/src/scrape-options.js';
+import { normalizeScrapeOptions, type ResolvedScrapeOptions } from '../../../shared/src/scrape-options.js';
 import { parseHttpUrl, type CidrRange, type Lookup } from '../../../shared/src/url-safety.js';
 import { BrowserHost, Slots } from './browser-pool.js';
 import { CaptureRun, type CaptureResult } from './capture-run.js';
@@ -54,17 +54,23 @@ export interface PageCapturerOptions {
   launchTimeoutMs?: number;
   /** Accept invalid TLS certificates (content extraction, not a trust decision). */
   ignoreHttpsErrors?: boolean;
+  /**
+   * Keep one fresh, unused context (with its own proxy and page) ready for the next job
+   * with default emulation, so it does not wait for context creation. 0 turns it off.
+   */
+  spareContexts?: 0 | 1;
 }
 
 export const CAPTURER_DEFAULTS = {
   workingIntervalMs: 5_000,
   loadWaitMaxMs: 10_000,
-  networkQuietMs: 100,
+  networkQuietMs: 50,
   networkSettleMaxMs: 2_000,
   screenshotTimeoutMs: 15_000,
   proxyConnectTimeoutMs: 15_000,
   launchTimeoutMs: 30_000,
   ignoreHttpsErrors: true,
+  spareContexts: 1,
 } as const;
 
 export interface CapturerStats {
@@ -89,6 +95,18 @@ interface Held {
   contextClosed: Promise<unknown>;
 }
 
+/** A context made before its job: never used by another job, only handed to one. */
+interface Prepared {
+  browser: Browser;
+  proxy: SsrfProxy;
+  context: BrowserContext;
+  contextClosed: Promise<unknown>;
+  page: Page;
+}
+
+/** Spares are made for requests that change nothing about the context. */
+const SPARE_OPTIONS = normalizeScrapeOptions({});
+
 type Settings = Required<Omit<PageCapturerOptions, 'chromiumPath' | 'lookup' | 'logger' | 'allowCidrs' | 'poolSize'>>;
 
 export class PageCapturer {
@@ -96,6 +114,7 @@ export class PageCapturer {
   private readonly slots: Slots;
   private readonly running = new Set<Promise<unknown>>();
   private readonly teardowns = new Set<Promise<unknown>>();
+  private spare: Promise<Prepared | undefined> | undefined;
   private fallbackProxy: SsrfProxy | undefined;
   private host: BrowserHost | undefined;
   private stopped = false;
@@ -132,9 +151,7 @@ export class PageCapturer {
       } finally {
         // Answer first, tear down after: the context and proxy close in the background,
         // still inside the slot (so the pool's bound holds), tracked until done.
-        const teardown = this.dispose(held).finally(release);
-        this.teardowns.add(teardown);
-        void teardown.finally(() => this.teardowns.delete(teardown));
+        this.track(this.dispose(held).finally(release));
       }
     })();
     this.running.add(job);
@@ -172,6 +189,9 @@ export class PageCapturer {
     if (this.stopped) return;
     this.stopped = true;
     this.slots.rejectQueued(new BrowserError('the page capturer is stopping'));
+    const spare = await this.spare?.catch(() => undefined);
+    this.spare = undefined;
+    if (spare) await this.dispose(spare);
     await this.host?.close();
     await Promise.allSettled([...this.running]);
     await this.idle();
@@ -202,31 +222,17 @@ export class PageCapturer {
     try {
       if (ctx.signal.aborted) throw ctx.signal.reason;
       browser = await this.host!.get();
-      const proxy = await SsrfProxy.start(this.proxyOptions());
+      const prepared = (await this.takeSpare(browser, options)) ?? (await this.prepare(browser, options));
+      const { proxy, context, page } = prepared;
       held.proxy = proxy;
-      this.counts.proxies++;
-      const emulation = resolveEmulation(options, browser.version());
-      const { device: _device, ...contextEmulation } = emulation;
-      const context = await browser.newContext({
-        ...contextEmulation,
-        proxy: { server: proxy.url },
-        extraHTTPHeaders: options.headers,
-        acceptDownloads: false,
-        serviceWorkers: 'block',
-        ignoreHTTPSErrors: this.settings.ignoreHttpsErrors,
-      });
       held.context = context;
-      this.counts.contexts++;
-      held.contextClosed = new Promise((resolve) => context.once('close', resolve));
+      held.contextClosed = prepared.contextClosed;
       if (ctx.signal.aborted) throw ctx.signal.reason;
-      const page = await context.newPage();
-      this.counts.pages++;
-      page.once('close', () => this.counts.pages--);
       page.once('crash', () => {
         crashed = true;
         closeContext();
       });
-      await refuseResourceTypes(context, page, skippedResourceTypes(options));
+      this.refillSpare();
       const result = await new CaptureRun(page, proxy, url, options, this.settings).run();
       this.counts.succeeded++;
       return result;
@@ -238,6 +244,61 @@ export class PageCapturer {
     } finally {
       ctx.signal.removeEventListener('abort', closeContext);
     }
+  }
+
+  /** A fresh proxy, context and page for these options (resource blocking included). */
+  private async prepare(browser: Browser, options: ResolvedScrapeOptions): Promise<Prepared> {
+    const proxy = await SsrfProxy.start(this.proxyOptions());
+    this.counts.proxies++;
+    let context: BrowserContext | undefined;
+    try {
+      const { device: _device, ...contextEmulation } = resolveEmulation(options, browser.version());
+      context = await browser.newContext({
+        ...contextEmulation,
+        proxy: { server: proxy.url },
+        extraHTTPHeaders: options.headers,
+        acceptDownloads: false,
+        serviceWorkers: 'block',
+        ignoreHTTPSErrors: this.settings.ignoreHttpsErrors,
+      });
+      this.counts.contexts++;
+      const made = context;
+      const contextClosed = new Promise((resolve) => made.once('close', resolve));
+      const page = await made.newPage();
+      this.counts.pages++;
+      page.once('close', () => this.counts.pages--);
+      await refuseResourceTypes(made, page, skippedResourceTypes(options));
+      return { browser, proxy, context: made, contextClosed, page };
+    } catch (err) {
+      await this.dispose({ proxy, ...(context ? { context } : {}), contextClosed: Promise.resolve() });
+      throw err;
+    }
+  }
+
+  /** The spare, when these options need nothing it lacks and it is alive on this browser. */
+  private async takeSpare(browser: Browser, options: ResolvedScrapeOptions): Promise<Prepared | undefined> {
+    if (!this.spare || !fitsSpare(options)) return undefined;
+    const spare = await this.spare.catch(() => undefined);
+    this.spare = undefined;
+    if (!spare) return undefined;
+    if (spare.browser === browser && browser.isConnected() && !spare.page.isClosed()) return spare;
+    this.track(this.dispose(spare));
+    return undefined;
+  }
+
+  /** Prepares the next spare in the background (a failure only means no spare). */
+  private refillSpare(): void {
+    if (this.settings.spareContexts === 0 || this.spare || this.stopped || !this.host) return;
+    const host = this.host;
+    this.spare = (async () => this.prepare(await host.get(), SPARE_OPTIONS))().catch((err) => {
+      this.opts.logger.debug({ err: String(err) }, 'could not prepare a spare context');
+      return undefined;
+    });
+  }
+
+  private track(teardown: Promise<unknown>): void {
+    this.teardowns.add(teardown);
+    void teardown.finally(() => this.teardowns.delete(teardown));
   }
 
   /** Why the capture failed, as seen from outside the page: abort, crash, closed browser. */
@@ -261,6 +322,13 @@ export class PageCapturer {
 }
 
 /** Resource types not worth loading: they change neither the DOM nor (without a screenshot) any output. */
+/** Whether a spare (made with default options) is exactly the context these options would get. */
+function fitsSpare(options: ResolvedScrapeOptions): boolean {
+  return Object.keys(options.headers).length === 0
+    && JSON.stringify(resolveEmulation(options, '0')) === JSON.stringify(resolveEmulation(SPARE_OPTIONS, '0'))
+    && skippedResourceTypes(options).join() === skippedResourceTypes(SPARE_OPTIONS).join();
+}
+
 export function skippedResourceTypes(options: ResolvedScrapeOptions): string[] {
   const wantsPixels = options.screenshot !== undefined || options.actions.some((a) => a.type === 'screenshot');
   return wantsPixels ? ['Font', 'Media'] : ['Font', 'Media', 'Image'];

@@ -42,7 +42,7 @@ async function waitUntil(check: () => boolean, ms = 5000): Promise<void> {
 
 describe('browser pool', () => {
   test('at most poolSize pages at once; the rest queue', async () => {
-    const capturer = await startCapturer({ poolSize: 2 });
+    const capturer = await startCapturer({ poolSize: 2, spareContexts: 0 });
     try {
       maxInflight = 0;
       const jobs = Array.from({ length: 5 }, (_, i) => capturer.capture(site.url(`/slow?${i}`), opts(), ctx()));
@@ -56,7 +56,7 @@ describe('browser pool', () => {
   });
 
   test('a queued capture leaves the queue when its signal aborts', async () => {
-    const capturer = await startCapturer({ poolSize: 1 });
+    const capturer = await startCapturer({ poolSize: 1, spareContexts: 0 });
     try {
       const first = capturer.capture(site.url('/slow?first'), opts(), ctx());
       const controller = new AbortController();
@@ -73,7 +73,7 @@ describe('browser pool', () => {
   });
 
   test('aborting a running capture closes its page', async () => {
-    const capturer = await startCapturer({ poolSize: 1 });
+    const capturer = await startCapturer({ poolSize: 1, spareContexts: 0 });
     try {
       const controller = new AbortController();
       const running = capturer.capture(site.url('/hang?abort'), opts(), { signal: controller.signal });
@@ -89,7 +89,7 @@ describe('browser pool', () => {
   });
 
   test('many captures, failing ones included, leave no context, page or proxy open', async () => {
-    const capturer = await startCapturer({ poolSize: 2 });
+    const capturer = await startCapturer({ poolSize: 2, spareContexts: 0 });
     try {
       const rounds = 30;
       for (let round = 0; round < rounds; round++) {
@@ -119,7 +119,7 @@ describe('browser pool', () => {
   test('a killed Chromium fails only its captures (BROWSER_ERROR) and is relaunched', async () => {
     // Browsers of the tests before may still be exiting: start from none.
     await waitUntil(() => browserPids().length === 0);
-    const capturer = await startCapturer({ poolSize: 2 });
+    const capturer = await startCapturer({ poolSize: 2, spareContexts: 0 });
     try {
       const pids = browserPids();
       assert.equal(pids.length, 1, `one Chromium browser process descends from this process: ${JSON.stringify(chromiumProcesses())}`);
@@ -142,7 +142,7 @@ describe('browser pool', () => {
   });
 
   test('stop() fails running captures and leaves no Chromium process', async () => {
-    const capturer = await startCapturer({ poolSize: 1 });
+    const capturer = await startCapturer({ poolSize: 1, spareContexts: 0 });
     assert.ok(chromiumProcesses().length > 0);
     const running = capturer.capture(site.url('/hang?stop'), opts(), ctx());
     const queued = capturer.capture(site.url('/?queued'), opts(), ctx());
@@ -152,5 +152,28 @@ describe('browser pool', () => {
     await Promise.all(outcomes);
     await assert.rejects(capturer.capture(site.url('/'), opts(), ctx()), BrowserError);
     await waitUntil(() => chromiumProcesses().length === 0);
+  });
+
+  test('a spare context serves the next default job, is never reused, and is closed by stop()', async () => {
+    const capturer = await startCapturer({ poolSize: 1, spareContexts: 1 });
+    try {
+      for (let i = 0; i < 5; i++) {
+        const result = await capturer.capture(site.url(`/?spare=${i}`), opts(), ctx());
+        assert.equal(result.statusCode, 200);
+      }
+      // A job the spare does not fit (custom headers) gets its own context.
+      const custom = await capturer.capture(site.url('/?spare=headers'), opts({ headers: { 'x-a': '1' } }), ctx());
+      assert.equal(custom.statusCode, 200);
+      await capturer.idle();
+      const stats = capturer.stats();
+      assert.ok(stats.browserContexts <= 1, `at most the one spare stays open, got ${stats.browserContexts}`);
+      assert.equal(stats.captures.succeeded, 6);
+      // Each capture had a context of its own: six jobs, six distinct proxies were used and closed.
+      assert.ok(stats.openProxies <= 1);
+    } finally {
+      await capturer.stop();
+    }
+    assert.equal(capturer.stats().openContexts, 0);
+    assert.equal(capturer.stats().openProxies, 0);
   });
 });

@@ -278,8 +278,10 @@ export class PageCapturer {
   /** The spare, when these options need nothing it lacks and it is alive on this browser. */
   private async takeSpare(browser: Browser, options: ResolvedScrapeOptions): Promise<Prepared | undefined> {
     if (!this.spare || !fitsSpare(options)) return undefined;
-    const spare = await this.spare.catch(() => undefined);
+    // Taken synchronously: two captures starting together must never get the same spare.
+    const pending = this.spare;
     this.spare = undefined;
+    const spare = await pending.catch(() => undefined);
     if (!spare) return undefined;
     if (spare.browser === browser && browser.isConnected() && !spare.page.isClosed()) return spare;
     this.track(this.dispose(spare));

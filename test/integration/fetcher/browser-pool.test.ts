@@ -155,19 +155,22 @@ describe('browser pool', () => {
   });
 
   test('a spare context serves the next default job, is never reused, and is closed by stop()', async () => {
-    const capturer = await startCapturer({ poolSize: 1, spareContexts: 1 });
+    const capturer = await startCapturer({ poolSize: 2, spareContexts: 1 });
     try {
       for (let i = 0; i < 5; i++) {
         const result = await capturer.capture(site.url(`/?spare=${i}`), opts(), ctx());
         assert.equal(result.statusCode, 200);
       }
+      // Captures starting together never share the spare: each loads its page once.
+      await Promise.all([1, 2, 3].map((n) => capturer.capture(site.url(`/?spare=together-${n}`), opts(), ctx())));
+      for (const n of [1, 2, 3]) assert.equal(site.hits.get(`/?spare=together-${n}`), 1);
       // A job the spare does not fit (custom headers) gets its own context.
       const custom = await capturer.capture(site.url('/?spare=headers'), opts({ headers: { 'x-a': '1' } }), ctx());
       assert.equal(custom.statusCode, 200);
       await capturer.idle();
       const stats = capturer.stats();
       assert.ok(stats.browserContexts <= 1, `at most the one spare stays open, got ${stats.browserContexts}`);
-      assert.equal(stats.captures.succeeded, 6);
+      assert.equal(stats.captures.succeeded, 9);
       // Each capture had a context of its own: six jobs, six distinct proxies were used and closed.
       assert.ok(stats.openProxies <= 1);
     } finally {

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { startSite, type TestSite } from '../support/site.js';
+import { DEPTH1, DEPTH2, DEPTH3, linkGraph } from '../support/link-graph.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 import { OTHER_API_KEY, startSystem, type TrawlSystem } from '../support/system.js';
 
@@ -17,28 +18,7 @@ algorithm to keep it as the main content of the page, with a few more words for 
 </body></html>`;
 
 /** Same-site link graph (paths); EXT is replaced by the external site's origin. */
-const GRAPH: Record<string, string[]> = {
-  '/': ['/a', '/docs', '/blog', '/files/report.pdf', 'EXT/x', '/a#frag', '/a/', '/#top', '/index.html', 'mailto:me@example.com'],
-  '/a': ['/a/b'],
-  '/a/b': ['/a/b/c'],
-  '/a/b/c': ['/a/b/c/d'],
-  '/a/b/c/d': [],
-  '/docs': ['/docs/intro', '/docs/guide', '/docs/guide/install', '/docs/guide/install/linux'],
-  '/docs/intro': ['/docs/intro.pdf', '/docs'],
-  '/docs/guide': ['/docs/guide/install'],
-  '/docs/guide/install': ['/docs/guide/install/linux'],
-  '/docs/guide/install/linux': [],
-  '/docs/intro.pdf': [],
-  '/blog': ['/blog/2023-review', '/blog/2024-launch', '/blog/2024-roadmap'],
-  '/blog/2023-review': [],
-  '/blog/2024-launch': ['/files/launch.pdf'],
-  '/blog/2024-roadmap': [],
-  '/files/report.pdf': [],
-  '/files/launch.pdf': [],
-};
-const DEPTH1 = ['/', '/a', '/docs', '/blog', '/files/report.pdf'];
-const DEPTH2 = [...DEPTH1, '/a/b', '/docs/intro', '/docs/guide', '/docs/guide/install', '/docs/guide/install/linux', '/blog/2023-review', '/blog/2024-launch', '/blog/2024-roadmap'];
-const DEPTH3 = [...DEPTH2, '/a/b/c', '/docs/intro.pdf', '/files/launch.pdf'];
+const GRAPH = linkGraph('EXT');
 
 const FINAL = new Set(['COMPLETED', 'FAILED', 'CANCELLED']);
 const sorted = (xs: string[]): string[] => [...xs].sort();

@@ -4,35 +4,16 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { simulate } from './helpers.js';
+import { ALL_PAGES, DEPTH1, DEPTH2, DEPTH3, linkGraph } from '../../support/link-graph.js';
 
 const EXT = 'https://external.test';
 
 const GRAPH: Record<string, string[]> = {
-  '/': ['/a', '/docs', '/blog', '/files/report.pdf', `${EXT}/x`, '/a#frag', '/a/', '/#top', '/index.html', 'https://www.site.test/a', 'https://site.test:443/a', 'mailto:me@site.test'],
-  '/a': ['/a/b'],
-  '/a/b': ['/a/b/c'],
-  '/a/b/c': ['/a/b/c/d'],
-  '/a/b/c/d': [],
-  '/docs': ['/docs/intro', '/docs/guide', '/docs/guide/install', '/docs/guide/install/linux'],
-  '/docs/intro': ['/docs/intro.pdf', '/docs'],
-  '/docs/guide': ['/docs/guide/install'],
-  '/docs/guide/install': ['/docs/guide/install/linux'],
-  '/docs/guide/install/linux': [],
-  '/docs/intro.pdf': [],
-  '/blog': ['/blog/2023-review', '/blog/2024-launch', '/blog/2024-roadmap'],
-  '/blog/2023-review': [],
-  '/blog/2024-launch': ['/files/launch.pdf'],
-  '/blog/2024-roadmap': [],
-  '/files/report.pdf': [],
-  '/files/launch.pdf': [],
+  ...linkGraph(EXT, ['https://www.site.test/a', 'https://site.test:443/a']),
   [`${EXT}/x`]: [`${EXT}/y`],
   [`${EXT}/y`]: [],
 };
-
-const DEPTH1 = ['/', '/a', '/docs', '/blog', '/files/report.pdf'];
-const DEPTH2 = [...DEPTH1, '/a/b', '/docs/intro', '/docs/guide', '/docs/guide/install', '/docs/guide/install/linux', '/blog/2023-review', '/blog/2024-launch', '/blog/2024-roadmap'];
-const DEPTH3 = [...DEPTH2, '/a/b/c', '/docs/intro.pdf', '/files/launch.pdf'];
-const ALL = [...DEPTH3, '/a/b/c/d'];
+const ALL = ALL_PAGES;
 
 const sorted = (xs: string[]): string[] => [...xs].sort();
 

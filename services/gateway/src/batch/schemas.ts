@@ -2,7 +2,7 @@
 // serialization. Counters and states are named as for crawls; page entries as scrape results.
 import { Type, type Static } from '@sinclair/typebox';
 import { StringEnum } from '../../../../shared/src/scrape-options.js';
-import { Metadata, ScreenshotView } from '../scrape/schemas.js';
+import { PageContentFields } from '../scrape/schemas.js';
 
 export const BatchStatus = StringEnum(['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED', 'CANCELLED'] as const);
 
@@ -16,13 +16,7 @@ export const BatchCancelled = Type.Object({ id: Type.String(), status: Type.Lite
 export const BatchPageEntry = Type.Object({
   url: Type.String(),
   status: StringEnum(['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED', 'CANCELLED'] as const),
-  markdown: Type.Optional(Type.String()),
-  html: Type.Optional(Type.String()),
-  rawHtml: Type.Optional(Type.String()),
-  links: Type.Optional(Type.Array(Type.String())),
-  screenshot: Type.Optional(ScreenshotView),
-  actions: Type.Optional(Type.Object({ screenshots: Type.Array(ScreenshotView) })),
-  metadata: Type.Optional(Metadata),
+  ...PageContentFields,
   error: Type.Optional(Type.Object({ code: Type.String(), message: Type.String() })),
 });
 export type BatchPageEntry = Static<typeof BatchPageEntry>;

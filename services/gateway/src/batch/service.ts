@@ -12,7 +12,7 @@ import { makeEvent } from '../../../../shared/src/events/index.js';
 import type { Clock, IdGenerator } from '../../../../shared/src/ids.js';
 import type { EventLog } from '../../../../shared/src/nats/event-log.js';
 import { normalizeScrapeOptions } from '../../../../shared/src/scrape-options.js';
-import type { BatchJobDoc, BatchPageDoc, Page, ReadModelStore, ScreenshotInfo } from '../../../../shared/src/store/index.js';
+import { toBatchSummary, type BatchJobDoc, type BatchPageDoc, type Page, type ReadModelStore, type ScreenshotInfo } from '../../../../shared/src/store/index.js';
 import { systemLookup, type Lookup } from '../../../../shared/src/url-safety.js';
 import { cancelJob } from '../cancel-job.js';
 import type { Caller } from '../plugins/auth.js';
@@ -131,9 +131,8 @@ export class BatchService {
     const doc = await this.own(caller, id);
     const { data, nextCursor } = await this.data(doc, cursor === undefined ? 0 : Number(cursor));
     return {
-      ...summary(doc),
+      ...toBatchSummary(doc),
       ...(doc.startedAt ? { startedAt: doc.startedAt } : {}),
-      ...(doc.completedAt ? { completedAt: doc.completedAt } : {}),
       data,
       ...(nextCursor !== undefined ? { next: `${this.deps.publicBaseUrl}/api/v1/batch/scrape/${encodeURIComponent(doc.id)}?cursor=${nextCursor}` } : {}),
       ...(doc.status === 'FAILED' && doc.error ? { error: doc.error } : {}),
@@ -179,13 +178,3 @@ export class BatchService {
   }
 }
 
-function summary(doc: BatchJobDoc): BatchListItem {
-  return {
-    id: doc.id,
-    status: doc.status,
-    totalUrls: doc.totalUrls,
-    completedUrls: doc.completedUrls,
-    failedUrls: doc.failedUrls,
-    createdAt: doc.createdAt,
-  };
-}

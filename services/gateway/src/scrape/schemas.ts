@@ -18,6 +18,17 @@ export const ScreenshotView = Type.Object({
 
 export const Metadata = Type.Object({ title: Type.String(), description: Type.String() }, { additionalProperties: true });
 
+/** The content fields of a scraped page, as scrape jobs and batch pages show them. */
+export const PageContentFields = {
+  markdown: Type.Optional(Type.String()),
+  html: Type.Optional(Type.String()),
+  rawHtml: Type.Optional(Type.String()),
+  links: Type.Optional(Type.Array(Type.String())),
+  screenshot: Type.Optional(ScreenshotView),
+  actions: Type.Optional(Type.Object({ screenshots: Type.Array(ScreenshotView) })),
+  metadata: Type.Optional(Metadata),
+};
+
 export const ScrapeCreated = Type.Object({ id: Type.String(), status: Type.Literal('PENDING') });
 
 export const ScrapeJobView = Type.Object({
@@ -28,13 +39,7 @@ export const ScrapeJobView = Type.Object({
   createdAt: Type.Optional(Type.String()),
   startedAt: Type.Optional(Type.String()),
   completedAt: Type.Optional(Type.String()),
-  markdown: Type.Optional(Type.String()),
-  html: Type.Optional(Type.String()),
-  rawHtml: Type.Optional(Type.String()),
-  links: Type.Optional(Type.Array(Type.String())),
-  screenshot: Type.Optional(ScreenshotView),
-  actions: Type.Optional(Type.Object({ screenshots: Type.Array(ScreenshotView) })),
-  metadata: Type.Optional(Metadata),
+  ...PageContentFields,
   timings: Type.Optional(Type.Composite([FetchTimings, Type.Object({ transformMs: Type.Integer(), totalMs: Type.Integer() })])),
   error: Type.Optional(Type.Object({ code: Type.String(), message: Type.String() })),
 });

@@ -97,10 +97,17 @@ export function chromiumProcesses(): Proc[] {
   return all.filter((p) => p.pid !== process.pid && mine.has(p.pid) && /chrom/i.test(p.cmdline));
 }
 
-/** The browser process itself: not the wrapper shell, not a renderer/GPU/utility (--type=...). */
+/**
+ * The browser process itself: not the wrapper shell, not a renderer/GPU/utility (--type=...),
+ * and not a child of another Chromium process. Chromium briefly forks children that still
+ * carry the browser's own command line (before they exec a helper), so the command line
+ * alone cannot tell them apart; their parent can.
+ */
 export function browserPids(): number[] {
-  return chromiumProcesses()
-    .filter((p) => !p.cmdline.startsWith('/bin/sh') && !p.cmdline.includes('--type='))
+  const chromium = chromiumProcesses().filter((p) => !p.cmdline.startsWith('/bin/sh'));
+  const chromiumPids = new Set(chromium.map((p) => p.pid));
+  return chromium
+    .filter((p) => !p.cmdline.includes('--type=') && !chromiumPids.has(p.ppid))
     .map((p) => p.pid);
 }
 

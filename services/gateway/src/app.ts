@@ -18,6 +18,7 @@ import { authPlugin, KeyDirectory } from './plugins/auth.js';
 import { problemsPlugin } from './plugins/problems.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
 import { RateLimiter } from './rate-limit.js';
+import { AdmissionLedger } from './admission-ledger.js';
 import { PlanLimiter } from './limits.js';
 import { validatorCompiler } from './plugins/validation.js';
 import type { ProjectionWaiter } from './projection-wait.js';
@@ -83,7 +84,8 @@ export async function buildApp(deps: GatewayDeps) {
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   const keys = new KeyDirectory(deps.store);
-  const limits = new PlanLimiter(deps.store, deps.clock, { concurrency: deps.config.rateLimits, quota: deps.config.quotas });
+  const ledger = new AdmissionLedger(deps.nc.jetstream(), { now: () => deps.clock().getTime() });
+  const limits = new PlanLimiter(deps.store, ledger, deps.clock, { concurrency: deps.config.rateLimits, quota: deps.config.quotas });
   const routeDeps: RouteDeps = { ...deps, limits };
   const scrapes = new ScrapeService({
     log: deps.log, store: deps.store, waiter: deps.waiter, newId: deps.newId, clock: deps.clock,

@@ -1,12 +1,15 @@
 // The plan limits checked before a job is accepted (spec "Limits"; decisions in
 // docs/api.md): how many jobs of a key may run at once, and how many pages it may have
 // fetched this month. Both are read from the key-usage read model, so they hold across
-// gateway replicas; being a projection, they may lag by the few jobs accepted in the last
-// milliseconds (a soft limit, never off by more than the requests in flight).
+// gateway replicas. The projection trails the log by milliseconds, so what it does not
+// show yet is held in the admission ledger (a per-key list written with compare-and-set):
+// requests arriving together are decided one after the other, and never both take the
+// last slot or the last page.
 import { RateLimitedError } from '../../../shared/src/errors.js';
 import type { Clock } from '../../../shared/src/ids.js';
 import { PLAN_LIMITS } from '../../../shared/src/plans.js';
-import type { ReadModelStore } from '../../../shared/src/store/index.js';
+import { committedPages, type KeyUsageDoc, type ReadModelStore } from '../../../shared/src/store/index.js';
+import type { AdmissionLedger, Reservation } from './admission-ledger.js';
 import type { Caller } from './plugins/auth.js';
 
 /** A job not seen finishing after this long no longer holds a concurrency slot. */
@@ -17,48 +20,112 @@ export interface LimitSwitches {
   quota: boolean;
 }
 
+export interface Need {
+  /** The id of the job (or map request) being admitted. */
+  id: string;
+  /** Quota pages it needs at least. */
+  pages: number;
+  /** Quota pages it would like (a crawl's limit); granted as far as the quota allows. */
+  upToPages?: number;
+  /** Whether it takes one of the plan's concurrent-job slots. */
+  job: boolean;
+}
+
 export interface Admission {
-  /** Pages the key may still use this month (Infinity when quotas are off). */
-  remainingPages: number;
+  /** Pages granted: `pages`, or for `upToPages` what is left of the quota up to it. */
+  grantedPages: number;
+  /**
+   * Records the admitted work: `append` appends its event and returns the sequence,
+   * `projected` resolves true once the read model has applied it. The reservation is
+   * freed when the read model counts the work, or at once when nothing was appended; if
+   * the projection is late it is left to expire.
+   */
+  record(append: () => Promise<number>, projected: (seq: number) => Promise<boolean>): Promise<number>;
 }
 
 function nextMonthStart(now: Date): Date {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
 }
 
+/** Admits everything and records without a reservation (tests, embedded tools, limits off). */
+function unlimited(need: Need): Admission {
+  return {
+    grantedPages: need.upToPages ?? need.pages,
+    async record(append, projected) {
+      const seq = await append();
+      await projected(seq);
+      return seq;
+    },
+  };
+}
+
 export class PlanLimiter {
-  constructor(private readonly store: ReadModelStore, private readonly clock: Clock, private readonly switches: LimitSwitches) {}
+  constructor(
+    private readonly store: ReadModelStore,
+    private readonly ledger: AdmissionLedger,
+    private readonly clock: Clock,
+    private readonly switches: LimitSwitches,
+  ) {}
 
   /**
    * Throws RATE_LIMITED when the key already runs its plan's number of jobs (for a `job`),
    * QUOTA_EXCEEDED when `pages` more would pass its monthly quota.
    */
-  async admit(caller: Caller, need: { pages: number; job: boolean }): Promise<Admission> {
+  async admit(caller: Caller, need: Need): Promise<Admission> {
+    if (!this.switches.concurrency && !this.switches.quota) return unlimited(need);
+    const reservation = await this.ledger.reserve(caller.keyId, async (pending) => {
+      const usage = await this.store.getKeyUsage(caller.keyId);
+      return { id: need.id, job: need.job, pages: this.check(caller, need, usage, pending) };
+    });
+    const release = (): Promise<void> => this.ledger.release(caller.keyId, need.id);
+    return {
+      grantedPages: need.upToPages === undefined ? need.pages : reservation.pages,
+      async record(append, projected) {
+        let seq: number;
+        try {
+          seq = await append();
+        } catch (err) {
+          await release();
+          throw err;
+        }
+        if (await projected(seq)) await release();
+        return seq;
+      },
+    };
+  }
+
+  /** The pages to reserve for `need`, or throws when a limit refuses it. */
+  private check(caller: Caller, need: Need, usage: KeyUsageDoc | null, pending: Reservation[]): number {
     const { concurrentJobs, monthlyPages } = PLAN_LIMITS[caller.plan];
-    if (!this.switches.concurrency && !this.switches.quota) return { remainingPages: Infinity };
-    const usage = await this.store.getKeyUsage(caller.keyId);
     const now = this.clock();
-    if (this.switches.concurrency && need.job && usage) {
+    // Reservations the projection already shows are counted there, not twice.
+    const projected = (r: Reservation): boolean => !!usage && (r.id in usage.activeJobs || r.id in (usage.committedPages ?? {}));
+    const unseen = pending.filter((r) => r.id !== need.id && !projected(r));
+    if (this.switches.concurrency && need.job) {
       const since = new Date(now.getTime() - STALE_JOB_MS).toISOString();
-      const running = Object.values(usage.activeJobs).filter((at) => at >= since).length;
+      const running = Object.values(usage?.activeJobs ?? {}).filter((at) => at >= since).length + unseen.filter((r) => r.job).length;
       if (running >= concurrentJobs) {
         throw new RateLimitedError(`${running} jobs of this key are still running; the ${caller.plan} plan allows ${concurrentJobs} at once`, 1000, concurrentJobs, now.getTime() + 1000);
       }
     }
-    if (!this.switches.quota) return { remainingPages: Infinity };
-    const used = usage && usage.month === now.toISOString().slice(0, 7) ? usage.pages : 0;
-    const remainingPages = monthlyPages - used;
-    if (need.pages > 0 && remainingPages < need.pages) {
+    const wanted = need.upToPages ?? need.pages;
+    if (!this.switches.quota) return wanted;
+    const month = now.toISOString().slice(0, 7);
+    const used = usage && usage.month === month ? usage.pages : 0;
+    const spokenFor = (usage ? committedPages(usage) : 0) + unseen.reduce((sum, r) => sum + r.pages, 0);
+    const remaining = Math.max(0, monthlyPages - used - spokenFor);
+    if (need.pages > 0 && remaining < need.pages) {
       const reset = nextMonthStart(now);
+      const busy = spokenFor > 0 ? `, ${spokenFor} more held by running jobs` : '';
       throw new RateLimitedError(
-        `the monthly quota of ${monthlyPages} pages of the ${caller.plan} plan is used up (${used} used); it renews ${reset.toISOString()}`,
+        `the monthly quota of ${monthlyPages} pages of the ${caller.plan} plan is used up (${used} used${busy}); it renews ${reset.toISOString()}`,
         reset.getTime() - now.getTime(), monthlyPages, reset.getTime(), 'QUOTA_EXCEEDED',
       );
     }
-    return { remainingPages };
+    return Math.min(wanted, remaining);
   }
 }
 
 /** What services need of the limiter; `NO_LIMITS` admits everything (tests, embedded tools). */
 export type Admitter = Pick<PlanLimiter, 'admit'>;
-export const NO_LIMITS: Admitter = { admit: async () => ({ remainingPages: Infinity }) };
+export const NO_LIMITS: Admitter = { admit: async (_caller, need) => unlimited(need) };

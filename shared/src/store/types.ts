@@ -84,6 +84,12 @@ export interface KeyUsageDoc {
   pages: number;
   /** The key's jobs that are PENDING or PROCESSING: id -> when it was created. */
   activeJobs: Record<string, string>;
+  /**
+   * Pages that running crawls and batches may still load: job id -> pages left of what it
+   * was granted. They are spoken for: the quota admits new work only beyond them.
+   * (Absent in documents written before it existed; read as empty.)
+   */
+  committedPages?: Record<string, number>;
   lastSeq: number;
 }
 
@@ -120,6 +126,11 @@ export interface ReadModelStore extends CrawlStore, BatchStore {
 
   /** Drops every read model and checkpoint: the next projector run rebuilds from the log. */
   reset(): Promise<void>;
+}
+
+/** Pages of the quota spoken for by the key's running crawls and batches. */
+export function committedPages(doc: KeyUsageDoc): number {
+  return Object.values(doc.committedPages ?? {}).reduce((sum, n) => sum + n, 0);
 }
 
 export function toScrapeSummary(doc: ScrapeJobDoc): ScrapeJobSummary {

@@ -26,6 +26,9 @@ const OTHER = 'gateway_test_key_000000002';
 const FREE = 'gateway_test_key_000000003';
 const FREE2 = 'gateway_test_key_000000004';
 const FREE3 = 'gateway_test_key_000000005';
+const FREE4 = 'gateway_test_key_000000006';
+const BASIC = 'gateway_test_key_000000007';
+const FREE5 = 'gateway_test_key_000000008';
 
 type App = Awaited<ReturnType<typeof buildApp>>;
 
@@ -49,7 +52,7 @@ describe('gateway scrape API', () => {
     const payloads = new PayloadStore(js);
     store = new SqliteStore(path.join(dir, 'rm.sqlite'));
     await store.init();
-    for (const [key, plan] of [[KEY, 'team'], [OTHER, 'team'], [FREE, 'free'], [FREE2, 'free'], [FREE3, 'free']] as const) {
+    for (const [key, plan] of [[KEY, 'team'], [OTHER, 'team'], [FREE, 'free'], [FREE2, 'free'], [FREE3, 'free'], [FREE4, 'free'], [BASIC, 'basic'], [FREE5, 'free']] as const) {
       await log.append(makeEvent('key_created', { kind: 'apikey', id: apiKeyId(key), part: 'key' },
         { keyHash: apiKeyHash(key), plan, label: 'test', createdAt: new Date().toISOString() }, { eventId: newId(), now: new Date() }), { once: true });
     }
@@ -58,7 +61,7 @@ describe('gateway scrape API', () => {
     const waiter = new ProjectionWaiter(nc, store);
     await waiter.start();
     // The keys must be projected before the first request (a fresh key is cached as unknown for 1 s).
-    while (!(await store.findApiKeyByHash(apiKeyHash(FREE3)))) await new Promise((r) => setTimeout(r, 20));
+    while (!(await store.findApiKeyByHash(apiKeyHash(FREE5)))) await new Promise((r) => setTimeout(r, 20));
     app = await buildApp({ config, logger, nc, log, payloads, store, waiter, newId, clock: systemClock });
     await app.ready();
   });
@@ -287,6 +290,34 @@ describe('gateway scrape API', () => {
       const third = await post({ url: 'http://127.0.0.1:9/c3' }, FREE2);
       assertProblem(third, 429, 'RATE_LIMITED', /2 jobs of this key are still running; the free plan allows 2 at once/);
       assert.equal(third.headers['retry-after'], '1');
+    });
+
+    test('requests arriving at the same moment never pass the limits: 2 of 6 for a free key', async () => {
+      const outcomes = await Promise.all([1, 2, 3, 4, 5, 6].map((n) => post({ url: `http://127.0.0.1:9/together-${n}` }, FREE4)));
+      const statuses = outcomes.map((res) => res.statusCode).sort();
+      assert.deepEqual(statuses, [202, 202, 429, 429, 429, 429]);
+      for (const res of outcomes.filter((r) => r.statusCode === 429)) assertProblem(res, 429, 'RATE_LIMITED', /free plan allows 2 at once/);
+    });
+
+    test('the last pages of the monthly quota go to as many requests as there are pages', async () => {
+      const month = new Date().toISOString().slice(0, 7);
+      await store.saveKeyUsage({ id: apiKeyId(BASIC), month, pages: 2998, activeJobs: {}, lastSeq: 0 });
+      const outcomes = await Promise.all([1, 2, 3, 4].map((n) => post({ url: `http://127.0.0.1:9/last-pages-${n}` }, BASIC)));
+      assert.deepEqual(outcomes.map((res) => res.statusCode).sort(), [202, 202, 429, 429]);
+      for (const res of outcomes.filter((r) => r.statusCode === 429)) assertProblem(res, 429, 'QUOTA_EXCEEDED', /3000 pages of the basic plan/);
+    });
+
+    test('a crawl plans only the pages left of the quota and holds them while it runs', async () => {
+      const keyId = apiKeyId(FREE5);
+      const month = new Date().toISOString().slice(0, 7);
+      await store.saveKeyUsage({ id: keyId, month, pages: 490, activeJobs: {}, lastSeq: 0 });
+      const crawl = await app.inject({ method: 'POST', url: '/api/v1/crawl', headers: { authorization: `Bearer ${FREE5}`, 'content-type': 'application/json' }, payload: JSON.stringify({ url: 'http://127.0.0.1:9/', limit: 100 }) });
+      assert.equal(crawl.statusCode, 202, crawl.body);
+      const { id } = JSON.parse(crawl.body) as { id: string };
+      // The POST answered after the projection applied it: its 10 pages are held.
+      assert.deepEqual((await store.getKeyUsage(keyId))?.committedPages, { [id]: 10 });
+      const next = await post({ url: 'http://127.0.0.1:9/after-crawl' }, FREE5);
+      assertProblem(next, 429, 'QUOTA_EXCEEDED', /490 used, 10 more held by running jobs/);
     });
 
     test('past the monthly quota new jobs are 429 QUOTA_EXCEEDED until the month renews', async () => {

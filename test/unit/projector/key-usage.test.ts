@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { StoredEvent } from '../../../shared/src/events/index.js';
-import type { KeyUsageDoc } from '../../../shared/src/store/index.js';
+import { committedPages, type KeyUsageDoc } from '../../../shared/src/store/index.js';
 import { evolve } from '../../../services/projector/src/read-models/key-usage/index.js';
 
 const blank: KeyUsageDoc = { id: 'k1', month: '', pages: 0, activeJobs: {}, lastSeq: 0 };
@@ -47,4 +47,32 @@ test('a new month starts the count again; a late event of the old month does not
 test('events that are not about usage change nothing', () => {
   assert.equal(evolve(blank, ev('page_fetched', 'scrape', 's1')), null);
   assert.equal(evolve(null, ev('page_requested', 'scrape', 's1')), null);
+});
+
+test('crawls and batches hold the pages they may still load until they end', () => {
+  const pages = (n: number) => Array.from({ length: n }, (_, i) => ({ url: `https://a.test/${i}`, pageKey: `p${i}` }));
+  const running = given([
+    ev('crawl_requested', 'crawl', 'c1', { limit: 10 }),
+    ev('page_requested', 'crawl', 'c1'), ev('page_requested', 'crawl', 'c1'),
+    ev('batch_requested', 'batch', 'b1', { pages: pages(3) }),
+    ev('page_requested', 'batch', 'b1'),
+  ]);
+  assert.deepEqual(running.committedPages, { c1: 8, b1: 2 });
+  assert.equal(committedPages(running), 10);
+  assert.equal(running.pages, 3);
+  const ended = given([
+    ev('crawl_requested', 'crawl', 'c1', { limit: 10 }), ev('page_requested', 'crawl', 'c1'),
+    ev('batch_requested', 'batch', 'b1', { pages: pages(3) }),
+    ev('crawl_finished', 'crawl', 'c1'), ev('batch_finished', 'batch', 'b1'),
+  ]);
+  assert.deepEqual(ended.committedPages, {});
+  assert.deepEqual(ended.activeJobs, {});
+  assert.equal(committedPages(ended), 0);
+});
+
+test('usage written before committed pages existed reads as none held', () => {
+  assert.equal(committedPages(blank), 0);
+  const doc = evolve(blank, ev('page_requested', 'crawl', 'old'));
+  assert.equal(doc?.committedPages, undefined);
+  assert.equal(doc?.pages, 1);
 });

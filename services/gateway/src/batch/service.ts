@@ -62,8 +62,6 @@ export class BatchService {
     if (request.webhookUrl !== undefined) await checkSubmittedUrl(request.webhookUrl, this.deps.urlPolicy, 'webhookUrl');
 
     const pages = uniquePages(valid);
-    // One job, one page of quota per unique page: all of them or none (no partial batch).
-    await this.deps.limits.admit(caller, { pages: pages.length, job: true });
     const id = this.deps.newId();
     const now = this.deps.clock();
     const data = {
@@ -78,9 +76,10 @@ export class BatchService {
     if (Buffer.byteLength(JSON.stringify(data)) > BATCH_DATA_LIMITS.maxEventBytes) {
       throw new ValidationError('the batch request is too large: use shorter URLs or fewer headers', 'urls', 'PAYLOAD_TOO_LARGE');
     }
+    // One job, one page of quota per unique page: all of them or none (no partial batch).
+    const admission = await this.deps.limits.admit(caller, { id, pages: pages.length, job: true });
     const event = makeEvent('batch_requested', { kind: 'batch', id, part: JOB_PART }, data, { eventId: this.deps.newId(), now });
-    const { seq } = await this.deps.log.append(event, { once: true });
-    await this.deps.waiter.waitFor(seq);
+    await admission.record(async () => (await this.deps.log.append(event, { once: true })).seq, (seq) => this.deps.waiter.waitFor(seq));
     return { id, status: 'PENDING', ...(ignoreInvalid ? { invalidUrls: invalid } : {}) };
   }
 

@@ -46,16 +46,16 @@ export class CrawlService {
   async submit(caller: Caller, request: CrawlRequest): Promise<{ id: string; status: 'PENDING' }> {
     const url = await checkSubmittedUrl(request.url, this.deps.urlPolicy);
     if (request.webhookUrl !== undefined) await checkSubmittedUrl(request.webhookUrl, this.deps.urlPolicy, 'webhookUrl');
-    const { remainingPages } = await this.deps.limits.admit(caller, { pages: 1, job: true });
     const asked = normalizeCrawlRequest({ ...request, url: url.toString() });
-    // A crawl uses one page of quota per page: it never plans more pages than remain.
-    const resolved = { ...asked, limit: Math.min(asked.limit, remainingPages) };
     const id = this.deps.newId();
+    // A crawl uses one page of quota per page: it never plans more pages than remain, and
+    // the pages it plans are held for it until it ends.
+    const admission = await this.deps.limits.admit(caller, { id, pages: 1, upToPages: asked.limit, job: true });
+    const resolved = { ...asked, limit: admission.grantedPages };
     const now = this.deps.clock();
     const event = makeEvent('crawl_requested', { kind: 'crawl', id, part: JOB_PART },
       { ...resolved, apiKeyId: caller.keyId, requestedAt: now.toISOString() }, { eventId: this.deps.newId(), now });
-    const { seq } = await this.deps.log.append(event, { once: true });
-    await this.deps.waiter.waitFor(seq);
+    await admission.record(async () => (await this.deps.log.append(event, { once: true })).seq, (seq) => this.deps.waiter.waitFor(seq));
     return { id, status: 'PENDING' };
   }
 

@@ -14,6 +14,7 @@ import type { PayloadStore } from '../../../../shared/src/nats/payloads.js';
 import { SUBJECT_ROOT } from '../../../../shared/src/subjects.js';
 import type { Caller } from '../plugins/auth.js';
 import type { Admitter } from '../limits.js';
+import type { ProjectionWaiter } from '../projection-wait.js';
 import { checkSubmittedUrl, type UrlPolicy } from '../url-policy.js';
 
 export const MAP_REQUEST_DEFAULTS = { limit: 5000, ignoreSitemap: false, includeSubdomains: false } as const;
@@ -44,6 +45,8 @@ export interface MapServiceDeps {
   newId: IdGenerator;
   clock: Clock;
   limits: Admitter;
+  /** Read-your-writes for the usage the map counts; without it the reservation expires. */
+  waiter?: Pick<ProjectionWaiter, 'waitFor'>;
   budgetMs?: number;
   /** Extra wait beyond the budget for the worker's answer to arrive. */
   replyMarginMs?: number;
@@ -71,29 +74,31 @@ export class MapService {
   async map(caller: Caller, body: MapRequestBody): Promise<MapResult> {
     const url = await checkSubmittedUrl(body.url, this.deps.urlPolicy);
     // A map counts one page of quota, however many URLs it finds.
-    await this.deps.limits.admit(caller, { pages: 1, job: false });
     const id = this.deps.newId();
+    const admission = await this.deps.limits.admit(caller, { id, pages: 1, job: false });
     const now = this.deps.clock();
     const answer = this.awaitAnswer(id, this.budgetMs + this.replyMarginMs);
+    const event = makeEvent('map_requested', { kind: 'map', id, part: 'job' }, {
+      url: url.toString(),
+      ...(body.search?.trim() ? { search: body.search.trim() } : {}),
+      limit: body.limit ?? MAP_REQUEST_DEFAULTS.limit,
+      ignoreSitemap: body.ignoreSitemap ?? MAP_REQUEST_DEFAULTS.ignoreSitemap,
+      includeSubdomains: body.includeSubdomains ?? MAP_REQUEST_DEFAULTS.includeSubdomains,
+      apiKeyId: caller.keyId,
+      requestedAt: now.toISOString(),
+      budgetMs: this.budgetMs,
+    }, { eventId: this.deps.newId(), now });
+    const append = async (): Promise<number> => (await this.deps.log.append(event, { once: true })).seq;
     try {
-      await this.deps.log.append(makeEvent('map_requested', { kind: 'map', id, part: 'job' }, {
-        url: url.toString(),
-        ...(body.search?.trim() ? { search: body.search.trim() } : {}),
-        limit: body.limit ?? MAP_REQUEST_DEFAULTS.limit,
-        ignoreSitemap: body.ignoreSitemap ?? MAP_REQUEST_DEFAULTS.ignoreSitemap,
-        includeSubdomains: body.includeSubdomains ?? MAP_REQUEST_DEFAULTS.includeSubdomains,
-        apiKeyId: caller.keyId,
-        requestedAt: now.toISOString(),
-        budgetMs: this.budgetMs,
-      }, { eventId: this.deps.newId(), now }), { once: true });
+      await admission.record(append, (seq) => this.deps.waiter?.waitFor(seq) ?? Promise.resolve(false));
     } catch (err) {
       answer.cancel();
       throw new ServiceUnavailableError('could not record the map request; try again', { cause: err });
     }
-    const event = await answer.result;
-    if (event.event === 'map_failed') throw new MapFailedError(event.data.error.code, event.data.error.message);
-    if (event.event !== 'map_completed') throw new Error(`unexpected ${event.event}`);
-    const links = event.data.links ?? (event.data.linksRef ? await this.deps.payloads.getJson<string[]>(event.data.linksRef) : []);
+    const outcome = await answer.result;
+    if (outcome.event === 'map_failed') throw new MapFailedError(outcome.data.error.code, outcome.data.error.message);
+    if (outcome.event !== 'map_completed') throw new Error(`unexpected ${outcome.event}`);
+    const links = outcome.data.links ?? (outcome.data.linksRef ? await this.deps.payloads.getJson<string[]>(outcome.data.linksRef) : []);
     return { links, count: links.length };
   }
 

@@ -6,13 +6,13 @@ import { ProblemSchema } from '../scrape/schemas.js';
 import type { Config } from '../../../../shared/src/config.js';
 
 /** The gateway's dependencies this route uses (app.ts passes its GatewayDeps). */
-export type MapRoutesOptions = Pick<MapServiceDeps, 'nc' | 'log' | 'payloads' | 'newId' | 'clock' | 'limits'> & { config: Pick<Config, 'ssrfAllowCidrs'> };
+export type MapRoutesOptions = Pick<MapServiceDeps, 'nc' | 'log' | 'payloads' | 'newId' | 'clock' | 'limits' | 'waiter'> & { config: Pick<Config, 'ssrfAllowCidrs'> };
 
 const errors = { 400: ProblemSchema, 401: ProblemSchema, 429: ProblemSchema, 500: ProblemSchema, 503: ProblemSchema, 504: ProblemSchema };
 
 export const mapRoutes: FastifyPluginAsyncTypebox<MapRoutesOptions> = async (app, deps) => {
   const maps = new MapService({
-    nc: deps.nc, log: deps.log, payloads: deps.payloads, newId: deps.newId, clock: deps.clock, limits: deps.limits,
+    nc: deps.nc, log: deps.log, payloads: deps.payloads, newId: deps.newId, clock: deps.clock, limits: deps.limits, waiter: deps.waiter,
     urlPolicy: { allowCidrs: deps.config.ssrfAllowCidrs },
   });
   app.post('/map', {

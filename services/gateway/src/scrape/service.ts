@@ -12,7 +12,7 @@ import { normalizeUrl, urlKeyHash } from '../../../../shared/src/url-normalize.j
 import type { Caller } from '../plugins/auth.js';
 import type { ProjectionWaiter } from '../projection-wait.js';
 import { checkSubmittedUrl, type UrlPolicy } from '../url-policy.js';
-import type { Admitter } from '../limits.js';
+import type { Admission, Admitter } from '../limits.js';
 
 export interface ScrapeServiceDeps {
   log: EventLog;
@@ -48,6 +48,7 @@ export class ScrapeService {
     const meta = { eventId: newId(), now };
 
     let event: AnyEvent;
+    let admission: Admission | undefined;
     const entry = await store.getScrapeCacheEntry(cacheKey);
     const fresh = cacheTtlMs > 0 && entry?.completed && entry.completed.completedAt >= new Date(now.getTime() - cacheTtlMs).toISOString();
     const cached = fresh ? await store.getScrapeJob(entry.completed!.jobId) : null;
@@ -59,13 +60,16 @@ export class ScrapeService {
       const shareSince = new Date(now.getTime() - options.timeoutMs - SHARE_WINDOW_EXTRA_MS).toISOString();
       const running = entry?.running && entry.running.createdAt >= shareSince ? entry.running : undefined;
       // A cache hit uses no quota; joining a running identical scrape loads no page either.
-      await this.deps.limits.admit(caller, { pages: running ? 0 : 1, job: true });
+      admission = await this.deps.limits.admit(caller, { id, pages: running ? 0 : 1, job: true });
       event = running
         ? makeEvent('page_shared', at, { ...common, depth: 0, sourceJobId: running.jobId, sourcePart: at.part }, meta)
         : makeEvent('page_requested', at, { ...common, depth: 0 }, meta);
     }
-    const { seq } = await this.deps.log.append(event, { once: true });
-    await this.deps.waiter.waitFor(seq);
+    const append = async (): Promise<number> => (await this.deps.log.append(event, { once: true })).seq;
+    const projected = (seq: number): Promise<boolean> => this.deps.waiter.waitFor(seq);
+    // A cache hit is not a job and uses no quota: nothing to reserve.
+    if (admission) await admission.record(append, projected);
+    else await projected(await append());
     // The hit is answered from the source job's content (already in hand): same result, own id.
     if (cached && event.event === 'page_served_from_cache') {
       return { kind: 'cached', job: { ...cached, id, fromCache: true, apiKeyId: caller.keyId, options, createdAt: common.requestedAt, completedAt: common.requestedAt } };

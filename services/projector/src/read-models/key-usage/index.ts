@@ -3,7 +3,10 @@
 //     loads for the key counts 1 (a scrape, each crawl or batch page) and a map request
 //     counts 1; cache hits and joined identical scrapes count 0 (spec: "a cache hit does not
 //     count against the monthly quota");
-//   - jobs running now (scrapes, crawls, batch scrapes), for the plan's concurrency limit.
+//   - jobs running now (scrapes, crawls, batch scrapes), for the plan's concurrency limit;
+//   - pages still committed to running crawls and batches (granted when accepted, counted
+//     down as each page is requested, released when the job ends), so two crawls started
+//     a minute apart cannot both plan the same remaining quota.
 // Page events other than page_requested do not carry the key, so `load` finds it through
 // the job's own read model (applied before this one).
 import type { StoredEvent } from '../../../../../shared/src/events/index.js';
@@ -27,11 +30,26 @@ function start(doc: KeyUsageDoc, jobId: string, at: string): KeyUsageDoc {
   return { ...doc, activeJobs: { ...doc.activeJobs, [jobId]: at } };
 }
 
-function finish(doc: KeyUsageDoc, jobId: string): KeyUsageDoc {
-  if (!(jobId in doc.activeJobs)) return doc;
-  const { [jobId]: _, ...rest } = doc.activeJobs;
+function without<T>(record: Record<string, T>, key: string): Record<string, T> {
+  const { [key]: _, ...rest } = record;
   void _;
-  return { ...doc, activeJobs: rest };
+  return rest;
+}
+
+function finish(doc: KeyUsageDoc, jobId: string): KeyUsageDoc {
+  const committed = doc.committedPages ?? {};
+  if (!(jobId in doc.activeJobs) && !(jobId in committed)) return doc;
+  return { ...doc, activeJobs: without(doc.activeJobs, jobId), committedPages: without(committed, jobId) };
+}
+
+function commit(doc: KeyUsageDoc, jobId: string, pages: number): KeyUsageDoc {
+  return { ...doc, committedPages: { ...doc.committedPages, [jobId]: pages } };
+}
+
+/** One page of a crawl or batch was requested: it moves from committed to used. */
+function drawDown(doc: KeyUsageDoc, jobId: string): KeyUsageDoc {
+  const left = doc.committedPages?.[jobId];
+  return left === undefined ? doc : { ...doc, committedPages: { ...doc.committedPages, [jobId]: Math.max(0, left - 1) } };
 }
 
 /** `current` is the key's usage (a blank one for a key never seen), or null when the event is not about usage. */
@@ -41,15 +59,17 @@ export function evolve(current: KeyUsageDoc | null, event: StoredEvent): KeyUsag
   switch (event.event) {
     case 'page_requested': {
       const counted = addPages(doc, event.data.requestedAt, event.kind === 'map' ? 0 : 1);
-      return event.kind === 'scrape' ? start(counted, event.id, event.data.requestedAt) : counted;
+      if (event.kind === 'scrape') return start(counted, event.id, event.data.requestedAt);
+      return event.kind === 'crawl' || event.kind === 'batch' ? drawDown(counted, event.id) : counted;
     }
     case 'page_shared':
       return start(doc, event.id, event.data.requestedAt);
     case 'map_requested':
       return addPages(doc, event.data.requestedAt, 1);
-    case 'crawl_requested':
+    case 'crawl_requested': // its limit was lowered to the quota left when it was accepted
+      return commit(start(doc, event.id, event.data.requestedAt), event.id, event.data.limit);
     case 'batch_requested': // a batch scrape is one job, however many pages
-      return start(doc, event.id, event.data.requestedAt);
+      return commit(start(doc, event.id, event.data.requestedAt), event.id, event.data.pages.length);
     case 'page_completed':
     case 'page_failed':
       return event.kind === 'scrape' ? finish(doc, event.id) : null;

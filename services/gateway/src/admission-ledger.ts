@@ -1,0 +1,106 @@
+// Admissions not yet visible in the key-usage read model. The plan limits are checked
+// against that projection, which trails the log by the few milliseconds the projector
+// takes; two requests of one key arriving together would both see the last free slot.
+// So every admission is first written here, per key, with compare-and-set: a replica that
+// decides on a stale list loses the write, reads again and decides again. The entry is
+// released once the projection shows the job (the POST waits for that anyway), and an
+// entry left by a crashed gateway stops counting after `reservationTtlMs`.
+//
+// This bucket is not a source of truth: nothing is derived from it, losing it (a memory
+// bucket, gone when NATS restarts) only loosens the limits for the requests in flight.
+import { StorageType, type JetStreamClient, type KV, type KvEntry } from 'nats';
+import { RateLimitedError } from '../../../shared/src/errors.js';
+
+export const ADMISSION_BUCKET = 'trawl-admissions';
+
+/** Long enough for an append plus the projector's lag; short enough that a crash heals. */
+export const RESERVATION_TTL_MS = 60_000;
+const MAX_ATTEMPTS = 25;
+
+export interface Reservation {
+  /** The job (or map request) id being admitted. */
+  id: string;
+  /** Epoch milliseconds when it was written. */
+  at: number;
+  /** Quota pages it takes. */
+  pages: number;
+  /** Whether it holds one of the plan's concurrent-job slots. */
+  job: boolean;
+}
+
+export interface LedgerOptions {
+  now?: () => number;
+  reservationTtlMs?: number;
+}
+
+const isConflict = (err: unknown): boolean => /wrong last sequence|key exists/i.test(String((err as Error)?.message));
+
+export class AdmissionLedger {
+  private kv: Promise<KV> | undefined;
+  private readonly now: () => number;
+  private readonly ttlMs: number;
+
+  constructor(private readonly js: JetStreamClient, options: LedgerOptions = {}) {
+    this.now = options.now ?? Date.now;
+    this.ttlMs = options.reservationTtlMs ?? RESERVATION_TTL_MS;
+  }
+
+  private bucket(): Promise<KV> {
+    this.kv ??= this.js.views.kv(ADMISSION_BUCKET, { ttl: 10 * this.ttlMs, history: 1, storage: StorageType.Memory })
+      .catch((err: unknown) => { this.kv = undefined; throw err; });
+    return this.kv;
+  }
+
+  private live(entry: KvEntry | null): Reservation[] {
+    if (!entry || entry.length === 0) return [];
+    const since = this.now() - this.ttlMs;
+    return (JSON.parse(entry.string()) as Reservation[]).filter((r) => r.at >= since);
+  }
+
+  /**
+   * Calls `decide` with the key's pending reservations; it throws to refuse, or returns the
+   * reservation to add. Retried from a fresh read whenever another request wrote first, so
+   * every decision was taken on the list it is written over.
+   */
+  async reserve(keyId: string, decide: (pending: Reservation[]) => Promise<Omit<Reservation, 'at'>>): Promise<Reservation> {
+    const kv = await this.bucket();
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      const entry = await kv.get(keyId);
+      const pending = this.live(entry);
+      const reservation: Reservation = { ...(await decide(pending)), at: this.now() };
+      const value = JSON.stringify([...pending.filter((r) => r.id !== reservation.id), reservation]);
+      try {
+        if (entry) await kv.update(keyId, value, entry.revision);
+        else await kv.create(keyId, value);
+        return reservation;
+      } catch (err) {
+        if (!isConflict(err)) throw err;
+      }
+    }
+    throw new RateLimitedError('too many requests of this key at the same moment; retry', 1000);
+  }
+
+  /** Drops a reservation once the read model counts it. */
+  async release(keyId: string, id: string): Promise<void> {
+    const kv = await this.bucket();
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      const entry = await kv.get(keyId);
+      if (!entry || entry.length === 0) return;
+      const stored = (JSON.parse(entry.string()) as Reservation[]).length;
+      const rest = this.live(entry).filter((r) => r.id !== id);
+      if (rest.length === stored) return; // not there, nothing expired: nothing to write
+      try {
+        await kv.update(keyId, JSON.stringify(rest), entry.revision);
+        return;
+      } catch (err) {
+        if (!isConflict(err)) throw err;
+      }
+    }
+    // Still contended: the reservation simply expires.
+  }
+
+  /** The key's reservations still counting (tests, diagnostics). */
+  async pending(keyId: string): Promise<Reservation[]> {
+    return this.live(await (await this.bucket()).get(keyId));
+  }
+}

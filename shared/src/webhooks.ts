@@ -24,6 +24,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { StorageType, type JetStreamClient } from 'nats';
 import { Webhook } from 'standardwebhooks';
 import { KEY_PART, type WebhookSecretRotated } from './events/apikey.js';
+import type { EventLog } from './nats/event-log.js';
 import type { SubjectParts } from './subjects.js';
 
 export const WEBHOOK_SECRET_PREFIX = 'whsec_';
@@ -46,6 +47,18 @@ export function webhookSecretOf(serverSecret: string, apiKeyId: string, generati
 /** The subject of a key's rotations: its last event is the key's current generation. */
 export function rotationSubject(apiKeyId: string): SubjectParts {
   return { kind: 'apikey', id: apiKeyId, part: KEY_PART, event: 'webhook_secret_rotated' };
+}
+
+export interface LastRotation {
+  rotation: WebhookSecretRotated;
+  /** Its stream sequence: the expected last subject sequence of the next rotation's append. */
+  seq: number;
+}
+
+/** A key's last rotation, read from the log itself (a point read); null when never rotated. */
+export async function readLastRotation(log: Pick<EventLog, 'last'>, apiKeyId: string): Promise<LastRotation | null> {
+  const last = await log.last(rotationSubject(apiKeyId));
+  return last?.event === 'webhook_secret_rotated' ? { rotation: last.data, seq: last.seq } : null;
 }
 
 /** The key's current generation, given its last rotation (null: never rotated). */

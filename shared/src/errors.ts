@@ -19,6 +19,7 @@ export const ERROR_CODES = {
   NOT_FOUND: { status: 404, title: 'Not found' },
   METHOD_NOT_ALLOWED: { status: 405, title: 'Method not allowed' },
   JOB_ALREADY_FINISHED: { status: 409, title: 'Job already finished' },
+  ROTATION_CONFLICT: { status: 409, title: 'Rotation conflict' },
   PAYLOAD_TOO_LARGE: { status: 413, title: 'Payload too large' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, title: 'Unsupported media type' },
   SERVICE_UNAVAILABLE: { status: 503, title: 'Service unavailable' },

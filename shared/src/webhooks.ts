@@ -11,18 +11,84 @@
 // reveals another's or the server's. The server secret comes from WEBHOOK_SIGNING_SECRET,
 // or else is generated once (32 random bytes) and kept in the NATS KV bucket
 // `trawl-secrets`, created atomically by whichever service needs it first.
+//
+// Rotation: a key's secret has a generation, 0 until its first rotation. Each rotation is a
+// `webhook_secret_rotated` event on the key's own subject (rotationSubject), so the last
+// event there *is* the current generation: nothing else is stored. Generation 0 is the
+// derivation above, unchanged (secrets handed out before rotation existed keep working);
+// generation n >= 1 derives from "trawl-webhook-secret:<apiKeyId>:<n>" (key ids are plain
+// subject tokens without ':', so no two labels collide). For a grace period after a
+// rotation every delivery carries two signatures, one per secret, so receivers can switch
+// secrets at their own pace; the functions below that decide it take the clock as an input.
 import { createHmac, randomBytes } from 'node:crypto';
 import { StorageType, type JetStreamClient } from 'nats';
 import { Webhook } from 'standardwebhooks';
+import { KEY_PART, type WebhookSecretRotated } from './events/apikey.js';
+import type { EventLog } from './nats/event-log.js';
+import type { SubjectParts } from './subjects.js';
 
 export const WEBHOOK_SECRET_PREFIX = 'whsec_';
 export const SECRETS_BUCKET = 'trawl-secrets';
 const SERVER_SECRET_KEY = 'webhook-signing';
 
-/** The per-API-key signing secret, in the `whsec_<base64>` form standardwebhooks libraries take. */
+/** The per-API-key signing secret of generation 0, in the `whsec_<base64>` form standardwebhooks libraries take. */
 export function deriveWebhookSecret(serverSecret: string, apiKeyId: string): string {
-  const key = createHmac('sha256', serverSecret).update(`trawl-webhook-secret:${apiKeyId}`).digest();
+  return webhookSecretOf(serverSecret, apiKeyId, 0);
+}
+
+/** The key's signing secret of one generation (0: never rotated). */
+export function webhookSecretOf(serverSecret: string, apiKeyId: string, generation: number): string {
+  if (!Number.isSafeInteger(generation) || generation < 0) throw new RangeError(`webhook secret generation ${generation} is not an integer >= 0`);
+  const label = generation === 0 ? `trawl-webhook-secret:${apiKeyId}` : `trawl-webhook-secret:${apiKeyId}:${generation}`;
+  const key = createHmac('sha256', serverSecret).update(label).digest();
   return `${WEBHOOK_SECRET_PREFIX}${key.toString('base64')}`;
+}
+
+/** The subject of a key's rotations: its last event is the key's current generation. */
+export function rotationSubject(apiKeyId: string): SubjectParts {
+  return { kind: 'apikey', id: apiKeyId, part: KEY_PART, event: 'webhook_secret_rotated' };
+}
+
+export interface LastRotation {
+  rotation: WebhookSecretRotated;
+  /** Its stream sequence: the expected last subject sequence of the next rotation's append. */
+  seq: number;
+}
+
+/** A key's last rotation, read from the log itself (a point read); null when never rotated. */
+export async function readLastRotation(log: Pick<EventLog, 'last'>, apiKeyId: string): Promise<LastRotation | null> {
+  const last = await log.last(rotationSubject(apiKeyId));
+  return last?.event === 'webhook_secret_rotated' ? { rotation: last.data, seq: last.seq } : null;
+}
+
+/** The key's current generation, given its last rotation (null: never rotated). */
+export function currentGeneration(last: WebhookSecretRotated | null): number {
+  return last?.generation ?? 0;
+}
+
+/** The rotation that follows `last` at `now`: the previous secret keeps signing `graceSeconds` more. */
+export function nextRotation(last: WebhookSecretRotated | null, now: Date, graceSeconds: number): WebhookSecretRotated {
+  return {
+    generation: currentGeneration(last) + 1,
+    rotatedAt: now.toISOString(),
+    previousValidUntil: new Date(now.getTime() + graceSeconds * 1000).toISOString(),
+  };
+}
+
+/**
+ * The generations that sign at `now`, current first: the current one, and the previous one
+ * while `now` is before the last rotation's `previousValidUntil`. Only one previous
+ * generation is ever kept: a second rotation within the grace period retires the oldest.
+ */
+export function signingGenerations(last: WebhookSecretRotated | null, now: Date): number[] {
+  const current = currentGeneration(last);
+  if (!last || now.getTime() >= Date.parse(last.previousValidUntil)) return [current];
+  return [current, current - 1];
+}
+
+/** The secrets to sign a delivery with at `now`, current first (see signingGenerations). */
+export function signingSecrets(serverSecret: string, apiKeyId: string, last: WebhookSecretRotated | null, now: Date): string[] {
+  return signingGenerations(last, now).map((generation) => webhookSecretOf(serverSecret, apiKeyId, generation));
 }
 
 export interface WebhookHeaders {
@@ -31,9 +97,15 @@ export interface WebhookHeaders {
   'webhook-signature': string;
 }
 
-/** Headers for one delivery attempt of `body` (signed byte for byte as sent). */
-export function signWebhook(secret: string, webhookId: string, at: Date, body: string): WebhookHeaders {
-  const signature = new Webhook(secret).sign(webhookId, at, body);
+/**
+ * Headers for one delivery attempt of `body` (signed byte for byte as sent). With several
+ * secrets, `webhook-signature` holds one `v1,<sig>` per secret, space-separated: Standard
+ * Webhooks receivers accept the message when any of them matches their secret.
+ */
+export function signWebhook(secrets: string | readonly string[], webhookId: string, at: Date, body: string): WebhookHeaders {
+  const list = typeof secrets === 'string' ? [secrets] : secrets;
+  if (list.length === 0) throw new Error('signWebhook: at least one secret is needed');
+  const signature = list.map((secret) => new Webhook(secret).sign(webhookId, at, body)).join(' ');
   return {
     'webhook-id': webhookId,
     'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),

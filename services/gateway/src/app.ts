@@ -27,6 +27,7 @@ import { batchRoutes } from './routes/batch.js';
 import { crawlRoutes } from './routes/crawl.js';
 import { scrapeRoutes } from './routes/scrape.js';
 import { eventRoutes } from './routes/events.js';
+import { documentOptionalRotateBody, webhookRoutes } from './routes/webhooks.js';
 import { ScrapeService } from './scrape/service.js';
 import type { PresentDeps } from './scrape/present.js';
 import { PAYLOAD_BUCKET } from '../../../shared/src/subjects.js';
@@ -74,6 +75,7 @@ export async function buildApp(deps: GatewayDeps) {
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
       security: [{ bearer: [] }],
     },
+    transformObject: documentOptionalRotateBody,
   });
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
@@ -104,6 +106,7 @@ export async function buildApp(deps: GatewayDeps) {
     await api.register(mapRoutes, routeDeps);
     await api.register(eventRoutes, routeDeps);
     await api.register(batchRoutes, routeDeps);
+    await api.register(webhookRoutes, routeDeps);
   }, { prefix: '/api/v1' });
 
   return app;

@@ -3,6 +3,10 @@
 // message with the schedule's delay, so a restarted dispatcher (or another replica)
 // resumes the schedule where it was. Every attempt is recorded (webhook_attempted), and
 // the outcome once (webhook_delivered | webhook_abandoned).
+//
+// Each attempt is signed with the key's current secret and, within the grace period of its
+// last rotation, the previous one too (two signatures in one header). The rotation is read
+// from the log at every attempt, so a retry after a rotation is signed with the new secret.
 import { RateLimitedError, type TrawlError } from '../../../shared/src/errors.js';
 import { WEBHOOK_PART, type WebhookRequested } from '../../../shared/src/events/crawl.js';
 import { makeEvent, type StoredEvent, type TrawlEvent } from '../../../shared/src/events/index.js';
@@ -12,7 +16,7 @@ import type { EventLog } from '../../../shared/src/nats/event-log.js';
 import { ConsumerWorker, type MessageContext } from '../../../shared/src/nats/worker.js';
 import { eventFilter } from '../../../shared/src/subjects.js';
 import type { CidrRange } from '../../../shared/src/url-safety.js';
-import { deriveWebhookSecret, signWebhook } from '../../../shared/src/webhooks.js';
+import { readLastRotation, signingSecrets, signWebhook } from '../../../shared/src/webhooks.js';
 import type { JetStreamClient, JetStreamManager } from 'nats';
 import { deliverWebhook } from './delivery.js';
 import { decideAttempt, describeFailure, maxAttempts, type DispatcherSettings } from './schedule.js';
@@ -66,8 +70,10 @@ export function createWebhookDispatcher(deps: DispatcherDeps): ConsumerWorker<We
       if (await settled(source)) return;
       const attempt = ctx.deliveryCount;
       const hook = source.data;
-      const secret = deriveWebhookSecret(deps.serverSecret, hook.apiKeyId);
-      const headers = signWebhook(secret, hook.webhookId, clock(), hook.body);
+      const last = await readLastRotation(deps.log, hook.apiKeyId);
+      const now = clock();
+      const secrets = signingSecrets(deps.serverSecret, hook.apiKeyId, last?.rotation ?? null, now);
+      const headers = signWebhook(secrets, hook.webhookId, now, hook.body);
       const outcome = await deliverWebhook({
         url: hook.url, body: hook.body, headers, allow: deps.allow, timeoutMs: attemptTimeoutMs, signal: ctx.signal,
       });

@@ -1,4 +1,9 @@
-// API key events. The key itself never enters the log: only its hash.
+// API key events. The key itself never enters the log: only its hash. Subjects:
+//
+//   trawl.apikey.<keyId>.key.key_created              once, when the key is made
+//   trawl.apikey.<keyId>.key.webhook_secret_rotated   each rotation of the key's webhook
+//                                                     signing secret; the last one names the
+//                                                     current generation (none: generation 0)
 import { Type, type Static } from '@sinclair/typebox';
 import { PLANS } from '../plans.js';
 import { Timestamp } from './common.js';
@@ -11,6 +16,19 @@ export const KeyCreated = Type.Object({
 });
 export type KeyCreated = Static<typeof KeyCreated>;
 
+/** The subject part of every API key event. */
+export const KEY_PART = 'key';
+
+export const WebhookSecretRotated = Type.Object({
+  /** The new current generation: the previous one plus 1 (the first rotation makes 1). */
+  generation: Type.Integer({ minimum: 1 }),
+  rotatedAt: Timestamp,
+  /** Until then the previous generation's secret signs too (the grace period); at it, it stops. */
+  previousValidUntil: Timestamp,
+});
+export type WebhookSecretRotated = Static<typeof WebhookSecretRotated>;
+
 export const apiKeyEvents = {
   key_created: KeyCreated,
+  webhook_secret_rotated: WebhookSecretRotated,
 } as const;

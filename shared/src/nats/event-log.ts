@@ -4,6 +4,9 @@
 //   - `once`: the append carries "expected last subject sequence = 0", so an event that
 //     may happen only once per subject (a page fetched, a key created) is refused by the
 //     server forever after the first, not only within the window.
+// A third, `expectedLastSubjectSequence`, is optimistic concurrency for events that may
+// repeat on a subject but must each follow the one the writer read (a key's secret
+// rotations): the server refuses the append when anything was appended in between.
 import { DeliverPolicy, headers as natsHeaders, type JetStreamClient, type JetStreamManager, type JetStreamPublishOptions } from 'nats';
 import { decodeEvent, encodeEvent, type AnyEvent, type StoredEvent } from '../events/index.js';
 import { historyFilter, STREAM_NAME, subjectOf, type AggregateKind, type SubjectParts } from '../subjects.js';
@@ -13,6 +16,12 @@ export interface AppendOptions {
   msgId?: string;
   /** Refuse the append when the subject already has an event (first writer wins). */
   once?: boolean;
+  /**
+   * Append only when the subject's last event is at this stream sequence (0: it has none),
+   * i.e. nothing was appended since the caller read it. Otherwise AppendConflictError is
+   * thrown: re-read and decide again. Not with `once` (which is this with 0, as a duplicate).
+   */
+  expectedLastSubjectSequence?: number;
 }
 
 export interface AppendResult {
@@ -23,6 +32,17 @@ export interface AppendResult {
 
 const WRONG_LAST_SEQUENCE = 10071;
 const NO_MESSAGE_FOUND = 10037;
+
+/** Another writer appended to the subject after the sequence the caller expected. */
+export class AppendConflictError extends Error {
+  constructor(readonly subject: string, readonly expectedLastSubjectSequence: number) {
+    super(`${subject}: its last event is no longer at sequence ${expectedLastSubjectSequence}`);
+    this.name = 'AppendConflictError';
+  }
+}
+
+const isWrongLastSequence = (err: unknown): boolean =>
+  (err as { api_error?: { err_code?: number } }).api_error?.err_code === WRONG_LAST_SEQUENCE;
 
 export class EventLog {
   constructor(private readonly js: JetStreamClient, private readonly jsm: JetStreamManager) {}
@@ -50,20 +70,25 @@ export class EventLog {
   }
 
   async append(event: AnyEvent, opts: AppendOptions = {}): Promise<AppendResult> {
+    if (opts.once && opts.expectedLastSubjectSequence !== undefined) {
+      throw new Error('append: `once` and `expectedLastSubjectSequence` exclude each other');
+    }
     const { subject, body } = encodeEvent(event);
     const h = natsHeaders();
     h.set('Trawl-Event', event.event);
+    const expected = opts.once ? 0 : opts.expectedLastSubjectSequence;
     const publishOpts: Partial<JetStreamPublishOptions> = {
       msgID: opts.msgId ?? (opts.once ? subject : event.eventId),
       headers: h,
-      expect: { streamName: STREAM_NAME, ...(opts.once ? { lastSubjectSequence: 0 } : {}) },
+      expect: { streamName: STREAM_NAME, ...(expected !== undefined ? { lastSubjectSequence: expected } : {}) },
     };
     try {
       const ack = await this.js.publish(subject, body, publishOpts);
       return { seq: ack.seq, duplicate: ack.duplicate };
     } catch (err) {
-      if (opts.once && (err as { api_error?: { err_code?: number } }).api_error?.err_code === WRONG_LAST_SEQUENCE) {
-        return { seq: 0, duplicate: true };
+      if (isWrongLastSequence(err)) {
+        if (opts.once) return { seq: 0, duplicate: true };
+        if (expected !== undefined) throw new AppendConflictError(subject, expected);
       }
       throw err;
     }

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { connect, type NatsConnection } from 'nats';
 import { makeEvent, PoisonMessageError } from '../../../shared/src/events/index.js';
-import { EventLog } from '../../../shared/src/nats/event-log.js';
+import { AppendConflictError, EventLog } from '../../../shared/src/nats/event-log.js';
 import { ensureInfrastructure } from '../../../shared/src/nats/infrastructure.js';
 import { PayloadStore } from '../../../shared/src/nats/payloads.js';
 import { startNatsServer, type NatsServerHandle } from '../../support/nats-server.js';
@@ -48,6 +48,21 @@ describe('event log', () => {
     await log.append(started('j1', 2), { msgId: 'm-2' });
     const history = await log.history('scrape', 'j1');
     assert.deepEqual(history.map((e) => e.event === 'page_started' && e.data.attempt), [1, 2]);
+  });
+
+  test('an expectedLastSubjectSequence append is refused when the subject moved on since it was read', async () => {
+    const first = await log.append(started('j3', 1), { expectedLastSubjectSequence: 0 });
+    assert.equal(first.duplicate, false);
+    // Two writers read `first` and both append after it: exactly one wins.
+    const raced = await Promise.allSettled([2, 3].map((n) => log.append(started('j3', n), { expectedLastSubjectSequence: first.seq })));
+    assert.equal(raced.filter((r) => r.status === 'fulfilled').length, 1);
+    const lost = raced.find((r) => r.status === 'rejected') as PromiseRejectedResult;
+    assert.ok(lost.reason instanceof AppendConflictError, String(lost.reason));
+    assert.equal(lost.reason.expectedLastSubjectSequence, first.seq);
+    // A writer that believes the subject is still empty is refused too.
+    await assert.rejects(log.append(started('j3', 4), { expectedLastSubjectSequence: 0 }), AppendConflictError);
+    assert.equal((await log.history('scrape', 'j3')).length, 2);
+    await assert.rejects(log.append(started('j3', 5), { once: true, expectedLastSubjectSequence: 0 }), /exclude each other/);
   });
 
   test('last and exists read one subject without a consumer', async () => {

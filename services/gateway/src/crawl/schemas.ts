@@ -46,7 +46,3 @@ export const CrawlGetQuery = Type.Object(
   { cursor: Type.Optional(Type.String({ pattern: '^[0-9]{1,15}$', description: 'From a previous response\'s `next`' })) },
   { additionalProperties: false },
 );
-
-export const WebhookSecretView = Type.Object({
-  secret: Type.String({ description: 'whsec_<base64>: the key of the webhook-signature HMAC (Standard Webhooks)' }),
-});

@@ -1,11 +1,10 @@
-// Crawl endpoints (spec "Crawl") and the webhook signing secret. Handlers are thin: the
-// schemas validate, the service acts. Registered with one line in app.ts.
+// Crawl endpoints (spec "Crawl"). Handlers are thin: the schemas validate, the service
+// acts. Registered with one line in app.ts. (The webhook secret is in routes/webhooks.ts.)
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { CrawlRequestSchema } from '../../../../shared/src/crawl-options.js';
-import { deriveWebhookSecret, loadServerSecret } from '../../../../shared/src/webhooks.js';
 import type { RouteDeps } from '../app.js';
-import { CrawlCancelled, CrawlCreated, CrawlGetQuery, CrawlJobView, CrawlListItem, WebhookSecretView } from '../crawl/schemas.js';
+import { CrawlCancelled, CrawlCreated, CrawlGetQuery, CrawlJobView, CrawlListItem } from '../crawl/schemas.js';
 import { CrawlService } from '../crawl/service.js';
 import { IdParams, Pagination, ProblemSchema } from '../scrape/schemas.js';
 
@@ -16,12 +15,6 @@ export const crawlRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, dep
     log: deps.log, store: deps.store, waiter: deps.waiter, newId: deps.newId, clock: deps.clock,
     urlPolicy: { allowCidrs: deps.config.ssrfAllowCidrs }, publicBaseUrl: deps.config.publicBaseUrl, limits: deps.limits,
   });
-  // Loaded on first use: the KV bucket may be created by another service at start-up.
-  let serverSecret: Promise<string> | undefined;
-  const secret = (): Promise<string> => {
-    serverSecret ??= loadServerSecret(deps.nc.jetstream(), deps.config.webhookSigningSecret).catch((err) => { serverSecret = undefined; throw err; });
-    return serverSecret;
-  };
 
   app.post('/crawl', {
     config: { rateLimited: true },
@@ -39,8 +32,4 @@ export const crawlRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, dep
   app.get('/crawl', {
     schema: { summary: "List the caller's crawl jobs, newest first", querystring: Pagination, response: { 200: Type.Array(CrawlListItem), ...errors } },
   }, async (request) => crawls.list(request.caller, request.query));
-
-  app.get('/webhooks/secret', {
-    schema: { summary: "The caller's webhook signing secret (Standard Webhooks)", response: { 200: WebhookSecretView, ...errors } },
-  }, async (request) => ({ secret: deriveWebhookSecret(await secret(), request.caller.keyId) }));
 };

@@ -14,8 +14,8 @@ import { createLogger } from '../shared/src/logger.js';
 import { connectNats } from '../shared/src/nats/connect.js';
 import { EventLog } from '../shared/src/nats/event-log.js';
 import { ensureInfrastructure } from '../shared/src/nats/infrastructure.js';
+import { SERVICES } from './services.js';
 
-export const SERVICES = ['projector', 'fetcher', 'transformer', 'crawler-frontier', 'webhook-dispatcher', 'gateway'] as const;
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const config = loadConfigOrExit();
@@ -138,7 +138,7 @@ async function main(cfg: Config): Promise<void> {
     ...process.env,
     NATS_URL: natsUrl,
     DATA_DIR: cfg.dataDir,
-    HEALTH_PORT: name === 'gateway' || healthBase === 0 ? '0' : String(healthBase + i),
+    HEALTH_PORT: healthBase === 0 ? '0' : String(healthBase + i),
   }));
   started.services = services;
 

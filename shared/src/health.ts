@@ -1,8 +1,9 @@
 // /healthz (the process is alive) and /readyz (its dependencies answer) for Kubernetes
-// probes. Workers serve these on their own small server; the gateway mounts the same
-// checks on its API port.
+// probes, and /metrics for Prometheus. Every service serves these on its own small server
+// (HEALTH_PORT); the gateway also mounts the two probes, not the metrics, on its API port.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { renderMetrics } from './metrics.js';
 
 export type ReadinessCheck = () => Promise<Record<string, boolean>>;
 
@@ -22,6 +23,13 @@ export async function startHealthServer(host: string, port: number, check: Readi
       res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     };
     if (req.url === '/healthz') return reply(200, { status: 'ok' });
+    if (req.url === '/metrics') {
+      void renderMetrics().then(
+        ({ contentType, body }) => { res.writeHead(200, { 'content-type': contentType }).end(body); },
+        (err: unknown) => { res.writeHead(500, { 'content-type': 'text/plain' }).end(String(err)); },
+      );
+      return;
+    }
     if (req.url === '/readyz') {
       void readiness(check).then(({ ready, checks }) => reply(ready ? 200 : 503, { status: ready ? 'ready' : 'not ready', checks }));
       return;

@@ -3,6 +3,7 @@
 // finish or hand back in-flight work, close resources, drain NATS).
 import type { JetStreamClient, JetStreamManager, NatsConnection } from 'nats';
 import { loadConfigOrExit, type Config } from './config.js';
+import { initMetrics } from './metrics.js';
 import { startHealthServer } from './health.js';
 import { createLogger, type Logger } from './logger.js';
 import { connectNats, isNatsConnected } from './nats/connect.js';
@@ -39,6 +40,7 @@ export async function connectService(name: string, config: Config, logger: Logge
 export async function runService(name: string, start: (ctx: ServiceContext) => Promise<RunningService>): Promise<void> {
   const config = loadConfigOrExit();
   const logger = createLogger(name, config.logLevel);
+  initMetrics(name);
   let ctx: ServiceContext;
   let service: RunningService;
   try {

@@ -2,6 +2,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startSite, type TestSite } from '../support/site.js';
+import { SERVICES } from '../../scripts/services.js';
+import { freePortRange } from '../support/nats-server.js';
 import { OTHER_API_KEY, startSystem, type TrawlSystem } from '../support/system.js';
 
 const ARTICLE = `<!doctype html><html lang="en"><head><title>Trawl test article</title>
@@ -23,6 +25,7 @@ clearly the main content of this page rather than boilerplate navigation or foot
 describe('scrape end to end', () => {
   let site: TestSite;
   let system: TrawlSystem;
+  let healthBase: number;
 
   before(async () => {
     site = await startSite({
@@ -31,7 +34,8 @@ describe('scrape end to end', () => {
       '/cached': ARTICLE,
       '/shared': { body: ARTICLE, delayMs: 1500 },
     });
-    system = await startSystem();
+    healthBase = await freePortRange(SERVICES.length);
+    system = await startSystem({ env: { HEALTH_PORT: String(healthBase) } });
   });
   after(async () => {
     await system?.stop();
@@ -151,5 +155,45 @@ describe('scrape end to end', () => {
       assert.equal(job.markdown, jobs[0].markdown);
     }
     assert.equal(site.hits.get('/shared'), 1, 'one browser load for three requests');
+  });
+
+  test('every service serves Prometheus metrics on its HEALTH_PORT, labelled with its name', async () => {
+    // After the scrapes above: the pipeline's consumers have handled messages.
+    const metricsOf = async (name: (typeof SERVICES)[number]): Promise<string> => {
+      const res = await fetch(`http://127.0.0.1:${healthBase + SERVICES.indexOf(name)}/metrics`);
+      assert.equal(res.status, 200);
+      assert.match(res.headers.get('content-type') ?? '', /^text\/plain/);
+      return res.text();
+    };
+    /** The value of the sample `name` whose labels include `labels` (label order is free). */
+    const sample = (text: string, name: string, labels: Record<string, string>): number => {
+      for (const line of text.split('\n')) {
+        const m = /^([a-z_:]+)\{(.*)\} (\S+)$/.exec(line);
+        if (!m || m[1] !== name) continue;
+        const have = Object.fromEntries([...m[2]!.matchAll(/(\w+)="([^"]*)"/g)].map((l) => [l[1], l[2]]));
+        if (Object.entries(labels).every(([k, v]) => have[k] === v)) return Number(m[3]);
+      }
+      return NaN;
+    };
+    for (const name of SERVICES) {
+      const text = await metricsOf(name);
+      assert.ok(sample(text, 'trawl_process_resident_memory_bytes', { service: name }) > 0, name);
+    }
+    const fetcher = await metricsOf('fetcher');
+    assert.ok(sample(fetcher, 'trawl_messages_handled_total', { consumer: 'fetcher', outcome: 'ack', service: 'fetcher' }) >= 3, fetcher.slice(0, 3000));
+    assert.equal(sample(fetcher, 'trawl_browser_launches', { service: 'fetcher' }), 1);
+    assert.ok(sample(fetcher, 'trawl_message_handle_seconds_count', { consumer: 'fetcher' }) >= 3);
+    const transformer = await metricsOf('transformer');
+    assert.ok(sample(transformer, 'trawl_messages_handled_total', { consumer: 'transformer', outcome: 'ack' }) >= 3);
+    const projector = await metricsOf('projector');
+    assert.ok(sample(projector, 'trawl_projector_applied_seq', { service: 'projector' }) > 0);
+    assert.ok(sample(projector, 'trawl_projector_lag_events', { service: 'projector' }) >= 0);
+    const gateway = await metricsOf('gateway');
+    assert.ok(sample(gateway, 'trawl_http_requests_total', { method: 'POST', route: '/api/v1/scrape', status_code: '202' }) >= 1, gateway.slice(0, 3000));
+    assert.ok(sample(gateway, 'trawl_http_request_duration_seconds_count', { method: 'GET', route: '/api/v1/scrape/:id' }) >= 1);
+    // The other key's 404 above was counted by its code.
+    assert.ok(sample(gateway, 'trawl_http_problems_total', { code: 'NOT_FOUND' }) >= 1);
+    // The metrics are not on the public API port.
+    assert.equal((await fetch(`${system.baseUrl}/metrics`)).status, 404);
   });
 });

@@ -25,6 +25,28 @@ export async function freePort(): Promise<number> {
   });
 }
 
+async function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const srv = net.createServer();
+    srv.once('error', () => resolve(false));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
+  });
+}
+
+/**
+ * `count` consecutive free ports (for HEALTH_PORT, which `npm start` hands out as base + i).
+ * Taken below the kernel's ephemeral range (32768+), where the ports other tests get from
+ * freePort() live, so they cannot be handed to someone else in between.
+ */
+export async function freePortRange(count: number): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const base = 20_000 + Math.floor(Math.random() * 10_000);
+    const free = await Promise.all(Array.from({ length: count }, (_, i) => canListen(base + i)));
+    if (free.every(Boolean)) return base;
+  }
+  throw new Error(`no ${count} consecutive free ports found`);
+}
+
 async function waitForPort(port: number, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {

@@ -3,6 +3,7 @@
 import os from 'node:os';
 import { newId, systemClock } from '../../../shared/src/ids.js';
 import { runService } from '../../../shared/src/service.js';
+import { observeCapturer } from './metrics.js';
 import { PageCapturer } from './page-capturer.js';
 import { ShareFollower } from './share-follower.js';
 import { FetchWorker } from './worker.js';
@@ -15,6 +16,7 @@ await runService('fetcher', async (ctx) => {
     logger: ctx.logger,
   });
   await capturer.start();
+  observeCapturer(capturer);
   const worker = new FetchWorker({ ctx, capturer, newId, clock: systemClock, workerName: `${os.hostname()}:${process.pid}` });
   await worker.consumer.start();
   const follower = new ShareFollower({ ctx, newId, clock: systemClock });

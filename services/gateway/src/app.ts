@@ -15,6 +15,7 @@ import type { EventLog } from '../../../shared/src/nats/event-log.js';
 import type { PayloadStore } from '../../../shared/src/nats/payloads.js';
 import type { ReadModelStore } from '../../../shared/src/store/index.js';
 import { authPlugin, KeyDirectory } from './plugins/auth.js';
+import { metricsPlugin } from './plugins/metrics.js';
 import { problemsPlugin } from './plugins/problems.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
 import { RateLimiter } from './rate-limit.js';
@@ -68,6 +69,7 @@ export async function buildApp(deps: GatewayDeps) {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  await app.register(metricsPlugin);
   await app.register(problemsPlugin, { errorTypeBase: deps.config.errorTypeBase });
   await app.register(swagger, {
     openapi: {

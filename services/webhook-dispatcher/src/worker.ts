@@ -18,6 +18,7 @@ import { eventFilter } from '../../../shared/src/subjects.js';
 import type { CidrRange } from '../../../shared/src/url-safety.js';
 import { readLastRotation, signingSecrets, signWebhook } from '../../../shared/src/webhooks.js';
 import type { JetStreamClient, JetStreamManager } from 'nats';
+import { webhookMetrics } from '../../../shared/src/metrics.js';
 import { deliverWebhook } from './delivery.js';
 import { decideAttempt, describeFailure, maxAttempts, type DispatcherSettings } from './schedule.js';
 
@@ -87,6 +88,7 @@ export function createWebhookDispatcher(deps: DispatcherDeps): ConsumerWorker<We
         attemptedAt: clock().toISOString(),
       }, false);
       ctx.logger.info({ url: hook.url, attempt, status: outcome.status, decision: decision.kind }, 'webhook attempt');
+      webhookMetrics.attempts().inc({ outcome: decision.kind === 'abandon' ? 'abandoned' : decision.kind });
       if (decision.kind === 'delivered') {
         await record(source, 'webhook_delivered', { attempt, status: outcome.status!, deliveredAt: clock().toISOString() }, true);
       } else if (decision.kind === 'abandon') {

@@ -11,6 +11,7 @@
 import { AckPolicy, DeliverPolicy, type JetStreamClient, type JetStreamManager, type JsMsg } from 'nats';
 import { nanos } from 'nats';
 import { ackDecision, toTrawlError, type TrawlError } from '../errors.js';
+import { consumerMetrics } from '../metrics.js';
 import { decodeEvent, PoisonMessageError, type StoredEvent } from '../events/index.js';
 import type { Logger } from '../logger.js';
 import { STREAM_NAME } from '../subjects.js';
@@ -55,9 +56,11 @@ export class ConsumerWorker<E extends StoredEvent = StoredEvent> {
   private readonly opts: Required<Pick<WorkerOptions<E>, 'ackWaitMs' | 'maxDeliver' | 'handlerTimeoutMs'>> & WorkerOptions<E>;
   /** Set once the consumer exists and the loop is pulling. */
   ready = false;
+  private readonly labels: { consumer: string };
 
   constructor(options: WorkerOptions<E>) {
     this.opts = { ...DEFAULTS, ...options };
+    this.labels = { consumer: options.durable };
   }
 
   async start(): Promise<void> {
@@ -115,24 +118,35 @@ export class ConsumerWorker<E extends StoredEvent = StoredEvent> {
   private dispatch(msg: JsMsg): void {
     const controller = new AbortController();
     this.inFlight.set(msg, controller);
+    consumerMetrics.inFlight().inc(this.labels);
     // The promise is tracked in inFlight and awaited by stop(); it never rejects.
     void this.process(msg, controller).finally(() => {
       this.inFlight.delete(msg);
+      consumerMetrics.inFlight().dec(this.labels);
       this.slotFreed?.();
       this.slotFreed = undefined;
     });
   }
 
   private async process(msg: JsMsg, controller: AbortController): Promise<void> {
+    const endTimer = consumerMetrics.duration().startTimer(this.labels);
+    const outcome = await this.handleDelivery(msg, controller);
+    endTimer();
+    consumerMetrics.handled().inc({ ...this.labels, outcome });
+  }
+
+  /** Handles one delivery and settles it; returns what was done, for the metrics. */
+  private async handleDelivery(msg: JsMsg, controller: AbortController): Promise<Outcome> {
     const { logger: baseLogger, maxDeliver, ackWaitMs } = this.opts;
     const deliveryCount = msg.info.redeliveryCount;
+    if (deliveryCount > 1) consumerMetrics.redelivered().inc(this.labels);
     let event: E;
     try {
       event = decodeEvent(msg.subject, msg.data, msg.seq) as E;
     } catch (err) {
       baseLogger.error({ subject: msg.subject, seq: msg.seq, err: String(err) }, 'poison message terminated');
       msg.term(err instanceof PoisonMessageError ? err.message : 'undecodable');
-      return;
+      return 'poison';
     }
     const logger = baseLogger.child({ jobId: event.id, part: event.part, event: event.event, seq: msg.seq, delivery: deliveryCount });
     const ctx: MessageContext = { signal: controller.signal, deliveryCount, working: () => msg.working(), logger };
@@ -145,11 +159,12 @@ export class ConsumerWorker<E extends StoredEvent = StoredEvent> {
       }
       await this.opts.handle(event, ctx);
       msg.ack();
+      return 'ack';
     } catch (err) {
       if (this.stopping && controller.signal.aborted) {
         // Shutdown abandoned it: hand it back at once, this attempt does not count as a failure.
         msg.nak();
-        return;
+        return 'handed_back';
       }
       const decision = err instanceof WorkerCrashLoopError
         ? { kind: 'giveUp' as const, error: toTrawlError(err) }
@@ -157,18 +172,22 @@ export class ConsumerWorker<E extends StoredEvent = StoredEvent> {
       if (decision.kind === 'nak') {
         logger.warn({ err: toTrawlError(err).message, delayMs: decision.delayMs }, 'retrying message');
         msg.nak(decision.delayMs);
+        return 'retry';
       } else if (decision.kind === 'giveUp') {
         logger.warn({ code: decision.error.code, err: decision.error.message }, 'giving up on message');
         try {
           await this.opts.giveUp?.(event, decision.error, ctx);
           msg.term(decision.error.message.slice(0, 200));
+          return 'gave_up';
         } catch (recordErr) {
           // Could not record the failure (NATS down?): let it be redelivered and try again.
           logger.error({ err: String(recordErr) }, 'could not record failure; will retry');
           msg.nak(5000);
+          return 'retry';
         }
       } else {
         msg.ack();
+        return 'ack';
       }
     } finally {
       clearInterval(heartbeat);
@@ -190,6 +209,8 @@ export class ConsumerWorker<E extends StoredEvent = StoredEvent> {
 }
 
 class WorkerCrashLoopError extends Error {}
+
+type Outcome = 'ack' | 'retry' | 'gave_up' | 'poison' | 'handed_back';
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));

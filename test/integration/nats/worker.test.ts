@@ -6,6 +6,7 @@ import { connect, type JetStreamManager, type NatsConnection } from 'nats';
 import { BrowserError, PageTimeoutError, type TrawlError } from '../../../shared/src/errors.js';
 import { makeEvent, type StoredEvent } from '../../../shared/src/events/index.js';
 import { createLogger } from '../../../shared/src/logger.js';
+import { registry } from '../../../shared/src/metrics.js';
 import { EventLog } from '../../../shared/src/nats/event-log.js';
 import { ensureInfrastructure } from '../../../shared/src/nats/infrastructure.js';
 import { ConsumerWorker, type WorkerOptions } from '../../../shared/src/nats/worker.js';
@@ -15,6 +16,13 @@ import { startNatsServer, type NatsServerHandle } from '../../support/nats-serve
 const logger = createLogger('test', 'silent');
 const now = new Date();
 let counter = 0;
+
+/** A metric's value for the sample whose labels include `labels` (0 when absent). */
+async function metric(name: string, labels: Record<string, string>): Promise<number> {
+  const found = await registry.getSingleMetric(name)?.get();
+  const value = found?.values.find((v) => Object.entries(labels).every(([k, want]) => v.labels[k] === want));
+  return value?.value ?? 0;
+}
 
 describe('consumer worker', () => {
   let server: NatsServerHandle;
@@ -96,6 +104,11 @@ describe('consumer worker', () => {
     await until(() => done);
     await w.stop();
     assert.equal(calls, 2);
+    // The metrics tell the same story: one retry, one ack, one redelivery, nothing in flight.
+    assert.equal(await metric('trawl_messages_handled_total', { consumer: durable, outcome: 'retry' }), 1);
+    assert.equal(await metric('trawl_messages_handled_total', { consumer: durable, outcome: 'ack' }), 1);
+    assert.equal(await metric('trawl_messages_redelivered_total', { consumer: durable }), 1);
+    assert.equal(await metric('trawl_messages_in_flight', { consumer: durable }), 0);
   });
 
   test('a non-retryable error gives up at once and records the failure', async () => {
@@ -113,6 +126,7 @@ describe('consumer worker', () => {
     await w.stop();
     assert.equal(calls, 1);
     assert.equal(givenUp[0]?.code, 'PAGE_TIMEOUT');
+    assert.equal(await metric('trawl_messages_handled_total', { consumer: durable, outcome: 'gave_up' }), 1);
   });
 
   test('a message whose handler never finishes is given up after maxDeliver deliveries', async () => {

@@ -1,5 +1,6 @@
-// Every worker serves /healthz and /readyz on HEALTH_PORT for Kubernetes probes; readiness
-// follows the NATS connection; SIGTERM stops the process cleanly (exit 0).
+// Every worker serves /healthz, /readyz and /metrics on HEALTH_PORT for Kubernetes probes
+// and Prometheus; readiness follows the NATS connection; SIGTERM stops the process cleanly
+// (exit 0).
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -46,6 +47,12 @@ describe('worker health endpoints', () => {
     assert.deepEqual(await (await fetch(`${url}/healthz`)).json(), { status: 'ok' });
     const ready = await (await fetch(`${url}/readyz`)).json();
     assert.deepEqual(ready.checks, { nats: true, store: true });
+    const metrics = await fetch(`${url}/metrics`);
+    assert.match(metrics.headers.get('content-type') ?? '', /^text\/plain; version=0\.0\.4/);
+    const text = await metrics.text();
+    assert.match(text, /# TYPE trawl_projector_applied_seq gauge/);
+    assert.match(text, /trawl_projector_lag_events\{service="projector"\} 0\b/);
+    assert.match(text, /trawl_process_cpu_seconds_total\{service="projector"\} [\d.]+/);
 
     await nats.restart(); // a blip: not ready while disconnected, ready again after
     await until(async () => (await fetch(`${url}/readyz`)).status === 200);

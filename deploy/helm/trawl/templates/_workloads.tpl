@@ -1,8 +1,8 @@
 {{/*
 One Deployment per service, all from the same image entry point:
 `node dist/services/<name>/src/main.js`. Call with (dict "root" $ "name" "fetcher").
-The gateway serves the API and its probes on `port`; workers serve /healthz and /readyz
-on healthPort (HEALTH_PORT).
+The gateway serves the API and its probes on `port`; every service (the gateway too)
+serves /healthz, /readyz and the Prometheus /metrics on healthPort (HEALTH_PORT).
 */}}
 {{- define "trawl.deployment" -}}
 {{- $root := .root }}
@@ -49,6 +49,11 @@ spec:
         # Roll the pods when the shared configuration or the chart's Secret changes.
         checksum/config: {{ include (print $root.Template.BasePath "/configmap.yaml") $root | sha256sum }}
         checksum/secret: {{ include "trawl.secretData" $root | sha256sum }}
+        {{- if $root.Values.metrics.annotations }}
+        prometheus.io/scrape: "true"
+        prometheus.io/port: {{ $root.Values.healthPort | quote }}
+        prometheus.io/path: /metrics
+        {{- end }}
         {{- with $root.Values.podAnnotations }}
         {{- toYaml . | nindent 8 }}
         {{- end }}
@@ -102,11 +107,10 @@ spec:
             - name: http
               containerPort: {{ $svc.port }}
               protocol: TCP
-            {{- else }}
+            {{- end }}
             - name: health
               containerPort: {{ $root.Values.healthPort }}
               protocol: TCP
-            {{- end }}
           envFrom:
             - configMapRef:
                 name: {{ include "trawl.componentName" (dict "root" $root "name" "config") }}
@@ -117,10 +121,9 @@ spec:
             {{- if $isGateway }}
             - name: PORT
               value: {{ $svc.port | quote }}
-            {{- else }}
+            {{- end }}
             - name: HEALTH_PORT
               value: {{ $root.Values.healthPort | quote }}
-            {{- end }}
             {{- if $isFetcher }}
             - name: FETCHER_CONCURRENCY
               value: {{ $svc.concurrency | quote }}

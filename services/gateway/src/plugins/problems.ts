@@ -3,6 +3,7 @@
 // Trawl errors carry their code; Fastify's own errors (bad JSON, wrong content type, body
 // too large) are mapped by status; anything else is a bug: logged, answered 500, and never
 // with its internal message.
+import { httpMetrics } from '../../../../shared/src/metrics.js';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ERROR_CODES, RateLimitedError, TrawlError, type ErrorCode } from '../../../../shared/src/errors.js';
@@ -57,6 +58,7 @@ export function problemOf(err: unknown, requestId: string, typeBase: string): Pr
 }
 
 export function sendProblem(reply: FastifyReply, problem: Problem): FastifyReply {
+  httpMetrics.problems().inc({ code: problem.code });
   return reply.code(problem.status).type('application/problem+json').send(problem);
 }
 

@@ -29,6 +29,8 @@ export interface Config {
   healthPort: number;
   /** Concurrent pages one fetcher instance renders. */
   fetcherConcurrency: number;
+  /** Bulk (crawl, batch) pages of one host rendering at once in one fetcher. */
+  fetcherHostMaxInFlight: number;
   /** Concurrent page transforms one transformer instance runs. */
   transformerConcurrency: number;
   /** How long a scrape result stays in the cache. */
@@ -155,6 +157,7 @@ export function loadConfig(env: Env = process.env): Config {
     errorTypeBase,
     healthPort: int(env, 'HEALTH_PORT', 0, 0, 65535),
     fetcherConcurrency: int(env, 'FETCHER_CONCURRENCY', 3, 1, 64),
+    fetcherHostMaxInFlight: int(env, 'FETCHER_HOST_MAX_IN_FLIGHT', 4, 1, 64),
     transformerConcurrency: int(env, 'TRANSFORMER_CONCURRENCY', 2, 1, 64),
     cacheTtlMs: int(env, 'CACHE_TTL_MS', 3_600_000, 0, 30 * 86_400_000),
     payloadTtlMs: int(env, 'PAYLOAD_TTL_MS', 7 * 86_400_000, 60_000, 365 * 86_400_000),

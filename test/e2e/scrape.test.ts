@@ -180,9 +180,9 @@ describe('scrape end to end', () => {
       assert.ok(sample(text, 'trawl_process_resident_memory_bytes', { service: name }) > 0, name);
     }
     const fetcher = await metricsOf('fetcher');
-    assert.ok(sample(fetcher, 'trawl_messages_handled_total', { consumer: 'fetcher', outcome: 'ack', service: 'fetcher' }) >= 3, fetcher.slice(0, 3000));
+    assert.ok(sample(fetcher, 'trawl_messages_handled_total', { consumer: 'fetcher-scrape', outcome: 'ack', service: 'fetcher' }) >= 3, fetcher.slice(0, 3000));
     assert.equal(sample(fetcher, 'trawl_browser_launches', { service: 'fetcher' }), 1);
-    assert.ok(sample(fetcher, 'trawl_message_handle_seconds_count', { consumer: 'fetcher' }) >= 3);
+    assert.ok(sample(fetcher, 'trawl_message_handle_seconds_count', { consumer: 'fetcher-scrape' }) >= 3);
     const transformer = await metricsOf('transformer');
     assert.ok(sample(transformer, 'trawl_messages_handled_total', { consumer: 'transformer', outcome: 'ack' }) >= 3);
     const projector = await metricsOf('projector');

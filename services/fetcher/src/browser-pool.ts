@@ -1,6 +1,6 @@
 // The browser side of the pool: one Chromium process, launched lazily and launched again
-// after a crash or disconnect (only the captures running on the dead one fail), and a
-// FIFO of page slots so at most `size` pages render at once.
+// after a crash or disconnect (only the captures running on the dead one fail). The page
+// slots that bound how many pages render at once are in slots.ts.
 import { chromium, type Browser } from 'playwright-core';
 import { BrowserError } from '../../../shared/src/errors.js';
 import { CHROMIUM_ARGS, resolveChromiumPath } from '../../../shared/src/chromium.js';
@@ -81,74 +81,4 @@ export class BrowserHost {
     await browser?.close().catch(() => undefined);
     await pending?.then((b) => b.close(), () => undefined).catch(() => undefined);
   }
-}
-
-interface Waiter {
-  grant: () => void;
-  fail: (err: unknown) => void;
-}
-
-/** A counting semaphore with a FIFO queue; a waiter leaves the queue when its signal aborts. */
-export class Slots {
-  private active = 0;
-  private readonly queue: Waiter[] = [];
-
-  constructor(private readonly size: number) {
-    if (!Number.isInteger(size) || size < 1) throw new Error(`poolSize must be a positive integer, got ${size}`);
-  }
-
-  get activeCount(): number {
-    return this.active;
-  }
-  get queuedCount(): number {
-    return this.queue.length;
-  }
-
-  /** Resolves with a release function once a slot is free. */
-  acquire(signal: AbortSignal): Promise<() => void> {
-    if (signal.aborted) return Promise.reject(signal.reason);
-    return new Promise((resolve, reject) => {
-      const release = once(() => {
-        this.active--;
-        this.next();
-      });
-      const waiter: Waiter = {
-        grant: () => {
-          signal.removeEventListener('abort', onAbort);
-          this.active++;
-          resolve(release);
-        },
-        fail: (err) => {
-          signal.removeEventListener('abort', onAbort);
-          reject(err);
-        },
-      };
-      const onAbort = (): void => {
-        const index = this.queue.indexOf(waiter);
-        if (index >= 0) this.queue.splice(index, 1);
-        reject(signal.reason);
-      };
-      signal.addEventListener('abort', onAbort, { once: true });
-      this.queue.push(waiter);
-      this.next();
-    });
-  }
-
-  /** Fails every queued waiter (on stop). */
-  rejectQueued(err: unknown): void {
-    for (const waiter of this.queue.splice(0)) waiter.fail(err);
-  }
-
-  private next(): void {
-    while (this.active < this.size && this.queue.length > 0) this.queue.shift()?.grant();
-  }
-}
-
-function once(fn: () => void): () => void {
-  let done = false;
-  return () => {
-    if (done) return;
-    done = true;
-    fn();
-  };
 }

@@ -13,18 +13,19 @@ await runService('fetcher', async (ctx) => {
     ...(ctx.config.chromiumPath ? { chromiumPath: ctx.config.chromiumPath } : {}),
     allowCidrs: ctx.config.ssrfAllowCidrs,
     poolSize: ctx.config.fetcherConcurrency,
+    hostMaxInFlight: ctx.config.fetcherHostMaxInFlight,
     logger: ctx.logger,
   });
   await capturer.start();
   observeCapturer(capturer);
   const worker = new FetchWorker({ ctx, capturer, newId, clock: systemClock, workerName: `${os.hostname()}:${process.pid}` });
-  await worker.consumer.start();
+  await worker.start();
   const follower = new ShareFollower({ ctx, newId, clock: systemClock });
   await follower.consumer.start();
   return {
-    ready: async () => ({ consumer: worker.consumer.ready && follower.consumer.ready }),
+    ready: async () => ({ consumer: worker.ready && follower.consumer.ready }),
     stop: async () => {
-      await Promise.all([worker.consumer.stop(), follower.consumer.stop()]);
+      await Promise.all([worker.stop(), follower.consumer.stop()]);
       await capturer.stop();
     },
   };

@@ -15,7 +15,8 @@ import { BrowserError, type TrawlError } from '../../../shared/src/errors.js';
 import type { Logger } from '../../../shared/src/logger.js';
 import { normalizeScrapeOptions, type ResolvedScrapeOptions } from '../../../shared/src/scrape-options.js';
 import { parseHttpUrl, type CidrRange, type Lookup } from '../../../shared/src/url-safety.js';
-import { BrowserHost, Slots } from './browser-pool.js';
+import { BrowserHost } from './browser-pool.js';
+import { Slots, type CapturePriority } from './slots.js';
 import { CaptureRun, type CaptureResult } from './capture-run.js';
 import { resolveEmulation } from './device-presets.js';
 import { captureError, isClosed } from './failures.js';
@@ -34,6 +35,8 @@ export interface CaptureContext {
   signal: AbortSignal;
   /** Called every `workingIntervalMs` while the capture is queued or running (JetStream working()). */
   working?: () => void;
+  /** Interactive (default) goes before bulk for a free slot; bulk is bounded per host (slots.ts). */
+  priority?: CapturePriority;
 }
 
 export interface PageCapturerOptions {
@@ -42,6 +45,8 @@ export interface PageCapturerOptions {
   allowCidrs: CidrRange[];
   /** Pages rendering at once. */
   poolSize: number;
+  /** Bulk (crawl, batch) pages of one host rendering at once (default: no bound but poolSize). */
+  hostMaxInFlight?: number;
   logger: Logger;
   /** DNS used by the proxy (default: the system resolver). */
   lookup?: Lookup;
@@ -122,7 +127,7 @@ export class PageCapturer {
 
   constructor(private readonly opts: PageCapturerOptions) {
     this.settings = { ...CAPTURER_DEFAULTS, ...definedOnly(opts) } as Settings;
-    this.slots = new Slots(opts.poolSize);
+    this.slots = new Slots(opts.poolSize, opts.hostMaxInFlight);
   }
 
   /** Starts the browser-wide proxy and launches Chromium (so a missing browser fails at start). */
@@ -140,11 +145,11 @@ export class PageCapturer {
 
   async capture(url: string, options: ResolvedScrapeOptions, ctx: CaptureContext): Promise<CaptureResult> {
     if (this.stopped || !this.host) throw new BrowserError(this.stopped ? 'the page capturer is stopped' : 'the page capturer is not started');
-    parseHttpUrl(url);
+    const { hostname } = parseHttpUrl(url);
     const { working } = ctx;
     const ticker = working ? setInterval(() => tryWorking(working, this.opts.logger), this.settings.workingIntervalMs) : undefined;
     const job = (async () => {
-      const release = await this.slots.acquire(ctx.signal);
+      const release = await this.slots.acquire(ctx.signal, { priority: ctx.priority ?? 'interactive', host: hostname });
       const held: Held = { contextClosed: Promise.resolve() };
       try {
         return await this.captureOnPage(url, options, ctx, held);

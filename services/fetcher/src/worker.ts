@@ -2,14 +2,22 @@
 // screenshots go to the Object Store under deterministic names; the event carries refs.
 // Idempotent: a page that already has page_fetched is not loaded again, and the append is
 // `once`, so a redelivery after a crash between append and ack writes nothing twice.
+//
+// One durable consumer per kind of job ("lanes": fetcher-scrape, fetcher-map,
+// fetcher-crawl, fetcher-batch), each filtering `trawl.<kind>.*.*.page_requested` (one
+// filter subject each, as nats-server 2.9 requires). A single consumer would hand out pages
+// in log order, so a scrape requested after a thousand crawl pages would wait for them;
+// with lanes, each kind is pulled on its own, and the browser pool gives the next free slot
+// to scrapes and maps (interactive) before crawl and batch pages (bulk; slots.ts).
 import type { TrawlError } from '../../../shared/src/errors.js';
 import { recordPageFailure } from '../../../shared/src/page-failure.js';
 import { cancelEventOf, makeEvent, type StoredEvent, type TrawlEvent } from '../../../shared/src/events/index.js';
 import type { IdGenerator, Clock } from '../../../shared/src/ids.js';
 import { ConsumerWorker, type MessageContext } from '../../../shared/src/nats/worker.js';
 import type { ServiceContext } from '../../../shared/src/service.js';
-import { eventFilter } from '../../../shared/src/subjects.js';
+import { SUBJECT_ROOT } from '../../../shared/src/subjects.js';
 import type { CaptureResult, PageCapturer } from './page-capturer.js';
+import type { CapturePriority } from './slots.js';
 
 type PageRequestedEvent = TrawlEvent<'page_requested'> & { seq: number };
 
@@ -23,32 +31,49 @@ export interface FetchWorkerDeps {
 
 const MIME_OF: Record<string, string> = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp' };
 
+/** The job kinds whose pages the fetcher loads, and who is waiting for them. */
+export const FETCH_LANES = { scrape: 'interactive', map: 'interactive', crawl: 'bulk', batch: 'bulk' } as const satisfies Record<string, CapturePriority>;
+type LaneKind = keyof typeof FETCH_LANES;
+
 export class FetchWorker {
-  readonly consumer: ConsumerWorker<PageRequestedEvent>;
+  readonly consumers: ConsumerWorker<PageRequestedEvent>[];
 
   constructor(private readonly deps: FetchWorkerDeps) {
     const { ctx } = deps;
-    this.consumer = new ConsumerWorker<PageRequestedEvent>({
+    this.consumers = (Object.keys(FETCH_LANES) as LaneKind[]).map((kind) => new ConsumerWorker<PageRequestedEvent>({
       js: ctx.js,
       jsm: ctx.jsm,
       logger: ctx.logger,
-      durable: 'fetcher',
-      filterSubject: eventFilter('page_requested'),
+      durable: `fetcher-${kind}`,
+      filterSubject: laneFilter(kind),
+      // Each lane may hold as many pages as the pool renders; the pool orders them.
       concurrency: ctx.config.fetcherConcurrency,
       ackWaitMs: 15_000,
       maxDeliver: 3,
       // Page timeout plus room for queueing in the browser pool and storing payloads.
       handlerTimeoutMs: (e) => e.data.options.timeoutMs * 2 + 30_000,
-      handle: (event, mctx) => this.handle(event, mctx),
+      handle: (event, mctx) => this.handle(event, mctx, FETCH_LANES[kind]),
       giveUp: (event, error, mctx) => this.recordFailure(event, error, mctx),
-    });
+    }));
+  }
+
+  async start(): Promise<void> {
+    await Promise.all(this.consumers.map((c) => c.start()));
+  }
+
+  get ready(): boolean {
+    return this.consumers.every((c) => c.ready);
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(this.consumers.map((c) => c.stop()));
   }
 
   private at(event: StoredEvent) {
     return { kind: event.kind, id: event.id, part: event.part };
   }
 
-  private async handle(event: PageRequestedEvent, mctx: MessageContext): Promise<void> {
+  private async handle(event: PageRequestedEvent, mctx: MessageContext, priority: CapturePriority): Promise<void> {
     const { ctx, capturer, clock, newId } = this.deps;
     const at = this.at(event);
     if (await ctx.log.exists({ ...at, event: 'page_fetched' })) return; // done before a crash
@@ -62,7 +87,7 @@ export class FetchWorker {
       makeEvent('page_started', at, { attempt: mctx.deliveryCount, startedAt: startedAt.toISOString(), worker: this.deps.workerName }, { eventId: newId(), now: startedAt }),
       { msgId: `${event.kind}.${event.id}.${event.part}.page_started.${mctx.deliveryCount}` },
     );
-    const result = await capturer.capture(event.data.url, event.data.options, { signal: mctx.signal, working: mctx.working });
+    const result = await capturer.capture(event.data.url, event.data.options, { signal: mctx.signal, working: mctx.working, priority });
     const fetched = await this.store(event, result);
     const now = clock();
     const queueWaitMs = Math.max(0, startedAt.getTime() - Date.parse(event.data.requestedAt));
@@ -97,6 +122,10 @@ export class FetchWorker {
     return recordPageFailure(this.deps.ctx.log, this.at(event), error, mctx.deliveryCount, this.deps, event.data.cacheKey);
   }
 
+}
+
+function laneFilter(kind: LaneKind): string {
+  return `${SUBJECT_ROOT}.${kind}.*.*.page_requested`;
 }
 
 function roundTimings(t: CaptureResult['timings']) {

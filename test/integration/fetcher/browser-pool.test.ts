@@ -55,6 +55,35 @@ describe('browser pool', () => {
     }
   });
 
+  test('a scrape waiting for a slot goes before crawl pages that queued earlier', async () => {
+    const capturer = await startCapturer({ poolSize: 1, spareContexts: 0 });
+    try {
+      const bulk = { ...ctx(), priority: 'bulk' as const };
+      const first = capturer.capture(site.url('/slow?lane=bulk-0'), opts(), bulk);
+      await waitUntil(() => site.hits.has('/slow?lane=bulk-0'));
+      const queuedBulk = [1, 2].map((n) => capturer.capture(site.url(`/?lane=bulk-${n}`), opts(), bulk));
+      await waitUntil(() => capturer.stats().queued === 2);
+      const scrape = capturer.capture(site.url('/?lane=scrape'), opts(), { ...ctx(), priority: 'interactive' });
+      await Promise.all([first, scrape, ...queuedBulk]);
+      const order = [...site.hits.keys()].filter((k) => k.includes('lane='));
+      assert.deepEqual(order, ['/slow?lane=bulk-0', '/?lane=scrape', '/?lane=bulk-1', '/?lane=bulk-2']);
+    } finally {
+      await capturer.stop();
+    }
+  });
+
+  test('crawl and batch pages of one host stay within hostMaxInFlight', async () => {
+    const capturer = await startCapturer({ poolSize: 3, hostMaxInFlight: 1, spareContexts: 0 });
+    try {
+      maxInflight = 0;
+      const bulk = { ...ctx(), priority: 'bulk' as const };
+      await Promise.all([1, 2, 3].map((n) => capturer.capture(site.url(`/slow?host-bound=${n}`), opts(), bulk)));
+      assert.equal(maxInflight, 1);
+    } finally {
+      await capturer.stop();
+    }
+  });
+
   test('a queued capture leaves the queue when its signal aborts', async () => {
     const capturer = await startCapturer({ poolSize: 1, spareContexts: 0 });
     try {

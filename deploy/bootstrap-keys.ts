@@ -6,7 +6,7 @@
 import { pathToFileURL } from 'node:url';
 import type { NatsConnection } from 'nats';
 import { loadConfigOrExit } from '../shared/src/config.js';
-import { bootstrapKeys } from '../shared/src/api-keys.js';
+import { bootstrapKeys } from '../shared/src/api-keys/bootstrap.js';
 import { createLogger, type Logger } from '../shared/src/logger.js';
 import { connectNats } from '../shared/src/nats/connect.js';
 import { EventLog } from '../shared/src/nats/event-log.js';

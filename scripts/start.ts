@@ -8,7 +8,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfigOrExit, type BootstrapKey, type Config } from '../shared/src/config.js';
-import { bootstrapKeys } from '../shared/src/api-keys.js';
+import { bootstrapKeys } from '../shared/src/api-keys/bootstrap.js';
 import { newApiKey } from '../shared/src/ids.js';
 import { createLogger } from '../shared/src/logger.js';
 import { connectNats } from '../shared/src/nats/connect.js';

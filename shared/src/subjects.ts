@@ -58,5 +58,12 @@ export const ALL_EVENTS = `${SUBJECT_ROOT}.>`;
  */
 export const PROJECTED_SUBJECT = 'trawl-internal.projected';
 
+/**
+ * Core NATS notice the projector sends after it changed an API key's document (created,
+ * revoked, plan changed); the body is the key's hash. Gateways drop the key from their
+ * lookup cache, so a revocation or plan change applies to the next request.
+ */
+export const KEY_CHANGED_SUBJECT = 'trawl-internal.key-changed';
+
 /** Checkpoint name of the projector in the read-model store. */
 export const PROJECTOR_CHECKPOINT = 'projector';

@@ -88,6 +88,8 @@ export async function buildApp(deps: GatewayDeps) {
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   const keys = new KeyDirectory(deps.store);
+  keys.listen(deps.nc);
+  app.addHook('onClose', async () => keys.stop());
   const ledger = new AdmissionLedger(deps.nc.jetstream(), { now: () => deps.clock().getTime() });
   const limits = new PlanLimiter(deps.store, ledger, deps.clock, { concurrency: deps.config.rateLimits, quota: deps.config.quotas });
   const routeDeps: RouteDeps = { ...deps, limits };

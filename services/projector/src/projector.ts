@@ -47,7 +47,10 @@ export class Projector {
         logger.warn({ seq: event.seq, model: model.name, err: String(err) }, 'could not hydrate event; applying without payload');
       }
       const next = model.evolve(doc, event, hydrated);
-      if (next) await model.save(store, next);
+      if (!next) continue;
+      await model.save(store, next);
+      const notice = model.notice?.(next);
+      if (notice) this.deps.nc.publish(notice.subject, notice.data);
     }
   }
 

@@ -1,6 +1,8 @@
 // API key events. The key itself never enters the log: only its hash. Subjects:
 //
 //   trawl.apikey.<keyId>.key.key_created              once, when the key is made
+//   trawl.apikey.<keyId>.key.key_revoked              once: a revoked key stays revoked
+//   trawl.apikey.<keyId>.key.key_plan_changed         each change of the key's plan
 //   trawl.apikey.<keyId>.key.webhook_secret_rotated   each rotation of the key's webhook
 //                                                     signing secret; the last one names the
 //                                                     current generation (none: generation 0)
@@ -16,6 +18,21 @@ export const KeyCreated = Type.Object({
 });
 export type KeyCreated = Static<typeof KeyCreated>;
 
+/** Revocation is final: there is no event that brings a key back. */
+export const KeyRevoked = Type.Object({
+  revokedAt: Timestamp,
+  /** The operator's note (a leak, an employee leaving); never shown to API clients. */
+  reason: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
+});
+export type KeyRevoked = Static<typeof KeyRevoked>;
+
+export const KeyPlanChanged = Type.Object({
+  /** The new plan; the limits of the next request follow it. */
+  plan: Type.Union(PLANS.map((p) => Type.Literal(p))),
+  changedAt: Timestamp,
+});
+export type KeyPlanChanged = Static<typeof KeyPlanChanged>;
+
 /** The subject part of every API key event. */
 export const KEY_PART = 'key';
 
@@ -30,5 +47,7 @@ export type WebhookSecretRotated = Static<typeof WebhookSecretRotated>;
 
 export const apiKeyEvents = {
   key_created: KeyCreated,
+  key_revoked: KeyRevoked,
+  key_plan_changed: KeyPlanChanged,
   webhook_secret_rotated: WebhookSecretRotated,
 } as const;

@@ -67,9 +67,12 @@ export type ScrapeJobSummary = Pick<ScrapeJobDoc, 'id' | 'url' | 'status' | 'fro
 export interface ApiKeyDoc {
   id: string;
   keyHash: string;
+  /** The current plan (the last key_plan_changed, else the one it was created with). */
   plan: Plan;
   label: string;
   createdAt: string;
+  /** Set once the key is revoked: it is still found by hash, and the gateway refuses it. */
+  revokedAt?: string;
   lastSeq: number;
 }
 
@@ -118,6 +121,7 @@ export interface ReadModelStore extends CrawlStore, BatchStore {
   saveScrapeCacheEntry(doc: ScrapeCacheDoc): Promise<void>;
 
   getApiKey(id: string): Promise<ApiKeyDoc | null>;
+  /** The key with this hash, revoked or not (the caller checks `revokedAt`). */
   findApiKeyByHash(keyHash: string): Promise<ApiKeyDoc | null>;
   saveApiKey(doc: ApiKeyDoc): Promise<void>;
 

@@ -63,6 +63,17 @@ function contract(name: string, make: () => Promise<ReadModelStore>, skip: strin
       assert.equal(await store.findApiKeyByHash('b'.repeat(64)), null);
     });
 
+    test('an api key\'s plan change and revocation are saved over it and found by hash', async () => {
+      const key = { id: 'key2', keyHash: 'd'.repeat(64), plan: 'free' as const, label: 'x', createdAt: '2026-01-01T00:00:00.000Z', lastSeq: 3 };
+      await store.saveApiKey(key);
+      await store.saveApiKey({ ...key, plan: 'team', lastSeq: 4 });
+      assert.deepEqual(await store.findApiKeyByHash('d'.repeat(64)), { ...key, plan: 'team', lastSeq: 4 });
+      const revoked = { ...key, plan: 'team' as const, revokedAt: '2026-02-01T00:00:00.000Z', lastSeq: 5 };
+      await store.saveApiKey(revoked);
+      assert.deepEqual(await store.findApiKeyByHash('d'.repeat(64)), revoked, 'a revoked key is still found, with revokedAt');
+      assert.deepEqual(await store.getApiKey('key2'), revoked);
+    });
+
     test('scrape cache entries round-trip', async () => {
       assert.equal(await store.getScrapeCacheEntry('k'.repeat(64)), null);
       const entry = { id: 'k'.repeat(64), completed: { jobId: 'j1', completedAt: '2026-01-01T00:00:00.000Z' }, lastSeq: 3 };

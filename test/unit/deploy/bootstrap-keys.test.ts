@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { connect, type NatsConnection } from 'nats';
-import { bootstrapKeys } from '../../../shared/src/api-keys.js';
+import { bootstrapKeys } from '../../../shared/src/api-keys/bootstrap.js';
 import type { BootstrapKey } from '../../../shared/src/config.js';
 import { apiKeyHash, apiKeyId } from '../../../shared/src/ids.js';
 import { EventLog } from '../../../shared/src/nats/event-log.js';

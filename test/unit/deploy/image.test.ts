@@ -58,6 +58,16 @@ describe('deploy/Dockerfile', () => {
     for (const source of ['package-lock.json', 'tsconfig.json', 'shared', 'services', 'deploy/tsconfig.build.json']) assert.ok(copied.includes(source), `build copies ${source}`);
   });
 
+  test('the images carry the operator CLI for API keys (kubectl exec … node dist/scripts/keys.js)', () => {
+    const config = JSON.parse(readRepoFile('deploy/tsconfig.build.json')) as { include: string[] };
+    assert.ok(config.include.includes('../scripts/keys.ts'), 'compiled into dist/scripts/keys.js');
+    assert.ok(stage('build').steps.some((i) => i.op === 'COPY' && i.args === 'scripts/keys.ts ./scripts/'), 'copied into the build stage');
+    const rules = readRepoFile('.dockerignore').split('\n').map((l) => l.trim());
+    assert.ok(rules.includes('!scripts/keys.ts'), 'in the build context');
+    // Only what the build stage has: the shared code (the other scripts stay out of the image).
+    for (const [, spec] of readRepoFile('scripts/keys.ts').matchAll(/from '(\.[^']+)'/g)) assert.match(spec!, /^\.\.\/shared\/src\//);
+  });
+
   test('runtime images get production dependencies only, package.json (ESM) and dist/, and run as non-root', () => {
     assert.match(runs(stage('deps')), /npm ci --omit=dev/);
     for (const name of ['app', 'fetcher']) {

@@ -14,6 +14,11 @@ export interface ReadModel<Doc extends { lastSeq: number }, Hydrated = undefined
   /** Loads what the event only references (payloads), before the pure evolve. */
   hydrate?(event: StoredEvent, deps: HydrateDeps): Promise<Hydrated>;
   evolve(doc: Doc | null, event: StoredEvent, hydrated: Hydrated): Doc | null;
+  /**
+   * A core NATS notice to publish once the changed document is saved (at most once: a
+   * reader must not depend on it alone), for readers that cache the model.
+   */
+  notice?(doc: Doc): { subject: string; data: string };
 }
 
 export interface HydrateDeps {

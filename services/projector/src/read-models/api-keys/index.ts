@@ -1,22 +1,35 @@
 // API keys: who may call the API, with which plan. Looked up by key hash on every request.
+// A revoked key keeps its document (with `revokedAt`), so the gateway can say why it is
+// refused; a plan change replaces the plan. The same rules as the key decider
+// (shared/src/api-keys/decider.ts): a plan change after the revocation changes nothing.
+// After each change the projector publishes the key's hash on KEY_CHANGED_SUBJECT, and
+// the gateways drop it from their caches.
 import type { StoredEvent } from '../../../../../shared/src/events/index.js';
 import type { ApiKeyDoc } from '../../../../../shared/src/store/index.js';
+import { KEY_CHANGED_SUBJECT } from '../../../../../shared/src/subjects.js';
 import type { ReadModel } from '../types.js';
 
 export function evolve(doc: ApiKeyDoc | null, event: StoredEvent): ApiKeyDoc | null {
   switch (event.event) {
     case 'key_created':
-      if (doc) return doc;
+      if (doc) return null;
       return { id: event.id, keyHash: event.data.keyHash, plan: event.data.plan, label: event.data.label, createdAt: event.data.createdAt, lastSeq: event.seq };
+    case 'key_revoked':
+      if (!doc || doc.revokedAt) return null;
+      return { ...doc, revokedAt: event.data.revokedAt, lastSeq: event.seq };
+    case 'key_plan_changed':
+      if (!doc || doc.revokedAt) return null;
+      return { ...doc, plan: event.data.plan, lastSeq: event.seq };
     default:
-      return doc;
+      return null;
   }
 }
 
 export const apiKeysReadModel: ReadModel<ApiKeyDoc> = {
   name: 'api-keys',
-  handles: ['key_created'],
+  handles: ['key_created', 'key_revoked', 'key_plan_changed'],
   load: (store, event) => store.getApiKey(event.id),
   save: (store, doc) => store.saveApiKey(doc),
   evolve,
+  notice: (doc) => ({ subject: KEY_CHANGED_SUBJECT, data: doc.keyHash }),
 };

@@ -2,10 +2,10 @@
 // derived from the hash, so creating the same key again is the same subject and the
 // `once` append leaves the existing key as it is. Used by `npm start` and by the
 // Kubernetes bootstrap job.
-import type { BootstrapKey } from './config.js';
-import { makeEvent } from './events/index.js';
-import { apiKeyHash, apiKeyId, newId } from './ids.js';
-import type { EventLog } from './nats/event-log.js';
+import type { BootstrapKey } from '../config.js';
+import { makeEvent } from '../events/index.js';
+import { apiKeyHash, apiKeyId, newId } from '../ids.js';
+import type { EventLog } from '../nats/event-log.js';
 
 export function keyCreatedEvent({ key, plan }: BootstrapKey, now: Date, eventId: string) {
   return makeEvent('key_created', { kind: 'apikey', id: apiKeyId(key), part: 'key' },

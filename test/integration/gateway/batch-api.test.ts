@@ -3,73 +3,36 @@
 // page pipeline's part by appending its events (with real result payloads in the Object
 // Store), to check what the gateway records and how it presents and pages results.
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { connect, type NatsConnection } from 'nats';
-import { loadConfig } from '../../../shared/src/config.js';
 import { makeEvent, type AnyEvent, type PageResultPayload } from '../../../shared/src/events/index.js';
-import { apiKeyHash, apiKeyId, newId, systemClock } from '../../../shared/src/ids.js';
-import { createLogger } from '../../../shared/src/logger.js';
-import { EventLog } from '../../../shared/src/nats/event-log.js';
-import { ensureInfrastructure } from '../../../shared/src/nats/infrastructure.js';
-import { PayloadStore } from '../../../shared/src/nats/payloads.js';
-import { SqliteStore } from '../../../shared/src/store/index.js';
-import { buildApp } from '../../../services/gateway/src/app.js';
-import { ProjectionWaiter } from '../../../services/gateway/src/projection-wait.js';
-import { Projector } from '../../../services/projector/src/projector.js';
-import { READ_MODELS } from '../../../services/projector/src/read-models/index.js';
-import { startNatsServer, type NatsServerHandle } from '../../support/nats-server.js';
+import { apiKeyId, newId } from '../../../shared/src/ids.js';
+import type { EventLog } from '../../../shared/src/nats/event-log.js';
+import type { PayloadStore } from '../../../shared/src/nats/payloads.js';
+import type { SqliteStore } from '../../../shared/src/store/index.js';
+import type { ProjectionWaiter } from '../../../services/gateway/src/projection-wait.js';
+import { startGateway, type GatewayApp, type GatewayHarness } from '../../support/gateway.js';
 
 const KEY = 'batch_test_key_0000000001';
 const FREE = 'batch_test_key_0000000002';
 
 describe('gateway batch scrape API', () => {
-  let server: NatsServerHandle;
-  let nc: NatsConnection;
-  let app: Awaited<ReturnType<typeof buildApp>>;
-  let projector: Projector;
+  let gateway: GatewayHarness;
+  let app: GatewayApp;
   let store: SqliteStore;
   let log: EventLog;
   let payloads: PayloadStore;
   let waiter: ProjectionWaiter;
-  let dir: string;
 
   before(async () => {
-    server = await startNatsServer();
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-batch-gw-'));
-    const config = loadConfig({ NATS_URL: server.url, DATA_DIR: dir, SSRF_ALLOW_CIDRS: '127.0.0.0/8', PUBLIC_BASE_URL: 'https://trawl.test' });
-    const logger = createLogger('batch-gateway-test', 'silent');
-    nc = await connect({ servers: server.url });
-    const jsm = await ensureInfrastructure(nc, { eventRetentionMs: 0, payloadTtlMs: 600_000 });
-    const js = nc.jetstream();
-    log = new EventLog(js, jsm);
-    payloads = new PayloadStore(js);
-    store = new SqliteStore(path.join(dir, 'rm.sqlite'));
-    await store.init();
-    for (const [key, plan] of [[KEY, 'team'], [FREE, 'free']] as const) {
-      await log.append(makeEvent('key_created', { kind: 'apikey', id: apiKeyId(key), part: 'key' },
-        { keyHash: apiKeyHash(key), plan, label: 'test', createdAt: new Date().toISOString() }, { eventId: newId(), now: new Date() }), { once: true });
-    }
-    projector = new Projector({ nc, js, store, payloads, logger, readModels: READ_MODELS, payloadTtlMs: 600_000 });
-    await projector.start();
-    waiter = new ProjectionWaiter(nc, store);
-    await waiter.start();
-    while (!(await store.findApiKeyByHash(apiKeyHash(FREE)))) await new Promise((r) => setTimeout(r, 20));
-    app = await buildApp({ config, logger, nc, log, payloads, store, waiter, newId, clock: systemClock });
-    await app.ready();
+    gateway = await startGateway({
+      keys: [[KEY, 'team'], [FREE, 'free']],
+      env: { SSRF_ALLOW_CIDRS: '127.0.0.0/8', PUBLIC_BASE_URL: 'https://trawl.test' },
+      payloadTtlMs: 600_000,
+    });
+    ({ app, store, log, payloads, waiter } = gateway);
   });
 
-  after(async () => {
-    await app.close();
-    waiter.stop();
-    await projector.stop();
-    await nc.close();
-    await store.close();
-    await server.stop();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  after(() => gateway.close());
 
   const post = (body: unknown, key = KEY) =>
     app.inject({ method: 'POST', url: '/api/v1/batch/scrape', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, payload: JSON.stringify(body) });

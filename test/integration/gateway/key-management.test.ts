@@ -5,25 +5,14 @@
 // The bound when the announcement is lost (the positive cache lifetime) is checked with
 // the directory's own clock.
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { connect, type NatsConnection } from 'nats';
 import { changeKeyPlan, createKey, revokeKey } from '../../../shared/src/api-keys/admin.js';
-import { loadConfig } from '../../../shared/src/config.js';
-import { apiKeyHash, apiKeyId, newId, systemClock } from '../../../shared/src/ids.js';
-import { createLogger } from '../../../shared/src/logger.js';
-import { EventLog } from '../../../shared/src/nats/event-log.js';
-import { ensureInfrastructure } from '../../../shared/src/nats/infrastructure.js';
-import { PayloadStore } from '../../../shared/src/nats/payloads.js';
+import { apiKeyHash, apiKeyId, newId } from '../../../shared/src/ids.js';
+import type { EventLog } from '../../../shared/src/nats/event-log.js';
 import { SqliteStore, type ApiKeyDoc } from '../../../shared/src/store/index.js';
-import { buildApp } from '../../../services/gateway/src/app.js';
 import { KeyDirectory, POSITIVE_TTL_MS } from '../../../services/gateway/src/plugins/auth.js';
-import { ProjectionWaiter } from '../../../services/gateway/src/projection-wait.js';
-import { Projector } from '../../../services/projector/src/projector.js';
-import { READ_MODELS } from '../../../services/projector/src/read-models/index.js';
-import { startNatsServer, type NatsServerHandle } from '../../support/nats-server.js';
+import type { ProjectionWaiter } from '../../../services/gateway/src/projection-wait.js';
+import { startGateway, type GatewayApp, type GatewayHarness } from '../../support/gateway.js';
 
 /** The store as the gateway reads it, with a hook that runs right after a key lookup has read. */
 class ObservedStore extends SqliteStore {
@@ -38,44 +27,21 @@ class ObservedStore extends SqliteStore {
 }
 
 describe('gateway: revoked keys and plan changes', () => {
-  let server: NatsServerHandle;
-  let nc: NatsConnection;
-  let app: Awaited<ReturnType<typeof buildApp>>;
-  let projector: Projector;
+  let gateway: GatewayHarness<ObservedStore>;
+  let app: GatewayApp;
   let store: ObservedStore;
   let log: EventLog;
   let waiter: ProjectionWaiter;
-  let dir: string;
 
   before(async () => {
-    server = await startNatsServer();
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-keys-gw-'));
-    const config = loadConfig({ NATS_URL: server.url, DATA_DIR: dir, SSRF_ALLOW_CIDRS: '127.0.0.0/8', ERROR_TYPE_BASE: 'https://errors.example/trawl' });
-    const logger = createLogger('key-management-test', 'silent');
-    nc = await connect({ servers: server.url });
-    const jsm = await ensureInfrastructure(nc, { eventRetentionMs: 0, payloadTtlMs: 60_000 });
-    const js = nc.jetstream();
-    log = new EventLog(js, jsm);
-    const payloads = new PayloadStore(js);
-    store = new ObservedStore(path.join(dir, 'rm.sqlite'));
-    await store.init();
-    projector = new Projector({ nc, js, store, payloads, logger, readModels: READ_MODELS, payloadTtlMs: 60_000 });
-    await projector.start();
-    waiter = new ProjectionWaiter(nc, store);
-    await waiter.start();
-    app = await buildApp({ config, logger, nc, log, payloads, store, waiter, newId, clock: systemClock });
-    await app.ready();
+    gateway = await startGateway({
+      env: { SSRF_ALLOW_CIDRS: '127.0.0.0/8', ERROR_TYPE_BASE: 'https://errors.example/trawl' },
+      makeStore: (file) => new ObservedStore(file),
+    });
+    ({ app, store, log, waiter } = gateway);
   });
 
-  after(async () => {
-    await app.close();
-    waiter.stop();
-    await projector.stop();
-    await nc.close();
-    await store.close();
-    await server.stop();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  after(() => gateway.close());
 
   /** A new key, projected (so the first request does not cache it as unknown). */
   async function newKey(plan: 'free' | 'team', label: string): Promise<{ key: string; keyId: string }> {

@@ -2,24 +2,11 @@
 // and a real projector in-process: auth, RFC 7807 errors, validation of every field,
 // ownership, history. No page is fetched here (no fetcher runs): jobs stay PENDING.
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { connect, type NatsConnection } from 'nats';
-import { loadConfig } from '../../../shared/src/config.js';
-import { makeEvent } from '../../../shared/src/events/index.js';
-import { apiKeyHash, apiKeyId, newId, systemClock } from '../../../shared/src/ids.js';
-import { createLogger } from '../../../shared/src/logger.js';
-import { EventLog } from '../../../shared/src/nats/event-log.js';
-import { ensureInfrastructure } from '../../../shared/src/nats/infrastructure.js';
-import { PayloadStore } from '../../../shared/src/nats/payloads.js';
-import { SqliteStore } from '../../../shared/src/store/index.js';
+import { apiKeyId, newId, systemClock } from '../../../shared/src/ids.js';
+import type { SqliteStore } from '../../../shared/src/store/index.js';
 import { buildApp } from '../../../services/gateway/src/app.js';
-import { ProjectionWaiter } from '../../../services/gateway/src/projection-wait.js';
-import { Projector } from '../../../services/projector/src/projector.js';
-import { READ_MODELS } from '../../../services/projector/src/read-models/index.js';
-import { startNatsServer, type NatsServerHandle } from '../../support/nats-server.js';
+import { assertProblem, startGateway, type GatewayApp, type GatewayHarness } from '../../support/gateway.js';
 
 const KEY = 'gateway_test_key_000000001';
 const OTHER = 'gateway_test_key_000000002';
@@ -30,66 +17,24 @@ const FREE4 = 'gateway_test_key_000000006';
 const BASIC = 'gateway_test_key_000000007';
 const FREE5 = 'gateway_test_key_000000008';
 
-type App = Awaited<ReturnType<typeof buildApp>>;
-
 describe('gateway scrape API', () => {
-  let server: NatsServerHandle;
-  let nc: NatsConnection;
-  let app: App;
-  let projector: Projector;
+  let gateway: GatewayHarness;
+  let app: GatewayApp;
   let store: SqliteStore;
-  let dir: string;
 
   before(async () => {
-    server = await startNatsServer();
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-gw-'));
-    const config = loadConfig({ NATS_URL: server.url, DATA_DIR: dir, SSRF_ALLOW_CIDRS: '127.0.0.0/8', ERROR_TYPE_BASE: 'https://errors.example/trawl' });
-    const logger = createLogger('gateway-test', 'silent');
-    nc = await connect({ servers: server.url });
-    const jsm = await ensureInfrastructure(nc, { eventRetentionMs: 0, payloadTtlMs: 60_000 });
-    const js = nc.jetstream();
-    const log = new EventLog(js, jsm);
-    const payloads = new PayloadStore(js);
-    store = new SqliteStore(path.join(dir, 'rm.sqlite'));
-    await store.init();
-    for (const [key, plan] of [[KEY, 'team'], [OTHER, 'team'], [FREE, 'free'], [FREE2, 'free'], [FREE3, 'free'], [FREE4, 'free'], [BASIC, 'basic'], [FREE5, 'free']] as const) {
-      await log.append(makeEvent('key_created', { kind: 'apikey', id: apiKeyId(key), part: 'key' },
-        { keyHash: apiKeyHash(key), plan, label: 'test', createdAt: new Date().toISOString() }, { eventId: newId(), now: new Date() }), { once: true });
-    }
-    projector = new Projector({ nc, js, store, payloads, logger, readModels: READ_MODELS, payloadTtlMs: 60_000 });
-    await projector.start();
-    const waiter = new ProjectionWaiter(nc, store);
-    await waiter.start();
-    // The keys must be projected before the first request (a fresh key is cached as unknown for 1 s).
-    while (!(await store.findApiKeyByHash(apiKeyHash(FREE5)))) await new Promise((r) => setTimeout(r, 20));
-    app = await buildApp({ config, logger, nc, log, payloads, store, waiter, newId, clock: systemClock });
-    await app.ready();
+    gateway = await startGateway({
+      keys: [[KEY, 'team'], [OTHER, 'team'], [FREE, 'free'], [FREE2, 'free'], [FREE3, 'free'], [FREE4, 'free'], [BASIC, 'basic'], [FREE5, 'free']],
+      env: { SSRF_ALLOW_CIDRS: '127.0.0.0/8', ERROR_TYPE_BASE: 'https://errors.example/trawl' },
+    });
+    ({ app, store } = gateway);
   });
 
-  after(async () => {
-    await app.close();
-    await projector.stop();
-    await nc.close();
-    await store.close();
-    await server.stop();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  after(() => gateway.close());
 
   const post = (body: unknown, key = KEY, headers: Record<string, string> = {}) =>
     app.inject({ method: 'POST', url: '/api/v1/scrape', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...headers }, payload: typeof body === 'string' ? body : JSON.stringify(body) });
   const get = (url: string, key = KEY) => app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${key}` } });
-
-  function assertProblem(res: Awaited<ReturnType<typeof post>>, status: number, code: string, detail?: RegExp): void {
-    assert.equal(res.statusCode, status, res.body);
-    assert.match(String(res.headers['content-type']), /^application\/problem\+json/);
-    const body = res.json();
-    assert.deepEqual(Object.keys(body).sort(), ['code', 'detail', 'requestId', 'status', 'title', 'type']);
-    assert.equal(body.code, code);
-    assert.equal(body.status, status);
-    assert.equal(body.type, `https://errors.example/trawl/${code}`);
-    assert.equal(body.requestId, res.headers['x-request-id']);
-    if (detail) assert.match(body.detail, detail);
-  }
 
   describe('authentication', () => {
     test('missing key is 401 UNAUTHORIZED', async () => {
@@ -241,15 +186,11 @@ describe('gateway scrape API', () => {
       const lines: string[] = [];
       const { pino } = await import('pino');
       const capture = pino({ level: 'info' }, { write: (line: string) => { lines.push(line); } });
-      const config = loadConfig({ NATS_URL: server.url, DATA_DIR: dir, SSRF_ALLOW_CIDRS: '127.0.0.0/8' });
-      const js = nc.jetstream();
-      const jsm = await nc.jetstreamManager();
-      const waiter = new ProjectionWaiter(nc, store);
-      await waiter.start();
-      const logged = await buildApp({ config, logger: capture as never, nc, log: new EventLog(js, jsm), payloads: new PayloadStore(js), store, waiter, newId, clock: systemClock });
+      // A second app on the same log and store, logging to `lines`.
+      const { config, nc, log, payloads, waiter } = gateway;
+      const logged = await buildApp({ config, logger: capture as never, nc, log, payloads, store, waiter, newId, clock: systemClock });
       const res = await logged.inject({ method: 'POST', url: '/api/v1/scrape', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, payload: '{"url": 5}' });
       await logged.close();
-      waiter.stop();
       const id = res.headers['x-request-id'];
       const mine = lines.map((l) => JSON.parse(l)).filter((l) => l.requestId === id);
       assert.ok(mine.length >= 2, `request lines: ${lines.join('')}`);

@@ -3,26 +3,15 @@
 // generation, rotating it (the event it records, the grace period, defaults), concurrent
 // rotations, and bad input.
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { connect, type NatsConnection } from 'nats';
-import { loadConfig } from '../../../shared/src/config.js';
 import { KEY_PART, makeEvent, type StoredEvent, type WebhookSecretRotated } from '../../../shared/src/events/index.js';
 import { apiKeyHash, apiKeyId, newId } from '../../../shared/src/ids.js';
-import { createLogger } from '../../../shared/src/logger.js';
 import { EventLog } from '../../../shared/src/nats/event-log.js';
-import { ensureInfrastructure } from '../../../shared/src/nats/infrastructure.js';
-import { PayloadStore } from '../../../shared/src/nats/payloads.js';
-import { SqliteStore } from '../../../shared/src/store/index.js';
+import type { SqliteStore } from '../../../shared/src/store/index.js';
 import type { SubjectParts } from '../../../shared/src/subjects.js';
 import { deriveWebhookSecret, nextRotation, rotationSubject, webhookSecretOf } from '../../../shared/src/webhooks.js';
-import { buildApp } from '../../../services/gateway/src/app.js';
-import { ProjectionWaiter } from '../../../services/gateway/src/projection-wait.js';
-import { Projector } from '../../../services/projector/src/projector.js';
-import { READ_MODELS } from '../../../services/projector/src/read-models/index.js';
-import { startNatsServer, type NatsServerHandle } from '../../support/nats-server.js';
+import type { ProjectionWaiter } from '../../../services/gateway/src/projection-wait.js';
+import { assertProblem, startGateway, type GatewayApp, type GatewayHarness } from '../../support/gateway.js';
 
 const SERVER_SECRET = 'webhook-rotation-test-server-secret-0123456789';
 const KEY = 'rotation_test_key_00000001';
@@ -52,54 +41,25 @@ class RacingEventLog extends EventLog {
 }
 
 describe('gateway webhook secret API', () => {
-  let server: NatsServerHandle;
-  let nc: NatsConnection;
-  let app: Awaited<ReturnType<typeof buildApp>>;
-  let projector: Projector;
+  let gateway: GatewayHarness<SqliteStore, RacingEventLog>;
+  let app: GatewayApp;
   let store: SqliteStore;
   let log: RacingEventLog;
   let waiter: ProjectionWaiter;
-  let dir: string;
   // The gateway's clock: rotations are stamped with it.
   let now = new Date('2026-03-01T12:00:00.000Z');
 
   before(async () => {
-    server = await startNatsServer();
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-whsec-gw-'));
-    const config = loadConfig({
-      NATS_URL: server.url, DATA_DIR: dir, ERROR_TYPE_BASE: 'https://errors.example/trawl', WEBHOOK_SIGNING_SECRET: SERVER_SECRET,
+    gateway = await startGateway({
+      keys: [KEY, OTHER, RACE, CROWD, BAD, EMPTY].map((key) => [key, 'team'] as const),
+      env: { ERROR_TYPE_BASE: 'https://errors.example/trawl', WEBHOOK_SIGNING_SECRET: SERVER_SECRET },
+      clock: () => now,
+      makeLog: (js, jsm) => new RacingEventLog(js, jsm),
     });
-    const logger = createLogger('webhook-secret-gateway-test', 'silent');
-    nc = await connect({ servers: server.url });
-    const jsm = await ensureInfrastructure(nc, { eventRetentionMs: 0, payloadTtlMs: 60_000 });
-    const js = nc.jetstream();
-    log = new RacingEventLog(js, jsm);
-    const payloads = new PayloadStore(js);
-    store = new SqliteStore(path.join(dir, 'rm.sqlite'));
-    await store.init();
-    for (const key of [KEY, OTHER, RACE, CROWD, BAD, EMPTY]) {
-      await log.append(makeEvent('key_created', { kind: 'apikey', id: apiKeyId(key), part: KEY_PART },
-        { keyHash: apiKeyHash(key), plan: 'team', label: 'test', createdAt: new Date().toISOString() }, { eventId: newId(), now: new Date() }), { once: true });
-    }
-    projector = new Projector({ nc, js, store, payloads, logger, readModels: READ_MODELS, payloadTtlMs: 60_000 });
-    await projector.start();
-    waiter = new ProjectionWaiter(nc, store);
-    await waiter.start();
-    // The keys must be projected before the first request (a fresh key is cached as unknown for 1 s).
-    while (!(await store.findApiKeyByHash(apiKeyHash(EMPTY)))) await new Promise((r) => setTimeout(r, 20));
-    app = await buildApp({ config, logger, nc, log, payloads, store, waiter, newId, clock: () => now });
-    await app.ready();
+    ({ app, store, log, waiter } = gateway);
   });
 
-  after(async () => {
-    await app.close();
-    waiter.stop();
-    await projector.stop();
-    await nc.close();
-    await store.close();
-    await server.stop();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  after(() => gateway.close());
 
   const getSecret = (key = KEY) => app.inject({ method: 'GET', url: '/api/v1/webhooks/secret', headers: { authorization: `Bearer ${key}` } });
   /** POST rotate; `body` undefined sends no body and no Content-Type; a string is sent as is. */
@@ -110,18 +70,6 @@ describe('gateway webhook secret API', () => {
   });
   const rotations = async (key: string): Promise<WebhookSecretRotated[]> =>
     (await log.history('apikey', apiKeyId(key))).flatMap((e) => (e.event === 'webhook_secret_rotated' ? [e.data] : []));
-
-  function assertProblem(res: Awaited<ReturnType<typeof rotate>>, status: number, code: string, detail?: RegExp): void {
-    assert.equal(res.statusCode, status, res.body);
-    assert.match(String(res.headers['content-type']), /^application\/problem\+json/);
-    const body = res.json();
-    assert.deepEqual(Object.keys(body).sort(), ['code', 'detail', 'requestId', 'status', 'title', 'type']);
-    assert.equal(body.code, code);
-    assert.equal(body.status, status);
-    assert.equal(body.type, `https://errors.example/trawl/${code}`);
-    assert.equal(body.requestId, res.headers['x-request-id']);
-    if (detail) assert.match(body.detail, detail);
-  }
 
   test('a key never rotated has its original secret, generation 0', async () => {
     const res = await getSecret();

@@ -6,10 +6,15 @@
 // released once the projection shows the job (the POST waits for that anyway), and an
 // entry left by a crashed gateway stops counting after `reservationTtlMs`.
 //
+// Within one gateway, admissions of one key also wait for each other (a keyed lock), so a
+// burst of one key's requests costs one read and one write each instead of a storm of
+// failed compare-and-sets; only replicas contend with each other.
+//
 // This bucket is not a source of truth: nothing is derived from it, losing it (a memory
 // bucket, gone when NATS restarts) only loosens the limits for the requests in flight.
 import { StorageType, type JetStreamClient, type KV, type KvEntry } from 'nats';
 import { RateLimitedError } from '../../../shared/src/errors.js';
+import { KeyedLock } from '../../../shared/src/keyed-lock.js';
 
 export const ADMISSION_BUCKET = 'trawl-admissions';
 
@@ -39,6 +44,7 @@ export class AdmissionLedger {
   private kv: Promise<KV> | undefined;
   private readonly now: () => number;
   private readonly ttlMs: number;
+  private readonly locks = new KeyedLock();
 
   constructor(private readonly js: JetStreamClient, options: LedgerOptions = {}) {
     this.now = options.now ?? Date.now;
@@ -62,7 +68,11 @@ export class AdmissionLedger {
    * reservation to add. Retried from a fresh read whenever another request wrote first, so
    * every decision was taken on the list it is written over.
    */
-  async reserve(keyId: string, decide: (pending: Reservation[]) => Promise<Omit<Reservation, 'at'>>): Promise<Reservation> {
+  reserve(keyId: string, decide: (pending: Reservation[]) => Promise<Omit<Reservation, 'at'>>): Promise<Reservation> {
+    return this.locks.run(keyId, () => this.reserveNow(keyId, decide));
+  }
+
+  private async reserveNow(keyId: string, decide: (pending: Reservation[]) => Promise<Omit<Reservation, 'at'>>): Promise<Reservation> {
     const kv = await this.bucket();
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const entry = await kv.get(keyId);
@@ -81,7 +91,11 @@ export class AdmissionLedger {
   }
 
   /** Drops a reservation once the read model counts it. */
-  async release(keyId: string, id: string): Promise<void> {
+  release(keyId: string, id: string): Promise<void> {
+    return this.locks.run(keyId, () => this.releaseNow(keyId, id));
+  }
+
+  private async releaseNow(keyId: string, id: string): Promise<void> {
     const kv = await this.bucket();
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const entry = await kv.get(keyId);

@@ -1,11 +1,14 @@
 // Requests per minute per API key (spec "Limits"), shared by every gateway replica through
 // a JetStream KV bucket: one counter per key and minute window, incremented with
 // compare-and-set so concurrent replicas never lose a count. The bucket's TTL removes old
-// windows (bucket TTL is what nats-server 2.9 offers; per-message TTL is not).
+// windows (bucket TTL is what nats-server 2.9 offers; per-message TTL is not). Within one
+// gateway a key's requests are counted one after another (a keyed lock), so a burst costs
+// one read and one write per request instead of a storm of failed compare-and-sets.
 // Decision (docs/api.md "Rate limits"): job-creating requests are counted (POST scrape,
 // crawl, map, batch); reading status and history is not, so polling never locks a user out.
 import { StorageType, type JetStreamClient, type KV } from 'nats';
 import { RateLimitedError } from '../../../shared/src/errors.js';
+import { KeyedLock } from '../../../shared/src/keyed-lock.js';
 
 export const RATE_LIMIT_BUCKET = 'trawl-ratelimits';
 const WINDOW_MS = 60_000;
@@ -19,6 +22,7 @@ export interface RateDecision {
 
 export class RateLimiter {
   private kv: Promise<KV> | undefined;
+  private readonly locks = new KeyedLock();
 
   constructor(private readonly js: JetStreamClient, private readonly now: () => number = Date.now) {}
 
@@ -28,7 +32,11 @@ export class RateLimiter {
   }
 
   /** Counts one request; throws RATE_LIMITED (with the headers' numbers) when over the limit. */
-  async take(keyId: string, limit: number): Promise<RateDecision> {
+  take(keyId: string, limit: number): Promise<RateDecision> {
+    return this.locks.run(keyId, () => this.count(keyId, limit));
+  }
+
+  private async count(keyId: string, limit: number): Promise<RateDecision> {
     const window = Math.floor(this.now() / WINDOW_MS);
     const resetAt = ((window + 1) * WINDOW_MS) / 1000;
     const kv = await this.bucket();

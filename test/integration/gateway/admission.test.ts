@@ -11,6 +11,7 @@ import { connect, type NatsConnection } from 'nats';
 import { SqliteStore } from '../../../shared/src/store/index.js';
 import { AdmissionLedger } from '../../../services/gateway/src/admission-ledger.js';
 import { PlanLimiter, type Need } from '../../../services/gateway/src/limits.js';
+import { RateLimiter } from '../../../services/gateway/src/rate-limit.js';
 import type { Caller } from '../../../services/gateway/src/plugins/auth.js';
 import { startNatsServer, type NatsServerHandle } from '../../support/nats-server.js';
 
@@ -55,6 +56,16 @@ describe('admission: strict plan limits', () => {
     assert.equal(outcomes.filter((c) => c === 'ok').length, 2, outcomes.join());
     assert.deepEqual([...new Set(outcomes.filter((c) => c !== 'ok'))], ['RATE_LIMITED']);
     assert.equal((await ledger.pending(who.keyId)).length, 2);
+  });
+
+  test('two gateway replicas admitting the same key at once still grant exactly its slots', async () => {
+    // Each replica has its own ledger (its own in-process lock): only compare-and-set
+    // keeps them from both taking the last slot.
+    const replicas = [limiter, new PlanLimiter(store, new AdmissionLedger(nc.jetstream(), { now: () => now }), () => new Date(now), { concurrency: true, quota: true })];
+    const who = caller('pro'); // 10 slots
+    const outcomes = codes(await Promise.allSettled(jobs(24).map((need, i) => replicas[i % 2]!.admit(who, need))));
+    assert.equal(outcomes.filter((c) => c === 'ok').length, 10, outcomes.join());
+    assert.equal((await ledger.pending(who.keyId)).length, 10);
   });
 
   test('the last pages of a quota go to as many requests as there are pages', async () => {
@@ -116,6 +127,18 @@ describe('admission: strict plan limits', () => {
       assert.match(err.message, /300 used, 200 more held by running jobs/);
       return true;
     });
+  });
+
+  test('a burst of one key at the per-minute limiter: exactly the limit is counted, across replicas', async () => {
+    const minuteStart = Math.floor(now / 60_000) * 60_000 + 1_000;
+    const replicas = [new RateLimiter(nc.jetstream(), () => minuteStart), new RateLimiter(nc.jetstream(), () => minuteStart)];
+    const outcomes = await Promise.allSettled(Array.from({ length: 40 }, (_, i) => replicas[i % 2]!.take('burst-key', 30)));
+    const refused = outcomes.filter((o) => o.status === 'rejected').map((o) => String((o as PromiseRejectedResult).reason.message));
+    assert.equal(outcomes.length - refused.length, 30);
+    // Refused only for the limit, never for contention.
+    assert.ok(refused.every((m) => /rate limit of 30 requests per minute/.test(m)), refused.join('\n'));
+    const remaining = outcomes.flatMap((o) => (o.status === 'fulfilled' ? [o.value.remaining] : [])).sort((a, b) => a - b);
+    assert.deepEqual(remaining, Array.from({ length: 30 }, (_, i) => i));
   });
 
   test('with both limits off nothing is reserved', async () => {

@@ -14,7 +14,7 @@ import type { EventLog } from '../../../../shared/src/nats/event-log.js';
 import { ConsumerWorker } from '../../../../shared/src/nats/worker.js';
 import type { RunningService, ServiceContext } from '../../../../shared/src/service.js';
 import { SUBJECT_ROOT } from '../../../../shared/src/subjects.js';
-import { KeyedLock } from '../crawl/worker.js';
+import { KeyedLock } from '../../../../shared/src/keyed-lock.js';
 import {
   decide, DEFAULT_MAX_IN_FLIGHT, evolve, initialState, isFinished,
   type BatchCommand, type BatchState, type Emitted, type LogEvent,

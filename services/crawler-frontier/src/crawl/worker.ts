@@ -18,6 +18,7 @@ import { makeEvent, type AnyEvent, type StoredEvent } from '../../../../shared/s
 import { newId as defaultNewId, systemClock, type Clock, type IdGenerator } from '../../../../shared/src/ids.js';
 import type { Logger } from '../../../../shared/src/logger.js';
 import type { EventLog } from '../../../../shared/src/nats/event-log.js';
+import { KeyedLock } from '../../../../shared/src/keyed-lock.js';
 import { ConsumerWorker } from '../../../../shared/src/nats/worker.js';
 import type { RunningService, ServiceContext } from '../../../../shared/src/service.js';
 import { SUBJECT_ROOT } from '../../../../shared/src/subjects.js';
@@ -76,20 +77,6 @@ export class CrawlStates {
   private markFinished(crawlId: string): void {
     if (this.finished.size >= 10_000) this.finished.delete(this.finished.values().next().value!);
     this.finished.add(crawlId);
-  }
-}
-
-/** Runs async work one at a time per key. */
-export class KeyedLock {
-  private readonly tails = new Map<string, Promise<unknown>>();
-
-  run<T>(key: string, work: () => Promise<T>): Promise<T> {
-    const previous = this.tails.get(key) ?? Promise.resolve();
-    const next = previous.catch(() => undefined).then(work);
-    const tail = next.catch(() => undefined);
-    this.tails.set(key, tail);
-    void tail.then(() => { if (this.tails.get(key) === tail) this.tails.delete(key); });
-    return next;
   }
 }
 

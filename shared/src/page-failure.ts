@@ -12,6 +12,17 @@ export interface PageAddress {
   part: string;
 }
 
+/**
+ * True when a stage has nothing left to do for a page: its own result (`done`) is in the
+ * log, or the page already failed for good. The second matters after a crash between
+ * recording page_failed and terming the message: the redelivered message must not load
+ * or transform the page again and give a failed page a result.
+ */
+export async function pageSettled(log: EventLog, at: PageAddress, done: 'page_fetched' | 'page_completed'): Promise<boolean> {
+  const [finished, failed] = await Promise.all([log.exists({ ...at, event: done }), log.exists({ ...at, event: 'page_failed' })]);
+  return finished || failed;
+}
+
 export async function recordPageFailure(
   log: EventLog,
   at: PageAddress,

@@ -9,7 +9,7 @@ import { ConsumerWorker, type MessageContext } from '../../../shared/src/nats/wo
 import type { ServiceContext } from '../../../shared/src/service.js';
 import { eventFilter } from '../../../shared/src/subjects.js';
 import { BrowserError } from '../../../shared/src/errors.js';
-import { recordPageFailure } from '../../../shared/src/page-failure.js';
+import { pageSettled, recordPageFailure } from '../../../shared/src/page-failure.js';
 
 type PageSharedEvent = TrawlEvent<'page_shared'> & { seq: number };
 
@@ -42,6 +42,7 @@ export class ShareFollower {
   private async handle(event: PageSharedEvent, mctx: MessageContext): Promise<void> {
     const { ctx, clock, newId } = this.deps;
     const at = { kind: event.kind, id: event.id, part: event.part };
+    if (await pageSettled(ctx.log, at, 'page_fetched')) return; // done (or given up on) before a crash
     const source = { kind: event.kind, id: event.data.sourceJobId, part: event.data.sourcePart };
     const startedAt = clock();
     await ctx.log.append(

@@ -10,7 +10,7 @@
 // with lanes, each kind is pulled on its own, and the browser pool gives the next free slot
 // to scrapes and maps (interactive) before crawl and batch pages (bulk; slots.ts).
 import type { TrawlError } from '../../../shared/src/errors.js';
-import { recordPageFailure } from '../../../shared/src/page-failure.js';
+import { pageSettled, recordPageFailure } from '../../../shared/src/page-failure.js';
 import { cancelEventOf, makeEvent, type StoredEvent, type TrawlEvent } from '../../../shared/src/events/index.js';
 import type { IdGenerator, Clock } from '../../../shared/src/ids.js';
 import { ConsumerWorker, type MessageContext } from '../../../shared/src/nats/worker.js';
@@ -76,7 +76,7 @@ export class FetchWorker {
   private async handle(event: PageRequestedEvent, mctx: MessageContext, priority: CapturePriority): Promise<void> {
     const { ctx, capturer, clock, newId } = this.deps;
     const at = this.at(event);
-    if (await ctx.log.exists({ ...at, event: 'page_fetched' })) return; // done before a crash
+    if (await pageSettled(ctx.log, at, 'page_fetched')) return; // done (or given up on) before a crash
     const cancelEvent = cancelEventOf(event.kind);
     if (cancelEvent && (await ctx.log.exists({ kind: event.kind, id: event.id, part: 'job', event: cancelEvent }))) {
       mctx.logger.info('job cancelled; page not fetched');

@@ -2,7 +2,7 @@
 // The transform runs in a worker-thread pool, so a heavy page never blocks this
 // process's NATS heartbeats. The result document goes to the Object Store.
 import type { TrawlError } from '../../../shared/src/errors.js';
-import { recordPageFailure } from '../../../shared/src/page-failure.js';
+import { pageSettled, recordPageFailure } from '../../../shared/src/page-failure.js';
 import { makeEvent, MAX_EVENT_LINKS, type PageResultPayload, type ScreenshotPayload, type StoredEvent, type TrawlEvent } from '../../../shared/src/events/index.js';
 import type { Clock, IdGenerator } from '../../../shared/src/ids.js';
 import { ConsumerWorker, type MessageContext } from '../../../shared/src/nats/worker.js';
@@ -46,7 +46,7 @@ export class TransformConsumer {
   private async handle(event: PageFetchedEvent, mctx: MessageContext): Promise<void> {
     const { ctx, pool, clock, newId } = this.deps;
     const at = this.at(event);
-    if (await ctx.log.exists({ ...at, event: 'page_completed' })) return; // done before a crash
+    if (await pageSettled(ctx.log, at, 'page_completed')) return; // done (or given up on) before a crash
     const requested = (await ctx.log.last({ ...at, event: 'page_requested' })) ?? (await ctx.log.last({ ...at, event: 'page_shared' }));
     if (requested?.event !== 'page_requested' && requested?.event !== 'page_shared') {
       throw new Error(`page_fetched without page_requested at ${event.kind}.${event.id}.${event.part}`);

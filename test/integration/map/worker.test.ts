@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import zlib from 'node:zlib';
-import { startMapWorker } from '../../../services/crawler-frontier/src/map/worker.js';
+import { MAP_WORKER_DEFAULTS, startMapWorker } from '../../../services/crawler-frontier/src/map/worker.js';
 import { NO_LIMITS } from '../../../services/gateway/src/limits.js';
 import { MapService } from '../../../services/gateway/src/map/service.js';
 import { loadConfig } from '../../../shared/src/config.js';
@@ -15,12 +15,19 @@ import { ServiceUnavailableError, UrlNotAllowedError } from '../../../shared/src
 import { makeEvent } from '../../../shared/src/events/index.js';
 import { newId, systemClock } from '../../../shared/src/ids.js';
 import { createLogger } from '../../../shared/src/logger.js';
+import { registry } from '../../../shared/src/metrics.js';
 import { connectService, type RunningService, type ServiceContext } from '../../../shared/src/service.js';
 import { startNatsServer, type NatsServerHandle } from '../../support/nats-server.js';
 import { startSite, type TestSite } from '../../support/site.js';
 
 const XML = 'application/xml';
 const caller = { keyId: 'key-map-test', plan: 'team' as const };
+
+/** Messages the map worker has finished with (its consumer's metrics). */
+async function handledByMapWorker(): Promise<number> {
+  const found = await registry.getSingleMetric('trawl_messages_handled_total')?.get();
+  return (found?.values ?? []).filter((v) => v.labels.consumer === MAP_WORKER_DEFAULTS.durable).reduce((n, v) => n + v.value, 0);
+}
 
 function urlset(urls: string[]): string {
   return `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urls.map((u) => `<url><loc>${u}</loc></url>`).join('\n')}</urlset>`;
@@ -99,6 +106,28 @@ describe('map worker over NATS', () => {
       await new Promise((r) => setTimeout(r, 50));
     }
     assert.deepEqual(events, ['map_requested', 'map_failed']);
+  });
+
+  test('a map that already has its answer (redelivered after a crash) is not worked again', async () => {
+    const other = await startSite({ '/sitemap.xml': { body: urlset(['http://127.0.0.1/x']), contentType: XML } });
+    try {
+      const id = newId();
+      const now = new Date();
+      const handledBefore = await handledByMapWorker();
+      // The answer is recorded before the request reaches the worker: as after a crash between answering and acking.
+      await ctx.log.append(makeEvent('map_failed', { kind: 'map', id, part: 'job' }, {
+        error: { code: 'NETWORK_ERROR', message: 'answered before the crash' }, failedAt: now.toISOString(),
+      }, { eventId: newId(), now }), { once: true });
+      await ctx.log.append(makeEvent('map_requested', { kind: 'map', id, part: 'job' }, {
+        url: other.url('/'), limit: 10, ignoreSitemap: false, includeSubdomains: false, apiKeyId: caller.keyId, requestedAt: now.toISOString(), budgetMs: 30_000,
+      }, { eventId: newId(), now }), { once: true });
+      for (let i = 0; i < 200 && (await handledByMapWorker()) === handledBefore; i++) await new Promise((r) => setTimeout(r, 25));
+      assert.equal(await handledByMapWorker(), handledBefore + 1);
+      assert.deepEqual((await ctx.log.history('map', id)).map((e) => e.event).sort(), ['map_failed', 'map_requested']);
+      assert.equal(other.hits.get('/sitemap.xml'), undefined, 'no sitemap was fetched');
+    } finally {
+      await other.close();
+    }
   });
 
   test('without a worker the gateway gives up after the budget with SERVICE_UNAVAILABLE', async () => {

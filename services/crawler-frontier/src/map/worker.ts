@@ -51,7 +51,16 @@ export async function startMapWorker(ctx: ServiceContext, options: MapWorkerOpti
     await log.append(makeEvent('map_failed', at(event), data, meta()), { once: true });
   };
 
+  /** True when the map already has its one answer (a redelivery after a crash). */
+  const answered = async (event: MapRequestedEvent): Promise<boolean> => {
+    const [completed, failed] = await Promise.all([
+      log.exists({ ...at(event), event: 'map_completed' }), log.exists({ ...at(event), event: 'map_failed' }),
+    ]);
+    return completed || failed;
+  };
+
   const run = async (event: MapRequestedEvent, signal: AbortSignal, logger: ServiceContext['logger']): Promise<void> => {
+    if (await answered(event)) return;
     const { data } = event;
     const started = Date.now();
     const deadlineAt = Date.parse(data.requestedAt) + data.budgetMs - MAP_WORKER_DEFAULTS.resultReserveMs;

@@ -35,6 +35,13 @@ const MIME_OF: Record<string, string> = { png: 'image/png', jpeg: 'image/jpeg', 
 export const FETCH_LANES = { scrape: 'interactive', map: 'interactive', crawl: 'bulk', batch: 'bulk' } as const satisfies Record<string, CapturePriority>;
 type LaneKind = keyof typeof FETCH_LANES;
 
+/**
+ * How long a page may wait for a browser slot before its attempt is abandoned. Each lane
+ * holds up to FETCHER_CONCURRENCY pages, so a page can queue behind the other lanes' pages
+ * (interactive ones first); this is far beyond that under any load the pool can serve.
+ */
+const SLOT_WAIT_ALLOWANCE_MS = 5 * 60_000;
+
 export class FetchWorker {
   readonly consumers: ConsumerWorker<PageRequestedEvent>[];
 
@@ -50,8 +57,9 @@ export class FetchWorker {
       concurrency: ctx.config.fetcherConcurrency,
       ackWaitMs: 15_000,
       maxDeliver: 3,
-      // Page timeout plus room for queueing in the browser pool and storing payloads.
-      handlerTimeoutMs: (e) => e.data.options.timeoutMs * 2 + 30_000,
+      // The page's own timeouts bound a capture once it runs; this backstop also allows for
+      // waiting for a browser slot behind other lanes' pages (heartbeats keep the message).
+      handlerTimeoutMs: (e) => e.data.options.timeoutMs * 2 + 30_000 + SLOT_WAIT_ALLOWANCE_MS,
       handle: (event, mctx) => this.handle(event, mctx, FETCH_LANES[kind]),
       giveUp: (event, error, mctx) => this.recordFailure(event, error, mctx),
     }));

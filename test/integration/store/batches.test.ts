@@ -2,12 +2,10 @@
 // (MongoDB when MONGODB_URL is set): batch jobs by owner (summaries, newest first) and
 // batch page contents by key.
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { test } from 'node:test';
 import { normalizeScrapeOptions } from '../../../shared/src/scrape-options.js';
-import { MongoStore, SqliteStore, type BatchJobDoc, type BatchPageDoc, type ReadModelStore } from '../../../shared/src/store/index.js';
+import type { BatchJobDoc, BatchPageDoc } from '../../../shared/src/store/index.js';
+import { storeContract } from '../../support/store-contract.js';
 
 function job(id: string, apiKeyId: string, createdAt: string, extra: Partial<BatchJobDoc> = {}): BatchJobDoc {
   return {
@@ -30,56 +28,41 @@ function pageDoc(batchId: string, pageKey: string): BatchPageDoc {
   };
 }
 
-function contract(name: string, make: () => Promise<ReadModelStore>, skip: string | false = false): void {
-  describe(`batch store: ${name}`, { skip }, () => {
-    let store: ReadModelStore;
-    before(async () => {
-      store = await make();
-      await store.init();
-      await store.reset();
-    });
-    after(async () => { await store?.close(); });
-
-    test('batch jobs round-trip, and list as summaries by owner, newest first', async () => {
-      for (let i = 0; i < 4; i++) await store.saveBatchJob(job(`b${i}`, 'owner', `2026-02-0${i + 1}T00:00:00.000Z`));
-      await store.saveBatchJob(job('x', 'someone-else', '2026-03-01T00:00:00.000Z'));
-      await store.saveBatchJob(job('b3', 'owner', '2026-02-04T00:00:00.000Z', { status: 'COMPLETED', completedAt: '2026-02-04T00:01:00.000Z', lastSeq: 9 }));
-      assert.deepEqual(await store.getBatchJob('b1'), job('b1', 'owner', '2026-02-02T00:00:00.000Z'));
-      assert.equal((await store.getBatchJob('b3'))?.lastSeq, 9);
-      assert.equal(await store.getBatchJob('missing'), null);
-      const list = await store.listBatchJobs('owner', { limit: 2, offset: 0 });
-      assert.deepEqual(list, [
-        { id: 'b3', status: 'COMPLETED', totalUrls: 2, completedUrls: 1, failedUrls: 1, createdAt: '2026-02-04T00:00:00.000Z', completedAt: '2026-02-04T00:01:00.000Z' },
-        { id: 'b2', status: 'PROCESSING', totalUrls: 2, completedUrls: 1, failedUrls: 1, createdAt: '2026-02-03T00:00:00.000Z' },
-      ]);
-      assert.deepEqual((await store.listBatchJobs('owner', { limit: 10, offset: 2 })).map((j) => j.id), ['b1', 'b0']);
-      assert.deepEqual(await store.listBatchJobs('nobody', { limit: 10, offset: 0 }), []);
-    });
-
-    test('batch pages: by key, and a set of keys of one batch', async () => {
-      await store.saveBatchPage(pageDoc('bp', 'k1'));
-      await store.saveBatchPage(pageDoc('bp', 'k2'));
-      await store.saveBatchPage(pageDoc('other', 'k1'));
-      assert.deepEqual(await store.getBatchPage('bp', 'k1'), pageDoc('bp', 'k1'));
-      assert.equal(await store.getBatchPage('bp', 'nope'), null);
-      const some = await store.getBatchPages('bp', ['k2', 'k1', 'missing']);
-      assert.deepEqual(some.map((p) => p.pageKey).sort(), ['k1', 'k2']);
-      assert.ok(some.every((p) => p.batchId === 'bp'));
-      assert.deepEqual(await store.getBatchPages('bp', []), []);
-      await store.saveBatchPage({ ...pageDoc('bp', 'k1'), lastSeq: 8 });
-      assert.equal((await store.getBatchPage('bp', 'k1'))?.lastSeq, 8);
-    });
-
-    test('reset clears batches too', async () => {
-      await store.reset();
-      assert.equal(await store.getBatchJob('b1'), null);
-      assert.equal(await store.getBatchPage('bp', 'k1'), null);
-      assert.deepEqual(await store.listBatchJobs('owner', { limit: 10, offset: 0 }), []);
-    });
+storeContract('batch store', 'batches', (store) => {
+  test('batch jobs round-trip, and list as summaries by owner, newest first', async () => {
+    for (let i = 0; i < 4; i++) await store().saveBatchJob(job(`b${i}`, 'owner', `2026-02-0${i + 1}T00:00:00.000Z`));
+    await store().saveBatchJob(job('x', 'someone-else', '2026-03-01T00:00:00.000Z'));
+    await store().saveBatchJob(job('b3', 'owner', '2026-02-04T00:00:00.000Z', { status: 'COMPLETED', completedAt: '2026-02-04T00:01:00.000Z', lastSeq: 9 }));
+    assert.deepEqual(await store().getBatchJob('b1'), job('b1', 'owner', '2026-02-02T00:00:00.000Z'));
+    assert.equal((await store().getBatchJob('b3'))?.lastSeq, 9);
+    assert.equal(await store().getBatchJob('missing'), null);
+    const list = await store().listBatchJobs('owner', { limit: 2, offset: 0 });
+    assert.deepEqual(list, [
+      { id: 'b3', status: 'COMPLETED', totalUrls: 2, completedUrls: 1, failedUrls: 1, createdAt: '2026-02-04T00:00:00.000Z', completedAt: '2026-02-04T00:01:00.000Z' },
+      { id: 'b2', status: 'PROCESSING', totalUrls: 2, completedUrls: 1, failedUrls: 1, createdAt: '2026-02-03T00:00:00.000Z' },
+    ]);
+    assert.deepEqual((await store().listBatchJobs('owner', { limit: 10, offset: 2 })).map((j) => j.id), ['b1', 'b0']);
+    assert.deepEqual(await store().listBatchJobs('nobody', { limit: 10, offset: 0 }), []);
   });
-}
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-batch-store-'));
-after(() => fs.rmSync(dir, { recursive: true, force: true }));
-contract('sqlite', async () => new SqliteStore(path.join(dir, 'rm.sqlite')));
-contract('mongodb', async () => new MongoStore(process.env.MONGODB_URL!, `trawl_batches_${process.pid}`), process.env.MONGODB_URL ? false : 'MONGODB_URL not set');
+  test('batch pages: by key, and a set of keys of one batch', async () => {
+    await store().saveBatchPage(pageDoc('bp', 'k1'));
+    await store().saveBatchPage(pageDoc('bp', 'k2'));
+    await store().saveBatchPage(pageDoc('other', 'k1'));
+    assert.deepEqual(await store().getBatchPage('bp', 'k1'), pageDoc('bp', 'k1'));
+    assert.equal(await store().getBatchPage('bp', 'nope'), null);
+    const some = await store().getBatchPages('bp', ['k2', 'k1', 'missing']);
+    assert.deepEqual(some.map((p) => p.pageKey).sort(), ['k1', 'k2']);
+    assert.ok(some.every((p) => p.batchId === 'bp'));
+    assert.deepEqual(await store().getBatchPages('bp', []), []);
+    await store().saveBatchPage({ ...pageDoc('bp', 'k1'), lastSeq: 8 });
+    assert.equal((await store().getBatchPage('bp', 'k1'))?.lastSeq, 8);
+  });
+
+  test('reset clears batches too', async () => {
+    await store().reset();
+    assert.equal(await store().getBatchJob('b1'), null);
+    assert.equal(await store().getBatchPage('bp', 'k1'), null);
+    assert.deepEqual(await store().listBatchJobs('owner', { limit: 10, offset: 0 }), []);
+  });
+});

@@ -1,12 +1,10 @@
 // One contract for every read-model store: the embedded SQLite store always, MongoDB when
 // MONGODB_URL is set (skipped otherwise). Same calls, same answers.
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { test } from 'node:test';
 import { normalizeScrapeOptions } from '../../../shared/src/scrape-options.js';
-import { MongoStore, SqliteStore, type ReadModelStore, type ScrapeJobDoc } from '../../../shared/src/store/index.js';
+import type { ScrapeJobDoc } from '../../../shared/src/store/index.js';
+import { storeContract } from '../../support/store-contract.js';
 
 const options = normalizeScrapeOptions({});
 
@@ -14,91 +12,76 @@ function job(id: string, apiKeyId: string, createdAt: string, extra: Partial<Scr
   return { id, apiKeyId, url: `https://example.com/${id}`, status: 'PENDING', fromCache: false, createdAt, options, attempts: 0, lastSeq: 1, ...extra };
 }
 
-function contract(name: string, make: () => Promise<ReadModelStore>, skip: string | false = false): void {
-  describe(`read-model store contract: ${name}`, { skip }, () => {
-    let store: ReadModelStore;
-    before(async () => {
-      store = await make();
-      await store.init();
-      await store.reset();
-    });
-    after(async () => { await store?.close(); });
-
-    test('init is idempotent and ping answers', async () => {
-      await store.init();
-      assert.equal(await store.ping(), true);
-    });
-
-    test('checkpoints start at 0 and only move forward', async () => {
-      assert.equal(await store.getCheckpoint('p'), 0);
-      await store.setCheckpoint('p', 10);
-      await store.setCheckpoint('p', 5);
-      assert.equal(await store.getCheckpoint('p'), 10);
-    });
-
-    test('scrape jobs round-trip, including content', async () => {
-      const doc = job('j1', 'k1', '2026-01-01T00:00:00.000Z', { status: 'COMPLETED', content: { markdown: '# Hi', links: ['https://a/'] }, metadata: { title: 't', description: 'd' } });
-      await store.saveScrapeJob(doc);
-      assert.deepEqual(await store.getScrapeJob('j1'), doc);
-      await store.saveScrapeJob({ ...doc, lastSeq: 7 });
-      assert.equal((await store.getScrapeJob('j1'))?.lastSeq, 7);
-      assert.equal(await store.getScrapeJob('missing'), null);
-    });
-
-    test('lists only the key\'s own jobs, newest first, with limit and offset', async () => {
-      for (let i = 0; i < 5; i++) await store.saveScrapeJob(job(`a${i}`, 'owner', `2026-02-0${i + 1}T00:00:00.000Z`));
-      await store.saveScrapeJob(job('b0', 'someone-else', '2026-03-01T00:00:00.000Z'));
-      const all = await store.listScrapeJobs('owner', { limit: 20, offset: 0 });
-      assert.deepEqual(all.map((j) => j.id), ['a4', 'a3', 'a2', 'a1', 'a0']);
-      const page = await store.listScrapeJobs('owner', { limit: 2, offset: 1 });
-      assert.deepEqual(page.map((j) => j.id), ['a3', 'a2']);
-      assert.deepEqual(Object.keys(all[0]!).sort(), ['createdAt', 'fromCache', 'id', 'status', 'url']);
-    });
-
-    test('api keys are found by id and by hash', async () => {
-      const key = { id: 'key1', keyHash: 'a'.repeat(64), plan: 'pro' as const, label: 'x', createdAt: '2026-01-01T00:00:00.000Z', lastSeq: 3 };
-      await store.saveApiKey(key);
-      assert.deepEqual(await store.getApiKey('key1'), key);
-      assert.deepEqual(await store.findApiKeyByHash('a'.repeat(64)), key);
-      assert.equal(await store.findApiKeyByHash('b'.repeat(64)), null);
-    });
-
-    test('an api key\'s plan change and revocation are saved over it and found by hash', async () => {
-      const key = { id: 'key2', keyHash: 'd'.repeat(64), plan: 'free' as const, label: 'x', createdAt: '2026-01-01T00:00:00.000Z', lastSeq: 3 };
-      await store.saveApiKey(key);
-      await store.saveApiKey({ ...key, plan: 'team', lastSeq: 4 });
-      assert.deepEqual(await store.findApiKeyByHash('d'.repeat(64)), { ...key, plan: 'team', lastSeq: 4 });
-      const revoked = { ...key, plan: 'team' as const, revokedAt: '2026-02-01T00:00:00.000Z', lastSeq: 5 };
-      await store.saveApiKey(revoked);
-      assert.deepEqual(await store.findApiKeyByHash('d'.repeat(64)), revoked, 'a revoked key is still found, with revokedAt');
-      assert.deepEqual(await store.getApiKey('key2'), revoked);
-    });
-
-    test('scrape cache entries round-trip', async () => {
-      assert.equal(await store.getScrapeCacheEntry('k'.repeat(64)), null);
-      const entry = { id: 'k'.repeat(64), completed: { jobId: 'j1', completedAt: '2026-01-01T00:00:00.000Z' }, lastSeq: 3 };
-      await store.saveScrapeCacheEntry(entry);
-      assert.deepEqual(await store.getScrapeCacheEntry('k'.repeat(64)), entry);
-    });
-
-    test('key usage round-trips', async () => {
-      assert.equal(await store.getKeyUsage('k9'), null);
-      const usage = { id: 'k9', month: '2026-11', pages: 12, activeJobs: { j1: '2026-11-01T00:00:00.000Z' }, lastSeq: 4 };
-      await store.saveKeyUsage(usage);
-      assert.deepEqual(await store.getKeyUsage('k9'), usage);
-      await store.saveKeyUsage({ ...usage, pages: 13, activeJobs: {} });
-      assert.deepEqual(await store.getKeyUsage('k9'), { ...usage, pages: 13, activeJobs: {} });
-    });
-
-    test('reset empties everything', async () => {
-      await store.reset();
-      assert.equal(await store.getScrapeJob('j1'), null);
-      assert.equal(await store.getCheckpoint('p'), 0);
-    });
+storeContract('read-model store contract', 'contract', (store) => {
+  test('init is idempotent and ping answers', async () => {
+    await store().init();
+    assert.equal(await store().ping(), true);
   });
-}
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-store-'));
-after(() => fs.rmSync(dir, { recursive: true, force: true }));
-contract('sqlite', async () => new SqliteStore(path.join(dir, 'rm.sqlite')));
-contract('mongodb', async () => new MongoStore(process.env.MONGODB_URL!, `trawl_contract_${process.pid}`), process.env.MONGODB_URL ? false : 'MONGODB_URL not set');
+  test('checkpoints start at 0 and only move forward', async () => {
+    assert.equal(await store().getCheckpoint('p'), 0);
+    await store().setCheckpoint('p', 10);
+    await store().setCheckpoint('p', 5);
+    assert.equal(await store().getCheckpoint('p'), 10);
+  });
+
+  test('scrape jobs round-trip, including content', async () => {
+    const doc = job('j1', 'k1', '2026-01-01T00:00:00.000Z', { status: 'COMPLETED', content: { markdown: '# Hi', links: ['https://a/'] }, metadata: { title: 't', description: 'd' } });
+    await store().saveScrapeJob(doc);
+    assert.deepEqual(await store().getScrapeJob('j1'), doc);
+    await store().saveScrapeJob({ ...doc, lastSeq: 7 });
+    assert.equal((await store().getScrapeJob('j1'))?.lastSeq, 7);
+    assert.equal(await store().getScrapeJob('missing'), null);
+  });
+
+  test('lists only the key\'s own jobs, newest first, with limit and offset', async () => {
+    for (let i = 0; i < 5; i++) await store().saveScrapeJob(job(`a${i}`, 'owner', `2026-02-0${i + 1}T00:00:00.000Z`));
+    await store().saveScrapeJob(job('b0', 'someone-else', '2026-03-01T00:00:00.000Z'));
+    const all = await store().listScrapeJobs('owner', { limit: 20, offset: 0 });
+    assert.deepEqual(all.map((j) => j.id), ['a4', 'a3', 'a2', 'a1', 'a0']);
+    const page = await store().listScrapeJobs('owner', { limit: 2, offset: 1 });
+    assert.deepEqual(page.map((j) => j.id), ['a3', 'a2']);
+    assert.deepEqual(Object.keys(all[0]!).sort(), ['createdAt', 'fromCache', 'id', 'status', 'url']);
+  });
+
+  test('api keys are found by id and by hash', async () => {
+    const key = { id: 'key1', keyHash: 'a'.repeat(64), plan: 'pro' as const, label: 'x', createdAt: '2026-01-01T00:00:00.000Z', lastSeq: 3 };
+    await store().saveApiKey(key);
+    assert.deepEqual(await store().getApiKey('key1'), key);
+    assert.deepEqual(await store().findApiKeyByHash('a'.repeat(64)), key);
+    assert.equal(await store().findApiKeyByHash('b'.repeat(64)), null);
+  });
+
+  test('an api key\'s plan change and revocation are saved over it and found by hash', async () => {
+    const key = { id: 'key2', keyHash: 'd'.repeat(64), plan: 'free' as const, label: 'x', createdAt: '2026-01-01T00:00:00.000Z', lastSeq: 3 };
+    await store().saveApiKey(key);
+    await store().saveApiKey({ ...key, plan: 'team', lastSeq: 4 });
+    assert.deepEqual(await store().findApiKeyByHash('d'.repeat(64)), { ...key, plan: 'team', lastSeq: 4 });
+    const revoked = { ...key, plan: 'team' as const, revokedAt: '2026-02-01T00:00:00.000Z', lastSeq: 5 };
+    await store().saveApiKey(revoked);
+    assert.deepEqual(await store().findApiKeyByHash('d'.repeat(64)), revoked, 'a revoked key is still found, with revokedAt');
+    assert.deepEqual(await store().getApiKey('key2'), revoked);
+  });
+
+  test('scrape cache entries round-trip', async () => {
+    assert.equal(await store().getScrapeCacheEntry('k'.repeat(64)), null);
+    const entry = { id: 'k'.repeat(64), completed: { jobId: 'j1', completedAt: '2026-01-01T00:00:00.000Z' }, lastSeq: 3 };
+    await store().saveScrapeCacheEntry(entry);
+    assert.deepEqual(await store().getScrapeCacheEntry('k'.repeat(64)), entry);
+  });
+
+  test('key usage round-trips', async () => {
+    assert.equal(await store().getKeyUsage('k9'), null);
+    const usage = { id: 'k9', month: '2026-11', pages: 12, activeJobs: { j1: '2026-11-01T00:00:00.000Z' }, lastSeq: 4 };
+    await store().saveKeyUsage(usage);
+    assert.deepEqual(await store().getKeyUsage('k9'), usage);
+    await store().saveKeyUsage({ ...usage, pages: 13, activeJobs: {} });
+    assert.deepEqual(await store().getKeyUsage('k9'), { ...usage, pages: 13, activeJobs: {} });
+  });
+
+  test('reset empties everything', async () => {
+    await store().reset();
+    assert.equal(await store().getScrapeJob('j1'), null);
+    assert.equal(await store().getCheckpoint('p'), 0);
+  });
+});

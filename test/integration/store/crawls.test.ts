@@ -2,11 +2,9 @@
 // (MongoDB when MONGODB_URL is set): crawl jobs by owner, crawl pages in requested order
 // with the `next` cursor, and counts up to a cancel's freeze point.
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import { MongoStore, SqliteStore, type CrawlJobDoc, type CrawlPageDoc, type ReadModelStore } from '../../../shared/src/store/index.js';
+import { test } from 'node:test';
+import type { CrawlJobDoc, CrawlPageDoc, ReadModelStore } from '../../../shared/src/store/index.js';
+import { storeContract } from '../../support/store-contract.js';
 
 function job(id: string, apiKeyId: string, createdAt: string, extra: Partial<CrawlJobDoc> = {}): CrawlJobDoc {
   return {
@@ -23,50 +21,35 @@ function pageDoc(crawlId: string, n: number, status: CrawlPageDoc['status'], res
   };
 }
 
-function contract(name: string, make: () => Promise<ReadModelStore>, skip: string | false = false): void {
-  describe(`crawl store: ${name}`, { skip }, () => {
-    let store: ReadModelStore;
-    before(async () => {
-      store = await make();
-      await store.init();
-      await store.reset();
-    });
-    after(async () => { await store?.close(); });
-
-    test('crawl jobs round-trip and list by owner, newest first', async () => {
-      for (let i = 0; i < 4; i++) await store.saveCrawlJob(job(`c${i}`, 'owner', `2026-02-0${i + 1}T00:00:00.000Z`));
-      await store.saveCrawlJob(job('x', 'someone-else', '2026-03-01T00:00:00.000Z'));
-      assert.deepEqual(await store.getCrawlJob('c1'), job('c1', 'owner', '2026-02-02T00:00:00.000Z'));
-      assert.equal(await store.getCrawlJob('missing'), null);
-      assert.deepEqual((await store.listCrawlJobs('owner', { limit: 2, offset: 1 })).map((j) => j.id), ['c2', 'c1']);
-    });
-
-    test('crawl pages: completed ones in requested order, from a cursor, before a freeze point', async () => {
-      await store.saveCrawlPage(pageDoc('cp', 3, 'COMPLETED', 100));
-      await store.saveCrawlPage(pageDoc('cp', 1, 'COMPLETED', 50));
-      await store.saveCrawlPage(pageDoc('cp', 2, 'FAILED', 60));
-      await store.saveCrawlPage(pageDoc('cp', 4, 'PENDING'));
-      await store.saveCrawlPage(pageDoc('cp', 5, 'COMPLETED', 200));
-      await store.saveCrawlPage(pageDoc('other', 1, 'COMPLETED', 50));
-      const urls = async (q: Parameters<ReadModelStore['listCrawlPages']>[1]) => (await store.listCrawlPages('cp', q)).map((p) => p.pageKey);
-      assert.deepEqual(await urls({ afterRequestedSeq: 0, limit: 10 }), ['k1', 'k3', 'k5']);
-      assert.deepEqual(await urls({ afterRequestedSeq: 10, limit: 1 }), ['k3']);
-      assert.deepEqual(await urls({ afterRequestedSeq: 0, limit: 10, beforeResultSeq: 150 }), ['k1', 'k3']);
-      assert.deepEqual(await store.countCrawlPages('cp'), { completed: 3, failed: 1 });
-      assert.deepEqual(await store.countCrawlPages('cp', 100), { completed: 1, failed: 1 });
-      assert.deepEqual(await store.getCrawlPage('cp', 'k1'), pageDoc('cp', 1, 'COMPLETED', 50));
-      assert.equal(await store.getCrawlPage('cp', 'nope'), null);
-    });
-
-    test('reset clears crawls too', async () => {
-      await store.reset();
-      assert.equal(await store.getCrawlJob('c1'), null);
-      assert.deepEqual(await store.countCrawlPages('cp'), { completed: 0, failed: 0 });
-    });
+storeContract('crawl store', 'crawls', (store) => {
+  test('crawl jobs round-trip and list by owner, newest first', async () => {
+    for (let i = 0; i < 4; i++) await store().saveCrawlJob(job(`c${i}`, 'owner', `2026-02-0${i + 1}T00:00:00.000Z`));
+    await store().saveCrawlJob(job('x', 'someone-else', '2026-03-01T00:00:00.000Z'));
+    assert.deepEqual(await store().getCrawlJob('c1'), job('c1', 'owner', '2026-02-02T00:00:00.000Z'));
+    assert.equal(await store().getCrawlJob('missing'), null);
+    assert.deepEqual((await store().listCrawlJobs('owner', { limit: 2, offset: 1 })).map((j) => j.id), ['c2', 'c1']);
   });
-}
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-crawl-store-'));
-after(() => fs.rmSync(dir, { recursive: true, force: true }));
-contract('sqlite', async () => new SqliteStore(path.join(dir, 'rm.sqlite')));
-contract('mongodb', async () => new MongoStore(process.env.MONGODB_URL!, `trawl_crawls_${process.pid}`), process.env.MONGODB_URL ? false : 'MONGODB_URL not set');
+  test('crawl pages: completed ones in requested order, from a cursor, before a freeze point', async () => {
+    await store().saveCrawlPage(pageDoc('cp', 3, 'COMPLETED', 100));
+    await store().saveCrawlPage(pageDoc('cp', 1, 'COMPLETED', 50));
+    await store().saveCrawlPage(pageDoc('cp', 2, 'FAILED', 60));
+    await store().saveCrawlPage(pageDoc('cp', 4, 'PENDING'));
+    await store().saveCrawlPage(pageDoc('cp', 5, 'COMPLETED', 200));
+    await store().saveCrawlPage(pageDoc('other', 1, 'COMPLETED', 50));
+    const urls = async (q: Parameters<ReadModelStore['listCrawlPages']>[1]) => (await store().listCrawlPages('cp', q)).map((p) => p.pageKey);
+    assert.deepEqual(await urls({ afterRequestedSeq: 0, limit: 10 }), ['k1', 'k3', 'k5']);
+    assert.deepEqual(await urls({ afterRequestedSeq: 10, limit: 1 }), ['k3']);
+    assert.deepEqual(await urls({ afterRequestedSeq: 0, limit: 10, beforeResultSeq: 150 }), ['k1', 'k3']);
+    assert.deepEqual(await store().countCrawlPages('cp'), { completed: 3, failed: 1 });
+    assert.deepEqual(await store().countCrawlPages('cp', 100), { completed: 1, failed: 1 });
+    assert.deepEqual(await store().getCrawlPage('cp', 'k1'), pageDoc('cp', 1, 'COMPLETED', 50));
+    assert.equal(await store().getCrawlPage('cp', 'nope'), null);
+  });
+
+  test('reset clears crawls too', async () => {
+    await store().reset();
+    assert.equal(await store().getCrawlJob('c1'), null);
+    assert.deepEqual(await store().countCrawlPages('cp'), { completed: 0, failed: 0 });
+  });
+});

@@ -7,6 +7,7 @@
 // the final status and counters.
 import type { StoredEvent } from '../../../../../shared/src/events/index.js';
 import type { BatchJobDoc, BatchPageState, BatchPageStatus } from '../../../../../shared/src/store/index.js';
+import { finishedFields } from '../job-outcome.js';
 import type { ReadModel } from '../types.js';
 
 const TERMINAL = new Set(['COMPLETED', 'FAILED', 'CANCELLED']);
@@ -70,16 +71,7 @@ export function evolve(doc: BatchJobDoc | null, event: StoredEvent): BatchJobDoc
     case 'batch_finished': {
       const d = event.data;
       if (doc.status !== 'CANCELLED' && !running) return next;
-      return {
-        ...next,
-        status: d.status,
-        totalUrls: d.totalUrls,
-        completedUrls: d.completedUrls,
-        failedUrls: d.failedUrls,
-        pages: closePages(doc.pages),
-        completedAt: doc.status === 'CANCELLED' && doc.completedAt ? doc.completedAt : d.finishedAt,
-        ...(d.status === 'FAILED' && d.reason ? { error: { message: d.reason } } : {}),
-      };
+      return { ...next, ...finishedFields(doc, d), pages: closePages(doc.pages) };
     }
     default:
       return next;

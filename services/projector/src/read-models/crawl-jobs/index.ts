@@ -6,6 +6,7 @@
 // so far and the completed / failed counts come from the page documents (crawl-pages).
 import type { StoredEvent } from '../../../../../shared/src/events/index.js';
 import type { CrawlJobDoc } from '../../../../../shared/src/store/index.js';
+import { finishedFields } from '../job-outcome.js';
 import type { ReadModel } from '../types.js';
 
 const TERMINAL = new Set(['COMPLETED', 'FAILED', 'CANCELLED']);
@@ -44,16 +45,7 @@ export function evolve(doc: CrawlJobDoc | null, event: StoredEvent): CrawlJobDoc
     case 'crawl_finished': {
       const d = event.data;
       if (doc.countersFinal) return next;
-      return {
-        ...next,
-        status: d.status,
-        totalUrls: d.totalUrls,
-        completedUrls: d.completedUrls,
-        failedUrls: d.failedUrls,
-        countersFinal: true,
-        completedAt: doc.status === 'CANCELLED' && doc.completedAt ? doc.completedAt : d.finishedAt,
-        ...(d.status === 'FAILED' && d.reason ? { error: { message: d.reason } } : {}),
-      };
+      return { ...next, ...finishedFields(doc, d), countersFinal: true };
     }
     default:
       return next;

@@ -8,6 +8,7 @@ import { Webhook } from 'standardwebhooks';
 import { startSite, type TestSite } from '../support/site.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 import { OTHER_API_KEY, startSystem, type TrawlSystem } from '../support/system.js';
+import { until } from '../support/wait.js';
 
 const page = (title: string, links: string[] = []): string => `<!doctype html><html><head><title>${title}</title>
 <meta name="description" content="About ${title}"></head><body>
@@ -18,12 +19,6 @@ algorithm to keep it as the main content of the page, with a few more words for 
 
 const FINAL = new Set(['COMPLETED', 'FAILED', 'CANCELLED']);
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
-
-async function waitFor(check: () => boolean, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-  assert.ok(check(), 'condition not met in time');
-}
 
 describe('batch scrape end to end', () => {
   let site: TestSite;
@@ -94,7 +89,7 @@ describe('batch scrape end to end', () => {
     assert.equal(failedEntry.error.code, 'NETWORK_ERROR');
     assert.equal(failedEntry.markdown, undefined);
 
-    await waitFor(() => (hooks.received.get('/done')?.length ?? 0) > 0);
+    await until(() => (hooks.received.get('/done')?.length ?? 0) > 0, { timeoutMs: 30_000 });
     const [hook] = hooks.received.get('/done')!;
     const payload = new Webhook(secret).verify(hook!.body, hook!.headers) as any;
     assert.equal(payload.event, 'batch.completed');
@@ -164,7 +159,7 @@ describe('batch scrape end to end', () => {
     const again = await system.api('DELETE', `/api/v1/batch/scrape/${id}`);
     assert.equal(again.status, 409);
     assert.equal(again.body.code, 'JOB_ALREADY_FINISHED');
-    await waitFor(() => (hooks.received.get('/cancelled')?.length ?? 0) > 0);
+    await until(() => (hooks.received.get('/cancelled')?.length ?? 0) > 0, { timeoutMs: 30_000 });
     const payload = JSON.parse(hooks.received.get('/cancelled')![0]!.body);
     assert.deepEqual([payload.event, payload.data.status, payload.data.totalUrls], ['batch.cancelled', 'CANCELLED', 8]);
   });

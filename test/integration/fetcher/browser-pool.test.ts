@@ -3,10 +3,10 @@
 // restarted with only its own captures failing, and no Chromium left after stop().
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { BrowserError } from '../../../shared/src/errors.js';
 import { startSite, type TestSite } from '../../support/site.js';
 import { browserPids, chromiumProcesses, ctx, opts, startCapturer } from './helpers.js';
+import { until } from '../../support/wait.js';
 
 let site: TestSite;
 let inflight = 0;
@@ -32,21 +32,13 @@ after(async () => {
   await site.close();
 });
 
-async function waitUntil(check: () => boolean, ms = 5000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > until) throw new Error('condition not reached in time');
-    await sleep(20);
-  }
-}
-
 describe('browser pool', () => {
   test('at most poolSize pages at once; the rest queue', async () => {
     const capturer = await startCapturer({ poolSize: 2, spareContexts: 0 });
     try {
       maxInflight = 0;
       const jobs = Array.from({ length: 5 }, (_, i) => capturer.capture(site.url(`/slow?${i}`), opts(), ctx()));
-      await waitUntil(() => capturer.stats().queued === 3);
+      await until(() => capturer.stats().queued === 3);
       assert.equal(capturer.stats().active, 2);
       await Promise.all(jobs);
       assert.equal(maxInflight, 2);
@@ -60,9 +52,9 @@ describe('browser pool', () => {
     try {
       const bulk = { ...ctx(), priority: 'bulk' as const };
       const first = capturer.capture(site.url('/slow?lane=bulk-0'), opts(), bulk);
-      await waitUntil(() => site.hits.has('/slow?lane=bulk-0'));
+      await until(() => site.hits.has('/slow?lane=bulk-0'));
       const queuedBulk = [1, 2].map((n) => capturer.capture(site.url(`/?lane=bulk-${n}`), opts(), bulk));
-      await waitUntil(() => capturer.stats().queued === 2);
+      await until(() => capturer.stats().queued === 2);
       const scrape = capturer.capture(site.url('/?lane=scrape'), opts(), { ...ctx(), priority: 'interactive' });
       await Promise.all([first, scrape, ...queuedBulk]);
       const order = [...site.hits.keys()].filter((k) => k.includes('lane='));
@@ -90,7 +82,7 @@ describe('browser pool', () => {
       const first = capturer.capture(site.url('/slow?first'), opts(), ctx());
       const controller = new AbortController();
       const second = capturer.capture(site.url('/?second'), opts(), { signal: controller.signal });
-      await waitUntil(() => capturer.stats().queued === 1);
+      await until(() => capturer.stats().queued === 1);
       controller.abort(new Error('shutting down'));
       await assert.rejects(second, /shutting down/);
       assert.equal(capturer.stats().queued, 0);
@@ -106,7 +98,7 @@ describe('browser pool', () => {
     try {
       const controller = new AbortController();
       const running = capturer.capture(site.url('/hang?abort'), opts(), { signal: controller.signal });
-      await waitUntil(() => site.hits.has('/hang?abort'));
+      await until(() => site.hits.has('/hang?abort'));
       controller.abort(new Error('job cancelled'));
       await assert.rejects(running, /job cancelled/);
       await capturer.idle();
@@ -147,13 +139,13 @@ describe('browser pool', () => {
 
   test('a killed Chromium fails only its captures (BROWSER_ERROR) and is relaunched', async () => {
     // Browsers of the tests before may still be exiting: start from none.
-    await waitUntil(() => browserPids().length === 0);
+    await until(() => browserPids().length === 0);
     const capturer = await startCapturer({ poolSize: 2, spareContexts: 0 });
     try {
       const pids = browserPids();
       assert.equal(pids.length, 1, `one Chromium browser process descends from this process: ${JSON.stringify(chromiumProcesses())}`);
       const victim = capturer.capture(site.url('/hang?crash'), opts(), ctx());
-      await waitUntil(() => site.hits.has('/hang?crash'));
+      await until(() => site.hits.has('/hang?crash'));
       process.kill(pids[0]!, 'SIGKILL');
       await assert.rejects(victim, (err: unknown) => {
         assert.ok(err instanceof BrowserError, `expected BrowserError, got ${String(err)}`);
@@ -175,12 +167,12 @@ describe('browser pool', () => {
     assert.ok(chromiumProcesses().length > 0);
     const running = capturer.capture(site.url('/hang?stop'), opts(), ctx());
     const queued = capturer.capture(site.url('/?queued'), opts(), ctx());
-    await waitUntil(() => site.hits.has('/hang?stop'));
+    await until(() => site.hits.has('/hang?stop'));
     const outcomes = [assert.rejects(running, BrowserError), assert.rejects(queued, BrowserError)];
     await capturer.stop();
     await Promise.all(outcomes);
     await assert.rejects(capturer.capture(site.url('/'), opts(), ctx()), BrowserError);
-    await waitUntil(() => chromiumProcesses().length === 0);
+    await until(() => chromiumProcesses().length === 0);
   });
 
   test('a spare context serves the next default job, is never reused, and is closed by stop()', async () => {

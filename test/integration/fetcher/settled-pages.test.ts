@@ -22,20 +22,13 @@ import { TransformPool } from '../../../services/transformer/src/transform-pool.
 import { startNatsServer, type NatsServerHandle } from '../../support/nats-server.js';
 import { startSite, type TestSite } from '../../support/site.js';
 import { startCapturer } from './helpers.js';
+import { until } from '../../support/wait.js';
 
 const PAGE = '<!doctype html><html><head><title>Settled</title></head><body><article><h1>Settled</h1><p>Some text for the page.</p></article></body></html>';
 
 async function handled(consumer: string): Promise<number> {
   const found = await registry.getSingleMetric('trawl_messages_handled_total')?.get();
   return (found?.values ?? []).filter((v) => v.labels.consumer === consumer).reduce((n, v) => n + v.value, 0);
-}
-
-async function until(check: () => Promise<boolean>, ms = 20_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not reached in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 describe('settled pages are left alone on redelivery', () => {
@@ -84,7 +77,7 @@ describe('settled pages are left alone on redelivery', () => {
       }, { eventId: newId(), now: now() }));
       await append(failed('joined'));
       await Promise.all([fetcher.start(), follower.consumer.start()]);
-      await until(async () => (await handled('fetcher-scrape')) >= 3 && (await handled('fetcher-share')) >= 1);
+      await until(async () => (await handled('fetcher-scrape')) >= 3 && (await handled('fetcher-share')) >= 1, { timeoutMs: 20_000 });
       assert.equal(await exists('fresh', 'page_fetched'), true, 'the control page was fetched');
       assert.equal(await exists('source', 'page_fetched'), true);
       assert.equal(await exists('gave-up', 'page_fetched'), false);
@@ -113,7 +106,7 @@ describe('settled pages are left alone on redelivery', () => {
       await append(failed('t-failed'));
       await transformer.consumer.start();
       // The two pages fetched in the test before come through this consumer too: four in all.
-      await until(async () => (await exists('t-fresh', 'page_completed')) && (await handled('transformer')) - before >= 4);
+      await until(async () => (await exists('t-fresh', 'page_completed')) && (await handled('transformer')) - before >= 4, { timeoutMs: 20_000 });
       assert.equal(await exists('t-failed', 'page_completed'), false);
     } finally {
       await transformer.consumer.stop();

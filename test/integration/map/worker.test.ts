@@ -19,6 +19,7 @@ import { registry } from '../../../shared/src/metrics.js';
 import { connectService, type RunningService, type ServiceContext } from '../../../shared/src/service.js';
 import { startNatsServer, type NatsServerHandle } from '../../support/nats-server.js';
 import { startSite, type TestSite } from '../../support/site.js';
+import { until } from '../../support/wait.js';
 
 const XML = 'application/xml';
 const caller = { keyId: 'key-map-test', plan: 'team' as const };
@@ -121,7 +122,7 @@ describe('map worker over NATS', () => {
       await ctx.log.append(makeEvent('map_requested', { kind: 'map', id, part: 'job' }, {
         url: other.url('/'), limit: 10, ignoreSitemap: false, includeSubdomains: false, apiKeyId: caller.keyId, requestedAt: now.toISOString(), budgetMs: 30_000,
       }, { eventId: newId(), now }), { once: true });
-      for (let i = 0; i < 200 && (await handledByMapWorker()) === handledBefore; i++) await new Promise((r) => setTimeout(r, 25));
+      await until(async () => (await handledByMapWorker()) > handledBefore, { timeoutMs: 5_000 });
       assert.equal(await handledByMapWorker(), handledBefore + 1);
       assert.deepEqual((await ctx.log.history('map', id)).map((e) => e.event).sort(), ['map_failed', 'map_requested']);
       assert.equal(other.hits.get('/sitemap.xml'), undefined, 'no sitemap was fetched');

@@ -12,6 +12,7 @@ import { ensureInfrastructure } from '../../../shared/src/nats/infrastructure.js
 import { ConsumerWorker, type WorkerOptions } from '../../../shared/src/nats/worker.js';
 import { eventFilter } from '../../../shared/src/subjects.js';
 import { startNatsServer, type NatsServerHandle } from '../../support/nats-server.js';
+import { until } from '../../support/wait.js';
 
 const logger = createLogger('test', 'silent');
 const now = new Date();
@@ -56,14 +57,6 @@ describe('consumer worker', () => {
       filterSubject: eventFilter('page_started'),
       ...opts,
     });
-  }
-
-  async function until(check: () => boolean, timeoutMs = 15_000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (!check()) {
-      if (Date.now() > deadline) throw new Error('condition not reached');
-      await new Promise((r) => setTimeout(r, 20));
-    }
   }
 
   test('never runs more handlers at once than its concurrency, and processes everything once', async () => {

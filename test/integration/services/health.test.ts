@@ -8,17 +8,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { freePort, startNatsServer, type NatsServerHandle } from '../../support/nats-server.js';
+import { until } from '../../support/wait.js';
 
 const root = process.cwd();
-
-async function until(check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check().catch(() => false)) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('condition not reached');
-}
 
 describe('worker health endpoints', () => {
   let nats: NatsServerHandle;
@@ -43,7 +35,7 @@ describe('worker health endpoints', () => {
 
   test('/healthz and /readyz answer, readiness follows NATS, SIGTERM exits 0', async () => {
     const url = `http://127.0.0.1:${port}`;
-    await until(async () => (await fetch(`${url}/readyz`)).status === 200);
+    await until(async () => (await fetch(`${url}/readyz`)).status === 200, { timeoutMs: 20_000 });
     assert.deepEqual(await (await fetch(`${url}/healthz`)).json(), { status: 'ok' });
     const ready = await (await fetch(`${url}/readyz`)).json();
     assert.deepEqual(ready.checks, { nats: true, store: true });
@@ -55,7 +47,7 @@ describe('worker health endpoints', () => {
     assert.match(text, /trawl_process_cpu_seconds_total\{service="projector"\} [\d.]+/);
 
     await nats.restart(); // a blip: not ready while disconnected, ready again after
-    await until(async () => (await fetch(`${url}/readyz`)).status === 200);
+    await until(async () => (await fetch(`${url}/readyz`)).status === 200, { timeoutMs: 20_000 });
 
     const exited = new Promise<number | null>((r) => proc.once('exit', (code) => r(code)));
     proc.kill('SIGTERM');

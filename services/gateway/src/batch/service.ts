@@ -9,18 +9,15 @@ import { NotFoundError, UrlNotAllowedError, ValidationError } from '../../../../
 import { uniquePages, type BatchScrapeRequest } from '../../../../shared/src/batch-options.js';
 import { JOB_PART } from '../../../../shared/src/events/crawl.js';
 import { makeEvent } from '../../../../shared/src/events/index.js';
-import type { Clock, IdGenerator } from '../../../../shared/src/ids.js';
-import type { EventLog } from '../../../../shared/src/nats/event-log.js';
 import { normalizeScrapeOptions } from '../../../../shared/src/scrape-options.js';
-import { toBatchSummary, type BatchJobDoc, type BatchPageDoc, type Page, type ReadModelStore, type ScreenshotInfo } from '../../../../shared/src/store/index.js';
+import { toBatchSummary, type BatchJobDoc, type BatchPageDoc, type Page, type ScreenshotInfo } from '../../../../shared/src/store/index.js';
 import { systemLookup, type Lookup } from '../../../../shared/src/url-safety.js';
 import { cancelJob } from '../cancel-job.js';
 import type { Caller } from '../plugins/auth.js';
-import type { Admitter } from '../limits.js';
-import type { ProjectionWaiter } from '../projection-wait.js';
-import { checkSubmittedUrl, type UrlPolicy } from '../url-policy.js';
+import { checkSubmittedUrl } from '../url-policy.js';
 import { entryBytes, presentPage, type BatchPresentDeps } from './present.js';
 import type { BatchJobView, BatchListItem, BatchPageEntry } from './schemas.js';
+import { recordJob, type JobServiceDeps } from '../job-service.js';
 
 export const BATCH_DATA_LIMITS = {
   /** Content bytes in one GET response at most (as for crawls). */
@@ -32,16 +29,9 @@ export const BATCH_DATA_LIMITS = {
 } as const;
 
 
-export interface BatchServiceDeps {
-  log: EventLog;
-  store: ReadModelStore;
-  waiter: ProjectionWaiter;
-  urlPolicy: UrlPolicy;
-  newId: IdGenerator;
-  clock: Clock;
+export interface BatchServiceDeps extends JobServiceDeps {
   publicBaseUrl: string;
   present: BatchPresentDeps;
-  limits: Admitter;
   dataMaxBytes?: number;
 }
 
@@ -79,7 +69,7 @@ export class BatchService {
     // One job, one page of quota per unique page: all of them or none (no partial batch).
     const admission = await this.deps.limits.admit(caller, { id, pages: pages.length, job: true });
     const event = makeEvent('batch_requested', { kind: 'batch', id, part: JOB_PART }, data, { eventId: this.deps.newId(), now });
-    await admission.record(async () => (await this.deps.log.append(event, { once: true })).seq, (seq) => this.deps.waiter.waitFor(seq));
+    await recordJob(this.deps, event, admission);
     return { id, status: 'PENDING', ...(ignoreInvalid ? { invalidUrls: invalid } : {}) };
   }
 

@@ -9,15 +9,12 @@ import { NotFoundError } from '../../../../shared/src/errors.js';
 import { JOB_PART } from '../../../../shared/src/events/crawl.js';
 import { makeEvent } from '../../../../shared/src/events/index.js';
 import { normalizeCrawlRequest, type CrawlRequest } from '../../../../shared/src/crawl-options.js';
-import type { Clock, IdGenerator } from '../../../../shared/src/ids.js';
-import type { EventLog } from '../../../../shared/src/nats/event-log.js';
-import type { CrawlJobDoc, CrawlPageDoc, Page, ReadModelStore } from '../../../../shared/src/store/index.js';
+import type { CrawlJobDoc, CrawlPageDoc, Page } from '../../../../shared/src/store/index.js';
 import { cancelJob } from '../cancel-job.js';
 import type { Caller } from '../plugins/auth.js';
-import type { ProjectionWaiter } from '../projection-wait.js';
-import { checkSubmittedUrl, type UrlPolicy } from '../url-policy.js';
-import type { Admitter } from '../limits.js';
+import { checkSubmittedUrl } from '../url-policy.js';
 import type { CrawlJobView, CrawlListItem, CrawlPageEntry } from './schemas.js';
+import { recordJob, type JobServiceDeps } from '../job-service.js';
 
 export const CRAWL_DATA_LIMITS = {
   /** Content bytes (markdown + html + rawHtml) in one GET response at most. */
@@ -28,16 +25,9 @@ export const CRAWL_DATA_LIMITS = {
 
 const TERMINAL = new Set(['COMPLETED', 'FAILED', 'CANCELLED']);
 
-export interface CrawlServiceDeps {
-  log: EventLog;
-  store: ReadModelStore;
-  waiter: ProjectionWaiter;
-  urlPolicy: UrlPolicy;
-  newId: IdGenerator;
-  clock: Clock;
+export interface CrawlServiceDeps extends JobServiceDeps {
   publicBaseUrl: string;
   dataMaxBytes?: number;
-  limits: Admitter;
 }
 
 export class CrawlService {
@@ -55,7 +45,7 @@ export class CrawlService {
     const now = this.deps.clock();
     const event = makeEvent('crawl_requested', { kind: 'crawl', id, part: JOB_PART },
       { ...resolved, apiKeyId: caller.keyId, requestedAt: now.toISOString() }, { eventId: this.deps.newId(), now });
-    await admission.record(async () => (await this.deps.log.append(event, { once: true })).seq, (seq) => this.deps.waiter.waitFor(seq));
+    await recordJob(this.deps, event, admission);
     return { id, status: 'PENDING' };
   }
 

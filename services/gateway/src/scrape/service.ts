@@ -4,25 +4,16 @@
 import { NotFoundError } from '../../../../shared/src/errors.js';
 import { scrapeCacheKey } from '../../../../shared/src/cache-key.js';
 import { makeEvent, type AnyEvent } from '../../../../shared/src/events/index.js';
-import type { Clock, IdGenerator } from '../../../../shared/src/ids.js';
-import type { EventLog } from '../../../../shared/src/nats/event-log.js';
 import { normalizeScrapeOptions, type ScrapeRequest } from '../../../../shared/src/scrape-options.js';
-import type { Page, ReadModelStore, ScrapeJobDoc, ScrapeJobSummary } from '../../../../shared/src/store/index.js';
+import type { Page, ScrapeJobDoc, ScrapeJobSummary } from '../../../../shared/src/store/index.js';
 import { normalizeUrl, urlKeyHash } from '../../../../shared/src/url-normalize.js';
 import type { Caller } from '../plugins/auth.js';
-import type { ProjectionWaiter } from '../projection-wait.js';
-import { checkSubmittedUrl, type UrlPolicy } from '../url-policy.js';
-import type { Admission, Admitter } from '../limits.js';
+import { checkSubmittedUrl } from '../url-policy.js';
+import type { Admission } from '../limits.js';
+import { recordJob, type JobServiceDeps } from '../job-service.js';
 
-export interface ScrapeServiceDeps {
-  log: EventLog;
-  store: ReadModelStore;
-  waiter: ProjectionWaiter;
-  urlPolicy: UrlPolicy;
-  newId: IdGenerator;
-  clock: Clock;
+export interface ScrapeServiceDeps extends JobServiceDeps {
   cacheTtlMs: number;
-  limits: Admitter;
 }
 
 export type SubmitResult =
@@ -65,11 +56,8 @@ export class ScrapeService {
         ? makeEvent('page_shared', at, { ...common, depth: 0, sourceJobId: running.jobId, sourcePart: at.part }, meta)
         : makeEvent('page_requested', at, { ...common, depth: 0 }, meta);
     }
-    const append = async (): Promise<number> => (await this.deps.log.append(event, { once: true })).seq;
-    const projected = (seq: number): Promise<boolean> => this.deps.waiter.waitFor(seq);
-    // A cache hit is not a job and uses no quota: nothing to reserve.
-    if (admission) await admission.record(append, projected);
-    else await projected(await append());
+    // A cache hit is not a job and uses no quota: nothing was reserved.
+    await recordJob(this.deps, event, admission);
     // The hit is answered from the source job's content (already in hand): same result, own id.
     if (cached && event.event === 'page_served_from_cache') {
       return { kind: 'cached', job: { ...cached, id, fromCache: true, apiKeyId: caller.keyId, options, createdAt: common.requestedAt, completedAt: common.requestedAt } };

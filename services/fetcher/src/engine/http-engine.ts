@@ -7,7 +7,7 @@
 // (device-presets.ts, same Chrome major version), an HTML Accept header, and the request's
 // `headers` on top. What it returns is the served HTML, decoded to text by the WHATWG
 // encoding sniffing rules (BOM, then the Content-Type charset, then <meta charset> /
-// http-equiv in the first 1024 bytes, then windows-1252) through encoding-sniffer.
+// http-equiv in the first 1024 bytes, then UTF-8) through encoding-sniffer.
 //
 // Only HTML is read: text/html, application/xhtml+xml, or no Content-Type with a body that
 // starts like markup. Anything else is refused before its body is downloaded (NotHtmlError);
@@ -21,6 +21,11 @@ import { resolveEmulation } from '../device-presets.js';
 
 export const MAX_REDIRECTS = 10;
 const HTML_TYPES = ['text/html', 'application/xhtml+xml'];
+/**
+ * A page that names no encoding anywhere: UTF-8, not the WHATWG fallback windows-1252.
+ * Chromium guesses with its content detector, which says UTF-8 for such pages today.
+ */
+const UNLABELLED_ENCODING = 'utf-8';
 const ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
 
 /** A response that is not an HTML page: final for engine http (NETWORK_ERROR), a browser page for auto. */
@@ -92,7 +97,8 @@ export class HttpEngine {
     }
     if (res.truncated()) throw new BodyTooLargeError(this.opts.maxBytes);
     if (!mime && !looksLikeMarkup(body)) throw new NotHtmlError(res.url, '');
-    const html = decodeBuffer(body, charsetOf(contentType) ? { transportLayerEncodingLabel: charsetOf(contentType)! } : {});
+    const charset = charsetOf(contentType);
+    const html = decodeBuffer(body, { defaultEncoding: UNLABELLED_ENCODING, ...(charset ? { transportLayerEncodingLabel: charset } : {}) });
     return {
       finalUrl: res.url,
       statusCode: res.status,

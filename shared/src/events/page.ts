@@ -7,7 +7,7 @@
 //   page_completed  (transformer: result in the Object Store) | page_failed (any stage)
 import { Type, type Static } from '@sinclair/typebox';
 import { ResolvedScrapeOptions } from '../scrape-options.js';
-import { FetchTimings, PageError, PageMetadata, PayloadRef, Timestamp, Timings } from './common.js';
+import { EngineUsed, FetchTimings, PageError, PageMetadata, PayloadRef, Timestamp, Timings } from './common.js';
 
 export const PageRequested = Type.Object({
   url: Type.String(),
@@ -65,6 +65,19 @@ export const PageFetched = Type.Object({
   }))),
   timings: FetchTimings,
   fetchedAt: Timestamp,
+  /** How the page was fetched and why (services/fetcher/src/engine); absent on events from before engines. */
+  engine: Type.Optional(Type.Object({
+    used: EngineUsed,
+    requested: Type.Union([Type.Literal('browser'), Type.Literal('http'), Type.Literal('auto')]),
+    reason: Type.String(),
+    host: Type.Optional(Type.Object({ key: Type.String(), mode: Type.Union([Type.Literal('learning'), Type.Literal('static'), Type.Literal('browser')]) })),
+    verification: Type.Optional(Type.Object({
+      markdown: Type.Number({ minimum: 0, maximum: 1 }),
+      links: Type.Number({ minimum: 0, maximum: 1 }),
+      identical: Type.Boolean(),
+      agreed: Type.Boolean(),
+    })),
+  })),
 });
 
 export const PageCompleted = Type.Object({

@@ -16,7 +16,11 @@ export const ScreenshotView = Type.Object({
   expiresAt: Type.Optional(Type.String()),
 });
 
-export const Metadata = Type.Object({ title: Type.String(), description: Type.String() }, { additionalProperties: true });
+export const Metadata = Type.Object({
+  title: Type.String(),
+  description: Type.String(),
+  engine: Type.Optional(StringEnum(['browser', 'http'] as const, { description: 'The engine that fetched the page: browser (rendered in Chromium) or http (one GET; rawHtml is the served HTML)' })),
+}, { additionalProperties: true });
 
 /** The content fields of a scraped page, as scrape jobs and batch pages show them. */
 export const PageContentFields = {

@@ -14,7 +14,7 @@ import { createLogger } from '../shared/src/logger.js';
 import { connectNats } from '../shared/src/nats/connect.js';
 import { EventLog } from '../shared/src/nats/event-log.js';
 import { ensureInfrastructure } from '../shared/src/nats/infrastructure.js';
-import { SERVICES } from './services.js';
+import { SERVICE_NODE_FLAGS, SERVICES, type ServiceName } from './services.js';
 
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -82,7 +82,8 @@ class Supervised {
     const entry = path.join(root, 'dist/services', this.name, 'src/main.js');
     if (!fs.existsSync(entry)) throw new Error(`${entry} is missing: run npm run build`);
     const started = Date.now();
-    this.proc = spawn(process.execPath, ['--enable-source-maps', entry], { env: this.env, stdio: ['ignore', 'inherit', 'inherit'] });
+    const flags = SERVICE_NODE_FLAGS[this.name as ServiceName] ?? [];
+    this.proc = spawn(process.execPath, ['--enable-source-maps', ...flags, entry], { env: this.env, stdio: ['ignore', 'inherit', 'inherit'] });
     this.proc.once('exit', (code, signal) => {
       if (this.stopping) return;
       // Restart, backing off when it keeps dying right after start.

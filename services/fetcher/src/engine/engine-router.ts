@@ -18,7 +18,7 @@
 import { PageTimeoutError, UrlNotAllowedError } from '../../../../shared/src/errors.js';
 import type { Logger } from '../../../../shared/src/logger.js';
 import { resolvedBrowserNeeds, type Engine, type EngineDefaults, type ResolvedScrapeOptions } from '../../../../shared/src/scrape-options.js';
-import { transformPage } from '../../../transformer/src/transform.js';
+import type { transformPage as TransformPage } from '../../../transformer/src/transform.js';
 import type { CaptureContext, CaptureResult } from '../page-capturer.js';
 import { csrMarkers } from './csr-markers.js';
 import { decide, NEW_HOST, type AutoPolicy, type EngineDecision, type HostProfile, type ProbeOutcome } from './host-profile.js';
@@ -92,7 +92,7 @@ export class EngineRouter {
       await this.served(hostKey, 'browser');
       return { ...rendered, engine: record('browser', next) };
     }
-    const verification = this.compare(got, rendered, options);
+    const verification = await this.compare(got, rendered, options);
     await this.deps.profiles.record(hostKey!, { type: 'verified', agreed: verification.agreed, similarity: verification.markdown, url, at: this.deps.clock().toISOString() });
     if (!verification.agreed) this.deps.logger.info({ hostKey, url, verification }, 'HTTP and browser results differ: host goes to the browser');
     return { ...rendered, engine: record('browser', next, verification) };
@@ -112,7 +112,10 @@ export class EngineRouter {
     }
   }
 
-  private compare(got: HttpFetchResult, rendered: CaptureResult, options: ResolvedScrapeOptions): PageComparison {
+  private async compare(got: HttpFetchResult, rendered: CaptureResult, options: ResolvedScrapeOptions): Promise<PageComparison> {
+    // Loaded on the first verification: a fetcher that never verifies never holds the
+    // transformer's parser and converters in memory.
+    const transformPage = await loadTransform();
     const asMarkdown = { ...options, formats: ['markdown' as const] };
     const a = transformPage({ html: got.html, url: got.finalUrl, options: asMarkdown, statusCode: got.statusCode });
     const b = transformPage({ html: rendered.html, url: rendered.finalUrl, options: asMarkdown, statusCode: rendered.statusCode });
@@ -122,6 +125,12 @@ export class EngineRouter {
   private async served(hostKey: string | undefined, engine: 'http' | 'browser'): Promise<void> {
     if (hostKey) await this.deps.profiles.record(hostKey, { type: 'served', engine });
   }
+}
+
+let transform: Promise<typeof TransformPage> | undefined;
+function loadTransform(): Promise<typeof TransformPage> {
+  transform ??= import('../../../transformer/src/transform.js').then((m) => m.transformPage);
+  return transform;
 }
 
 function fromHttp(page: HttpFetchResult): CaptureResult {

@@ -29,7 +29,7 @@ interface CrawlView {
   error?: { message: string };
 }
 
-async function crawlSite(pages: number): Promise<TestSite> {
+export async function crawlSite(pages: number): Promise<TestSite> {
   const site = await startSite();
   for (let i = 0; i < pages; i++) {
     const links = crawlLinks(i, pages);

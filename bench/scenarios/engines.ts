@@ -61,7 +61,8 @@ async function crawlWith(ctx: BenchContext, site: TestSite, engine: EngineName, 
   let part: CrawlView | undefined = view;
   while (part) {
     for (const p of part.data ?? []) {
-      markdown.set(new URL(p.url).pathname.replace(/\/$/, '') || '/', (p.markdown ?? '').trim());
+      // Each run crawls its own copy of the site (its own port): links are compared without the origin.
+      markdown.set(new URL(p.url).pathname.replace(/\/$/, '') || '/', (p.markdown ?? '').trim().replaceAll(site.origin, 'ORIGIN'));
       const used = p.metadata?.engine ?? 'unknown';
       served[used] = (served[used] ?? 0) + 1;
     }

@@ -4,6 +4,7 @@
 // RSS/PSS of the process tree, and a check at the server that every page was requested
 // exactly once (any spelling of a page counts as that page).
 import { startSite, type TestSite } from '../../test/support/site.js';
+import type { TrawlSystem } from '../../test/support/system.js';
 import { crawlLinks, crawlPageOf, crawlPath } from '../lib/crawl-site.js';
 import { articleHtml, PIXEL_PNG } from '../lib/pages.js';
 import { cpuShares, TreeSampler } from '../lib/proc.js';
@@ -46,6 +47,17 @@ export async function crawlSite(pages: number): Promise<TestSite> {
   return site;
 }
 
+/** The crawl's view once it is final (polled every 250 ms), or undefined after `timeoutMs`. */
+export async function finishedCrawl<V extends { status: string }>(sys: TrawlSystem, id: string, timeoutMs: number): Promise<V | undefined> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const got = await sys.api<V>('GET', `/api/v1/crawl/${id}`);
+    if (got.status === 200 && ['COMPLETED', 'FAILED', 'CANCELLED'].includes(got.body.status)) return got.body;
+    await sleep(250);
+  }
+  return undefined;
+}
+
 /** Requests per page index (all spellings together); other paths are ignored. */
 export function pageHits(paths: readonly string[]): Map<number, number> {
   const hits = new Map<number, number>();
@@ -69,13 +81,7 @@ export async function crawl(ctx: BenchContext): Promise<ScenarioResult> {
       return { rows: [missing(B)], details: { status: 404 } };
     }
     if (res.status >= 300) throw new Error(`POST /api/v1/crawl answered ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`);
-    let view: CrawlView | undefined;
-    const deadline = Date.now() + 10 * 60_000;
-    while (Date.now() < deadline) {
-      const got = await sys.api<CrawlView>('GET', `/api/v1/crawl/${res.body.id}`);
-      if (got.status === 200 && ['COMPLETED', 'FAILED', 'CANCELLED'].includes(got.body.status)) { view = got.body; break; }
-      await sleep(250);
-    }
+    const view = await finishedCrawl<CrawlView>(sys, res.body.id, 10 * 60_000);
     const clientMs = performance.now() - started;
     const usage = sampler.stop();
     if (!view) throw new Error(`crawl ${res.body.id} did not finish in 10 minutes`);

@@ -12,10 +12,9 @@ import { startSite, type TestSite } from '../../test/support/site.js';
 import type { BaselineRun } from '../lib/baseline-runner.js';
 import { articleHtml } from '../lib/pages.js';
 import { cpuShares, TreeSampler, type TreeUsage } from '../lib/proc.js';
-import { sleep } from '../lib/system.js';
 import { mb, row, type Row } from '../lib/table.js';
 import type { BenchContext, ScenarioResult } from './context.js';
-import { crawlSite } from './crawl.js';
+import { crawlSite, finishedCrawl } from './crawl.js';
 import { throughput } from './throughput.js';
 
 type EngineName = 'browser' | 'auto';
@@ -47,13 +46,7 @@ async function crawlWith(ctx: BenchContext, site: TestSite, engine: EngineName, 
     sampler.stop();
     throw new Error(`POST /api/v1/crawl answered ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`);
   }
-  let view: CrawlView | undefined;
-  const deadline = Date.now() + 15 * 60_000;
-  while (Date.now() < deadline) {
-    const got = await sys.api<CrawlView>('GET', `/api/v1/crawl/${res.body.id}`);
-    if (got.status === 200 && ['COMPLETED', 'FAILED', 'CANCELLED'].includes(got.body.status)) { view = got.body; break; }
-    await sleep(250);
-  }
+  const view = await finishedCrawl<CrawlView>(sys, res.body.id, 15 * 60_000);
   const usage = sampler.stop();
   if (!view) throw new Error(`crawl ${res.body.id} (${engine}) did not finish in 15 minutes`);
   const markdown = new Map<string, string>();

@@ -8,8 +8,8 @@ const POLICY: AutoPolicy = { agreements: 3, recheckEvery: 5 };
 const at = '2026-01-01T00:00:00.000Z';
 const agreed: HostEvent = { type: 'verified', agreed: true, similarity: 1, url: 'http://h/a', at };
 const disagreed: HostEvent = { type: 'verified', agreed: false, similarity: 0.4, url: 'http://h/js', at };
-const http: HostEvent = { type: 'served', engine: 'http' };
-const browser: HostEvent = { type: 'served', engine: 'browser' };
+/** A page seen (counted before it is decided: the page being decided is the last one seen). */
+const seen: HostEvent = { type: 'seen' };
 
 const plan = (browserNeeds: string[] = [], requested: EngineCommand['requested'] = 'auto'): EngineCommand => ({ type: 'plan', requested, browserNeeds });
 const probedHtml = (csrMarkers: string[] = []): EngineCommand => ({ type: 'probed', requested: 'auto', probe: { ok: true, csrMarkers } });
@@ -31,33 +31,39 @@ function given(events: HostEvent[]) {
 }
 
 describe('engine decider: plan (before anything is fetched)', () => {
-  test('engine browser renders, whatever the host', () => given([agreed, agreed, agreed]).when(plan([], 'browser')).then('browser', /engine browser/));
-  test('engine http probes (and serves the GET) even on a JavaScript host', () => given([disagreed]).when(plan([], 'http')).then('probe'));
-  test('auto: options that need a browser always get one', () => given([agreed, agreed, agreed]).when(plan(['actions', 'waitFor'])).then('browser', /options need a browser: actions, waitFor/));
-  test('auto: an unknown host is probed', () => given([]).when(plan()).then('probe', /learning/));
-  test('auto: a static host is probed', () => given([agreed, agreed, agreed]).when(plan()).then('probe', /static/));
-  test('auto: a JavaScript host renders without a probe', () => given([disagreed, browser]).when(plan()).then('browser', /JavaScript \(1 disagreeing page\)/));
-  test('auto: a JavaScript host is probed again once in recheckEvery pages', () => given([disagreed, browser, browser, browser, browser]).when(plan()).then('probe'));
+  test('engine browser renders, whatever the host', () => given([agreed, agreed, agreed, seen]).when(plan([], 'browser')).then('browser', /engine browser/));
+  test('engine http probes (and serves the GET) even on a JavaScript host', () => given([disagreed, seen]).when(plan([], 'http')).then('probe'));
+  test('auto: options that need a browser always get one', () => given([agreed, agreed, agreed, seen]).when(plan(['actions', 'waitFor'])).then('browser', /options need a browser: actions, waitFor/));
+  test('auto: an unknown host is probed', () => given([seen]).when(plan()).then('probe', /learning/));
+  test('auto: a static host is probed', () => given([agreed, agreed, agreed, seen]).when(plan()).then('probe', /static/));
+  test('auto: a JavaScript host renders without a probe', () => given([disagreed, seen]).when(plan()).then('browser', /JavaScript \(1 disagreeing page\)/));
+  test('auto: a JavaScript host is probed again once in recheckEvery pages', () => given([disagreed, seen, seen, seen, seen, seen]).when(plan()).then('probe'));
 });
 
 describe('engine decider: after the probe', () => {
-  test('an unknown host is verified (both engines, compared)', () => given([]).when(probedHtml()).then('verify', /0\/3 agreeing/));
-  test('two agreeing pages are not enough', () => given([agreed, agreed]).when(probedHtml()).then('verify', /2\/3/));
-  test('after K agreeing pages the host is served over HTTP', () => given([agreed, agreed, agreed]).when(probedHtml()).then('http', /verified static/));
+  test('an unknown host is verified (both engines, compared)', () => given([seen]).when(probedHtml()).then('verify', /0\/3 agreeing/));
+  test('two agreeing pages are not enough', () => given([agreed, agreed, seen]).when(probedHtml()).then('verify', /2\/3/));
+  test('after K agreeing pages the host is served over HTTP', () => given([agreed, agreed, agreed, seen]).when(probedHtml()).then('http', /verified static/));
   test('client-side rendering markers go to the browser whatever the host', () =>
-    given([agreed, agreed, agreed]).when(probedHtml(['empty app root #root'])).then('browser', /markers: empty app root #root/));
+    given([agreed, agreed, agreed, seen]).when(probedHtml(['empty app root #root'])).then('browser', /markers: empty app root #root/));
   test('a failed or non-HTML probe goes to the browser', () =>
-    given([agreed, agreed, agreed]).when({ type: 'probed', requested: 'auto', probe: { ok: false, why: 'not-html', detail: 'application/json' } }).then('browser', /not-html/));
+    given([agreed, agreed, agreed, seen]).when({ type: 'probed', requested: 'auto', probe: { ok: false, why: 'not-html', detail: 'application/json' } }).then('browser', /not-html/));
   test('every recheckEvery-th page of a static host is verified (drift check)', () => {
-    given([agreed, agreed, agreed, http, http, http]).when(probedHtml()).then('http');
-    given([agreed, agreed, agreed, http, http, http, http]).when(probedHtml()).then('verify', /drift check/);
+    given([agreed, agreed, agreed, seen, seen, seen, seen]).when(probedHtml()).then('http');
+    given([agreed, agreed, agreed, seen, seen, seen, seen, seen]).when(probedHtml()).then('verify', /drift check/);
+    given([agreed, agreed, agreed, ...Array<HostEvent>(6).fill(seen)]).when(probedHtml()).then('http');
   });
-  test('engine http serves the probe as is', () => given([disagreed]).when({ type: 'probed', requested: 'http', probe: { ok: true, csrMarkers: ['meta refresh'] } }).then('http'));
+  test('pages decided at once: only the one that counted the recheckEvery-th page verifies', () => {
+    // While the 5th page's verification runs, pages 6..9 are counted and served over HTTP; the 10th checks.
+    given([agreed, agreed, agreed, ...Array<HostEvent>(9).fill(seen)]).when(probedHtml()).then('http');
+    given([agreed, agreed, agreed, ...Array<HostEvent>(10).fill(seen)]).when(probedHtml()).then('verify', /drift check/);
+  });
+  test('engine http serves the probe as is', () => given([disagreed, seen]).when({ type: 'probed', requested: 'http', probe: { ok: true, csrMarkers: ['meta refresh'] } }).then('http'));
 });
 
 describe('engine decider: evolve', () => {
   test('one disagreement puts a static host back on the browser', () => {
-    const { profile } = given([agreed, agreed, agreed, http, disagreed]);
+    const { profile } = given([agreed, agreed, agreed, seen, disagreed]);
     assert.equal(profile.mode, 'browser');
     assert.equal(profile.agreeing, 0);
     assert.equal(profile.disagreements, 1);
@@ -69,7 +75,7 @@ describe('engine decider: evolve', () => {
     assert.equal(given([disagreed, agreed, agreed, agreed]).profile.mode, 'static');
   });
   test('a verification resets the page count since the last check', () => {
-    assert.equal(given([agreed, agreed, agreed, http, http]).profile.sinceCheck, 2);
-    assert.equal(given([agreed, agreed, agreed, http, http, agreed]).profile.sinceCheck, 0);
+    assert.equal(given([agreed, agreed, agreed, seen, seen]).profile.sinceCheck, 2);
+    assert.equal(given([agreed, agreed, agreed, seen, seen, agreed]).profile.sinceCheck, 0);
   });
 });

@@ -14,7 +14,8 @@
 // Cost of a verification: one extra GET and two transforms (transformPage, in this
 // process's thread, on the same options with markdown only) beside the render it would
 // have paid anyway. It happens for the first K pages of a host and 1 page in
-// `recheckEvery` after that. A failed GET under auto costs one extra round trip.
+// `recheckEvery` after that. A failed GET under auto costs one extra round trip. Each auto
+// page costs one KV compare-and-set (count the page, read the profile); a verification one more.
 import { PageTimeoutError, UrlNotAllowedError } from '../../../../shared/src/errors.js';
 import type { Logger } from '../../../../shared/src/logger.js';
 import { resolvedBrowserNeeds, type Engine, type EngineDefaults, type ResolvedScrapeOptions } from '../../../../shared/src/scrape-options.js';
@@ -64,7 +65,8 @@ export class EngineRouter {
     // A server default of http never refuses a page: options that need a browser get one.
     if (requested === 'http' && !options.engine && needs.length > 0) requested = 'auto';
     const hostKey = requested === 'auto' ? hostKeyOf(url) : undefined;
-    const profile = hostKey ? await this.deps.profiles.get(hostKey) : NEW_HOST;
+    // Counting the page and reading the profile are one compare-and-set write (see HostProfile.sinceCheck).
+    const profile = hostKey ? await this.deps.profiles.record(hostKey, { type: 'seen' }) : NEW_HOST;
     const record = (used: EngineRecord['used'], decision: EngineDecision, verification?: PageComparison): EngineRecord => {
       countEngineDecision(used, decision.action);
       return { used, requested, reason: decision.reason, ...(hostKey ? { host: { key: hostKey, mode: profile.mode } } : {}), ...(verification ? { verification } : {}) };
@@ -73,7 +75,6 @@ export class EngineRouter {
     const plan = decide(profile, { type: 'plan', requested, browserNeeds: needs }, this.deps.policy);
     if (plan.action === 'browser') {
       const page = await this.deps.capture(url, options, ctx);
-      await this.served(hostKey, 'browser');
       return { ...page, engine: record('browser', plan) };
     }
     if (requested === 'http') {
@@ -84,12 +85,10 @@ export class EngineRouter {
     const { page: got, probe } = await this.probe(url, options, ctx.signal);
     const next = decide(profile, { type: 'probed', requested, probe }, this.deps.policy);
     if (next.action === 'http' && got) {
-      await this.served(hostKey, 'http');
       return { ...fromHttp(got), engine: record('http', next) };
     }
     const rendered = await this.deps.capture(url, options, ctx);
     if (next.action !== 'verify' || !got) {
-      await this.served(hostKey, 'browser');
       return { ...rendered, engine: record('browser', next) };
     }
     const verification = await this.compare(got, rendered, options);
@@ -122,9 +121,6 @@ export class EngineRouter {
     return comparePages({ markdown: a.markdown ?? '', links: a.links }, { markdown: b.markdown ?? '', links: b.links });
   }
 
-  private async served(hostKey: string | undefined, engine: 'http' | 'browser'): Promise<void> {
-    if (hostKey) await this.deps.profiles.record(hostKey, { type: 'served', engine });
-  }
 }
 
 let transform: Promise<typeof TransformPage> | undefined;

@@ -17,7 +17,11 @@ export interface HostProfile {
   mode: HostMode;
   /** Consecutive agreeing verifications (reset by a disagreement). */
   agreeing: number;
-  /** Pages fetched since the last verification (drives the drift check and the recheck). */
+  /**
+   * Pages seen since the last verification, this one included (drives the drift check and
+   * the recheck): counted before the page is decided, in the same compare-and-set write, so
+   * of many pages decided at once exactly one claims the check.
+   */
   sinceCheck: number;
   verifications: number;
   disagreements: number;
@@ -58,9 +62,11 @@ export type EngineDecision =
   | { action: 'verify'; reason: string };
 
 export type HostEvent =
-  | { type: 'served'; engine: 'http' | 'browser' }
+  /** A page of the host is about to be decided (auto only). */
+  | { type: 'seen' }
   | { type: 'verified'; agreed: boolean; similarity: number; url: string; at: string };
 
+/** `profile` is the host's profile with this page already `seen`. */
 export function decide(profile: HostProfile, command: EngineCommand, policy: AutoPolicy = AUTO_POLICY_DEFAULTS): EngineDecision {
   if (command.type === 'plan') {
     if (command.requested === 'browser') return { action: 'browser', reason: 'engine browser' };
@@ -88,7 +94,7 @@ export function decide(profile: HostProfile, command: EngineCommand, policy: Aut
 }
 
 export function evolve(profile: HostProfile, event: HostEvent, policy: AutoPolicy = AUTO_POLICY_DEFAULTS): HostProfile {
-  if (event.type === 'served') return { ...profile, sinceCheck: profile.sinceCheck + 1 };
+  if (event.type === 'seen') return { ...profile, sinceCheck: profile.sinceCheck + 1 };
   const last = { agreed: event.agreed, similarity: event.similarity, url: event.url, at: event.at };
   if (!event.agreed) {
     return { ...profile, mode: 'browser', agreeing: 0, sinceCheck: 0, verifications: profile.verifications + 1, disagreements: profile.disagreements + 1, last };
@@ -106,7 +112,7 @@ export function evolve(profile: HostProfile, event: HostEvent, policy: AutoPolic
   };
 }
 
-/** The page after `recheckEvery - 1` unverified ones is verified. */
+/** Every `recheckEvery`-th page seen since the last verification is verified. */
 function recheckDue(profile: HostProfile, policy: AutoPolicy): boolean {
-  return profile.sinceCheck + 1 >= policy.recheckEvery;
+  return profile.sinceCheck > 0 && profile.sinceCheck % policy.recheckEvery === 0;
 }

@@ -12,7 +12,7 @@ export type ServiceName = (typeof SERVICES)[number];
  */
 export const SERVICE_NODE_FLAGS: Record<ServiceName, string[]> = {
   projector: ['--max-semi-space-size=1', '--max-old-space-size=512'],
-  fetcher: ['--max-semi-space-size=4', '--max-old-space-size=768'],
+  fetcher: ['--max-semi-space-size=2', '--max-old-space-size=768'],
   transformer: ['--max-semi-space-size=4', '--max-old-space-size=512'],
   'crawler-frontier': ['--max-semi-space-size=1', '--max-old-space-size=384'],
   'webhook-dispatcher': ['--max-semi-space-size=1', '--max-old-space-size=256'],

@@ -46,11 +46,16 @@ async function waitFor(check: () => Promise<boolean>, timeoutMs: number, what: s
   throw new Error(`timed out waiting for ${what}`);
 }
 
+const NATS_SOFT_MEMORY_LIMIT = '128MiB';
+
 async function startNatsServer(dataDir: string): Promise<{ url: string; proc: ChildProcess }> {
   const port = (await portFree(4222)) ? 4222 : await freePort();
   const storeDir = path.join(dataDir, 'nats');
   fs.mkdirSync(storeDir, { recursive: true });
-  const proc = spawn('nats-server', ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', storeDir], { stdio: ['ignore', 'ignore', 'pipe'] });
+  // A soft memory limit for the Go runtime (Go >= 1.19): the GC works harder near it
+  // instead of letting the heap double; never an out-of-memory kill. GOMEMLIMIT overrides.
+  const env = { ...process.env, GOMEMLIMIT: process.env.GOMEMLIMIT ?? NATS_SOFT_MEMORY_LIMIT };
+  const proc = spawn('nats-server', ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', storeDir], { stdio: ['ignore', 'ignore', 'pipe'], env });
   let stderr = '';
   proc.stderr?.on('data', (d: Buffer) => { stderr = (stderr + d.toString()).slice(-4000); });
   const exited = new Promise<never>((_, reject) => proc.once('exit', (code) => reject(new Error(`nats-server exited (${code}): ${stderr.trim()}`))));

@@ -67,6 +67,24 @@ async function crawlWith(ctx: BenchContext, site: TestSite, engine: EngineName, 
   return { engine, status: view.status, pages: view.completedUrls, failed: view.failedUrls, jobMs, usage, markdown, served };
 }
 
+/** Pages of both runs, and those whose markdown is identical (origins aside). */
+function sameMarkdown(browser: CrawlRun, auto: CrawlRun): { identical: number; compared: number } {
+  let identical = 0;
+  let compared = 0;
+  for (const [path, md] of browser.markdown) {
+    const other = auto.markdown.get(path);
+    if (other === undefined) continue;
+    compared++;
+    if (other === md) identical++;
+  }
+  return { identical, compared };
+}
+
+function identicalRow(B: string, browser: CrawlRun, auto: CrawlRun): Row {
+  const { identical, compared } = sameMarkdown(browser, auto);
+  return row(B, 'pages with identical markdown (auto vs browser)', compared ? (100 * identical) / compared : 0, { unit: '%', note: `${identical}/${compared} pages` });
+}
+
 const pps = (r: CrawlRun): number => r.pages / (r.jobMs / 1000);
 const cpuPerPage = (r: CrawlRun): number => r.usage.cpuMs / Math.max(1, r.pages);
 const servedNote = (r: CrawlRun): string => Object.entries(r.served).map(([k, v]) => `${v} ${k}`).join(', ');
@@ -94,18 +112,8 @@ export async function engineCrawl(ctx: BenchContext, baseline?: BaselineRun): Pr
     }
   }
   const [browser, auto] = runs as [CrawlRun, CrawlRun];
-  let identical = 0;
-  let compared = 0;
-  for (const [path, md] of browser.markdown) {
-    const other = auto.markdown.get(path);
-    if (other === undefined) continue;
-    compared++;
-    if (other === md) identical++;
-  }
-  const rows = [
-    ...compareRows(B, browser, auto),
-    row(B, 'pages with identical markdown (auto vs browser)', compared ? (100 * identical) / compared : 0, { unit: '%', note: `${identical}/${compared} pages` }),
-  ];
+  const { identical, compared } = sameMarkdown(browser, auto);
+  const rows = [...compareRows(B, browser, auto), identicalRow(B, browser, auto)];
   if (baseline) {
     rows.push(row(B, 'peak PSS of the tree during the auto crawl vs naive baseline', mb(auto.usage.peakPssKb), { unit: 'MB', baseline: mb(baseline.usage.peakPssKb), note: 'baseline = the naive Playwright script of scenario 2' }));
   }
@@ -153,6 +161,7 @@ export async function engineMixed(ctx: BenchContext): Promise<ScenarioResult> {
   return {
     rows: [
       ...compareRows(B, browser, auto).slice(0, 2),
+      identicalRow(B, browser, auto),
       row(B, 'pages with missing content, auto', missingAuto, { note: `of ${pages} (${Math.floor((pages + 1) / 3)} JS-built); browser run: ${missingBrowser}` }),
     ],
     details: { browser: summary(browser), auto: summary(auto), missingAuto, missingBrowser },

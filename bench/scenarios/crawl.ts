@@ -1,4 +1,4 @@
-// 6. Crawl: a site of its own with N article pages (65-85 KB each, boilerplate, about 20
+// 6. Crawl (engine browser, as before engines existed; 8. compares it with auto): a site of its own with N article pages (65-85 KB each, boilerplate, about 20
 // links per page, duplicates through #fragments and trailing slashes), crawled from `/`
 // with maxDepth 5 and limit 1000. Time to COMPLETED, pages per second, CPU per page, peak
 // RSS/PSS of the process tree, and a check at the server that every page was requested
@@ -75,7 +75,7 @@ export async function crawl(ctx: BenchContext): Promise<ScenarioResult> {
   try {
     const sampler = new TreeSampler(rootPid).start();
     const started = performance.now();
-    const res = await sys.api<CrawlView>('POST', '/api/v1/crawl', { url: site.url('/'), maxDepth: MAX_DEPTH, limit: LIMIT, scrapeOptions: SCRAPE_BODY });
+    const res = await sys.api<CrawlView>('POST', '/api/v1/crawl', { url: site.url('/'), maxDepth: MAX_DEPTH, limit: LIMIT, scrapeOptions: { ...SCRAPE_BODY, engine: 'browser' } });
     if (res.status === 404) {
       sampler.stop();
       return { rows: [missing(B)], details: { status: 404 } };

@@ -37,7 +37,9 @@ describe('batch scrape end to end', () => {
     deadUrl = dead.url('/gone');
     await dead.close(); // its port now refuses connections
     hooks = await startWebhookReceiver(['/done', '/cancelled']);
-    system = await startSystem({ env: { WEBHOOK_RETRY_SCHEDULE_MS: '300,300' } });
+    // These tests count page loads at the server; under the default engine auto a page being
+    // verified is loaded twice (GET and render). Engines are tested in engine.test.ts.
+    system = await startSystem({ env: { WEBHOOK_RETRY_SCHEDULE_MS: '300,300', BATCH_ENGINE: 'browser' } });
   });
   after(async () => {
     await system?.stop();

@@ -45,7 +45,9 @@ describe('crawl end to end', () => {
     site.route('/slow', page('Slow hub', Array.from({ length: 20 }, (_, i) => `/slow/${i}`)));
     for (let i = 0; i < 20; i++) site.route(`/slow/${i}`, { body: page(`Slow ${i}`, []), delayMs: 1500 });
     hooks = await startWebhookReceiver(['/done', '/flaky', '/failed', '/cancelled']);
-    system = await startSystem({ env: { WEBHOOK_RETRY_SCHEDULE_MS: '300,300,300' } });
+    // These tests count page loads at the server; under the default engine auto a page being
+    // verified is loaded twice (GET and render). Engines are tested in engine.test.ts.
+    system = await startSystem({ env: { WEBHOOK_RETRY_SCHEDULE_MS: '300,300,300', CRAWL_ENGINE: 'browser' } });
   });
   after(async () => {
     await system?.stop();

@@ -190,4 +190,13 @@ describe('fetch engines end to end', () => {
     assert.equal(bad.status, 400);
     assert.match(bad.body.detail, /engine/);
   });
+
+  test('the OpenAPI document has the engine option on scrape, crawl scrapeOptions and batch', async () => {
+    const doc = await (await fetch(`${system.baseUrl}/openapi.json`)).json() as any;
+    const body = (path: string) => doc.paths[path].post.requestBody.content['application/json'].schema;
+    for (const schema of [body('/api/v1/scrape'), body('/api/v1/crawl').properties.scrapeOptions, body('/api/v1/batch/scrape')]) {
+      assert.deepEqual(schema.properties.engine.enum, ['browser', 'http', 'auto']);
+      assert.match(schema.properties.engine.description, /auto for crawl and batch pages/);
+    }
+  });
 });

@@ -56,10 +56,24 @@ export interface EngineRouterDeps {
 
 export type JobKind = keyof EngineDefaults;
 
+const WORKING_INTERVAL_MS = 5_000;
+
 export class EngineRouter {
   constructor(private readonly deps: EngineRouterDeps) {}
 
   async fetch(kind: JobKind, url: string, options: ResolvedScrapeOptions, ctx: CaptureContext): Promise<RoutedPage> {
+    // The GET and the comparison run outside the capturer, which keeps the message alive
+    // only while it captures: tell JetStream we are working for the whole page.
+    const { working } = ctx;
+    const ticker = working ? setInterval(() => { try { working(); } catch { /* the next tick retries */ } }, WORKING_INTERVAL_MS) : undefined;
+    try {
+      return await this.route(kind, url, options, ctx);
+    } finally {
+      clearInterval(ticker);
+    }
+  }
+
+  private async route(kind: JobKind, url: string, options: ResolvedScrapeOptions, ctx: CaptureContext): Promise<RoutedPage> {
     const needs = resolvedBrowserNeeds(options);
     let requested: Engine = options.engine ?? this.deps.defaults[kind];
     // A server default of http never refuses a page: options that need a browser get one.

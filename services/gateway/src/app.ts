@@ -16,7 +16,8 @@ import type { PayloadStore } from '../../../shared/src/nats/payloads.js';
 import type { ReadModelStore } from '../../../shared/src/store/index.js';
 import { authPlugin, KeyDirectory } from './plugins/auth.js';
 import { metricsPlugin } from './plugins/metrics.js';
-import { problemsPlugin } from './plugins/problems.js';
+import { clientErrorHandler, frameworkErrorHandler, notFoundHandler, problemsPlugin } from './plugins/problems.js';
+import { jobIdGuard } from './plugins/job-ids.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
 import { RateLimiter } from './rate-limit.js';
 import { AdmissionLedger } from './admission-ledger.js';
@@ -61,6 +62,11 @@ export async function buildApp(deps: GatewayDeps) {
     logController: new LogController({ requestIdLogLabel: 'requestId' }),
     bodyLimit: 1024 * 1024,
     return503OnClosing: true,
+    // Long ids reach the route (and its 404) instead of the router's own 414; Node's 16 KiB
+    // header limit still bounds the whole request line.
+    routerOptions: { maxParamLength: 16 * 1024 },
+    frameworkErrors: frameworkErrorHandler(deps.config.errorTypeBase),
+    clientErrorHandler: clientErrorHandler(deps.config.errorTypeBase, randomUUID),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -104,6 +110,8 @@ export async function buildApp(deps: GatewayDeps) {
 
   await app.register(async (api) => {
     await api.register(authPlugin, { keys });
+    api.setNotFoundHandler(notFoundHandler(deps.config.errorTypeBase));
+    await api.register(jobIdGuard);
     await api.register(rateLimitPlugin, { limiter: deps.config.rateLimits ? new RateLimiter(deps.nc.jetstream()) : null });
     await api.register(scrapeRoutes, { scrapes, present });
     await api.register(crawlRoutes, routeDeps);

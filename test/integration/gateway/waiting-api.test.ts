@@ -161,6 +161,19 @@ describe('every request counts; waiting is cheap', () => {
       assert.equal(zero.json().status, 'PENDING');
     });
 
+    test('the OpenAPI document shows waitMs on the three GETs and in the POST /scrape body', async () => {
+      const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json();
+      for (const path of ['/api/v1/scrape/{id}', '/api/v1/crawl/{id}', '/api/v1/batch/scrape/{id}']) {
+        const param = doc.paths[path].get.parameters.find((p: any) => p.name === 'waitMs');
+        assert.ok(param, path);
+        assert.equal(param.in, 'query');
+        assert.deepEqual([param.schema.minimum, param.schema.maximum, param.schema.type], [0, 60_000, 'integer'], path);
+      }
+      const post = doc.paths['/api/v1/scrape'].post;
+      assert.equal(post.requestBody.content['application/json'].schema.properties.waitMs.maximum, 60_000);
+      assert.ok(post.responses['200'] && post.responses['202']);
+    });
+
     test('GET answers at its deadline with the current state', async () => {
       const job = await newScrape();
       const started = Date.now();

@@ -147,7 +147,8 @@ describe('every request counts; waiting is cheap', () => {
     test('is validated on every GET and on POST /scrape: 0 to 60000 ms, an integer', async () => {
       const { id } = await newScrape(TEAM3);
       for (const bad of ['-1', '60001', 'abc', '1.5', '1e9']) {
-        for (const path of [`/api/v1/scrape/${id}`, '/api/v1/crawl/x', '/api/v1/batch/scrape/x']) {
+        // Ids of the right form (an id that cannot be one is 404 before anything else).
+        for (const path of [`/api/v1/scrape/${id}`, `/api/v1/crawl/${newId()}`, `/api/v1/batch/scrape/${newId()}`]) {
           assertProblem(await get(`${path}?waitMs=${bad}`, TEAM3), 400, 'VALIDATION_ERROR', /waitMs/);
         }
       }

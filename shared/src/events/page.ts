@@ -107,6 +107,15 @@ export function cancelEventOf(kind: string): string | null {
   return kind === 'crawl' || kind === 'batch' ? `${kind}_cancel_requested` : null;
 }
 
+/**
+ * A page whose server answered with an error status (404, 500...). Its result is complete
+ * (the error page's content, metadata.statusCode), but in a crawl or batch it counts under
+ * failedUrls, not completedUrls, and a crawl does not follow its links (docs/api.md).
+ */
+export function isHttpErrorPage(data: { metadata: { statusCode?: number } }): boolean {
+  return (data.metadata.statusCode ?? 0) >= 400;
+}
+
 /** At most this many links ride on page_completed (the full list is in the result payload). */
 export const MAX_EVENT_LINKS = 2000;
 

@@ -47,6 +47,10 @@ export interface Config {
   rateLimits: boolean;
   /** Per-key monthly page quotas of the plans (QUOTAS=off disables them). */
   quotas: boolean;
+  /** Long-polls (`?waitMs=`) one API key may hold open at once on one gateway. */
+  longPollMaxWaitsPerKey: number;
+  /** Long-polls one gateway holds open at once, all keys together. */
+  longPollMaxWaitsPerGateway: number;
   /** Pages of one crawl in flight at once. */
   crawlMaxInFlight: number;
   /** Pages of one batch scrape in flight at once. */
@@ -165,6 +169,8 @@ export function loadConfig(env: Env = process.env): Config {
     mapMaxCrawlPages: int(env, 'MAP_MAX_CRAWL_PAGES', 100, 1, 10_000),
     rateLimits: onOff(env, 'RATE_LIMITS', true),
     quotas: onOff(env, 'QUOTAS', true),
+    longPollMaxWaitsPerKey: int(env, 'LONG_POLL_MAX_WAITS_PER_KEY', 20, 1, 10_000),
+    longPollMaxWaitsPerGateway: int(env, 'LONG_POLL_MAX_WAITS_PER_GATEWAY', 1_000, 1, 100_000),
     crawlMaxInFlight: int(env, 'CRAWL_MAX_IN_FLIGHT', 4, 1, 64),
     batchMaxInFlight: int(env, 'BATCH_MAX_IN_FLIGHT', 4, 1, 64),
     webhookTimeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),

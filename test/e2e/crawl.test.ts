@@ -216,7 +216,7 @@ describe('crawl end to end', () => {
   test('cancel mid-crawl: scheduling stops, no page completes after the cancel', async () => {
     const created = await system.api('POST', '/api/v1/crawl', { url: site.url('/slow'), limit: 21, webhookUrl: hooks.url('/cancelled') });
     const id = created.body.id;
-    await system.poll(`/api/v1/crawl/${id}`, (b: any) => b.status === 'PROCESSING' && b.completedUrls >= 1, 60_000);
+    await system.poll(`/api/v1/crawl/${id}`, (b: any) => b.status === 'PROCESSING' && b.completedUrls >= 1, 60_000, { stepMs: 250 });
     const cancelled = await system.api('DELETE', `/api/v1/crawl/${id}`);
     assert.equal(cancelled.status, 200, JSON.stringify(cancelled.body));
     assert.deepEqual(cancelled.body, { id, status: 'CANCELLED' });

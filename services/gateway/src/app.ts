@@ -22,6 +22,7 @@ import { rateLimitPlugin } from './plugins/rate-limit.js';
 import { RateLimiter } from './rate-limit.js';
 import { AdmissionLedger } from './admission-ledger.js';
 import { PlanLimiter } from './limits.js';
+import { JobWaits } from './job-waits.js';
 import { validatorCompiler } from './plugins/validation.js';
 import type { ProjectionWaiter } from './projection-wait.js';
 import { mapRoutes } from './routes/map.js';
@@ -47,7 +48,7 @@ export interface GatewayDeps {
 }
 
 /** What route plugins get: the external dependencies plus the gateway's own services. */
-export type RouteDeps = GatewayDeps & { limits: PlanLimiter };
+export type RouteDeps = GatewayDeps & { limits: PlanLimiter; waits: JobWaits };
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,128}$/;
 
@@ -98,7 +99,13 @@ export async function buildApp(deps: GatewayDeps) {
   app.addHook('onClose', async () => keys.stop());
   const ledger = new AdmissionLedger(deps.nc.jetstream(), { now: () => deps.clock().getTime() });
   const limits = new PlanLimiter(deps.store, ledger, deps.clock, { concurrency: deps.config.rateLimits, quota: deps.config.quotas });
-  const routeDeps: RouteDeps = { ...deps, limits };
+  // Long-polls wake on the projector's notices; on close they answer at once (preClose runs
+  // before the server waits for requests in flight).
+  const waits = new JobWaits({ maxWaitsPerKey: deps.config.longPollMaxWaitsPerKey, maxWaitsPerGateway: deps.config.longPollMaxWaitsPerGateway });
+  const unlisten = deps.waiter.onJobStatus({ changed: (change) => waits.noticed(change), reconnected: () => waits.recheckAll() });
+  app.addHook('preClose', async () => waits.close());
+  app.addHook('onClose', async () => { unlisten(); });
+  const routeDeps: RouteDeps = { ...deps, limits, waits };
   const scrapes = new ScrapeService({
     log: deps.log, store: deps.store, waiter: deps.waiter, newId: deps.newId, clock: deps.clock,
     urlPolicy: { allowCidrs: deps.config.ssrfAllowCidrs }, cacheTtlMs: deps.config.cacheTtlMs, limits,
@@ -113,7 +120,7 @@ export async function buildApp(deps: GatewayDeps) {
     api.setNotFoundHandler(notFoundHandler(deps.config.errorTypeBase));
     await api.register(jobIdGuard);
     await api.register(rateLimitPlugin, { limiter: deps.config.rateLimits ? new RateLimiter(deps.nc.jetstream()) : null });
-    await api.register(scrapeRoutes, { scrapes, present });
+    await api.register(scrapeRoutes, { scrapes, present, waits });
     await api.register(crawlRoutes, routeDeps);
     await api.register(mapRoutes, routeDeps);
     await api.register(eventRoutes, routeDeps);

@@ -109,7 +109,8 @@ export class Trawl {
   /** The URLs of a site (sitemaps, else a short browser crawl); `search` filters and ranks them. */
   async map(url: string, opts: Omit<MapRequest, 'url'> & { signal?: AbortSignal } = {}): Promise<MapResult> {
     const { signal, ...options } = opts;
-    return (await this.transport.request<MapResult>('POST', routePath('map'), { body: { url, ...options }, signal })).body;
+    // The server answers within its 30 s map budget (503 after 35 s): the request may be held that long.
+    return (await this.transport.request<MapResult>('POST', routePath('map'), { body: { url, ...options }, signal, holdMs: 35_000 })).body;
   }
 
   readonly jobs = {

@@ -8,6 +8,8 @@ import { after, before, describe, test } from 'node:test';
 import {
   InvalidRequestError, JobFailedError, RateLimitError, ROUTES, Trawl, verifyWebhook, WebhookVerificationError, type JobEvent, type RetryInfo,
 } from '../../clients/sdk/index.js';
+import { Document } from '@langchain/core/documents';
+import { TrawlLoader } from '../../clients/langchain/loader.js';
 import { BATCH_PAGE_FIELDS, CRAWL_PAGE_FIELDS } from '../../clients/sdk/routes.js';
 import type { TestSite } from '../support/site.js';
 import type { TrawlSystem } from '../support/system.js';
@@ -142,6 +144,23 @@ describe('@trawl/sdk against the running system', () => {
     assert.throws(() => verifyWebhook(delivery.body.replace('"completedUrls":1', '"completedUrls":9'), delivery.headers, secret), WebhookVerificationError);
     assert.throws(() => verifyWebhook(delivery.body, delivery.headers, `whsec_${Buffer.from('another secret').toString('base64')}`), WebhookVerificationError);
     assert.throws(() => verifyWebhook(delivery.body, new Headers(), secret), (e: unknown) => e instanceof WebhookVerificationError && e.code === 'INVALID_SIGNATURE');
+  });
+
+  test('TrawlLoader (LangChain): a Document per page with its metadata, for scrape, crawl and batch', async () => {
+    const options = { apiUrl: system.baseUrl, apiKey: system.apiKey };
+    const [one] = await new TrawlLoader({ ...options, url: site.url('/a') }).load();
+    assert.ok(one instanceof Document);
+    assert.match(one.pageContent, /This is the page called Page A/);
+    assert.equal(one.metadata.source, site.url('/a'));
+    assert.equal(one.metadata.title, 'Page A');
+
+    const crawled = await new TrawlLoader({ ...options, mode: 'crawl', url: site.url('/'), params: { maxDepth: 1 } }).load();
+    assert.deepEqual(crawled.map((d) => new URL(d.metadata.source).pathname).sort(), ['/', '/a', '/b', '/c']);
+    assert.deepEqual(crawled.find((d) => d.metadata.title === 'Home')?.metadata.depth, 0);
+
+    site.route('/gone', { body: '<html><body>gone</body></html>', status: 404 });
+    const batch = await new TrawlLoader({ client: trawl, mode: 'batch', urls: [site.url('/b'), site.url('/gone')] }).load();
+    assert.deepEqual(batch.map((d) => d.metadata.source), [site.url('/b')], 'the 404 page is left out');
   });
 
   test('429s are retried after their Retry-After (a free key: 2 concurrent jobs, 10 requests a minute)', async () => {

@@ -24,6 +24,7 @@ Usage:
 
 Options:
   --json        machine-readable output on stdout (errors too: {"error": {...}})
+  --interval ms how often crawl and batch progress is looked at (default: paced to the key's rate limit)
   -h, --help    this help
 
 crawl and batch write one markdown file per page into the -o folder (default: the site's host),

@@ -148,6 +148,9 @@ export function createMcpServer(trawl: Trawl): Server {
 export async function runMcpServer(trawl: Trawl): Promise<void> {
   const server = createMcpServer(trawl);
   await server.connect(new StdioServerTransport());
-  // Runs until the client closes stdin.
-  await new Promise<void>((resolve) => { server.onclose = resolve; });
+  // Runs until the client closes the connection or our stdin (a client that went away).
+  await new Promise<void>((resolve) => {
+    server.onclose = resolve;
+    process.stdin.once('end', () => { void server.close(); resolve(); });
+  });
 }

@@ -114,19 +114,30 @@ export class Trawl {
   }
 
   readonly jobs = {
-    /** The caller's jobs, newest first: of one kind, or of every kind merged (each item then has `kind`). */
+    /**
+     * The caller's jobs, newest first: of one kind (`limit` 1-100, `offset` as the API), or of
+     * every kind merged, each item with its `kind` (the newest `offset + limit` of each kind
+     * are read, so a deep offset costs more requests).
+     */
     list: async (opts: ListOptions & { kind?: JobKind } = {}): Promise<AnyJobListItem[]> => {
-      const query = { limit: opts.limit, offset: opts.offset };
-      const one = async <T>(kind: JobKind, route: RouteName): Promise<(T & { kind: JobKind })[]> =>
-        (await this.transport.request<T[]>('GET', routePath(route), { query })).body.map((j) => ({ ...j, kind }));
-      const lists = await Promise.all([
-        !opts.kind || opts.kind === 'scrape' ? one<ScrapeListItem>('scrape', 'listScrapes') : [],
-        !opts.kind || opts.kind === 'crawl' ? one<CrawlListItem>('crawl', 'listCrawls') : [],
-        !opts.kind || opts.kind === 'batch' ? one<BatchListItem>('batch', 'listBatches') : [],
-      ]);
-      const all = lists.flat() as AnyJobListItem[];
+      const routes: Record<JobKind, RouteName> = { scrape: 'listScrapes', crawl: 'listCrawls', batch: 'listBatches' };
+      const read = async (kind: JobKind, offset: number, limit: number): Promise<AnyJobListItem[]> => {
+        const items = (await this.transport.request<(ScrapeListItem | CrawlListItem | BatchListItem)[]>('GET', routePath(routes[kind]), { query: { limit, offset } })).body;
+        return items.map((j) => ({ ...j, kind }) as AnyJobListItem);
+      };
+      if (opts.kind) return read(opts.kind, opts.offset ?? 0, opts.limit ?? 20);
+      const wanted = (opts.offset ?? 0) + (opts.limit ?? 20);
+      const readAll = async (kind: JobKind): Promise<AnyJobListItem[]> => {
+        const out: AnyJobListItem[] = [];
+        for (;;) {
+          const page = await read(kind, out.length, Math.min(100, wanted - out.length));
+          out.push(...page);
+          if (page.length === 0 || out.length >= wanted) return out;
+        }
+      };
+      const all = (await Promise.all((['scrape', 'crawl', 'batch'] as const).map(readAll))).flat();
       all.sort((a, b) => b.createdAt.localeCompare(a.createdAt) || a.id.localeCompare(b.id));
-      return opts.kind ? all : all.slice(0, opts.limit ?? 20);
+      return all.slice(opts.offset ?? 0, wanted);
     },
   };
 

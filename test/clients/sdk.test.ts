@@ -119,6 +119,8 @@ describe('@trawl/sdk against the running system', () => {
     const jobs = await trawl.jobs.list({ limit: 50 });
     assert.deepEqual([...new Set(jobs.map((j) => j.kind))].sort(), ['batch', 'crawl', 'scrape']);
     for (let i = 1; i < jobs.length; i++) assert.ok(jobs[i - 1]!.createdAt >= jobs[i]!.createdAt, 'newest first');
+    const page = await trawl.jobs.list({ limit: 3, offset: 2 });
+    assert.deepEqual(page.map((j) => j.id), jobs.slice(2, 5).map((j) => j.id), 'merged lists page like one list');
     const crawls = await trawl.jobs.list({ kind: 'crawl' });
     assert.ok(crawls.length >= 2 && crawls.every((j) => j.kind === 'crawl'));
 

@@ -89,6 +89,9 @@ describe('trawl CLI against the running system', () => {
     assert.match(fs.readFileSync(path.join(work, 'b.html'), 'utf8'), /<h1>Page B<\/h1>/);
     const links = await trawl(['scrape', site.url('/'), '--format', 'links']);
     assert.deepEqual(links.stdout.trim().split('\n'), ['/a', '/b', '/c'].map((p) => site.url(p)));
+    const shot = await trawl(['scrape', site.url('/a'), '--format', 'screenshot', '-o', 'a.png']);
+    assert.equal(shot.code, 0, shot.stderr);
+    assert.deepEqual([...fs.readFileSync(path.join(work, 'a.png')).subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'a PNG file');
     const failed = await trawl(['scrape', site.url('/c'), '--wait-for', '#never', '--timeout', '1000', '--json']);
     assert.equal(failed.code, 1);
     assert.equal(JSON.parse(failed.stdout).error.code, 'SELECTOR_NOT_FOUND');

@@ -35,7 +35,7 @@ export class PageWriter {
 
   private fileFor(url: string): string {
     const u = new URL(url);
-    const segments = decodeURIComponent(u.pathname).split('/').filter((s) => s && s !== '.' && s !== '..').map(safe);
+    const segments = decodeSafely(u.pathname).split('/').filter((s) => s && s !== '.' && s !== '..').map(safe);
     let name = segments.length ? segments.join('/') : 'index';
     if (u.search) name += `_${safe(u.search.slice(1))}`;
     name = name.replace(/\.(html?|php|aspx?)$/i, '');
@@ -49,6 +49,11 @@ export class PageWriter {
     this.used.add(candidate);
     return candidate;
   }
+}
+
+/** The path percent-decoded, or as it is when its encoding is broken. */
+function decodeSafely(p: string): string {
+  try { return decodeURIComponent(p); } catch { return p; }
 }
 
 /** A file or folder name without characters that are special on some file system. */

@@ -1,0 +1,161 @@
+// The `trawl` CLI as a user runs it: a child process against the real system, checking
+// exit codes, --json output, files written, `trawl login`'s 0600 config, and (in a tmux
+// pseudo-terminal) the live progress bar of a crawl and Ctrl-C cancelling it.
+import assert from 'node:assert/strict';
+import { execFile, execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { promisify } from 'node:util';
+import type { TestSite } from '../support/site.js';
+import type { TrawlSystem } from '../support/system.js';
+import { startClientSite, startClientSystem } from './helpers.js';
+
+const CLI = path.resolve('dist/clients/cli/main.js');
+const run = promisify(execFile);
+
+describe('trawl CLI against the running system', () => {
+  let site: TestSite;
+  let system: TrawlSystem;
+  let work: string;
+  let env: NodeJS.ProcessEnv;
+
+  before(async () => {
+    site = await startClientSite(2500);
+    system = await startClientSystem();
+    work = fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-cli-'));
+    env = { PATH: process.env.PATH, HOME: work, XDG_CONFIG_HOME: path.join(work, 'config'), TRAWL_API_URL: system.baseUrl, TRAWL_API_KEY: system.apiKey };
+  });
+  after(async () => {
+    await system?.stop();
+    await site?.close();
+    fs.rmSync(work, { recursive: true, force: true });
+  });
+
+  async function trawl(args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+    try {
+      const { stdout, stderr } = await run(process.execPath, [CLI, ...args], { env: { ...env, ...extraEnv }, cwd: work, timeout: 120_000 });
+      return { code: 0, stdout, stderr };
+    } catch (err) {
+      const e = err as { code: number; stdout: string; stderr: string };
+      return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+    }
+  }
+
+  test('--help, bad usage and a missing key have their exit codes', async () => {
+    const help = await trawl(['--help']);
+    assert.equal(help.code, 0);
+    assert.match(help.stdout, /trawl crawl <url>/);
+    assert.equal((await trawl(['frobnicate'])).code, 2);
+    assert.equal((await trawl(['scrape'])).code, 2);
+    assert.equal((await trawl(['crawl', site.url('/'), '--limit', 'ten'])).code, 2);
+    const noKey = await trawl(['jobs', '--json'], { TRAWL_API_KEY: '' });
+    assert.equal(noKey.code, 3);
+    assert.equal(JSON.parse(noKey.stdout).error.code, 'NO_API_KEY');
+    const badKey = await trawl(['jobs'], { TRAWL_API_KEY: 'wrong_key_0123456789' });
+    assert.equal(badKey.code, 3);
+    assert.match(badKey.stderr, /UNAUTHORIZED/);
+  });
+
+  test('login checks the key and stores it with mode 0600; later commands use it', async () => {
+    const noEnv = { TRAWL_API_KEY: '', TRAWL_API_URL: '' };
+    const wrong = await trawl(['login', '--api-url', system.baseUrl, '--api-key', 'wrong_key_0123456789'], noEnv);
+    assert.equal(wrong.code, 3);
+    const file = path.join(work, 'config', 'trawl', 'config.json');
+    assert.equal(fs.existsSync(file), false);
+    const ok = await trawl(['login', '--api-url', system.baseUrl, '--api-key', system.apiKey], noEnv);
+    assert.equal(ok.code, 0, ok.stderr);
+    assert.equal(fs.statSync(file).mode & 0o777, 0o600);
+    assert.deepEqual(JSON.parse(fs.readFileSync(file, 'utf8')), { apiUrl: system.baseUrl, apiKey: system.apiKey });
+    const jobs = await trawl(['jobs', '--json'], noEnv);
+    assert.equal(jobs.code, 0, jobs.stderr);
+    assert.ok(Array.isArray(JSON.parse(jobs.stdout)));
+    assert.equal((await trawl(['logout'])).code, 0);
+    assert.equal(fs.existsSync(file), false);
+  });
+
+  test('scrape: markdown to stdout, --json, -o file, links; a failed page exits 1', async () => {
+    const md = await trawl(['scrape', site.url('/a')]);
+    assert.equal(md.code, 0, md.stderr);
+    assert.match(md.stdout, /This is the page called Page A/);
+    const json = await trawl(['scrape', site.url('/b'), '--json']);
+    const job = JSON.parse(json.stdout);
+    assert.equal(job.status, 'COMPLETED');
+    assert.match(job.markdown, /Page B/);
+    const out = await trawl(['scrape', site.url('/b'), '--format', 'html', '-o', 'b.html']);
+    assert.equal(out.code, 0, out.stderr);
+    assert.match(fs.readFileSync(path.join(work, 'b.html'), 'utf8'), /<h1>Page B<\/h1>/);
+    const links = await trawl(['scrape', site.url('/'), '--format', 'links']);
+    assert.deepEqual(links.stdout.trim().split('\n'), ['/a', '/b', '/c'].map((p) => site.url(p)));
+    const shot = await trawl(['scrape', site.url('/a'), '--format', 'screenshot', '-o', 'a.png']);
+    assert.equal(shot.code, 0, shot.stderr);
+    assert.deepEqual([...fs.readFileSync(path.join(work, 'a.png')).subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'a PNG file');
+    const failed = await trawl(['scrape', site.url('/c'), '--wait-for', '#never', '--timeout', '1000', '--json']);
+    assert.equal(failed.code, 1);
+    assert.equal(JSON.parse(failed.stdout).error.code, 'SELECTOR_NOT_FOUND');
+    const invalid = await trawl(['scrape', 'notaurl']);
+    assert.equal(invalid.code, 2);
+    assert.match(invalid.stderr, /INVALID_URL/);
+  });
+
+  test('crawl -o dir --json writes one markdown file per page; map, batch, jobs and events', async () => {
+    const crawl = await trawl(['crawl', site.url('/'), '--depth', '1', '-o', 'site', '--json']);
+    assert.equal(crawl.code, 0, crawl.stderr);
+    const summary = JSON.parse(crawl.stdout);
+    assert.equal(summary.status, 'COMPLETED');
+    assert.deepEqual([...summary.files].sort(), ['a.md', 'b.md', 'c.md', 'index.md']);
+    const index = fs.readFileSync(path.join(work, 'site', 'index.md'), 'utf8');
+    assert.match(index, new RegExp(`^---\\nurl: "${site.url('/')}"\\ntitle: "Home"`));
+    assert.match(index, /This is the page called Home/);
+
+    const map = await trawl(['map', site.url('/'), '--json']);
+    assert.ok(JSON.parse(map.stdout).links.includes(site.url('/c')));
+    const plain = await trawl(['map', site.url('/'), '--search', 'b']);
+    assert.equal(plain.stdout, `${site.url('/b')}\n`);
+
+    fs.writeFileSync(path.join(work, 'urls.txt'), `# two pages\n${site.url('/a')}\n\n${site.url('/c')}\nnot a url\n`);
+    const batch = await trawl(['batch', 'urls.txt', '-o', 'batch', '--skip-invalid', '--json']);
+    assert.equal(batch.code, 0, batch.stderr);
+    assert.deepEqual(JSON.parse(batch.stdout).files, ['a.md', 'c.md']);
+    assert.match(batch.stderr, /skipped invalid URL: not a url/);
+    assert.match(fs.readFileSync(path.join(work, 'batch', 'c.md'), 'utf8'), /Page C/);
+
+    const jobs = JSON.parse((await trawl(['jobs', '--json', '--limit', '50'])).stdout) as { id: string; kind: string }[];
+    assert.ok(jobs.some((j) => j.id === summary.id && j.kind === 'crawl'));
+    const events = JSON.parse((await trawl(['events', summary.id, '--json'])).stdout) as { event: string }[];
+    assert.equal(events[0]?.event, 'crawl_requested');
+    const lines = (await trawl(['events', summary.id, '--kind', 'crawl'])).stdout.trim().split('\n');
+    assert.equal(lines.length, events.length);
+    assert.equal((await trawl(['events', 'AAAAAAAAAAAAAAAAAAAAAA'])).code, 1);
+  });
+
+  test('in a terminal: a live progress bar, and Ctrl-C cancels the crawl and keeps the pages done', async () => {
+    const session = `trawl-cli-${process.pid}`;
+    const exitFile = path.join(work, 'exit-code');
+    const envArgs = Object.entries(env).map(([k, v]) => `${k}=${JSON.stringify(v ?? '')}`).join(' ');
+    const command = `cd ${work} && env ${envArgs} ${process.execPath} ${CLI} crawl ${site.url('/slow')} --limit 13 -o slow --interval 500; echo $? > ${exitFile}; sleep 30`;
+    execFileSync('tmux', ['new-session', '-d', '-s', session, '-x', '200', '-y', '40', command]);
+    try {
+      const screen = (): string => execFileSync('tmux', ['capture-pane', '-p', '-t', session]).toString();
+      let seen = '';
+      for (let i = 0; i < 100 && !/ [1-9]\d*\/\d+ pages \| \d+ failed \| [\d.]+ pages\/s \| ETA/.test(seen); i++) { await sleep(200); seen = screen(); }
+      assert.match(seen, /crawl \S+ .* [1-9]\d*\/\d+ pages \| \d+ failed \| [\d.]+ pages\/s \| ETA/, `progress bar:\n${seen}`);
+      execFileSync('tmux', ['send-keys', '-t', session, 'C-c']);
+      for (let i = 0; i < 150 && !fs.existsSync(exitFile); i++) await sleep(200);
+      const final = screen();
+      assert.equal(fs.readFileSync(exitFile, 'utf8').trim(), '130', final);
+      assert.match(final, /cancelling/);
+      assert.match(final, /CANCELLED: \d+ pages/);
+      const files = fs.readdirSync(path.join(work, 'slow'), { recursive: true }).map(String).filter((f) => f.endsWith('.md'));
+      assert.ok(files.length >= 1 && files.length < 13, files.join(','));
+      const id = /crawl (\S+) CANCELLED/.exec(final)?.[1];
+      const job = await system.api('GET', `/api/v1/crawl/${id}`);
+      assert.equal(job.body.status, 'CANCELLED');
+      assert.equal(job.body.completedUrls, files.length);
+    } finally {
+      try { execFileSync('tmux', ['kill-session', '-t', session]); } catch { /* gone */ }
+    }
+  });
+});

@@ -12,11 +12,19 @@
 // capture returns the response's statusCode and contentType with an empty document
 // (`<html><head></head><body></body></html>`) and finalUrl set to the response's URL.
 // HTTP error statuses (404, 500) are captured like any page, with their statusCode.
+//
+// Scripts that misbehave: a failed navigation away from the loaded page is cancelled by
+// page-interceptor.ts and the page keeps its document (abortedNavigations); one that still
+// replaced the document with an error page falls back to the DOMContentLoaded snapshot, as
+// does a settled DOM that lost most of its text (dom-snapshot.ts). Only when the document
+// has no content does a failed navigation away fail the page.
 import type { Page, Request, Response } from 'playwright-core';
 import { NetworkError, PageTimeoutError, UrlNotAllowedError } from '../../../shared/src/errors.js';
 import type { ResolvedScrapeOptions } from '../../../shared/src/scrape-options.js';
 import { runActions } from './actions.js';
 import { captureError, Deadline, isClosed, isTimeout, navigationError, selectorError, shortMessage } from './failures.js';
+import { CONTENT_MIN_CHARS, measureDom, parseServedDocument, preferSnapshot, snapshotDom, type DomSnapshot } from './dom-snapshot.js';
+import type { AbortedNavigation, PageInterceptor } from './page-interceptor.js';
 import { ACTION_SCREENSHOT_DEFAULTS, takeScreenshot, type CapturedScreenshot, type ShotRequest } from './screenshots.js';
 import type { SsrfProxy } from './ssrf-proxy.js';
 
@@ -29,6 +37,10 @@ export interface CaptureResult {
   /** 'action' screenshots in action order, then the 'final' one when formats has screenshot. */
   screenshots: CapturedScreenshot[];
   timings: { fetchMs: number; renderMs: number; screenshotMs: number };
+  /** Main-frame navigations away from the page that failed; the DOM is the page's own. */
+  abortedNavigations?: AbortedNavigation[];
+  /** Set when the DOM is the DOMContentLoaded snapshot (scripts lost the settled one's content). */
+  domSnapshot?: 'domcontentloaded';
 }
 
 export interface SettleOptions {
@@ -52,6 +64,9 @@ export class CaptureRun {
   private screenshotMs = 0;
   /** Part of screenshotMs spent inside actions (taken out of renderMs). */
   private actionShotMs = 0;
+  /** The document at DOMContentLoaded (dom-snapshot.ts). */
+  private snapshot: DomSnapshot | undefined;
+  private readonly fallbacks: { aborted: AbortedNavigation[]; finalUrl?: string; domSnapshot?: 'domcontentloaded' } = { aborted: [] };
 
   constructor(
     private readonly page: Page,
@@ -59,6 +74,7 @@ export class CaptureRun {
     private readonly url: string,
     private readonly options: ResolvedScrapeOptions,
     private readonly settle: SettleOptions,
+    private readonly interceptor?: PageInterceptor,
   ) {
     this.deadline = new Deadline(options.timeoutMs);
     this.lastNavigationUrl = url;
@@ -77,7 +93,8 @@ export class CaptureRun {
     page.on('requestfailed', done);
     page.on('response', (response) => {
       const request = response.request();
-      if (request.isNavigationRequest() && request.frame() === page.mainFrame()) this.mainResponse = response;
+      // A navigation the interceptor cancelled never became the page's document.
+      if (request.isNavigationRequest() && request.frame() === page.mainFrame() && !interceptor?.cancelled(response.url())) this.mainResponse = response;
     });
   }
 
@@ -88,14 +105,13 @@ export class CaptureRun {
     if (!this.downloaded) await this.settlePage();
     await this.waitFor();
     await runActions(this.options.actions, { page: this.page, deadline: this.deadline, screenshot: () => this.shoot('action') });
-    this.assertMainDocumentAllowed();
-    const html = await this.content();
+    const html = await this.finalHtml();
     const rendered = performance.now();
     if (this.options.screenshot) await this.shoot('final');
     const response = this.mainResponse;
     const contentType = response?.headers()['content-type'];
     return {
-      finalUrl: this.downloaded && response ? response.url() : this.page.url(),
+      finalUrl: this.fallbacks.finalUrl ?? (this.downloaded && response ? response.url() : this.page.url()),
       statusCode: response?.status() ?? 200,
       ...(contentType ? { contentType } : {}),
       html,
@@ -105,7 +121,51 @@ export class CaptureRun {
         renderMs: Math.max(0, Math.round(rendered - committed - this.actionShotMs)),
         screenshotMs: Math.round(this.screenshotMs),
       },
+      ...(this.fallbacks.aborted.length ? { abortedNavigations: this.fallbacks.aborted } : {}),
+      ...(this.fallbacks.domSnapshot ? { domSnapshot: this.fallbacks.domSnapshot } : {}),
     };
+  }
+
+  /**
+   * The DOM to return: the settled one, unless a navigation away replaced it with an error
+   * page or scripts lost its content, where the DOMContentLoaded snapshot stands in.
+   */
+  private async finalHtml(): Promise<string> {
+    const { snapshot } = this;
+    if (this.page.url().startsWith('chrome-error:') && snapshot && snapshot.textChars >= CONTENT_MIN_CHARS) {
+      // A navigation the interceptor could not cancel (one that never reached the network).
+      const error = this.proxy.failureFor(this.lastNavigationUrl) ?? new NetworkError(`loading ${this.lastNavigationUrl} failed`, true);
+      this.fallbacks.aborted = [...this.interceptedAborts(), { url: this.lastNavigationUrl, code: error.code, reason: error.message }];
+      this.fallbacks.finalUrl = snapshot.url;
+      return snapshot.html;
+    }
+    this.assertMainDocumentAllowed();
+    this.fallbacks.aborted = this.interceptedAborts();
+    if (this.downloaded) return this.content();
+    const settled = await measureDom(this.page).catch(() => undefined);
+    if (settled && this.interceptor?.firstError && settled.textChars < CONTENT_MIN_CHARS && !preferSnapshot(snapshot, settled)) {
+      // The navigation away stopped the parser early: the document as served, when it has content.
+      const served = await this.servedDocument();
+      if (served && served.textChars >= CONTENT_MIN_CHARS) return served.html;
+      throw this.interceptor.firstError; // a redirect stub: the page is the target that failed
+    }
+    // Actions and a waitFor selector ask for the later state on purpose: it stands.
+    const deliberate = this.options.actions.length > 0 || typeof this.options.waitFor === 'string';
+    if (settled && !deliberate && preferSnapshot(snapshot, settled)) {
+      this.fallbacks.domSnapshot = 'domcontentloaded';
+      return snapshot.html;
+    }
+    return this.content();
+  }
+
+  private async servedDocument(): Promise<DomSnapshot | undefined> {
+    const response = this.mainResponse;
+    const body = await response?.body().catch(() => undefined);
+    return response && body ? parseServedDocument(this.page, body, response.url()) : undefined;
+  }
+
+  private interceptedAborts(): AbortedNavigation[] {
+    return this.interceptor?.abortedNavigations ?? [];
   }
 
   private async navigate(): Promise<void> {
@@ -139,14 +199,15 @@ export class CaptureRun {
   /** DOMContentLoaded is required; load and a quiet network are waited for within caps. */
   private async settlePage(): Promise<void> {
     try {
-      await this.page.waitForLoadState('domcontentloaded', { timeout: this.deadline.remainingMs() });
+      await this.untilAborted(this.page.waitForLoadState('domcontentloaded', { timeout: this.deadline.remainingMs() }));
     } catch (err) {
       if (isTimeout(err)) throw new PageTimeoutError(`${this.url} did not finish loading within ${this.options.timeoutMs} ms`, { cause: err });
       throw captureError(err, 'loading the page');
     }
     this.assertMainDocumentAllowed();
+    this.snapshot = await snapshotDom(this.page);
     try {
-      await this.page.waitForLoadState('load', { timeout: Math.min(this.deadline.remainingMs(), this.settle.loadWaitMaxMs) });
+      await this.untilAborted(this.page.waitForLoadState('load', { timeout: Math.min(this.deadline.remainingMs(), this.settle.loadWaitMaxMs) }));
     } catch (err) {
       if (!isTimeout(err)) throw captureError(err, 'loading the page');
     }
@@ -157,6 +218,13 @@ export class CaptureRun {
       const step = this.inflight.size === 0 ? this.settle.networkQuietMs - quietFor : 50;
       await new Promise((resolve) => setTimeout(resolve, Math.max(10, Math.min(step, until - performance.now()))));
     }
+  }
+
+  /** A wait for a load state, cut short by a cancelled navigation away (after which it never comes). */
+  private async untilAborted(wait: Promise<void>): Promise<void> {
+    if (!this.interceptor) return wait;
+    wait.catch(() => undefined);
+    await Promise.race([wait, this.interceptor.firstAbort]);
   }
 
   private async waitFor(): Promise<void> {

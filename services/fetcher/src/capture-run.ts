@@ -23,7 +23,7 @@ import { NetworkError, PageTimeoutError, UrlNotAllowedError } from '../../../sha
 import type { ResolvedScrapeOptions } from '../../../shared/src/scrape-options.js';
 import { runActions } from './actions.js';
 import { captureError, Deadline, isClosed, isTimeout, navigationError, selectorError, shortMessage } from './failures.js';
-import { CONTENT_MIN_CHARS, measureDom, parseServedDocument, preferSnapshot, snapshotDom, type DomSnapshot } from './dom-snapshot.js';
+import { CONTENT_MIN_CHARS, preferSnapshot, type DomSnapshots } from './dom-snapshot.js';
 import type { AbortedNavigation, PageInterceptor } from './page-interceptor.js';
 import { ACTION_SCREENSHOT_DEFAULTS, takeScreenshot, type CapturedScreenshot, type ShotRequest } from './screenshots.js';
 import type { SsrfProxy } from './ssrf-proxy.js';
@@ -41,6 +41,12 @@ export interface CaptureResult {
   abortedNavigations?: AbortedNavigation[];
   /** Set when the DOM is the DOMContentLoaded snapshot (scripts lost the settled one's content). */
   domSnapshot?: 'domcontentloaded';
+}
+
+/** What watches the page for scripts that misbehave (page-interceptor.ts, dom-snapshot.ts). */
+export interface PageGuards {
+  interceptor: PageInterceptor;
+  snapshots: DomSnapshots;
 }
 
 export interface SettleOptions {
@@ -64,8 +70,6 @@ export class CaptureRun {
   private screenshotMs = 0;
   /** Part of screenshotMs spent inside actions (taken out of renderMs). */
   private actionShotMs = 0;
-  /** The document at DOMContentLoaded (dom-snapshot.ts). */
-  private snapshot: DomSnapshot | undefined;
   private readonly fallbacks: { aborted: AbortedNavigation[]; finalUrl?: string; domSnapshot?: 'domcontentloaded' } = { aborted: [] };
 
   constructor(
@@ -74,7 +78,7 @@ export class CaptureRun {
     private readonly url: string,
     private readonly options: ResolvedScrapeOptions,
     private readonly settle: SettleOptions,
-    private readonly interceptor?: PageInterceptor,
+    private readonly guards?: PageGuards,
   ) {
     this.deadline = new Deadline(options.timeoutMs);
     this.lastNavigationUrl = url;
@@ -94,7 +98,7 @@ export class CaptureRun {
     page.on('response', (response) => {
       const request = response.request();
       // A navigation the interceptor cancelled never became the page's document.
-      if (request.isNavigationRequest() && request.frame() === page.mainFrame() && !interceptor?.cancelled(response.url())) this.mainResponse = response;
+      if (request.isNavigationRequest() && request.frame() === page.mainFrame() && !guards?.interceptor.cancelled(response.url())) this.mainResponse = response;
     });
   }
 
@@ -127,45 +131,51 @@ export class CaptureRun {
   }
 
   /**
-   * The DOM to return: the settled one, unless a navigation away replaced it with an error
-   * page or scripts lost its content, where the DOMContentLoaded snapshot stands in.
+   * The DOM to return: the settled one, unless a navigation away replaced or cut it short
+   * (then the document as served, when it has content), or scripts lost most of its text
+   * (then the DOMContentLoaded snapshot).
    */
   private async finalHtml(): Promise<string> {
-    const { snapshot } = this;
-    if (this.page.url().startsWith('chrome-error:') && snapshot && snapshot.textChars >= CONTENT_MIN_CHARS) {
-      // A navigation the interceptor could not cancel (one that never reached the network).
+    const guards = this.guards;
+    if (!guards || this.downloaded) {
+      this.assertMainDocumentAllowed();
+      return this.content();
+    }
+    const { interceptor, snapshots } = guards;
+    if (this.page.url().startsWith('chrome-error:')) {
+      // A navigation away that the interceptor could not cancel (one that never reached
+      // the network) put an error page over the document: the document as served stands in.
       const error = this.proxy.failureFor(this.lastNavigationUrl) ?? new NetworkError(`loading ${this.lastNavigationUrl} failed`, true);
-      this.fallbacks.aborted = [...this.interceptedAborts(), { url: this.lastNavigationUrl, code: error.code, reason: error.message }];
-      this.fallbacks.finalUrl = snapshot.url;
-      return snapshot.html;
+      const served = this.mainResponse && !this.mainResponse.url().startsWith('chrome-error:') ? await this.servedDocument() : undefined;
+      if (!served || served.chars < CONTENT_MIN_CHARS) throw error;
+      this.fallbacks.aborted = [...interceptor.abortedNavigations, { url: this.lastNavigationUrl, code: error.code, reason: error.message }];
+      this.fallbacks.finalUrl = this.mainResponse!.url();
+      return served.html;
     }
     this.assertMainDocumentAllowed();
-    this.fallbacks.aborted = this.interceptedAborts();
-    if (this.downloaded) return this.content();
-    const settled = await measureDom(this.page).catch(() => undefined);
-    if (settled && this.interceptor?.firstError && settled.textChars < CONTENT_MIN_CHARS && !preferSnapshot(snapshot, settled)) {
-      // The navigation away stopped the parser early: the document as served, when it has content.
-      const served = await this.servedDocument();
-      if (served && served.textChars >= CONTENT_MIN_CHARS) return served.html;
-      throw this.interceptor.firstError; // a redirect stub: the page is the target that failed
-    }
+    this.fallbacks.aborted = interceptor.abortedNavigations;
+    const counts = await snapshots.counts().catch(() => undefined);
     // Actions and a waitFor selector ask for the later state on purpose: it stands.
     const deliberate = this.options.actions.length > 0 || typeof this.options.waitFor === 'string';
-    if (settled && !deliberate && preferSnapshot(snapshot, settled)) {
-      this.fallbacks.domSnapshot = 'domcontentloaded';
-      return snapshot.html;
+    if (counts && !deliberate && preferSnapshot(counts)) {
+      const html = await snapshots.html().catch(() => undefined);
+      if (html) {
+        this.fallbacks.domSnapshot = 'domcontentloaded';
+        return html;
+      }
+    }
+    if (counts && interceptor.firstError && counts.settledChars < CONTENT_MIN_CHARS) {
+      // The navigation away stopped the parser early: the document as served, if it has content.
+      const served = await this.servedDocument();
+      if (served && served.chars >= CONTENT_MIN_CHARS) return served.html;
+      throw interceptor.firstError; // a redirect stub: the page is the target that failed
     }
     return this.content();
   }
 
-  private async servedDocument(): Promise<DomSnapshot | undefined> {
-    const response = this.mainResponse;
-    const body = await response?.body().catch(() => undefined);
-    return response && body ? parseServedDocument(this.page, body, response.url()) : undefined;
-  }
-
-  private interceptedAborts(): AbortedNavigation[] {
-    return this.interceptor?.abortedNavigations ?? [];
+  private async servedDocument(): Promise<{ chars: number; html: string } | undefined> {
+    const body = await this.mainResponse?.body().catch(() => undefined);
+    return body && this.guards ? this.guards.snapshots.parseServed(body) : undefined;
   }
 
   private async navigate(): Promise<void> {
@@ -205,7 +215,6 @@ export class CaptureRun {
       throw captureError(err, 'loading the page');
     }
     this.assertMainDocumentAllowed();
-    this.snapshot = await snapshotDom(this.page);
     try {
       await this.untilAborted(this.page.waitForLoadState('load', { timeout: Math.min(this.deadline.remainingMs(), this.settle.loadWaitMaxMs) }));
     } catch (err) {
@@ -222,9 +231,9 @@ export class CaptureRun {
 
   /** A wait for a load state, cut short by a cancelled navigation away (after which it never comes). */
   private async untilAborted(wait: Promise<void>): Promise<void> {
-    if (!this.interceptor) return wait;
+    if (!this.guards) return wait;
     wait.catch(() => undefined);
-    await Promise.race([wait, this.interceptor.firstAbort]);
+    await Promise.race([wait, this.guards.interceptor.firstAbort]);
   }
 
   private async waitFor(): Promise<void> {

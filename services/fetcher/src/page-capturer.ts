@@ -23,6 +23,7 @@ import { resolveEmulation } from './device-presets.js';
 import { captureError, isClosed } from './failures.js';
 import { SsrfProxy } from './ssrf-proxy.js';
 import { PageInterceptor } from './page-interceptor.js';
+import { DomSnapshots } from './dom-snapshot.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /** Upper bound on waiting for a context's close event (a dead browser never sends one). */
@@ -110,6 +111,7 @@ interface Prepared {
   contextClosed: Promise<unknown>;
   page: Page;
   interceptor: PageInterceptor;
+  snapshots: DomSnapshots;
 }
 
 /** Spares are made for requests that change nothing about the context. */
@@ -231,7 +233,7 @@ export class PageCapturer {
       if (ctx.signal.aborted) throw ctx.signal.reason;
       browser = await this.host!.get();
       const prepared = (await this.takeSpare(browser, options)) ?? (await this.prepare(browser, options));
-      const { proxy, context, page, interceptor } = prepared;
+      const { proxy, context, page, interceptor, snapshots } = prepared;
       held.proxy = proxy;
       held.context = context;
       held.contextClosed = prepared.contextClosed;
@@ -241,7 +243,7 @@ export class PageCapturer {
         closeContext();
       });
       this.refillSpare();
-      const result = await new CaptureRun(page, proxy, url, options, this.settings, interceptor).run();
+      const result = await new CaptureRun(page, proxy, url, options, this.settings, { interceptor, snapshots }).run();
       this.counts.succeeded++;
       return result;
     } catch (err) {
@@ -276,7 +278,8 @@ export class PageCapturer {
       this.counts.pages++;
       page.once('close', () => this.counts.pages--);
       const interceptor = await PageInterceptor.install(made, page, proxy, skippedResourceTypes(options));
-      return { browser, proxy, context: made, contextClosed, page, interceptor };
+      const snapshots = await DomSnapshots.install(page);
+      return { browser, proxy, context: made, contextClosed, page, interceptor, snapshots };
     } catch (err) {
       await this.dispose({ proxy, ...(context ? { context } : {}), contextClosed: Promise.resolve() });
       throw err;

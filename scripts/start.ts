@@ -1,5 +1,5 @@
 // `npm start`: the whole system on one machine. Starts a local nats-server (unless
-// NATS_URL is set), creates the bootstrap API keys (as events, idempotently), runs every
+// NATS_URL is set; restarted on the same port and store if it dies), creates the bootstrap API keys (as events, idempotently), runs every
 // service in its own process (restarting one that dies), waits until the API answers,
 // prints the base URL and an API key, and on Ctrl-C shuts it all down in order.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -46,19 +46,65 @@ async function waitFor(check: () => Promise<boolean>, timeoutMs: number, what: s
   throw new Error(`timed out waiting for ${what}`);
 }
 
-async function startNatsServer(dataDir: string): Promise<{ url: string; proc: ChildProcess }> {
+/**
+ * nats-server under supervision: started on a fixed port and store, and started again on
+ * the same port and store when it dies (the services' NATS clients reconnect forever, see
+ * shared/src/nats/connect.ts, and JetStream recovers the streams, consumers and object
+ * store from the store directory), backing off when it keeps dying right after start.
+ */
+class SupervisedNats {
+  private proc: ChildProcess | undefined;
+  private stopping = false;
+  private restarts = 0;
+  private stderr = '';
+
+  constructor(readonly port: number, readonly storeDir: string) {}
+
+  get url(): string {
+    return `nats://127.0.0.1:${this.port}`;
+  }
+
+  /** Starts it and waits until it accepts connections (fails if it exits first). */
+  async start(): Promise<void> {
+    const proc = this.spawn();
+    const exited = new Promise<never>((_, reject) => proc.once('exit', (code) => reject(new Error(`nats-server exited (${code}): ${this.stderr.trim()}`))));
+    exited.catch(() => undefined);
+    await Promise.race([waitFor(async () => !(await portFree(this.port)), 15_000, 'nats-server'), exited]);
+  }
+
+  private spawn(): ChildProcess {
+    fs.mkdirSync(this.storeDir, { recursive: true });
+    const started = Date.now();
+    const proc = spawn('nats-server', ['-js', '-a', '127.0.0.1', '-p', String(this.port), '-sd', this.storeDir], { stdio: ['ignore', 'ignore', 'pipe'] });
+    this.proc = proc;
+    proc.stderr?.on('data', (d: Buffer) => { this.stderr = (this.stderr + d.toString()).slice(-4000); });
+    proc.once('exit', (code, signal) => {
+      if (this.stopping) return;
+      this.restarts = Date.now() - started > 30_000 ? 0 : this.restarts + 1;
+      const delayMs = Math.min(10_000, 250 * 2 ** this.restarts);
+      logger.error({ service: 'nats-server', code, signal, delayMs, stderr: this.stderr.trim().slice(-500) }, 'nats-server exited; restarting on the same port and store');
+      setTimeout(() => {
+        if (!this.stopping) this.spawn();
+      }, delayMs);
+    });
+    return proc;
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    const proc = this.proc;
+    if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
+    const exited = new Promise((r) => proc.once('exit', r));
+    proc.kill('SIGTERM');
+    await exited;
+  }
+}
+
+async function startNatsServer(dataDir: string): Promise<SupervisedNats> {
   const port = (await portFree(4222)) ? 4222 : await freePort();
-  const storeDir = path.join(dataDir, 'nats');
-  fs.mkdirSync(storeDir, { recursive: true });
-  const proc = spawn('nats-server', ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', storeDir], { stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  proc.stderr?.on('data', (d: Buffer) => { stderr = (stderr + d.toString()).slice(-4000); });
-  const exited = new Promise<never>((_, reject) => proc.once('exit', (code) => reject(new Error(`nats-server exited (${code}): ${stderr.trim()}`))));
-  await Promise.race([
-    waitFor(async () => !(await portFree(port)), 15_000, 'nats-server'),
-    exited,
-  ]);
-  return { url: `nats://127.0.0.1:${port}`, proc };
+  const nats = new SupervisedNats(port, path.join(dataDir, 'nats'));
+  await nats.start();
+  return nats;
 }
 
 async function createKeys(natsUrl: string, keys: BootstrapKey[]): Promise<void> {
@@ -106,21 +152,14 @@ class Supervised {
 }
 
 /** What to stop if start-up fails half way: nothing may outlive the supervisor. */
-const started: { nats?: ChildProcess; services: Supervised[] } = { services: [] };
-
-async function stopNats(proc: ChildProcess | undefined): Promise<void> {
-  if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
-  const exited = new Promise((r) => proc.once('exit', r));
-  proc.kill('SIGTERM');
-  await exited;
-}
+const started: { nats?: SupervisedNats; services: Supervised[] } = { services: [] };
 
 async function main(cfg: Config): Promise<void> {
   fs.mkdirSync(cfg.dataDir, { recursive: true });
-  let nats: { url: string; proc: ChildProcess } | undefined;
+  let nats: SupervisedNats | undefined;
   const natsUrl = cfg.natsUrl ?? (nats = await startNatsServer(cfg.dataDir)).url;
   if (nats) {
-    started.nats = nats.proc;
+    started.nats = nats;
     say(`nats-server with JetStream at ${natsUrl} (store ${path.join(cfg.dataDir, 'nats')})`);
   }
 
@@ -148,7 +187,7 @@ async function main(cfg: Config): Promise<void> {
     shuttingDown = true;
     say(`${signal}: stopping services`);
     await Promise.all(services.map((s) => s.stop()));
-    await stopNats(nats?.proc);
+    await nats?.stop();
     say('stopped');
     process.exit(0);
   };
@@ -173,6 +212,6 @@ async function main(cfg: Config): Promise<void> {
 main(config).catch(async (err) => {
   process.stderr.write(`[trawl] failed to start: ${(err as Error).message}\n`);
   await Promise.all(started.services.map((s) => s.stop()));
-  await stopNats(started.nats);
+  await started.nats?.stop();
   process.exit(1);
 });

@@ -107,6 +107,8 @@ export class FetchWorker {
         ...fetched,
         timings: { queueWaitMs, ...roundTimings(result.timings) },
         fetchedAt: now.toISOString(),
+        ...(result.abortedNavigations ? { abortedNavigations: result.abortedNavigations } : {}),
+        ...(result.domSnapshot ? { domSnapshot: result.domSnapshot } : {}),
       }, { eventId: newId(), now }),
       { once: true },
     );

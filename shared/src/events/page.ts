@@ -65,6 +65,13 @@ export const PageFetched = Type.Object({
   }))),
   timings: FetchTimings,
   fetchedAt: Timestamp,
+  /**
+   * Main-frame navigations away from the loaded page (script redirects, meta refresh) that
+   * failed and were cancelled: the page is the document that was loaded (first 10).
+   */
+  abortedNavigations: Type.Optional(Type.Array(Type.Object({ url: Type.String(), code: Type.String(), reason: Type.String() }), { maxItems: 10 })),
+  /** 'domcontentloaded': the page's scripts lost most of its text after load; rawHtml is the DOM at DOMContentLoaded. */
+  domSnapshot: Type.Optional(Type.Literal('domcontentloaded')),
 });
 
 export const PageCompleted = Type.Object({

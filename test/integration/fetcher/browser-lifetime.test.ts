@@ -5,39 +5,14 @@
 // that signal ends it.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { startSite, type TestSite } from '../../support/site.js';
+import { alive, descendants, type Proc } from '../../support/processes.js';
 import { until } from '../../support/wait.js';
 
 const CHILD = path.join(path.dirname(fileURLToPath(import.meta.url)), 'capturer-child.js');
-
-interface Proc { pid: number; ppid: number; state: string; cmdline: string }
-
-function proc(pid: number): Proc | undefined {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const [state, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return { pid, ppid: Number(ppid), state: state!, cmdline: fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ') };
-  } catch {
-    return undefined;
-  }
-}
-
-function descendants(root: number): Proc[] {
-  const all = fs.readdirSync('/proc').filter((e) => /^\d+$/.test(e)).map((e) => proc(Number(e))).filter((p): p is Proc => !!p);
-  const mine = new Set([root]);
-  for (let grew = true; grew;) {
-    grew = false;
-    for (const p of all) if (!mine.has(p.pid) && mine.has(p.ppid)) { mine.add(p.pid); grew = true; }
-  }
-  return all.filter((p) => p.pid !== root && mine.has(p.pid));
-}
-
-/** Alive means running or stopped: a zombie has exited and only waits to be reaped by init. */
-const alive = (pid: number): boolean => { const p = proc(pid); return !!p && p.state !== 'Z' && p.state !== 'X'; };
 
 describe('Chromium process lifetime', { skip: process.platform !== 'linux' }, () => {
   let site: TestSite;

@@ -47,45 +47,26 @@ async function waitFor(check: () => Promise<boolean>, timeoutMs: number, what: s
 }
 
 /**
- * nats-server under supervision: started on a fixed port and store, and started again on
- * the same port and store when it dies (the services' NATS clients reconnect forever, see
- * shared/src/nats/connect.ts, and JetStream recovers the streams, consumers and object
- * store from the store directory), backing off when it keeps dying right after start.
+ * A child process kept running: started again when it dies, backing off when it keeps
+ * dying right after start; stopped with SIGTERM (SIGKILL after `killAfterMs`).
  */
-class SupervisedNats {
+class Supervised {
   private proc: ChildProcess | undefined;
   private stopping = false;
   private restarts = 0;
-  private stderr = '';
 
-  constructor(readonly port: number, readonly storeDir: string) {}
+  constructor(readonly name: string, private readonly launch: () => ChildProcess, private readonly killAfterMs = 35_000) {}
 
-  get url(): string {
-    return `nats://127.0.0.1:${this.port}`;
-  }
-
-  /** Starts it and waits until it accepts connections (fails if it exits first). */
-  async start(): Promise<void> {
-    const proc = this.spawn();
-    const exited = new Promise<never>((_, reject) => proc.once('exit', (code) => reject(new Error(`nats-server exited (${code}): ${this.stderr.trim()}`))));
-    exited.catch(() => undefined);
-    await Promise.race([waitFor(async () => !(await portFree(this.port)), 15_000, 'nats-server'), exited]);
-  }
-
-  private spawn(): ChildProcess {
-    fs.mkdirSync(this.storeDir, { recursive: true });
+  start(): ChildProcess {
     const started = Date.now();
-    const proc = spawn('nats-server', ['-js', '-a', '127.0.0.1', '-p', String(this.port), '-sd', this.storeDir], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const proc = this.launch();
     this.proc = proc;
-    proc.stderr?.on('data', (d: Buffer) => { this.stderr = (this.stderr + d.toString()).slice(-4000); });
     proc.once('exit', (code, signal) => {
       if (this.stopping) return;
       this.restarts = Date.now() - started > 30_000 ? 0 : this.restarts + 1;
       const delayMs = Math.min(10_000, 250 * 2 ** this.restarts);
-      logger.error({ service: 'nats-server', code, signal, delayMs, stderr: this.stderr.trim().slice(-500) }, 'nats-server exited; restarting on the same port and store');
-      setTimeout(() => {
-        if (!this.stopping) this.spawn();
-      }, delayMs);
+      logger.error({ service: this.name, code, signal, delayMs }, `${this.name} exited; restarting`);
+      setTimeout(() => { if (!this.stopping) this.start(); }, delayMs);
     });
     return proc;
   }
@@ -96,14 +77,47 @@ class SupervisedNats {
     if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
     const exited = new Promise((r) => proc.once('exit', r));
     proc.kill('SIGTERM');
+    const timer = setTimeout(() => proc.kill('SIGKILL'), this.killAfterMs);
     await exited;
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * nats-server under supervision: started on a fixed port and store, and started again on
+ * the same port and store when it dies (the services' NATS clients reconnect forever, see
+ * shared/src/nats/connect.ts, and JetStream recovers the streams, consumers and buckets
+ * from the store directory).
+ */
+class SupervisedNats extends Supervised {
+  private stderr = '';
+
+  constructor(readonly port: number, readonly storeDir: string) {
+    super('nats-server', () => {
+      fs.mkdirSync(storeDir, { recursive: true });
+      const proc = spawn('nats-server', ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', storeDir], { stdio: ['ignore', 'ignore', 'pipe'] });
+      proc.stderr?.on('data', (d: Buffer) => { this.stderr = (this.stderr + d.toString()).slice(-4000); });
+      return proc;
+    });
+  }
+
+  get url(): string {
+    return `nats://127.0.0.1:${this.port}`;
+  }
+
+  /** Starts it and waits until it accepts connections (fails if it exits first). */
+  async ready(): Promise<void> {
+    const proc = this.start();
+    const exited = new Promise<never>((_, reject) => proc.once('exit', (code) => reject(new Error(`nats-server exited (${code}): ${this.stderr.trim()}`))));
+    exited.catch(() => undefined);
+    await Promise.race([waitFor(async () => !(await portFree(this.port)), 15_000, 'nats-server'), exited]);
   }
 }
 
 async function startNatsServer(dataDir: string): Promise<SupervisedNats> {
   const port = (await portFree(4222)) ? 4222 : await freePort();
   const nats = new SupervisedNats(port, path.join(dataDir, 'nats'));
-  await nats.start();
+  await nats.ready();
   return nats;
 }
 
@@ -117,38 +131,11 @@ async function createKeys(natsUrl: string, keys: BootstrapKey[]): Promise<void> 
   }
 }
 
-class Supervised {
-  private proc: ChildProcess | undefined;
-  private stopping = false;
-  private restarts = 0;
-
-  constructor(readonly name: string, private readonly env: NodeJS.ProcessEnv) {}
-
-  start(): void {
-    const entry = path.join(root, 'dist/services', this.name, 'src/main.js');
-    if (!fs.existsSync(entry)) throw new Error(`${entry} is missing: run npm run build`);
-    const started = Date.now();
-    this.proc = spawn(process.execPath, ['--enable-source-maps', entry], { env: this.env, stdio: ['ignore', 'inherit', 'inherit'] });
-    this.proc.once('exit', (code, signal) => {
-      if (this.stopping) return;
-      // Restart, backing off when it keeps dying right after start.
-      this.restarts = Date.now() - started > 30_000 ? 0 : this.restarts + 1;
-      const delayMs = Math.min(10_000, 250 * 2 ** this.restarts);
-      logger.error({ service: this.name, code, signal, delayMs }, 'service exited; restarting');
-      setTimeout(() => { if (!this.stopping) this.start(); }, delayMs);
-    });
-  }
-
-  async stop(): Promise<void> {
-    this.stopping = true;
-    const proc = this.proc;
-    if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
-    const exited = new Promise((r) => proc.once('exit', r));
-    proc.kill('SIGTERM');
-    const timer = setTimeout(() => proc.kill('SIGKILL'), 35_000);
-    await exited;
-    clearTimeout(timer);
-  }
+/** A service's process: node running its compiled main.js. */
+function serviceProcess(name: string, env: NodeJS.ProcessEnv): Supervised {
+  const entry = path.join(root, 'dist/services', name, 'src/main.js');
+  if (!fs.existsSync(entry)) throw new Error(`${entry} is missing: run npm run build`);
+  return new Supervised(name, () => spawn(process.execPath, ['--enable-source-maps', entry], { env, stdio: ['ignore', 'inherit', 'inherit'] }));
 }
 
 /** What to stop if start-up fails half way: nothing may outlive the supervisor. */
@@ -173,7 +160,7 @@ async function main(cfg: Config): Promise<void> {
   const wanted = process.env.TRAWL_SERVICES?.split(',').map((s) => s.trim()).filter(Boolean) ?? [...SERVICES];
   const unknown = wanted.filter((w) => !(SERVICES as readonly string[]).includes(w));
   if (unknown.length) throw new Error(`TRAWL_SERVICES: unknown service(s) ${unknown.join(', ')}; known: ${SERVICES.join(', ')}`);
-  const services = SERVICES.filter((name) => wanted.includes(name)).map((name, i) => new Supervised(name, {
+  const services = SERVICES.filter((name) => wanted.includes(name)).map((name, i) => serviceProcess(name, {
     ...process.env,
     NATS_URL: natsUrl,
     DATA_DIR: cfg.dataDir,

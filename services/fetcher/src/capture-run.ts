@@ -39,8 +39,11 @@ export interface CaptureResult {
   timings: { fetchMs: number; renderMs: number; screenshotMs: number };
   /** Main-frame navigations away from the page that failed; the DOM is the page's own. */
   abortedNavigations?: AbortedNavigation[];
-  /** Set when the DOM is the DOMContentLoaded snapshot (scripts lost the settled one's content). */
-  domSnapshot?: 'domcontentloaded';
+  /**
+   * Set when scripts lost the settled DOM's content: 'domcontentloaded' (the DOM then) or
+   * 'served' (the document as the server sent it, when it was lost before that).
+   */
+  domSnapshot?: 'domcontentloaded' | 'served';
 }
 
 /** What watches the page for scripts that misbehave (page-interceptor.ts, dom-snapshot.ts). */
@@ -70,7 +73,7 @@ export class CaptureRun {
   private screenshotMs = 0;
   /** Part of screenshotMs spent inside actions (taken out of renderMs). */
   private actionShotMs = 0;
-  private readonly fallbacks: { aborted: AbortedNavigation[]; finalUrl?: string; domSnapshot?: 'domcontentloaded' } = { aborted: [] };
+  private readonly fallbacks: { aborted: AbortedNavigation[]; finalUrl?: string; domSnapshot?: 'domcontentloaded' | 'served' } = { aborted: [] };
 
   constructor(
     private readonly page: Page,
@@ -150,6 +153,7 @@ export class CaptureRun {
       if (!served || served.chars < CONTENT_MIN_CHARS) throw error;
       this.fallbacks.aborted = [...interceptor.abortedNavigations, { url: this.lastNavigationUrl, code: error.code, reason: error.message }];
       this.fallbacks.finalUrl = this.mainResponse!.url();
+      this.fallbacks.domSnapshot = 'served';
       return served.html;
     }
     this.assertMainDocumentAllowed();
@@ -164,16 +168,27 @@ export class CaptureRun {
         return html;
       }
     }
-    if (counts && interceptor.firstError && counts.settledChars < CONTENT_MIN_CHARS) {
-      // The navigation away stopped the parser early: the document as served, if it has content.
+    if (counts && counts.settledChars < CONTENT_MIN_CHARS && (!deliberate || interceptor.requested.length > 0)) {
+      // Scripts lost the content before DOMContentLoaded (a navigation away stops the
+      // parser when it starts): the document as served stands in when it has content.
       const served = await this.servedDocument();
-      if (served && served.chars >= CONTENT_MIN_CHARS) return served.html;
-      throw interceptor.firstError; // a redirect stub: the page is the target that failed
+      if (served && served.chars >= CONTENT_MIN_CHARS) {
+        const lastRequested = interceptor.requested.at(-1);
+        if (this.fallbacks.aborted.length === 0 && lastRequested) {
+          // A navigation that never reached the network (an external scheme: mailto:, intent:...).
+          this.fallbacks.aborted = [{ url: lastRequested, code: 'NETWORK_ERROR', reason: `the browser does not load ${lastRequested.split(':')[0]}: URLs` }];
+        }
+        this.fallbacks.domSnapshot = 'served';
+        return served.html;
+      }
+      if (interceptor.firstError) throw interceptor.firstError; // a redirect stub: the page is the target that failed
     }
     return this.content();
   }
 
   private async servedDocument(): Promise<{ chars: number; html: string } | undefined> {
+    // Only an HTML document can be parsed again as one (not an image, a PDF or JSON).
+    if (!/html/i.test(this.mainResponse?.headers()['content-type'] ?? '')) return undefined;
     const body = await this.mainResponse?.body().catch(() => undefined);
     return body && this.guards ? this.guards.snapshots.parseServed(body) : undefined;
   }
@@ -209,14 +224,14 @@ export class CaptureRun {
   /** DOMContentLoaded is required; load and a quiet network are waited for within caps. */
   private async settlePage(): Promise<void> {
     try {
-      await this.untilAborted(this.page.waitForLoadState('domcontentloaded', { timeout: this.deadline.remainingMs() }));
+      await this.untilLoadState('domcontentloaded', this.deadline.remainingMs());
     } catch (err) {
       if (isTimeout(err)) throw new PageTimeoutError(`${this.url} did not finish loading within ${this.options.timeoutMs} ms`, { cause: err });
       throw captureError(err, 'loading the page');
     }
     this.assertMainDocumentAllowed();
     try {
-      await this.untilAborted(this.page.waitForLoadState('load', { timeout: Math.min(this.deadline.remainingMs(), this.settle.loadWaitMaxMs) }));
+      await this.untilLoadState('load', Math.min(this.deadline.remainingMs(), this.settle.loadWaitMaxMs));
     } catch (err) {
       if (!isTimeout(err)) throw captureError(err, 'loading the page');
     }
@@ -229,11 +244,21 @@ export class CaptureRun {
     }
   }
 
-  /** A wait for a load state, cut short by a cancelled navigation away (after which it never comes). */
-  private async untilAborted(wait: Promise<void>): Promise<void> {
+  /**
+   * A wait for a load state that also ends when the document reaches it while a navigation
+   * away is pending (Playwright never reports it then; see page-interceptor.ts).
+   */
+  private async untilLoadState(state: 'domcontentloaded' | 'load', timeoutMs: number): Promise<void> {
+    const wait = this.page.waitForLoadState(state, { timeout: timeoutMs });
     if (!this.guards) return wait;
     wait.catch(() => undefined);
-    await Promise.race([wait, this.guards.interceptor.firstAbort]);
+    const readyState = this.guards.interceptor.navigationRequested.then(() => this.page.waitForFunction(
+      (s) => document.readyState === 'complete' || (s === 'domcontentloaded' && document.readyState === 'interactive'),
+      state,
+      { polling: 100, timeout: timeoutMs },
+    )).then(() => undefined);
+    readyState.catch(() => undefined);
+    await Promise.race([wait, readyState]);
   }
 
   private async waitFor(): Promise<void> {

@@ -44,13 +44,16 @@ export class PageInterceptor {
   private readonly recorded: { navigation: AbortedNavigation; error: TrawlError }[] = [];
   /** Set once the requested URL's navigation got its final (non-redirect) response. */
   private initialDone = false;
-  private signalAbort!: () => void;
+  private signalRequested!: () => void;
+  /** Main-frame navigations a script asked for (renderer-initiated), oldest first. */
+  readonly requested: string[] = [];
   /**
-   * Resolves at the first cancelled navigation. Chromium stops parsing a document when a
-   * navigation away starts, and Playwright then never reports its DOMContentLoaded or
-   * load, so waits for those end here too.
+   * Resolves when a script first asks the main frame to navigate away. Chromium stops
+   * parsing the document then, and when that navigation goes nowhere (cancelled here, or an
+   * external scheme such as mailto: or intent:), Playwright never reports the document's
+   * DOMContentLoaded or load: CaptureRun then reads document.readyState instead.
    */
-  readonly firstAbort = new Promise<void>((resolve) => { this.signalAbort = resolve; });
+  readonly navigationRequested = new Promise<void>((resolve) => { this.signalRequested = resolve; });
 
   private constructor(
     private readonly cdp: CDPSession,
@@ -63,6 +66,12 @@ export class PageInterceptor {
     const { frameTree } = await cdp.send('Page.getFrameTree');
     const interceptor = new PageInterceptor(cdp, frameTree.frame.id, proxy);
     cdp.on('Fetch.requestPaused', (event) => void interceptor.paused(event));
+    cdp.on('Page.frameRequestedNavigation', (event) => {
+      if (event.frameId !== interceptor.mainFrameId) return;
+      if (interceptor.requested.length < MAX_RECORDED) interceptor.requested.push(event.url);
+      interceptor.signalRequested();
+    });
+    await cdp.send('Page.enable');
     await cdp.send('Fetch.enable', {
       patterns: [
         ...refusedResourceTypes.map((resourceType) => ({ resourceType: resourceType as 'Font', requestStage: 'Request' as const })),
@@ -112,7 +121,6 @@ export class PageInterceptor {
       if (this.recorded.length < MAX_RECORDED) {
         this.recorded.push({ navigation: { url: event.request.url, code: error.code, reason: error.message }, error });
       }
-      this.signalAbort();
       await this.cdp.send('Fetch.failRequest', { requestId, errorReason: 'Aborted' });
     } catch {
       // The page or its context closed meanwhile: nothing is waiting for this request.

@@ -46,6 +46,7 @@ before(async () => {
     '/head-redirect-unresolvable': page(script(`location.href = 'https://nowhere.test/landing'`)),
     '/late-redirect-unresolvable': page('', script(`setTimeout(() => { location.href = 'http://nowhere.test/later'; }, 50)`)),
     '/scheme-change': page(script(`if (location.protocol !== 'https:') location = document.URL.replace(/^http:/, 'https:')`)),
+    '/external-scheme': page(script(`location.href = 'intent://scan/#Intent;scheme=zxing;end'`)),
     '/redirect-stub': `<!doctype html><html><head>${script(`location.href = 'https://nowhere.test/'`)}</head><body><p>Redirecting…</p></body></html>`,
     '/redirect-ok': page(script(`location.replace('/landing')`)),
     '/landing': '<!doctype html><html><body><h1>Landing</h1><p>The page a script sent us to.</p></body></html>',
@@ -80,6 +81,15 @@ describe('a navigation away from the loaded page that fails', () => {
     assert.equal(result.statusCode, 200);
     assert.deepEqual(result.abortedNavigations?.map((n) => [n.url, n.code]), [['https://nowhere.test/landing', 'NETWORK_ERROR']]);
     assert.match(result.abortedNavigations![0]!.reason, /could not resolve host "nowhere\.test": ENOTFOUND/);
+    // The redirect in <head> stopped the parser: the document as served stands in.
+    assert.equal(result.domSnapshot, 'served');
+  });
+
+  test('a script redirect to a scheme the browser does not load (no network request at all) keeps the page', async () => {
+    const result = await capturer.capture(site.url('/external-scheme'), opts(), ctx());
+    assertArticle(result.html);
+    assert.equal(result.finalUrl, site.url('/external-scheme'));
+    assert.deepEqual(result.abortedNavigations?.map((n) => [n.url, n.code]), [['intent://scan/#Intent;scheme=zxing;end', 'NETWORK_ERROR']]);
   });
 
   test('a redirect after load to a host that does not resolve keeps the live DOM', async () => {

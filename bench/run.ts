@@ -5,7 +5,7 @@
 // "n/a (endpoint missing)". See docs/benchmarks.md for the reading of the numbers.
 //
 // Sizes can be changed with environment variables (e.g. BENCH_STABILITY_SCRAPES=500), and
-// BENCH_ONLY=latency,throughput,cache,map,crawl,stability runs a subset.
+// BENCH_ONLY=latency,throughput,cache,map,crawl,stability,engines runs a subset.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,6 +19,7 @@ import { formatTable, row, type Row } from './lib/table.js';
 import { apiLoad } from './scenarios/api-load.js';
 import type { BenchContext, ScenarioResult, Sizes } from './scenarios/context.js';
 import { crawl } from './scenarios/crawl.js';
+import { engineCrawl, engineMixed, engineThroughput } from './scenarios/engines.js';
 import { ARTICLE_PATH, latency, latencyUrls } from './scenarios/latency.js';
 import { map } from './scenarios/map.js';
 import { STABILITY_PATH, stability } from './scenarios/stability.js';
@@ -45,12 +46,13 @@ const SIZES: Sizes = {
   mapChildren: size('BENCH_MAP_CHILDREN', 10),
   mapUrlsPerChild: size('BENCH_MAP_URLS_PER_CHILD', 5_000),
   crawlPages: size('BENCH_CRAWL_PAGES', 500),
+  mixedPages: size('BENCH_MIXED_PAGES', 150),
   stabilityScrapes: size('BENCH_STABILITY_SCRAPES', 2_000),
   stabilityConcurrency: size('BENCH_STABILITY_CONCURRENCY', 8),
   stabilityPageBytes: size('BENCH_STABILITY_PAGE_BYTES', 10_000),
 };
 
-const SCENARIOS = ['latency', 'throughput', 'cache', 'map', 'crawl', 'stability'] as const;
+const SCENARIOS = ['latency', 'throughput', 'cache', 'map', 'crawl', 'stability', 'engines'] as const;
 type Scenario = (typeof SCENARIOS)[number];
 const only = new Set((process.env.BENCH_ONLY ?? SCENARIOS.join(',')).split(',').map((s) => s.trim()).filter(Boolean));
 const runs = (s: Scenario): boolean => only.has(s);
@@ -105,7 +107,7 @@ async function main(): Promise<void> {
     log('baseline: sequential scrapes of the article');
     latencyBase = await runBaseline({ urls: latencyUrls(site.origin, 'base', SIZES.warmupScrapes + SIZES.latencyScrapes), concurrency: 1, warmup: SIZES.warmupScrapes });
   }
-  if (runs('throughput')) {
+  if (runs('throughput') || runs('engines')) {
     const n = Math.min(SIZES.baselineThroughputPages, SIZES.throughputPages);
     log(`baseline: ${n} pages, ${fetcherConcurrency} at once`);
     const urls = Array.from({ length: n }, (_, i) => site.url(throughputPath(i)));
@@ -121,16 +123,21 @@ async function main(): Promise<void> {
   try {
     if (latencyBase) results.latency = await guarded('1. Scrape latency', 'latency', () => latency(ctx, latencyBase), logs);
     if (runs('cache')) results.apiLoad = await guarded('3. Cache hit / 4. Status reads', 'load', () => apiLoad(ctx), logs);
-    if (throughputBase) results.throughput = await guarded('2. Throughput', 'throughput', () => throughput(ctx, throughputBase, fetcherConcurrency), logs);
+    if (throughputBase && runs('throughput')) results.throughput = await guarded('2. Throughput', 'throughput', () => throughput(ctx, throughputBase, fetcherConcurrency), logs);
     if (runs('map')) results.map = await guarded('5. Map', 'map', () => map(ctx), logs);
     if (runs('crawl')) results.crawl = await guarded('6. Crawl', 'crawl', () => crawl(ctx), logs);
     if (runs('stability')) results.stability = await guarded('7. Stability', 'stability', () => stability(ctx), logs);
+    if (runs('engines')) {
+      results.engineCrawl = await guarded('8. Engines: crawl', 'crawl', () => engineCrawl(ctx, throughputBase), logs);
+      results.engineMixed = await guarded('9. Engines: mixed site', 'mixed', () => engineMixed(ctx), logs);
+      if (throughputBase) results.engineThroughput = await guarded('10. Engines: scrapes', 'throughput', () => engineThroughput(ctx, throughputBase, fetcherConcurrency), logs);
+    }
   } finally {
     await bs.sys.stop();
     await site.close();
   }
 
-  const order = ['latency', 'throughput', 'apiLoad', 'map', 'crawl', 'stability'];
+  const order = ['latency', 'throughput', 'apiLoad', 'map', 'crawl', 'stability', 'engineCrawl', 'engineMixed', 'engineThroughput'];
   const rows: Row[] = order.flatMap((k) => results[k]?.rows ?? []);
   const wallMs = performance.now() - wallStarted;
   const table = formatTable(rows);

@@ -14,7 +14,7 @@ import { createLogger } from '../shared/src/logger.js';
 import { connectNats } from '../shared/src/nats/connect.js';
 import { EventLog } from '../shared/src/nats/event-log.js';
 import { ensureInfrastructure } from '../shared/src/nats/infrastructure.js';
-import { SERVICES } from './services.js';
+import { SERVICE_NODE_FLAGS, SERVICES, type ServiceName } from './services.js';
 
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -45,6 +45,8 @@ async function waitFor(check: () => Promise<boolean>, timeoutMs: number, what: s
   }
   throw new Error(`timed out waiting for ${what}`);
 }
+
+const NATS_SOFT_MEMORY_LIMIT = '128MiB';
 
 /**
  * A child process kept running: started again when it dies, backing off when it keeps
@@ -95,7 +97,10 @@ class SupervisedNats extends Supervised {
   constructor(readonly port: number, readonly storeDir: string) {
     super('nats-server', () => {
       fs.mkdirSync(storeDir, { recursive: true });
-      const proc = spawn('nats-server', ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', storeDir], { stdio: ['ignore', 'ignore', 'pipe'] });
+      // A soft memory limit for the Go runtime (Go >= 1.19): the GC works harder near it
+      // instead of letting the heap double; never an out-of-memory kill. GOMEMLIMIT overrides.
+      const env = { ...process.env, GOMEMLIMIT: process.env.GOMEMLIMIT ?? NATS_SOFT_MEMORY_LIMIT };
+      const proc = spawn('nats-server', ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', storeDir], { stdio: ['ignore', 'ignore', 'pipe'], env });
       proc.stderr?.on('data', (d: Buffer) => { this.stderr = (this.stderr + d.toString()).slice(-4000); });
       return proc;
     });
@@ -135,7 +140,8 @@ async function createKeys(natsUrl: string, keys: BootstrapKey[]): Promise<void> 
 function serviceProcess(name: string, env: NodeJS.ProcessEnv): Supervised {
   const entry = path.join(root, 'dist/services', name, 'src/main.js');
   if (!fs.existsSync(entry)) throw new Error(`${entry} is missing: run npm run build`);
-  return new Supervised(name, () => spawn(process.execPath, ['--enable-source-maps', entry], { env, stdio: ['ignore', 'inherit', 'inherit'] }));
+  const flags = SERVICE_NODE_FLAGS[name as ServiceName] ?? [];
+  return new Supervised(name, () => spawn(process.execPath, ['--enable-source-maps', ...flags, entry], { env, stdio: ['ignore', 'inherit', 'inherit'] }));
 }
 
 /** What to stop if start-up fails half way: nothing may outlive the supervisor. */

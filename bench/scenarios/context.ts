@@ -15,6 +15,8 @@ export interface Sizes {
   mapChildren: number;
   mapUrlsPerChild: number;
   crawlPages: number;
+  /** Pages of the engines bench's mixed site (a third built by JavaScript). */
+  mixedPages: number;
   stabilityScrapes: number;
   stabilityConcurrency: number;
   stabilityPageBytes: number;

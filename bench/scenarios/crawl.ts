@@ -1,9 +1,10 @@
-// 6. Crawl: a site of its own with N article pages (65-85 KB each, boilerplate, about 20
+// 6. Crawl (engine browser, as before engines existed; 8. compares it with auto): a site of its own with N article pages (65-85 KB each, boilerplate, about 20
 // links per page, duplicates through #fragments and trailing slashes), crawled from `/`
 // with maxDepth 5 and limit 1000. Time to COMPLETED, pages per second, CPU per page, peak
 // RSS/PSS of the process tree, and a check at the server that every page was requested
 // exactly once (any spelling of a page counts as that page).
 import { startSite, type TestSite } from '../../test/support/site.js';
+import type { TrawlSystem } from '../../test/support/system.js';
 import { crawlLinks, crawlPageOf, crawlPath } from '../lib/crawl-site.js';
 import { articleHtml, PIXEL_PNG } from '../lib/pages.js';
 import { cpuShares, TreeSampler } from '../lib/proc.js';
@@ -29,7 +30,7 @@ interface CrawlView {
   error?: { message: string };
 }
 
-async function crawlSite(pages: number): Promise<TestSite> {
+export async function crawlSite(pages: number): Promise<TestSite> {
   const site = await startSite();
   for (let i = 0; i < pages; i++) {
     const links = crawlLinks(i, pages);
@@ -44,6 +45,17 @@ async function crawlSite(pages: number): Promise<TestSite> {
   // The cookie banner's link: one more (small) page of the site.
   site.route('/privacy', { body: '<!doctype html><html><head><title>Privacy</title></head><body><h1>Privacy</h1><p>We keep nothing.</p><a href="/">Home</a></body></html>' });
   return site;
+}
+
+/** The crawl's view once it is final (polled every 250 ms), or undefined after `timeoutMs`. */
+export async function finishedCrawl<V extends { status: string }>(sys: TrawlSystem, id: string, timeoutMs: number): Promise<V | undefined> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const got = await sys.api<V>('GET', `/api/v1/crawl/${id}`);
+    if (got.status === 200 && ['COMPLETED', 'FAILED', 'CANCELLED'].includes(got.body.status)) return got.body;
+    await sleep(250);
+  }
+  return undefined;
 }
 
 /** Requests per page index (all spellings together); other paths are ignored. */
@@ -63,19 +75,13 @@ export async function crawl(ctx: BenchContext): Promise<ScenarioResult> {
   try {
     const sampler = new TreeSampler(rootPid).start();
     const started = performance.now();
-    const res = await sys.api<CrawlView>('POST', '/api/v1/crawl', { url: site.url('/'), maxDepth: MAX_DEPTH, limit: LIMIT, scrapeOptions: SCRAPE_BODY });
+    const res = await sys.api<CrawlView>('POST', '/api/v1/crawl', { url: site.url('/'), maxDepth: MAX_DEPTH, limit: LIMIT, scrapeOptions: { ...SCRAPE_BODY, engine: 'browser' } });
     if (res.status === 404) {
       sampler.stop();
       return { rows: [missing(B)], details: { status: 404 } };
     }
     if (res.status >= 300) throw new Error(`POST /api/v1/crawl answered ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`);
-    let view: CrawlView | undefined;
-    const deadline = Date.now() + 10 * 60_000;
-    while (Date.now() < deadline) {
-      const got = await sys.api<CrawlView>('GET', `/api/v1/crawl/${res.body.id}`);
-      if (got.status === 200 && ['COMPLETED', 'FAILED', 'CANCELLED'].includes(got.body.status)) { view = got.body; break; }
-      await sleep(250);
-    }
+    const view = await finishedCrawl<CrawlView>(sys, res.body.id, 10 * 60_000);
     const clientMs = performance.now() - started;
     const usage = sampler.stop();
     if (!view) throw new Error(`crawl ${res.body.id} did not finish in 10 minutes`);

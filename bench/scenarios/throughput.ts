@@ -9,13 +9,18 @@ import { fetchJobs, JobWatcher, submitScrape, type JobTimings } from '../lib/sys
 import { mb, row } from '../lib/table.js';
 import { SCRAPE_BODY, type BenchContext, type ScenarioResult } from './context.js';
 
-const B = '2. Throughput';
+const THROUGHPUT = '2. Throughput';
 
 export function throughputPath(i: number): string {
   return `/t/${i}`;
 }
 
-export async function throughput(ctx: BenchContext, baseline: BaselineRun, baselineConcurrency: number): Promise<ScenarioResult> {
+/** `label` and `body` let the engines bench run the same scenario with engine auto. */
+export async function throughput(
+  ctx: BenchContext, baseline: BaselineRun, baselineConcurrency: number, opts: { label?: string; body?: Record<string, unknown> } = {},
+): Promise<ScenarioResult> {
+  const B = opts.label ?? THROUGHPUT;
+  const body = opts.body ?? SCRAPE_BODY;
   const { sys, rootPid } = ctx.bs;
   const n = ctx.sizes.throughputPages;
   const urls = Array.from({ length: n }, (_, i) => ctx.site.url(throughputPath(i)));
@@ -23,7 +28,7 @@ export async function throughput(ctx: BenchContext, baseline: BaselineRun, basel
   const sampler = new TreeSampler(rootPid).start();
   const startedWall = Date.now();
   const started = performance.now();
-  const created = await Promise.all(urls.map((url) => submitScrape(sys, { url, ...SCRAPE_BODY })));
+  const created = await Promise.all(urls.map((url) => submitScrape(sys, { url, ...body })));
   const submitMs = performance.now() - started;
   ctx.log(`  ${n} submitted in ${Math.round(submitMs)} ms`);
   const progress = setInterval(() => ctx.log(`  ${n - watcher.pending}/${n} finished`), 15_000);

@@ -4,6 +4,7 @@
 import path from 'node:path';
 import { parseCidrList, type CidrRange } from './url-safety.js';
 import { PLANS, type Plan } from './plans.js';
+import { ENGINE_DEFAULTS, ENGINES, type Engine, type EngineDefaults } from './scrape-options.js';
 
 export class ConfigError extends Error {
   constructor(readonly variable: string, message: string) {
@@ -47,6 +48,10 @@ export interface Config {
   rateLimits: boolean;
   /** Per-key monthly page quotas of the plans (QUOTAS=off disables them). */
   quotas: boolean;
+  /** Long-polls (`?waitMs=`) one API key may hold open at once on one gateway. */
+  longPollMaxWaitsPerKey: number;
+  /** Long-polls one gateway holds open at once, all keys together. */
+  longPollMaxWaitsPerGateway: number;
   /** Pages of one crawl in flight at once. */
   crawlMaxInFlight: number;
   /** Pages of one batch scrape in flight at once. */
@@ -55,6 +60,14 @@ export interface Config {
   webhookTimeoutMs: number;
   /** Delays between webhook attempts (empty: no retry). */
   webhookRetryScheduleMs: readonly number[];
+  /** The engine of a page whose request names none, per job kind (SCRAPE_ENGINE, CRAWL_ENGINE, BATCH_ENGINE, MAP_ENGINE). */
+  engineDefaults: EngineDefaults;
+  /** auto: agreeing pages (HTTP and browser markdown the same) before a host is served over HTTP. */
+  engineAutoAgreements: number;
+  /** auto: one page in this many of a verified host is still rendered too (drift check). */
+  engineAutoRecheckEvery: number;
+  /** HTTP engine: decoded body bytes at most (a larger page is left to the browser, or fails with engine http). */
+  httpEngineMaxBytes: number;
   /** Server secret the per-key webhook secrets derive from (unset: generated, kept in JetStream). */
   webhookSigningSecret: string | undefined;
 }
@@ -104,6 +117,13 @@ function secret(env: Env, name: string, minLength: number): string | undefined {
   if (!raw) return undefined;
   if (raw.length < minLength) throw new ConfigError(name, `must be at least ${minLength} characters`);
   return raw;
+}
+
+function engine(env: Env, name: string, fallback: Engine): Engine {
+  const raw = env[name]?.trim().toLowerCase();
+  if (!raw) return fallback;
+  if (!(ENGINES as readonly string[]).includes(raw)) throw new ConfigError(name, `must be one of ${ENGINES.join('|')}, got "${env[name]}"`);
+  return raw as Engine;
 }
 
 function onOff(env: Env, name: string, fallback: boolean): boolean {
@@ -165,10 +185,21 @@ export function loadConfig(env: Env = process.env): Config {
     mapMaxCrawlPages: int(env, 'MAP_MAX_CRAWL_PAGES', 100, 1, 10_000),
     rateLimits: onOff(env, 'RATE_LIMITS', true),
     quotas: onOff(env, 'QUOTAS', true),
+    longPollMaxWaitsPerKey: int(env, 'LONG_POLL_MAX_WAITS_PER_KEY', 20, 1, 10_000),
+    longPollMaxWaitsPerGateway: int(env, 'LONG_POLL_MAX_WAITS_PER_GATEWAY', 1_000, 1, 100_000),
     crawlMaxInFlight: int(env, 'CRAWL_MAX_IN_FLIGHT', 4, 1, 64),
     batchMaxInFlight: int(env, 'BATCH_MAX_IN_FLIGHT', 4, 1, 64),
     webhookTimeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
     webhookRetryScheduleMs: msList(env, 'WEBHOOK_RETRY_SCHEDULE_MS', DEFAULT_WEBHOOK_RETRY_SCHEDULE_MS),
+    engineDefaults: {
+      scrape: engine(env, 'SCRAPE_ENGINE', ENGINE_DEFAULTS.scrape),
+      crawl: engine(env, 'CRAWL_ENGINE', ENGINE_DEFAULTS.crawl),
+      batch: engine(env, 'BATCH_ENGINE', ENGINE_DEFAULTS.batch),
+      map: engine(env, 'MAP_ENGINE', ENGINE_DEFAULTS.map),
+    },
+    engineAutoAgreements: int(env, 'ENGINE_AUTO_AGREEMENTS', 3, 1, 100),
+    engineAutoRecheckEvery: int(env, 'ENGINE_AUTO_RECHECK_EVERY', 25, 2, 10_000),
+    httpEngineMaxBytes: int(env, 'HTTP_ENGINE_MAX_BYTES', 10 * 1024 * 1024, 64 * 1024, 100 * 1024 * 1024),
     webhookSigningSecret: secret(env, 'WEBHOOK_SIGNING_SECRET', MIN_WEBHOOK_SECRET_LENGTH),
     publicBaseUrl: (url(env, 'PUBLIC_BASE_URL', ['http:', 'https:']) ?? `http://${publicHost.includes(':') ? `[${publicHost}]` : publicHost}:${port}`).replace(/\/+$/, ''),
   };

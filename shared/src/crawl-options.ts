@@ -74,7 +74,7 @@ export function normalizeCrawlRequest(input: CrawlRequest): ResolvedCrawlOptions
     excludePaths: input.excludePaths ?? [],
     allowExternalLinks: input.allowExternalLinks ?? CRAWL_DEFAULTS.allowExternalLinks,
     ignoreRobots: input.ignoreRobots ?? CRAWL_DEFAULTS.ignoreRobots,
-    scrapeOptions: normalizeScrapeOptions(input.scrapeOptions ?? {}),
+    scrapeOptions: normalizeScrapeOptions(input.scrapeOptions ?? {}, 'scrapeOptions.'),
     ...(input.webhookUrl !== undefined ? { webhookUrl: input.webhookUrl } : {}),
   };
 }

@@ -21,7 +21,9 @@ export const ERROR_CODES = {
   JOB_ALREADY_FINISHED: { status: 409, title: 'Job already finished' },
   ROTATION_CONFLICT: { status: 409, title: 'Rotation conflict' },
   PAYLOAD_TOO_LARGE: { status: 413, title: 'Payload too large' },
+  URI_TOO_LONG: { status: 414, title: 'URI too long' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, title: 'Unsupported media type' },
+  HEADERS_TOO_LARGE: { status: 431, title: 'Request headers too large' },
   SERVICE_UNAVAILABLE: { status: 503, title: 'Service unavailable' },
   INTERNAL_ERROR: { status: 500, title: 'Internal error' },
 } as const;

@@ -8,6 +8,17 @@ export type IdGenerator = () => string;
 /** 22 url-safe characters, 128 bits of randomness. */
 export const newId: IdGenerator = () => randomBytes(16).toString('base64url');
 
+/**
+ * The shape of every job id newId makes. Ids from clients go into subject filters and
+ * store keys, so anything else (`*`, `>`, `.`, spaces, control characters) is refused as
+ * "no such job" before it touches either.
+ */
+const JOB_ID = /^[A-Za-z0-9_-]{22}$/;
+
+export function isJobId(value: string): boolean {
+  return JOB_ID.test(value);
+}
+
 export function sha256Hex(text: string | Buffer): string {
   return createHash('sha256').update(text).digest('hex');
 }

@@ -24,6 +24,8 @@ export interface SafeRequestOptions {
   maxBytes: number;
   maxRedirects?: number;
   signal?: AbortSignal;
+  /** Accept invalid TLS certificates (the fetcher's HTTP engine, like its browser: content extraction, not trust). */
+  insecureTls?: boolean;
 }
 
 export interface SafeResponse {
@@ -96,6 +98,7 @@ async function requestOnce(url: URL, opts: SafeRequestOptions, signal: AbortSign
       signal,
       // A new agent per request: a kept-alive socket must never skip the address check.
       agent: false,
+      ...(opts.insecureTls ? { rejectUnauthorized: false } : {}),
     });
     req.once('response', resolve);
     req.once('error', (err) => reject(toNetworkError(err, url, deadline.aborted)));

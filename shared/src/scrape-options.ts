@@ -4,6 +4,7 @@
 // event carries fully resolved options and the cache key sees one canonical form.
 import { FormatRegistry, Kind, Type, TypeRegistry, type Static, type TUnsafe } from '@sinclair/typebox';
 import { parse as parseCss } from 'css-what';
+import { ValidationError } from './errors.js';
 
 // A string enum as plain JSON Schema `enum`: one clear validation message ("must be one of
 // ...") instead of an anyOf of consts. Registered so TypeBox's own compiler checks it too.
@@ -17,6 +18,23 @@ export const FORMATS = ['markdown', 'html', 'rawHtml', 'links', 'screenshot'] as
 export type Format = (typeof FORMATS)[number];
 export const DEVICES = ['desktop', 'tablet', 'mobile'] as const;
 export type Device = (typeof DEVICES)[number];
+
+/**
+ * How a page is fetched: `browser` (Chromium renders it), `http` (one GET, no browser) or
+ * `auto` (HTTP when the host is verified to serve the same page without JavaScript, see
+ * services/fetcher/src/engine). The default depends on the job kind (ENGINE_DEFAULTS).
+ */
+export const ENGINES = ['browser', 'http', 'auto'] as const;
+export type Engine = (typeof ENGINES)[number];
+
+/**
+ * The engine a page gets when the request names none, per job kind: a single scrape is
+ * "fetched in a browser" (spec); crawl and batch pages are bulk and take `auto`. Servers
+ * change each with SCRAPE_ENGINE / CRAWL_ENGINE / BATCH_ENGINE / MAP_ENGINE (config.ts).
+ * Applied by the fetcher, which records the engine used and why on page_fetched.
+ */
+export const ENGINE_DEFAULTS = { scrape: 'browser', crawl: 'auto', batch: 'auto', map: 'browser' } as const satisfies Record<string, Engine>;
+export type EngineDefaults = Record<keyof typeof ENGINE_DEFAULTS, Engine>;
 
 export const SCRAPE_DEFAULTS = {
   formats: ['markdown'] as Format[],
@@ -113,6 +131,11 @@ export const ScrapeOptionsSchema = Type.Object(
     timeout: Type.Optional(Type.Integer({ minimum: 1000, maximum: MAX_TIMEOUT_MS, default: 30_000 })),
     screenshotOptions: Type.Optional(ScreenshotOptions),
     actions: Type.Optional(Type.Array(Action, { maxItems: MAX_ACTIONS })),
+    engine: Type.Optional(StringEnum(ENGINES, {
+      description: 'browser: render in Chromium; http: one HTTP GET, no browser (no screenshot, actions, waitFor, darkMode or viewport); '
+        + 'auto: HTTP when the host is verified to give the same page, else the browser. '
+        + 'Default: browser for a scrape, auto for crawl and batch pages (server settings may change these).',
+    })),
   },
   { additionalProperties: false },
 );
@@ -147,6 +170,8 @@ export const ResolvedScrapeOptions = Type.Object({
     }),
   ),
   actions: Type.Array(Action),
+  /** Only when the request named one; otherwise the fetcher applies ENGINE_DEFAULTS for the job kind. */
+  engine: Type.Optional(Type.Union(ENGINES.map((e) => Type.Literal(e)))),
 });
 export type ResolvedScrapeOptions = Static<typeof ResolvedScrapeOptions>;
 
@@ -155,7 +180,16 @@ export type ResolvedScrapeOptions = Static<typeof ResolvedScrapeOptions>;
  * ["links","markdown"] and ["markdown","links"] share a cache entry; header names are
  * lower-cased for the same reason. Screenshot options exist only when a screenshot is asked for.
  */
-export function normalizeScrapeOptions(input: ScrapeOptionsInput): ResolvedScrapeOptions {
+export function normalizeScrapeOptions(input: ScrapeOptionsInput, field = ''): ResolvedScrapeOptions {
+  if (input.engine === 'http') {
+    const needs = browserOnlyOptions(input);
+    if (needs.length > 0) {
+      throw new ValidationError(
+        `engine "http" fetches without a browser, but ${needs.join(', ')} ${needs.length > 1 ? 'need' : 'needs'} one: use engine "browser" or "auto", or drop ${needs.length > 1 ? 'them' : 'it'}`,
+        `${field}engine`,
+      );
+    }
+  }
   const asked = new Set(input.formats ?? SCRAPE_DEFAULTS.formats);
   const formats = FORMATS.filter((f) => asked.has(f));
   const headers: Record<string, string> = {};
@@ -190,5 +224,32 @@ export function normalizeScrapeOptions(input: ScrapeOptionsInput): ResolvedScrap
         }
       : {}),
     actions: input.actions ?? [],
+    ...(input.engine ? { engine: input.engine } : {}),
   };
+}
+
+/**
+ * The options of a request that only a browser can honour (named as the request names
+ * them). `mobile` and `device` are not among them: the HTTP engine sends their user agent.
+ */
+export function browserOnlyOptions(input: Pick<ScrapeOptionsInput, 'formats' | 'actions' | 'waitFor' | 'darkMode' | 'viewport'>): string[] {
+  const needs: string[] = [];
+  if (input.formats?.includes('screenshot')) needs.push('the screenshot format');
+  if (input.actions?.length) needs.push('actions');
+  if (input.waitFor !== undefined) needs.push('waitFor');
+  if (input.darkMode) needs.push('darkMode');
+  if (input.viewport !== undefined) needs.push('viewport');
+  return needs;
+}
+
+/** The same question about resolved options (what the fetcher sees): [] when HTTP can serve them. */
+export function resolvedBrowserNeeds(options: ResolvedScrapeOptions): string[] {
+  const viewportSet = options.viewport.width !== SCRAPE_DEFAULTS.viewport.width || options.viewport.height !== SCRAPE_DEFAULTS.viewport.height;
+  return browserOnlyOptions({
+    formats: options.formats,
+    actions: options.actions,
+    ...(options.waitFor !== undefined ? { waitFor: options.waitFor } : {}),
+    darkMode: options.darkMode,
+    ...(viewportSet ? { viewport: options.viewport } : {}),
+  });
 }

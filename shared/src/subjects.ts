@@ -25,10 +25,12 @@ export interface SubjectParts {
   event: string;
 }
 
+function assertToken(name: string, value: string): void {
+  if (!TOKEN.test(value)) throw new Error(`subject token ${name} "${value}" is not a plain token`);
+}
+
 export function subjectOf(parts: SubjectParts): string {
-  for (const [name, value] of Object.entries(parts)) {
-    if (!TOKEN.test(value)) throw new Error(`subject token ${name} "${value}" is not a plain token`);
-  }
+  for (const [name, value] of Object.entries(parts)) assertToken(name, value);
   return `${SUBJECT_ROOT}.${parts.kind}.${parts.id}.${parts.part}.${parts.event}`;
 }
 
@@ -47,6 +49,8 @@ export function eventFilter(event: string): string {
 
 /** All events of one job, in order: the audit replay filter. */
 export function historyFilter(kind: AggregateKind, id: string): string {
+  // A wildcard or dot in the id would widen the filter to other jobs' events.
+  assertToken('id', id);
   return `${SUBJECT_ROOT}.${kind}.${id}.>`;
 }
 

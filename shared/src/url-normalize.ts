@@ -16,6 +16,23 @@ export interface NormalizedUrl {
 
 const INDEX_FILE = /\/(index|default)\.(html?|php|aspx?)$/i;
 
+/**
+ * The path's key form. Index files and trailing slashes are removed until neither is
+ * left, so the order they appear in does not matter (`/index.html/` and `/index.html` and
+ * `/` are one page) and a key's own key is itself.
+ */
+function keyPath(pathname: string): string {
+  let path = pathname;
+  for (;;) {
+    const next = path.replace(INDEX_FILE, '/').replace(/(.)\/+$/, '$1');
+    if (next === path) return path;
+    path = next;
+  }
+}
+
+/** Code-unit order: the same on every machine, unlike localeCompare. */
+const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
 export function normalizeUrl(raw: string, base?: string | URL): NormalizedUrl | null {
   let parsed: URL;
   try {
@@ -31,13 +48,16 @@ export function normalizeUrl(raw: string, base?: string | URL): NormalizedUrl | 
   const url = parsed.toString();
 
   const keyUrl = new URL(url);
-  keyUrl.hostname = keyUrl.hostname.replace(/^www\./, '');
-  let pathname = keyUrl.pathname.replace(INDEX_FILE, '/');
-  if (pathname.length > 1) pathname = pathname.replace(/\/+$/, '');
-  keyUrl.pathname = pathname;
+  keyUrl.hostname = keyUrl.hostname.replace(/^(www\.)+/, '');
+  // Setting the path resolves dot segments the parser left (`/a/.` -> `/a/`), which can
+  // leave a trailing slash again: repeat until the path is stable.
+  for (let before = ''; before !== keyUrl.pathname;) {
+    before = keyUrl.pathname;
+    keyUrl.pathname = keyPath(before);
+  }
   const params = [...keyUrl.searchParams.entries()]
     .filter(([name]) => !name.toLowerCase().startsWith('utm_'))
-    .sort(([a, av], [b, bv]) => (a === b ? av.localeCompare(bv) : a.localeCompare(b)));
+    .sort(([a, av], [b, bv]) => compare(a, b) || compare(av, bv));
   keyUrl.search = params.length ? `?${new URLSearchParams(params).toString()}` : '';
   return { url, key: keyUrl.toString() };
 }

@@ -24,31 +24,57 @@ export function parseCidrList(raw: string): CidrRange[] {
     });
 }
 
-/** Normalizes IPv4-mapped IPv6 (::ffff:10.0.0.1) to IPv4 so it cannot dodge the IPv4 rules. */
-function canonical(address: string): ipaddr.IPv4 | ipaddr.IPv6 {
-  const parsed = ipaddr.parse(address);
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
-    return (parsed as ipaddr.IPv6).toIPv4Address();
-  }
-  return parsed;
+/**
+ * The IPv4 address an IPv6 address carries, by the form that carries it. Every form is
+ * decoded, not matched by spelling: `[::127.0.0.1]`, `[::7f00:1]` and `[0:0::7f00:1]` are
+ * one address. Forms: IPv4-compatible ::a.b.c.d (deprecated, RFC 4291), IPv4-mapped
+ * ::ffff:a.b.c.d, IPv4-translated ::ffff:0:a.b.c.d (RFC 6145), NAT64 64:ff9b::/96 and
+ * 64:ff9b:1::/48 (RFC 6052, 8215), 6to4 2002::/16 (RFC 3056) and Teredo 2001::/32
+ * (RFC 4380, client address inverted in the last 32 bits).
+ */
+export function embeddedIPv4(ip: ipaddr.IPv6): { form: string; address: ipaddr.IPv4 } | null {
+  const p = ip.parts;
+  const v4 = (hi: number, lo: number) => new ipaddr.IPv4([hi >> 8, hi & 0xff, lo >> 8, lo & 0xff]);
+  const zeros = (from: number, to: number) => p.slice(from, to).every((x) => x === 0);
+  if (zeros(0, 5) && p[5] === 0xffff) return { form: 'IPv4-mapped', address: v4(p[6]!, p[7]!) };
+  if (zeros(0, 4) && p[4] === 0xffff && p[5] === 0) return { form: 'IPv4-translated', address: v4(p[6]!, p[7]!) };
+  if (zeros(0, 6) && (p[6] !== 0 || p[7]! > 1)) return { form: 'IPv4-compatible', address: v4(p[6]!, p[7]!) };
+  if (p[0] === 0x64 && p[1] === 0xff9b && (p[2] === 0 || p[2] === 1)) return { form: 'NAT64', address: v4(p[6]!, p[7]!) };
+  if (p[0] === 0x2002) return { form: '6to4', address: v4(p[1]!, p[2]!) };
+  if (p[0] === 0x2001 && p[1] === 0) return { form: 'Teredo', address: v4(~p[6]! & 0xffff, ~p[7]! & 0xffff) };
+  return null;
 }
 
 function inRanges(ip: ipaddr.IPv4 | ipaddr.IPv6, ranges: CidrRange[]): boolean {
   return ranges.some(([net, bits]) => net.kind() === ip.kind() && ip.match([net, bits] as never));
 }
 
+/** Global unicast IPv6 (RFC 4291 2000::/3): nothing outside it is a public host. */
+const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3') as [ipaddr.IPv6, number];
+
 /**
  * Returns why an address is blocked (loopback, private, linkLocal, carrierGradeNat,
- * multicast, uniqueLocal, reserved, 6to4, teredo, ...) or null when it may be fetched.
- * Everything ipaddr.js does not classify as plain 'unicast' is refused: ranges that embed
- * or tunnel to other addresses (6to4, Teredo, NAT64) included.
+ * multicast, uniqueLocal, reserved, ...) or null when it may be fetched. An IPv4 address
+ * passes only when ipaddr.js classifies it as plain 'unicast'. An IPv6 address passes only
+ * when it is global unicast (2000::/3) and carries no IPv4 address; IPv4-mapped addresses
+ * are judged as the IPv4 address they are, and every other form that embeds or tunnels to
+ * an IPv4 address (compatible, translated, NAT64, 6to4, Teredo) is refused, naming it.
  */
 export function blockedReason(address: string, allow: CidrRange[]): string | null {
   if (!net.isIP(address)) return 'not an IP address';
-  const ip = canonical(address);
+  const ip = ipaddr.parse(address);
   if (inRanges(ip, allow)) return null;
-  const range = ip.range();
-  return range === 'unicast' ? null : range;
+  if (ip.kind() === 'ipv4') {
+    const range = ip.range();
+    return range === 'unicast' ? null : range;
+  }
+  const v6 = ip as ipaddr.IPv6;
+  const embedded = embeddedIPv4(v6);
+  if (embedded?.form === 'IPv4-mapped') return blockedReason(embedded.address.toString(), allow);
+  if (embedded) return `${embedded.form} address of ${embedded.address.toString()}`;
+  const range = v6.range();
+  if (range !== 'unicast') return range;
+  return v6.match(GLOBAL_UNICAST_V6) ? null : 'not global unicast';
 }
 
 /** Syntax check: absolute http(s) URL with a host. Throws INVALID_URL. */
@@ -69,6 +95,8 @@ export function parseHttpUrl(raw: string, field = 'url'): URL {
 
 export type Lookup = (host: string) => Promise<string[]>;
 
+const LOOPBACK_NAME = /(^|\.)localhost$/i;
+
 export const systemLookup: Lookup = async (host) => {
   const results = await dns.lookup(host, { all: true, verbatim: true });
   return results.map((r) => r.address);
@@ -80,10 +108,14 @@ export const systemLookup: Lookup = async (host) => {
  * Throws URL_NOT_ALLOWED, or NETWORK_ERROR when the name does not resolve.
  */
 export async function resolveAllowed(url: URL, allow: CidrRange[], lookup: Lookup = systemLookup): Promise<string[]> {
-  const host = url.hostname.replace(/^\[|\]$/g, '');
+  // A trailing dot makes a name absolute; it is the same host (`localhost.` is `localhost`).
+  const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.+$/, '');
   let addresses: string[];
   if (net.isIP(host)) {
     addresses = [host];
+  } else if (LOOPBACK_NAME.test(host)) {
+    // RFC 6761: these names are loopback whatever DNS says, and Chromium resolves them so.
+    addresses = ['127.0.0.1', '::1'];
   } else {
     try {
       addresses = await lookup(host);

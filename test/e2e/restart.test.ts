@@ -36,7 +36,7 @@ describe('restart mid-job', () => {
   test('SIGKILL of everything while a page loads: after restart the job completes', async () => {
     let sys = await boot();
     const { body } = await sys.api('POST', '/api/v1/scrape', { url: site.url('/slow') });
-    await sys.poll(`/api/v1/scrape/${body.id}`, (b: any) => b.status === 'PROCESSING');
+    await sys.poll(`/api/v1/scrape/${body.id}`, (b: any) => b.status === 'PROCESSING', 30_000, { stepMs: 250 });
     await sys.kill();
     sys = await boot();
     const job = await sys.poll(`/api/v1/scrape/${body.id}`, (b: any) => b.status === 'COMPLETED' || b.status === 'FAILED', 120_000);
@@ -48,7 +48,7 @@ describe('restart mid-job', () => {
   test('SIGTERM while a page loads: the work is handed back and finishes after restart', async () => {
     let sys = await boot();
     const { body } = await sys.api('POST', '/api/v1/scrape', { url: site.url('/slow?after-sigterm') });
-    await sys.poll(`/api/v1/scrape/${body.id}`, (b: any) => b.status === 'PROCESSING');
+    await sys.poll(`/api/v1/scrape/${body.id}`, (b: any) => b.status === 'PROCESSING', 30_000, { stepMs: 250 });
     await sys.stop({ keepData: true });
     sys = await boot();
     const job = await sys.poll(`/api/v1/scrape/${body.id}`, (b: any) => b.status === 'COMPLETED' || b.status === 'FAILED', 60_000);

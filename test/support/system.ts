@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort } from './nats-server.js';
 
 export interface SystemOptions {
@@ -25,8 +26,14 @@ export interface TrawlSystem {
   pid: number;
   /** Authenticated JSON request; returns status, headers and parsed body. */
   api<T = any>(method: string, urlPath: string, body?: unknown, headers?: Record<string, string>): Promise<ApiResponse<T>>;
-  /** Polls GET urlPath until `done(body)` or the timeout; returns the last body. */
-  poll<T = any>(urlPath: string, done: (body: T) => boolean, timeoutMs?: number): Promise<T>;
+  /**
+   * GET urlPath (a job) until `done(body)` or the timeout; returns that body. Each GET is a
+   * long-poll (`waitMs` up to `stepMs`, default 20 s): it answers when the job finishes, so
+   * waiting for a final state costs a request or two, not one per 100 ms (every request
+   * counts against the key's rate limit). For a state before the end (PROCESSING), pass a
+   * short `stepMs`: the state is then looked at that often. A 429 waits its Retry-After.
+   */
+  poll<T = any>(urlPath: string, done: (body: T) => boolean, timeoutMs?: number, opts?: { stepMs?: number }): Promise<T>;
   logs(): string;
   /** Graceful stop (SIGTERM to the supervisor) and removal of the data dir unless keepData. */
   stop(opts?: { keepData?: boolean }): Promise<void>;
@@ -106,14 +113,21 @@ export async function startSystem(opts: SystemOptions = {}): Promise<TrawlSystem
     port,
     pid: proc.pid!,
     api,
-    poll: async <T>(urlPath: string, done: (body: T) => boolean, timeoutMs = 60_000): Promise<T> => {
+    poll: async <T>(urlPath: string, done: (body: T) => boolean, timeoutMs = 60_000, { stepMs = 20_000 } = {}): Promise<T> => {
       const deadline = Date.now() + timeoutMs;
       let last: T | undefined;
       while (Date.now() < deadline) {
-        const res = await api<T>('GET', urlPath);
+        const waitMs = Math.max(0, Math.min(stepMs, deadline - Date.now()));
+        const asked = Date.now();
+        const res = await api<T>('GET', `${urlPath}${urlPath.includes('?') ? '&' : '?'}waitMs=${waitMs}`);
         last = res.body;
         if (res.status === 200 && done(res.body)) return res.body;
-        await new Promise((r) => setTimeout(r, 100));
+        if (res.status === 429) {
+          await sleep(Number(res.headers.get('retry-after') ?? 1) * 1000);
+        } else if (Date.now() - asked < waitMs - 50) {
+          // Answered before its deadline (finished, or an error) yet not what we wait for.
+          await sleep(250);
+        }
       }
       throw new Error(`timed out polling ${urlPath}; last: ${JSON.stringify(last)?.slice(0, 2000)}\nlogs:\n${output.slice(-4000)}`);
     },

@@ -1,8 +1,11 @@
-// Fetcher service: loads pages in Chromium (through the SSRF-filtering proxy) and records
-// what it saw. One browser pool per process; scale out with replicas.
+// Fetcher service: loads pages in Chromium (through the SSRF-filtering proxy) or with one
+// HTTP GET (engine/), and records what it saw. One browser pool per process, launched when
+// the first page needs a browser; scale out with replicas.
 import os from 'node:os';
+import { resolveChromiumPath } from '../../../shared/src/chromium.js';
 import { newId, systemClock } from '../../../shared/src/ids.js';
 import { runService } from '../../../shared/src/service.js';
+import { createEngineRouter } from './engine/index.js';
 import { observeCapturer } from './metrics.js';
 import { PageCapturer } from './page-capturer.js';
 import { ShareFollower } from './share-follower.js';
@@ -15,10 +18,13 @@ await runService('fetcher', async (ctx) => {
     poolSize: ctx.config.fetcherConcurrency,
     hostMaxInFlight: ctx.config.fetcherHostMaxInFlight,
     logger: ctx.logger,
+    // No Chromium until a page needs one; a missing binary still fails at start.
+    launchAtStart: false,
   });
+  resolveChromiumPath(ctx.config.chromiumPath);
   await capturer.start();
   observeCapturer(capturer);
-  const worker = new FetchWorker({ ctx, capturer, newId, clock: systemClock, workerName: `${os.hostname()}:${process.pid}` });
+  const worker = new FetchWorker({ ctx, router: createEngineRouter(ctx, capturer, systemClock), newId, clock: systemClock, workerName: `${os.hostname()}:${process.pid}` });
   await worker.start();
   const follower = new ShareFollower({ ctx, newId, clock: systemClock });
   await follower.consumer.start();

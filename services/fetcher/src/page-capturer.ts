@@ -67,6 +67,11 @@ export interface PageCapturerOptions {
    * with default emulation, so it does not wait for context creation. 0 turns it off.
    */
   spareContexts?: 0 | 1;
+  /**
+   * Launch Chromium in start() (a missing browser fails at once) or only when the first
+   * capture needs it (a fetcher serving HTTP-engine pages never holds a browser's memory).
+   */
+  launchAtStart?: boolean;
 }
 
 export const CAPTURER_DEFAULTS = {
@@ -79,6 +84,7 @@ export const CAPTURER_DEFAULTS = {
   launchTimeoutMs: 30_000,
   ignoreHttpsErrors: true,
   spareContexts: 1,
+  launchAtStart: true,
 } as const;
 
 export interface CapturerStats {
@@ -135,7 +141,7 @@ export class PageCapturer {
     this.slots = new Slots(opts.poolSize, opts.hostMaxInFlight);
   }
 
-  /** Starts the browser-wide proxy and launches Chromium (so a missing browser fails at start). */
+  /** Starts the browser-wide proxy and, with launchAtStart, Chromium (so a missing browser fails at start). */
   async start(): Promise<void> {
     if (this.host) return;
     this.fallbackProxy = await SsrfProxy.start(this.proxyOptions());
@@ -145,7 +151,12 @@ export class PageCapturer {
       launchTimeoutMs: this.settings.launchTimeoutMs,
       logger: this.opts.logger,
     });
-    await this.host.get();
+    if (this.settings.launchAtStart) await this.host.get();
+  }
+
+  /** The running Chromium's version (undefined before the first launch). */
+  browserVersion(): string | undefined {
+    return this.host?.current()?.version();
   }
 
   async capture(url: string, options: ResolvedScrapeOptions, ctx: CaptureContext): Promise<CaptureResult> {

@@ -1,4 +1,4 @@
-// The fetcher's consumer: page_requested -> (Chromium) -> page_fetched. Raw HTML and
+// The fetcher's consumer: page_requested -> (Chromium or HTTP, engine/engine-router.ts) -> page_fetched. Raw HTML and
 // screenshots go to the Object Store under deterministic names; the event carries refs.
 // Idempotent: a page that already has page_fetched is not loaded again, and the append is
 // `once`, so a redelivery after a crash between append and ack writes nothing twice.
@@ -16,14 +16,16 @@ import type { IdGenerator, Clock } from '../../../shared/src/ids.js';
 import { ConsumerWorker, type MessageContext } from '../../../shared/src/nats/worker.js';
 import type { ServiceContext } from '../../../shared/src/service.js';
 import { SUBJECT_ROOT } from '../../../shared/src/subjects.js';
-import type { CaptureResult, PageCapturer } from './page-capturer.js';
+import type { EngineRouter, RoutedPage } from './engine/engine-router.js';
+import type { CaptureResult } from './page-capturer.js';
 import type { CapturePriority } from './slots.js';
 
 type PageRequestedEvent = TrawlEvent<'page_requested'> & { seq: number };
 
 export interface FetchWorkerDeps {
   ctx: ServiceContext;
-  capturer: PageCapturer;
+  /** Picks the engine (browser, http, auto) for each page and fetches it. */
+  router: Pick<EngineRouter, 'fetch'>;
   newId: IdGenerator;
   clock: Clock;
   workerName: string;
@@ -82,7 +84,7 @@ export class FetchWorker {
   }
 
   private async handle(event: PageRequestedEvent, mctx: MessageContext, priority: CapturePriority): Promise<void> {
-    const { ctx, capturer, clock, newId } = this.deps;
+    const { ctx, router, clock, newId } = this.deps;
     const at = this.at(event);
     if (await pageSettled(ctx.log, at, 'page_fetched')) return; // done (or given up on) before a crash
     const cancelEvent = cancelEventOf(event.kind);
@@ -95,7 +97,7 @@ export class FetchWorker {
       makeEvent('page_started', at, { attempt: mctx.deliveryCount, startedAt: startedAt.toISOString(), worker: this.deps.workerName }, { eventId: newId(), now: startedAt }),
       { msgId: `${event.kind}.${event.id}.${event.part}.page_started.${mctx.deliveryCount}` },
     );
-    const result = await capturer.capture(event.data.url, event.data.options, { signal: mctx.signal, working: mctx.working, priority });
+    const result: RoutedPage = await router.fetch(event.kind === 'apikey' ? 'scrape' : event.kind, event.data.url, event.data.options, { signal: mctx.signal, working: mctx.working, priority });
     const fetched = await this.store(event, result);
     const now = clock();
     const queueWaitMs = Math.max(0, startedAt.getTime() - Date.parse(event.data.requestedAt));
@@ -105,8 +107,9 @@ export class FetchWorker {
         statusCode: result.statusCode,
         ...(result.contentType ? { contentType: result.contentType } : {}),
         ...fetched,
-        timings: { queueWaitMs, ...roundTimings(result.timings) },
+        timings: { queueWaitMs, ...roundTimings(result.timings), engine: result.engine.used },
         fetchedAt: now.toISOString(),
+        engine: result.engine,
         ...(result.abortedNavigations ? { abortedNavigations: result.abortedNavigations } : {}),
         ...(result.domSnapshot ? { domSnapshot: result.domSnapshot } : {}),
       }, { eventId: newId(), now }),

@@ -16,11 +16,13 @@ import type { PayloadStore } from '../../../shared/src/nats/payloads.js';
 import type { ReadModelStore } from '../../../shared/src/store/index.js';
 import { authPlugin, KeyDirectory } from './plugins/auth.js';
 import { metricsPlugin } from './plugins/metrics.js';
-import { problemsPlugin } from './plugins/problems.js';
+import { clientErrorHandler, frameworkErrorHandler, notFoundHandler, problemsPlugin } from './plugins/problems.js';
+import { jobIdGuard } from './plugins/job-ids.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
 import { RateLimiter } from './rate-limit.js';
 import { AdmissionLedger } from './admission-ledger.js';
 import { PlanLimiter } from './limits.js';
+import { JobWaits } from './job-waits.js';
 import { validatorCompiler } from './plugins/validation.js';
 import type { ProjectionWaiter } from './projection-wait.js';
 import { mapRoutes } from './routes/map.js';
@@ -46,7 +48,7 @@ export interface GatewayDeps {
 }
 
 /** What route plugins get: the external dependencies plus the gateway's own services. */
-export type RouteDeps = GatewayDeps & { limits: PlanLimiter };
+export type RouteDeps = GatewayDeps & { limits: PlanLimiter; waits: JobWaits };
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,128}$/;
 
@@ -61,6 +63,11 @@ export async function buildApp(deps: GatewayDeps) {
     logController: new LogController({ requestIdLogLabel: 'requestId' }),
     bodyLimit: 1024 * 1024,
     return503OnClosing: true,
+    // Long ids reach the route (and its 404) instead of the router's own 414; Node's 16 KiB
+    // header limit still bounds the whole request line.
+    routerOptions: { maxParamLength: 16 * 1024 },
+    frameworkErrors: frameworkErrorHandler(deps.config.errorTypeBase),
+    clientErrorHandler: clientErrorHandler(deps.config.errorTypeBase, randomUUID),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -92,7 +99,13 @@ export async function buildApp(deps: GatewayDeps) {
   app.addHook('onClose', async () => keys.stop());
   const ledger = new AdmissionLedger(deps.nc.jetstream(), { now: () => deps.clock().getTime() });
   const limits = new PlanLimiter(deps.store, ledger, deps.clock, { concurrency: deps.config.rateLimits, quota: deps.config.quotas });
-  const routeDeps: RouteDeps = { ...deps, limits };
+  // Long-polls wake on the projector's notices; on close they answer at once (preClose runs
+  // before the server waits for requests in flight).
+  const waits = new JobWaits({ maxWaitsPerKey: deps.config.longPollMaxWaitsPerKey, maxWaitsPerGateway: deps.config.longPollMaxWaitsPerGateway });
+  const unlisten = deps.waiter.onJobStatus({ changed: (change) => waits.noticed(change), reconnected: () => waits.recheckAll() });
+  app.addHook('preClose', async () => waits.close());
+  app.addHook('onClose', async () => { unlisten(); });
+  const routeDeps: RouteDeps = { ...deps, limits, waits };
   const scrapes = new ScrapeService({
     log: deps.log, store: deps.store, waiter: deps.waiter, newId: deps.newId, clock: deps.clock,
     urlPolicy: { allowCidrs: deps.config.ssrfAllowCidrs }, cacheTtlMs: deps.config.cacheTtlMs, limits,
@@ -104,8 +117,10 @@ export async function buildApp(deps: GatewayDeps) {
 
   await app.register(async (api) => {
     await api.register(authPlugin, { keys });
+    api.setNotFoundHandler(notFoundHandler(deps.config.errorTypeBase));
+    await api.register(jobIdGuard);
     await api.register(rateLimitPlugin, { limiter: deps.config.rateLimits ? new RateLimiter(deps.nc.jetstream()) : null });
-    await api.register(scrapeRoutes, { scrapes, present });
+    await api.register(scrapeRoutes, { scrapes, present, waits });
     await api.register(crawlRoutes, routeDeps);
     await api.register(mapRoutes, routeDeps);
     await api.register(eventRoutes, routeDeps);

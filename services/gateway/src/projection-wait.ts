@@ -2,7 +2,10 @@
 // projector reports a checkpoint at or past that event's sequence, so a GET right after a
 // POST finds the job. If the projector is slow or down, the wait ends at the timeout and
 // the answer goes out anyway: the event is in the log and will be projected.
+// The same notices tell which job's status changed: listeners (the long-polls, job-waits.ts)
+// get those changes, and a call after each NATS reconnect (notices may have been lost).
 import type { NatsConnection, Subscription } from 'nats';
+import { decodeNotice, type JobStatusChange } from '../../../shared/src/projection-notice.js';
 import type { ReadModelStore } from '../../../shared/src/store/index.js';
 import { PROJECTED_SUBJECT, PROJECTOR_CHECKPOINT as CHECKPOINT_NAME } from '../../../shared/src/subjects.js';
 
@@ -10,14 +13,33 @@ export class ProjectionWaiter {
   private projected = 0;
   private readonly waiters = new Set<{ seq: number; resolve: () => void }>();
   private sub: Subscription | undefined;
+  private readonly listeners = new Set<JobStatusListener>();
+  private stopped = false;
 
   constructor(private readonly nc: NatsConnection, private readonly store: ReadModelStore) {}
 
   async start(): Promise<void> {
     this.sub = this.nc.subscribe(PROJECTED_SUBJECT, {
-      callback: (_err, msg) => this.advance(Number(msg.string())),
+      callback: (err, msg) => {
+        if (err) return;
+        const notice = decodeNotice(msg);
+        this.advance(notice.seq);
+        if (notice.change) for (const l of this.listeners) l.changed(notice.change);
+      },
     });
+    void (async () => {
+      for await (const status of this.nc.status()) {
+        if (this.stopped) return;
+        if (status.type === 'reconnect') for (const l of this.listeners) l.reconnected();
+      }
+    })().catch(() => undefined);
     this.advance(await this.store.getCheckpoint(CHECKPOINT_NAME));
+  }
+
+  /** Calls `listener` with every job status change the projector announces; returns the unsubscribe. */
+  onJobStatus(listener: JobStatusListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   private advance(seq: number): void {
@@ -45,8 +67,16 @@ export class ProjectionWaiter {
   }
 
   stop(): void {
+    this.stopped = true;
+    this.listeners.clear();
     this.sub?.unsubscribe();
     for (const w of this.waiters) w.resolve();
     this.waiters.clear();
   }
+}
+
+export interface JobStatusListener {
+  changed(change: JobStatusChange): void;
+  /** NATS reconnected: notices sent meanwhile were lost. */
+  reconnected(): void;
 }

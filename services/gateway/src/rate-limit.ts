@@ -4,8 +4,8 @@
 // windows (bucket TTL is what nats-server 2.9 offers; per-message TTL is not). Within one
 // gateway a key's requests are counted one after another (a keyed lock), so a burst costs
 // one read and one write per request instead of a storm of failed compare-and-sets.
-// Decision (docs/api.md "Rate limits"): job-creating requests are counted (POST scrape,
-// crawl, map, batch); reading status and history is not, so polling never locks a user out.
+// Every authenticated API request is counted, reads included (spec "Limits"; docs/api.md
+// "Rate limits"); waiting is made cheap instead: one long-poll (`?waitMs=`) per job.
 import { StorageType, type JetStreamClient, type KV } from 'nats';
 import { RateLimitedError } from '../../../shared/src/errors.js';
 import { KeyedLock } from '../../../shared/src/keyed-lock.js';

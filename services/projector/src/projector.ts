@@ -8,6 +8,7 @@ import { decodeEvent, PoisonMessageError, type StoredEvent } from '../../../shar
 import type { Logger } from '../../../shared/src/logger.js';
 import type { PayloadStore } from '../../../shared/src/nats/payloads.js';
 import type { ReadModelStore } from '../../../shared/src/store/index.js';
+import { encodeNotice, type JobStatusChange } from '../../../shared/src/projection-notice.js';
 import { ALL_EVENTS, PROJECTED_SUBJECT, PROJECTOR_CHECKPOINT, STREAM_NAME } from '../../../shared/src/subjects.js';
 import type { AnyReadModel } from './read-models/types.js';
 
@@ -32,9 +33,13 @@ export class Projector {
 
   constructor(private readonly deps: ProjectorDeps) {}
 
-  /** Applies one event to every read model that handles it. Pure IO around `evolve`. */
-  async apply(event: StoredEvent): Promise<void> {
+  /**
+   * Applies one event to every read model that handles it. Pure IO around `evolve`.
+   * Returns the job status it changed, if any (announced with the projection notice).
+   */
+  async apply(event: StoredEvent): Promise<JobStatusChange | undefined> {
     const { store, payloads, logger, payloadTtlMs } = this.deps;
+    let change: JobStatusChange | undefined;
     for (const model of this.deps.readModels) {
       if (!model.handles.includes(event.event) || (model.accepts && !model.accepts(event))) continue;
       const doc = await model.load(store, event);
@@ -51,7 +56,9 @@ export class Projector {
       await model.save(store, next);
       const notice = model.notice?.(next);
       if (notice) this.deps.nc.publish(notice.subject, notice.data);
+      if (model.announcesStatus && next.status !== doc?.status) change = { kind: event.kind, id: event.id, status: next.status };
     }
+    return change;
   }
 
   async start(): Promise<void> {
@@ -78,17 +85,15 @@ export class Projector {
         await this.advance(m.seq);
         continue;
       }
-      await this.applyWithRetry(event);
-      await this.advance(m.seq);
+      await this.advance(m.seq, await this.applyWithRetry(event));
       if (this.stopping) break;
     }
   }
 
-  private async applyWithRetry(event: StoredEvent): Promise<void> {
+  private async applyWithRetry(event: StoredEvent): Promise<JobStatusChange | undefined> {
     for (let attempt = 1; ; attempt++) {
       try {
-        await this.apply(event);
-        return;
+        return await this.apply(event);
       } catch (err) {
         if (this.stopping) throw err;
         const delayMs = Math.min(10_000, 200 * 2 ** attempt);
@@ -98,10 +103,12 @@ export class Projector {
     }
   }
 
-  private async advance(seq: number): Promise<void> {
+  /** Moves the checkpoint, then announces it (with the job status the event changed). */
+  private async advance(seq: number, change?: JobStatusChange): Promise<void> {
     await this.deps.store.setCheckpoint(CHECKPOINT_NAME, seq);
     this.appliedSeq = seq;
-    this.deps.nc.publish(PROJECTED_SUBJECT, String(seq));
+    const { data, headers } = encodeNotice({ seq, ...(change ? { change } : {}) });
+    this.deps.nc.publish(PROJECTED_SUBJECT, data, headers ? { headers } : undefined);
   }
 
   async stop(): Promise<void> {

@@ -78,11 +78,14 @@ export class TransformConsumer {
     await ctx.log.append(
       makeEvent('page_completed', at, {
         result,
-        metadata: out.metadata,
+        // The engine that served the page rides in the result's metadata (scrape, crawl and
+        // batch results alike) and in the timings (docs/api.md "engine").
+        metadata: { ...out.metadata, engine: t.engine ?? 'browser' },
         links: out.links.slice(0, MAX_EVENT_LINKS),
         timings: {
           queueWaitMs: t.queueWaitMs, fetchMs: t.fetchMs, renderMs: t.renderMs, screenshotMs: t.screenshotMs, transformMs,
           totalMs: Math.max(0, now.getTime() - Date.parse(requested.data.requestedAt)),
+          engine: t.engine ?? 'browser',
         },
         completedAt: now.toISOString(),
         ...(requested.data.cacheKey ? { cacheKey: requested.data.cacheKey } : {}),

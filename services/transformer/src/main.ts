@@ -5,7 +5,8 @@ import { TransformPool } from './transform-pool.js';
 import { TransformConsumer } from './consumer.js';
 
 await runService('transformer', async (ctx) => {
-  const pool = new TransformPool({ size: ctx.config.transformerConcurrency });
+  // One thread while idle; up to TRANSFORMER_CONCURRENCY under load (each thread is a V8 heap).
+  const pool = new TransformPool({ size: ctx.config.transformerConcurrency, idleThreads: 1 });
   const worker = new TransformConsumer({ ctx, pool, newId, clock: systemClock });
   await worker.consumer.start();
   return {

@@ -17,8 +17,14 @@ import { InvalidUrlError, ValidationError } from '../../../shared/src/errors.js'
 import type { TransformInput, TransformOutput } from './types.js';
 
 export interface TransformPoolOptions {
-  /** Number of worker threads (at least 1). */
+  /** Number of worker threads at most (at least 1). */
   size: number;
+  /**
+   * Threads kept while there is no work (default: size). Threads above it are started when
+   * work queues up and stop after `idleTimeoutMs` without work: each holds its own V8 heap.
+   */
+  idleThreads?: number;
+  idleTimeoutMs?: number;
   /** V8 old-generation limit per worker; a page that needs more fails alone. Default 1024. */
   maxOldGenerationSizeMb?: number;
 }
@@ -45,9 +51,12 @@ interface Slot {
   task?: Task;
   /** Being terminated (abort): takes no work, replaced on exit. */
   stopping?: boolean;
+  /** Pending retirement of an idle thread above idleThreads. */
+  idleTimer?: NodeJS.Timeout;
 }
 
 const DEFAULT_MAX_OLD_GENERATION_MB = 1024;
+const DEFAULT_IDLE_TIMEOUT_MS = 30_000;
 const RESTART_AFTER_FAILED_START_MS = 1000;
 
 // Compiled: transform-thread.js beside this file. Under tsx (tests, dev): the .ts source,
@@ -58,13 +67,19 @@ export class TransformPool {
   private readonly slots: Slot[] = [];
   private readonly queue: Task[] = [];
   private readonly maxOldGenerationSizeMb: number;
+  private readonly size: number;
+  private readonly idleThreads: number;
+  private readonly idleTimeoutMs: number;
   private nextId = 1;
   private closed = false;
 
   constructor(opts: TransformPoolOptions) {
     if (!Number.isInteger(opts.size) || opts.size < 1) throw new RangeError(`TransformPool size must be an integer >= 1, got ${opts.size}`);
     this.maxOldGenerationSizeMb = opts.maxOldGenerationSizeMb ?? DEFAULT_MAX_OLD_GENERATION_MB;
-    for (let i = 0; i < opts.size; i++) this.slots.push(this.spawn());
+    this.size = opts.size;
+    this.idleThreads = Math.min(opts.size, Math.max(1, opts.idleThreads ?? opts.size));
+    this.idleTimeoutMs = opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+    for (let i = 0; i < this.idleThreads; i++) this.slots.push(this.spawn());
   }
 
   /** Workers, transforms running now, transforms waiting (health checks, tests, metrics). */
@@ -93,6 +108,7 @@ export class TransformPool {
     for (const task of this.queue.splice(0)) this.settle(task, () => task.reject(error));
     await Promise.all(
       this.slots.map(async (slot) => {
+        clearTimeout(slot.idleTimer);
         const task = slot.task;
         slot.task = undefined;
         if (task) this.settle(task, () => task.reject(error));
@@ -122,11 +138,37 @@ export class TransformPool {
     for (const slot of this.slots) {
       if (slot.task || slot.stopping) continue;
       const task = this.queue.shift();
-      if (!task) return;
-      slot.task = task;
-      const request: WorkerRequest = { id: task.id, input: task.input };
-      slot.worker.postMessage(request);
+      if (!task) break;
+      this.give(slot, task);
     }
+    // More work than threads: grow up to size (a new thread takes its message once online).
+    while (this.queue.length > 0 && this.slots.length < this.size && !this.closed) {
+      const slot = this.spawn();
+      this.slots.push(slot);
+      this.give(slot, this.queue.shift()!);
+    }
+    for (const slot of this.slots) if (!slot.task && !slot.stopping) this.retireWhenIdle(slot);
+  }
+
+  private give(slot: Slot, task: Task): void {
+    clearTimeout(slot.idleTimer);
+    slot.idleTimer = undefined;
+    slot.task = task;
+    const request: WorkerRequest = { id: task.id, input: task.input };
+    slot.worker.postMessage(request);
+  }
+
+  /** A free thread above idleThreads stops after idleTimeoutMs without work. */
+  private retireWhenIdle(slot: Slot): void {
+    if (slot.idleTimer || this.slots.length <= this.idleThreads) return;
+    slot.idleTimer = setTimeout(() => {
+      slot.idleTimer = undefined;
+      const index = this.slots.indexOf(slot);
+      if (slot.task || index === -1 || this.slots.length <= this.idleThreads) return;
+      this.slots.splice(index, 1); // onExit finds no slot: nothing is replaced
+      void slot.worker.terminate();
+    }, this.idleTimeoutMs);
+    slot.idleTimer.unref();
   }
 
   private onReply(slot: Slot, reply: WorkerReply): void {

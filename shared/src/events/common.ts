@@ -23,8 +23,14 @@ export const PageError = Type.Object({
 });
 export type PageError = Static<typeof PageError>;
 
+/** The engine that served a page (scrape option `engine`; events before it existed: browser). */
+export const EngineUsed = Type.Union([Type.Literal('browser'), Type.Literal('http')]);
+export type EngineUsed = Static<typeof EngineUsed>;
+
 export const PageMetadata = Type.Object(
   {
+    /** Which engine fetched the page (set by the transformer from page_fetched). */
+    engine: Type.Optional(EngineUsed),
     title: Type.String(),
     description: Type.String(),
     language: Type.Optional(Type.String()),
@@ -37,10 +43,10 @@ export const PageMetadata = Type.Object(
 export type PageMetadata = Static<typeof PageMetadata>;
 
 const Ms = Type.Integer({ minimum: 0 });
-export const FetchTimings = Type.Object({ queueWaitMs: Ms, fetchMs: Ms, renderMs: Ms, screenshotMs: Ms });
+export const FetchTimings = Type.Object({ queueWaitMs: Ms, fetchMs: Ms, renderMs: Ms, screenshotMs: Ms, engine: Type.Optional(EngineUsed) });
 export type FetchTimings = Static<typeof FetchTimings>;
 
 export const Timings = Type.Object({
-  queueWaitMs: Ms, fetchMs: Ms, renderMs: Ms, transformMs: Ms, screenshotMs: Ms, totalMs: Ms,
+  queueWaitMs: Ms, fetchMs: Ms, renderMs: Ms, transformMs: Ms, screenshotMs: Ms, totalMs: Ms, engine: Type.Optional(EngineUsed),
 });
 export type Timings = Static<typeof Timings>;

@@ -7,7 +7,7 @@
 //   page_completed  (transformer: result in the Object Store) | page_failed (any stage)
 import { Type, type Static } from '@sinclair/typebox';
 import { ResolvedScrapeOptions } from '../scrape-options.js';
-import { FetchTimings, PageError, PageMetadata, PayloadRef, Timestamp, Timings } from './common.js';
+import { EngineUsed, FetchTimings, PageError, PageMetadata, PayloadRef, Timestamp, Timings } from './common.js';
 
 export const PageRequested = Type.Object({
   url: Type.String(),
@@ -65,6 +65,19 @@ export const PageFetched = Type.Object({
   }))),
   timings: FetchTimings,
   fetchedAt: Timestamp,
+  /** How the page was fetched and why (services/fetcher/src/engine); absent on events from before engines. */
+  engine: Type.Optional(Type.Object({
+    used: EngineUsed,
+    requested: Type.Union([Type.Literal('browser'), Type.Literal('http'), Type.Literal('auto')]),
+    reason: Type.String(),
+    host: Type.Optional(Type.Object({ key: Type.String(), mode: Type.Union([Type.Literal('learning'), Type.Literal('static'), Type.Literal('browser')]) })),
+    verification: Type.Optional(Type.Object({
+      markdown: Type.Number({ minimum: 0, maximum: 1 }),
+      links: Type.Number({ minimum: 0, maximum: 1 }),
+      identical: Type.Boolean(),
+      agreed: Type.Boolean(),
+    })),
+  })),
   /**
    * Main-frame navigations away from the loaded page (script redirects, meta refresh) that
    * failed and were cancelled: the page is the document that was loaded (first 10).
@@ -102,6 +115,15 @@ export const PageFailed = Type.Object({
  */
 export function cancelEventOf(kind: string): string | null {
   return kind === 'crawl' || kind === 'batch' ? `${kind}_cancel_requested` : null;
+}
+
+/**
+ * A page whose server answered with an error status (404, 500...). Its result is complete
+ * (the error page's content, metadata.statusCode), but in a crawl or batch it counts under
+ * failedUrls, not completedUrls, and a crawl does not follow its links (docs/api.md).
+ */
+export function isHttpErrorPage(data: { metadata: { statusCode?: number } }): boolean {
+  return (data.metadata.statusCode ?? 0) >= 400;
 }
 
 /** At most this many links ride on page_completed (the full list is in the result payload). */

@@ -174,8 +174,12 @@ export class MongoStore implements ReadModelStore {
 
   async countCrawlPages(crawlId: string, beforeResultSeq?: number): Promise<{ completed: number; failed: number }> {
     const pages = this.col<CrawlPageDoc>('crawl_pages');
-    const filter = (status: string) => ({ crawlId, status, ...MongoStore.resultFilter(beforeResultSeq) }) as never;
-    const [completed, failed] = await Promise.all([pages.countDocuments(filter('COMPLETED')), pages.countDocuments(filter('FAILED'))]);
+    const scope = { crawlId, ...MongoStore.resultFilter(beforeResultSeq) };
+    // A completed error page (HTTP >= 400) counts as failed (isHttpErrorPage).
+    const [completed, failed] = await Promise.all([
+      pages.countDocuments({ ...scope, status: 'COMPLETED', 'metadata.statusCode': { $not: { $gte: 400 } } } as never),
+      pages.countDocuments({ ...scope, $or: [{ status: 'FAILED' }, { status: 'COMPLETED', 'metadata.statusCode': { $gte: 400 } }] } as never),
+    ]);
     return { completed, failed };
   }
 

@@ -192,8 +192,11 @@ export class SqliteStore implements ReadModelStore {
 
   async countCrawlPages(crawlId: string, beforeResultSeq?: number): Promise<{ completed: number; failed: number }> {
     const rows = this.conn
-      .prepare(`SELECT status, COUNT(*) AS n FROM crawl_pages WHERE crawl_id = ? AND status != 'PENDING'
-        AND (? IS NULL OR result_seq < ?) GROUP BY status`)
+      // A completed error page (HTTP >= 400) counts as failed (isHttpErrorPage).
+      .prepare(`SELECT CASE WHEN status = 'COMPLETED' AND COALESCE(json_extract(doc, '$.metadata.statusCode'), 0) >= 400
+          THEN 'FAILED' ELSE status END AS status, COUNT(*) AS n
+        FROM crawl_pages WHERE crawl_id = ? AND status != 'PENDING'
+        AND (? IS NULL OR result_seq < ?) GROUP BY 1`)
       .all(crawlId, beforeResultSeq ?? null, beforeResultSeq ?? null) as { status: string; n: number }[];
     const count = (status: string): number => Number(rows.find((r) => r.status === status)?.n ?? 0);
     return { completed: count('COMPLETED'), failed: count('FAILED') };

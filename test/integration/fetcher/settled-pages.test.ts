@@ -15,6 +15,7 @@ import { createLogger } from '../../../shared/src/logger.js';
 import { registry } from '../../../shared/src/metrics.js';
 import { normalizeScrapeOptions } from '../../../shared/src/scrape-options.js';
 import { connectService, type ServiceContext } from '../../../shared/src/service.js';
+import { createEngineRouter } from '../../../services/fetcher/src/engine/index.js';
 import { FetchWorker } from '../../../services/fetcher/src/worker.js';
 import { ShareFollower } from '../../../services/fetcher/src/share-follower.js';
 import { TransformConsumer } from '../../../services/transformer/src/consumer.js';
@@ -64,7 +65,7 @@ describe('settled pages are left alone on redelivery', () => {
 
   test('the fetcher and the share follower: no page load, no page_fetched', async () => {
     const capturer = await startCapturer({ poolSize: 1, spareContexts: 0 });
-    const fetcher = new FetchWorker({ ctx, capturer, newId, clock: systemClock, workerName: 'test' });
+    const fetcher = new FetchWorker({ ctx, router: createEngineRouter(ctx, capturer, systemClock), newId, clock: systemClock, workerName: 'test' });
     const follower = new ShareFollower({ ctx, newId, clock: systemClock, pollIntervalMs: 20 });
     try {
       await append(requested('gave-up', site.url('/failed')));

@@ -47,6 +47,15 @@ storeContract('crawl store', 'crawls', (store) => {
     assert.equal(await store().getCrawlPage('cp', 'nope'), null);
   });
 
+  test('a completed error page (HTTP >= 400) counts as failed, and stays listed with its content', async () => {
+    await store().saveCrawlPage({ ...pageDoc('err', 1, 'COMPLETED', 10), metadata: { title: 'ok', description: '', statusCode: 200 } });
+    await store().saveCrawlPage({ ...pageDoc('err', 2, 'COMPLETED', 20), metadata: { title: 'Not found', description: '', statusCode: 404 } });
+    await store().saveCrawlPage({ ...pageDoc('err', 3, 'COMPLETED', 30), metadata: { title: 'no status', description: '' } });
+    await store().saveCrawlPage(pageDoc('err', 4, 'FAILED', 40));
+    assert.deepEqual(await store().countCrawlPages('err'), { completed: 2, failed: 2 });
+    assert.equal((await store().listCrawlPages('err', { afterRequestedSeq: 0, limit: 10 })).length, 3);
+  });
+
   test('reset clears crawls too', async () => {
     await store().reset();
     assert.equal(await store().getCrawlJob('c1'), null);

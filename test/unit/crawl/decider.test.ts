@@ -47,6 +47,22 @@ describe('crawl decider: lifecycle', () => {
       .then(linksDiscovered('/a', 2, []), finished('COMPLETED', 3, 2, 1));
   });
 
+  test('an error page (HTTP >= 400) counts as failed and its links are not followed', () => {
+    given(
+      requested(), started(), pageRequested('/', 0), pageCompleted('/', ['/gone', '/ok'], 200),
+      linksDiscovered('/', 1, ['/gone', '/ok']), pageRequested('/gone', 1), pageRequested('/ok', 1),
+      pageCompleted('/gone', ['/from-404-template'], 404), pageCompleted('/ok', [], 200),
+    )
+      .when(advance)
+      .then(linksDiscovered('/ok', 2, []), finished('COMPLETED', 3, 2, 1));
+  });
+
+  test('a start page the server answers with 500 fails the crawl, naming the status', () => {
+    given(requested(), started(), pageRequested('/', 0), pageCompleted('/', ['/a'], 500))
+      .when(advance)
+      .then(finished('FAILED', 1, 0, 1, 'start page failed: the server answered HTTP 500'));
+  });
+
   test('the start page failing fails the crawl with the reason', () => {
     given(requested(), started(), pageRequested('/', 0), pageFailed('/', 'connection refused'))
       .when(advance)

@@ -43,12 +43,12 @@ export const pageRequested = (path: string, depth: number): LogEvent => ({
   event: 'page_requested',
   data: { url: u(path), options: normalizeScrapeOptions({}), apiKeyId: 'key1', depth, requestedAt: AT },
 });
-export const pageCompleted = (path: string, links: string[] = []): LogEvent => ({
+export const pageCompleted = (path: string, links: string[] = [], statusCode?: number): LogEvent => ({
   part: keyOf(u(path)),
   event: 'page_completed',
   data: {
     result: { bucket: 'b', name: 'n', size: 1, contentType: 'application/json' },
-    metadata: { title: path, description: '' },
+    metadata: { title: path, description: '', ...(statusCode !== undefined ? { statusCode } : {}) },
     links: links.map(u),
     timings: { queueWaitMs: 0, fetchMs: 0, renderMs: 0, transformMs: 0, screenshotMs: 0, totalMs: 0 },
     completedAt: AT,

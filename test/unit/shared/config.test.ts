@@ -44,3 +44,14 @@ test('bad values name the variable', () => {
 test('a key without a plan is on the free plan', () => {
   assert.deepEqual(loadConfig({ BOOTSTRAP_API_KEYS: 'abcdefghijklmnop' }).bootstrapApiKeys, [{ key: 'abcdefghijklmnop', plan: 'free' }]);
 });
+
+test('engine defaults per job kind, changed by the server settings; bad values name the variable', () => {
+  const d = loadConfig({});
+  assert.deepEqual(d.engineDefaults, { scrape: 'browser', crawl: 'auto', batch: 'auto', map: 'browser' });
+  assert.deepEqual([d.engineAutoAgreements, d.engineAutoRecheckEvery, d.httpEngineMaxBytes], [3, 25, 10 * 1024 * 1024]);
+  const c = loadConfig({ SCRAPE_ENGINE: 'auto', CRAWL_ENGINE: 'HTTP', BATCH_ENGINE: 'browser', ENGINE_AUTO_AGREEMENTS: '5', ENGINE_AUTO_RECHECK_EVERY: '10' });
+  assert.deepEqual(c.engineDefaults, { scrape: 'auto', crawl: 'http', batch: 'browser', map: 'browser' });
+  assert.deepEqual([c.engineAutoAgreements, c.engineAutoRecheckEvery], [5, 10]);
+  assert.throws(() => loadConfig({ CRAWL_ENGINE: 'fast' }), (err: unknown) => err instanceof ConfigError && /CRAWL_ENGINE: must be one of browser\|http\|auto/.test(err.message));
+  assert.throws(() => loadConfig({ ENGINE_AUTO_RECHECK_EVERY: '1' }), ConfigError);
+});

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import fc from 'fast-check';
 import { isSameSite, normalizeUrl } from '../../../shared/src/url-normalize.js';
 
 test('fetch form drops fragments, default ports and credentials, lower-cases scheme and host', () => {
@@ -29,4 +30,38 @@ test('same-site rules: www ignored, subdomains only when asked', () => {
   assert.equal(isSameSite('https://docs.example.com/x', 'https://example.com'), false);
   assert.equal(isSameSite('https://docs.example.com/x', 'https://example.com', true), true);
   assert.equal(isSameSite('https://badexample.com/x', 'https://example.com', true), false);
+});
+
+test('index files and trailing slashes in any order are one page (the crawl fetched /index.html/ and / twice)', () => {
+  const key = (u: string) => normalizeUrl(u)?.key;
+  assert.equal(key('https://example.com/index.html/'), key('https://example.com/'));
+  assert.equal(key('https://example.com/index.html'), key('https://example.com/'));
+  assert.equal(key('https://example.com/a/index.html/'), key('https://example.com/a'));
+  assert.equal(key('https://example.com/a/index.php//'), key('https://example.com/a/'));
+});
+
+// Properties over generated URLs: the key is idempotent (normalizing a key gives the key)
+// and does not depend on the order of query parameters or of index files and slashes.
+const segment = fc.stringMatching(/^[a-zA-Z0-9._~-]{1,8}$/);
+const suffix = fc.constantFrom('', '/', '//', '/index.html', '/index.html/', '/default.aspx', '/index.php/', '/index.htm//');
+const param = fc.tuple(fc.stringMatching(/^[a-z_]{1,6}$/), fc.stringMatching(/^[a-zA-Z0-9 %+=&]{0,6}$/));
+const host = fc.constantFrom('example.com', 'www.example.com', 'www.www.example.com', 'Docs.Example.COM');
+const urlParts = fc.record({ host, path: fc.array(segment, { maxLength: 4 }), suffix, params: fc.array(param, { maxLength: 4 }) });
+const build = (p: { host: string; path: string[]; suffix: string }, params: [string, string][]) => {
+  const query = params.length ? `?${new URLSearchParams(params).toString()}` : '';
+  return `https://${p.host}/${p.path.join('/')}${p.suffix}${query}`;
+};
+
+test('property: the key of a key is the key', () => {
+  fc.assert(fc.property(urlParts, (p) => {
+    const key = normalizeUrl(build(p, p.params))!.key;
+    assert.equal(normalizeUrl(key)!.key, key);
+  }), { numRuns: 2000, seed: 7 });
+});
+
+test('property: query parameter order does not change the key', () => {
+  fc.assert(fc.property(urlParts, fc.func(fc.integer()), (p, rank) => {
+    const shuffled = [...p.params].sort((a, b) => rank(a) - rank(b));
+    assert.equal(normalizeUrl(build(p, shuffled))!.key, normalizeUrl(build(p, p.params))!.key);
+  }), { numRuns: 2000, seed: 11 });
 });

@@ -34,3 +34,38 @@ test('resolution checks every address a name resolves to', async () => {
   await assert.rejects(resolveAllowed(new URL('http://[::1]/'), []), UrlNotAllowedError);
   await assert.rejects(resolveAllowed(new URL('http://localhost/'), []), UrlNotAllowedError);
 });
+
+test('IPv6 addresses are judged by what they mean: every form that embeds an IPv4 address is decoded', () => {
+  const blocked: [string, RegExp][] = [
+    ['::7f00:1', /IPv4-compatible address of 127\.0\.0\.1/], // [::127.0.0.1] as the URL parser writes it
+    ['::a00:1', /IPv4-compatible address of 10\.0\.0\.1/],
+    ['::808:808', /IPv4-compatible address of 8\.8\.8\.8/], // deprecated form: refused even for a public address
+    ['::ffff:0:7f00:1', /IPv4-translated address of 127\.0\.0\.1/],
+    ['64:ff9b::7f00:1', /NAT64 address of 127\.0\.0\.1/],
+    ['64:ff9b:1::a9fe:a9fe', /NAT64 address of 169\.254\.169\.254/],
+    ['2002:7f00:1::', /6to4 address of 127\.0\.0\.1/],
+    ['2001:0:4136:e378:8000:63bf:80ff:fffe', /Teredo address of 127\.0\.0\.1/],
+    ['::ffff:a9fe:a9fe', /linkLocal/],
+    ['4000::1', /not global unicast/],
+    ['100::1', /discard/],
+  ];
+  for (const [ip, reason] of blocked) assert.match(blockedReason(ip, []) ?? 'allowed', reason, ip);
+  assert.equal(blockedReason('::ffff:808:808', []), null); // IPv4-mapped public address: as 8.8.8.8
+  assert.equal(blockedReason('2a00:1450:4001::200e', []), null);
+});
+
+test('an allowed IPv4 range does not open its IPv6 spellings other than IPv4-mapped', () => {
+  const allow = parseCidrList('127.0.0.0/8');
+  assert.equal(blockedReason('::ffff:7f00:1', allow), null);
+  assert.notEqual(blockedReason('::7f00:1', allow), null);
+  assert.notEqual(blockedReason('64:ff9b::7f00:1', allow), null);
+});
+
+test('localhost names are loopback whatever the spelling, trailing dots included', async () => {
+  for (const url of ['http://localhost./', 'http://LOCALHOST../', 'http://api.localhost/', 'http://a.b.localhost./']) {
+    await assert.rejects(resolveAllowed(new URL(url), []), UrlNotAllowedError, url);
+  }
+  const seen: string[] = [];
+  await resolveAllowed(new URL('http://example.test./'), [], async (host) => { seen.push(host); return ['93.184.216.34']; });
+  assert.deepEqual(seen, ['example.test']);
+});

@@ -92,3 +92,22 @@ describe('TransformPool crash recovery', () => {
     await assert.rejects(pool.run(input(3)), /closed/);
   });
 });
+
+describe('TransformPool with fewer threads when idle', () => {
+  test('starts idleThreads, grows to size under load, shrinks back after idleTimeoutMs', async () => {
+    const pool = new TransformPool({ size: 2, idleThreads: 1, idleTimeoutMs: 100 });
+    try {
+      assert.equal(pool.stats().size, 1);
+      const runs = [1, 2, 3].map((n) => pool.run(input(n)));
+      assert.deepEqual(pool.stats(), { size: 2, busy: 2, queued: 1 });
+      const outputs = await Promise.all(runs);
+      outputs.forEach((out, i) => assert.equal(out.metadata.title, `Page ${i + 1}`));
+      const deadline = Date.now() + 5_000;
+      while (pool.stats().size > 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      assert.equal(pool.stats().size, 1, 'the extra thread stopped when idle');
+      assert.equal((await pool.run(input(9))).metadata.title, 'Page 9', 'the remaining thread still works');
+    } finally {
+      await pool.close();
+    }
+  });
+});

@@ -16,6 +16,7 @@
 import type { BatchFinalStatus, BatchRequested } from '../../../../shared/src/events/batch.js';
 import { JOB_PART, WEBHOOK_PART, type WebhookEventType } from '../../../../shared/src/events/crawl.js';
 import type { EventData, EventName } from '../../../../shared/src/events/index.js';
+import { isHttpErrorPage } from '../../../../shared/src/events/page.js';
 
 /** Pages of one batch in flight at once (BATCH_MAX_IN_FLIGHT overrides). */
 export const DEFAULT_MAX_IN_FLIGHT = 4;
@@ -65,6 +66,7 @@ export function evolve(state: BatchState, event: LogEvent): BatchState {
     }
     case 'page_completed':
       if (!state.inFlight.has(event.part) || frozen(state)) return state;
+      if (isHttpErrorPage(event.data)) return { ...state, inFlight: without(state.inFlight, event.part), failed: state.failed + 1 };
       return { ...state, inFlight: without(state.inFlight, event.part), completed: state.completed + 1 };
     case 'page_failed':
       if (!state.inFlight.has(event.part) || frozen(state)) return state;

@@ -22,6 +22,7 @@ import { IllegalStateError, NotFoundError } from '../../../../shared/src/errors.
 import type { CrawlFinalStatus, CrawlRequested, CrawlSkipReason, WebhookEventType } from '../../../../shared/src/events/crawl.js';
 import { JOB_PART, WEBHOOK_PART } from '../../../../shared/src/events/crawl.js';
 import type { EventData, EventName } from '../../../../shared/src/events/index.js';
+import { isHttpErrorPage } from '../../../../shared/src/events/page.js';
 import { checkLink, pageKeyOfUrl } from './links.js';
 
 /** Pages of one crawl in flight at once (CRAWL_MAX_IN_FLIGHT overrides). */
@@ -108,6 +109,15 @@ export function evolve(state: CrawlState, event: LogEvent): CrawlState {
     case 'page_completed': {
       const depth = state.inFlight.get(event.part);
       if (depth === undefined || frozen(state)) return state;
+      if (isHttpErrorPage(event.data)) {
+        // An error page's links are the server's error template, not the site: not followed.
+        return {
+          ...state,
+          inFlight: without(state.inFlight, event.part),
+          failed: state.failed + 1,
+          startPageError: event.part === state.startPageKey ? `the server answered HTTP ${event.data.metadata.statusCode}` : state.startPageError,
+        };
+      }
       return {
         ...state,
         inFlight: without(state.inFlight, event.part),

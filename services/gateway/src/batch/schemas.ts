@@ -2,7 +2,7 @@
 // serialization. Counters and states are named as for crawls; page entries as scrape results.
 import { Type, type Static } from '@sinclair/typebox';
 import { StringEnum } from '../../../../shared/src/scrape-options.js';
-import { PageContentFields } from '../scrape/schemas.js';
+import { PageContentFields, WaitMs } from '../scrape/schemas.js';
 
 export const BatchStatus = StringEnum(['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED', 'CANCELLED'] as const);
 
@@ -44,6 +44,9 @@ export const BatchListItem = Type.Object({ ...Counters, completedAt: Type.Option
 export type BatchListItem = Static<typeof BatchListItem>;
 
 export const BatchGetQuery = Type.Object(
-  { cursor: Type.Optional(Type.String({ pattern: '^[0-9]{1,4}$', description: 'From a previous response\'s `next`' })) },
+  {
+    cursor: Type.Optional(Type.String({ pattern: '^[0-9]{1,4}$', description: 'From a previous response\'s `next`' })),
+    waitMs: Type.Optional(WaitMs),
+  },
   { additionalProperties: false },
 );

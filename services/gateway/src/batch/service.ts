@@ -110,14 +110,18 @@ export class BatchService {
   }
 
   /** The caller's batch; another key's batch is indistinguishable from a missing one. */
-  private async own(caller: Caller, id: string): Promise<BatchJobDoc> {
+  async own(caller: Caller, id: string): Promise<BatchJobDoc> {
     const doc = await this.deps.store.getBatchJob(id);
     if (!doc || doc.apiKeyId !== caller.keyId) throw new NotFoundError(`no batch scrape job with id "${id}"`);
     return doc;
   }
 
   async get(caller: Caller, id: string, cursor?: string): Promise<BatchJobView> {
-    const doc = await this.own(caller, id);
+    return this.view(await this.own(caller, id), cursor);
+  }
+
+  /** The GET answer for a batch read with `own` (a long-poll reads the document first). */
+  async view(doc: BatchJobDoc, cursor?: string): Promise<BatchJobView> {
     const { data, nextCursor } = await this.data(doc, cursor === undefined ? 0 : Number(cursor));
     return {
       ...toBatchSummary(doc),

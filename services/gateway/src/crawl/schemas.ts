@@ -1,6 +1,7 @@
 // Response schemas of the crawl endpoints (spec "Crawl"): they document the API (OpenAPI)
 // and drive serialization.
 import { Type, type Static } from '@sinclair/typebox';
+import { WaitMs } from '../scrape/schemas.js';
 import { StringEnum } from '../../../../shared/src/scrape-options.js';
 
 export const CrawlStatus = StringEnum(['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED', 'CANCELLED'] as const);
@@ -43,6 +44,9 @@ export const CrawlListItem = Type.Object(Counters);
 export type CrawlListItem = Static<typeof CrawlListItem>;
 
 export const CrawlGetQuery = Type.Object(
-  { cursor: Type.Optional(Type.String({ pattern: '^[0-9]{1,15}$', description: 'From a previous response\'s `next`' })) },
+  {
+    cursor: Type.Optional(Type.String({ pattern: '^[0-9]{1,15}$', description: 'From a previous response\'s `next`' })),
+    waitMs: Type.Optional(WaitMs),
+  },
   { additionalProperties: false },
 );

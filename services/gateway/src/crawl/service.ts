@@ -50,14 +50,18 @@ export class CrawlService {
   }
 
   /** The caller's crawl; another key's crawl is indistinguishable from a missing one. */
-  private async own(caller: Caller, id: string): Promise<CrawlJobDoc> {
+  async own(caller: Caller, id: string): Promise<CrawlJobDoc> {
     const doc = await this.deps.store.getCrawlJob(id);
     if (!doc || doc.apiKeyId !== caller.keyId) throw new NotFoundError(`no crawl job with id "${id}"`);
     return doc;
   }
 
   async get(caller: Caller, id: string, cursor?: string): Promise<CrawlJobView> {
-    const doc = await this.own(caller, id);
+    return this.view(await this.own(caller, id), cursor);
+  }
+
+  /** The GET answer for a crawl read with `own` (a long-poll reads the document first). */
+  async view(doc: CrawlJobDoc, cursor?: string): Promise<CrawlJobView> {
     const view: CrawlJobView = {
       ...(await this.summary(doc)),
       ...(doc.startedAt ? { startedAt: doc.startedAt } : {}),

@@ -3,6 +3,8 @@
 // Trawl errors carry their code; Fastify's own errors (bad JSON, wrong content type, body
 // too large) are mapped by status; anything else is a bug: logged, answered 500, and never
 // with its internal message.
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { httpMetrics } from '../../../../shared/src/metrics.js';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -23,7 +25,9 @@ function codeForStatus(status: number): ErrorCode {
     case 404: return 'NOT_FOUND';
     case 405: return 'METHOD_NOT_ALLOWED';
     case 413: return 'PAYLOAD_TOO_LARGE';
+    case 414: return 'URI_TOO_LONG';
     case 415: return 'UNSUPPORTED_MEDIA_TYPE';
+    case 431: return 'HEADERS_TOO_LARGE';
     case 429: return 'RATE_LIMITED';
     case 503: return 'SERVICE_UNAVAILABLE';
     default: return status >= 400 && status < 500 ? 'VALIDATION_ERROR' : 'INTERNAL_ERROR';
@@ -36,6 +40,8 @@ function fastifyDetail(err: FastifyError): string {
     case 'FST_ERR_CTP_EMPTY_JSON_BODY': return 'the request body is empty; send a JSON object';
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE': return 'send the request body as application/json';
     case 'FST_ERR_CTP_BODY_TOO_LARGE': return 'the request body is too large';
+    case 'FST_ERR_BAD_URL': return 'the request path is not valid (malformed percent-encoding)';
+    case 'FST_ERR_MAX_PARAM_LENGTH': return 'a path segment of the request is too long';
     default: return err.message;
   }
 }
@@ -73,14 +79,59 @@ export const problemsPlugin = fp(async (app: FastifyInstance, opts: { errorTypeB
     }
     return sendProblem(reply, problem);
   });
-  app.setNotFoundHandler((request, reply) =>
-    sendProblem(reply, { ...problemOf(null, request.id, opts.errorTypeBase), ...notFound(request, opts.errorTypeBase) }),
-  );
+  app.setNotFoundHandler(notFoundHandler(opts.errorTypeBase));
 });
 
-function notFound(request: FastifyRequest, typeBase: string): Problem {
-  return {
+/**
+ * The 404 for a path no route has. Registered again inside the /api/v1 scope, where the
+ * scope's hooks (auth first) run before it: there, a request without a valid key is 401
+ * whether or not the path exists.
+ */
+export function notFoundHandler(typeBase: string) {
+  return (request: FastifyRequest, reply: FastifyReply) => sendProblem(reply, {
     type: `${typeBase}/NOT_FOUND`, title: ERROR_CODES.NOT_FOUND.title, status: 404, code: 'NOT_FOUND',
-    detail: `no route ${request.method} ${request.url.split('?')[0]}`, requestId: request.id,
+    detail: `no route ${request.method} ${printable(request.url.split('?')[0] ?? '')}`, requestId: request.id,
+  });
+}
+
+/**
+ * Errors Fastify raises before a request reaches routing and hooks (a path with broken
+ * percent-encoding, a path segment over maxParamLength): as problem documents too.
+ */
+export function frameworkErrorHandler(typeBase: string) {
+  return (err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    reply.header('x-request-id', request.id);
+    return sendProblem(reply, problemOf(err, request.id, typeBase));
   };
+}
+
+/**
+ * Errors Node's HTTP parser raises before Fastify sees a request (headers or a request
+ * line over the 16 KiB limit, a malformed request): a problem document written straight
+ * to the socket, with a request id made here since no request exists.
+ */
+export function clientErrorHandler(typeBase: string, newRequestId: () => string) {
+  return (err: NodeJS.ErrnoException, socket: Duplex) => {
+    if (err.code === 'ECONNRESET' || socket.destroyed) return;
+    const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+    const code = codeForStatus(status);
+    const requestId = newRequestId();
+    const detail = status === 431 ? 'the request line and headers are larger than 16 KiB'
+      : status === 408 ? 'the request was not received in time' : 'the request is not valid HTTP';
+    const problem: Problem = { type: `${typeBase}/${code}`, title: ERROR_CODES[code].title, status, detail, code, requestId };
+    httpMetrics.problems().inc({ code });
+    const body = JSON.stringify(problem);
+    if (socket.writable) {
+      socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/problem+json\r\n`
+        + `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`);
+    }
+    socket.destroy();
+  };
+}
+
+/** A client's path echoed in a message: bounded, without control characters. */
+function printable(text: string, max = 200): string {
+  // eslint-disable-next-line no-control-regex
+  const clean = text.replace(/[\u0000-\u001f\u007f]/g, '?');
+  return clean.length > max ? `${clean.slice(0, max)}…` : clean;
 }

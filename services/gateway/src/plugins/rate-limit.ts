@@ -1,23 +1,24 @@
-// Applies the per-key rate limit to routes that declare `config: { rateLimited: true }`
-// (the job-creating ones), after authentication, and adds the X-RateLimit-* headers.
+// Applies the per-key requests-per-minute limit (spec "Limits") to every authenticated
+// request of the context it is registered in (everything under /api/v1), reads included,
+// and adds the X-RateLimit-* headers. It runs as an onRequest hook right after
+// authentication, before routing details, validation or any store read, so whatever the
+// answer (200, 400, 404, 429 for the concurrency limit...), the request has been counted.
+// Health, metrics, /openapi.json and the console's files are outside /api/v1: not counted.
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { RateLimitedError } from '../../../../shared/src/errors.js';
 import { PLAN_LIMITS } from '../../../../shared/src/plans.js';
 import type { RateLimiter } from '../rate-limit.js';
 
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    rateLimited?: boolean;
-  }
-}
-
 export const rateLimitPlugin = fp(async (app: FastifyInstance, opts: { limiter: RateLimiter | null }) => {
-  app.addHook('preHandler', async (request, reply) => {
-    if (!opts.limiter || !request.routeOptions.config?.rateLimited) return;
+  const limiter = opts.limiter;
+  if (!limiter) return;
+  app.addHook('onRequest', async (request, reply) => {
+    // Authentication ran first (the hook is registered after it) and threw for no key.
+    if (!request.caller) return;
     const limit = PLAN_LIMITS[request.caller.plan].requestsPerMinute;
     try {
-      const d = await opts.limiter.take(request.caller.keyId, limit);
+      const d = await limiter.take(request.caller.keyId, limit);
       reply.header('x-ratelimit-limit', d.limit).header('x-ratelimit-remaining', d.remaining).header('x-ratelimit-reset', d.resetAt);
     } catch (err) {
       if (err instanceof RateLimitedError) {

@@ -12,6 +12,7 @@ import { IMAGE_MIME } from '../batch/present.js';
 import { BatchCancelled, BatchCreated, BatchGetQuery, BatchJobView, BatchListItem } from '../batch/schemas.js';
 import { BatchService } from '../batch/service.js';
 import { IdParams, Pagination, ProblemSchema } from '../scrape/schemas.js';
+import { longPoll } from './long-poll.js';
 
 const errors = { 400: ProblemSchema, 401: ProblemSchema, 404: ProblemSchema, 409: ProblemSchema, 413: ProblemSchema, 429: ProblemSchema };
 const PageParams = Type.Composite([IdParams, Type.Object({ index: Type.Integer({ minimum: 0, maximum: 99 }) })]);
@@ -30,13 +31,16 @@ export const batchRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, dep
   });
 
   app.post('/batch/scrape', {
-    config: { rateLimited: true },
     schema: { summary: 'Start a batch scrape of 1-100 URLs', body: BatchScrapeRequestSchema, response: { 202: BatchCreated, ...errors } },
   }, async (request, reply) => reply.code(202).send(await batches.submit(request.caller, request.body)));
 
   app.get('/batch/scrape/:id', {
-    schema: { summary: 'Get a batch scrape job and its pages', params: IdParams, querystring: BatchGetQuery, response: { 200: BatchJobView, ...errors } },
-  }, async (request) => batches.get(request.caller, request.params.id, request.query.cursor));
+    schema: { summary: 'Get a batch scrape job and its pages; with waitMs, once it is finished (long-poll)', params: IdParams, querystring: BatchGetQuery, response: { 200: BatchJobView, ...errors } },
+  }, async (request, reply) => {
+    const { id } = request.params;
+    const doc = await longPoll(deps.waits, request, reply, { kind: 'batch', id, waitMs: request.query.waitMs }, () => batches.own(request.caller, id));
+    return batches.view(doc, request.query.cursor);
+  });
 
   app.delete('/batch/scrape/:id', {
     schema: { summary: 'Cancel a running batch scrape job', params: IdParams, response: { 200: BatchCancelled, ...errors } },

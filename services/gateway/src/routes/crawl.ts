@@ -7,6 +7,7 @@ import type { RouteDeps } from '../app.js';
 import { CrawlCancelled, CrawlCreated, CrawlGetQuery, CrawlJobView, CrawlListItem } from '../crawl/schemas.js';
 import { CrawlService } from '../crawl/service.js';
 import { IdParams, Pagination, ProblemSchema } from '../scrape/schemas.js';
+import { longPoll } from './long-poll.js';
 
 const errors = { 400: ProblemSchema, 401: ProblemSchema, 404: ProblemSchema, 409: ProblemSchema, 429: ProblemSchema };
 
@@ -17,13 +18,16 @@ export const crawlRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, dep
   });
 
   app.post('/crawl', {
-    config: { rateLimited: true },
     schema: { summary: 'Start a crawl job', body: CrawlRequestSchema, response: { 202: CrawlCreated, ...errors } },
   }, async (request, reply) => reply.code(202).send(await crawls.submit(request.caller, request.body)));
 
   app.get('/crawl/:id', {
-    schema: { summary: 'Get a crawl job, with its pages once finished', params: IdParams, querystring: CrawlGetQuery, response: { 200: CrawlJobView, ...errors } },
-  }, async (request) => crawls.get(request.caller, request.params.id, request.query.cursor));
+    schema: { summary: 'Get a crawl job, with its pages once finished; with waitMs, once it is finished (long-poll)', params: IdParams, querystring: CrawlGetQuery, response: { 200: CrawlJobView, ...errors } },
+  }, async (request, reply) => {
+    const { id } = request.params;
+    const doc = await longPoll(deps.waits, request, reply, { kind: 'crawl', id, waitMs: request.query.waitMs }, () => crawls.own(request.caller, id));
+    return crawls.view(doc, request.query.cursor);
+  });
 
   app.delete('/crawl/:id', {
     schema: { summary: 'Cancel a running crawl job', params: IdParams, response: { 200: CrawlCancelled, ...errors } },

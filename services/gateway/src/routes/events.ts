@@ -1,6 +1,9 @@
 // Audit replay over the API: a job's own events, straight from the log (the truth, not a
 // read model), in order, paged by stream sequence. Only the key that created the job sees
-// them: ownership is read from the job's first event, which always names its key.
+// them: ownership is read from the job's first event, which always names its key. The id
+// is a plain token (the jobIdGuard plugin and historyFilter both insist), and every event
+// returned is checked again to be this job's and, where it names a key, the caller's: a
+// filter that matched more than the job can never leak another tenant's events.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { NotFoundError } from '../../../../shared/src/errors.js';
@@ -39,9 +42,14 @@ const ROUTES: { path: string; kind: AggregateKind }[] = [
   { path: '/map/:id/events', kind: 'map' },
 ];
 
-function ownerOf(first: StoredEvent | undefined): string | undefined {
-  const data = first?.data as { apiKeyId?: unknown } | undefined;
+function ownerOf(event: StoredEvent | undefined): string | undefined {
+  const data = event?.data as { apiKeyId?: unknown } | undefined;
   return typeof data?.apiKeyId === 'string' ? data.apiKeyId : undefined;
+}
+
+function belongsTo(event: StoredEvent, kind: AggregateKind, id: string, keyId: string): boolean {
+  const owner = ownerOf(event);
+  return event.kind === kind && event.id === id && (owner === undefined || owner === keyId);
 }
 
 export const eventRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
@@ -59,13 +67,15 @@ export const eventRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, dep
       const [first] = await deps.log.read(filter, 1, 1);
       if (ownerOf(first) !== request.caller.keyId) throw new NotFoundError(`no ${kind} job with id "${id}"`);
       const { after, limit } = request.query;
-      const events = await deps.log.read(filter, after + 1, limit);
-      const last = events.at(-1);
+      const read = await deps.log.read(filter, after + 1, limit);
+      const events = read.filter((e) => belongsTo(e, kind, id, request.caller.keyId));
+      if (events.length !== read.length) request.log.error({ kind, id, dropped: read.length - events.length }, 'events of another job matched a history filter');
+      const last = read.at(-1);
       return {
         id,
         kind,
         events: events.map((e) => ({ seq: e.seq, event: e.event, part: e.part, occurredAt: e.occurredAt, data: e.data })),
-        ...(events.length === limit && last
+        ...(read.length === limit && last
           ? { next: `${deps.config.publicBaseUrl}/api/v1${path.replace(':id', encodeURIComponent(id))}?after=${last.seq}&limit=${limit}` }
           : {}),
       };

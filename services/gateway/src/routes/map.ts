@@ -16,7 +16,6 @@ export const mapRoutes: FastifyPluginAsyncTypebox<MapRoutesOptions> = async (app
     urlPolicy: { allowCidrs: deps.config.ssrfAllowCidrs },
   });
   app.post('/map', {
-    config: { rateLimited: true },
     schema: { summary: "Discover a website's URLs (synchronous)", body: MapRequestSchema, response: { 200: MapResultSchema, ...errors } },
   }, async (request) => maps.map(request.caller, request.body));
 };

@@ -2,37 +2,53 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { NotFoundError } from '../../../../shared/src/errors.js';
-import { ScrapeRequestSchema } from '../../../../shared/src/scrape-options.js';
-import type { ScreenshotInfo } from '../../../../shared/src/store/index.js';
+import type { ScrapeJobDoc, ScreenshotInfo } from '../../../../shared/src/store/index.js';
+import { isFinal, type JobWaits } from '../job-waits.js';
 import { presentCacheHit, presentScrapeJob, type PresentDeps } from '../scrape/present.js';
-import { IdParams, Pagination, ProblemSchema, ScrapeCreated, ScrapeJobView, ScrapeListItem } from '../scrape/schemas.js';
+import { IdParams, Pagination, ProblemSchema, ScrapeCreated, ScrapeJobView, ScrapeListItem, ScrapePostBody, WaitQuery } from '../scrape/schemas.js';
 import type { ScrapeService } from '../scrape/service.js';
+import { longPoll } from './long-poll.js';
 
 export interface ScrapeRoutesOptions {
   scrapes: ScrapeService;
   present: PresentDeps;
+  waits: JobWaits;
 }
 
 const errors = { 400: ProblemSchema, 401: ProblemSchema, 404: ProblemSchema, 429: ProblemSchema };
 const MIME: Record<string, string> = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp' };
 
-export const scrapeRoutes: FastifyPluginAsyncTypebox<ScrapeRoutesOptions> = async (app, { scrapes, present }) => {
+export const scrapeRoutes: FastifyPluginAsyncTypebox<ScrapeRoutesOptions> = async (app, { scrapes, present, waits }) => {
   app.post('/scrape', {
-    config: { rateLimited: true },
     schema: {
-      summary: 'Create a scrape job (202), or answer from the cache (200, fromCache: true)',
-      body: ScrapeRequestSchema,
+      summary: 'Create a scrape job (202), or answer from the cache (200, fromCache: true); with waitMs, the finished job (200) when it finishes in time',
+      body: ScrapePostBody,
       response: { 202: ScrapeCreated, 200: ScrapeJobView, ...errors },
     },
   }, async (request, reply) => {
-    const result = await scrapes.submit(request.caller, request.body);
+    const { waitMs, ...body } = request.body;
+    const result = await scrapes.submit(request.caller, body);
     if (result.kind === 'cached') return reply.code(200).send(await presentCacheHit(result.job, present));
-    return reply.code(202).send({ id: result.id, status: result.status });
+    if (!waitMs) return reply.code(202).send({ id: result.id, status: result.status });
+    // The job exists now: a wait past the bounds answers 202 at once rather than look refused,
+    // and a projection slower than the POST's own wait reads as still PENDING.
+    const pending = { status: 'PENDING' as const };
+    const job = await longPoll(waits, request, reply, { kind: 'scrape', id: result.id, waitMs, whenBusy: 'answer' },
+      (): Promise<ScrapeJobDoc | typeof pending> => scrapes.get(request.caller, result.id).catch((err: unknown) => {
+        if (err instanceof NotFoundError) return pending;
+        throw err;
+      }));
+    if ('id' in job && isFinal(job)) return reply.code(200).send(await presentScrapeJob(job, present));
+    return reply.code(202).send({ id: result.id, status: job.status === 'PROCESSING' ? 'PROCESSING' : 'PENDING' });
   });
 
   app.get('/scrape/:id', {
-    schema: { summary: 'Get a scrape job and its result', params: IdParams, response: { 200: ScrapeJobView, ...errors } },
-  }, async (request) => presentScrapeJob(await scrapes.get(request.caller, request.params.id), present));
+    schema: { summary: 'Get a scrape job and its result; with waitMs, once it is finished (long-poll)', params: IdParams, querystring: WaitQuery, response: { 200: ScrapeJobView, ...errors } },
+  }, async (request, reply) => {
+    const { id } = request.params;
+    const doc = await longPoll(waits, request, reply, { kind: 'scrape', id, waitMs: request.query.waitMs }, () => scrapes.get(request.caller, id));
+    return presentScrapeJob(doc, present);
+  });
 
   const sendImage = async (shot: ScreenshotInfo | undefined, reply: import('fastify').FastifyReply) => {
     if (!shot) throw new NotFoundError('this job has no such screenshot');

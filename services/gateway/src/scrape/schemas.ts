@@ -2,7 +2,8 @@
 // serialization. Field names follow the spec; docs/api.md lists what the spec left open.
 import { Type, type Static } from '@sinclair/typebox';
 import { FetchTimings } from '../../../../shared/src/events/common.js';
-import { StringEnum } from '../../../../shared/src/scrape-options.js';
+import { ScrapeRequestSchema, StringEnum } from '../../../../shared/src/scrape-options.js';
+import { MAX_WAIT_MS } from '../job-waits.js';
 
 export const JobStatus = StringEnum(['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED'] as const);
 
@@ -16,7 +17,11 @@ export const ScreenshotView = Type.Object({
   expiresAt: Type.Optional(Type.String()),
 });
 
-export const Metadata = Type.Object({ title: Type.String(), description: Type.String() }, { additionalProperties: true });
+export const Metadata = Type.Object({
+  title: Type.String(),
+  description: Type.String(),
+  engine: Type.Optional(StringEnum(['browser', 'http'] as const, { description: 'The engine that fetched the page: browser (rendered in Chromium) or http (one GET; rawHtml is the served HTML)' })),
+}, { additionalProperties: true });
 
 /** The content fields of a scraped page, as scrape jobs and batch pages show them. */
 export const PageContentFields = {
@@ -29,7 +34,19 @@ export const PageContentFields = {
   metadata: Type.Optional(Metadata),
 };
 
-export const ScrapeCreated = Type.Object({ id: Type.String(), status: Type.Literal('PENDING') });
+/** `waitMs` of a GET (query) or of POST /scrape (body): long-poll up to this long (docs/api.md "Waiting"). */
+export const WaitMs = Type.Integer({
+  minimum: 0, maximum: MAX_WAIT_MS, default: 0,
+  description: 'Hold the answer until the job is finished (COMPLETED, FAILED or CANCELLED), at most this many milliseconds; 0 answers at once',
+});
+/** The query of a job's GET: how long to wait for it to finish. */
+export const WaitQuery = Type.Object({ waitMs: Type.Optional(WaitMs) }, { additionalProperties: false });
+
+/** POST /scrape's body: the spec's scrape request, plus `waitMs`. */
+export const ScrapePostBody = Type.Composite([ScrapeRequestSchema, Type.Object({ waitMs: Type.Optional(WaitMs) })], { additionalProperties: false });
+
+/** A new job; PROCESSING only when a `waitMs` ended before the job finished. */
+export const ScrapeCreated = Type.Object({ id: Type.String(), status: StringEnum(['PENDING', 'PROCESSING'] as const) });
 
 export const ScrapeJobView = Type.Object({
   id: Type.String(),

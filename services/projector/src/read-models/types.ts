@@ -19,6 +19,11 @@ export interface ReadModel<Doc extends { lastSeq: number }, Hydrated = undefined
    * reader must not depend on it alone), for readers that cache the model.
    */
   notice?(doc: Doc): { subject: string; data: string };
+  /**
+   * Set on a job's own document (its `status` is the job's status): a change of the status
+   * is announced with the projection notice, so long-polls wait without reading the store.
+   */
+  announcesStatus?: boolean;
 }
 
 export interface HydrateDeps {

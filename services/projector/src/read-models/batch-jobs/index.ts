@@ -6,6 +6,7 @@
 // later do not count, as in the frontier's decider). batch_finished is authoritative for
 // the final status and counters.
 import type { StoredEvent } from '../../../../../shared/src/events/index.js';
+import { isHttpErrorPage } from '../../../../../shared/src/events/page.js';
 import type { BatchJobDoc, BatchPageState, BatchPageStatus } from '../../../../../shared/src/store/index.js';
 import { finishedFields } from '../job-outcome.js';
 import type { ReadModel } from '../types.js';
@@ -58,7 +59,8 @@ export function evolve(doc: BatchJobDoc | null, event: StoredEvent): BatchJobDoc
     case 'page_completed': {
       if (!running) return next;
       const updated = updatePage(next, event.part, (p) => (PAGE_FINAL.has(p.status) ? null : { ...p, status: 'COMPLETED' }));
-      return updated ? { ...updated, completedUrls: doc.completedUrls + 1 } : next;
+      if (!updated) return next;
+      return isHttpErrorPage(event.data) ? { ...updated, failedUrls: doc.failedUrls + 1 } : { ...updated, completedUrls: doc.completedUrls + 1 };
     }
     case 'page_failed': {
       if (!running) return next;
@@ -82,6 +84,7 @@ export const batchJobsReadModel: ReadModel<BatchJobDoc> = {
   name: 'batch-jobs',
   handles: ['batch_requested', 'batch_started', 'batch_cancel_requested', 'batch_finished', 'page_started', 'page_completed', 'page_failed'],
   accepts: (event) => event.kind === 'batch',
+  announcesStatus: true,
   load: (store, event) => store.getBatchJob(event.id),
   save: (store, doc) => store.saveBatchJob(doc),
   evolve: (doc, event) => evolve(doc, event),

@@ -56,6 +56,7 @@ export const crawlJobsReadModel: ReadModel<CrawlJobDoc> = {
   name: 'crawl-jobs',
   handles: ['crawl_requested', 'crawl_started', 'crawl_links_discovered', 'crawl_cancel_requested', 'crawl_finished'],
   accepts: (event) => event.kind === 'crawl',
+  announcesStatus: true,
   load: (store, event) => store.getCrawlJob(event.id),
   save: (store, doc) => store.saveCrawlJob(doc),
   evolve: (doc, event) => evolve(doc, event),

@@ -86,6 +86,7 @@ export const scrapeJobsReadModel: ReadModel<ScrapeJobDoc, ScrapeHydrated> = {
   name: 'scrape-jobs',
   handles: ['page_requested', 'page_shared', 'page_served_from_cache', 'page_started', 'page_fetched', 'page_completed', 'page_failed'],
   accepts: (event) => event.kind === 'scrape',
+  announcesStatus: true,
   load: (store, event) => store.getScrapeJob(event.id),
   save: (store, doc) => store.saveScrapeJob(doc),
   hydrate,

@@ -1,0 +1,177 @@
+// 8-10. Fetch engines (docs/benchmarks.md "Engines"), all in the same run:
+//  8. the crawl site (N article pages) crawled with engine browser, then with engine auto,
+//     each on its own copy of the site (its own host, so auto starts from an unknown host):
+//     pages/s, CPU ms/page, peak PSS of the tree, and the share of pages whose markdown is
+//     identical between the two runs;
+//  9. a mixed site where every third page builds its content with JavaScript (an empty
+//     app root filled by a script): browser against auto, pages/s, and pages whose markdown
+//     lacks the page's own token (missing content);
+// 10. N scrapes submitted at once with engine auto against the naive Playwright baseline
+//     (scenario 2 with `engine: auto`).
+import { startSite, type TestSite } from '../../test/support/site.js';
+import type { BaselineRun } from '../lib/baseline-runner.js';
+import { articleHtml } from '../lib/pages.js';
+import { cpuShares, TreeSampler, type TreeUsage } from '../lib/proc.js';
+import { mb, row, type Row } from '../lib/table.js';
+import type { BenchContext, ScenarioResult } from './context.js';
+import { crawlSite, finishedCrawl } from './crawl.js';
+import { throughput } from './throughput.js';
+
+type EngineName = 'browser' | 'auto';
+
+interface CrawlPage { url: string; markdown?: string; metadata?: { engine?: string } }
+interface CrawlView {
+  id: string; status: string; completedUrls: number; failedUrls: number; createdAt: string; completedAt?: string;
+  data?: CrawlPage[]; next?: string;
+}
+
+interface CrawlRun {
+  engine: EngineName;
+  status: string;
+  pages: number;
+  failed: number;
+  jobMs: number;
+  usage: TreeUsage;
+  /** Markdown by path. */
+  markdown: Map<string, string>;
+  /** Pages per engine used (metadata.engine). */
+  served: Record<string, number>;
+}
+
+async function crawlWith(ctx: BenchContext, site: TestSite, engine: EngineName, body: Record<string, unknown>): Promise<CrawlRun> {
+  const { sys, rootPid } = ctx.bs;
+  const sampler = new TreeSampler(rootPid).start();
+  const res = await sys.api<CrawlView>('POST', '/api/v1/crawl', { url: site.url('/'), ...body, scrapeOptions: { formats: ['markdown'], engine } });
+  if (res.status >= 300) {
+    sampler.stop();
+    throw new Error(`POST /api/v1/crawl answered ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`);
+  }
+  const view = await finishedCrawl<CrawlView>(sys, res.body.id, 15 * 60_000);
+  const usage = sampler.stop();
+  if (!view) throw new Error(`crawl ${res.body.id} (${engine}) did not finish in 15 minutes`);
+  const markdown = new Map<string, string>();
+  const served: Record<string, number> = {};
+  let part: CrawlView | undefined = view;
+  while (part) {
+    for (const p of part.data ?? []) {
+      // Each run crawls its own copy of the site (its own port): links are compared without the origin.
+      markdown.set(new URL(p.url).pathname.replace(/\/$/, '') || '/', (p.markdown ?? '').trim().replaceAll(site.origin, 'ORIGIN'));
+      const used = p.metadata?.engine ?? 'unknown';
+      served[used] = (served[used] ?? 0) + 1;
+    }
+    if (!part.next) break;
+    const next: URL = new URL(part.next);
+    part = (await sys.api<CrawlView>('GET', `${next.pathname}${next.search}`)).body;
+  }
+  const jobMs = view.completedAt ? Date.parse(view.completedAt) - Date.parse(view.createdAt) : usage.wallMs;
+  return { engine, status: view.status, pages: view.completedUrls, failed: view.failedUrls, jobMs, usage, markdown, served };
+}
+
+/** Pages of both runs, and those whose markdown is identical (origins aside). */
+function sameMarkdown(browser: CrawlRun, auto: CrawlRun): { identical: number; compared: number } {
+  let identical = 0;
+  let compared = 0;
+  for (const [path, md] of browser.markdown) {
+    const other = auto.markdown.get(path);
+    if (other === undefined) continue;
+    compared++;
+    if (other === md) identical++;
+  }
+  return { identical, compared };
+}
+
+function identicalRow(B: string, browser: CrawlRun, auto: CrawlRun): Row {
+  const { identical, compared } = sameMarkdown(browser, auto);
+  return row(B, 'pages with identical markdown (auto vs browser)', compared ? (100 * identical) / compared : 0, { unit: '%', note: `${identical}/${compared} pages` });
+}
+
+const pps = (r: CrawlRun): number => r.pages / (r.jobMs / 1000);
+const cpuPerPage = (r: CrawlRun): number => r.usage.cpuMs / Math.max(1, r.pages);
+const servedNote = (r: CrawlRun): string => Object.entries(r.served).map(([k, v]) => `${v} ${k}`).join(', ');
+
+function compareRows(B: string, browser: CrawlRun, auto: CrawlRun): Row[] {
+  return [
+    row(B, 'pages per second, auto', pps(auto), { baseline: pps(browser), note: `baseline = engine browser; ${auto.pages} pages (${servedNote(auto)}) vs ${browser.pages}; ${auto.failed}/${browser.failed} failed` }),
+    row(B, 'CPU per page, auto', cpuPerPage(auto), { unit: 'ms', baseline: cpuPerPage(browser), note: `auto: ${cpuShares(auto.usage.cpuByName)}; browser: ${cpuShares(browser.usage.cpuByName)}` }),
+    row(B, 'peak PSS of the tree, auto', mb(auto.usage.peakPssKb), { unit: 'MB', baseline: mb(browser.usage.peakPssKb) }),
+  ];
+}
+
+export async function engineCrawl(ctx: BenchContext, baseline?: BaselineRun): Promise<ScenarioResult> {
+  const B = '8. Engines: crawl';
+  const pages = ctx.sizes.crawlPages;
+  const body = { maxDepth: 5, limit: 1000 };
+  const runs: CrawlRun[] = [];
+  for (const engine of ['browser', 'auto'] as const) {
+    const site = await crawlSite(pages);
+    try {
+      ctx.log(`  crawl of ${pages} pages with engine ${engine}`);
+      runs.push(await crawlWith(ctx, site, engine, body));
+    } finally {
+      await site.close();
+    }
+  }
+  const [browser, auto] = runs as [CrawlRun, CrawlRun];
+  const { identical, compared } = sameMarkdown(browser, auto);
+  const rows = [...compareRows(B, browser, auto), identicalRow(B, browser, auto)];
+  if (baseline) {
+    rows.push(row(B, 'peak PSS of the tree during the auto crawl vs naive baseline', mb(auto.usage.peakPssKb), { unit: 'MB', baseline: mb(baseline.usage.peakPssKb), note: 'baseline = the naive Playwright script of scenario 2' }));
+  }
+  return { rows, details: { browser: summary(browser), auto: summary(auto), identical, compared } };
+}
+
+/** Every third page builds its article in the browser; every page carries its own token. */
+async function mixedSite(pages: number): Promise<TestSite> {
+  const site = await startSite();
+  const paths = Array.from({ length: pages }, (_, i) => `/m/${i}`);
+  site.route('/', `<!doctype html><html><head><title>Mixed</title></head><body><main><h1>Mixed site</h1><ul>${paths.map((p) => `<li><a href="${p}">${p}</a></li>`).join('')}</ul></main></body></html>`);
+  paths.forEach((p, i) => {
+    const article = articleHtml({ seed: 90_000 + i, targetBytes: 30_000, navLinks: [{ href: '/', text: 'Home' }], bodyLinks: [], footerLinks: [], relatedLinks: [] })
+      .replace(/<p>/, `<p>Token of mixed page ${i}. `);
+    if (i % 3 !== 2) {
+      site.route(p, article);
+      return;
+    }
+    const body = /<body[^>]*>([\s\S]*)<\/body>/i.exec(article)?.[1] ?? '';
+    const head = /<head>([\s\S]*)<\/head>/i.exec(article)?.[1] ?? '';
+    site.route(p, `<!doctype html><html lang="en"><head>${head}</head><body><div id="root"></div>
+<script>document.getElementById('root').innerHTML = ${JSON.stringify(body.replace(/<script[\s\S]*?<\/script>/gi, '')).replace(/</g, '\\u003c')};</script></body></html>`);
+  });
+  return site;
+}
+
+export async function engineMixed(ctx: BenchContext): Promise<ScenarioResult> {
+  const B = '9. Engines: mixed site (1/3 JS-built)';
+  const pages = ctx.sizes.mixedPages;
+  const runs: CrawlRun[] = [];
+  for (const engine of ['browser', 'auto'] as const) {
+    const site = await mixedSite(pages);
+    try {
+      ctx.log(`  mixed site of ${pages} pages with engine ${engine}`);
+      runs.push(await crawlWith(ctx, site, engine, { maxDepth: 2, limit: pages + 1 }));
+    } finally {
+      await site.close();
+    }
+  }
+  const [browser, auto] = runs as [CrawlRun, CrawlRun];
+  const missingContent = (r: CrawlRun): number => Array.from({ length: pages }, (_, i) => i)
+    .filter((i) => !(r.markdown.get(`/m/${i}`) ?? '').includes(`Token of mixed page ${i}.`)).length;
+  const missingAuto = missingContent(auto);
+  const missingBrowser = missingContent(browser);
+  return {
+    rows: [
+      ...compareRows(B, browser, auto).slice(0, 2),
+      identicalRow(B, browser, auto),
+      row(B, 'pages with missing content, auto', missingAuto, { note: `of ${pages} (${Math.floor((pages + 1) / 3)} JS-built); browser run: ${missingBrowser}` }),
+    ],
+    details: { browser: summary(browser), auto: summary(auto), missingAuto, missingBrowser },
+  };
+}
+
+export function engineThroughput(ctx: BenchContext, baseline: BaselineRun, baselineConcurrency: number): Promise<ScenarioResult> {
+  return throughput(ctx, baseline, baselineConcurrency, { label: '10. Engines: scrapes with engine auto', body: { formats: ['markdown'], engine: 'auto' } });
+}
+
+function summary(r: CrawlRun) {
+  return { status: r.status, pages: r.pages, failed: r.failed, jobMs: r.jobMs, pagesPerSec: pps(r), cpuMsPerPage: cpuPerPage(r), peakPssMb: mb(r.usage.peakPssKb), served: r.served, cpuByName: r.usage.cpuByName };
+}

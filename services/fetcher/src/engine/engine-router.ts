@@ -1,0 +1,148 @@
+// Which engine fetches a page, and the fetching: the decider (host-profile.ts) says what to
+// do, this class does it and records the outcome on the host's profile.
+//
+//   requested engine = options.engine ?? the server default for the job kind
+//   browser -> PageCapturer (today's path)
+//   http    -> HttpEngine; its errors are the page's errors
+//   auto    -> plan: browser-only options or a JavaScript host -> browser; else the GET,
+//              then: CSR markers, non-HTML, too large, failed -> browser;
+//                    static host -> the GET's HTML;
+//                    learning host, drift check, recheck -> verify: render too, transform
+//                    both, compare (similarity.ts), serve the browser's result, and record
+//                    the verdict on the host.
+//
+// Cost of a verification: one extra GET and two transforms (transformPage, in this
+// process's thread, on the same options with markdown only) beside the render it would
+// have paid anyway. It happens for the first K pages of a host and 1 page in
+// `recheckEvery` after that. A failed GET under auto costs one extra round trip. Each auto
+// page costs one KV compare-and-set (count the page, read the profile); a verification one more.
+import { PageTimeoutError, UrlNotAllowedError } from '../../../../shared/src/errors.js';
+import type { Logger } from '../../../../shared/src/logger.js';
+import { resolvedBrowserNeeds, type Engine, type EngineDefaults, type ResolvedScrapeOptions } from '../../../../shared/src/scrape-options.js';
+import type { transformPage as TransformPage } from '../../../transformer/src/transform.js';
+import type { CaptureContext, CaptureResult } from '../page-capturer.js';
+import { csrMarkers } from './csr-markers.js';
+import { decide, NEW_HOST, type AutoPolicy, type EngineDecision, type HostProfile, type ProbeOutcome } from './host-profile.js';
+import { hostKeyOf, type HostProfiles } from './host-profile-store.js';
+import { NotHtmlError, type HttpEngine, type HttpFetchResult } from './http-engine.js';
+import { BodyTooLargeError } from '../../../../shared/src/safe-http.js';
+import { comparePages, type PageComparison } from './similarity.js';
+import { countEngineDecision } from './engine-metrics.js';
+
+/** What page_fetched records about the engine: which one served the page, and why. */
+export interface EngineRecord {
+  used: 'browser' | 'http';
+  requested: Engine;
+  reason: string;
+  /** auto only: the host's profile key and mode when the page was decided. */
+  host?: { key: string; mode: HostProfile['mode'] };
+  /** When the page was fetched both ways: how alike the two results were. */
+  verification?: PageComparison;
+}
+
+export interface RoutedPage extends CaptureResult {
+  engine: EngineRecord;
+}
+
+export interface EngineRouterDeps {
+  capture(url: string, options: ResolvedScrapeOptions, ctx: CaptureContext): Promise<CaptureResult>;
+  http: Pick<HttpEngine, 'fetch'>;
+  profiles: HostProfiles;
+  policy: AutoPolicy;
+  defaults: EngineDefaults;
+  clock: () => Date;
+  logger: Logger;
+}
+
+export type JobKind = keyof EngineDefaults;
+
+const WORKING_INTERVAL_MS = 5_000;
+
+export class EngineRouter {
+  constructor(private readonly deps: EngineRouterDeps) {}
+
+  async fetch(kind: JobKind, url: string, options: ResolvedScrapeOptions, ctx: CaptureContext): Promise<RoutedPage> {
+    // The GET and the comparison run outside the capturer, which keeps the message alive
+    // only while it captures: tell JetStream we are working for the whole page.
+    const { working } = ctx;
+    const ticker = working ? setInterval(() => { try { working(); } catch { /* the next tick retries */ } }, WORKING_INTERVAL_MS) : undefined;
+    try {
+      return await this.route(kind, url, options, ctx);
+    } finally {
+      clearInterval(ticker);
+    }
+  }
+
+  private async route(kind: JobKind, url: string, options: ResolvedScrapeOptions, ctx: CaptureContext): Promise<RoutedPage> {
+    const needs = resolvedBrowserNeeds(options);
+    let requested: Engine = options.engine ?? this.deps.defaults[kind];
+    // A server default of http never refuses a page: options that need a browser get one.
+    if (requested === 'http' && !options.engine && needs.length > 0) requested = 'auto';
+    const hostKey = requested === 'auto' ? hostKeyOf(url) : undefined;
+    // Counting the page and reading the profile are one compare-and-set write (see HostProfile.sinceCheck).
+    const profile = hostKey ? await this.deps.profiles.record(hostKey, { type: 'seen' }) : NEW_HOST;
+    const record = (used: EngineRecord['used'], decision: EngineDecision, verification?: PageComparison): EngineRecord => {
+      countEngineDecision(used, decision.action);
+      return { used, requested, reason: decision.reason, ...(hostKey ? { host: { key: hostKey, mode: profile.mode } } : {}), ...(verification ? { verification } : {}) };
+    };
+
+    const plan = decide(profile, { type: 'plan', requested, browserNeeds: needs }, this.deps.policy);
+    if (plan.action === 'browser') {
+      const page = await this.deps.capture(url, options, ctx);
+      return { ...page, engine: record('browser', plan) };
+    }
+    if (requested === 'http') {
+      const page = await this.deps.http.fetch(url, options, ctx.signal);
+      return { ...fromHttp(page), engine: record('http', plan) };
+    }
+
+    const { page: got, probe } = await this.probe(url, options, ctx.signal);
+    const next = decide(profile, { type: 'probed', requested, probe }, this.deps.policy);
+    if (next.action === 'http' && got) {
+      return { ...fromHttp(got), engine: record('http', next) };
+    }
+    const rendered = await this.deps.capture(url, options, ctx);
+    if (next.action !== 'verify' || !got) {
+      return { ...rendered, engine: record('browser', next) };
+    }
+    const verification = await this.compare(got, rendered, options);
+    await this.deps.profiles.record(hostKey!, { type: 'verified', agreed: verification.agreed, similarity: verification.markdown, url, at: this.deps.clock().toISOString() });
+    if (!verification.agreed) this.deps.logger.info({ hostKey, url, verification }, 'HTTP and browser results differ: host goes to the browser');
+    return { ...rendered, engine: record('browser', next, verification) };
+  }
+
+  /** The GET of auto: a result, or why not (failures that the browser would share are thrown). */
+  private async probe(url: string, options: ResolvedScrapeOptions, signal: AbortSignal): Promise<{ page?: HttpFetchResult; probe: ProbeOutcome }> {
+    try {
+      const page = await this.deps.http.fetch(url, options, signal);
+      return { page, probe: { ok: true, csrMarkers: csrMarkers(page.html) } };
+    } catch (err) {
+      // Blocked addresses, a server that does not answer in time, or a cancel: the browser
+      // would meet the same, so the page fails now instead of waiting twice.
+      if (signal.aborted || err instanceof UrlNotAllowedError || err instanceof PageTimeoutError) throw err;
+      const why = err instanceof NotHtmlError ? 'not-html' : err instanceof BodyTooLargeError ? 'too-large' : 'failed';
+      return { probe: { ok: false, why, detail: (err as Error).message } };
+    }
+  }
+
+  private async compare(got: HttpFetchResult, rendered: CaptureResult, options: ResolvedScrapeOptions): Promise<PageComparison> {
+    // Loaded on the first verification: a fetcher that never verifies never holds the
+    // transformer's parser and converters in memory.
+    const transformPage = await loadTransform();
+    const asMarkdown = { ...options, formats: ['markdown' as const] };
+    const a = transformPage({ html: got.html, url: got.finalUrl, options: asMarkdown, statusCode: got.statusCode });
+    const b = transformPage({ html: rendered.html, url: rendered.finalUrl, options: asMarkdown, statusCode: rendered.statusCode });
+    return comparePages({ markdown: a.markdown ?? '', links: a.links }, { markdown: b.markdown ?? '', links: b.links });
+  }
+
+}
+
+let transform: Promise<typeof TransformPage> | undefined;
+function loadTransform(): Promise<typeof TransformPage> {
+  transform ??= import('../../../transformer/src/transform.js').then((m) => m.transformPage);
+  return transform;
+}
+
+function fromHttp(page: HttpFetchResult): CaptureResult {
+  return { ...page, screenshots: [] };
+}

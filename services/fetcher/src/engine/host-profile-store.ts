@@ -1,0 +1,72 @@
+// Where the auto engine's host profiles live: the JetStream KV bucket `trawl-host-profiles`
+// (file storage, so they survive restarts; one bucket for every fetcher replica). One key
+// per host (`host:port`, made a KV-safe token); the value is the HostProfile as JSON.
+//
+// Writes are compare-and-set on the entry's revision, retried from a fresh read when
+// another replica wrote first, so every evolve runs over the profile it replaces. Inside
+// one process a KeyedLock orders a host's writes, so conflicts only come from other
+// replicas. The inputs of every profile change (each verification's verdict and
+// similarity) are also on the page's page_fetched event, so the log keeps the evidence; the
+// bucket is the shared, current verdict (a host not seen for PROFILE_TTL_MS is learnt anew).
+import { StorageType, type JetStreamClient, type KV } from 'nats';
+import { KeyedLock } from '../../../../shared/src/keyed-lock.js';
+import type { Logger } from '../../../../shared/src/logger.js';
+import { evolve, NEW_HOST, type AutoPolicy, type HostEvent, type HostProfile } from './host-profile.js';
+
+export const HOST_PROFILE_BUCKET = 'trawl-host-profiles';
+export const PROFILE_TTL_MS = 30 * 86_400_000;
+const MAX_ATTEMPTS = 10;
+
+const isConflict = (err: unknown): boolean => /wrong last sequence|key exists/i.test(String((err as Error)?.message));
+
+export interface HostProfiles {
+  get(hostKey: string): Promise<HostProfile>;
+  record(hostKey: string, event: HostEvent): Promise<HostProfile>;
+}
+
+/** The profile key of a URL's host: host and port (two ports are two sites), KV-safe. */
+export function hostKeyOf(url: string): string {
+  return new URL(url).host.toLowerCase().replace(/[^a-z0-9.-]/g, '_');
+}
+
+export class KvHostProfiles implements HostProfiles {
+  private kv: Promise<KV> | undefined;
+  private readonly locks = new KeyedLock();
+
+  constructor(private readonly js: JetStreamClient, private readonly policy: AutoPolicy, private readonly logger: Logger) {}
+
+  private bucket(): Promise<KV> {
+    this.kv ??= this.js.views.kv(HOST_PROFILE_BUCKET, { storage: StorageType.File, history: 1, ttl: PROFILE_TTL_MS })
+      .catch((err: unknown) => { this.kv = undefined; throw err; });
+    return this.kv;
+  }
+
+  async get(hostKey: string): Promise<HostProfile> {
+    const entry = await (await this.bucket()).get(hostKey);
+    return entry && entry.length > 0 ? (entry.json() as HostProfile) : NEW_HOST;
+  }
+
+  record(hostKey: string, event: HostEvent): Promise<HostProfile> {
+    return this.locks.run(hostKey, () => this.recordNow(hostKey, event));
+  }
+
+  private async recordNow(hostKey: string, event: HostEvent): Promise<HostProfile> {
+    const kv = await this.bucket();
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      const entry = await kv.get(hostKey);
+      const current = entry && entry.length > 0 ? (entry.json() as HostProfile) : NEW_HOST;
+      const next = evolve(current, event, this.policy);
+      try {
+        if (entry) await kv.update(hostKey, JSON.stringify(next), entry.revision);
+        else await kv.create(hostKey, JSON.stringify(next));
+        return next;
+      } catch (err) {
+        if (!isConflict(err)) throw err;
+      }
+    }
+    // Still contended after many tries: this page's count or verdict is dropped, which only
+    // shifts when the next check happens.
+    this.logger.warn({ hostKey, event: event.type }, 'host profile update lost to contention');
+    return this.get(hostKey);
+  }
+}

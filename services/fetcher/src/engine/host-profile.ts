@@ -1,0 +1,118 @@
+// The `auto` engine's decider: which engine fetches a page, given what is known about its
+// host (the host profile) and, once the cheap HTTP GET ("probe") is done, what it returned.
+// Pure (decide/evolve): no clock, no I/O; the router (engine-router.ts) does the fetching
+// and stores the evolved profile (host-profile-store.ts).
+//
+//   learning --K agreeing verifications--> static --one disagreement--> browser
+//   browser  --an agreeing recheck (1 page in `recheckEvery`)--> learning
+//
+// A verification fetches the page both ways and compares the two markdowns and link sets
+// (similarity.ts); the browser's result is the one served. Whatever the host's mode, a
+// page whose HTTP HTML shows client-side rendering markers (csr-markers.ts) is rendered.
+import type { Engine } from '../../../../shared/src/scrape-options.js';
+
+export type HostMode = 'learning' | 'static' | 'browser';
+
+export interface HostProfile {
+  mode: HostMode;
+  /** Consecutive agreeing verifications (reset by a disagreement). */
+  agreeing: number;
+  /**
+   * Pages seen since the last verification, this one included (drives the drift check and
+   * the recheck): counted before the page is decided, in the same compare-and-set write, so
+   * of many pages decided at once exactly one claims the check.
+   */
+  sinceCheck: number;
+  verifications: number;
+  disagreements: number;
+  /** The last verification, for operators (GET .../events shows it on the page too). */
+  last?: { agreed: boolean; similarity: number; url: string; at: string };
+}
+
+export const NEW_HOST: HostProfile = { mode: 'learning', agreeing: 0, sinceCheck: 0, verifications: 0, disagreements: 0 };
+
+export interface AutoPolicy {
+  /** Agreeing verifications before a host is trusted over HTTP (K). */
+  agreements: number;
+  /** A static host still has one page in this many verified; a browser host rechecked as often. */
+  recheckEvery: number;
+}
+
+export const AUTO_POLICY_DEFAULTS: AutoPolicy = { agreements: 3, recheckEvery: 25 };
+
+/** What the HTTP GET gave: an HTML page (with any CSR markers found in it), or why not. */
+export type ProbeOutcome =
+  | { ok: true; csrMarkers: string[] }
+  | { ok: false; why: 'not-html' | 'too-large' | 'failed'; detail: string };
+
+export type EngineCommand =
+  /** Before anything is fetched. `browserNeeds`: options only a browser can honour. */
+  | { type: 'plan'; requested: Engine; browserNeeds: string[] }
+  /** After the probe (only asked when `plan` said probe). */
+  | { type: 'probed'; requested: Engine; probe: ProbeOutcome };
+
+export type EngineDecision =
+  /** Render in the browser only. */
+  | { action: 'browser'; reason: string }
+  /** Do the HTTP GET first, then decide again with `probed`. */
+  | { action: 'probe'; reason: string }
+  /** Serve the HTTP result. */
+  | { action: 'http'; reason: string }
+  /** Render too, compare both, serve the browser's result, record the verdict. */
+  | { action: 'verify'; reason: string };
+
+export type HostEvent =
+  /** A page of the host is about to be decided (auto only). */
+  | { type: 'seen' }
+  | { type: 'verified'; agreed: boolean; similarity: number; url: string; at: string };
+
+/** `profile` is the host's profile with this page already `seen`. */
+export function decide(profile: HostProfile, command: EngineCommand, policy: AutoPolicy = AUTO_POLICY_DEFAULTS): EngineDecision {
+  if (command.type === 'plan') {
+    if (command.requested === 'browser') return { action: 'browser', reason: 'engine browser' };
+    if (command.requested === 'http') return { action: 'probe', reason: 'engine http' };
+    if (command.browserNeeds.length > 0) return { action: 'browser', reason: `options need a browser: ${command.browserNeeds.join(', ')}` };
+    if (profile.mode === 'browser' && !recheckDue(profile, policy)) {
+      return { action: 'browser', reason: `host renders with JavaScript (${profile.disagreements} disagreeing page${profile.disagreements === 1 ? '' : 's'})` };
+    }
+    return { action: 'probe', reason: `host ${profile.mode}` };
+  }
+  if (command.requested === 'http') return { action: 'http', reason: 'engine http' };
+  const { probe } = command;
+  if (!probe.ok) return { action: 'browser', reason: `HTTP fetch ${probe.why}: ${probe.detail}` };
+  if (probe.csrMarkers.length > 0) return { action: 'browser', reason: `client-side rendering markers: ${probe.csrMarkers.join(', ')}` };
+  switch (profile.mode) {
+    case 'learning':
+      return { action: 'verify', reason: `host unverified (${profile.agreeing}/${policy.agreements} agreeing pages)` };
+    case 'browser':
+      return { action: 'verify', reason: `recheck of a JavaScript host (1 page in ${policy.recheckEvery})` };
+    case 'static':
+      return recheckDue(profile, policy)
+        ? { action: 'verify', reason: `drift check (1 page in ${policy.recheckEvery})` }
+        : { action: 'http', reason: `host verified static (${profile.verifications} verifications)` };
+  }
+}
+
+export function evolve(profile: HostProfile, event: HostEvent, policy: AutoPolicy = AUTO_POLICY_DEFAULTS): HostProfile {
+  if (event.type === 'seen') return { ...profile, sinceCheck: profile.sinceCheck + 1 };
+  const last = { agreed: event.agreed, similarity: event.similarity, url: event.url, at: event.at };
+  if (!event.agreed) {
+    return { ...profile, mode: 'browser', agreeing: 0, sinceCheck: 0, verifications: profile.verifications + 1, disagreements: profile.disagreements + 1, last };
+  }
+  const agreeing = profile.agreeing + 1;
+  // A JavaScript host whose recheck agrees is learnt again (every page verified until K agree).
+  const mode = agreeing >= policy.agreements ? 'static' : profile.mode === 'browser' ? 'learning' : profile.mode;
+  return {
+    ...profile,
+    mode,
+    agreeing,
+    sinceCheck: 0,
+    verifications: profile.verifications + 1,
+    last,
+  };
+}
+
+/** Every `recheckEvery`-th page seen since the last verification is verified. */
+function recheckDue(profile: HostProfile, policy: AutoPolicy): boolean {
+  return profile.sinceCheck > 0 && profile.sinceCheck % policy.recheckEvery === 0;
+}

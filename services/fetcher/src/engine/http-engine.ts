@@ -1,0 +1,150 @@
+// The HTTP engine: one GET, no browser. It goes through the project's SSRF-safe client
+// (shared/src/safe-http.ts): every resolved address of every hop is checked before the
+// socket connects, redirects are followed by hand (at most MAX_REDIRECTS) and re-checked,
+// gzip/deflate/br are decoded, and the decoded body is capped in bytes and in time.
+//
+// What it sends is what the browser would: the user agent of the request's device preset
+// (device-presets.ts, same Chrome major version), an HTML Accept header, and the request's
+// `headers` on top. What it returns is the served HTML, decoded to text by the WHATWG
+// encoding sniffing rules (BOM, then the Content-Type charset, then <meta charset> /
+// http-equiv in the first 1024 bytes, then UTF-8) through encoding-sniffer.
+//
+// Only HTML is read: text/html, application/xhtml+xml, or no Content-Type with a body that
+// starts like markup. Anything else is refused before its body is downloaded (NotHtmlError);
+// under `auto` such a page goes to the browser, which renders text, JSON and images.
+import { decodeBuffer } from 'encoding-sniffer';
+import { NetworkError, PageTimeoutError } from '../../../../shared/src/errors.js';
+import { BodyTooLargeError, safeStream, type SafeStreamResponse } from '../../../../shared/src/safe-http.js';
+import type { ResolvedScrapeOptions } from '../../../../shared/src/scrape-options.js';
+import type { CidrRange } from '../../../../shared/src/url-safety.js';
+import { resolveEmulation } from '../device-presets.js';
+
+export const MAX_REDIRECTS = 10;
+const HTML_TYPES = ['text/html', 'application/xhtml+xml'];
+/**
+ * A page that names no encoding anywhere: UTF-8, not the WHATWG fallback windows-1252.
+ * Chromium guesses with its content detector, which says UTF-8 for such pages today.
+ */
+const UNLABELLED_ENCODING = 'utf-8';
+const ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+
+/** A response that is not an HTML page: final for engine http (NETWORK_ERROR), a browser page for auto. */
+export class NotHtmlError extends NetworkError {
+  constructor(readonly url: string, readonly contentType: string) {
+    super(`${url} is ${contentType || 'not HTML'}: the http engine reads only HTML pages (use engine "browser" or "auto")`);
+  }
+}
+
+export class TooManyRedirectsError extends NetworkError {
+  constructor(url: string) {
+    super(`${url} redirected more than ${MAX_REDIRECTS} times`);
+  }
+}
+
+export interface HttpEngineOptions {
+  allowCidrs: CidrRange[];
+  maxBytes: number;
+  /** The Chrome major version the user agent names (the browser's, once it has been launched). */
+  chromeVersion: () => string;
+  insecureTls?: boolean;
+}
+
+export interface HttpFetchResult {
+  finalUrl: string;
+  statusCode: number;
+  contentType?: string;
+  /** The served HTML, decoded (the result's rawHtml under this engine). */
+  html: string;
+  timings: { fetchMs: number; renderMs: number; screenshotMs: number };
+}
+
+export class HttpEngine {
+  constructor(private readonly opts: HttpEngineOptions) {}
+
+  async fetch(url: string, options: ResolvedScrapeOptions, signal: AbortSignal): Promise<HttpFetchResult> {
+    const started = performance.now();
+    const deadline = AbortSignal.timeout(options.timeoutMs);
+    const both = AbortSignal.any([signal, deadline]);
+    let res: SafeStreamResponse;
+    try {
+      res = await safeStream(url, {
+        allow: this.opts.allowCidrs,
+        headers: this.headers(options),
+        timeoutMs: options.timeoutMs,
+        maxBytes: this.opts.maxBytes,
+        maxRedirects: MAX_REDIRECTS,
+        signal,
+        insecureTls: this.opts.insecureTls ?? true,
+      });
+    } catch (err) {
+      throw this.explain(err, url, options, signal, deadline);
+    }
+    if (res.status >= 300 && res.status < 400 && res.headers.location) {
+      res.body.destroy();
+      throw new TooManyRedirectsError(url);
+    }
+    const contentType = headerValue(res.headers['content-type']);
+    const mime = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+    if (mime && !HTML_TYPES.includes(mime)) {
+      res.body.destroy();
+      throw new NotHtmlError(res.url, mime);
+    }
+    let body: Buffer;
+    try {
+      body = await readAll(res, both);
+    } catch (err) {
+      throw this.explain(err, url, options, signal, deadline);
+    }
+    if (res.truncated()) throw new BodyTooLargeError(this.opts.maxBytes);
+    if (!mime && !looksLikeMarkup(body)) throw new NotHtmlError(res.url, '');
+    const charset = charsetOf(contentType);
+    const html = decodeBuffer(body, { defaultEncoding: UNLABELLED_ENCODING, ...(charset ? { transportLayerEncodingLabel: charset } : {}) });
+    return {
+      finalUrl: res.url,
+      statusCode: res.status,
+      ...(contentType ? { contentType } : {}),
+      html,
+      timings: { fetchMs: Math.round(performance.now() - started), renderMs: 0, screenshotMs: 0 },
+    };
+  }
+
+  /** Request headers: the device preset's user agent and an HTML Accept, the request's headers on top. */
+  headers(options: ResolvedScrapeOptions): Record<string, string> {
+    const { userAgent } = resolveEmulation(options, this.opts.chromeVersion());
+    return { 'user-agent': userAgent, accept: ACCEPT, 'accept-language': 'en-US,en;q=0.9', ...options.headers };
+  }
+
+  private explain(err: unknown, url: string, options: ResolvedScrapeOptions, signal: AbortSignal, deadline: AbortSignal): unknown {
+    if (signal.aborted) return signal.reason;
+    if (deadline.aborted || err instanceof PageTimeoutError) {
+      return new PageTimeoutError(`${url} did not answer within ${options.timeoutMs} ms`, { cause: err });
+    }
+    return err;
+  }
+}
+
+/** Reads the capped body; gives up when `signal` aborts (a stalled decompressor never ends on its own). */
+async function readAll(res: SafeStreamResponse, signal: AbortSignal): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  const onAbort = (): void => void res.body.destroy(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+  if (signal.aborted) onAbort();
+  signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    for await (const chunk of res.body) chunks.push(chunk as Buffer);
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
+  return Buffer.concat(chunks);
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function charsetOf(contentType: string | undefined): string | undefined {
+  return /charset\s*=\s*"?([^";\s]+)/i.exec(contentType ?? '')?.[1];
+}
+
+function looksLikeMarkup(body: Buffer): boolean {
+  return /^\s*</.test(body.subarray(0, 512).toString('latin1').replace(/^\uFEFF/, ''));
+}

@@ -1,0 +1,147 @@
+// Long-polls: `GET /api/v1/{scrape,crawl,batch/scrape}/:id?waitMs=N` (and `POST /scrape`
+// with `waitMs`) answer as soon as the job is final, or after N ms with its current state.
+// A held wait costs no store load: it sleeps until the projector's notice says this job's
+// status became final (docs/architecture.md "Long-polls"), then reads the job once. The
+// notice is core NATS (at most once), so a wait also reads at its deadline, and every wait
+// reads once more after a NATS reconnect (a notice may have been lost meanwhile).
+//
+// Waits are bounded per API key and per gateway (LONG_POLL_MAX_WAITS_PER_*): past either
+// bound a request that would wait is `429 RATE_LIMITED`; a job that is already final is
+// answered at once whatever the bounds. On shutdown every held wait is answered with the
+// job's current state (as at its deadline), so clients simply ask again, reaching a live
+// gateway; nothing is cut off.
+import { RateLimitedError } from '../../../shared/src/errors.js';
+import { FINAL_JOB_STATUSES, type JobStatusChange } from '../../../shared/src/projection-notice.js';
+import type { AggregateKind } from '../../../shared/src/subjects.js';
+
+/** The longest wait a request may ask for (`waitMs` 0 to this). */
+export const MAX_WAIT_MS = 60_000;
+
+export interface WaitBounds {
+  maxWaitsPerKey: number;
+  maxWaitsPerGateway: number;
+}
+
+export interface WaitRequest<D> {
+  keyId: string;
+  kind: AggregateKind;
+  id: string;
+  waitMs: number;
+  /** Reads the job (and checks its owner: throws NotFound). Called once, plus once per wake. */
+  load(): Promise<D>;
+  /** Ends the wait early when the client has gone. */
+  signal?: AbortSignal;
+  /**
+   * Past a bound: `refuse` (429, the default for GETs) or `answer` at once without waiting
+   * (POST /scrape, whose job is already created: it must not look refused).
+   */
+  whenBusy?: 'refuse' | 'answer';
+}
+
+type Wake = 'notice' | 'deadline' | 'shutdown';
+
+export const isFinal = (doc: { status?: string }): boolean => FINAL_JOB_STATUSES.has(doc.status ?? '');
+
+export class JobWaits {
+  /** Per job (`kind.id`): how to wake the waits held on it. */
+  private readonly watchers = new Map<string, Set<(why: Wake) => void>>();
+  private readonly perKey = new Map<string, number>();
+  private held = 0;
+  private closed = false;
+
+  constructor(private readonly bounds: WaitBounds) {}
+
+  /** Waits held now (tests, metrics). */
+  get size(): number {
+    return this.held;
+  }
+
+  /** A projection notice: wakes the waits on a job whose status became final. */
+  noticed(change: JobStatusChange): void {
+    if (!FINAL_JOB_STATUSES.has(change.status)) return;
+    for (const wake of this.watchers.get(`${change.kind}.${change.id}`) ?? []) wake('notice');
+  }
+
+  /** After a reconnect notices may have been lost: every wait reads its job once more. */
+  recheckAll(): void {
+    for (const set of this.watchers.values()) for (const wake of set) wake('notice');
+  }
+
+  /** Shutdown: every held wait answers now with its job's current state; new ones do not wait. */
+  close(): void {
+    this.closed = true;
+    for (const set of this.watchers.values()) for (const wake of set) wake('shutdown');
+  }
+
+  /** The job once it is final, or its state when the wait ends (deadline, shutdown, client gone). */
+  async wait<D extends { status?: string }>(req: WaitRequest<D>): Promise<D> {
+    if (req.waitMs <= 0 || this.closed) return req.load();
+    const job = `${req.kind}.${req.id}`;
+    let woken: Wake | undefined;
+    let wake: (why: Wake) => void = (why) => { woken ??= why; };
+    // Watch before the first read, so a job that finishes while it is read is not missed.
+    const watcher = (why: Wake): void => wake(why);
+    const set = this.watchers.get(job) ?? new Set();
+    this.watchers.set(job, set.add(watcher));
+    try {
+      let doc = await req.load();
+      if (isFinal(doc)) return doc;
+      try {
+        this.reserve(req.keyId);
+      } catch (err) {
+        if (req.whenBusy === 'answer') return doc;
+        throw err;
+      }
+      try {
+        const deadline = Date.now() + req.waitMs;
+        for (;;) {
+          const why = woken ?? await this.sleep(deadline - Date.now(), req.signal, (w) => { wake = w; });
+          woken = undefined;
+          wake = (w) => { woken ??= w; };
+          doc = await req.load();
+          if (why !== 'notice' || isFinal(doc) || this.closed || req.signal?.aborted || Date.now() >= deadline) return doc;
+        }
+      } finally {
+        this.release(req.keyId);
+      }
+    } finally {
+      set.delete(watcher);
+      if (set.size === 0 && this.watchers.get(job) === set) this.watchers.delete(job);
+    }
+  }
+
+  private sleep(ms: number, signal: AbortSignal | undefined, onWake: (wake: (why: Wake) => void) => void): Promise<Wake> {
+    return new Promise((resolve) => {
+      if (this.closed) return resolve('shutdown');
+      const done = (why: Wake): void => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', aborted);
+        resolve(why);
+      };
+      const aborted = (): void => done('deadline');
+      const timer = setTimeout(() => done('deadline'), Math.max(0, ms));
+      signal?.addEventListener('abort', aborted, { once: true });
+      if (signal?.aborted) done('deadline');
+      onWake(done);
+    });
+  }
+
+  private reserve(keyId: string): void {
+    const mine = this.perKey.get(keyId) ?? 0;
+    if (mine >= this.bounds.maxWaitsPerKey) {
+      throw new RateLimitedError(`this API key already holds ${mine} waiting requests (waitMs), the most one key may hold at once; retry when one has answered`, 1000);
+    }
+    if (this.held >= this.bounds.maxWaitsPerGateway) {
+      throw new RateLimitedError(`this gateway already holds ${this.held} waiting requests (waitMs); retry in a moment, or ask without waitMs`, 1000);
+    }
+    this.perKey.set(keyId, mine + 1);
+    this.held++;
+  }
+
+  private release(keyId: string): void {
+    const mine = (this.perKey.get(keyId) ?? 1) - 1;
+    if (mine > 0) this.perKey.set(keyId, mine);
+    else this.perKey.delete(keyId);
+    this.held--;
+  }
+}

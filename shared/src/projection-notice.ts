@@ -1,0 +1,44 @@
+// The projector's notice on `trawl-internal.projected` (core NATS, at most once), sent after
+// each event it applied and checkpointed. The body is the highest stream sequence the read
+// models include: the gateway's read-your-writes waits on it. When the event changed a
+// job's status (a scrape, crawl or batch document), headers also name the job and its new
+// status, so a gateway holding long-polls (`?waitMs=`) reads a job only when its status
+// became final, never on every notice. A reader must not depend on the notice alone: it
+// may be lost (a reconnect), so every wait also ends at its own deadline.
+import { headers as natsHeaders, type MsgHdrs } from 'nats';
+import { AGGREGATE_KINDS, type AggregateKind } from './subjects.js';
+
+const JOB_HEADER = 'Trawl-Job';
+const STATUS_HEADER = 'Trawl-Job-Status';
+
+/** Statuses after which a job changes no more (scrape: COMPLETED, FAILED; crawl and batch also CANCELLED). */
+export const FINAL_JOB_STATUSES: ReadonlySet<string> = new Set(['COMPLETED', 'FAILED', 'CANCELLED']);
+
+export interface JobStatusChange {
+  kind: AggregateKind;
+  id: string;
+  status: string;
+}
+
+export interface ProjectionNotice {
+  seq: number;
+  change?: JobStatusChange;
+}
+
+export function encodeNotice(notice: ProjectionNotice): { data: string; headers?: MsgHdrs } {
+  if (!notice.change) return { data: String(notice.seq) };
+  const h = natsHeaders();
+  h.set(JOB_HEADER, `${notice.change.kind}.${notice.change.id}`);
+  h.set(STATUS_HEADER, notice.change.status);
+  return { data: String(notice.seq), headers: h };
+}
+
+export function decodeNotice(msg: { string(): string; headers?: MsgHdrs }): ProjectionNotice {
+  const seq = Number(msg.string());
+  const job = msg.headers?.get(JOB_HEADER) ?? '';
+  const status = msg.headers?.get(STATUS_HEADER) ?? '';
+  const dot = job.indexOf('.');
+  const kind = job.slice(0, dot);
+  if (dot <= 0 || !status || !(AGGREGATE_KINDS as readonly string[]).includes(kind)) return { seq };
+  return { seq, change: { kind: kind as AggregateKind, id: job.slice(dot + 1), status } };
+}

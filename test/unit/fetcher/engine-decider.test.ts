@@ -1,0 +1,81 @@
+// The auto engine's decider, given (host history) / when (command) / then (decision):
+// the host's history is folded with evolve, so each test states what happened, not state.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { decide, evolve, NEW_HOST, type AutoPolicy, type EngineCommand, type EngineDecision, type HostEvent, type HostProfile } from '../../../services/fetcher/src/engine/host-profile.js';
+
+const POLICY: AutoPolicy = { agreements: 3, recheckEvery: 5 };
+const at = '2026-01-01T00:00:00.000Z';
+const agreed: HostEvent = { type: 'verified', agreed: true, similarity: 1, url: 'http://h/a', at };
+const disagreed: HostEvent = { type: 'verified', agreed: false, similarity: 0.4, url: 'http://h/js', at };
+/** A page seen (counted before it is decided: the page being decided is the last one seen). */
+const seen: HostEvent = { type: 'seen' };
+
+const plan = (browserNeeds: string[] = [], requested: EngineCommand['requested'] = 'auto'): EngineCommand => ({ type: 'plan', requested, browserNeeds });
+const probedHtml = (csrMarkers: string[] = []): EngineCommand => ({ type: 'probed', requested: 'auto', probe: { ok: true, csrMarkers } });
+
+function given(events: HostEvent[]) {
+  const profile = events.reduce((p: HostProfile, e) => evolve(p, e, POLICY), NEW_HOST);
+  return {
+    profile,
+    when(command: EngineCommand) {
+      return {
+        then(action: EngineDecision['action'], reason?: RegExp) {
+          const decision = decide(profile, command, POLICY);
+          assert.equal(decision.action, action, decision.reason);
+          if (reason) assert.match(decision.reason, reason);
+        },
+      };
+    },
+  };
+}
+
+describe('engine decider: plan (before anything is fetched)', () => {
+  test('engine browser renders, whatever the host', () => given([agreed, agreed, agreed, seen]).when(plan([], 'browser')).then('browser', /engine browser/));
+  test('engine http probes (and serves the GET) even on a JavaScript host', () => given([disagreed, seen]).when(plan([], 'http')).then('probe'));
+  test('auto: options that need a browser always get one', () => given([agreed, agreed, agreed, seen]).when(plan(['actions', 'waitFor'])).then('browser', /options need a browser: actions, waitFor/));
+  test('auto: an unknown host is probed', () => given([seen]).when(plan()).then('probe', /learning/));
+  test('auto: a static host is probed', () => given([agreed, agreed, agreed, seen]).when(plan()).then('probe', /static/));
+  test('auto: a JavaScript host renders without a probe', () => given([disagreed, seen]).when(plan()).then('browser', /JavaScript \(1 disagreeing page\)/));
+  test('auto: a JavaScript host is probed again once in recheckEvery pages', () => given([disagreed, seen, seen, seen, seen, seen]).when(plan()).then('probe'));
+});
+
+describe('engine decider: after the probe', () => {
+  test('an unknown host is verified (both engines, compared)', () => given([seen]).when(probedHtml()).then('verify', /0\/3 agreeing/));
+  test('two agreeing pages are not enough', () => given([agreed, agreed, seen]).when(probedHtml()).then('verify', /2\/3/));
+  test('after K agreeing pages the host is served over HTTP', () => given([agreed, agreed, agreed, seen]).when(probedHtml()).then('http', /verified static/));
+  test('client-side rendering markers go to the browser whatever the host', () =>
+    given([agreed, agreed, agreed, seen]).when(probedHtml(['empty app root #root'])).then('browser', /markers: empty app root #root/));
+  test('a failed or non-HTML probe goes to the browser', () =>
+    given([agreed, agreed, agreed, seen]).when({ type: 'probed', requested: 'auto', probe: { ok: false, why: 'not-html', detail: 'application/json' } }).then('browser', /not-html/));
+  test('every recheckEvery-th page of a static host is verified (drift check)', () => {
+    given([agreed, agreed, agreed, seen, seen, seen, seen]).when(probedHtml()).then('http');
+    given([agreed, agreed, agreed, seen, seen, seen, seen, seen]).when(probedHtml()).then('verify', /drift check/);
+    given([agreed, agreed, agreed, ...Array<HostEvent>(6).fill(seen)]).when(probedHtml()).then('http');
+  });
+  test('pages decided at once: only the one that counted the recheckEvery-th page verifies', () => {
+    // While the 5th page's verification runs, pages 6..9 are counted and served over HTTP; the 10th checks.
+    given([agreed, agreed, agreed, ...Array<HostEvent>(9).fill(seen)]).when(probedHtml()).then('http');
+    given([agreed, agreed, agreed, ...Array<HostEvent>(10).fill(seen)]).when(probedHtml()).then('verify', /drift check/);
+  });
+  test('engine http serves the probe as is', () => given([disagreed, seen]).when({ type: 'probed', requested: 'http', probe: { ok: true, csrMarkers: ['meta refresh'] } }).then('http'));
+});
+
+describe('engine decider: evolve', () => {
+  test('one disagreement puts a static host back on the browser', () => {
+    const { profile } = given([agreed, agreed, agreed, seen, disagreed]);
+    assert.equal(profile.mode, 'browser');
+    assert.equal(profile.agreeing, 0);
+    assert.equal(profile.disagreements, 1);
+    assert.deepEqual(profile.last, { agreed: false, similarity: 0.4, url: 'http://h/js', at });
+  });
+  test('a disagreement while learning makes the host a browser host', () => assert.equal(given([agreed, disagreed]).profile.mode, 'browser'));
+  test('an agreeing recheck of a browser host starts learning again; K more make it static', () => {
+    assert.equal(given([disagreed, agreed]).profile.mode, 'learning');
+    assert.equal(given([disagreed, agreed, agreed, agreed]).profile.mode, 'static');
+  });
+  test('a verification resets the page count since the last check', () => {
+    assert.equal(given([agreed, agreed, agreed, seen, seen]).profile.sinceCheck, 2);
+    assert.equal(given([agreed, agreed, agreed, seen, seen, agreed]).profile.sinceCheck, 0);
+  });
+});

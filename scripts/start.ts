@@ -1,5 +1,5 @@
 // `npm start`: the whole system on one machine. Starts a local nats-server (unless
-// NATS_URL is set), creates the bootstrap API keys (as events, idempotently), runs every
+// NATS_URL is set; restarted on the same port and store if it dies), creates the bootstrap API keys (as events, idempotently), runs every
 // service in its own process (restarting one that dies), waits until the API answers,
 // prints the base URL and an API key, and on Ctrl-C shuts it all down in order.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -48,22 +48,82 @@ async function waitFor(check: () => Promise<boolean>, timeoutMs: number, what: s
 
 const NATS_SOFT_MEMORY_LIMIT = '128MiB';
 
-async function startNatsServer(dataDir: string): Promise<{ url: string; proc: ChildProcess }> {
+/**
+ * A child process kept running: started again when it dies, backing off when it keeps
+ * dying right after start; stopped with SIGTERM (SIGKILL after `killAfterMs`).
+ */
+class Supervised {
+  private proc: ChildProcess | undefined;
+  private stopping = false;
+  private restarts = 0;
+
+  constructor(readonly name: string, private readonly launch: () => ChildProcess, private readonly killAfterMs = 35_000) {}
+
+  start(): ChildProcess {
+    const started = Date.now();
+    const proc = this.launch();
+    this.proc = proc;
+    proc.once('exit', (code, signal) => {
+      if (this.stopping) return;
+      this.restarts = Date.now() - started > 30_000 ? 0 : this.restarts + 1;
+      const delayMs = Math.min(10_000, 250 * 2 ** this.restarts);
+      logger.error({ service: this.name, code, signal, delayMs }, `${this.name} exited; restarting`);
+      setTimeout(() => { if (!this.stopping) this.start(); }, delayMs);
+    });
+    return proc;
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    const proc = this.proc;
+    if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
+    const exited = new Promise((r) => proc.once('exit', r));
+    proc.kill('SIGTERM');
+    const timer = setTimeout(() => proc.kill('SIGKILL'), this.killAfterMs);
+    await exited;
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * nats-server under supervision: started on a fixed port and store, and started again on
+ * the same port and store when it dies (the services' NATS clients reconnect forever, see
+ * shared/src/nats/connect.ts, and JetStream recovers the streams, consumers and buckets
+ * from the store directory).
+ */
+class SupervisedNats extends Supervised {
+  private stderr = '';
+
+  constructor(readonly port: number, readonly storeDir: string) {
+    super('nats-server', () => {
+      fs.mkdirSync(storeDir, { recursive: true });
+      // A soft memory limit for the Go runtime (Go >= 1.19): the GC works harder near it
+      // instead of letting the heap double; never an out-of-memory kill. GOMEMLIMIT overrides.
+      const env = { ...process.env, GOMEMLIMIT: process.env.GOMEMLIMIT ?? NATS_SOFT_MEMORY_LIMIT };
+      const proc = spawn('nats-server', ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', storeDir], { stdio: ['ignore', 'ignore', 'pipe'], env });
+      proc.stderr?.on('data', (d: Buffer) => { this.stderr = (this.stderr + d.toString()).slice(-4000); });
+      return proc;
+    });
+  }
+
+  get url(): string {
+    return `nats://127.0.0.1:${this.port}`;
+  }
+
+  /** Starts it and waits until it accepts connections (fails if it exits first). */
+  async ready(): Promise<void> {
+    const proc = this.start();
+    const exited = new Promise<never>((_, reject) => proc.once('exit', (code) => reject(new Error(`nats-server exited (${code}): ${this.stderr.trim()}`))));
+    exited.catch(() => undefined);
+    await Promise.race([waitFor(async () => !(await portFree(this.port)), 15_000, 'nats-server'), exited]);
+  }
+}
+
+async function startNatsServer(dataDir: string): Promise<SupervisedNats> {
   const port = (await portFree(4222)) ? 4222 : await freePort();
-  const storeDir = path.join(dataDir, 'nats');
-  fs.mkdirSync(storeDir, { recursive: true });
-  // A soft memory limit for the Go runtime (Go >= 1.19): the GC works harder near it
-  // instead of letting the heap double; never an out-of-memory kill. GOMEMLIMIT overrides.
-  const env = { ...process.env, GOMEMLIMIT: process.env.GOMEMLIMIT ?? NATS_SOFT_MEMORY_LIMIT };
-  const proc = spawn('nats-server', ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', storeDir], { stdio: ['ignore', 'ignore', 'pipe'], env });
-  let stderr = '';
-  proc.stderr?.on('data', (d: Buffer) => { stderr = (stderr + d.toString()).slice(-4000); });
-  const exited = new Promise<never>((_, reject) => proc.once('exit', (code) => reject(new Error(`nats-server exited (${code}): ${stderr.trim()}`))));
-  await Promise.race([
-    waitFor(async () => !(await portFree(port)), 15_000, 'nats-server'),
-    exited,
-  ]);
-  return { url: `nats://127.0.0.1:${port}`, proc };
+  const nats = new SupervisedNats(port, path.join(dataDir, 'nats'));
+  await nats.ready();
+  return nats;
 }
 
 async function createKeys(natsUrl: string, keys: BootstrapKey[]): Promise<void> {
@@ -76,57 +136,23 @@ async function createKeys(natsUrl: string, keys: BootstrapKey[]): Promise<void> 
   }
 }
 
-class Supervised {
-  private proc: ChildProcess | undefined;
-  private stopping = false;
-  private restarts = 0;
-
-  constructor(readonly name: string, private readonly env: NodeJS.ProcessEnv) {}
-
-  start(): void {
-    const entry = path.join(root, 'dist/services', this.name, 'src/main.js');
-    if (!fs.existsSync(entry)) throw new Error(`${entry} is missing: run npm run build`);
-    const started = Date.now();
-    const flags = SERVICE_NODE_FLAGS[this.name as ServiceName] ?? [];
-    this.proc = spawn(process.execPath, ['--enable-source-maps', ...flags, entry], { env: this.env, stdio: ['ignore', 'inherit', 'inherit'] });
-    this.proc.once('exit', (code, signal) => {
-      if (this.stopping) return;
-      // Restart, backing off when it keeps dying right after start.
-      this.restarts = Date.now() - started > 30_000 ? 0 : this.restarts + 1;
-      const delayMs = Math.min(10_000, 250 * 2 ** this.restarts);
-      logger.error({ service: this.name, code, signal, delayMs }, 'service exited; restarting');
-      setTimeout(() => { if (!this.stopping) this.start(); }, delayMs);
-    });
-  }
-
-  async stop(): Promise<void> {
-    this.stopping = true;
-    const proc = this.proc;
-    if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
-    const exited = new Promise((r) => proc.once('exit', r));
-    proc.kill('SIGTERM');
-    const timer = setTimeout(() => proc.kill('SIGKILL'), 35_000);
-    await exited;
-    clearTimeout(timer);
-  }
+/** A service's process: node running its compiled main.js. */
+function serviceProcess(name: string, env: NodeJS.ProcessEnv): Supervised {
+  const entry = path.join(root, 'dist/services', name, 'src/main.js');
+  if (!fs.existsSync(entry)) throw new Error(`${entry} is missing: run npm run build`);
+  const flags = SERVICE_NODE_FLAGS[name as ServiceName] ?? [];
+  return new Supervised(name, () => spawn(process.execPath, ['--enable-source-maps', ...flags, entry], { env, stdio: ['ignore', 'inherit', 'inherit'] }));
 }
 
 /** What to stop if start-up fails half way: nothing may outlive the supervisor. */
-const started: { nats?: ChildProcess; services: Supervised[] } = { services: [] };
-
-async function stopNats(proc: ChildProcess | undefined): Promise<void> {
-  if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
-  const exited = new Promise((r) => proc.once('exit', r));
-  proc.kill('SIGTERM');
-  await exited;
-}
+const started: { nats?: SupervisedNats; services: Supervised[] } = { services: [] };
 
 async function main(cfg: Config): Promise<void> {
   fs.mkdirSync(cfg.dataDir, { recursive: true });
-  let nats: { url: string; proc: ChildProcess } | undefined;
+  let nats: SupervisedNats | undefined;
   const natsUrl = cfg.natsUrl ?? (nats = await startNatsServer(cfg.dataDir)).url;
   if (nats) {
-    started.nats = nats.proc;
+    started.nats = nats;
     say(`nats-server with JetStream at ${natsUrl} (store ${path.join(cfg.dataDir, 'nats')})`);
   }
 
@@ -140,7 +166,7 @@ async function main(cfg: Config): Promise<void> {
   const wanted = process.env.TRAWL_SERVICES?.split(',').map((s) => s.trim()).filter(Boolean) ?? [...SERVICES];
   const unknown = wanted.filter((w) => !(SERVICES as readonly string[]).includes(w));
   if (unknown.length) throw new Error(`TRAWL_SERVICES: unknown service(s) ${unknown.join(', ')}; known: ${SERVICES.join(', ')}`);
-  const services = SERVICES.filter((name) => wanted.includes(name)).map((name, i) => new Supervised(name, {
+  const services = SERVICES.filter((name) => wanted.includes(name)).map((name, i) => serviceProcess(name, {
     ...process.env,
     NATS_URL: natsUrl,
     DATA_DIR: cfg.dataDir,
@@ -154,7 +180,7 @@ async function main(cfg: Config): Promise<void> {
     shuttingDown = true;
     say(`${signal}: stopping services`);
     await Promise.all(services.map((s) => s.stop()));
-    await stopNats(nats?.proc);
+    await nats?.stop();
     say('stopped');
     process.exit(0);
   };
@@ -179,6 +205,6 @@ async function main(cfg: Config): Promise<void> {
 main(config).catch(async (err) => {
   process.stderr.write(`[trawl] failed to start: ${(err as Error).message}\n`);
   await Promise.all(started.services.map((s) => s.stop()));
-  await stopNats(started.nats);
+  await started.nats?.stop();
   process.exit(1);
 });

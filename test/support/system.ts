@@ -22,6 +22,8 @@ export interface TrawlSystem {
   apiKey: string;
   dataDir: string;
   port: number;
+  /** The supervisor's pid (nats-server and the services are its children). */
+  pid: number;
   /** Authenticated JSON request; returns status, headers and parsed body. */
   api<T = any>(method: string, urlPath: string, body?: unknown, headers?: Record<string, string>): Promise<ApiResponse<T>>;
   /**
@@ -109,6 +111,7 @@ export async function startSystem(opts: SystemOptions = {}): Promise<TrawlSystem
     apiKey: TEST_API_KEY,
     dataDir,
     port,
+    pid: proc.pid!,
     api,
     poll: async <T>(urlPath: string, done: (body: T) => boolean, timeoutMs = 60_000, { stepMs = 20_000 } = {}): Promise<T> => {
       const deadline = Date.now() + timeoutMs;

@@ -1,7 +1,17 @@
 // The browser side of the pool: one Chromium process, launched lazily and launched again
 // after a crash or disconnect (only the captures running on the dead one fail). The page
 // slots that bound how many pages render at once are in slots.ts.
+//
+// Chromium dies with its fetcher: Playwright starts it in a process group of its own, so
+// a fetcher killed with SIGKILL (no chance to close it) would leave it running. On Linux
+// Chromium is started through util-linux's `setpriv --pdeathsig KILL`, which asks the
+// kernel to SIGKILL the browser the moment its parent (this process) dies, even when the
+// browser is hung; its helpers (zygotes, renderers) exit when the browser's channel closes.
 import { chromium, type Browser } from 'playwright-core';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { BrowserError } from '../../../shared/src/errors.js';
 import { CHROMIUM_ARGS, resolveChromiumPath } from '../../../shared/src/chromium.js';
 import type { Logger } from '../../../shared/src/logger.js';
@@ -47,7 +57,7 @@ export class BrowserHost {
     let browser: Browser;
     try {
       browser = await chromium.launch({
-        executablePath: resolveChromiumPath(this.opts.chromiumPath),
+        executablePath: diesWithParent(resolveChromiumPath(this.opts.chromiumPath), this.opts.logger),
         args: [...CHROMIUM_ARGS, ...FETCHER_CHROMIUM_ARGS],
         proxy: { server: this.opts.proxyServer },
         timeout: this.opts.launchTimeoutMs,
@@ -81,4 +91,72 @@ export class BrowserHost {
     await browser?.close().catch(() => undefined);
     await pending?.then((b) => b.close(), () => undefined).catch(() => undefined);
   }
+}
+
+/** util-linux's setpriv, which can set the parent-death signal before exec. */
+const SETPRIV_CANDIDATES = ['/usr/bin/setpriv', '/bin/setpriv'];
+
+/**
+ * An executable that runs `executable` with SIGKILL as its parent-death signal: a small
+ * shell script (Playwright spawns one executable with its own arguments, so the setpriv
+ * prefix cannot go in `args`) that execs setpriv, which execs Chromium, keeping the pid
+ * Playwright knows. Written once per binary under the temp dir; without setpriv (not
+ * Linux, or util-linux missing) the binary itself is returned and a warning logged.
+ * `executable` must be the real binary: a wrapper script that forks instead of exec'ing
+ * (Debian's /usr/bin/chromium-headless-shell) would take the signal in Chromium's place.
+ */
+export function diesWithParent(executable: string, logger: Logger): string {
+  const setpriv = process.platform === 'linux' ? SETPRIV_CANDIDATES.find((p) => fs.existsSync(p)) : undefined;
+  if (!setpriv) {
+    warnOnce(logger, 'setpriv not found: Chromium may outlive a fetcher killed with SIGKILL (install util-linux)');
+    return executable;
+  }
+  if (isScript(executable)) {
+    warnOnce(logger, `${executable} is a script: the parent-death signal reaches it, not Chromium; point CHROMIUM_PATH at the binary`);
+  }
+  const script = `#!/bin/sh\nexec ${shellQuote(setpriv)} --pdeathsig KILL -- ${shellQuote(executable)} "$@"\n`;
+  const hash = crypto.createHash('sha256').update(script).digest('hex').slice(0, 16);
+  const dir = path.join(os.tmpdir(), `trawl-chromium-${process.getuid?.() ?? 'user'}`);
+  const wrapper = path.join(dir, `chromium-${hash}.sh`);
+  try {
+    if (fs.readFileSync(wrapper, 'utf8') === script) return wrapper;
+  } catch {
+    // not written yet
+  }
+  try {
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    // Written aside and renamed: another fetcher starting now never runs half a script.
+    const partial = `${wrapper}.${process.pid}.tmp`;
+    fs.writeFileSync(partial, script, { mode: 0o755 });
+    fs.renameSync(partial, wrapper);
+    return wrapper;
+  } catch (err) {
+    warnOnce(logger, `could not write the Chromium wrapper (${(err as Error).message}): Chromium may outlive a fetcher killed with SIGKILL`);
+    return executable;
+  }
+}
+
+function isScript(file: string): boolean {
+  try {
+    const fd = fs.openSync(file, 'r');
+    try {
+      const head = Buffer.alloc(2);
+      fs.readSync(fd, head, 0, 2, 0);
+      return head.toString('latin1') === '#!';
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    return false;
+  }
+}
+
+let warned = false;
+function warnOnce(logger: Logger, message: string): void {
+  if (!warned) logger.warn(message);
+  warned = true;
+}
+
+function shellQuote(value: string): string {
+  return `'${value.replace(/'/g, `'\\''`)}'`;
 }

@@ -12,11 +12,19 @@
 // capture returns the response's statusCode and contentType with an empty document
 // (`<html><head></head><body></body></html>`) and finalUrl set to the response's URL.
 // HTTP error statuses (404, 500) are captured like any page, with their statusCode.
+//
+// Scripts that misbehave: a failed navigation away from the loaded page is cancelled by
+// page-interceptor.ts and the page keeps its document (abortedNavigations); one that still
+// replaced the document with an error page falls back to the DOMContentLoaded snapshot, as
+// does a settled DOM that lost most of its text (dom-snapshot.ts). Only when the document
+// has no content does a failed navigation away fail the page.
 import type { Page, Request, Response } from 'playwright-core';
 import { NetworkError, PageTimeoutError, UrlNotAllowedError } from '../../../shared/src/errors.js';
 import type { ResolvedScrapeOptions } from '../../../shared/src/scrape-options.js';
 import { runActions } from './actions.js';
 import { captureError, Deadline, isClosed, isTimeout, navigationError, selectorError, shortMessage } from './failures.js';
+import { CONTENT_MIN_CHARS, preferSnapshot, type DomSnapshots } from './dom-snapshot.js';
+import type { AbortedNavigation, PageInterceptor } from './page-interceptor.js';
 import { ACTION_SCREENSHOT_DEFAULTS, takeScreenshot, type CapturedScreenshot, type ShotRequest } from './screenshots.js';
 import type { SsrfProxy } from './ssrf-proxy.js';
 
@@ -29,6 +37,19 @@ export interface CaptureResult {
   /** 'action' screenshots in action order, then the 'final' one when formats has screenshot. */
   screenshots: CapturedScreenshot[];
   timings: { fetchMs: number; renderMs: number; screenshotMs: number };
+  /** Main-frame navigations away from the page that failed; the DOM is the page's own. */
+  abortedNavigations?: AbortedNavigation[];
+  /**
+   * Set when scripts lost the settled DOM's content: 'domcontentloaded' (the DOM then) or
+   * 'served' (the document as the server sent it, when it was lost before that).
+   */
+  domSnapshot?: 'domcontentloaded' | 'served';
+}
+
+/** What watches the page for scripts that misbehave (page-interceptor.ts, dom-snapshot.ts). */
+export interface PageGuards {
+  interceptor: PageInterceptor;
+  snapshots: DomSnapshots;
 }
 
 export interface SettleOptions {
@@ -52,6 +73,7 @@ export class CaptureRun {
   private screenshotMs = 0;
   /** Part of screenshotMs spent inside actions (taken out of renderMs). */
   private actionShotMs = 0;
+  private readonly fallbacks: { aborted: AbortedNavigation[]; finalUrl?: string; domSnapshot?: 'domcontentloaded' | 'served' } = { aborted: [] };
 
   constructor(
     private readonly page: Page,
@@ -59,6 +81,7 @@ export class CaptureRun {
     private readonly url: string,
     private readonly options: ResolvedScrapeOptions,
     private readonly settle: SettleOptions,
+    private readonly guards?: PageGuards,
   ) {
     this.deadline = new Deadline(options.timeoutMs);
     this.lastNavigationUrl = url;
@@ -77,7 +100,8 @@ export class CaptureRun {
     page.on('requestfailed', done);
     page.on('response', (response) => {
       const request = response.request();
-      if (request.isNavigationRequest() && request.frame() === page.mainFrame()) this.mainResponse = response;
+      // A navigation the interceptor cancelled never became the page's document.
+      if (request.isNavigationRequest() && request.frame() === page.mainFrame() && !guards?.interceptor.cancelled(response.url())) this.mainResponse = response;
     });
   }
 
@@ -88,14 +112,13 @@ export class CaptureRun {
     if (!this.downloaded) await this.settlePage();
     await this.waitFor();
     await runActions(this.options.actions, { page: this.page, deadline: this.deadline, screenshot: () => this.shoot('action') });
-    this.assertMainDocumentAllowed();
-    const html = await this.content();
+    const html = await this.finalHtml();
     const rendered = performance.now();
     if (this.options.screenshot) await this.shoot('final');
     const response = this.mainResponse;
     const contentType = response?.headers()['content-type'];
     return {
-      finalUrl: this.downloaded && response ? response.url() : this.page.url(),
+      finalUrl: this.fallbacks.finalUrl ?? (this.downloaded && response ? response.url() : this.page.url()),
       statusCode: response?.status() ?? 200,
       ...(contentType ? { contentType } : {}),
       html,
@@ -105,7 +128,69 @@ export class CaptureRun {
         renderMs: Math.max(0, Math.round(rendered - committed - this.actionShotMs)),
         screenshotMs: Math.round(this.screenshotMs),
       },
+      ...(this.fallbacks.aborted.length ? { abortedNavigations: this.fallbacks.aborted } : {}),
+      ...(this.fallbacks.domSnapshot ? { domSnapshot: this.fallbacks.domSnapshot } : {}),
     };
+  }
+
+  /**
+   * The DOM to return: the settled one, unless a navigation away replaced or cut it short
+   * (then the document as served, when it has content), or scripts lost most of its text
+   * (then the DOMContentLoaded snapshot).
+   */
+  private async finalHtml(): Promise<string> {
+    const guards = this.guards;
+    if (!guards || this.downloaded) {
+      this.assertMainDocumentAllowed();
+      return this.content();
+    }
+    const { interceptor, snapshots } = guards;
+    if (this.page.url().startsWith('chrome-error:')) {
+      // A navigation away that the interceptor could not cancel (one that never reached
+      // the network) put an error page over the document: the document as served stands in.
+      const error = this.proxy.failureFor(this.lastNavigationUrl) ?? new NetworkError(`loading ${this.lastNavigationUrl} failed`, true);
+      const served = this.mainResponse && !this.mainResponse.url().startsWith('chrome-error:') ? await this.servedDocument() : undefined;
+      if (!served || served.chars < CONTENT_MIN_CHARS) throw error;
+      this.fallbacks.aborted = [...interceptor.abortedNavigations, { url: this.lastNavigationUrl, code: error.code, reason: error.message }];
+      this.fallbacks.finalUrl = this.mainResponse!.url();
+      this.fallbacks.domSnapshot = 'served';
+      return served.html;
+    }
+    this.assertMainDocumentAllowed();
+    this.fallbacks.aborted = interceptor.abortedNavigations;
+    const counts = await snapshots.counts().catch(() => undefined);
+    // Actions and a waitFor selector ask for the later state on purpose: it stands.
+    const deliberate = this.options.actions.length > 0 || typeof this.options.waitFor === 'string';
+    if (counts && !deliberate && preferSnapshot(counts)) {
+      const html = await snapshots.html().catch(() => undefined);
+      if (html) {
+        this.fallbacks.domSnapshot = 'domcontentloaded';
+        return html;
+      }
+    }
+    if (counts && counts.settledChars < CONTENT_MIN_CHARS && (!deliberate || interceptor.requested.length > 0)) {
+      // Scripts lost the content before DOMContentLoaded (a navigation away stops the
+      // parser when it starts): the document as served stands in when it has content.
+      const served = await this.servedDocument();
+      if (served && served.chars >= CONTENT_MIN_CHARS) {
+        const lastRequested = interceptor.requested.at(-1);
+        if (this.fallbacks.aborted.length === 0 && lastRequested) {
+          // A navigation that never reached the network (an external scheme: mailto:, intent:...).
+          this.fallbacks.aborted = [{ url: lastRequested, code: 'NETWORK_ERROR', reason: `the browser does not load ${lastRequested.split(':')[0]}: URLs` }];
+        }
+        this.fallbacks.domSnapshot = 'served';
+        return served.html;
+      }
+      if (interceptor.firstError) throw interceptor.firstError; // a redirect stub: the page is the target that failed
+    }
+    return this.content();
+  }
+
+  private async servedDocument(): Promise<{ chars: number; html: string } | undefined> {
+    // Only an HTML document can be parsed again as one (not an image, a PDF or JSON).
+    if (!/html/i.test(this.mainResponse?.headers()['content-type'] ?? '')) return undefined;
+    const body = await this.mainResponse?.body().catch(() => undefined);
+    return body && this.guards ? this.guards.snapshots.parseServed(body) : undefined;
   }
 
   private async navigate(): Promise<void> {
@@ -139,14 +224,14 @@ export class CaptureRun {
   /** DOMContentLoaded is required; load and a quiet network are waited for within caps. */
   private async settlePage(): Promise<void> {
     try {
-      await this.page.waitForLoadState('domcontentloaded', { timeout: this.deadline.remainingMs() });
+      await this.untilLoadState('domcontentloaded', this.deadline.remainingMs());
     } catch (err) {
       if (isTimeout(err)) throw new PageTimeoutError(`${this.url} did not finish loading within ${this.options.timeoutMs} ms`, { cause: err });
       throw captureError(err, 'loading the page');
     }
     this.assertMainDocumentAllowed();
     try {
-      await this.page.waitForLoadState('load', { timeout: Math.min(this.deadline.remainingMs(), this.settle.loadWaitMaxMs) });
+      await this.untilLoadState('load', Math.min(this.deadline.remainingMs(), this.settle.loadWaitMaxMs));
     } catch (err) {
       if (!isTimeout(err)) throw captureError(err, 'loading the page');
     }
@@ -157,6 +242,23 @@ export class CaptureRun {
       const step = this.inflight.size === 0 ? this.settle.networkQuietMs - quietFor : 50;
       await new Promise((resolve) => setTimeout(resolve, Math.max(10, Math.min(step, until - performance.now()))));
     }
+  }
+
+  /**
+   * A wait for a load state that also ends when the document reaches it while a navigation
+   * away is pending (Playwright never reports it then; see page-interceptor.ts).
+   */
+  private async untilLoadState(state: 'domcontentloaded' | 'load', timeoutMs: number): Promise<void> {
+    const wait = this.page.waitForLoadState(state, { timeout: timeoutMs });
+    if (!this.guards) return wait;
+    wait.catch(() => undefined);
+    const readyState = this.guards.interceptor.navigationRequested.then(() => this.page.waitForFunction(
+      (s) => document.readyState === 'complete' || (s === 'domcontentloaded' && document.readyState === 'interactive'),
+      state,
+      { polling: 100, timeout: timeoutMs },
+    )).then(() => undefined);
+    readyState.catch(() => undefined);
+    await Promise.race([wait, readyState]);
   }
 
   private async waitFor(): Promise<void> {

@@ -8,9 +8,10 @@
 //   cookies, storage, cache or connections are shared between captures, and the proxy's
 //   failure records belong to this capture alone; both are closed in `finally`;
 // - fonts and media (and images when no screenshot is asked for) are refused before they
-//   are requested, through CDP Fetch patterns by resource type (only those requests are
-//   intercepted, everything else runs at full speed).
-import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
+//   are requested, through CDP Fetch patterns by resource type, and main-frame navigations
+//   away from the loaded page that fail are cancelled so the page keeps its document
+//   (page-interceptor.ts; only those requests are intercepted, the rest runs at full speed).
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { BrowserError, type TrawlError } from '../../../shared/src/errors.js';
 import type { Logger } from '../../../shared/src/logger.js';
 import { normalizeScrapeOptions, type ResolvedScrapeOptions } from '../../../shared/src/scrape-options.js';
@@ -21,6 +22,8 @@ import { CaptureRun, type CaptureResult } from './capture-run.js';
 import { resolveEmulation } from './device-presets.js';
 import { captureError, isClosed } from './failures.js';
 import { SsrfProxy } from './ssrf-proxy.js';
+import { PageInterceptor } from './page-interceptor.js';
+import { DomSnapshots } from './dom-snapshot.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /** Upper bound on waiting for a context's close event (a dead browser never sends one). */
@@ -113,6 +116,8 @@ interface Prepared {
   context: BrowserContext;
   contextClosed: Promise<unknown>;
   page: Page;
+  interceptor: PageInterceptor;
+  snapshots: DomSnapshots;
 }
 
 /** Spares are made for requests that change nothing about the context. */
@@ -239,7 +244,7 @@ export class PageCapturer {
       if (ctx.signal.aborted) throw ctx.signal.reason;
       browser = await this.host!.get();
       const prepared = (await this.takeSpare(browser, options)) ?? (await this.prepare(browser, options));
-      const { proxy, context, page } = prepared;
+      const { proxy, context, page, interceptor, snapshots } = prepared;
       held.proxy = proxy;
       held.context = context;
       held.contextClosed = prepared.contextClosed;
@@ -249,7 +254,7 @@ export class PageCapturer {
         closeContext();
       });
       this.refillSpare();
-      const result = await new CaptureRun(page, proxy, url, options, this.settings).run();
+      const result = await new CaptureRun(page, proxy, url, options, this.settings, { interceptor, snapshots }).run();
       this.counts.succeeded++;
       return result;
     } catch (err) {
@@ -283,8 +288,9 @@ export class PageCapturer {
       const page = await made.newPage();
       this.counts.pages++;
       page.once('close', () => this.counts.pages--);
-      await refuseResourceTypes(made, page, skippedResourceTypes(options));
-      return { browser, proxy, context: made, contextClosed, page };
+      const interceptor = await PageInterceptor.install(made, page, proxy, skippedResourceTypes(options));
+      const snapshots = await DomSnapshots.install(page);
+      return { browser, proxy, context: made, contextClosed, page, interceptor, snapshots };
     } catch (err) {
       await this.dispose({ proxy, ...(context ? { context } : {}), contextClosed: Promise.resolve() });
       throw err;
@@ -339,7 +345,6 @@ export class PageCapturer {
   }
 }
 
-/** Resource types not worth loading: they change neither the DOM nor (without a screenshot) any output. */
 /** Whether a spare (made with default options) is exactly the context these options would get. */
 function fitsSpare(options: ResolvedScrapeOptions): boolean {
   return Object.keys(options.headers).length === 0
@@ -347,17 +352,10 @@ function fitsSpare(options: ResolvedScrapeOptions): boolean {
     && skippedResourceTypes(options).join() === skippedResourceTypes(SPARE_OPTIONS).join();
 }
 
+/** Resource types not worth loading: they change neither the DOM nor (without a screenshot) any output. */
 export function skippedResourceTypes(options: ResolvedScrapeOptions): string[] {
   const wantsPixels = options.screenshot !== undefined || options.actions.some((a) => a.type === 'screenshot');
   return wantsPixels ? ['Font', 'Media'] : ['Font', 'Media', 'Image'];
-}
-
-async function refuseResourceTypes(context: BrowserContext, page: Page, resourceTypes: string[]): Promise<void> {
-  const cdp: CDPSession = await context.newCDPSession(page);
-  cdp.on('Fetch.requestPaused', (event) => {
-    cdp.send('Fetch.failRequest', { requestId: event.requestId, errorReason: 'BlockedByClient' }).catch(() => undefined);
-  });
-  await cdp.send('Fetch.enable', { patterns: resourceTypes.map((resourceType) => ({ resourceType: resourceType as 'Font', requestStage: 'Request' as const })) });
 }
 
 function tryWorking(working: () => void, logger: Logger): void {

@@ -12,8 +12,12 @@
 //
 // Chromium cannot tell the page *why* a proxied request failed (through a proxy every
 // failure looks like ERR_TUNNEL_CONNECTION_FAILED or a response from the proxy), so the
-// proxy records the typed error per authority (host:port). The capturer asks for it when
-// the main document fails. Plain-HTTP refusals carry a header with a per-proxy random
+// proxy records the typed error: per URL for plain HTTP (the proxy sees each request), per
+// authority (host:port) for CONNECT tunnels (it sees only that). The two never mix, so a
+// failed https://host:80 tunnel (a script switching the scheme) is never taken for the
+// reason http://host:80/ failed. Only failures to check, resolve or connect are recorded:
+// a connection that breaks later (a reset, EPIPE) is the browser's to see and report. The
+// capturer asks for a record when the main document, or a navigation away, fails. Plain-HTTP refusals carry a header with a per-proxy random
 // nonce, which an origin cannot forge, so a refusal is never mistaken for a real page.
 import http from 'node:http';
 import net from 'node:net';
@@ -90,7 +94,7 @@ export class SsrfProxy {
   /** The typed reason the proxy refused or failed a request to this URL's host:port, if any. */
   failureFor(url: string): TrawlError | undefined {
     try {
-      return this.failures.get(authorityOf(new URL(url)));
+      return this.failures.get(failureKey(new URL(url)));
     } catch {
       return undefined;
     }
@@ -123,10 +127,11 @@ export class SsrfProxy {
       return;
     }
     const authority = authorityOf(target);
+    const key = failureKey(target);
     try {
       await this.checkedAddresses(target);
     } catch (err) {
-      this.refuseHttp(res, authority, err as TrawlError);
+      this.refuseHttp(res, key, err as TrawlError);
       return;
     }
     const headers: http.OutgoingHttpHeaders = {};
@@ -160,7 +165,7 @@ export class SsrfProxy {
         res.destroy();
         return;
       }
-      this.refuseHttp(res, authority, connectError(err, authority));
+      this.refuseHttp(res, key, connectError(err, authority));
     });
     // The browser gave up (page closed, navigation cancelled): stop the upstream request too.
     res.on('close', () => {
@@ -169,8 +174,8 @@ export class SsrfProxy {
     req.pipe(upstream);
   }
 
-  private refuseHttp(res: http.ServerResponse, authority: string, error: TrawlError): void {
-    this.record(authority, error);
+  private refuseHttp(res: http.ServerResponse, key: string, error: TrawlError): void {
+    this.record(key, error);
     const status = error instanceof UrlNotAllowedError ? 403 : 502;
     res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', [PROXY_REFUSAL_HEADER]: this.nonce, connection: 'close' });
     res.end(`${error.message}\n`);
@@ -191,10 +196,11 @@ export class SsrfProxy {
       return;
     }
     const authority = authorityOf(target);
+    const key = tunnelKey(authority);
     try {
       await this.checkedAddresses(target);
     } catch (err) {
-      this.refuseTunnel(client, authority, err as TrawlError);
+      this.refuseTunnel(client, key, err as TrawlError);
       return;
     }
     const upstream = net.connect({
@@ -205,7 +211,9 @@ export class SsrfProxy {
     });
     this.track(upstream);
     upstream.setTimeout(this.connectTimeoutMs, () => upstream.destroy(Object.assign(new Error('connect timeout'), { code: 'ETIMEDOUT' })));
+    let connected = false;
     upstream.once('connect', () => {
+      connected = true;
       upstream.setTimeout(0);
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
       if (head.length > 0) upstream.write(head);
@@ -213,15 +221,15 @@ export class SsrfProxy {
       client.pipe(upstream);
     });
     upstream.on('error', (err: NodeJS.ErrnoException) => {
-      if (upstream.connecting || !upstream.remoteAddress) this.refuseTunnel(client, authority, connectError(err, authority));
+      if (!connected) this.refuseTunnel(client, key, connectError(err, authority));
       else client.destroy();
     });
     upstream.on('close', () => client.destroy());
     client.on('close', () => upstream.destroy());
   }
 
-  private refuseTunnel(client: Duplex, authority: string, error: TrawlError): void {
-    this.record(authority, error);
+  private refuseTunnel(client: Duplex, key: string, error: TrawlError): void {
+    this.record(key, error);
     const status = error instanceof UrlNotAllowedError ? '403 Forbidden' : '502 Bad Gateway';
     if (!client.destroyed) client.end(`HTTP/1.1 ${status}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
   }
@@ -260,11 +268,11 @@ export class SsrfProxy {
     );
   };
 
-  private record(authority: string, error: TrawlError): void {
+  private record(key: string, error: TrawlError): void {
     if (error instanceof UrlNotAllowedError) this.counters.blocked++;
     else this.counters.failed++;
-    this.failures.set(authority, error);
-    this.opts.logger?.debug({ authority, code: error.code, reason: error.message }, 'proxy refused a browser request');
+    this.failures.set(key, error);
+    this.opts.logger?.debug({ request: key, code: error.code, reason: error.message }, 'proxy refused a browser request');
   }
 
   private track(socket: Duplex): void {
@@ -277,6 +285,18 @@ export class SsrfProxy {
 export function authorityOf(url: URL): string {
   const port = url.port || (url.protocol === 'https:' || url.protocol === 'wss:' ? '443' : '80');
   return `${url.hostname.toLowerCase()}:${port}`;
+}
+
+/** Where a failure of a request to this URL is recorded: its URL for plain HTTP, its tunnel otherwise. */
+function failureKey(url: URL): string {
+  if (url.protocol !== 'http:') return tunnelKey(authorityOf(url));
+  const bare = new URL(url.href);
+  bare.hash = '';
+  return bare.href;
+}
+
+function tunnelKey(authority: string): string {
+  return `tunnel ${authority}`;
 }
 
 /** Upstream connect failures: refused and unreachable are final, resets and timeouts may pass. */

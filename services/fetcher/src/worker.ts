@@ -110,6 +110,8 @@ export class FetchWorker {
         timings: { queueWaitMs, ...roundTimings(result.timings), engine: result.engine.used },
         fetchedAt: now.toISOString(),
         engine: result.engine,
+        ...(result.abortedNavigations ? { abortedNavigations: result.abortedNavigations } : {}),
+        ...(result.domSnapshot ? { domSnapshot: result.domSnapshot } : {}),
       }, { eventId: newId(), now }),
       { once: true },
     );

@@ -10,8 +10,9 @@
 // burst of one key's requests costs one read and one write each instead of a storm of
 // failed compare-and-sets; only replicas contend with each other.
 //
-// This bucket is not a source of truth: nothing is derived from it, losing it (a memory
-// bucket, gone when NATS restarts) only loosens the limits for the requests in flight.
+// This bucket is not a source of truth: nothing is derived from it. It is in file storage
+// all the same: a memory bucket is gone when nats-server restarts, and the handle opened
+// here would then point at nothing (every request timing out until the gateway restarts).
 import { StorageType, type JetStreamClient, type KV, type KvEntry } from 'nats';
 import { RateLimitedError } from '../../../shared/src/errors.js';
 import { KeyedLock } from '../../../shared/src/keyed-lock.js';
@@ -52,7 +53,7 @@ export class AdmissionLedger {
   }
 
   private bucket(): Promise<KV> {
-    this.kv ??= this.js.views.kv(ADMISSION_BUCKET, { ttl: 10 * this.ttlMs, history: 1, storage: StorageType.Memory })
+    this.kv ??= this.js.views.kv(ADMISSION_BUCKET, { ttl: 10 * this.ttlMs, history: 1, storage: StorageType.File })
       .catch((err: unknown) => { this.kv = undefined; throw err; });
     return this.kv;
   }

@@ -27,7 +27,9 @@ export class RateLimiter {
   constructor(private readonly js: JetStreamClient, private readonly now: () => number = Date.now) {}
 
   private bucket(): Promise<KV> {
-    this.kv ??= this.js.views.kv(RATE_LIMIT_BUCKET, { ttl: 2 * WINDOW_MS, history: 1, storage: StorageType.Memory });
+    // File storage: a memory bucket would be gone after a nats-server restart, leaving this
+    // handle pointing at nothing (see admission-ledger.ts).
+    this.kv ??= this.js.views.kv(RATE_LIMIT_BUCKET, { ttl: 2 * WINDOW_MS, history: 1, storage: StorageType.File });
     return this.kv;
   }
 

@@ -78,6 +78,16 @@ export const PageFetched = Type.Object({
       agreed: Type.Boolean(),
     })),
   })),
+  /**
+   * Main-frame navigations away from the loaded page (script redirects, meta refresh) that
+   * failed and were cancelled: the page is the document that was loaded (first 10).
+   */
+  abortedNavigations: Type.Optional(Type.Array(Type.Object({ url: Type.String(), code: Type.String(), reason: Type.String() }), { maxItems: 10 })),
+  /**
+   * Set when the page's scripts lost its content: 'domcontentloaded' (rawHtml is the DOM at
+   * DOMContentLoaded) or 'served' (lost before that: rawHtml is the document as served).
+   */
+  domSnapshot: Type.Optional(Type.Union([Type.Literal('domcontentloaded'), Type.Literal('served')])),
 });
 
 export const PageCompleted = Type.Object({

@@ -1,12 +1,12 @@
 // Shared bits of the fetcher integration tests: resolved options, a capturer factory, an
 // image-header reader independent of the library's (so sizes are checked twice), and the
 // Chromium processes this test process started.
-import fs from 'node:fs';
 import net from 'node:net';
 import { createLogger } from '../../../shared/src/logger.js';
 import { normalizeScrapeOptions, type ResolvedScrapeOptions, type ScrapeOptionsInput } from '../../../shared/src/scrape-options.js';
 import { parseCidrList } from '../../../shared/src/url-safety.js';
 import { PageCapturer, type PageCapturerOptions } from '../../../services/fetcher/src/page-capturer.js';
+import { descendants, type Proc } from '../../support/processes.js';
 
 export function opts(input: ScrapeOptionsInput = {}): ResolvedScrapeOptions {
   return normalizeScrapeOptions({ timeout: 15_000, ...input });
@@ -57,44 +57,9 @@ export function imageHeaderSize(data: Buffer): { format: string; width: number; 
   throw new Error(`unknown image format: ${data.subarray(0, 16).toString('hex')}`);
 }
 
-interface Proc {
-  pid: number;
-  ppid: number;
-  cmdline: string;
-}
-
-function processes(): Proc[] {
-  const list: Proc[] = [];
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const [state, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (state === 'Z') continue;
-      const cmdline = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' ');
-      list.push({ pid: Number(entry), ppid: Number(ppid), cmdline });
-    } catch {
-      // the process ended while we looked
-    }
-  }
-  return list;
-}
-
 /** Live Chromium processes descending from this test process (Debian's wrapper script included). */
 export function chromiumProcesses(): Proc[] {
-  const all = processes();
-  const mine = new Set([process.pid]);
-  let grew = true;
-  while (grew) {
-    grew = false;
-    for (const p of all) {
-      if (!mine.has(p.pid) && mine.has(p.ppid)) {
-        mine.add(p.pid);
-        grew = true;
-      }
-    }
-  }
-  return all.filter((p) => p.pid !== process.pid && mine.has(p.pid) && /chrom/i.test(p.cmdline));
+  return descendants(process.pid).filter((p) => /chrom/i.test(p.cmdline));
 }
 
 /**

@@ -1,0 +1,113 @@
+// The DOM as it was at DOMContentLoaded, kept in case the page's own scripts lose it.
+//
+// Why: at DOMContentLoaded the document is parsed (server-rendered content, deferred
+// scripts run), so it holds what the site sent. After that, scripts can still take the
+// content away: a client re-render that shows an error or an empty shell when its API
+// calls fail (no cookies, blocked trackers, a region check), a `document.write` after load
+// (which replaces the whole document), a script that clears the body, an interstitial that
+// replaces the article. A settled DOM that lost most of the text the same document had at
+// DOMContentLoaded is such a loss, not an update: scripts that add content (lazy parts,
+// SPAs rendering after load, consent overlays) make the settled DOM grow, never shrink
+// this much. So CaptureRun returns the DOMContentLoaded snapshot then (preferSnapshot),
+// and records it on the page_fetched event as `domSnapshot: 'domcontentloaded'`.
+//
+// The snapshot is taken inside the page by an init script, in the first DOMContentLoaded
+// listener of the main frame's document (an init script runs before any page script, so
+// no page listener can change the document first), and stays in the page: only its text
+// count crosses to Node, and its HTML only when it is chosen. It is reached through a
+// non-enumerable window property named with a random key, so page scripts do not trip
+// over it. Text is counted as the transformer sees it: text nodes of the body outside
+// script, style, noscript and template, trimmed; CSS visibility does not matter.
+import crypto from 'node:crypto';
+import type { Page } from 'playwright-core';
+
+/** A document with less text than this has no content worth keeping over a failure. */
+export const CONTENT_MIN_CHARS = 200;
+/** The settled DOM lost the content when it keeps less than this share of the snapshot's text. */
+export const LOST_TEXT_RATIO = 0.5;
+
+/** Runs in the page: characters of text in a document's body (see above). */
+function countText(doc: Document): number {
+  const skip = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE']);
+  let chars = 0;
+  if (!doc.body) return 0;
+  const walker = doc.createTreeWalker(doc.body, NodeFilter.SHOW_TEXT, {
+    acceptNode: (node) => (skip.has(node.parentNode?.nodeName ?? '') ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT),
+  });
+  while (walker.nextNode()) chars += (walker.currentNode.nodeValue ?? '').trim().length;
+  return chars;
+}
+
+/** Runs in the page: the document serialized as page.content() does (doctype, root element). */
+function serialize(doc: Document): string {
+  return (doc.doctype ? new XMLSerializer().serializeToString(doc.doctype) : '') + (doc.documentElement?.outerHTML ?? '');
+}
+
+export interface TextCounts {
+  /** Text characters of the DOMContentLoaded snapshot (undefined: none was taken). */
+  snapshotChars?: number;
+  /** Text characters of the document now. */
+  settledChars: number;
+}
+
+export class DomSnapshots {
+  private readonly key = `__trawl_${crypto.randomBytes(8).toString('hex')}`;
+
+  private constructor(private readonly page: Page) {}
+
+  /** Installs the DOMContentLoaded snapshot on every document the page loads from now on. */
+  static async install(page: Page): Promise<DomSnapshots> {
+    const snapshots = new DomSnapshots(page);
+    await page.addInitScript({
+      content: `(() => {
+        if (window !== window.top) return;
+        const countText = ${countText.toString()};
+        const serialize = ${serialize.toString()};
+        let snapshot;
+        document.addEventListener('DOMContentLoaded', () => {
+          snapshot = { chars: countText(document), html: serialize(document) };
+        }, { once: true, capture: true });
+        Object.defineProperty(window, ${JSON.stringify(snapshots.key)}, {
+          value: (part) => (part === 'html' ? snapshot && snapshot.html : snapshot ? snapshot.chars : undefined),
+          enumerable: false,
+        });
+      })();`,
+    });
+    return snapshots;
+  }
+
+  /** The snapshot's text count and the current document's, in one task. */
+  async counts(): Promise<TextCounts> {
+    return this.page.evaluate(`(() => {
+      const read = window[${JSON.stringify(this.key)}];
+      const snapshotChars = read ? read('chars') : undefined;
+      return { settledChars: (${countText.toString()})(document), ...(snapshotChars === undefined ? {} : { snapshotChars }) };
+    })()`);
+  }
+
+  async html(): Promise<string | undefined> {
+    return this.page.evaluate(`(() => { const read = window[${JSON.stringify(this.key)}]; return read ? read('html') : undefined; })()`);
+  }
+
+  /**
+   * The document as the server sent it (the main response's bytes), parsed in the page
+   * with DOMParser (inert: no script runs, nothing loads) in the document's own encoding
+   * and serialized like page.content(). For a document whose parsing stopped when a script
+   * navigated away (Chromium stops the parser when a navigation starts) and whose
+   * navigation then failed: the page keeps what the site sent.
+   */
+  async parseServed(body: Buffer): Promise<{ chars: number; html: string } | undefined> {
+    return this.page.evaluate(`(() => {
+      const bytes = Uint8Array.from(atob(${JSON.stringify(body.toString('base64'))}), (c) => c.charCodeAt(0));
+      const doc = new DOMParser().parseFromString(new TextDecoder(document.characterSet).decode(bytes), 'text/html');
+      return { chars: (${countText.toString()})(doc), html: (${serialize.toString()})(doc) };
+    })()`).then((r) => r as { chars: number; html: string }, () => undefined);
+  }
+}
+
+/** Whether the snapshot should stand for the page: the settled document lost most of its text. */
+export function preferSnapshot(counts: TextCounts): boolean {
+  return counts.snapshotChars !== undefined
+    && counts.snapshotChars >= CONTENT_MIN_CHARS
+    && counts.settledChars < counts.snapshotChars * LOST_TEXT_RATIO;
+}

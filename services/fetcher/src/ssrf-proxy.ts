@@ -146,7 +146,14 @@ export class SsrfProxy {
       headers,
       agent: this.agent,
       lookup: this.pinnedLookup,
-      timeout: this.connectTimeoutMs,
+    });
+    // A bound on connecting only: a slow server's first byte is the page's own `timeout`
+    // (the browser's navigation deadline), not this proxy's. A reused keep-alive socket is
+    // connected already and gets none.
+    upstream.on('socket', (socket: net.Socket) => {
+      if (!socket.connecting) return;
+      socket.setTimeout(this.connectTimeoutMs, () => upstream.destroy(Object.assign(new Error('connect timeout'), { code: 'ETIMEDOUT' })));
+      socket.once('connect', () => socket.setTimeout(0));
     });
     upstream.on('response', (up) => {
       const raw: string[] = [];
@@ -159,7 +166,6 @@ export class SsrfProxy {
       up.pipe(res);
       up.on('error', () => res.destroy());
     });
-    upstream.on('timeout', () => upstream.destroy(Object.assign(new Error('connect timeout'), { code: 'ETIMEDOUT' })));
     upstream.on('error', (err: NodeJS.ErrnoException) => {
       if (res.headersSent) {
         res.destroy();

@@ -36,6 +36,7 @@ before(async () => {
     '/broken': { body: '<!doctype html><html><body><h1>Oops</h1></body></html>', status: 500 },
     '/redirect': { body: '', status: 302, headers: { location: '/' } },
     '/slow': { body: '<!doctype html><html><body>slow</body></html>', delayMs: 4_000 },
+    '/late-headers': { body: '<!doctype html><html><body><p>answered late</p></body></html>', delayMs: 1_500 },
     '/slowish': { body: '<!doctype html><html><body>slowish</body></html>', delayMs: 700 },
     '/text.txt': { body: 'plain words', contentType: 'text/plain; charset=utf-8' },
     '/doc.pdf': { body: '%PDF-1.4\n%%EOF\n', contentType: 'application/pdf' },
@@ -230,6 +231,18 @@ describe('errors', () => {
       assert.match(err.message, /^action 0 \(wait\)/);
       return true;
     });
+  });
+
+  test('a server slower to answer than the proxy\'s connect bound is waited for up to the page timeout', async () => {
+    // The proxy bounds connecting (here 500 ms), not the wait for the first byte: a page that
+    // answers after 1.5 s with a 10 s page timeout completes.
+    const patient = await startCapturer({ proxyConnectTimeoutMs: 500, poolSize: 1 });
+    try {
+      const page = await patient.capture(site.url('/late-headers'), opts({ timeout: 10_000 }), ctx());
+      assert.match(page.html, /answered late/);
+    } finally {
+      await patient.stop();
+    }
   });
 
   test('NETWORK_ERROR (not retryable) for a refused port', async () => {

@@ -88,7 +88,7 @@ describe('deploy/Dockerfile', () => {
     assert.match(fetcherRuns, /apt-get install[^\n]*chromium-headless-shell/);
     assert.match(dockerfile, /FONT_PACKAGES="[^"]*fonts-liberation/);
     assert.match(fetcherRuns, /\$\{FONT_PACKAGES\}/);
-    assert.match(stage('fetcher').steps.filter((i) => i.op === 'ENV').map((i) => i.args).join(' '), /CHROMIUM_PATH=\/usr\/bin\/chromium-headless-shell/);
+    assert.match(stage('fetcher').steps.filter((i) => i.op === 'ENV').map((i) => i.args).join(' '), /CHROMIUM_PATH=\/usr\/lib\/chromium\/chromium-headless-shell/);
     assert.doesNotMatch(lineage(stage('app')).map(runs).join('\n'), /chromium/);
   });
 

@@ -24,6 +24,7 @@
 import { isProbablyReaderable } from '@mozilla/readability';
 import { InvalidUrlError } from '../../../shared/src/errors.js';
 import { collectIncluded, prepareBody, removeBoilerplate, removeComments, removeExcluded, removeNavigation } from './clean.js';
+import { removeBoilerplateByName } from './boilerplate.js';
 import { documentBaseUrl, parseDocument } from './dom.js';
 import { extractLinks } from './links.js';
 import { extractMainContent } from './main-content.js';
@@ -60,6 +61,7 @@ function contentRoot(document: Document, base: URL, input: TransformInput): Elem
   // Judged before Readability, which mutates the document: a page that may not be an
   // article keeps a copy of its prepared body for the fallback.
   const readerable = isProbablyReaderable(document);
+  removeBoilerplateByName(document.body);
   const backup = readerable ? undefined : (document.body.cloneNode(true) as Element);
   const article = extractMainContent(document);
   if (article && (readerable || textLength(article) >= MIN_ARTICLE_SHARE * textLength(backup!))) {

@@ -25,6 +25,7 @@ import { isProbablyReaderable } from '@mozilla/readability';
 import { InvalidUrlError } from '../../../shared/src/errors.js';
 import { collectIncluded, prepareBody, removeBoilerplate, removeComments, removeExcluded, removeNavigation } from './clean.js';
 import { removeBoilerplateByName } from './boilerplate.js';
+import { pruneBoilerplate } from './prune.js';
 import { documentBaseUrl, parseDocument } from './dom.js';
 import { extractLinks } from './links.js';
 import { extractMainContent } from './main-content.js';
@@ -66,6 +67,7 @@ function contentRoot(document: Document, base: URL, input: TransformInput): Elem
   const article = extractMainContent(document);
   if (article && (readerable || textLength(article) >= MIN_ARTICLE_SHARE * textLength(backup!))) {
     removeNavigation(article);
+    pruneBoilerplate(article);
     return article;
   }
   // No article (a home page, a listing): the body without site chrome.
@@ -77,6 +79,7 @@ function contentRoot(document: Document, base: URL, input: TransformInput): Elem
     body = fresh.body;
   }
   removeBoilerplate(body);
+  pruneBoilerplate(body);
   return body;
 }
 

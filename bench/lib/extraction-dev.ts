@@ -3,9 +3,15 @@
 // the tuning script (bench/extraction-dev.ts) and the regression floor test score exactly
 // what transformPage returns, without a service in between.
 //
-// Pages are stored as their original bytes: they are decoded as a browser does (BOM, then
-// the <meta charset> prescan, then windows-1252) by html-encoding-sniffer, and the bytes
-// turned into text by the WHATWG TextDecoder of Node (full ICU: every legacy encoding).
+// Pages are stored as their original bytes, without the HTTP Content-Type they were served
+// with: they are decoded as a browser does without one (html-encoding-sniffer: BOM, then a
+// <meta charset> anywhere in the head, which a browser also honours when it comes late by
+// re-parsing; then, as the HTML standard's autodetection step allows and Chromium does,
+// UTF-8 when the bytes are valid UTF-8, else windows-1252) and turned into text by the
+// WHATWG TextDecoder of Node (full ICU: every legacy encoding).
+// Then they are parsed by parse5 (the HTML standard's tree builder, as in a browser) and
+// serialized again: the transformer gets Chromium's serialization of the rendered DOM in
+// the service, which is always well-formed, never the raw bytes of a broken page.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -13,12 +19,16 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
+import { parse, serialize } from 'parse5';
 import TurndownService from 'turndown';
 import { normalizeScrapeOptions } from '../../shared/src/scrape-options.js';
 import { transformPage } from '../../services/transformer/src/index.js';
 
 const require = createRequire(import.meta.url);
-const sniffEncoding = require('html-encoding-sniffer') as (bytes: Uint8Array, options?: { defaultEncoding?: string }) => string;
+const sniffEncoding = require('html-encoding-sniffer') as (bytes: Uint8Array, options?: { defaultEncoding?: string; maxPrescanBytes?: number }) => string;
+
+/** How far into the page a <meta charset> is looked for (browsers re-parse when they meet one late in the head). */
+const CHARSET_SCAN_BYTES = 64 * 1024;
 
 export interface DevPage {
   id: string;
@@ -60,8 +70,15 @@ export function devSetDir(shared = sharedDir()): string | undefined {
 
 /** A page's bytes as the text a browser would parse. */
 export function decodeHtml(bytes: Uint8Array): string {
-  const encoding = sniffEncoding(bytes, { defaultEncoding: 'windows-1252' });
-  return new TextDecoder(encoding).decode(bytes);
+  // Two defaults tell "declared" from "nothing found" (the sniffer returns the default then).
+  const declared = sniffEncoding(bytes, { defaultEncoding: 'UTF-16LE', maxPrescanBytes: CHARSET_SCAN_BYTES });
+  const again = sniffEncoding(bytes, { defaultEncoding: 'UTF-16BE', maxPrescanBytes: CHARSET_SCAN_BYTES });
+  if (declared === again) return new TextDecoder(declared).decode(bytes);
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return new TextDecoder('windows-1252').decode(bytes);
+  }
 }
 
 export function loadDevPages(dir: string): DevPage[] {
@@ -71,7 +88,7 @@ export function loadDevPages(dir: string): DevPage[] {
     .map(([id, item]) => ({
       id,
       url: pageUrl(id, item.url),
-      html: decodeHtml(fs.readFileSync(path.join(dir, 'html', `${id}.html`))),
+      html: serialize(parse(decodeHtml(fs.readFileSync(path.join(dir, 'html', `${id}.html`))))),
       with: item.with,
       without: item.without,
     }));

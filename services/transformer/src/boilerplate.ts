@@ -26,7 +26,11 @@ const BOILERPLATE_PREFIXES = [
   // Author boxes and bylines, dates and meta lines (metadata carries them).
   'author', 'autor', 'auteur', 'byline', 'dateline', 'timestamp', 'postmeta', 'entrymeta', 'articlemeta',
   // Captions and photo credits.
-  'caption', 'credit', 'bildunterschrift', 'legende', 'copyright',
+  'caption', 'credit', 'bildunterschrift', 'legende', 'copyright', 'imagedesc', 'photodesc',
+  // Legal small print and calls to action.
+  'disclaimer',
+  // Links to the next or previous post.
+  'nextstory', 'nextpost', 'nextarticle', 'prevpost', 'previouspost', 'postnav',
   // Ads.
   'advert', 'sponsor', 'werbung', 'anzeige', 'publicidad', 'pubblicit', 'reklam', 'banner',
   // Site chrome: breadcrumbs, sidebars, widgets, pagination, toolbars, pop-ups.
@@ -36,7 +40,7 @@ const BOILERPLATE_PREFIXES = [
 ];
 
 /** Words that name boilerplate only as a whole word ("tags", not "tagesschau"; "ad", not "add"; "promo", not "promoted"). */
-const BOILERPLATE_WORDS = new Set(['tags', 'taglist', 'tagcloud', 'keywords', 'schlagworte', 'meta', 'ad', 'ads', 'nav', 'rating', 'skip', 'print', 'noprint', 'promo', 'promos', 'promotion']);
+const BOILERPLATE_WORDS = new Set(['cta', 'tags', 'taglist', 'tagcloud', 'keywords', 'schlagworte', 'meta', 'ad', 'ads', 'nav', 'rating', 'skip', 'print', 'noprint', 'promo', 'promos', 'promotion']);
 
 /** Words that start like boilerplate but are not: an opinion piece is a "commentary". */
 const NOT_BOILERPLATE = /^(commentary|commentaries|printable)$/;
@@ -45,7 +49,15 @@ const NOT_BOILERPLATE = /^(commentary|commentaries|printable)$/;
  * Words that name the content itself, in the same languages. A class such as
  * "article-content" beside "sticky-sidebar" on one element says it is the article.
  */
-const CONTENT_WORD = /^(content|contenido|contenu|contenuto|conteudo|inhalt|tresc|article|articulo|artikel|articolo|paragraph|beitrag|noticia|nota|post|entry|main|body|story|text|texto|texte)$/;
+const CONTENT_WORD = /^(content|contenido|contenu|contenuto|conteudo|inhalt|tresc|article|articulo|artikel|articolo|paragraph|beitrag|noticia|nota|post|entry|body|story|texto|texte)$/;
+
+/**
+ * "text" names content as the head of a name ("article-text", "body-text") but is a
+ * typography utility as its first word ("text-center", "text-xs", "text--align-left").
+ */
+function namesContent(words: readonly string[]): boolean {
+  return words.some((w, i) => CONTENT_WORD.test(w) || (w === 'text' && i === words.length - 1));
+}
 
 /**
  * A class that starts with one of these words describes state or taxonomy, not the role of
@@ -94,7 +106,7 @@ export function judgeName(tokens: readonly string[][]): NameVerdict {
   let boilerplate = false;
   let mixed = false;
   for (const words of tokens) {
-    const content = words.some((w) => CONTENT_WORD.test(w));
+    const content = namesContent(words);
     if (isBoilerplateToken(words)) {
       boilerplate = true;
       if (content) mixed = true;
@@ -122,8 +134,8 @@ const TEXT_BLOCK_MAX_LINK_DENSITY = 0.3;
 const MIXED_MIN_TEXT = 200;
 const MIXED_MAX_LINK_DENSITY = 0.5;
 
-/** Elements never judged by name: the document's skeleton. */
-const NEVER = new Set(['HTML', 'BODY', 'MAIN', 'ARTICLE', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6']);
+/** Elements never judged by name: the document's skeleton and the title. */
+const NEVER = new Set(['HTML', 'BODY', 'MAIN', 'ARTICLE', 'H1']);
 
 export interface BoilerplateRemoval {
   /** How many elements were removed. */

@@ -26,6 +26,7 @@ import { InvalidUrlError } from '../../../shared/src/errors.js';
 import { collectIncluded, prepareBody, removeBoilerplate, removeComments, removeExcluded, removeNavigation } from './clean.js';
 import { removeBoilerplateByName } from './boilerplate.js';
 import { pruneBoilerplate } from './prune.js';
+import { collectLead, restoreLead } from './lead.js';
 import { documentBaseUrl, parseDocument } from './dom.js';
 import { extractLinks } from './links.js';
 import { extractMainContent } from './main-content.js';
@@ -45,7 +46,7 @@ export function transformPage(input: TransformInput): TransformOutput {
   const wantHtml = input.options.formats.includes('html');
   if (!wantMarkdown && !wantHtml) return output;
 
-  const root = contentRoot(document, base, input);
+  const root = contentRoot(document, base, input, metadata.ogTitle ?? metadata.title);
   if (wantHtml) {
     removeComments(root);
     output.html = root.innerHTML.trim();
@@ -54,7 +55,7 @@ export function transformPage(input: TransformInput): TransformOutput {
   return output;
 }
 
-function contentRoot(document: Document, base: URL, input: TransformInput): Element {
+function contentRoot(document: Document, base: URL, input: TransformInput, title: string): Element {
   const { includeTags, excludeTags, onlyMainContent } = input.options;
   prepare(document, base, excludeTags);
   if (includeTags.length > 0) return collectIncluded(document, includeTags);
@@ -64,9 +65,11 @@ function contentRoot(document: Document, base: URL, input: TransformInput): Elem
   const readerable = isProbablyReaderable(document);
   removeBoilerplateByName(document.body);
   const backup = readerable ? undefined : (document.body.cloneNode(true) as Element);
+  const lead = collectLead(document, title);
   const article = extractMainContent(document);
   if (article && (readerable || textLength(article) >= MIN_ARTICLE_SHARE * textLength(backup!))) {
     removeNavigation(article);
+    restoreLead(article, lead);
     pruneBoilerplate(article);
     return article;
   }

@@ -60,11 +60,18 @@ function namesContent(words: readonly string[]): boolean {
 }
 
 /**
+ * Page builders (Elementor, WPBakery / Visual Composer, Divi, Beaver Builder, Thrive, Avada)
+ * call every block of a page a "widget" or "module" under their own prefix: their classes
+ * say nothing about the role of the block.
+ */
+const PAGE_BUILDERS = ['elementor', 'wpb', 'vc', 'et', 'fl', 'tve', 'thrv', 'siteorigin', 'so', 'fusion', 'avia', 'wp'];
+
+/**
  * A class that starts with one of these words describes state or taxonomy, not the role of
  * the element: WordPress writes "tag-<slug>" and "category-<slug>" on a post, themes write
  * "has-ads", "with-sidebar", "non-paywall". Such classes are not read as names.
  */
-const MODIFIER_HEADS = new Set(['category', 'tag', 'term', 'has', 'with', 'is', 'no', 'non', 'not', 'format', 'status', 'type']);
+const MODIFIER_HEADS = new Set(['category', 'tag', 'term', 'has', 'with', 'is', 'no', 'non', 'not', 'format', 'status', 'type', ...PAGE_BUILDERS]);
 
 /** Names of an element: its id and each class, each split into lower-case words ("postShare-bar" -> post share bar). */
 export function nameTokens(el: Element): string[][] {

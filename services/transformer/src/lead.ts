@@ -67,14 +67,30 @@ export function restoreLead(article: Element, lead: readonly Element[]): void {
   }
 }
 
+/**
+ * The heading of the article: the <h1> whose words are mostly words of the page title
+ * (titles carry the site name and headings a kicker, so neither contains the other), or the
+ * page's only <h1>.
+ */
 function titleHeading(document: Document, title: string): Element | undefined {
-  const wanted = normalize(title).toLowerCase();
-  if (!wanted) return undefined;
-  for (const h1 of document.body.querySelectorAll('h1')) {
-    const text = normalize(h1.textContent ?? '').toLowerCase();
-    if (collapsedLength(text) >= 10 && (wanted.includes(text) || text.includes(wanted))) return h1;
+  const titleWords = new Set(words(title));
+  const headings = [...document.body.querySelectorAll('h1')];
+  for (const h1 of headings) {
+    const own = words(h1.textContent ?? '');
+    if (own.length === 0) continue;
+    const shared = own.filter((w) => titleWords.has(w)).length;
+    if (shared / own.length >= MIN_TITLE_OVERLAP) return h1;
   }
-  return undefined;
+  return headings.length === 1 && collapsedLength(headings[0]!.textContent ?? '') >= MIN_TITLE_TEXT ? headings[0] : undefined;
+}
+
+/** Share of the heading's words that must be in the title. */
+const MIN_TITLE_OVERLAP = 0.6;
+/** An only <h1> shorter than this is a logo or a section name, not a headline. */
+const MIN_TITLE_TEXT = 10;
+
+function words(text: string): string[] {
+  return text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 }
 
 function hasBlockChild(el: Element): boolean {

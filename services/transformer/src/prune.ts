@@ -9,7 +9,7 @@ import { collapsedLength, linkDensity, textStats, type TextStats } from './text.
 
 /** Openers of teaser lines that point to another article ("Read more: <headline>"). */
 const TEASER_OPENER =
-  /^(read (more|also|next)|see also|related|more on this|recommended|you (may|might) also like|also read|lesen sie (auch|mehr|hier)|auch lesen|mehr zum thema|mehr (themen|dazu|lesen)|weitere (artikel|beiträge|themen|nachrichten)|weiterlesen|das könnte (sie|dich) auch interessieren|auch interessant|empfohlene (beiträge|artikel)|beiträge zum thema|ähnliche (beiträge|artikel)|verwandte (beiträge|artikel|themen)|à lire (aussi|également)|lire (aussi|la suite)|voir aussi|sur le même sujet|lea (también|más|además)|lea:|vea (también|además)|le puede interesar|te puede interesar|más noticias|noticias relacionadas|leggi anche|potrebbe interessarti|articoli correlati|leia (também|mais)|veja também|zobacz (też|także|również)|czytaj (też|także|również|więcej)|przeczytaj (też|także)|lees ook|meer nieuws)\b/iu;
+  /^(read (more|also|next)|see also|related|more on this|recommended|you (may|might) also like|also read|lesen sie (auch|mehr|hier)|auch lesen|mehr zum thema|mehr (themen|dazu|lesen)|weitere (artikel|beiträge|themen|nachrichten)|weiterlesen|das könnte (sie|dich) auch interessieren|auch interessant|empfohlene (beiträge|artikel)|beiträge zum thema|ähnliche (beiträge|artikel)|verwandte (beiträge|artikel|themen)|à lire (aussi|également)|lire (aussi|la suite)|voir aussi|sur le même sujet|lea (también|más|además)|lea:|vea (también|además)|le puede interesar|te puede interesar|más noticias|noticias relacionadas|leggi anche|potrebbe interessarti|articoli correlati|leia (também|mais)|veja também|zobacz (też|także|również)|czytaj (też|także|również|więcej)|przeczytaj (też|także)|lees ook|meer nieuws)(?![\p{L}])/iu;
 
 /** Openers of calls to subscribe, follow or share (newsletters, apps, social accounts, paywalls). */
 const CALL_TO_ACTION =
@@ -18,9 +18,27 @@ const CALL_TO_ACTION =
 /** Photo credits and sources: "Foto: X", "Photo: AFP", "Bild: dpa", "Quelle: ...", "© 2020 ...". */
 const CREDIT_LINE = /^(©|\(c\)|copyright|fotos?|photos?|bild(er)?|image|crédits?( photos?)?|credits?|quelle|source|fuente|fonte|źródło|bron)\s*[:©(/]/iu;
 
+/** Figure captions written as text: "Abbildung 4: ...", "Fig. 2.", "Foto 3:". */
+const FIGURE_LINE = /^(abbildung|abb\.|figure|fig\.|bild|foto|photo|imagen|figura|rysunek|ilustracja)\s*\d+\s*[:.]/iu;
+
+/** Cookie notices: a short block that speaks of cookies is the consent banner, not the article. */
+const COOKIE_NOTICE = /\bcookies?\b/iu;
+const MAX_COOKIE_NOTICE_LENGTH = 300;
+
+/**
+ * A line that is only a date (with an optional label and time): "23.10.2018",
+ * "Veröffentlichung: 2. Februar 2022", "Updated March 3, 2021, 10:15". The date is in the
+ * metadata (publishedTime); in the text it is page furniture.
+ */
+const DATE = /(\d{1,4}[./-]\s?\d{1,2}[./-]\s?\d{2,4}|\d{1,2}\.?\s+\p{L}{3,12}\.?\s+\d{4}|\p{L}{3,12}\.?\s+\d{1,2},?\s+\d{4})/u;
+const TIME = /\b\d{1,2}[:.h]\d{2}(\s?(am|pm|uhr|h))?\b/giu;
+const MAX_DATE_LINE_LENGTH = 60;
+/** What may stand beside the date in a date line: a label of up to this many characters. */
+const MAX_DATE_LABEL = 25;
+
 /** Headings that announce boilerplate sections (related articles, the author, comments, tags). */
 const BOILERPLATE_HEADING =
-  /^(related|more (from|stories|articles|news)|recommended|you (may|might) also like|popular|most read|trending|about the author|comments?|leave a (reply|comment)|tags|share|auch interessant|das könnte (sie|dich) auch interessieren|mehr (zum thema|themen)|weitere (artikel|beiträge|themen|nachrichten|meldungen)|empfohlen|ähnliche|meistgelesen|beliebt|über (den|die) autor|kommentare?|schlagwörter|themen im artikel|teilen|à lire|articles? (similaires|liés)|commentaires?|sur le même sujet|noticias relacionadas|más noticias|lo más (leído|visto)|comentarios?|te puede interesar|articoli correlati|commenti|leggi anche|zobacz (też|także)|komentarze|czytaj (też|także)|gerelateerd|reacties)/iu;
+  /^(related|more (from|stories|articles|news)|recommended|you (may|might) also like|popular|most read|trending|about the author|comments?|leave a (reply|comment)|tags|share|auch interessant|das könnte (sie|dich) auch interessieren|mehr (zum thema|themen)|weitere (artikel|beiträge|themen|nachrichten|meldungen)|empfohlen|ähnliche|meistgelesen|beliebt|über (den|die) autor|kommentare?|schlagwörter|themen im artikel|teilen|à lire|articles? (similaires|liés)|commentaires?|sur le même sujet|noticias relacionadas|más noticias|lo más (leído|visto)|comentarios?|te puede interesar|articoli correlati|commenti|leggi anche|zobacz (też|także)|komentarze|czytaj (też|także)|gerelateerd|reacties|inhaltsverzeichnis|table of contents|contents|sommaire|índice|indice|spis treści|inhoud)/iu;
 
 /** Teaser lines and calls to action are short: one sentence, a headline. */
 const MAX_TEASER_LENGTH = 200;
@@ -58,7 +76,54 @@ export function pruneBoilerplate(root: Element): PruneReport {
     }
     if (isBoilerplateBlock(el, s)) remove(el);
   }
+  removed += trimTail(root, title);
   return { removed };
+}
+
+/** Blocks that hold text directly: the units the tail is made of. */
+const LEAF_BLOCKS = new Set(['P', 'H2', 'H3', 'H4', 'H5', 'H6', 'LI', 'DIV', 'BLOCKQUOTE', 'DD', 'DT', 'TD', 'PRE', 'FIGCAPTION', 'SECTION']);
+const CONTAINER_CHILDREN = new Set([...LEAF_BLOCKS, 'UL', 'OL', 'DL', 'TABLE', 'H1', 'ARTICLE', 'HEADER', 'FOOTER', 'FORM', 'FIGURE']);
+/** A tail block is furniture when it is this short... */
+const MAX_TAIL_SHORT = 30;
+/** ...or a one-line call-out (all bold, or an introducer ending in ':') up to this length. */
+const MAX_TAIL_CALLOUT = 250;
+
+/**
+ * Where the article ends, templates put their furniture: a closing "Follow us", a bold call
+ * to subscribe, a lone "Share:", an orphan heading whose section was removed. Walking back
+ * from the last block, such blocks are dropped until the first block of prose: a heading
+ * with nothing after it, a line ending in ':' with nothing to introduce, a line that is all
+ * bold, or a scrap under MAX_TAIL_SHORT characters. Prose ends the walk, so the
+ * article body itself is never touched.
+ */
+function trimTail(root: Element, title: Element | null): number {
+  const blocks = [...root.querySelectorAll('*')].filter((el) => LEAF_BLOCKS.has(el.nodeName) && !hasContainerChild(el) && textOf(el));
+  let removed = 0;
+  for (let i = blocks.length - 1; i > 0; i--) {
+    const el = blocks[i]!;
+    if (el === title || el.contains(title) || !isTailFurniture(el)) break;
+    el.remove();
+    removed++;
+  }
+  return removed;
+}
+
+function hasContainerChild(el: Element): boolean {
+  for (const child of el.children) if (CONTAINER_CHILDREN.has(child.nodeName)) return true;
+  return false;
+}
+
+/** List items, cells and code are data: a short one ends the walk (a spec table's last row is content). */
+const DATA_BLOCKS = new Set(['LI', 'TD', 'DD', 'DT', 'PRE']);
+
+function isTailFurniture(el: Element): boolean {
+  if (DATA_BLOCKS.has(el.nodeName)) return false;
+  const text = textOf(el);
+  if (HEADINGS.has(el.nodeName) || text.length <= MAX_TAIL_SHORT) return true;
+  if (text.length > MAX_TAIL_CALLOUT) return false;
+  if (text.endsWith(':')) return true;
+  const emphasized = [...el.querySelectorAll('strong, b')].reduce((n, b) => (b.parentElement?.closest('strong, b') ? n : n + collapsedLength(b.textContent ?? '')), 0);
+  return emphasized >= 0.9 * text.length;
 }
 
 function textOf(el: Element): string {
@@ -71,8 +136,10 @@ function isBoilerplateBlock(el: Element, s: TextStats): boolean {
   if (s.text <= MAX_TEASER_LENGTH) {
     const text = textOf(el);
     if (TEASER_OPENER.test(text) || CALL_TO_ACTION.test(text)) return isLine(el);
-    if (s.text <= MAX_CREDIT_LENGTH && CREDIT_LINE.test(text)) return isLine(el);
+    if (s.text <= MAX_CREDIT_LENGTH && (CREDIT_LINE.test(text) || FIGURE_LINE.test(text))) return isLine(el);
+    if (s.text <= MAX_DATE_LINE_LENGTH && isDateLine(text)) return isLine(el);
   }
+  if (s.text <= MAX_COOKIE_NOTICE_LENGTH && COOKIE_NOTICE.test(textOf(el)) && isLine(el)) return true;
   if (name === 'UL' || name === 'OL' || name === 'DL') {
     return s.text <= MAX_LINK_BLOCK_TEXT && linkDensity(s) > MAX_LIST_LINK_DENSITY && itemCount(el) >= 2;
   }
@@ -90,6 +157,13 @@ function isLine(el: Element): boolean {
   if (!['SPAN', 'SMALL', 'STRONG', 'EM', 'B', 'I', 'A'].includes(el.nodeName)) return true;
   const parent = el.parentElement;
   return !!parent && textOf(parent) === textOf(el);
+}
+
+function isDateLine(text: string): boolean {
+  const match = DATE.exec(text);
+  if (!match) return false;
+  const rest = text.replace(match[0], '').replace(TIME, '').replace(/[\s,|:–—-]+/g, ' ').trim();
+  return rest.length <= MAX_DATE_LABEL;
 }
 
 function itemCount(list: Element): number {

@@ -49,6 +49,7 @@ const MAX_LIST_LINK_DENSITY = 0.6;
 const MAX_BLOCK_LINK_DENSITY = 0.5;
 /** ...unless they are long prose with a few links: only blocks up to this length are judged by links. */
 const MAX_LINK_BLOCK_TEXT = 1000;
+const MAX_LINK_BLOCK_SHARE = 0.5;
 
 const BLOCKS = 'p, div, section, ul, ol, dl, table, blockquote, h1, h2, h3, h4, h5, h6, li, span, small, strong, em, b, i, a';
 const HEADINGS = new Set(['H1', 'H2', 'H3', 'H4', 'H5', 'H6']);
@@ -57,9 +58,19 @@ export interface PruneReport {
   removed: number;
 }
 
+export interface PruneOptions {
+  /**
+   * Judge lists and blocks by their link text. Off for pages that are not articles
+   * (listings, shops, home pages), whose content is links.
+   */
+  linkDensity: boolean;
+}
+
 /** Removes the boilerplate blocks of `root` (in place). The first <h1> (the title) is never touched. */
-export function pruneBoilerplate(root: Element): PruneReport {
+export function pruneBoilerplate(root: Element, options: PruneOptions = { linkDensity: true }): PruneReport {
   const stats = textStats(root);
+  // A link list holding most of the content is the content (a listing, a directory page).
+  const maxLinkBlock = Math.min(MAX_LINK_BLOCK_TEXT, MAX_LINK_BLOCK_SHARE * (stats.get(root)?.text ?? 0));
   const title = root.querySelector('h1');
   let removed = 0;
   const remove = (el: Element): void => {
@@ -74,7 +85,7 @@ export function pruneBoilerplate(root: Element): PruneReport {
       if (BOILERPLATE_HEADING.test(textOf(el))) removeSection(el, stats, remove);
       continue;
     }
-    if (isBoilerplateBlock(el, s)) remove(el);
+    if (isBoilerplateBlock(el, s, { ...options, linkDensity: options.linkDensity && s.text <= maxLinkBlock })) remove(el);
   }
   removed += trimTail(root, title);
   return { removed };
@@ -130,7 +141,7 @@ function textOf(el: Element): string {
   return (el.textContent ?? '').replace(/\s+/g, ' ').trim();
 }
 
-function isBoilerplateBlock(el: Element, s: TextStats): boolean {
+function isBoilerplateBlock(el: Element, s: TextStats, options: PruneOptions): boolean {
   const name = el.nodeName;
   // Judged as a whole only where a block starts: inline elements are judged as lines below.
   if (s.text <= MAX_TEASER_LENGTH) {
@@ -140,11 +151,12 @@ function isBoilerplateBlock(el: Element, s: TextStats): boolean {
     if (s.text <= MAX_DATE_LINE_LENGTH && isDateLine(text)) return isLine(el);
   }
   if (s.text <= MAX_COOKIE_NOTICE_LENGTH && COOKIE_NOTICE.test(textOf(el)) && isLine(el)) return true;
+  if (!options.linkDensity) return false;
   if (name === 'UL' || name === 'OL' || name === 'DL') {
-    return s.text <= MAX_LINK_BLOCK_TEXT && linkDensity(s) > MAX_LIST_LINK_DENSITY && itemCount(el) >= 2;
+    return linkDensity(s) > MAX_LIST_LINK_DENSITY && itemCount(el) >= 2;
   }
   if (name === 'DIV' || name === 'SECTION' || name === 'P') {
-    return s.text <= MAX_LINK_BLOCK_TEXT && linkDensity(s) > MAX_BLOCK_LINK_DENSITY && collapsedLength(el.textContent ?? '') > 0 && hasSeveralLinks(el);
+    return linkDensity(s) > MAX_BLOCK_LINK_DENSITY && hasSeveralLinks(el);
   }
   return false;
 }

@@ -40,7 +40,7 @@ const BOILERPLATE_PREFIXES = [
 ];
 
 /** Words that name boilerplate only as a whole word ("tags", not "tagesschau"; "ad", not "add"; "promo", not "promoted"). */
-const BOILERPLATE_WORDS = new Set(['cta', 'tags', 'taglist', 'tagcloud', 'keywords', 'schlagworte', 'meta', 'ad', 'ads', 'nav', 'rating', 'skip', 'print', 'noprint', 'promo', 'promos', 'promotion']);
+const BOILERPLATE_WORDS = new Set(['cta', 'toc', 'tags', 'taglist', 'tagcloud', 'keywords', 'schlagworte', 'meta', 'ad', 'ads', 'nav', 'rating', 'skip', 'print', 'noprint', 'promo', 'promos', 'promotion']);
 
 /** Words that start like boilerplate but are not: an opinion piece is a "commentary". */
 const NOT_BOILERPLATE = /^(commentary|commentaries|printable)$/;
@@ -92,7 +92,7 @@ export function nameTokens(el: Element): string[][] {
 /** Whether one name (a class or the id, as words) names a boilerplate widget. */
 export function isBoilerplateToken(words: readonly string[]): boolean {
   // Compound names also count joined ("read-more" -> readmore, "post-meta" -> postmeta).
-  const joined = words.slice(1).map((w, i) => words[i] + w);
+  const joined = words.slice(1).flatMap((w, i) => (NOT_BOILERPLATE.test(words[i]!) || NOT_BOILERPLATE.test(w) ? [] : [words[i] + w]));
   for (const word of [...words, ...joined]) {
     if (NOT_BOILERPLATE.test(word)) continue;
     if (BOILERPLATE_WORDS.has(word)) return true;

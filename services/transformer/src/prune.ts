@@ -38,7 +38,10 @@ const MAX_DATE_LABEL = 25;
 
 /** Headings that announce boilerplate sections (related articles, the author, comments, tags). */
 const BOILERPLATE_HEADING =
-  /^(related|more (from|stories|articles|news)|recommended|you (may|might) also like|popular|most read|trending|about the author|comments?|leave a (reply|comment)|tags|share|auch interessant|das könnte (sie|dich) auch interessieren|mehr (zum thema|themen)|weitere (artikel|beiträge|themen|nachrichten|meldungen)|empfohlen|ähnliche|meistgelesen|beliebt|über (den|die) autor|kommentare?|schlagwörter|themen im artikel|teilen|à lire|articles? (similaires|liés)|commentaires?|sur le même sujet|noticias relacionadas|más noticias|lo más (leído|visto)|comentarios?|te puede interesar|articoli correlati|commenti|leggi anche|zobacz (też|także)|komentarze|czytaj (też|także)|gerelateerd|reacties|inhaltsverzeichnis|table of contents|contents|sommaire|índice|indice|spis treści|inhoud)/iu;
+  /^(related|more (from|stories|articles|news)|recommended|you (may|might) also like|popular|most read|trending|about the author|comments?|leave a (reply|comment)|tags|share|auch interessant|das könnte (sie|dich) auch interessieren|mehr (zum thema|themen)|weitere (artikel|beiträge|themen|nachrichten|meldungen)|empfohlen|ähnliche|meistgelesen|beliebt|über (den|die) autor|kommentare?|schlagwörter|themen im artikel|teilen|à lire|articles? (similaires|liés)|commentaires?|sur le même sujet|noticias relacionadas|más noticias|lo más (leído|visto)|comentarios?|te puede interesar|articoli correlati|commenti|leggi anche|zobacz (też|także)|komentarze|czytaj (też|także)|gerelateerd|reacties)/iu;
+
+/** The title of a table of contents (whose links go with the link-list rule). */
+const TOC_TITLE = /^(inhaltsverzeichnis|inhalt|table of contents|contents|sommaire|table des matières|índice|indice|spis treści|inhoud|sisällys)$/iu;
 
 /** Teaser lines and calls to action are short: one sentence, a headline. */
 const MAX_TEASER_LENGTH = 200;
@@ -82,7 +85,7 @@ export function pruneBoilerplate(root: Element, options: PruneOptions = { linkDe
     const s = stats.get(el);
     if (!s || s.text === 0) continue;
     if (HEADINGS.has(el.nodeName)) {
-      if (BOILERPLATE_HEADING.test(textOf(el))) removeSection(el, stats, remove);
+      if (BOILERPLATE_HEADING.test(textOf(el)) || TOC_TITLE.test(textOf(el))) removeSection(el, stats, remove);
       continue;
     }
     if (isBoilerplateBlock(el, s, { ...options, linkDensity: options.linkDensity && s.text <= maxLinkBlock })) remove(el);
@@ -146,7 +149,7 @@ function isBoilerplateBlock(el: Element, s: TextStats, options: PruneOptions): b
   // Judged as a whole only where a block starts: inline elements are judged as lines below.
   if (s.text <= MAX_TEASER_LENGTH) {
     const text = textOf(el);
-    if (TEASER_OPENER.test(text) || CALL_TO_ACTION.test(text)) return isLine(el);
+    if (TEASER_OPENER.test(text) || CALL_TO_ACTION.test(text) || TOC_TITLE.test(text)) return isLine(el);
     if (s.text <= MAX_CREDIT_LENGTH && (CREDIT_LINE.test(text) || FIGURE_LINE.test(text))) return isLine(el);
     if (s.text <= MAX_DATE_LINE_LENGTH && isDateLine(text)) return isLine(el);
   }
@@ -199,8 +202,8 @@ function removeSection(heading: Element, stats: Map<Element, TextStats>, remove:
   while (next) {
     if (HEADINGS.has(next.nodeName) && Number(next.nodeName.charAt(1)) <= level) break;
     const s = stats.get(next);
-    const linky = linkDensity(s) > MAX_BLOCK_LINK_DENSITY || (s?.text ?? 0) <= MAX_TEASER_LENGTH;
-    if (!linky) break;
+    // Links (the related list itself) or nothing to read (its thumbnails); prose ends the section.
+    if (!(linkDensity(s) > MAX_BLOCK_LINK_DENSITY || (s?.text ?? 0) === 0)) break;
     const after = next.nextElementSibling;
     remove(next);
     next = after;

@@ -15,6 +15,18 @@ const TEASER_OPENER =
 const CALL_TO_ACTION =
   /^(subscribe|sign up|signing up|follow (us|the)|download (the|our)|get the|never miss|join (us|our)|share (this|on)|abonnieren|abonniere|jetzt (abonnieren|anmelden|registrieren|teilen)|folgen sie|melden sie sich|abonnez|inscrivez|suivez|partagez|suscríbete|suscribete|síguenos|únete|iscriviti|seguici|assine|siga|zapraszamy|subskrybuj|obserwuj|abonneer|volg ons)/iu;
 
+/**
+ * Prompts that are boilerplate wherever they stand in a short line: subscription and paywall
+ * prompts, app promotion, "was this helpful?" and "share this article?" widgets, in the
+ * same languages. A line about subscribing in an article body is rare; a prompt is common.
+ */
+const PROMPT =
+  /\b(subscribe|subscribers?|subscription|abonnieren|abonnent(en)?|abonnez|suscr[ií]b\p{L}*|iscriviti|(download|get) (the|our)\b[^.]{0,60}\bapps?|was this (article|page|post) (helpful|useful)|war (der|dieser) (artikel|beitrag) (hilfreich|nützlich)|(möchten sie|willst du) (den|diesen) (artikel|beitrag) teilen|share this (article|story|post))\b/iu;
+const MAX_PROMPT_LENGTH = 200;
+
+/** Server error output printed into the page (PHP warnings and notices), never content. */
+const SERVER_ERROR = /^(warning|notice|deprecated|fatal error|parse error|strict standards)\s*:.*\bon line \d+/isu;
+
 /** Photo credits and sources: "Foto: X", "Photo: AFP", "Bild: dpa", "Quelle: ...", "© 2020 ...". */
 const CREDIT_LINE = /^(©|\(c\)|copyright|fotos?|photos?|bild(er)?|image|crédits?( photos?)?|credits?|quelle|source|fuente|fonte|źródło|bron)\s*[:©(/]/iu;
 
@@ -42,6 +54,9 @@ const BOILERPLATE_HEADING =
 
 /** The title of a table of contents (whose links go with the link-list rule). */
 const TOC_TITLE = /^(inhaltsverzeichnis|inhalt|table of contents|contents|sommaire|table des matières|índice|indice|spis treści|inhoud|sisällys)$/iu;
+
+/** A boilerplate section title written as a plain line ("Über den Autor" in a <div>): the whole line only. */
+const BOILERPLATE_LINE = /^(about the author|über (den|die) autor(in)?|à propos de l'auteur|sobre el autor|o autorze|share this( article| story| post)?|teilen|partager|compartir)[:.!]?$/iu;
 
 /** Teaser lines and calls to action are short: one sentence, a headline. */
 const MAX_TEASER_LENGTH = 200;
@@ -149,11 +164,13 @@ function isBoilerplateBlock(el: Element, s: TextStats, options: PruneOptions): b
   // Judged as a whole only where a block starts: inline elements are judged as lines below.
   if (s.text <= MAX_TEASER_LENGTH) {
     const text = textOf(el);
-    if (TEASER_OPENER.test(text) || CALL_TO_ACTION.test(text) || TOC_TITLE.test(text)) return isLine(el);
+    if (TEASER_OPENER.test(text) || CALL_TO_ACTION.test(text) || TOC_TITLE.test(text) || BOILERPLATE_LINE.test(text)) return isLine(el);
+    if (s.text <= MAX_PROMPT_LENGTH && PROMPT.test(text)) return isLine(el);
     if (s.text <= MAX_CREDIT_LENGTH && (CREDIT_LINE.test(text) || FIGURE_LINE.test(text))) return isLine(el);
     if (s.text <= MAX_DATE_LINE_LENGTH && isDateLine(text)) return isLine(el);
   }
   if (s.text <= MAX_COOKIE_NOTICE_LENGTH && COOKIE_NOTICE.test(textOf(el)) && isLine(el)) return true;
+  if (SERVER_ERROR.test(textOf(el)) && isLine(el)) return true;
   if (!options.linkDensity) return false;
   if (name === 'UL' || name === 'OL' || name === 'DL') {
     return linkDensity(s) > MAX_LIST_LINK_DENSITY && itemCount(el) >= 2;

@@ -88,6 +88,11 @@ describe('final boilerplate pass', () => {
     ['link list', '<ul><li><a href="/a">First other story</a></li><li><a href="/b">Second other story</a></li><li><a href="/c">Third other story</a></li></ul>', 'Second other story'],
     ['boilerplate heading and its section', '<h2>Related articles</h2><ul><li><a href="/a">A bridge too far</a></li><li><a href="/b">Rivers of the north</a></li></ul>', 'Rivers of the north'],
     ['table of contents title', '<p>Inhaltsverzeichnis</p>', 'Inhaltsverzeichnis'],
+    ['paywall prompt', '<p>To view the full story, please subscribe to the Daily Example.</p>', 'please subscribe'],
+    ['app promotion', '<p>For the latest stories download the Example News apps for iOS and Android.</p>', 'Example News apps'],
+    ['feedback widget', '<p><strong>War der Artikel nützlich?</strong></p>', 'War der Artikel'],
+    ['server warning', '<p><b>Warning</b>: Creating default object from empty value in /www/wp-includes/x.php on line 12</p>', 'Creating default object'],
+    ['section title as a plain line', '<div>Über den Autor</div>', 'Über den Autor'],
   ];
   for (const [what, html, gone] of lines) {
     test(`removes a ${what}`, () => assertClean(page(html), [gone]));

@@ -25,7 +25,7 @@ const CASES: Case[] = [
   { page: 'lwn-1', why: 'data tables (colspan headers) in blockquotes', minF1: 0.98, title: 'exact', sameCounts: ['headings'] },
   { page: 'v8-blog', why: 'fenced code with languages', minF1: 0.97, title: 'contains', sameCounts: ['codeBlocks', 'links', 'headings'] },
   { page: 'keep-tabular-data', why: 'a wide GFM table of images', minF1: 0.98, title: 'exact', sameCounts: ['tableRows', 'images'] },
-  { page: 'mercurial', why: 'nested lists, lists in blockquotes, code', minF1: 0.98, title: 'exact', sameCounts: ['codeBlocks'] },
+  { page: 'mercurial', why: 'nested lists, lists in blockquotes, code', minF1: 0.97, title: 'exact', sameCounts: ['codeBlocks'] },
   { page: 'lemonde-1', why: 'French news page', minF1: 0.98, title: 'exact', sameCounts: ['headings'] },
   { page: 'yahoo-4', why: 'Japanese news page (per-character tokens)', minF1: 0.98, title: 'contains', sameCounts: ['images'] },
   { page: 'hidden-nodes', why: 'hidden elements are not content', minF1: 0.98, title: 'exact', sameCounts: [] },

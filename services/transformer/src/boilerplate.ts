@@ -128,7 +128,7 @@ const COMMENT_NAME = /^(comment|kommentar|commentaire|comentario|komentarz|comme
 /** Elements that are chrome or captions by their tag: navigation, complementary content, footers, figure captions. */
 const CHROME_TAGS = new Set(['NAV', 'ASIDE', 'FOOTER', 'FIGCAPTION']);
 
-/** An element holding this share of the page's text is never removed when it holds the page's <h1> or article. */
+/** An element holding this share of the page's text is never removed when it holds the article body. */
 const BIG_SHARE = 0.35;
 /**
  * Widgets (share bars, tag lists, related links, bylines) are short or made of links: a
@@ -171,7 +171,10 @@ export function removeBoilerplateByName(root: Element): BoilerplateRemoval {
     if (verdict === 'mixed' && (s?.text ?? 0) >= MIXED_MIN_TEXT && density < MIXED_MAX_LINK_DENSITY) continue;
     const comments = tokens.some((words) => words.some((w) => COMMENT_NAME.test(w) && !NOT_BOILERPLATE.test(w)));
     if (!comments && share >= TEXT_BLOCK_SHARE && density < TEXT_BLOCK_MAX_LINK_DENSITY) continue;
-    if (share > BIG_SHARE && el.querySelector('h1, [itemprop="articleBody"], article, main')) continue;
+    // The page's title heading is never inside a widget: a wrapper holding an <h1> ("title-rating-wrapper",
+    // a breadcrumb ending in the headline) is misnamed, and taking it would take the title and its lead.
+    if (el.querySelector('h1')) continue;
+    if (share > BIG_SHARE && el.querySelector('[itemprop="articleBody"], article, main')) continue;
     el.remove();
     removed++;
   }

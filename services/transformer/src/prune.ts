@@ -113,7 +113,7 @@ export function pruneBoilerplate(root: Element, options: PruneOptions = { linkDe
 const LEAF_BLOCKS = new Set(['P', 'H2', 'H3', 'H4', 'H5', 'H6', 'LI', 'DIV', 'BLOCKQUOTE', 'DD', 'DT', 'TD', 'PRE', 'FIGCAPTION', 'SECTION']);
 const CONTAINER_CHILDREN = new Set([...LEAF_BLOCKS, 'UL', 'OL', 'DL', 'TABLE', 'H1', 'ARTICLE', 'HEADER', 'FOOTER', 'FORM', 'FIGURE']);
 /** A tail block is furniture when it is this short... */
-const MAX_TAIL_SHORT = 30;
+const MAX_TAIL_SHORT = 15;
 /** ...or a one-line call-out (all bold, or an introducer ending in ':') up to this length. */
 const MAX_TAIL_CALLOUT = 250;
 

@@ -5,7 +5,7 @@
 // "n/a (endpoint missing)". See docs/benchmarks.md for the reading of the numbers.
 //
 // Sizes can be changed with environment variables (e.g. BENCH_STABILITY_SCRAPES=500), and
-// BENCH_ONLY=latency,throughput,cache,map,crawl,stability,engines runs a subset.
+// BENCH_ONLY=latency,throughput,cache,map,crawl,stability,engines,extraction runs a subset.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -20,6 +20,7 @@ import { apiLoad } from './scenarios/api-load.js';
 import type { BenchContext, ScenarioResult, Sizes } from './scenarios/context.js';
 import { crawl } from './scenarios/crawl.js';
 import { engineCrawl, engineMixed, engineThroughput } from './scenarios/engines.js';
+import { extraction } from './scenarios/extraction.js';
 import { ARTICLE_PATH, latency, latencyUrls } from './scenarios/latency.js';
 import { map } from './scenarios/map.js';
 import { STABILITY_PATH, stability } from './scenarios/stability.js';
@@ -52,7 +53,7 @@ const SIZES: Sizes = {
   stabilityPageBytes: size('BENCH_STABILITY_PAGE_BYTES', 10_000),
 };
 
-const SCENARIOS = ['latency', 'throughput', 'cache', 'map', 'crawl', 'stability', 'engines'] as const;
+const SCENARIOS = ['latency', 'throughput', 'cache', 'map', 'crawl', 'stability', 'engines', 'extraction'] as const;
 type Scenario = (typeof SCENARIOS)[number];
 const only = new Set((process.env.BENCH_ONLY ?? SCENARIOS.join(',')).split(',').map((s) => s.trim()).filter(Boolean));
 const runs = (s: Scenario): boolean => only.has(s);
@@ -114,30 +115,39 @@ async function main(): Promise<void> {
     throughputBase = await runBaseline({ urls: [...urls.slice(0, 2).map((u) => `${u}?warm`), ...urls], concurrency: fetcherConcurrency, warmup: 2 });
   }
 
-  log('booting the system');
-  const bs: BenchSystem = await bootSystem();
-  log(`system up at ${bs.sys.baseUrl} (supervisor pid ${bs.rootPid}; services ${bs.services.join(', ')})`);
-  const ctx: BenchContext = { bs, site, sizes: SIZES, log };
-  const results: Record<string, ScenarioResult> = {};
-  const logs = (): string => bs.sys.logs();
-  try {
-    if (latencyBase) results.latency = await guarded('1. Scrape latency', 'latency', () => latency(ctx, latencyBase), logs);
-    if (runs('cache')) results.apiLoad = await guarded('3. Cache hit / 4. Status reads', 'load', () => apiLoad(ctx), logs);
-    if (throughputBase && runs('throughput')) results.throughput = await guarded('2. Throughput', 'throughput', () => throughput(ctx, throughputBase, fetcherConcurrency), logs);
-    if (runs('map')) results.map = await guarded('5. Map', 'map', () => map(ctx), logs);
-    if (runs('crawl')) results.crawl = await guarded('6. Crawl', 'crawl', () => crawl(ctx), logs);
-    if (runs('stability')) results.stability = await guarded('7. Stability', 'stability', () => stability(ctx), logs);
-    if (runs('engines')) {
-      results.engineCrawl = await guarded('8. Engines: crawl', 'crawl', () => engineCrawl(ctx, throughputBase), logs);
-      results.engineMixed = await guarded('9. Engines: mixed site', 'mixed', () => engineMixed(ctx), logs);
-      if (throughputBase) results.engineThroughput = await guarded('10. Engines: scrapes', 'throughput', () => engineThroughput(ctx, throughputBase, fetcherConcurrency), logs);
-    }
-  } finally {
-    await bs.sys.stop();
-    await site.close();
-  }
+  // In-process and CPU-bound: measured before the system boots, on an idle machine too.
+  let extractionResult: ScenarioResult | undefined;
+  if (runs('extraction')) extractionResult = await guarded('11. Extraction (dev set)', 'extraction', () => extraction(log), () => '');
 
-  const order = ['latency', 'throughput', 'apiLoad', 'map', 'crawl', 'stability', 'engineCrawl', 'engineMixed', 'engineThroughput'];
+  const results: Record<string, ScenarioResult> = {};
+  if (extractionResult) results.extraction = extractionResult;
+  let services: string[] = [];
+  if (SCENARIOS.some((s) => s !== 'extraction' && runs(s))) {
+    log('booting the system');
+    const bs: BenchSystem = await bootSystem();
+    services = bs.services;
+    log(`system up at ${bs.sys.baseUrl} (supervisor pid ${bs.rootPid}; services ${bs.services.join(', ')})`);
+    const ctx: BenchContext = { bs, site, sizes: SIZES, log };
+    const logs = (): string => bs.sys.logs();
+    try {
+      if (latencyBase) results.latency = await guarded('1. Scrape latency', 'latency', () => latency(ctx, latencyBase), logs);
+      if (runs('cache')) results.apiLoad = await guarded('3. Cache hit / 4. Status reads', 'load', () => apiLoad(ctx), logs);
+      if (throughputBase && runs('throughput')) results.throughput = await guarded('2. Throughput', 'throughput', () => throughput(ctx, throughputBase, fetcherConcurrency), logs);
+      if (runs('map')) results.map = await guarded('5. Map', 'map', () => map(ctx), logs);
+      if (runs('crawl')) results.crawl = await guarded('6. Crawl', 'crawl', () => crawl(ctx), logs);
+      if (runs('stability')) results.stability = await guarded('7. Stability', 'stability', () => stability(ctx), logs);
+      if (runs('engines')) {
+        results.engineCrawl = await guarded('8. Engines: crawl', 'crawl', () => engineCrawl(ctx, throughputBase), logs);
+        results.engineMixed = await guarded('9. Engines: mixed site', 'mixed', () => engineMixed(ctx), logs);
+        if (throughputBase) results.engineThroughput = await guarded('10. Engines: scrapes', 'throughput', () => engineThroughput(ctx, throughputBase, fetcherConcurrency), logs);
+      }
+    } finally {
+      await bs.sys.stop();
+    }
+  }
+  await site.close();
+
+  const order = ['latency', 'throughput', 'apiLoad', 'map', 'crawl', 'stability', 'engineCrawl', 'engineMixed', 'engineThroughput', 'extraction'];
   const rows: Row[] = order.flatMap((k) => results[k]?.rows ?? []);
   const wallMs = performance.now() - wallStarted;
   const table = formatTable(rows);
@@ -145,7 +155,7 @@ async function main(): Promise<void> {
     date: new Date().toISOString(),
     machine,
     sizes: SIZES,
-    services: bs.services,
+    services,
     wallSeconds: Math.round(wallMs / 1000),
     rows,
     details: Object.fromEntries(Object.entries(results).map(([k, v]) => [k, v.details])),

@@ -194,7 +194,24 @@ function flattenLayoutTables(root: Element): void {
       }
       rename(table, 'div');
     } else {
+      fosterStrayRowContent(table);
       expandSpans(table);
+    }
+  }
+}
+
+/**
+ * A row holds cells only: text or elements written straight into a <tr> (odd markup that
+ * a browser's parser would have moved out, before the table) are moved before the table,
+ * as the HTML parser's foster parenting does. Left in place, the gfm plugin reads them as
+ * cells and crashes on a text node (`node.getAttribute is not a function`).
+ */
+function fosterStrayRowContent(table: Element): void {
+  for (const row of (table as unknown as { rows: Element[] }).rows) {
+    for (const child of [...row.childNodes]) {
+      if (child.nodeName === 'TD' || child.nodeName === 'TH') continue;
+      if (child.nodeType === 1 || (child.nodeType === 3 && (child.textContent ?? '').trim())) table.before(child);
+      else child.remove();
     }
   }
 }

@@ -2,19 +2,27 @@
 // clean-up touches the document. Every field is cheap: one pass over <meta> and <link>.
 //
 // Fields (PageMetadata is open, so the extras travel with it):
-//   title          <title>, else og:title, else twitter:title, else the first <h1>; '' if none.
+// Each field falls back to the page's schema.org JSON-LD (json-ld.ts) when the <meta> tags
+// do not have it, except title and description, which keep the meaning the spec gives them
+// (JSON-LD only fills them when the page has neither a <title>/meta nor an <h1>).
+//
+//   title          <title>, else og:title, else twitter:title, else the first <h1>, else the
+//                  JSON-LD headline; '' if none.
 //                  A <title> that is just the site name (= og:site_name) gives way to og:title.
-//   description    <meta name=description>, else og:description, else twitter:description; ''
-//   language       <html lang>, else <meta http-equiv=content-language>, else og:locale (en_US -> en-US)
-//   canonicalUrl   <link rel=canonical>, absolute
+//   description    <meta name=description>, else og:description, else twitter:description,
+//                  else the JSON-LD description; ''
+//   language       <html lang>, else <meta http-equiv=content-language>, else og:locale (en_US -> en-US),
+//                  else JSON-LD inLanguage
+//   canonicalUrl   <link rel=canonical>, else og:url, else the JSON-LD url, absolute
 //   sourceUrl      the URL the page was fetched from (after redirects)
 //   statusCode     the HTTP status of the main document, when the fetcher knew it
-//   siteName       og:site_name, else application-name
+//   siteName       og:site_name, else application-name, else the JSON-LD publisher or WebSite name
 //   ogTitle, ogDescription   the Open Graph values when they exist (they often differ from <title>)
 //   image          og:image, else twitter:image, absolute
-//   author         <meta name=author>, else article:author when it is not a URL
-//   publishedTime  article:published_time, else og:published_time / date meta tags
-//   modifiedTime   article:modified_time, else og:updated_time
+//   author         <meta name=author>, else article:author when it is not a URL, else the
+//                  JSON-LD author(s) ("A, B")
+//   publishedTime  article:published_time, else og:published_time / date meta tags, else JSON-LD datePublished
+//   modifiedTime   article:modified_time, else og:updated_time, else JSON-LD dateModified
 //   keywords       <meta name=keywords>
 //   robots         <meta name=robots>
 //   favicon        <link rel=icon> (or shortcut icon / apple-touch-icon), absolute
@@ -22,6 +30,7 @@
 //   dir            <html dir> (ltr / rtl)
 import type { MetadataExtras, TransformMetadata } from './types.js';
 import { resolveHttpUrl } from './dom.js';
+import { readJsonLd } from './json-ld.js';
 
 export interface MetadataContext {
   /** Page URL after redirects (reported as sourceUrl). */
@@ -44,13 +53,14 @@ export function extractMetadata(document: Document, context: MetadataContext): T
     value ? resolveHttpUrl(value, context.base)?.href : undefined;
 
   const html = document.documentElement;
+  const ld = readJsonLd(document);
   const ogTitle = first('og:title', 'twitter:title');
   // A <title> that is only the site's name says nothing about the page: og:title does.
   const titleIsSiteName = !!titleText && titleText.toLowerCase() === first('og:site_name', 'application-name')?.toLowerCase();
-  const title = (titleIsSiteName && ogTitle) || titleText || ogTitle || clean(document.querySelector('h1')?.textContent) || '';
-  const description = first('description', 'og:description', 'twitter:description') ?? '';
-  const language = clean(html?.getAttribute('lang')) || first('content-language') || localeToLanguageTag(first('og:locale'));
-  const author = first('author') ?? nonUrl(first('article:author'));
+  const title = (titleIsSiteName && ogTitle) || titleText || ogTitle || clean(document.querySelector('h1')?.textContent) || ld.headline || '';
+  const description = first('description', 'og:description', 'twitter:description') ?? ld.description ?? '';
+  const language = clean(html?.getAttribute('lang')) || first('content-language') || localeToLanguageTag(first('og:locale')) || ld.language;
+  const author = first('author') ?? nonUrl(first('article:author')) ?? ld.author;
 
   const result: TransformMetadata = {
     title,
@@ -58,16 +68,16 @@ export function extractMetadata(document: Document, context: MetadataContext): T
     sourceUrl: context.url,
     ...(context.statusCode !== undefined ? { statusCode: context.statusCode } : {}),
   };
-  const extras: Required<{ [K in keyof MetadataExtras | 'language' | 'canonicalUrl']: string | undefined }> = {
+  const extras: Required<{ [K in Exclude<keyof MetadataExtras, 'extractionFallbacks'> | 'language' | 'canonicalUrl']: string | undefined }> = {
     language,
-    canonicalUrl: absolute(links.get('canonical')),
-    siteName: first('og:site_name', 'application-name'),
+    canonicalUrl: absolute(links.get('canonical') ?? first('og:url') ?? ld.url),
+    siteName: first('og:site_name', 'application-name') ?? ld.siteName,
     ogTitle: first('og:title'),
     ogDescription: first('og:description'),
     image: absolute(first('og:image', 'og:image:url', 'og:image:secure_url', 'twitter:image', 'twitter:image:src')),
     author,
-    publishedTime: first('article:published_time', 'og:published_time', 'datepublished', 'date', 'dc.date', 'pubdate'),
-    modifiedTime: first('article:modified_time', 'og:updated_time', 'datemodified', 'last-modified'),
+    publishedTime: first('article:published_time', 'og:published_time', 'datepublished', 'date', 'dc.date', 'dc.date.issued', 'pubdate') ?? ld.publishedTime,
+    modifiedTime: first('article:modified_time', 'og:updated_time', 'datemodified', 'last-modified') ?? ld.modifiedTime,
     keywords: first('keywords', 'news_keywords'),
     robots: first('robots'),
     favicon: absolute(links.get('icon') ?? links.get('shortcut icon') ?? links.get('apple-touch-icon')),

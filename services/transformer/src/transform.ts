@@ -12,18 +12,27 @@
 //        includeTags given -> only the matching elements, in page order. includeTags
 //                             replaces onlyMainContent: the user said what the content is,
 //                             and Readability could drop parts of it;
-//        onlyMainContent   -> Readability's article (minus any <nav> it kept, h1 levels and
-//                             the title heading restored, see main-content.ts). When the page
-//                             does not look like an article (isProbablyReaderable) and
-//                             Readability kept under a quarter of its text, or found nothing:
-//                             the body without site chrome (header, footer, nav, aside and
-//                             their ARIA roles), so listings and home pages keep their content;
+//        onlyMainContent   -> the main content (mainContent below): boilerplate named by
+//                             class/id removed (boilerplate.ts), Readability's article (minus
+//                             any <nav> it kept, h1 levels and the title heading restored, see
+//                             main-content.ts) with the article's lead put back (lead.ts), then
+//                             a final boilerplate pass (prune.ts). When the page does not look
+//                             like an article (isProbablyReaderable) and Readability kept under
+//                             a quarter of its text, or found nothing: the body without site
+//                             chrome (header, footer, nav, aside and their ARIA roles), so
+//                             listings and home pages keep their content. A candidate that
+//                             throws gives way to the next (firstWorking), recorded in
+//                             metadata.extractionFallbacks;
 //        otherwise         -> the whole body;
-//   5. html = the root's inner HTML without comments; markdown = turndown of the root.
+//   5. html = the root's inner HTML without comments; markdown = turndown of the root (its
+//      plain text if turndown throws, recorded the same way).
 // Content formats not asked for are not computed (links and metadata always are).
 import { isProbablyReaderable } from '@mozilla/readability';
 import { InvalidUrlError } from '../../../shared/src/errors.js';
 import { collectIncluded, prepareBody, removeBoilerplate, removeComments, removeExcluded, removeNavigation } from './clean.js';
+import { removeBoilerplateByName } from './boilerplate.js';
+import { pruneBoilerplate } from './prune.js';
+import { collectLead, restoreLead } from './lead.js';
 import { documentBaseUrl, parseDocument } from './dom.js';
 import { extractLinks } from './links.js';
 import { extractMainContent } from './main-content.js';
@@ -43,39 +52,109 @@ export function transformPage(input: TransformInput): TransformOutput {
   const wantHtml = input.options.formats.includes('html');
   if (!wantMarkdown && !wantHtml) return output;
 
-  const root = contentRoot(document, base, input);
+  const fallbacks: string[] = [];
+  const root = contentRoot(document, base, input, metadata.ogTitle ?? metadata.title, fallbacks);
   if (wantHtml) {
     removeComments(root);
     output.html = root.innerHTML.trim();
   }
-  if (wantMarkdown) output.markdown = toMarkdown(root);
+  if (wantMarkdown) {
+    output.markdown = firstWorking(
+      [
+        { name: 'markdown', run: () => toMarkdown(root) },
+        { name: 'plain text', run: () => plainText(root) },
+      ],
+      fallbacks,
+    );
+  }
+  if (fallbacks.length > 0) metadata.extractionFallbacks = fallbacks;
   return output;
 }
 
-function contentRoot(document: Document, base: URL, input: TransformInput): Element {
+export interface Candidate<T> {
+  name: string;
+  run: () => T;
+}
+
+/**
+ * The first candidate that does not throw. A transform must never fail on odd markup: a
+ * candidate extractor (or converter) that throws gives way to the next one, and the failure
+ * is recorded ("<name> failed: <message>") in `fallbacks`, which ends up in
+ * metadata.extractionFallbacks. The last candidate's error propagates (it must not throw).
+ */
+export function firstWorking<T>(candidates: readonly Candidate<T>[], fallbacks: string[]): T {
+  for (const [i, candidate] of candidates.entries()) {
+    if (i === candidates.length - 1) return candidate.run();
+    try {
+      return candidate.run();
+    } catch (err) {
+      fallbacks.push(`${candidate.name} failed: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+  throw new Error('firstWorking: no candidates');
+}
+
+function contentRoot(document: Document, base: URL, input: TransformInput, title: string, fallbacks: string[]): Element {
   const { includeTags, excludeTags, onlyMainContent } = input.options;
   prepare(document, base, excludeTags);
   if (includeTags.length > 0) return collectIncluded(document, includeTags);
   if (!onlyMainContent) return document.body;
+  return firstWorking(
+    [
+      { name: 'main-content extraction', run: () => mainContent(document, base, input, title) },
+      { name: 'page body without site chrome', run: () => chromeless(freshBody(input, base)) },
+      { name: 'page body', run: () => freshBody(input, base) },
+    ],
+    fallbacks,
+  );
+}
+
+/**
+ * onlyMainContent: boilerplate named as such removed first (boilerplate.ts), the lead
+ * noted (lead.ts), then Readability's article with its lead restored, and the final
+ * boilerplate pass (prune.ts). A page that does not look like an article and where
+ * Readability kept under a quarter of the text gets the body without site chrome instead.
+ */
+function mainContent(document: Document, base: URL, input: TransformInput, title: string): Element {
   // Judged before Readability, which mutates the document: a page that may not be an
   // article keeps a copy of its prepared body for the fallback.
   const readerable = isProbablyReaderable(document);
+  removeBoilerplateByName(document.body);
   const backup = readerable ? undefined : (document.body.cloneNode(true) as Element);
+  const lead = collectLead(document, title);
   const article = extractMainContent(document);
   if (article && (readerable || textLength(article) >= MIN_ARTICLE_SHARE * textLength(backup!))) {
     removeNavigation(article);
+    restoreLead(article, lead);
+    pruneBoilerplate(article);
     return article;
   }
-  // No article (a home page, a listing): the body without site chrome.
-  let body = backup;
-  if (!body) {
-    // Readability found no text on a page that looked readable (rare): start again.
-    const fresh = parseDocument(input.html);
-    prepare(fresh, base, excludeTags);
-    body = fresh.body;
-  }
+  // No article (a home page, a listing): the body without site chrome. Readability found
+  // no text on a page that looked readable (rare): start again from the page.
+  return chromeless(backup ?? freshBody(input, base));
+}
+
+/** A page that is not an article: the body without site chrome; its links are its content. */
+function chromeless(body: Element): Element {
   removeBoilerplate(body);
+  pruneBoilerplate(body, { linkDensity: false });
   return body;
+}
+
+/** The page parsed and prepared again (the first document was changed by an extractor). */
+function freshBody(input: TransformInput, base: URL): Element {
+  const fresh = parseDocument(input.html);
+  prepare(fresh, base, input.options.excludeTags);
+  return fresh.body;
+}
+
+/** Text of the content with one block per line: the markdown of last resort. */
+function plainText(root: Element): string {
+  return (root.textContent ?? '')
+    .split(/\n+/)
+    .map((line) => line.replace(/\s+/g, ' ').trim())
+    .filter(Boolean)
+    .join('\n\n');
 }
 
 /**

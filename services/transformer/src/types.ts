@@ -25,6 +25,11 @@ export interface MetadataExtras {
   favicon?: string;
   type?: string;
   dir?: string;
+  /**
+   * Only when a content candidate threw on the page's markup and the next one was used:
+   * one "<candidate> failed: <message>" per failure, in order (see transform.ts firstWorking).
+   */
+  extractionFallbacks?: string[];
 }
 export type TransformMetadata = PageMetadata & MetadataExtras;
 

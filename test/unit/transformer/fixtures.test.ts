@@ -17,14 +17,18 @@ interface Case {
 }
 
 const CASES: Case[] = [
-  { page: 'wikipedia', why: 'long article, lists, infobox', minF1: 0.98, title: 'exact', sameCounts: ['headings', 'links', 'images', 'listItems'] },
-  { page: 'lwn-1', why: 'data tables (colspan headers) in blockquotes', minF1: 0.98, title: 'exact', sameCounts: ['headings', 'links'] },
+  // Readability's output is the reference here, and the extractor departs from it on purpose
+  // where Readability keeps navigation: link lists (Wikipedia's "See also", LWN's link
+  // boxes, Mercurial's table of contents) and headings left without a section at the end
+  // (hidden-nodes) are boilerplate for us (see services/transformer/src/prune.ts).
+  { page: 'wikipedia', why: 'long article, lists, infobox', minF1: 0.97, title: 'exact', sameCounts: ['images'] },
+  { page: 'lwn-1', why: 'data tables (colspan headers) in blockquotes', minF1: 0.98, title: 'exact', sameCounts: ['headings'] },
   { page: 'v8-blog', why: 'fenced code with languages', minF1: 0.97, title: 'contains', sameCounts: ['codeBlocks', 'links', 'headings'] },
   { page: 'keep-tabular-data', why: 'a wide GFM table of images', minF1: 0.98, title: 'exact', sameCounts: ['tableRows', 'images'] },
-  { page: 'mercurial', why: 'nested lists, lists in blockquotes, code', minF1: 0.98, title: 'exact', sameCounts: ['listItems', 'codeBlocks'] },
+  { page: 'mercurial', why: 'nested lists, lists in blockquotes, code', minF1: 0.97, title: 'exact', sameCounts: ['codeBlocks'] },
   { page: 'lemonde-1', why: 'French news page', minF1: 0.98, title: 'exact', sameCounts: ['headings'] },
   { page: 'yahoo-4', why: 'Japanese news page (per-character tokens)', minF1: 0.98, title: 'contains', sameCounts: ['images'] },
-  { page: 'hidden-nodes', why: 'hidden elements are not content', minF1: 0.98, title: 'exact', sameCounts: ['headings'] },
+  { page: 'hidden-nodes', why: 'hidden elements are not content', minF1: 0.98, title: 'exact', sameCounts: [] },
 ];
 
 const dir = fixturesDir();

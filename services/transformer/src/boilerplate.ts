@@ -1,0 +1,182 @@
+// Boilerplate by name: elements whose class or id says what they are (share bars, related
+// links, newsletter boxes, comments, author boxes, captions...), removed before any
+// candidate extraction runs. This is what trafilatura's discard expressions and
+// Readability's "unlikely candidates" do; here the names are matched per word (class and id
+// split at '-', '_', spaces and camelCase humps), so that "post-share-bar" and
+// "socialShare" match "share" while "tagesschau" does not match "tag".
+//
+// Why each list is general: the words are the ones CMS themes and front-end frameworks use
+// for these widgets (WordPress, Drupal, Joomla, Bootstrap, news CMSs), in English and in the
+// languages of the big European web (de, fr, es, it, pl, nl, pt): a class named "share" is a
+// share bar on every site, not one site's quirk.
+import { linkDensity, textStats, walkElements } from './text.js';
+
+/** A word that starts with one of these names a boilerplate widget. */
+const BOILERPLATE_PREFIXES = [
+  // Sharing and social widgets.
+  'share', 'sharing', 'shariff', 'social', 'sociable', 'teilen', 'partage', 'compartir', 'condivid', 'udostepn',
+  // Related, recommended and most-read lists (the main precision loss of Readability).
+  'related', 'relacionad', 'verwandt', 'aehnlich', 'correlat', 'powiazan', 'gerelateerd', 'recommend', 'empfehl',
+  'popular', 'mostread', 'meistgelesen', 'trending', 'readmore', 'readalso', 'morestories', 'morearticles', 'moreposts', 'morenews',
+  'outbrain', 'taboola', 'plista', 'ligatus',
+  // Newsletters, subscriptions, paywall prompts, cookie and consent banners.
+  'newsletter', 'subscri', 'signup', 'abonn', 'paywall', 'cookie', 'consent', 'gdpr',
+  // Comments and replies ("commentary" is a genre of article, see NOT_BOILERPLATE).
+  'comment', 'kommentar', 'commentaire', 'comentario', 'komentarz', 'commenti', 'reacties', 'disqus', 'reply', 'respond',
+  // Author boxes and bylines, dates and meta lines (metadata carries them).
+  'author', 'autor', 'auteur', 'byline', 'dateline', 'timestamp', 'postmeta', 'entrymeta', 'articlemeta',
+  // Captions and photo credits.
+  'caption', 'credit', 'bildunterschrift', 'legende', 'copyright', 'imagedesc', 'photodesc',
+  // Legal small print and calls to action.
+  'disclaimer',
+  // Links to the next or previous post.
+  'nextstory', 'nextpost', 'nextarticle', 'prevpost', 'previouspost', 'postnav',
+  // Ads.
+  'advert', 'sponsor', 'werbung', 'anzeige', 'publicidad', 'pubblicit', 'reklam', 'banner',
+  // Site chrome: breadcrumbs, sidebars, widgets, pagination, toolbars, pop-ups.
+  'breadcrumb', 'sidebar', 'widget', 'pagination', 'pager', 'toolbar', 'popup', 'modal', 'footer', 'navbar', 'navigation', 'menu',
+  // Text only screen readers see (invisible on the page).
+  'screenreader', 'sronly', 'visuallyhidden', 'offscreen',
+];
+
+/** Words that name boilerplate only as a whole word ("tags", not "tagesschau"; "ad", not "add"; "promo", not "promoted"). */
+const BOILERPLATE_WORDS = new Set(['cta', 'toc', 'tags', 'taglist', 'tagcloud', 'keywords', 'schlagworte', 'meta', 'ad', 'ads', 'nav', 'rating', 'skip', 'print', 'noprint', 'promo', 'promos', 'promotion']);
+
+/** Words that start like boilerplate but are not: an opinion piece is a "commentary". */
+const NOT_BOILERPLATE = /^(commentary|commentaries|printable)$/;
+
+/**
+ * Words that name the content itself, in the same languages. A class such as
+ * "article-content" beside "sticky-sidebar" on one element says it is the article.
+ */
+const CONTENT_WORD = /^(content|contenido|contenu|contenuto|conteudo|inhalt|tresc|article|articulo|artikel|articolo|paragraph|beitrag|noticia|nota|post|entry|body|story|texto|texte)$/;
+
+/**
+ * "text" names content as the head of a name ("article-text", "body-text") but is a
+ * typography utility as its first word ("text-center", "text-xs", "text--align-left").
+ */
+function namesContent(words: readonly string[]): boolean {
+  return words.some((w, i) => CONTENT_WORD.test(w) || (w === 'text' && i === words.length - 1));
+}
+
+/**
+ * Page builders (Elementor, WPBakery / Visual Composer, Divi, Beaver Builder, Thrive, Avada)
+ * call every block of a page a "widget" or "module" under their own prefix: their classes
+ * say nothing about the role of the block.
+ */
+const PAGE_BUILDERS = ['elementor', 'wpb', 'vc', 'et', 'fl', 'tve', 'thrv', 'siteorigin', 'so', 'fusion', 'avia', 'wp'];
+
+/**
+ * A class that starts with one of these words describes state or taxonomy, not the role of
+ * the element: WordPress writes "tag-<slug>" and "category-<slug>" on a post, themes write
+ * "has-ads", "with-sidebar", "non-paywall". Such classes are not read as names.
+ */
+const MODIFIER_HEADS = new Set(['category', 'tag', 'term', 'has', 'with', 'is', 'no', 'non', 'not', 'format', 'status', 'type', ...PAGE_BUILDERS]);
+
+/** Names of an element: its id and each class, each split into lower-case words ("postShare-bar" -> post share bar). */
+export function nameTokens(el: Element): string[][] {
+  const raw = `${el.getAttribute('id') ?? ''} ${el.getAttribute('class') ?? ''}`;
+  if (!raw.trim()) return [];
+  const tokens: string[][] = [];
+  for (const token of raw.split(/\s+/)) {
+    const words = token
+      .replace(/([a-z])([A-Z])/g, '$1 $2')
+      .toLowerCase()
+      .split(/[^a-z0-9]+/)
+      .filter(Boolean);
+    if (words.length && !(words.length > 1 && MODIFIER_HEADS.has(words[0]!))) tokens.push(words);
+  }
+  return tokens;
+}
+
+/** Whether one name (a class or the id, as words) names a boilerplate widget. */
+export function isBoilerplateToken(words: readonly string[]): boolean {
+  // Compound names also count joined ("read-more" -> readmore, "post-meta" -> postmeta).
+  const joined = words.slice(1).flatMap((w, i) => (NOT_BOILERPLATE.test(words[i]!) || NOT_BOILERPLATE.test(w) ? [] : [words[i] + w]));
+  for (const word of [...words, ...joined]) {
+    if (NOT_BOILERPLATE.test(word)) continue;
+    if (BOILERPLATE_WORDS.has(word)) return true;
+    for (const prefix of BOILERPLATE_PREFIXES) if (word.startsWith(prefix)) return true;
+  }
+  return false;
+}
+
+export type NameVerdict = 'content' | 'boilerplate' | 'mixed' | 'none';
+
+/**
+ * What an element's names say: 'boilerplate' when one is boilerplate and none mentions
+ * content ("related-posts"), 'content' when a name is content only ("article-content
+ * sticky-sidebar"), 'mixed' when one name says both ("content-behind-paywall",
+ * "article-tags": the text decides, see removeBoilerplateByName).
+ */
+export function judgeName(tokens: readonly string[][]): NameVerdict {
+  let boilerplate = false;
+  let mixed = false;
+  for (const words of tokens) {
+    const content = namesContent(words);
+    if (isBoilerplateToken(words)) {
+      boilerplate = true;
+      if (content) mixed = true;
+    } else if (content) return 'content';
+  }
+  return mixed ? 'mixed' : boilerplate ? 'boilerplate' : 'none';
+}
+
+/** Comment threads are boilerplate however much text they hold (the other names are widgets, which are short). */
+const COMMENT_NAME = /^(comment|kommentar|commentaire|comentario|komentarz|commenti|reacties|disqus)/;
+
+/** Elements that are chrome or captions by their tag: navigation, complementary content, footers, figure captions. */
+const CHROME_TAGS = new Set(['NAV', 'ASIDE', 'FOOTER', 'FIGCAPTION']);
+
+/** An element holding this share of the page's text is never removed when it holds the article body. */
+const BIG_SHARE = 0.35;
+/**
+ * Widgets (share bars, tag lists, related links, bylines) are short or made of links: a
+ * named element with this share of the page's text and little link text is a content
+ * block whose wrapper happens to carry such a name ("left-navigation-page-wrapper").
+ */
+const TEXT_BLOCK_SHARE = 0.25;
+const TEXT_BLOCK_MAX_LINK_DENSITY = 0.3;
+/** A 'mixed' name ("content-behind-paywall") is content once it holds this much prose. */
+const MIXED_MIN_TEXT = 200;
+const MIXED_MAX_LINK_DENSITY = 0.5;
+
+/** Elements never judged by name: the document's skeleton and the title. */
+const NEVER = new Set(['HTML', 'BODY', 'MAIN', 'ARTICLE', 'H1']);
+
+export interface BoilerplateRemoval {
+  /** How many elements were removed. */
+  removed: number;
+}
+
+/**
+ * Removes boilerplate by name and by tag from `root`. A big element (over BIG_SHARE of the
+ * text) survives when its name also says content or it holds the page's <h1> or article
+ * body: a wrapper called "page has-sidebar" is the page, not a sidebar.
+ */
+export function removeBoilerplateByName(root: Element): BoilerplateRemoval {
+  const stats = textStats(root);
+  const total = stats.get(root)?.text ?? 0;
+  let removed = 0;
+  // A removed element's subtree is not visited (walkElements skips detached elements).
+  for (const el of walkElements(root)) {
+    if (NEVER.has(el.nodeName)) continue;
+    const tokens = nameTokens(el);
+    const verdict = judgeName(tokens);
+    const byTag = CHROME_TAGS.has(el.nodeName);
+    if (verdict === 'content' || (!byTag && verdict === 'none')) continue;
+    const s = stats.get(el);
+    const share = total && s ? s.text / total : 0;
+    const density = linkDensity(s);
+    if (verdict === 'mixed' && (s?.text ?? 0) >= MIXED_MIN_TEXT && density < MIXED_MAX_LINK_DENSITY) continue;
+    const comments = tokens.some((words) => words.some((w) => COMMENT_NAME.test(w) && !NOT_BOILERPLATE.test(w)));
+    if (!comments && share >= TEXT_BLOCK_SHARE && density < TEXT_BLOCK_MAX_LINK_DENSITY) continue;
+    // The page's title heading is never inside a widget: a wrapper holding an <h1> ("title-rating-wrapper",
+    // a breadcrumb ending in the headline) is misnamed, and taking it would take the title and its lead.
+    if (el.querySelector('h1')) continue;
+    if (share > BIG_SHARE && el.querySelector('[itemprop="articleBody"], article, main')) continue;
+    el.remove();
+    removed++;
+  }
+  return { removed };
+}

@@ -1,0 +1,103 @@
+// The lead (standfirst, intro, excerpt) of an article sits in the article's header, beside
+// the <h1> and outside the container that holds the body paragraphs. Readability picks that
+// container and drops the header, so the lead, often the article's most important
+// paragraph, is lost. News and blog templates everywhere are built this way (a header with
+// title, lead and byline, then the body), so the blocks that follow the title heading are
+// read before Readability runs and put back above the body when it left them out.
+import { collapsedLength, linkDensity, textStats } from './text.js';
+
+/** A lead is prose: a sentence or more, few links (a byline, a date or a breadcrumb is not). */
+const MIN_LEAD_TEXT = 40;
+const MAX_LEAD_LINK_DENSITY = 0.3;
+/** Only the first few blocks after the title are a lead; the body follows them. */
+const MAX_LEAD_BLOCKS = 4;
+const MAX_LEAD_TEXT = 1500;
+
+const BLOCK_CHILDREN = new Set(['P', 'DIV', 'SECTION', 'ARTICLE', 'UL', 'OL', 'TABLE', 'BLOCKQUOTE', 'HEADER', 'FIGURE', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6']);
+const LEAD_TAGS = new Set(['P', 'H2', 'H3', 'DIV', 'SPAN', 'STRONG']);
+
+/**
+ * Clones of the prose blocks right after the page's title heading (the <h1> whose text is
+ * the title of the page), in document order. Empty when there is no such heading.
+ */
+export function collectLead(document: Document, title: string): Element[] {
+  const h1 = titleHeading(document, title);
+  if (!h1) return [];
+  // The lead lives in the title's header: the nearest ancestor with more than the heading.
+  const scope = h1.closest('article, main, [role="main"]') ?? document.body;
+  const stats = textStats(scope);
+  const lead: Element[] = [];
+  let total = 0;
+  let passed = false;
+  for (const el of scope.querySelectorAll('*')) {
+    if (!passed) {
+      passed = el === h1;
+      continue;
+    }
+    if (h1.contains(el) || !LEAD_TAGS.has(el.nodeName) || hasBlockChild(el)) continue;
+    const s = stats.get(el);
+    if (!s || s.text < MIN_LEAD_TEXT) continue;
+    if (linkDensity(s) > MAX_LEAD_LINK_DENSITY || lead.some((l) => l.contains(el))) break;
+    lead.push(el.cloneNode(true) as Element);
+    total += s.text;
+    if (lead.length >= MAX_LEAD_BLOCKS || total >= MAX_LEAD_TEXT) break;
+  }
+  return lead;
+}
+
+/**
+ * Puts back the leading lead blocks the article does not hold (up to the first one it
+ * does hold: from there on the article has the text), right after its title heading.
+ */
+export function restoreLead(article: Element, lead: readonly Element[]): void {
+  if (lead.length === 0) return;
+  const text = normalize(article.textContent ?? '');
+  const missing: Element[] = [];
+  for (const block of lead) {
+    if (text.includes(normalize(block.textContent ?? ''))) break;
+    missing.push(block);
+  }
+  if (missing.length === 0) return;
+  const first = article.firstElementChild;
+  const anchor = first?.nodeName === 'H1' ? first.nextSibling : article.firstChild;
+  for (const block of missing) {
+    const p = article.ownerDocument.createElement('p');
+    while (block.firstChild) p.appendChild(block.firstChild);
+    article.insertBefore(p, anchor);
+  }
+}
+
+/**
+ * The heading of the article: the <h1> whose words are mostly words of the page title
+ * (titles carry the site name and headings a kicker, so neither contains the other), or the
+ * page's only <h1>.
+ */
+function titleHeading(document: Document, title: string): Element | undefined {
+  const titleWords = new Set(words(title));
+  const headings = [...document.body.querySelectorAll('h1')];
+  for (const h1 of headings) {
+    const own = words(h1.textContent ?? '');
+    if (own.length === 0) continue;
+    const shared = own.filter((w) => titleWords.has(w)).length;
+    if (shared / own.length >= MIN_TITLE_OVERLAP) return h1;
+  }
+  return headings.length === 1 && collapsedLength(headings[0]!.textContent ?? '') >= MIN_TITLE_TEXT ? headings[0] : undefined;
+}
+
+/** Share of the heading's words that must be in the title. */
+const MIN_TITLE_OVERLAP = 0.6;
+/** An only <h1> shorter than this is a logo or a section name, not a headline. */
+const MIN_TITLE_TEXT = 10;
+
+function words(text: string): string[] {
+  return text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+}
+
+function hasBlockChild(el: Element): boolean {
+  for (const child of el.children) if (BLOCK_CHILDREN.has(child.nodeName)) return true;
+  return false;
+}
+
+function normalize(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}

@@ -1,0 +1,135 @@
+// One small hand-made page per boilerplate rule of the extractor (boilerplate.ts by name,
+// prune.ts final pass, lead.ts), each checked through transformPage with onlyMainContent, as
+// the service runs it: the boilerplate goes, the article around it stays.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { normalizeScrapeOptions } from '../../../shared/src/scrape-options.js';
+import { judgeName, nameTokens } from '../../../services/transformer/src/boilerplate.js';
+import { parseDocument } from '../../../services/transformer/src/dom.js';
+import { transformPage } from '../../../services/transformer/src/index.js';
+
+const PROSE = [
+  'The council approved the new river crossing after a long debate about costs, traffic and the protection of the old harbour walls.',
+  'Engineers expect the first pillars to be set next spring, once the water level is low enough for the barges to reach the site.',
+  'Residents of both banks will be invited to comment on the lighting plan, which has to balance safety against the bats nesting nearby.',
+  'The project is funded jointly by the region and the city, and a quarter of the budget is set aside for unexpected ground conditions.',
+];
+
+/** An article of four paragraphs with `extra` inserted after the second one (and `tail` after the last). */
+function page(extra: string, tail = '', head = ''): string {
+  return `<!DOCTYPE html><html lang="en"><head><title>River crossing approved</title></head><body>
+    <main><article><h1>River crossing approved</h1>${head}
+      <div class="article-body"><p>${PROSE[0]}</p><p>${PROSE[1]}</p>${extra}<p>${PROSE[2]}</p><p>${PROSE[3]}</p>${tail}</div>
+    </article></main></body></html>`;
+}
+
+function markdown(html: string): string {
+  return transformPage({ html, url: 'https://news.example.com/river', options: normalizeScrapeOptions({ formats: ['markdown'] }) }).markdown!;
+}
+
+function assertClean(html: string, gone: string[], kept: string[] = []): void {
+  const md = markdown(html);
+  for (const text of PROSE) assert.ok(md.includes(text.slice(0, 60)), `article text lost:\n${md}`);
+  for (const text of gone) assert.ok(!md.includes(text), `"${text}" should be gone:\n${md}`);
+  for (const text of kept) assert.ok(md.includes(text), `"${text}" should stay:\n${md}`);
+}
+
+describe('boilerplate by class and id name', () => {
+  const cases: Array<[string, string, string]> = [
+    ['share bar', '<div class="post-share-bar"><a href="/s">Share on Facebook</a> <a href="/t">Tweet this</a></div>', 'Share on Facebook'],
+    ['related posts (camelCase)', '<div class="relatedPosts"><h3>Read these too</h3><p>Another story about bridges and rivers everywhere.</p></div>', 'Another story about bridges'],
+    ['newsletter box', '<section id="newsletter-signup"><p>Get our weekly digest in your inbox every Monday morning.</p></section>', 'weekly digest'],
+    ['comments', '<div id="comments"><p>Great article, thanks for writing it, I learned a lot today about bridges.</p></div>', 'Great article, thanks'],
+    ['author box', '<div class="author-box"><p>Jane Doe writes about cities and transport for the paper.</p></div>', 'Jane Doe writes'],
+    ['German share widget (teilen)', '<div class="artikel-teilen"><a href="/x">Artikel teilen</a></div>', 'Artikel teilen'],
+    ['Spanish related list (relacionadas)', '<div class="noticias-relacionadas"><p>Otra noticia sobre el puente nuevo de la ciudad.</p></div>', 'Otra noticia'],
+    ['figure caption', '<figure><img src="/a.jpg" alt=""><figcaption>Photo of the harbour at dawn by the staff photographer</figcaption></figure>', 'Photo of the harbour'],
+    ['screen-reader-only text', '<span class="screen-reader-text">Skip to the next section of the page</span>', 'Skip to the next section'],
+  ];
+  for (const [what, html, gone] of cases) {
+    test(`removes a ${what}`, () => assertClean(page(html), [gone]));
+  }
+
+  test('keeps blocks whose classes are taxonomy or state ("tag-bridges", "has-ads") or page-builder widgets', () => {
+    const html = page(
+      '<div class="tag-bridges category-transport has-ads"><p>A paragraph that belongs to the article, named after its tags.</p></div>' +
+        '<div class="elementor-widget elementor-widget-text-editor"><p>A paragraph laid out by a page builder inside a widget.</p></div>',
+    );
+    assertClean(html, [], ['named after its tags', 'laid out by a page builder']);
+  });
+
+  test('an opinion piece is a "commentary", not a comment thread', () => {
+    assertClean(page('<div class="commentary-body"><p>In my view the crossing is overdue and the city should have built it years ago.</p></div>'), [], ['crossing is overdue']);
+  });
+
+  test('a name that says both content and boilerplate keeps long prose ("content-behind-paywall") and drops short widgets ("article-tags")', () => {
+    const long = 'This paragraph is the rest of the story behind the paywall, long enough to be prose and not a widget, with details. '.repeat(3);
+    assertClean(page(`<div class="content-behind-paywall"><p>${long}</p></div><div class="article-tags"><a href="/t/a">Bridges</a> <a href="/t/b">Rivers</a></div>`), ['Rivers'], ['rest of the story behind']);
+  });
+
+  test('names are read per class and word', () => {
+    assert.equal(judgeName(nameTokens(parseDocument('<div class="socialShare top">x</div>').body.firstElementChild!)), 'boilerplate');
+    assert.equal(judgeName(nameTokens(parseDocument('<div class="article-content sticky-sidebar">x</div>').body.firstElementChild!)), 'content');
+    assert.equal(judgeName(nameTokens(parseDocument('<div class="tagesschau-box">x</div>').body.firstElementChild!)), 'none');
+    assert.equal(judgeName(nameTokens(parseDocument('<div class="text-center">x</div>').body.firstElementChild!)), 'none');
+  });
+});
+
+describe('final boilerplate pass', () => {
+  const lines: Array<[string, string, string]> = [
+    ['teaser line (en)', '<p><strong>Read more: <a href="/x">Why old bridges crumble</a></strong></p>', 'Why old bridges crumble'],
+    ['teaser line (es)', '<p>Lea también: <a href="/y">El puente más largo del país</a></p>', 'El puente más largo'],
+    ['teaser line (de)', '<p>Mehr zum Thema: <a href="/z">Brücken in Gefahr</a></p>', 'Brücken in Gefahr'],
+    ['call to subscribe', '<p>Subscribe now to get the full story in your inbox.</p>', 'Subscribe now'],
+    ['photo credit', '<p>Foto: dpa / Max Mustermann</p>', 'Max Mustermann'],
+    ['figure caption as text', '<p><em>Abbildung 4: Querschnitt der Brücke</em></p>', 'Querschnitt der Brücke'],
+    ['date line', '<p>Veröffentlicht: 2. Februar 2022, 10:15 Uhr</p>', 'Februar 2022'],
+    ['cookie notice', '<p>By using this site you agree to our use of cookies. <a href="/p">Learn more</a></p>', 'use of cookies'],
+    ['link list', '<ul><li><a href="/a">First other story</a></li><li><a href="/b">Second other story</a></li><li><a href="/c">Third other story</a></li></ul>', 'Second other story'],
+    ['boilerplate heading and its section', '<h2>Related articles</h2><ul><li><a href="/a">A bridge too far</a></li><li><a href="/b">Rivers of the north</a></li></ul>', 'Rivers of the north'],
+    ['table of contents title', '<p>Inhaltsverzeichnis</p>', 'Inhaltsverzeichnis'],
+    ['paywall prompt', '<p>To view the full story, please subscribe to the Daily Example.</p>', 'please subscribe'],
+    ['app promotion', '<p>For the latest stories download the Example News apps for iOS and Android.</p>', 'Example News apps'],
+    ['feedback widget', '<p><strong>War der Artikel nützlich?</strong></p>', 'War der Artikel'],
+    ['server warning', '<p><b>Warning</b>: Creating default object from empty value in /www/wp-includes/x.php on line 12</p>', 'Creating default object'],
+    ['section title as a plain line', '<div>Über den Autor</div>', 'Über den Autor'],
+  ];
+  for (const [what, html, gone] of lines) {
+    test(`removes a ${what}`, () => assertClean(page(html), [gone]));
+  }
+
+  test('removes the furniture at the end of the article: orphan heading, bold call-out, introducer', () => {
+    const tail = '<h3>You might also like</h3><p><strong>Follow us on all channels and never miss a story again!</strong></p><p>Our partners:</p>';
+    assertClean(page('', tail), ['You might also like', 'Follow us on all channels', 'Our partners']);
+  });
+
+  test('the end of the article stays when it is prose or data', () => {
+    const tail = '<ul><li>Length: 420 m</li><li>Opens: 2027</li></ul>';
+    assertClean(page('', tail), [], ['Length: 420 m', 'Opens: 2027']);
+  });
+
+  test('a teaser phrase inside a paragraph is prose, not a teaser', () => {
+    const prose = '<p>The mayor said people should read more about the history of the harbour before judging the design of the bridge.</p>';
+    assertClean(page(prose), [], ['read more about the history']);
+  });
+
+  test('a listing whose content is its links keeps them', () => {
+    const items = Array.from({ length: 12 }, (_, i) => `<li><a href="/p/${i}">Product ${i}</a> <span>$${i}.99</span></li>`).join('');
+    const md = markdown(`<html><head><title>Shop</title></head><body><main><h1>All products</h1><ul>${items}</ul></main></body></html>`);
+    assert.match(md, /Product 0/);
+    assert.match(md, /Product 11/);
+  });
+});
+
+describe('the article lead', () => {
+  test('the lead beside the title, outside the body container, is kept above the body', () => {
+    const lead = '<header><p class="standfirst">The long-awaited crossing will link the old town with the new harbour district by 2027.</p><p>By Jane Doe</p></header>';
+    const html = `<!DOCTYPE html><html><head><title>River crossing approved | City News</title></head><body><main><article>
+      <header><h1>River crossing approved</h1>${lead}</header>
+      <div class="article-body">${PROSE.map((p) => `<p>${p}</p>`).join('')}</div></article></main></body></html>`;
+    const md = markdown(html);
+    const at = md.indexOf('The long-awaited crossing');
+    assert.ok(at > 0 && at < md.indexOf(PROSE[0]!.slice(0, 40)), `lead missing or misplaced:\n${md}`);
+    assert.ok(!md.includes('By Jane Doe'), md);
+  });
+});

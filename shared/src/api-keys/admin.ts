@@ -87,8 +87,8 @@ async function appendDecision(log: EventLog, keyId: string, emitted: Emitted[], 
 }
 
 /** Makes a new random key (the format `npm start` prints) and records it; the key is returned once, never stored. */
-export async function createKey(deps: AdminDeps, plan: Plan, label: string, key: string = newApiKey()): Promise<Outcome & { key: string }> {
-  const outcome = await execute(deps, { type: 'CreateKey', keyId: apiKeyId(key), keyHash: apiKeyHash(key), plan, label });
+export async function createKey(deps: AdminDeps, plan: Plan, label: string, key: string = newApiKey(), accountId?: string): Promise<Outcome & { key: string }> {
+  const outcome = await execute(deps, { type: 'CreateKey', keyId: apiKeyId(key), keyHash: apiKeyHash(key), plan, label, ...(accountId ? { accountId } : {}) });
   return { ...outcome, key };
 }
 

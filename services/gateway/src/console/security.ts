@@ -23,8 +23,9 @@ export function securityHeaders(reply: FastifyReply): void {
   reply.header('content-security-policy', CSP);
   reply.header('x-content-type-options', 'nosniff');
   reply.header('x-frame-options', 'DENY');
-  // Invite links carry their token in the URL: never send it on as a referrer.
-  reply.header('referrer-policy', 'no-referrer');
+  // Invite links carry their token in the URL: never send it to another site as a referrer.
+  // (Not no-referrer: with it Chromium sends `Origin: null` on the console's own forms.)
+  reply.header('referrer-policy', 'same-origin');
   reply.header('cross-origin-opener-policy', 'same-origin');
 }
 

@@ -16,7 +16,7 @@ header.top .who{margin-left:auto;display:flex;align-items:center;gap:.5rem;color
 main{max-width:70rem;margin:0 auto;padding:1.25rem}
 h1{font-size:1.5rem;margin:.25rem 0 1rem}h2{font-size:1.15rem;margin:1.5rem 0 .5rem}
 .muted{color:var(--muted)}.small{font-size:.875rem}
-.panel{background:var(--panel);border:1px solid var(--line);border-radius:8px;padding:1rem;margin:1rem 0}
+.panel{background:var(--panel);border:1px solid var(--line);border-radius:8px;padding:1rem;margin:1rem 0}.panel>:first-child{margin-top:0}.panel>:last-child{margin-bottom:0}
 .notice{border-left:4px solid var(--accent)}.notice.bad{border-color:var(--bad)}.notice.good{border-color:var(--good)}
 .table-wrap{overflow-x:auto}table{border-collapse:collapse;width:100%;font-size:.925rem}
 th,td{text-align:left;padding:.45rem .6rem;border-bottom:1px solid var(--line);vertical-align:top}th{font-weight:600;background:var(--panel)}
@@ -29,7 +29,7 @@ input[type=text],input[type=email],input[type=password],input[type=url],select{f
 button,.button{font:inherit;cursor:pointer;border-radius:6px;padding:.45rem .9rem;border:1px solid var(--accent);background:var(--accent);color:var(--accent-fg);text-decoration:none;display:inline-block}
 button.secondary{background:#fff;color:var(--accent)}button.danger{background:#fff;color:var(--bad);border-color:var(--bad)}
 button.link{background:none;border:none;color:var(--accent);padding:0;text-decoration:underline}
-.secret{display:flex;gap:.5rem;align-items:center;flex-wrap:wrap}.secret code{background:#fff;border:1px solid var(--line);padding:.35rem .5rem;border-radius:6px;word-break:break-all}
+.actions{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}.secret{display:flex;gap:.5rem;align-items:center;flex-wrap:wrap}.secret code{background:#fff;border:1px solid var(--line);padding:.35rem .5rem;border-radius:6px;word-break:break-all}
 .badge{display:inline-block;padding:.05rem .5rem;border-radius:999px;font-size:.8rem;font-weight:600;border:1px solid currentColor}
 .badge-completed,.badge-active{color:var(--good)}.badge-failed,.badge-revoked,.badge-disabled,.badge-cancelled{color:var(--bad)}.badge-processing,.badge-pending{color:var(--warn)}
 progress,meter{width:100%;max-width:24rem;height:1rem}
@@ -39,11 +39,13 @@ ol.timeline{list-style:none;padding:0;margin:0;border-left:2px solid var(--line)
 ol.timeline li::before{content:"";position:absolute;left:-6px;top:.8rem;width:10px;height:10px;border-radius:50%;background:var(--accent)}
 img.shot{max-width:100%;height:auto;border:1px solid var(--line)}svg.chart{width:100%;max-width:48rem;height:auto}svg.chart text{font-size:10px;fill:var(--muted)}
 .auth{max-width:28rem;margin:2rem auto}.err{color:var(--bad);font-weight:600}
-.api-op{border:1px solid var(--line);border-radius:8px;margin:.75rem 0;padding:.5rem .75rem}.api-op summary{cursor:pointer}
+.api-op code,nav.panel a{word-break:break-all}.api-op{border:1px solid var(--line);border-radius:8px;margin:.75rem 0;padding:.5rem .75rem}.api-op summary{cursor:pointer}
 .method{display:inline-block;min-width:4.2rem;font-weight:700;font-family:ui-monospace,monospace}
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem;margin:0}dl.facts dt{font-weight:600}dl.facts dd{margin:0;word-break:break-word}
 @media (max-width:40rem){main{padding:.75rem}header.top{padding:.6rem .75rem}header.top .who{margin-left:0}
-th,td{padding:.35rem .4rem}input[type=text],input[type=email],input[type=password],select{min-width:0;width:100%}.row>*{flex:1 1 100%}}
+th,td{padding:.35rem .4rem}
+table.stack thead{position:absolute;left:-9999px}table.stack tr{display:block;border-bottom:1px solid var(--line);padding:.4rem 0}
+table.stack td{display:grid;grid-template-columns:7rem 1fr;gap:.5rem;border:none;padding:.2rem .25rem;word-break:break-word}table.stack td::before{content:attr(data-label);font-weight:600;color:var(--muted)}table.stack td>*{justify-self:start}input[type=text],input[type=email],input[type=password],select{min-width:0;width:100%}.row>*{flex:1 1 100%}}
 `;
 
 export const CONSOLE_JS = `

@@ -13,10 +13,10 @@ ${JOB_KINDS.map((k) => html`<option value="${k}"${opts.kind === k ? html` select
 <div><label for="status">Status</label><select id="status" name="status"><option value="">any status</option>
 ${JOB_STATUSES.map((s) => html`<option value="${s}"${opts.status === s ? html` selected` : ''}>${s.toLowerCase()}</option>`)}</select></div>
 <div><button type="submit">Filter</button></div></form>
-${opts.rows.length === 0 ? html`<p class="muted">No jobs${opts.kind || opts.status ? ' match these filters' : ' yet: create a key and call the API'}.</p>` : html`<div class="table-wrap"><table>
+${opts.rows.length === 0 ? html`<p class="muted">No jobs${opts.kind || opts.status ? ' match these filters' : ' yet: create a key and call the API'}.</p>` : html`<div class="table-wrap"><table class="stack">
 <caption class="skip">Your jobs, newest first</caption>
 <thead><tr><th scope="col">Kind</th><th scope="col">Target</th><th scope="col">Status</th><th scope="col">Created</th><th scope="col">Key</th></tr></thead><tbody>
-${opts.rows.map((r) => html`<tr><td>${r.kind}</td><td><a href="/console/jobs/${r.kind}/${r.id}">${r.target}</a></td><td>${statusBadge(r.status)}</td><td>${when(r.createdAt)}</td><td>${opts.keys.get(r.keyId)?.label ?? r.keyId}</td></tr>`)}
+${opts.rows.map((r) => html`<tr><td data-label="Kind">${r.kind}</td><td data-label="Target"><a href="/console/jobs/${r.kind}/${r.id}">${r.target}</a></td><td data-label="Status">${statusBadge(r.status)}</td><td data-label="Created">${when(r.createdAt)}</td><td data-label="Key">${opts.keys.get(r.keyId)?.label ?? r.keyId}</td></tr>`)}
 </tbody></table></div>`}
 <p class="muted small">Map requests answer at once and keep no job document, so they are not listed; each still counts on the Usage page.</p>`;
 }
@@ -77,15 +77,15 @@ ${content?.links?.length ? html`<h2>Links (${content.links.length})</h2><ul clas
     body = html`${facts([['Start URL', doc.startUrl], ...common, ['Max depth', doc.maxDepth], ['Limit', doc.limit]])}
 ${doc.error ? html`<div class="panel notice bad" role="alert"><p>${doc.error.message}</p></div>` : ''}
 ${progress(job, opts.counts, running)}
-${opts.crawlPages.length ? html`<h2>Pages (first ${opts.crawlPages.length})</h2><div class="table-wrap"><table><thead><tr><th scope="col">URL</th><th scope="col">Depth</th><th scope="col">Title</th></tr></thead><tbody>
-${opts.crawlPages.map((p) => html`<tr><td>${p.url}</td><td>${p.depth}</td><td>${p.metadata?.title ?? ''}</td></tr>`)}</tbody></table></div>` : ''}`;
+${opts.crawlPages.length ? html`<h2>Pages (first ${opts.crawlPages.length})</h2><div class="table-wrap"><table class="stack"><thead><tr><th scope="col">URL</th><th scope="col">Depth</th><th scope="col">Title</th></tr></thead><tbody>
+${opts.crawlPages.map((p) => html`<tr><td data-label="URL">${p.url}</td><td data-label="Depth">${p.depth}</td><td data-label="Title">${p.metadata?.title ?? ''}</td></tr>`)}</tbody></table></div>` : ''}`;
   } else {
     const doc = job.doc;
     body = html`${facts([...common])}
 ${doc.error ? html`<div class="panel notice bad" role="alert"><p>${doc.error.message}</p></div>` : ''}
 ${progress(job, opts.counts, running)}
-<h2>Pages</h2><div class="table-wrap"><table><thead><tr><th scope="col">URL</th><th scope="col">Status</th><th scope="col">Error</th></tr></thead><tbody>
-${doc.pages.map((p) => html`<tr><td>${p.url}</td><td>${statusBadge(p.status)}</td><td>${p.error ? `${p.error.code}: ${p.error.message}` : ''}</td></tr>`)}</tbody></table></div>`;
+<h2>Pages</h2><div class="table-wrap"><table class="stack"><thead><tr><th scope="col">URL</th><th scope="col">Status</th><th scope="col">Error</th></tr></thead><tbody>
+${doc.pages.map((p) => html`<tr><td data-label="URL">${p.url}</td><td data-label="Status">${statusBadge(p.status)}</td><td data-label="Error">${p.error ? `${p.error.code}: ${p.error.message}` : ''}</td></tr>`)}</tbody></table></div>`;
   }
   return html`${head}${body}${timeline(opts.events, opts.timelineMax)}`;
 }

@@ -21,13 +21,13 @@ ${opts.error ? html`<div class="panel notice bad" role="alert"><p class="err">${
 <div><label for="label">Label</label><input id="label" name="label" type="text" maxlength="200" required placeholder="production, laptop…"></div>
 <div><button type="submit">Create key</button></div></form></section>
 <h2>Your keys</h2>
-${opts.rows.length === 0 ? html`<p class="muted">No keys yet.</p>` : html`<div class="table-wrap"><table><caption class="skip">Your API keys</caption>
+${opts.rows.length === 0 ? html`<p class="muted">No keys yet.</p>` : html`<div class="table-wrap"><table class="stack"><caption class="skip">Your API keys</caption>
 <thead><tr><th scope="col">Label</th><th scope="col">Id</th><th scope="col">Plan</th><th scope="col">Created</th><th scope="col">Last job</th><th scope="col">Status</th><th scope="col"><span class="skip">Actions</span></th></tr></thead><tbody>
-${opts.rows.map(({ key, lastJobAt }) => html`<tr><td>${key.label}</td><td class="mono">${key.id}</td><td>${key.plan}</td><td>${when(key.createdAt)}</td><td>${when(lastJobAt)}</td>
-<td>${key.revokedAt ? html`${statusBadge('revoked')} <span class="small muted">${when(key.revokedAt)}</span>` : statusBadge('active')}</td>
-<td>${key.revokedAt ? '' : html`<a href="/console/keys/${key.id}/webhook-secret">Webhook secret</a>
+${opts.rows.map(({ key, lastJobAt }) => html`<tr><td data-label="Label">${key.label}</td><td data-label="Id" class="mono">${key.id}</td><td data-label="Plan">${key.plan}</td><td data-label="Created">${when(key.createdAt)}</td><td data-label="Last job">${when(lastJobAt)}</td>
+<td data-label="Status">${key.revokedAt ? html`${statusBadge('revoked')} <span class="small muted">${when(key.revokedAt)}</span>` : statusBadge('active')}</td>
+<td data-label="">${key.revokedAt ? '' : html`<div class="actions"><a href="/console/keys/${key.id}/webhook-secret">Webhook secret</a>
 <form class="inline" method="post" action="/console/keys/${key.id}/revoke" data-confirm="Revoke the key “${key.label}”? Requests with it will be refused from now on. This cannot be undone.">
-<input type="hidden" name="_csrf" value="${opts.csrf}"><button class="danger" type="submit" aria-label="Revoke key ${key.label}">Revoke</button></form>`}</td></tr>`)}
+<input type="hidden" name="_csrf" value="${opts.csrf}"><button class="danger" type="submit" aria-label="Revoke key ${key.label}">Revoke</button></form></div>`}</td></tr>`)}
 </tbody></table></div>`}`;
 }
 

@@ -173,11 +173,29 @@ describe('web console end to end', () => {
     await page.getByText('/api/v1/scrape').first().waitFor();
   });
 
+  test('the playground scrapes a URL as one of the account\'s keys and shows the same request as code', async () => {
+    await page.goto(url('/console/playground'));
+    await page.getByLabel('URL').fill(site.url('/second'));
+    await page.getByLabel('Timeout (ms, 1000–300000)').fill('500');
+    const [refused] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/console/playground') && r.request().method() === 'POST'), page.getByRole('button', { name: 'Scrape' }).click()]);
+    assert.equal(refused.status(), 400);
+    assert.match(await page.getByRole('alert').innerText(), /timeout must be >= 1000/);
+    await page.getByLabel('Timeout (ms, 1000–300000)').fill('');
+    await page.getByLabel('links').check();
+    await page.getByRole('button', { name: 'Scrape' }).click();
+    await page.waitForURL(/\/console\/jobs\/scrape\/[\w-]{22}$/);
+    await until(async () => { await page.reload(); return /completed/.test(await page.locator('h1').innerText()); }, { timeoutMs: 60_000, intervalMs: 500 });
+    const text = await page.locator('main').innerText();
+    assert.match(text, /# Second page/);
+    assert.match(await page.locator('#snippet-curl').innerText(), /"formats":\["markdown","links"\]/);
+    assert.doesNotMatch(await page.locator('main').innerHTML(), /trawl_[\w-]{32}/, 'no key on the page');
+  });
+
   test('screenshots of the signed-in pages', async () => {
     if (!SHOTS) return;
     const storage = await admin.storageState();
     for (const [p, name] of [['/console/keys', 'keys'], ['/console/jobs', 'jobs'], [`/console/jobs/scrape/${scrapeId}`, 'job-scrape'], [`/console/jobs/crawl/${crawlId}`, 'job-crawl'],
-      ['/console/usage', 'usage'], ['/console/api', 'api'], ['/console/admin', 'admin'], [`/console/keys/${keyId}/webhook-secret`, 'webhook-secret'], ['/console/jobs/scrape/AAAAAAAAAAAAAAAAAAAAAA', 'not-found']] as const) {
+      ['/console/usage', 'usage'], ['/console/playground', 'playground'], ['/console/api', 'api'], ['/console/admin', 'admin'], [`/console/keys/${keyId}/webhook-secret`, 'webhook-secret'], ['/console/jobs/scrape/AAAAAAAAAAAAAAAAAAAAAA', 'not-found']] as const) {
       await shoot(browser, storage, url(p), name);
     }
   });

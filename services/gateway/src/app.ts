@@ -121,7 +121,7 @@ export async function buildApp(deps: GatewayDeps) {
     await api.register(batchRoutes, routeDeps);
     await api.register(webhookRoutes, routeDeps);
   }, { prefix: '/api/v1' });
-  await app.register(consolePlugin, { deps, openapi: () => app.swagger() });
+  await app.register(consolePlugin, { deps, openapi: () => app.swagger(), scrapes });
 
   return app;
 }

@@ -22,7 +22,10 @@ h1{font-size:1.5rem;margin:.25rem 0 1rem}h2{font-size:1.15rem;margin:1.5rem 0 .5
 th,td{text-align:left;padding:.45rem .6rem;border-bottom:1px solid var(--line);vertical-align:top}th{font-weight:600;background:var(--panel)}
 code,pre,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.875rem}
 pre{background:var(--panel);border:1px solid var(--line);border-radius:6px;padding:.75rem;overflow:auto;max-height:28rem;white-space:pre-wrap;word-break:break-word}
-form.inline{display:inline}form.stack{display:grid;gap:.75rem;max-width:26rem}
+form.inline{display:inline}form.stack{display:grid;gap:.75rem;max-width:26rem}form.stack.wide{max-width:none}
+fieldset{border:1px solid var(--line);border-radius:6px;padding:.5rem .75rem}legend{font-weight:600;font-size:.9rem}label.check{font-weight:400;display:inline-flex;gap:.35rem;align-items:center}
+.code{position:relative}.code button{margin-bottom:.75rem}.results{display:grid;gap:0 1.5rem}@media (min-width:64rem){.results{grid-template-columns:1fr 1fr}}.results>section{min-width:0}
+input[type=url]{width:100%}
 .row{display:flex;flex-wrap:wrap;gap:.75rem;align-items:flex-end}
 label{display:block;font-weight:600;font-size:.9rem;margin-bottom:.2rem}
 input[type=text],input[type=email],input[type=password],input[type=url],select{font:inherit;padding:.45rem .55rem;border:1px solid #8c959f;border-radius:6px;min-width:12rem;max-width:100%;background:#fff;color:var(--fg)}

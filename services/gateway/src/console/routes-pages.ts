@@ -119,7 +119,7 @@ export async function pageRoutes(app: FastifyInstance, ctx: ConsoleContext): Pro
     const crawlPages = job.kind === 'crawl'
       ? await store.listCrawlPages(job.doc.id, { afterRequestedSeq: 0, limit: 50, ...(job.doc.frozenAtSeq !== undefined ? { beforeResultSeq: job.doc.frozenAtSeq } : {}) })
       : [];
-    return sendPage(reply, `${job.kind} job`, 'jobs', viewer, jobPage({ job, events, timelineMax: TIMELINE_MAX, counts, crawlPages }));
+    return sendPage(reply, `${job.kind} job`, 'jobs', viewer, jobPage({ baseUrl: config.publicBaseUrl, job, events, timelineMax: TIMELINE_MAX, counts, crawlPages }));
   });
 
   app.get('/jobs/:kind/:id/progress.json', member, async (request, reply) => {

@@ -4,6 +4,7 @@ import type { StoredEvent } from '../../../../../shared/src/events/index.js';
 import type { ApiKeyDoc, CrawlPageDoc } from '../../../../../shared/src/store/index.js';
 import { html, statusBadge, when, type SafeHtml } from '../html.js';
 import { JOB_KINDS, JOB_STATUSES, type JobRow, type LoadedJob } from '../jobs.js';
+import { requestBodyOf, snippets } from './playground.js';
 
 export function jobsPage(opts: { rows: JobRow[]; keys: Map<string, ApiKeyDoc>; kind?: string | undefined; status?: string | undefined }): SafeHtml {
   return html`<h1>Jobs</h1>
@@ -50,7 +51,7 @@ function progress(job: LoadedJob, counts: { totalUrls: number; completedUrls: nu
 <progress max="${Math.max(1, counts.totalUrls)}" value="${counts.completedUrls + counts.failedUrls}" aria-label="pages done">${counts.completedUrls + counts.failedUrls} of ${counts.totalUrls}</progress></div>`;
 }
 
-export function jobPage(opts: { job: LoadedJob; events: StoredEvent[]; timelineMax: number; counts: { totalUrls: number; completedUrls: number; failedUrls: number }; crawlPages: CrawlPageDoc[] }): SafeHtml {
+export function jobPage(opts: { baseUrl: string; job: LoadedJob; events: StoredEvent[]; timelineMax: number; counts: { totalUrls: number; completedUrls: number; failedUrls: number }; crawlPages: CrawlPageDoc[] }): SafeHtml {
   const { job } = opts;
   const running = job.doc.status === 'PENDING' || job.doc.status === 'PROCESSING';
   const head = html`<p><a href="/console/jobs">← Jobs</a></p><h1>${job.kind} job ${statusBadge(job.doc.status)}</h1>`;
@@ -69,9 +70,13 @@ export function jobPage(opts: { job: LoadedJob; events: StoredEvent[]; timelineM
 ${doc.error ? html`<div class="panel notice bad" role="alert"><p class="err">${doc.error.code}</p><p>${doc.error.message}</p></div>` : ''}
 ${running ? progress(job, opts.counts, true) : ''}
 ${content?.screenshot ? html`<h2>Screenshot</h2><p><img src="/console/jobs/scrape/${doc.id}/screenshot" alt="Screenshot of ${doc.url}" width="${content.screenshot.width}" height="${content.screenshot.height}" class="shot"></p>` : ''}
-${content?.markdown !== undefined ? html`<h2>Markdown</h2><pre>${content.markdown}</pre>` : ''}
-${content?.html !== undefined ? html`<h2>HTML</h2><details><summary>Show the cleaned HTML (${content.html.length} characters)</summary><pre>${content.html}</pre></details>` : ''}
-${content?.links?.length ? html`<h2>Links (${content.links.length})</h2><ul class="small">${content.links.slice(0, 200).map((l) => html`<li>${l}</li>`)}</ul>` : ''}`;
+<div class="results">
+${content?.markdown !== undefined ? html`<section><h2>Markdown</h2><pre>${content.markdown}</pre></section>` : ''}
+${content?.html !== undefined ? html`<section><h2>HTML</h2><pre>${content.html}</pre></section>` : ''}
+${content?.rawHtml !== undefined ? html`<section><h2>Raw HTML</h2><details><summary>Show the page's HTML (${content.rawHtml.length} characters)</summary><pre>${content.rawHtml}</pre></details></section>` : ''}
+${content?.links?.length ? html`<section><h2>Links (${content.links.length})</h2><ul class="small">${content.links.slice(0, 200).map((l) => html`<li>${l}</li>`)}</ul></section>` : ''}
+</div>
+${snippets(opts.baseUrl, requestBodyOf(doc.url, doc.options))}`;
   } else if (job.kind === 'crawl') {
     const doc = job.doc;
     body = html`${facts([['Start URL', doc.startUrl], ...common, ['Max depth', doc.maxDepth], ['Limit', doc.limit]])}

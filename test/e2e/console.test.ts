@@ -214,8 +214,13 @@ describe('web console end to end', () => {
     await mp.waitForURL(/\/console\/keys$/);
     assert.equal(await mp.getByRole('link', { name: 'Admin' }).count(), 0);
     assert.doesNotMatch(await mp.locator('main').innerText(), /e2e key/);
+    await mp.getByLabel('Label').fill('member key');
+    await mp.getByRole('button', { name: 'Create key' }).click();
+    const memberKey = (await mp.locator('#new-key-value').innerText()).trim();
+    assert.match(await mp.getByRole('row', { name: /member key/ }).innerText(), /free/, 'a new account has the default plan');
     await mp.goto(url('/console/jobs'));
     assert.match(await mp.locator('main').innerText(), /No jobs yet/);
+    assert.equal((await api('GET', '/api/v1/scrape', memberKey)).status, 200, 'the member\'s key works');
     for (const p of [`/console/jobs/scrape/${scrapeId}`, `/console/jobs/crawl/${crawlId}`, `/console/keys/${keyId}/webhook-secret`]) {
       const res = await mp.goto(url(p));
       assert.equal(res?.status(), 404, p);
@@ -232,6 +237,20 @@ describe('web console end to end', () => {
     const revoke = await mp.request.post(url(`/console/keys/${keyId}/revoke`), { form: { _csrf: csrf }, maxRedirects: 0 });
     assert.equal(revoke.status(), 404);
     assert.equal((await api('GET', `/api/v1/scrape/${scrapeId}`, apiKey)).status, 200, 'the key still works');
+
+    // The admin disables the member: signed out at once, and signing in is refused.
+    await page.goto(url('/console/admin'));
+    page.once('dialog', (d) => void d.accept());
+    await page.getByRole('row', { name: /member@example\.com/ }).getByRole('button', { name: 'Disable' }).click();
+    await page.getByRole('row', { name: /member@example\.com/ }).getByText('disabled').waitFor();
+    await mp.goto(url('/console/keys'));
+    assert.match(mp.url(), /\/console\/signin\?next=/);
+    await mp.getByLabel('Email').fill(MEMBER.email);
+    await mp.getByLabel('Password').fill(MEMBER.password);
+    const [refusedSignIn] = await Promise.all([mp.waitForResponse((r) => r.url().endsWith('/console/signin') && r.request().method() === 'POST'), mp.getByRole('button', { name: 'Sign in' }).click()]);
+    assert.equal(refusedSignIn.status(), 403);
+    assert.match(await mp.getByRole('alert').innerText(), /disabled/);
+    await until(async () => (await api('GET', '/api/v1/scrape', memberKey)).status === 401, { timeoutMs: 10_000, intervalMs: 500 });
     await member.close();
   });
 

@@ -133,6 +133,7 @@ export async function pageRoutes(app: FastifyInstance, ctx: ConsoleContext): Pro
     const job = await ctx.jobs.load(me(request).account.id, 'scrape', (request.params as { id: string }).id);
     const shot = job.kind === 'scrape' ? (job.doc.content ?? job.source?.content)?.screenshot : undefined;
     if (!shot) throw new NotFoundError('this job has no screenshot');
+    if (Date.parse(shot.expiresAt) <= clock().getTime()) throw new NotFoundError(`the screenshot expired at ${shot.expiresAt}`);
     const bytes = await ctx.deps.payloads.getBytes({ bucket: PAYLOAD_BUCKET, name: shot.name, size: shot.fileSize, contentType: '' });
     return reply.type(shot.format === 'jpeg' ? 'image/jpeg' : 'image/png').header('cache-control', 'private, max-age=300').send(Buffer.from(bytes));
   });

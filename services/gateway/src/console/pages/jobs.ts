@@ -69,7 +69,7 @@ export function jobPage(opts: { baseUrl: string; job: LoadedJob; events: StoredE
       ['Title', (doc.metadata ?? job.source?.metadata)?.title]])}
 ${doc.error ? html`<div class="panel notice bad" role="alert"><p class="err">${doc.error.code}</p><p>${doc.error.message}</p></div>` : ''}
 ${running ? progress(job, opts.counts, true) : ''}
-${content?.screenshot ? html`<h2>Screenshot</h2><p><img src="/console/jobs/scrape/${doc.id}/screenshot" alt="Screenshot of ${doc.url}" width="${content.screenshot.width}" height="${content.screenshot.height}" class="shot"></p>` : ''}
+${content?.screenshot && Date.parse(content.screenshot.expiresAt) > Date.now() ? html`<h2>Screenshot</h2><p><img src="/console/jobs/scrape/${doc.id}/screenshot" alt="Screenshot of ${doc.url}" width="${content.screenshot.width}" height="${content.screenshot.height}" class="shot"></p>` : ''}
 <div class="results">
 ${content?.markdown !== undefined ? html`<section><h2>Markdown</h2><pre>${content.markdown}</pre></section>` : ''}
 ${content?.html !== undefined ? html`<section><h2>HTML</h2><pre>${content.html}</pre></section>` : ''}

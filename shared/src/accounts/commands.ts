@@ -4,9 +4,8 @@
 // so of two racing requests the second is refused by the server, re-reads and gets the
 // decider's answer; repeating ones (plan changes, disabling, enabling) carry their
 // subject's last sequence as read (docs/architecture.md "Idempotency").
-import { makeEvent, type AnyEvent, type EventName, type StoredEvent } from '../events/index.js';
-import { newId } from '../ids.js';
-import { AppendConflictError, type EventLog } from '../nats/event-log.js';
+import { appendDecision } from '../append-decision.js';
+import type { EventLog } from '../nats/event-log.js';
 import type { AggregateKind } from '../subjects.js';
 import { accountDecider, type AccountCommand, type AccountState } from './account-decider.js';
 import { inviteDecider, type InviteCommand, type InviteState } from './invite-decider.js';
@@ -35,28 +34,10 @@ async function execute<C, S>(log: EventLog, kind: AggregateKind, id: string, dec
     const before = history.reduce((s, e) => decider.evolve(s, e as never), decider.initialState());
     const emitted = decider.decide(command, before);
     if (emitted.length === 0) return { seq: null, state: before };
-    const seq = await appendAll(log, kind, id, emitted, history);
+    const seq = await appendDecision(log, { kind, id }, emitted, history, { once: (event) => ONCE.has(event), now: new Date() });
     if (seq !== null) return { seq, state: emitted.reduce((s, e) => decider.evolve(s, e as never), before) };
     if (attempt >= MAX_ATTEMPTS) throw new Error(`${kind} ${id}: gave up after ${attempt} concurrent changes`);
   }
-}
-
-async function appendAll(log: EventLog, kind: AggregateKind, id: string, emitted: { part: string; event: string; data: unknown }[], history: StoredEvent[]): Promise<number | null> {
-  let seq = 0;
-  for (const e of emitted) {
-    const event = makeEvent(e.event as EventName, { kind, id, part: e.part }, e.data as never, { eventId: newId(), now: new Date() }) as AnyEvent;
-    try {
-      const result = ONCE.has(e.event)
-        ? await log.append(event, { once: true })
-        : await log.append(event, { expectedLastSubjectSequence: history.findLast((h) => h.event === e.event)?.seq ?? 0 });
-      if (result.duplicate) return null;
-      seq = result.seq;
-    } catch (err) {
-      if (err instanceof AppendConflictError) return null;
-      throw err;
-    }
-  }
-  return seq;
 }
 
 export const runAccountCommand = (log: EventLog, command: AccountCommand): Promise<Outcome<AccountState>> =>

@@ -71,7 +71,7 @@ async function createKeys(natsUrl: string, keys: BootstrapKey[]): Promise<string
     const log = new EventLog(nc.jetstream(), jsm);
     await bootstrapKeys(log, keys);
     if (await hasAdmin(log)) return null;
-    return inviteLink(config.publicBaseUrl, (await createInvite(log, { role: 'admin', createdBy: 'operator' })).token);
+    return inviteLink(config.publicBaseUrl, (await createInvite(log, { role: 'admin', createdBy: 'operator', bootstrap: true })).token);
   } finally {
     await nc.drain();
   }

@@ -50,12 +50,12 @@ export const runSessionCommand = (log: EventLog, command: SessionCommand): Promi
   execute(log, 'session', command.sessionId, sessionDecider, command);
 
 /** Makes an invite and returns its token (shown once: only its hash is kept). */
-export async function createInvite(log: EventLog, opts: { role: Role; createdBy: string; ttlMs?: number; now?: Date }): Promise<{ token: string; inviteId: string; seq: number | null; expiresAt: string }> {
+export async function createInvite(log: EventLog, opts: { role: Role; createdBy: string; ttlMs?: number; bootstrap?: boolean; now?: Date }): Promise<{ token: string; inviteId: string; seq: number | null; expiresAt: string }> {
   const token = newInviteToken();
   const inviteId = inviteIdOf(token);
   const outcome = await runInviteCommand(log, {
     type: 'CreateInvite', inviteId, tokenHash: inviteTokenHash(token), role: opts.role, createdBy: opts.createdBy,
-    ttlMs: opts.ttlMs ?? INVITE_TTL_MS, at: opts.now ?? new Date(),
+    ttlMs: opts.ttlMs ?? INVITE_TTL_MS, ...(opts.bootstrap ? { bootstrap: true } : {}), at: opts.now ?? new Date(),
   });
   return { token, inviteId, seq: outcome.seq, expiresAt: outcome.state.expiresAt };
 }

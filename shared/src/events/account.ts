@@ -52,6 +52,8 @@ export const InviteCreated = Type.Object({
   expiresAt: Timestamp,
   /** The admin account that made it, or `operator` (npm start, npm run keys -- invite). */
   createdBy: Type.Union([AccountId, Type.Literal('operator')]),
+  /** npm start's invite for the first admin: it stops working once any admin exists. */
+  bootstrap: Type.Optional(Type.Boolean()),
 });
 export type InviteCreated = Static<typeof InviteCreated>;
 

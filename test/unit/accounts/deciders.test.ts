@@ -73,12 +73,20 @@ describe('invite decider', () => {
   });
   test('an open invite is redeemed once', () => {
     const redeemed: InviteEvent = { part: 'invite', event: 'invite_redeemed', data: { accountId: A, redeemedAt: at.toISOString() } };
-    spec.given([created]).when({ type: 'RedeemInvite', inviteId: I, accountId: A, at }).then([redeemed]);
-    spec.given([created, redeemed]).when({ type: 'RedeemInvite', inviteId: I, accountId: ADMIN, at }).thenThrows(InviteStateError, /used/);
+    spec.given([created]).when({ type: 'RedeemInvite', inviteId: I, accountId: A, adminExists: false, at }).then([redeemed]);
+    spec.given([created, redeemed]).when({ type: 'RedeemInvite', inviteId: I, accountId: ADMIN, adminExists: false, at }).thenThrows(InviteStateError, /used/);
   });
+  test('npm start\'s bootstrap invite works only while no admin exists; other invites do not care', () => {
+    const bootstrap: InviteEvent = { ...created, data: { ...created.data, bootstrap: true } };
+    spec.given([]).when({ ...create, bootstrap: true }).then([bootstrap]);
+    spec.given([bootstrap]).when({ type: 'RedeemInvite', inviteId: I, accountId: A, adminExists: true, at }).thenThrows(InviteStateError, /first admin/);
+    spec.given([bootstrap]).when({ type: 'RedeemInvite', inviteId: I, accountId: A, adminExists: false, at }).thenMatches((events) => assert.equal(events.length, 1));
+    spec.given([created]).when({ type: 'RedeemInvite', inviteId: I, accountId: A, adminExists: true, at }).thenMatches((events) => assert.equal(events.length, 1));
+  });
+
   test('an expired or unknown invite is refused', () => {
-    spec.given([created]).when({ type: 'RedeemInvite', inviteId: I, accountId: A, at: later }).thenThrows(InviteStateError, /expired/);
-    spec.given([]).when({ type: 'RedeemInvite', inviteId: I, accountId: A, at }).thenThrows(NotFoundError);
+    spec.given([created]).when({ type: 'RedeemInvite', inviteId: I, accountId: A, adminExists: false, at: later }).thenThrows(InviteStateError, /expired/);
+    spec.given([]).when({ type: 'RedeemInvite', inviteId: I, accountId: A, adminExists: false, at }).thenThrows(NotFoundError);
   });
 });
 

@@ -5,7 +5,7 @@
 import { changeKeyPlan, revokeKey } from '../../../../shared/src/api-keys/admin.js';
 import { KeyStateError } from '../../../../shared/src/api-keys/decider.js';
 import { accountDecider, checkPassword, normalizeEmail, type AccountState } from '../../../../shared/src/accounts/account-decider.js';
-import { createInvite, inviteLink, runAccountCommand, runInviteCommand, runSessionCommand } from '../../../../shared/src/accounts/commands.js';
+import { createInvite, hasAdmin, inviteLink, runAccountCommand, runInviteCommand, runSessionCommand } from '../../../../shared/src/accounts/commands.js';
 import { inviteDecider } from '../../../../shared/src/accounts/invite-decider.js';
 import { decoyHash, hashPassword, verifyPassword } from '../../../../shared/src/accounts/password.js';
 import { isSessionValid } from '../../../../shared/src/accounts/session-decider.js';
@@ -102,7 +102,7 @@ export class ConsoleAccounts {
     // The invite first: of two people racing for one invite, one gets it; the other makes
     // no account. (If the email were taken in between, the invite is spent: rare, and an
     // admin makes another.)
-    if (inviteId) await runInviteCommand(this.deps.log, { type: 'RedeemInvite', inviteId, accountId, at });
+    if (inviteId) await runInviteCommand(this.deps.log, { type: 'RedeemInvite', inviteId, accountId, adminExists: await hasAdmin(this.deps.log), at });
     const outcome = await runAccountCommand(this.deps.log, { type: 'Register', accountId, email, passwordHash, role, plan: defaultPlan, ...(inviteId ? { inviteId } : {}), at });
     await this.projected(outcome.seq);
     const account = (await this.account(accountId))!;
@@ -122,6 +122,7 @@ export class ConsoleAccounts {
     if (state.status === 'NONE' || state.tokenHash !== inviteTokenHash(token)) throw new NotFoundError('this invite link is not valid');
     if (state.status === 'USED') throw new ForbiddenError('this invite link has been used already');
     if (this.deps.clock().getTime() >= Date.parse(state.expiresAt)) throw new ForbiddenError('this invite link has expired; ask an admin for a new one');
+    if (state.bootstrap && await hasAdmin(this.deps.log)) throw new ForbiddenError('this start-up invite was for the first admin, and an admin exists now: ask them for an invite');
     return inviteId;
   }
 

@@ -48,7 +48,7 @@ dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem;marg
 @media (max-width:40rem){main{padding:.75rem}header.top{padding:.6rem .75rem}header.top .who{margin-left:0}
 th,td{padding:.35rem .4rem}
 table.stack thead{position:absolute;left:-9999px}table.stack tr{display:block;border-bottom:1px solid var(--line);padding:.4rem 0}
-table.stack td{display:grid;grid-template-columns:7rem 1fr;gap:.5rem;border:none;padding:.2rem .25rem;word-break:break-word}table.stack td::before{content:attr(data-label);font-weight:600;color:var(--muted)}table.stack td>*{justify-self:start}input[type=text],input[type=email],input[type=password],select{min-width:0;width:100%}.row>*{flex:1 1 100%}}
+table.stack td{display:block;position:relative;min-height:1.6rem;border:none;padding:.2rem .25rem .2rem 7.75rem;word-break:break-word}table.stack td::before{content:attr(data-label);position:absolute;left:.25rem;width:7rem;font-weight:600;color:var(--muted);font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;font-size:.9rem}input[type=text],input[type=email],input[type=password],select{min-width:0;width:100%}.row>*{flex:1 1 100%}}
 `;
 
 export const CONSOLE_JS = `

@@ -29,8 +29,8 @@ ${limits.concurrentJobs} jobs running at once, ${limits.requestsPerMinute} reque
 ${opts.rows.length === 0 ? html`<p class="muted">No keys yet.</p>` : html`<div class="table-wrap"><table class="stack"><thead><tr><th scope="col">Key</th><th scope="col">Pages this month</th><th scope="col">Running jobs</th><th scope="col">Requests per minute</th></tr></thead><tbody>
 ${opts.rows.map((r) => {
     const l = PLAN_LIMITS[r.plan];
-    return html`<tr><td data-label="Key">${r.label} <span class="mono small muted">${r.id}</span>${r.revoked ? html` <span class="badge badge-revoked">revoked</span>` : ''}</td>
-<td data-label="Pages">${r.monthPages} of ${l.monthlyPages.toLocaleString('en')}<br><meter min="0" max="${l.monthlyPages}" value="${r.monthPages}" aria-label="pages used of the monthly quota">${r.monthPages}</meter></td>
+    return html`<tr><td data-label="Key"><div>${r.label} <span class="mono small muted">${r.id}</span>${r.revoked ? html` <span class="badge badge-revoked">revoked</span>` : ''}</div></td>
+<td data-label="Pages"><div>${r.monthPages} of ${l.monthlyPages.toLocaleString('en')}<br><meter min="0" max="${l.monthlyPages}" value="${r.monthPages}" aria-label="pages used of the monthly quota">${r.monthPages}</meter></div></td>
 <td data-label="Running">${r.runningJobs} of ${l.concurrentJobs}</td><td data-label="Per minute">limit ${l.requestsPerMinute}</td></tr>`;
   })}</tbody></table></div>`}
 <p class="muted small">Requests per minute are counted in a one-minute window that is not kept; the console shows each key's limit, and the API answers with <code>X-RateLimit-Remaining</code>.</p>

@@ -94,6 +94,8 @@ describe('console accounts: open sign-up', () => {
     const page = await gw.app.inject({ method: 'GET', url: '/console/nope', headers: { accept: 'text/html' } });
     assert.equal(page.statusCode, 404);
     assert.match(page.body, /<h1>Page not found<\/h1>/);
+    const openapi = (await gw.app.inject({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, unknown> };
+    assert.deepEqual(Object.keys(openapi.paths).filter((p) => !p.startsWith('/api/v1/')), [], 'console pages are not in the API document');
     const unsigned = await gw.app.inject({ method: 'GET', url: `/console/jobs/scrape/${'A'.repeat(22)}/progress.json` });
     assert.equal(unsigned.statusCode, 401);
     assert.equal(unsigned.json().code, 'UNAUTHORIZED');

@@ -191,15 +191,6 @@ describe('web console end to end', () => {
     assert.doesNotMatch(await page.locator('main').innerHTML(), /trawl_[\w-]{32}/, 'no key on the page');
   });
 
-  test('screenshots of the signed-in pages', async () => {
-    if (!SHOTS) return;
-    const storage = await admin.storageState();
-    for (const [p, name] of [['/console/keys', 'keys'], ['/console/jobs', 'jobs'], [`/console/jobs/scrape/${scrapeId}`, 'job-scrape'], [`/console/jobs/crawl/${crawlId}`, 'job-crawl'],
-      ['/console/usage', 'usage'], ['/console/playground', 'playground'], ['/console/api', 'api'], ['/console/admin', 'admin'], [`/console/keys/${keyId}/webhook-secret`, 'webhook-secret'], ['/console/jobs/scrape/AAAAAAAAAAAAAAAAAAAAAA', 'not-found']] as const) {
-      await shoot(browser, storage, url(p), name);
-    }
-  });
-
   test('an admin invites a member; the member cannot see the first account\'s keys or jobs, by URL guessing either', async () => {
     await page.goto(url('/console/admin'));
     await page.getByLabel('Role').selectOption('member');
@@ -252,6 +243,15 @@ describe('web console end to end', () => {
     assert.match(await mp.getByRole('alert').innerText(), /disabled/);
     await until(async () => (await api('GET', '/api/v1/scrape', memberKey)).status === 401, { timeoutMs: 10_000, intervalMs: 500 });
     await member.close();
+  });
+
+  test('screenshots of the signed-in pages', async () => {
+    if (!SHOTS) return;
+    const storage = await admin.storageState();
+    for (const [p, name] of [['/console/keys', 'keys'], ['/console/jobs', 'jobs'], [`/console/jobs/scrape/${scrapeId}`, 'job-scrape'], [`/console/jobs/crawl/${crawlId}`, 'job-crawl'],
+      ['/console/usage', 'usage'], ['/console/playground', 'playground'], ['/console/api', 'api'], ['/console/admin', 'admin'], [`/console/keys/${keyId}/webhook-secret`, 'webhook-secret'], ['/console/jobs/scrape/AAAAAAAAAAAAAAAAAAAAAA', 'not-found']] as const) {
+      await shoot(browser, storage, url(p), name);
+    }
   });
 
   test('a state change without the CSRF token, with a wrong one, or from another origin is refused', async () => {

@@ -32,7 +32,7 @@ input[type=text],input[type=email],input[type=password],input[type=url],select{f
 button,.button{font:inherit;cursor:pointer;border-radius:6px;padding:.45rem .9rem;border:1px solid var(--accent);background:var(--accent);color:var(--accent-fg);text-decoration:none;display:inline-block}
 button.secondary{background:#fff;color:var(--accent)}button.danger{background:#fff;color:var(--bad);border-color:var(--bad)}
 button.link{background:none;border:none;color:var(--accent);padding:0;text-decoration:underline}
-.actions{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}.secret{display:flex;gap:.5rem;align-items:center;flex-wrap:wrap}.secret code{background:#fff;border:1px solid var(--line);padding:.35rem .5rem;border-radius:6px;word-break:break-all}
+.actions{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}.actions select{min-width:6.5rem}.secret{display:flex;gap:.5rem;align-items:center;flex-wrap:wrap}.secret code{background:#fff;border:1px solid var(--line);padding:.35rem .5rem;border-radius:6px;word-break:break-all}
 .badge{display:inline-block;padding:.05rem .5rem;border-radius:999px;font-size:.8rem;font-weight:600;border:1px solid currentColor}
 .badge-completed,.badge-active{color:var(--good)}.badge-failed,.badge-revoked,.badge-disabled,.badge-cancelled{color:var(--bad)}.badge-processing,.badge-pending{color:var(--warn)}
 progress,meter{width:100%;max-width:24rem;height:1rem}

@@ -21,7 +21,7 @@ ${opts.invited ? html`<div class="notice good"><p>Send this link to the person y
 <div><button type="submit">Make an invite link</button></div></form></section>
 <h2>Accounts</h2>
 <div class="table-wrap"><table class="stack"><thead><tr><th scope="col">Email</th><th scope="col">Role</th><th scope="col">Status</th><th scope="col">Created</th><th scope="col">Keys</th><th scope="col">Pages this month</th><th scope="col">Plan</th><th scope="col"><span class="skip">Actions</span></th></tr></thead><tbody>
-${opts.rows.map(({ account: a, activeKeys, monthPages }) => html`<tr><td data-label="Email">${a.email}</td><td data-label="Role">${a.role}</td><td data-label="Status">${statusBadge(a.status)}</td><td data-label="Created">${when(a.createdAt)}</td><td data-label="Active keys">${activeKeys}</td><td data-label="Pages (month)">${monthPages}</td>
+${opts.rows.map(({ account: a, activeKeys, monthPages }) => html`<tr><td data-label="Email">${a.email}</td><td data-label="Role">${a.role}</td><td data-label="Status">${statusBadge(a.status)}</td><td data-label="Created">${when(a.createdAt)}</td><td data-label="Active keys">${activeKeys}</td><td data-label="Pages">${monthPages}</td>
 <td data-label="Plan"><form method="post" action="/console/admin/accounts/${a.id}/plan" class="actions"><input type="hidden" name="_csrf" value="${opts.csrf}">
 <label class="skip" for="plan-${a.id}">Plan of ${a.email}</label><select id="plan-${a.id}" name="plan">${PLANS.map((p) => html`<option value="${p}"${p === a.plan ? html` selected` : ''}>${p}</option>`)}</select>
 <button class="secondary" type="submit">Set plan</button></form></td>

@@ -18,6 +18,8 @@ import { changeKeyPlan, createKey, listKeys, resolveKey, revokeKey, type KeySumm
 import { KeyStateError } from '../shared/src/api-keys/decider.js';
 import { NotFoundError } from '../shared/src/errors.js';
 import { EventLog } from '../shared/src/nats/event-log.js';
+import { createInvite, inviteLink } from '../shared/src/accounts/commands.js';
+import type { Role } from '../shared/src/events/account.js';
 import { PLANS, type Plan } from '../shared/src/plans.js';
 import { PROJECTED_SUBJECT, STREAM_NAME } from '../shared/src/subjects.js';
 
@@ -30,6 +32,7 @@ export const USAGE = `usage: npm run keys -- <command> [--json]
                                   refuse the key from now on (final)
   plan <key-or-keyId> <${PLANS.join('|')}>
                                   move the key to another plan
+  invite [--role <member|admin>]  make a one-use invite link to the web console (7 days)
 
   --json   print JSON (one object per line for list) instead of text
   NATS_URL selects the NATS server(s) (default nats://127.0.0.1:4222, as npm start runs it)`;
@@ -43,6 +46,7 @@ export type Command =
   | { name: 'list'; json: boolean }
   | { name: 'revoke'; ref: string; reason?: string; json: boolean }
   | { name: 'plan'; ref: string; plan: Plan; json: boolean }
+  | { name: 'invite'; role: Role; json: boolean }
   | { name: 'help' };
 
 export class UsageError extends Error {}
@@ -64,7 +68,7 @@ export function parseCommand(argv: string[]): Command {
       args: argv,
       allowPositionals: true,
       strict: true,
-      options: { plan: { type: 'string' }, label: { type: 'string' }, reason: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      options: { plan: { type: 'string' }, label: { type: 'string' }, reason: { type: 'string' }, role: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
     });
   } catch (err) {
     throw new UsageError((err as Error).message);
@@ -74,7 +78,7 @@ export function parseCommand(argv: string[]): Command {
   if (values.help || name === 'help') return { name: 'help' };
   const json = values.json ?? false;
   const only = (allowed: string[], positional: number): void => {
-    for (const option of ['plan', 'label', 'reason'] as const) {
+    for (const option of ['plan', 'label', 'reason', 'role'] as const) {
       if (values[option] !== undefined && !allowed.includes(option)) throw new UsageError(`${name} takes no --${option}`);
     }
     if (rest.length !== positional) throw new UsageError(`${name} expects ${positional} argument${positional === 1 ? '' : 's'}, got ${rest.length}`);
@@ -96,6 +100,12 @@ export function parseCommand(argv: string[]): Command {
       only([], 2);
       if (!isPlan(rest[1])) throw new UsageError(`plan: "${rest[1]}" is not a plan (${PLANS.join(', ')})`);
       return { name, ref: rest[0]!, plan: rest[1], json };
+    case 'invite': {
+      only(['role'], 0);
+      const role = values.role ?? 'member';
+      if (role !== 'member' && role !== 'admin') throw new UsageError(`invite: --role must be member or admin, not "${role}"`);
+      return { name, role, json };
+    }
     case undefined:
       throw new UsageError('no command given');
     default:
@@ -138,7 +148,7 @@ function listText(keys: KeySummary[]): string[] {
   return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  '));
 }
 
-async function run(command: Exclude<Command, { name: 'help' }>, nc: NatsConnection): Promise<number> {
+async function run(command: Exclude<Command, { name: 'help' }>, nc: NatsConnection, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const log = new EventLog(nc.jetstream(), await nc.jetstreamManager());
   const projected = projectedWaiter(nc);
   switch (command.name) {
@@ -172,6 +182,18 @@ async function run(command: Exclude<Command, { name: 'help' }>, nc: NatsConnecti
         if (!(e instanceof KeyStateError && e.refusal === 'already-revoked')) throw e;
         if (command.json) out(JSON.stringify({ keyId, changed: false }));
         else out(`${e.message}; nothing changed`);
+      }
+      return 0;
+    }
+    case 'invite': {
+      const made = await createInvite(log, { role: command.role, createdBy: 'operator' });
+      const base = (env.PUBLIC_BASE_URL?.trim() || `http://localhost:${env.PORT?.trim() || '3000'}`).replace(/\/+$/, '');
+      const link = inviteLink(base, made.token);
+      if (command.json) out(JSON.stringify({ inviteId: made.inviteId, role: command.role, link, expiresAt: made.expiresAt }));
+      else {
+        out(`invite link (${command.role}, one use, until ${made.expiresAt}):`);
+        out(link);
+        err('the link is shown only this once: only its hash is stored (PUBLIC_BASE_URL sets its host)');
       }
       return 0;
     }
@@ -214,7 +236,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
       err(`keys: NATS at ${url} has no ${STREAM_NAME} stream (${(e as Error).message}): is this Trawl's NATS, and has Trawl started once?`);
       return 1;
     }
-    return await run(command, nc);
+    return await run(command, nc, env);
   } catch (e) {
     if (e instanceof NotFoundError || e instanceof KeyStateError) {
       err(`keys: ${e.message}`);

@@ -10,6 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { loadConfigOrExit, type BootstrapKey, type Config } from '../shared/src/config.js';
 import { bootstrapKeys } from '../shared/src/api-keys/bootstrap.js';
 import { newApiKey } from '../shared/src/ids.js';
+import { createInvite, hasAdmin, inviteLink } from '../shared/src/accounts/commands.js';
+import { consoleConfig } from '../services/gateway/src/console/config.js';
 import { createLogger } from '../shared/src/logger.js';
 import { connectNats } from '../shared/src/nats/connect.js';
 import { EventLog } from '../shared/src/nats/event-log.js';
@@ -126,11 +128,15 @@ async function startNatsServer(dataDir: string): Promise<SupervisedNats> {
   return nats;
 }
 
-async function createKeys(natsUrl: string, keys: BootstrapKey[]): Promise<void> {
+/** Creates the bootstrap keys; while no console admin exists, also an admin invite (its link is returned). */
+async function createKeys(natsUrl: string, keys: BootstrapKey[]): Promise<string | null> {
   const nc = await connectNats(natsUrl, 'trawl-supervisor', logger);
   try {
     const jsm = await ensureInfrastructure(nc, { eventRetentionMs: config.eventRetentionMs, payloadTtlMs: config.payloadTtlMs });
-    await bootstrapKeys(new EventLog(nc.jetstream(), jsm), keys);
+    const log = new EventLog(nc.jetstream(), jsm);
+    await bootstrapKeys(log, keys);
+    if (await hasAdmin(log)) return null;
+    return inviteLink(config.publicBaseUrl, (await createInvite(log, { role: 'admin', createdBy: 'operator', bootstrap: true })).token);
   } finally {
     await nc.drain();
   }
@@ -148,6 +154,7 @@ function serviceProcess(name: string, env: NodeJS.ProcessEnv): Supervised {
 const started: { nats?: SupervisedNats; services: Supervised[] } = { services: [] };
 
 async function main(cfg: Config): Promise<void> {
+  consoleConfig(); // CONSOLE_SIGNUP, CONSOLE_DEFAULT_PLAN: a bad value stops the start here, named
   fs.mkdirSync(cfg.dataDir, { recursive: true });
   let nats: SupervisedNats | undefined;
   const natsUrl = cfg.natsUrl ?? (nats = await startNatsServer(cfg.dataDir)).url;
@@ -159,7 +166,7 @@ async function main(cfg: Config): Promise<void> {
   // The operator's own key on their own machine: the largest plan.
   const generated = cfg.bootstrapApiKeys.length === 0 ? [{ key: newApiKey(), plan: 'team' as const }] : [];
   const keys = [...cfg.bootstrapApiKeys, ...generated];
-  await createKeys(natsUrl, keys);
+  const adminInvite = await createKeys(natsUrl, keys);
 
   const healthBase = cfg.healthPort;
   // TRAWL_SERVICES picks a subset (debugging, or running some services elsewhere).
@@ -199,6 +206,9 @@ async function main(cfg: Config): Promise<void> {
   say(`Trawl is running at ${cfg.publicBaseUrl}`);
   if (generated.length) say(`API key (plan ${first.plan}): ${first.key}`);
   else say(`API keys: the ${keys.length} from BOOTSTRAP_API_KEYS`);
+  say(`web console: ${cfg.publicBaseUrl}/console`);
+  if (adminInvite) say(`console admin invite (one use, 7 days; makes the first admin account): ${adminInvite}`);
+  else say('console: invite people from its Admin page, or with npm run keys -- invite');
   say(`try: curl -s -X POST ${cfg.publicBaseUrl}/api/v1/scrape -H 'Authorization: Bearer <API_KEY>' -H 'content-type: application/json' -d '{"url":"https://example.com"}'`);
 }
 

@@ -20,6 +20,9 @@ export const ERROR_CODES = {
   METHOD_NOT_ALLOWED: { status: 405, title: 'Method not allowed' },
   JOB_ALREADY_FINISHED: { status: 409, title: 'Job already finished' },
   ROTATION_CONFLICT: { status: 409, title: 'Rotation conflict' },
+  // The web console's (docs/console.md).
+  FORBIDDEN: { status: 403, title: 'Forbidden' },
+  CONFLICT: { status: 409, title: 'Conflict' },
   PAYLOAD_TOO_LARGE: { status: 413, title: 'Payload too large' },
   URI_TOO_LONG: { status: 414, title: 'URI too long' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, title: 'Unsupported media type' },
@@ -127,6 +130,10 @@ export class NotFoundError extends NonRetryableError {
 }
 export class UnauthorizedError extends NonRetryableError {
   readonly code = 'UNAUTHORIZED';
+}
+/** Signed in, but not allowed (a missing CSRF token, a member on an admin page). */
+export class ForbiddenError extends NonRetryableError {
+  readonly code = 'FORBIDDEN';
 }
 /** Infrastructure is down (NATS, store): the request may be repeated. */
 export class ServiceUnavailableError extends RetryableError {

@@ -15,8 +15,8 @@ import { cancelEventOf, makeEvent, type StoredEvent, type TrawlEvent } from '../
 import type { IdGenerator, Clock } from '../../../shared/src/ids.js';
 import { ConsumerWorker, type MessageContext } from '../../../shared/src/nats/worker.js';
 import type { ServiceContext } from '../../../shared/src/service.js';
-import { SUBJECT_ROOT } from '../../../shared/src/subjects.js';
-import type { EngineRouter, RoutedPage } from './engine/engine-router.js';
+import { SUBJECT_ROOT, type AggregateKind } from '../../../shared/src/subjects.js';
+import type { EngineRouter, JobKind, RoutedPage } from './engine/engine-router.js';
 import type { CaptureResult } from './page-capturer.js';
 import type { CapturePriority } from './slots.js';
 
@@ -97,7 +97,7 @@ export class FetchWorker {
       makeEvent('page_started', at, { attempt: mctx.deliveryCount, startedAt: startedAt.toISOString(), worker: this.deps.workerName }, { eventId: newId(), now: startedAt }),
       { msgId: `${event.kind}.${event.id}.${event.part}.page_started.${mctx.deliveryCount}` },
     );
-    const result: RoutedPage = await router.fetch(event.kind === 'apikey' ? 'scrape' : event.kind, event.data.url, event.data.options, { signal: mctx.signal, working: mctx.working, priority });
+    const result: RoutedPage = await router.fetch(jobKindOf(event.kind), event.data.url, event.data.options, { signal: mctx.signal, working: mctx.working, priority });
     const fetched = await this.store(event, result);
     const now = clock();
     const queueWaitMs = Math.max(0, startedAt.getTime() - Date.parse(event.data.requestedAt));
@@ -143,4 +143,9 @@ function laneFilter(kind: LaneKind): string {
 
 function roundTimings(t: CaptureResult['timings']) {
   return { fetchMs: Math.round(t.fetchMs), renderMs: Math.round(t.renderMs), screenshotMs: Math.round(t.screenshotMs) };
+}
+
+/** The job kind whose engine default applies: only job kinds request pages; any other is a scrape. */
+function jobKindOf(kind: AggregateKind): JobKind {
+  return kind === 'crawl' || kind === 'batch' || kind === 'map' ? kind : 'scrape';
 }

@@ -34,6 +34,7 @@ import { documentOptionalRotateBody, webhookRoutes } from './routes/webhooks.js'
 import { ScrapeService } from './scrape/service.js';
 import type { PresentDeps } from './scrape/present.js';
 import { PAYLOAD_BUCKET } from '../../../shared/src/subjects.js';
+import { consolePlugin } from './console/plugin.js';
 
 export interface GatewayDeps {
   config: Config;
@@ -127,6 +128,7 @@ export async function buildApp(deps: GatewayDeps) {
     await api.register(batchRoutes, routeDeps);
     await api.register(webhookRoutes, routeDeps);
   }, { prefix: '/api/v1' });
+  await app.register(consolePlugin, { deps, openapi: () => app.swagger(), scrapes });
 
   return app;
 }

@@ -11,12 +11,13 @@
 //     again (the plan may already be the one asked for).
 import { NotFoundError } from '../errors.js';
 import { KEY_PART } from '../events/apikey.js';
-import { makeEvent, type AnyEvent, type StoredEvent } from '../events/index.js';
-import { apiKeyHash, apiKeyId, newApiKey, newId } from '../ids.js';
-import { AppendConflictError, type EventLog } from '../nats/event-log.js';
+import { appendDecision } from '../append-decision.js';
+import type { StoredEvent } from '../events/index.js';
+import { apiKeyHash, apiKeyId, newApiKey } from '../ids.js';
+import type { EventLog } from '../nats/event-log.js';
 import type { Plan } from '../plans.js';
 import { SUBJECT_ROOT } from '../subjects.js';
-import { decide, rehydrate, type Emitted, type KeyCommand, type KeyState } from './decider.js';
+import { decide, rehydrate, type KeyCommand, type KeyState } from './decider.js';
 
 /** Re-read and decide again this many times when another writer got in between. */
 const MAX_ATTEMPTS = 5;
@@ -57,38 +58,17 @@ async function execute({ log, now = () => new Date() }: AdminDeps, command: KeyC
     const at = now();
     const emitted = decide(command, before, { now: at });
     if (emitted.length === 0) return { keyId: command.keyId, seq: null, before, after: before };
-    const seq = await appendDecision(log, command.keyId, emitted, history, at);
+    // A decision is at most one event, so a refused append leaves nothing half done.
+    const seq = await appendDecision(log, { kind: 'apikey', id: command.keyId }, emitted, history, { once: (event) => event !== 'key_plan_changed', now: at });
     if (seq !== null) return { keyId: command.keyId, seq, before, after: rehydrate(emitted, before) };
     // Another writer got in between: the next round reads its event and decides on it.
     if (attempt >= MAX_ATTEMPTS) throw new Error(`key ${command.keyId}: gave up after ${attempt} concurrent changes`);
   }
 }
 
-/**
- * Appends a decision; null when another writer got in first. A decision is at most one
- * event, so a refused append leaves nothing half done.
- */
-async function appendDecision(log: EventLog, keyId: string, emitted: Emitted[], history: StoredEvent[], now: Date): Promise<number | null> {
-  let seq = 0;
-  for (const e of emitted) {
-    const event = makeEvent(e.event, { kind: 'apikey', id: keyId, part: e.part }, e.data as never, { eventId: newId(), now }) as AnyEvent;
-    try {
-      const result = e.event === 'key_plan_changed'
-        ? await log.append(event, { expectedLastSubjectSequence: history.findLast((h) => h.event === 'key_plan_changed')?.seq ?? 0 })
-        : await log.append(event, { once: true });
-      if (result.duplicate) return null;
-      seq = result.seq;
-    } catch (err) {
-      if (err instanceof AppendConflictError) return null;
-      throw err;
-    }
-  }
-  return seq;
-}
-
 /** Makes a new random key (the format `npm start` prints) and records it; the key is returned once, never stored. */
-export async function createKey(deps: AdminDeps, plan: Plan, label: string, key: string = newApiKey()): Promise<Outcome & { key: string }> {
-  const outcome = await execute(deps, { type: 'CreateKey', keyId: apiKeyId(key), keyHash: apiKeyHash(key), plan, label });
+export async function createKey(deps: AdminDeps, plan: Plan, label: string, key: string = newApiKey(), accountId?: string): Promise<Outcome & { key: string }> {
+  const outcome = await execute(deps, { type: 'CreateKey', keyId: apiKeyId(key), keyHash: apiKeyHash(key), plan, label, ...(accountId ? { accountId } : {}) });
   return { ...outcome, key };
 }
 

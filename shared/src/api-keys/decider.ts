@@ -48,7 +48,7 @@ export function evolve(state: KeyState, event: KeyEvent): KeyState {
 }
 
 export type KeyCommand =
-  | { type: 'CreateKey'; keyId: string; keyHash: string; plan: Plan; label: string }
+  | { type: 'CreateKey'; keyId: string; keyHash: string; plan: Plan; label: string; accountId?: string }
   | { type: 'RevokeKey'; keyId: string; reason?: string }
   | { type: 'ChangePlan'; keyId: string; plan: Plan };
 
@@ -68,7 +68,7 @@ export function decide(command: KeyCommand, state: KeyState, ctx: { now: Date })
   const at = ctx.now.toISOString();
   if (command.type === 'CreateKey') {
     if (state.status !== 'NONE') throw new KeyStateError(`key ${command.keyId} already exists`, 'exists');
-    return [{ part: KEY_PART, event: 'key_created', data: { keyHash: command.keyHash, plan: command.plan, label: command.label, createdAt: at } }];
+    return [{ part: KEY_PART, event: 'key_created', data: { keyHash: command.keyHash, plan: command.plan, label: command.label, createdAt: at, ...(command.accountId ? { accountId: command.accountId } : {}) } }];
   }
   if (state.status === 'NONE') throw new NotFoundError(`key ${command.keyId} not found`);
   switch (command.type) {

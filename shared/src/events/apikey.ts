@@ -15,6 +15,8 @@ export const KeyCreated = Type.Object({
   plan: Type.Union(PLANS.map((p) => Type.Literal(p))),
   label: Type.String(),
   createdAt: Timestamp,
+  /** The console account that owns the key (absent: an operator's key, owned by no account). */
+  accountId: Type.Optional(Type.String({ pattern: '^[0-9a-f]{20}$' })),
 });
 export type KeyCreated = Static<typeof KeyCreated>;
 

@@ -5,6 +5,7 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import { parseSubject, subjectOf, type AggregateKind } from '../subjects.js';
+import { accountEvents } from './account.js';
 import { apiKeyEvents } from './apikey.js';
 import { batchEvents } from './batch.js';
 import { crawlEvents } from './crawl.js';
@@ -14,6 +15,7 @@ import { pageEvents } from './page.js';
 export * from './common.js';
 export * from './page.js';
 export * from './apikey.js';
+export * from './account.js';
 
 /** Every event type of the log. New aggregates add their map here. */
 export const EVENT_SCHEMAS = {
@@ -22,6 +24,7 @@ export const EVENT_SCHEMAS = {
   ...crawlEvents,
   ...mapEvents,
   ...batchEvents,
+  ...accountEvents,
 } as const satisfies Record<string, TSchema>;
 
 export type EventName = keyof typeof EVENT_SCHEMAS;

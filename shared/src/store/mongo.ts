@@ -5,6 +5,7 @@ import type { ApiKeyDoc, KeyUsageDoc, ScrapeCacheDoc, Page, ReadModelStore, Scra
 import type { CrawlJobDoc, CrawlPageDoc, CrawlPageQuery } from './types.js';
 import { toScrapeSummary } from './types.js';
 import { toBatchSummary, type BatchJobDoc, type BatchJobSummary, type BatchPageDoc } from './types.js';
+import type { AccountDoc, InviteDoc, KeyDailyPagesDoc, SessionDoc } from './types.js';
 
 type Stored<T> = T & { _id: string };
 
@@ -35,6 +36,9 @@ export class MongoStore implements ReadModelStore {
       { key: { apiKeyId: 1, createdAt: -1, _id: -1 }, name: 'by_owner' },
     ]);
     await this.col<ApiKeyDoc>('api_keys').createIndex({ keyHash: 1 }, { name: 'by_hash', unique: true });
+    await this.col<ApiKeyDoc>('api_keys').createIndex({ accountId: 1, createdAt: -1, _id: -1 }, { name: 'by_account', sparse: true });
+    await this.col<AccountDoc>('accounts').createIndex({ createdAt: -1, _id: -1 }, { name: 'newest' });
+    await this.col<InviteDoc>('invites').createIndex({ createdAt: -1, _id: -1 }, { name: 'newest' });
     await this.initCrawls();
     await this.initBatches();
   }
@@ -226,5 +230,56 @@ export class MongoStore implements ReadModelStore {
     const ids = pageKeys.map((k) => MongoStore.batchPageId(batchId, k));
     const docs = await this.col<BatchPageDoc>('batch_pages').find({ _id: { $in: ids } } as never).toArray();
     return docs.map((d) => strip(d)!);
+  }
+
+  // ---- the web console -----------------------------------------------------------
+
+  private async newest<T extends Document>(name: string, filter: Document, page: Page): Promise<T[]> {
+    const docs = await this.col<T>(name).find(filter as never).sort({ createdAt: -1, _id: -1 }).skip(page.offset).limit(page.limit).toArray();
+    return docs.map((d) => strip<T>(d as Stored<T>)!);
+  }
+
+  async getAccount(id: string): Promise<AccountDoc | null> {
+    return strip(await this.col<AccountDoc>('accounts').findOne({ _id: id }));
+  }
+
+  async saveAccount(doc: AccountDoc): Promise<void> {
+    await this.put('accounts', doc);
+  }
+
+  async listAccounts(page: Page): Promise<AccountDoc[]> {
+    return this.newest<AccountDoc>('accounts', {}, page);
+  }
+
+  async getInvite(id: string): Promise<InviteDoc | null> {
+    return strip(await this.col<InviteDoc>('invites').findOne({ _id: id }));
+  }
+
+  async saveInvite(doc: InviteDoc): Promise<void> {
+    await this.put('invites', doc);
+  }
+
+  async listInvites(page: Page): Promise<InviteDoc[]> {
+    return this.newest<InviteDoc>('invites', {}, page);
+  }
+
+  async getSession(id: string): Promise<SessionDoc | null> {
+    return strip(await this.col<SessionDoc>('sessions').findOne({ _id: id }));
+  }
+
+  async saveSession(doc: SessionDoc): Promise<void> {
+    await this.put('sessions', doc);
+  }
+
+  async listApiKeysByAccount(accountId: string, page: Page): Promise<ApiKeyDoc[]> {
+    return this.newest<ApiKeyDoc>('api_keys', { accountId }, page);
+  }
+
+  async getKeyDailyPages(keyId: string): Promise<KeyDailyPagesDoc | null> {
+    return strip(await this.col<KeyDailyPagesDoc>('key_daily_pages').findOne({ _id: keyId }));
+  }
+
+  async saveKeyDailyPages(doc: KeyDailyPagesDoc): Promise<void> {
+    await this.put('key_daily_pages', doc);
   }
 }

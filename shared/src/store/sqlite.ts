@@ -9,8 +9,12 @@ import type { ApiKeyDoc, KeyUsageDoc, ScrapeCacheDoc, Page, ReadModelStore, Scra
 import type { CrawlJobDoc, CrawlPageDoc, CrawlPageQuery } from './types.js';
 import { toScrapeSummary } from './types.js';
 import { toBatchSummary, type BatchJobDoc, type BatchJobSummary, type BatchPageDoc } from './types.js';
+import type { AccountDoc, InviteDoc, KeyDailyPagesDoc, SessionDoc } from './types.js';
 
-export const COLLECTIONS = ['scrape_jobs', 'scrape_cache', 'api_keys', 'crawl_jobs', 'key_usage'] as const;
+/** The owner column of collections listed whole (accounts, invites). */
+const EVERYONE = '*';
+
+export const COLLECTIONS = ['scrape_jobs', 'scrape_cache', 'api_keys', 'crawl_jobs', 'key_usage', 'accounts', 'invites', 'sessions', 'key_daily_pages'] as const;
 type Collection = (typeof COLLECTIONS)[number] | (string & {});
 
 interface Indexed {
@@ -128,7 +132,7 @@ export class SqliteStore implements ReadModelStore {
   }
 
   async saveApiKey(doc: ApiKeyDoc): Promise<void> {
-    this.putDoc('api_keys', doc.id, doc, { createdAt: doc.createdAt, lookup: doc.keyHash });
+    this.putDoc('api_keys', doc.id, doc, { owner: doc.accountId, createdAt: doc.createdAt, lookup: doc.keyHash });
   }
 
   async getKeyUsage(keyId: string): Promise<KeyUsageDoc | null> {
@@ -249,5 +253,51 @@ export class SqliteStore implements ReadModelStore {
       .prepare(`SELECT doc FROM batch_pages WHERE batch_id = ? AND page_key IN (${pageKeys.map(() => '?').join(', ')})`)
       .all(batchId, ...pageKeys) as { doc: string }[];
     return rows.map((r) => JSON.parse(r.doc) as BatchPageDoc);
+  }
+
+  // ---- the web console -----------------------------------------------------------
+
+  async getAccount(id: string): Promise<AccountDoc | null> {
+    return this.getDoc<AccountDoc>('accounts', id);
+  }
+
+  async saveAccount(doc: AccountDoc): Promise<void> {
+    this.putDoc('accounts', doc.id, doc, { owner: EVERYONE, createdAt: doc.createdAt });
+  }
+
+  async listAccounts(page: Page): Promise<AccountDoc[]> {
+    return this.listDocs<AccountDoc>('accounts', EVERYONE, page);
+  }
+
+  async getInvite(id: string): Promise<InviteDoc | null> {
+    return this.getDoc<InviteDoc>('invites', id);
+  }
+
+  async saveInvite(doc: InviteDoc): Promise<void> {
+    this.putDoc('invites', doc.id, doc, { owner: EVERYONE, createdAt: doc.createdAt });
+  }
+
+  async listInvites(page: Page): Promise<InviteDoc[]> {
+    return this.listDocs<InviteDoc>('invites', EVERYONE, page);
+  }
+
+  async getSession(id: string): Promise<SessionDoc | null> {
+    return this.getDoc<SessionDoc>('sessions', id);
+  }
+
+  async saveSession(doc: SessionDoc): Promise<void> {
+    this.putDoc('sessions', doc.id, doc, { owner: doc.accountId, createdAt: doc.startedAt });
+  }
+
+  async listApiKeysByAccount(accountId: string, page: Page): Promise<ApiKeyDoc[]> {
+    return this.listDocs<ApiKeyDoc>('api_keys', accountId, page);
+  }
+
+  async getKeyDailyPages(keyId: string): Promise<KeyDailyPagesDoc | null> {
+    return this.getDoc<KeyDailyPagesDoc>('key_daily_pages', keyId);
+  }
+
+  async saveKeyDailyPages(doc: KeyDailyPagesDoc): Promise<void> {
+    this.putDoc('key_daily_pages', doc.id, doc, {});
   }
 }

@@ -73,6 +73,8 @@ export interface ApiKeyDoc {
   createdAt: string;
   /** Set once the key is revoked: it is still found by hash, and the gateway refuses it. */
   revokedAt?: string;
+  /** The console account that owns it (absent: an operator's key). */
+  accountId?: string;
   lastSeq: number;
 }
 
@@ -101,7 +103,7 @@ export interface Page {
   offset: number;
 }
 
-export interface ReadModelStore extends CrawlStore, BatchStore {
+export interface ReadModelStore extends CrawlStore, BatchStore, ConsoleStore {
   readonly kind: 'sqlite' | 'mongodb';
   /** Creates tables / collections and indexes. Idempotent. */
   init(): Promise<void>;
@@ -304,4 +306,66 @@ export function toBatchSummary(doc: BatchJobDoc): BatchJobSummary {
     createdAt: doc.createdAt,
     ...(doc.completedAt ? { completedAt: doc.completedAt } : {}),
   };
+}
+
+// ---- the web console (docs/console.md) ------------------------------------------------
+// Accounts, invites and sessions as the console reads them, and each key's pages per day.
+
+export interface AccountDoc {
+  id: string;
+  email: string;
+  /** The scrypt hash from account_registered (the console verifies sign-ins against it). */
+  passwordHash: string;
+  role: 'admin' | 'member';
+  plan: Plan;
+  status: 'ACTIVE' | 'DISABLED';
+  createdAt: string;
+  inviteId?: string;
+  lastSeq: number;
+}
+
+export interface InviteDoc {
+  id: string;
+  tokenHash: string;
+  role: 'admin' | 'member';
+  createdAt: string;
+  expiresAt: string;
+  createdBy: string;
+  redeemedAt?: string;
+  redeemedBy?: string;
+  lastSeq: number;
+}
+
+export interface SessionDoc {
+  /** The SHA-256 of the cookie's token. */
+  id: string;
+  accountId: string;
+  startedAt: string;
+  expiresAt: string;
+  endedAt?: string;
+  lastSeq: number;
+}
+
+/** Pages a key had fetched per UTC day (`YYYY-MM-DD` -> pages), the last 62 days. */
+export interface KeyDailyPagesDoc {
+  id: string;
+  days: Record<string, number>;
+  lastSeq: number;
+}
+
+export interface ConsoleStore {
+  getAccount(id: string): Promise<AccountDoc | null>;
+  saveAccount(doc: AccountDoc): Promise<void>;
+  /** Every account, newest first. */
+  listAccounts(page: Page): Promise<AccountDoc[]>;
+  getInvite(id: string): Promise<InviteDoc | null>;
+  saveInvite(doc: InviteDoc): Promise<void>;
+  /** Invites, newest first. */
+  listInvites(page: Page): Promise<InviteDoc[]>;
+  getSession(id: string): Promise<SessionDoc | null>;
+  saveSession(doc: SessionDoc): Promise<void>;
+  /** The account's keys (revoked ones too), newest first. */
+  listApiKeysByAccount(accountId: string, page: Page): Promise<ApiKeyDoc[]>;
+  getKeyDailyPages(keyId: string): Promise<KeyDailyPagesDoc | null>;
+  saveKeyDailyPages(doc: KeyDailyPagesDoc): Promise<void>;
 }

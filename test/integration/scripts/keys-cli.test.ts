@@ -20,6 +20,7 @@ import { SqliteStore } from '../../../shared/src/store/index.js';
 import { Projector } from '../../../services/projector/src/projector.js';
 import { READ_MODELS } from '../../../services/projector/src/read-models/index.js';
 import { freePort, startNatsServer, type NatsServerHandle } from '../../support/nats-server.js';
+import { until } from '../../support/wait.js';
 
 const ENTRY = fileURLToPath(new URL('../../../scripts/keys.js', import.meta.url));
 const run = promisify(execFile);
@@ -127,6 +128,24 @@ describe('npm run keys', () => {
     assert.equal(byKey.code, 1);
     assert.match(byKey.stderr, new RegExp(`no such key \\(a key that would have the id ${apiKeyId(secret)}\\)`));
     assert.ok(!byKey.stderr.includes(secret));
+  });
+
+  test('invite makes a one-use console invite link; only its hash is in the log, and the read model follows', async () => {
+    const text = ok(await keys(['invite', '--role', 'admin']));
+    const link = /^(http:\/\/localhost:3000\/console\/signup\?invite=(inv_[\w-]{32}))$/m.exec(text.stdout);
+    assert.ok(link, text.stdout);
+    assert.match(text.stdout, /invite link \(admin, one use, until \d{4}-/);
+    assert.match(text.stderr, /shown only this once/);
+    const json = JSON.parse(ok(await keys(['invite', '--json'])).stdout) as { inviteId: string; role: string; link: string; expiresAt: string };
+    assert.equal(json.role, 'member');
+    assert.match(json.inviteId, /^[0-9a-f]{20}$/);
+    const history = await log.history('invite', json.inviteId);
+    assert.deepEqual(history.map((e) => e.event), ['invite_created']);
+    assert.ok(!JSON.stringify(history).includes(new URL(json.link).searchParams.get('invite')!), 'the token never enters the log');
+    await until(async () => (await store.getInvite(json.inviteId))?.role === 'member');
+    const bad = await keys(['invite', '--role', 'owner'], `nats://127.0.0.1:${await freePort()}`);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /--role must be member or admin/);
   });
 
   test('bad arguments print the usage and exit 2, without touching NATS', async () => {

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Slots, type SlotRequest } from '../../../services/fetcher/src/slots.js';
 import { FETCH_LANES } from '../../../services/fetcher/src/worker.js';
-import { AGGREGATE_KINDS } from '../../../shared/src/subjects.js';
+import { AGGREGATE_KINDS, NON_JOB_KINDS } from '../../../shared/src/subjects.js';
 
 const bulk = (host: string): SlotRequest => ({ priority: 'bulk', host });
 const interactive = (host: string): SlotRequest => ({ priority: 'interactive', host });
@@ -85,7 +85,7 @@ test('sizes must be positive', () => {
 });
 
 test('every kind of job with pages has a fetcher lane; users wait for scrapes and maps', () => {
-  const withPages = AGGREGATE_KINDS.filter((kind) => kind !== 'apikey');
+  const withPages = AGGREGATE_KINDS.filter((kind) => !NON_JOB_KINDS.includes(kind));
   assert.deepEqual(Object.keys(FETCH_LANES).sort(), [...withPages].sort());
   assert.deepEqual(FETCH_LANES, { scrape: 'interactive', map: 'interactive', crawl: 'bulk', batch: 'bulk' });
 });

@@ -7,7 +7,12 @@ import { crawlPagesReadModel } from './crawl-pages/index.js';
 import { keyUsageReadModel } from './key-usage/index.js';
 import { scrapeCacheReadModel } from './scrape-cache/index.js';
 import { scrapeJobsReadModel } from './scrape-jobs/index.js';
+import { accountsReadModel } from './accounts/index.js';
+import { invitesReadModel } from './invites/index.js';
+import { sessionsReadModel } from './sessions/index.js';
+import { keyDailyPagesReadModel } from './key-daily-pages/index.js';
 import type { AnyReadModel } from './types.js';
 
 // Order matters where one model reads another: key-usage finds a job's key in the job's own model.
-export const READ_MODELS: AnyReadModel[] = [apiKeysReadModel, scrapeJobsReadModel, scrapeCacheReadModel, crawlJobsReadModel, crawlPagesReadModel, batchPagesReadModel, batchJobsReadModel, keyUsageReadModel];
+export const READ_MODELS: AnyReadModel[] = [apiKeysReadModel, scrapeJobsReadModel, scrapeCacheReadModel, crawlJobsReadModel, crawlPagesReadModel, batchPagesReadModel, batchJobsReadModel, keyUsageReadModel,
+  accountsReadModel, invitesReadModel, sessionsReadModel, keyDailyPagesReadModel];

@@ -13,7 +13,10 @@ export function evolve(doc: ApiKeyDoc | null, event: StoredEvent): ApiKeyDoc | n
   switch (event.event) {
     case 'key_created':
       if (doc) return null;
-      return { id: event.id, keyHash: event.data.keyHash, plan: event.data.plan, label: event.data.label, createdAt: event.data.createdAt, lastSeq: event.seq };
+      return {
+        id: event.id, keyHash: event.data.keyHash, plan: event.data.plan, label: event.data.label, createdAt: event.data.createdAt,
+        ...(event.data.accountId ? { accountId: event.data.accountId } : {}), lastSeq: event.seq,
+      };
     case 'key_revoked':
       if (!doc || doc.revokedAt) return null;
       return { ...doc, revokedAt: event.data.revokedAt, lastSeq: event.seq };

@@ -1,0 +1,203 @@
+// The pages behind sign-in: keys, jobs, usage, API reference, admin. Every handler reads
+// only the signed-in account's data: keys by account, jobs through keys the account owns
+// (AccountJobs.load answers "not found" for anyone else's).
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { createKey, revokeKey } from '../../../../shared/src/api-keys/admin.js';
+import { KeyStateError } from '../../../../shared/src/api-keys/decider.js';
+import { NotFoundError, ValidationError } from '../../../../shared/src/errors.js';
+import { newApiKey } from '../../../../shared/src/ids.js';
+import { PLANS, type Plan } from '../../../../shared/src/plans.js';
+import type { ApiKeyDoc } from '../../../../shared/src/store/index.js';
+import { PAYLOAD_BUCKET } from '../../../../shared/src/subjects.js';
+import { MAX_GRACE_SECONDS } from '../webhooks/schemas.js';
+import { field, sendPage, signedInOnly, type ConsoleContext, type SignedIn } from './context.js';
+import { isJobKind, JOB_STATUSES, TIMELINE_MAX } from './jobs.js';
+import { adminPage } from './pages/admin.js';
+import { apiPage, type OpenApiDoc } from './pages/api.js';
+import { jobPage, jobsPage } from './pages/jobs.js';
+import { keysPage, webhookSecretPage, type KeyRow } from './pages/keys.js';
+import { usagePage } from './pages/usage.js';
+
+const MAX_ACTIVE_KEYS = 50;
+const ACCOUNT_ID = /^[0-9a-f]{20}$/;
+const DAY_MS = 24 * 3600 * 1000;
+
+const me = (request: FastifyRequest): SignedIn => request.signedIn!;
+
+export async function pageRoutes(app: FastifyInstance, ctx: ConsoleContext): Promise<void> {
+  const { store, log, waiter, clock, config } = ctx.deps;
+  const member = { preHandler: signedInOnly(ctx) };
+  const admin = { preHandler: signedInOnly(ctx, { admin: true }) };
+
+  /** The account's own key, not revoked; "not found" for anyone else's. */
+  async function ownKey(request: FastifyRequest, keyId: string): Promise<ApiKeyDoc> {
+    const key = /^[0-9a-f]{20}$/.test(keyId) ? await store.getApiKey(keyId) : null;
+    if (!key || key.accountId !== me(request).account.id) throw new NotFoundError('no key with this id in your account');
+    return key;
+  }
+
+  async function keyRows(accountId: string): Promise<KeyRow[]> {
+    const keys = await ctx.jobs.keys(accountId);
+    return Promise.all(keys.map(async (key) => {
+      const one = { limit: 1, offset: 0 };
+      const [s, c, b] = await Promise.all([store.listScrapeJobs(key.id, one), store.listCrawlJobs(key.id, one), store.listBatchJobs(key.id, one)]);
+      const latest = [s[0]?.createdAt, c[0]?.createdAt, b[0]?.createdAt].filter((x): x is string => !!x).sort().at(-1) ?? null;
+      return { key, lastJobAt: latest };
+    }));
+  }
+
+  app.get('/', member, async (_request, reply) => reply.redirect('/console/keys', 303));
+
+  app.get('/keys', member, async (request, reply) => {
+    const { account, viewer } = me(request);
+    // Finishes a plan change that was interrupted before all keys followed it.
+    const rows = await keyRows(account.id);
+    if (rows.some((r) => !r.key.revokedAt && r.key.plan !== account.plan)) await ctx.accounts.syncKeyPlans(account.id, account.plan);
+    return sendPage(reply, 'API keys', 'keys', viewer, keysPage({ csrf: viewer.csrf, rows: await keyRows(account.id), baseUrl: config.publicBaseUrl }));
+  });
+
+  app.post('/keys', member, async (request, reply) => {
+    const { account, viewer } = me(request);
+    const label = field(request, 'label', 500).trim();
+    let error: string | undefined;
+    if (!label || label.length > 200 || /\p{Cc}/u.test(label)) error = 'The label must be 1 to 200 characters, without control characters.';
+    else if ((await ctx.jobs.keys(account.id)).filter((k) => !k.revokedAt).length >= MAX_ACTIVE_KEYS) error = `An account has at most ${MAX_ACTIVE_KEYS} active keys: revoke one first.`;
+    if (error) return sendPage(reply, 'API keys', 'keys', viewer, keysPage({ csrf: viewer.csrf, rows: await keyRows(account.id), error, baseUrl: config.publicBaseUrl }), 400);
+    const made = await createKey({ log, now: clock }, account.plan, label, newApiKey(), account.id);
+    if (made.seq !== null) await waiter.waitFor(made.seq, 5_000);
+    reply.header('cache-control', 'no-store');
+    return sendPage(reply, 'API keys', 'keys', viewer, keysPage({ csrf: viewer.csrf, rows: await keyRows(account.id), created: { key: made.key, label }, baseUrl: config.publicBaseUrl }), 201);
+  });
+
+  app.post('/keys/:keyId/revoke', member, async (request, reply) => {
+    const key = await ownKey(request, (request.params as { keyId: string }).keyId);
+    try {
+      const outcome = await revokeKey({ log, now: clock }, key.id, 'revoked in the console');
+      if (outcome.seq !== null) await waiter.waitFor(outcome.seq, 5_000);
+    } catch (err) {
+      if (!(err instanceof KeyStateError)) throw err; // revoked already: the state asked for holds
+    }
+    return reply.redirect('/console/keys', 303);
+  });
+
+  app.get('/keys/:keyId/webhook-secret', member, async (request, reply) => {
+    const { viewer } = me(request);
+    const key = await ownKey(request, (request.params as { keyId: string }).keyId);
+    if (key.revokedAt) throw new NotFoundError('this key is revoked');
+    const current = await ctx.secrets.current({ keyId: key.id, plan: key.plan });
+    reply.header('cache-control', 'no-store');
+    return sendPage(reply, 'Webhook secret', 'keys', viewer, webhookSecretPage({ csrf: viewer.csrf, key, ...current }));
+  });
+
+  app.post('/keys/:keyId/webhook-secret/rotate', member, async (request, reply) => {
+    const { viewer } = me(request);
+    const key = await ownKey(request, (request.params as { keyId: string }).keyId);
+    if (key.revokedAt) throw new NotFoundError('this key is revoked');
+    const grace = Number(field(request, 'graceSeconds', 12) || 86_400);
+    if (!Number.isInteger(grace) || grace < 0 || grace > MAX_GRACE_SECONDS) throw new ValidationError(`graceSeconds must be an integer from 0 to ${MAX_GRACE_SECONDS}`, 'graceSeconds');
+    const rotated = await ctx.secrets.rotate({ keyId: key.id, plan: key.plan }, grace);
+    reply.header('cache-control', 'no-store');
+    return sendPage(reply, 'Webhook secret', 'keys', viewer, webhookSecretPage({
+      csrf: viewer.csrf, key, secret: rotated.secret, generation: rotated.generation, rotated: { previousValidUntil: rotated.previousSecretValidUntil },
+    }));
+  });
+
+  app.get('/jobs', member, async (request, reply) => {
+    const { account, viewer } = me(request);
+    const q = request.query as { kind?: string; status?: string };
+    const kind = q.kind && isJobKind(q.kind) ? q.kind : undefined;
+    const status = q.status && (JOB_STATUSES as readonly string[]).includes(q.status) ? q.status : undefined;
+    const [rows, keys] = await Promise.all([ctx.jobs.list(account.id, { kind, status }), ctx.jobs.keys(account.id)]);
+    return sendPage(reply, 'Jobs', 'jobs', viewer, jobsPage({ rows, keys: new Map(keys.map((k) => [k.id, k])), kind, status }));
+  });
+
+  app.get('/jobs/:kind/:id', member, async (request, reply) => {
+    const { account, viewer } = me(request);
+    const { kind, id } = request.params as { kind: string; id: string };
+    const job = await ctx.jobs.load(account.id, kind, id);
+    const [events, counts] = await Promise.all([ctx.jobs.timeline(job), ctx.jobs.progress(job)]);
+    const crawlPages = job.kind === 'crawl'
+      ? await store.listCrawlPages(job.doc.id, { afterRequestedSeq: 0, limit: 50, ...(job.doc.frozenAtSeq !== undefined ? { beforeResultSeq: job.doc.frozenAtSeq } : {}) })
+      : [];
+    return sendPage(reply, `${job.kind} job`, 'jobs', viewer, jobPage({ baseUrl: config.publicBaseUrl, job, events, timelineMax: TIMELINE_MAX, counts, crawlPages }));
+  });
+
+  app.get('/jobs/:kind/:id/progress.json', member, async (request, reply) => {
+    const { kind, id } = request.params as { kind: string; id: string };
+    const job = await ctx.jobs.load(me(request).account.id, kind, id);
+    reply.header('cache-control', 'no-store');
+    return ctx.jobs.progress(job);
+  });
+
+  app.get('/jobs/scrape/:id/screenshot', member, async (request, reply) => {
+    const job = await ctx.jobs.load(me(request).account.id, 'scrape', (request.params as { id: string }).id);
+    const shot = job.kind === 'scrape' ? (job.doc.content ?? job.source?.content)?.screenshot : undefined;
+    if (!shot) throw new NotFoundError('this job has no screenshot');
+    if (Date.parse(shot.expiresAt) <= clock().getTime()) throw new NotFoundError(`the screenshot expired at ${shot.expiresAt}`);
+    const bytes = await ctx.deps.payloads.getBytes({ bucket: PAYLOAD_BUCKET, name: shot.name, size: shot.fileSize, contentType: '' });
+    return reply.type(shot.format === 'jpeg' ? 'image/jpeg' : 'image/png').header('cache-control', 'private, max-age=300').send(Buffer.from(bytes));
+  });
+
+  app.get('/usage', member, async (request, reply) => {
+    const { account, viewer } = me(request);
+    const now = clock();
+    const month = now.toISOString().slice(0, 7);
+    const keys = await ctx.jobs.keys(account.id);
+    const perDay = new Map<string, number>();
+    for (let i = 29; i >= 0; i--) perDay.set(new Date(now.getTime() - i * DAY_MS).toISOString().slice(0, 10), 0);
+    const rows = await Promise.all(keys.map(async (k) => {
+      const [usage, daily] = await Promise.all([store.getKeyUsage(k.id), store.getKeyDailyPages(k.id)]);
+      for (const [day, n] of Object.entries(daily?.days ?? {})) if (perDay.has(day)) perDay.set(day, perDay.get(day)! + n);
+      return { id: k.id, label: k.label, plan: k.plan, revoked: !!k.revokedAt, monthPages: usage?.month === month ? usage.pages : 0, runningJobs: Object.keys(usage?.activeJobs ?? {}).length };
+    }));
+    return sendPage(reply, 'Usage', 'usage', viewer, usagePage({
+      month, rows, plan: account.plan, quotas: config.quotas, rateLimits: config.rateLimits,
+      days: [...perDay].map(([day, pages]) => ({ day, pages })),
+    }));
+  });
+
+  app.get('/api', member, async (request, reply) => sendPage(reply, 'API reference', 'api', me(request).viewer, apiPage(ctx.openapi() as OpenApiDoc, `${config.publicBaseUrl}/api/v1`)));
+
+  // ---- admin --------------------------------------------------------------------------
+
+  async function renderAdmin(request: FastifyRequest, extra: { invited?: { link: string; expiresAt: string; role: string }; notice?: string } = {}) {
+    const { viewer } = me(request);
+    const month = clock().toISOString().slice(0, 7);
+    const [accounts, invites] = await Promise.all([store.listAccounts({ limit: 500, offset: 0 }), store.listInvites({ limit: 50, offset: 0 })]);
+    const rows = await Promise.all(accounts.map(async (account) => {
+      const keys = await store.listApiKeysByAccount(account.id, { limit: 500, offset: 0 });
+      const usages = await Promise.all(keys.map((k) => store.getKeyUsage(k.id)));
+      return { account, activeKeys: keys.filter((k) => !k.revokedAt).length, monthPages: usages.reduce((n, u) => n + (u?.month === month ? u.pages : 0), 0) };
+    }));
+    return adminPage({ csrf: viewer.csrf, viewerId: viewer.accountId, rows, invites, now: clock(), ...extra });
+  }
+
+  const accountParam = (request: FastifyRequest): string => {
+    const { accountId } = request.params as { accountId: string };
+    if (!ACCOUNT_ID.test(accountId)) throw new NotFoundError('no such account');
+    return accountId;
+  };
+
+  app.get('/admin', admin, async (request, reply) => sendPage(reply, 'Admin', 'admin', me(request).viewer, await renderAdmin(request)));
+
+  app.post('/admin/invites', admin, async (request, reply) => {
+    const role = field(request, 'role', 20) === 'admin' ? 'admin' : 'member';
+    const made = await ctx.accounts.invite(me(request).account, role);
+    reply.header('cache-control', 'no-store');
+    return sendPage(reply, 'Admin', 'admin', me(request).viewer, await renderAdmin(request, { invited: { ...made, role } }), 201);
+  });
+
+  app.post('/admin/accounts/:accountId/plan', admin, async (request, reply) => {
+    const plan = field(request, 'plan', 20);
+    if (!(PLANS as readonly string[]).includes(plan)) throw new ValidationError(`plan must be one of ${PLANS.join(', ')}`, 'plan');
+    await ctx.accounts.changePlan(me(request).account, accountParam(request), plan as Plan);
+    return reply.redirect('/console/admin', 303);
+  });
+
+  for (const action of ['disable', 'enable'] as const) {
+    app.post(`/admin/accounts/:accountId/${action}`, admin, async (request, reply) => {
+      await ctx.accounts.setDisabled(me(request).account, accountParam(request), action === 'disable');
+      return reply.redirect('/console/admin', 303);
+    });
+  }
+}

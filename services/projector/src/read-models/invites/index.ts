@@ -1,0 +1,25 @@
+// Console invites: made by an admin or the operator, used once to make an account.
+import type { StoredEvent } from '../../../../../shared/src/events/index.js';
+import type { InviteDoc } from '../../../../../shared/src/store/index.js';
+import type { ReadModel } from '../types.js';
+
+export function evolve(doc: InviteDoc | null, event: StoredEvent): InviteDoc | null {
+  switch (event.event) {
+    case 'invite_created':
+      if (doc) return null;
+      return { id: event.id, tokenHash: event.data.tokenHash, role: event.data.role, createdAt: event.data.createdAt, expiresAt: event.data.expiresAt, createdBy: event.data.createdBy, lastSeq: event.seq };
+    case 'invite_redeemed':
+      if (!doc || doc.redeemedAt) return null;
+      return { ...doc, redeemedAt: event.data.redeemedAt, redeemedBy: event.data.accountId, lastSeq: event.seq };
+    default:
+      return null;
+  }
+}
+
+export const invitesReadModel: ReadModel<InviteDoc> = {
+  name: 'invites',
+  handles: ['invite_created', 'invite_redeemed'],
+  load: (store, event) => store.getInvite(event.id),
+  save: (store, doc) => store.saveInvite(doc),
+  evolve,
+};

@@ -1,0 +1,59 @@
+// The console's store methods (accounts, invites, sessions, keys by account, pages per
+// day), one contract for SQLite and MongoDB (when MONGODB_URL is set).
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { AccountDoc, ApiKeyDoc, InviteDoc, SessionDoc } from '../../../shared/src/store/index.js';
+import { storeContract } from '../../support/store-contract.js';
+
+const account = (id: string, createdAt: string, extra: Partial<AccountDoc> = {}): AccountDoc => ({
+  id, email: `${id}@example.com`, passwordHash: 'scrypt$1$1$1$a$b', role: 'member', plan: 'free', status: 'ACTIVE', createdAt, lastSeq: 1, ...extra,
+});
+const key = (id: string, createdAt: string, accountId?: string): ApiKeyDoc => ({
+  id, keyHash: id.padEnd(64, '0'), plan: 'free', label: id, createdAt, ...(accountId ? { accountId } : {}), lastSeq: 1,
+});
+
+storeContract('console store contract', 'console', (store) => {
+  test('accounts round-trip and list newest first', async () => {
+    assert.equal(await store().getAccount('a1'), null);
+    await store().saveAccount(account('a1', '2026-01-01T00:00:00.000Z'));
+    await store().saveAccount(account('a2', '2026-01-02T00:00:00.000Z', { role: 'admin' }));
+    await store().saveAccount({ ...account('a1', '2026-01-01T00:00:00.000Z'), status: 'DISABLED', plan: 'pro', lastSeq: 5 });
+    assert.deepEqual(await store().getAccount('a1'), { ...account('a1', '2026-01-01T00:00:00.000Z'), status: 'DISABLED', plan: 'pro', lastSeq: 5 });
+    assert.deepEqual((await store().listAccounts({ limit: 10, offset: 0 })).map((a) => a.id), ['a2', 'a1']);
+    assert.deepEqual((await store().listAccounts({ limit: 1, offset: 1 })).map((a) => a.id), ['a1']);
+  });
+
+  test('invites and sessions round-trip', async () => {
+    const invite: InviteDoc = { id: 'i1', tokenHash: 'f'.repeat(64), role: 'admin', createdAt: '2026-01-01T00:00:00.000Z', expiresAt: '2026-01-08T00:00:00.000Z', createdBy: 'operator', lastSeq: 2 };
+    await store().saveInvite(invite);
+    await store().saveInvite({ ...invite, id: 'i2', createdAt: '2026-01-03T00:00:00.000Z' });
+    await store().saveInvite({ ...invite, redeemedAt: '2026-01-02T00:00:00.000Z', redeemedBy: 'a1', lastSeq: 3 });
+    assert.equal((await store().getInvite('i1'))?.redeemedBy, 'a1');
+    assert.deepEqual((await store().listInvites({ limit: 10, offset: 0 })).map((i) => i.id), ['i2', 'i1']);
+    const session: SessionDoc = { id: 'e'.repeat(64), accountId: 'a1', startedAt: '2026-01-01T00:00:00.000Z', expiresAt: '2026-01-08T00:00:00.000Z', lastSeq: 4 };
+    await store().saveSession(session);
+    assert.deepEqual(await store().getSession('e'.repeat(64)), session);
+    await store().saveSession({ ...session, endedAt: '2026-01-02T00:00:00.000Z', lastSeq: 6 });
+    assert.equal((await store().getSession('e'.repeat(64)))?.endedAt, '2026-01-02T00:00:00.000Z');
+    assert.equal(await store().getSession('nope'), null);
+  });
+
+  test('an account lists only its own keys, newest first; unowned keys belong to no account', async () => {
+    await store().saveApiKey(key('k1', '2026-01-01T00:00:00.000Z', 'acc1'));
+    await store().saveApiKey(key('k2', '2026-01-02T00:00:00.000Z', 'acc1'));
+    await store().saveApiKey(key('k3', '2026-01-03T00:00:00.000Z', 'acc2'));
+    await store().saveApiKey(key('k4', '2026-01-04T00:00:00.000Z'));
+    await store().saveApiKey({ ...key('k1', '2026-01-01T00:00:00.000Z', 'acc1'), revokedAt: '2026-01-05T00:00:00.000Z', lastSeq: 2 });
+    const own = await store().listApiKeysByAccount('acc1', { limit: 10, offset: 0 });
+    assert.deepEqual(own.map((k) => k.id), ['k2', 'k1']);
+    assert.equal(own[1]?.revokedAt, '2026-01-05T00:00:00.000Z');
+    assert.deepEqual((await store().listApiKeysByAccount('acc2', { limit: 10, offset: 0 })).map((k) => k.id), ['k3']);
+    assert.equal((await store().findApiKeyByHash('k4'.padEnd(64, '0')))?.accountId, undefined);
+  });
+
+  test('pages per day round-trip', async () => {
+    assert.equal(await store().getKeyDailyPages('k1'), null);
+    await store().saveKeyDailyPages({ id: 'k1', days: { '2026-01-01': 3 }, lastSeq: 9 });
+    assert.deepEqual(await store().getKeyDailyPages('k1'), { id: 'k1', days: { '2026-01-01': 3 }, lastSeq: 9 });
+  });
+});

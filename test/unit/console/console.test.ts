@@ -1,0 +1,72 @@
+// The console's pure pieces: escaping, settings, its read models' folds, and the request a
+// job's options mean.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { StoredEvent } from '../../../shared/src/events/index.js';
+import { normalizeScrapeOptions } from '../../../shared/src/scrape-options.js';
+import { consoleConfig } from '../../../services/gateway/src/console/config.js';
+import { html } from '../../../services/gateway/src/console/html.js';
+import { requestBodyOf } from '../../../services/gateway/src/console/pages/playground.js';
+import { evolve as evolveAccount } from '../../../services/projector/src/read-models/accounts/index.js';
+import { evolve as evolveDaily, KEEP_DAYS } from '../../../services/projector/src/read-models/key-daily-pages/index.js';
+import { evolve as evolveSession } from '../../../services/projector/src/read-models/sessions/index.js';
+
+const ev = (event: string, data: unknown, seq: number, kind = 'account', id = 'a'.repeat(20)): StoredEvent =>
+  ({ kind, id, part: kind, event, data, seq, eventId: `e${seq}`, occurredAt: '2026-11-01T00:00:00.000Z' }) as unknown as StoredEvent;
+
+describe('console html', () => {
+  test('interpolated text is escaped; nested html is not escaped twice', () => {
+    const label = `<script>alert("x")</script>&'`;
+    assert.equal(html`<td>${label}</td>`.value, '<td>&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&amp;&#39;</td>');
+    assert.equal(html`<p>${html`<b>${'<i>'}</b>`}</p>`.value, '<p><b>&lt;i&gt;</b></p>');
+    assert.equal(html`<a title="${'" onmouseover="x'}">`.value, '<a title="&quot; onmouseover=&quot;x">');
+    assert.equal(html`${[1, 'a<', null, undefined, false]}`.value, '1a&lt;');
+  });
+});
+
+describe('console settings', () => {
+  test('defaults: invite and free; bad values name their variable', () => {
+    assert.deepEqual(consoleConfig({}), { signup: 'invite', defaultPlan: 'free' });
+    assert.deepEqual(consoleConfig({ CONSOLE_SIGNUP: 'OPEN', CONSOLE_DEFAULT_PLAN: 'pro' }), { signup: 'open', defaultPlan: 'pro' });
+    assert.throws(() => consoleConfig({ CONSOLE_SIGNUP: 'maybe' }), /CONSOLE_SIGNUP: must be one of open, invite, closed/);
+    assert.throws(() => consoleConfig({ CONSOLE_DEFAULT_PLAN: 'gold' }), /CONSOLE_DEFAULT_PLAN/);
+  });
+});
+
+describe('console read models', () => {
+  test('accounts: registered once, then plan and status follow the log', () => {
+    const reg = ev('account_registered', { email: 'a@x.io', passwordHash: 'scrypt$1', role: 'admin', plan: 'free', registeredAt: '2026-11-01T00:00:00.000Z' }, 1);
+    const doc = evolveAccount(null, reg)!;
+    assert.equal(doc.status, 'ACTIVE');
+    assert.equal(evolveAccount(doc, reg), null, 'a second registration changes nothing');
+    const disabled = evolveAccount(evolveAccount(doc, ev('account_plan_changed', { plan: 'pro', changedAt: 'x', by: 'b' }, 2))!, ev('account_disabled', { disabledAt: 'x', by: 'b' }, 3))!;
+    assert.deepEqual([disabled.plan, disabled.status, disabled.lastSeq], ['pro', 'DISABLED', 3]);
+    assert.equal(evolveAccount(null, ev('account_disabled', { disabledAt: 'x', by: 'b' }, 4)), null);
+  });
+
+  test('sessions: started, then ended once', () => {
+    const s = evolveSession(null, ev('session_started', { accountId: 'a'.repeat(20), startedAt: 'x', expiresAt: 'y' }, 1, 'session'))!;
+    const ended = evolveSession(s, ev('session_ended', { endedAt: 'z', reason: 'signed_out' }, 2, 'session'))!;
+    assert.equal(ended.endedAt, 'z');
+    assert.equal(evolveSession(ended, ev('session_ended', { endedAt: 'w', reason: 'signed_out' }, 3, 'session')), null);
+  });
+
+  test('pages per day count what the quota counts and keep 62 days', () => {
+    const blank = { id: 'k', days: {}, lastSeq: 0 };
+    const page = (at: string, kind: string, seq: number) => ev('page_requested', { requestedAt: at, apiKeyId: 'k' }, seq, kind, 'j');
+    let doc = evolveDaily(blank, page('2026-08-20T10:00:00.000Z', 'scrape', 1))!;
+    doc = evolveDaily(doc, page('2026-11-01T10:00:00.000Z', 'crawl', 2))!;
+    doc = evolveDaily(doc, page('2026-11-01T11:00:00.000Z', 'batch', 3))!;
+    assert.equal(evolveDaily(doc, page('2026-11-01T12:00:00.000Z', 'map', 4)), null, 'a map\'s pages are not counted; its request is');
+    doc = evolveDaily(doc, ev('map_requested', { requestedAt: '2026-11-02T00:00:00.000Z', apiKeyId: 'k' }, 5, 'map', 'm'))!;
+    assert.deepEqual(doc.days, { '2026-11-01': 2, '2026-11-02': 1 }, `days older than ${KEEP_DAYS} before the newest are dropped`);
+  });
+});
+
+describe('the request a job means', () => {
+  test('only what differs from the defaults; never headers', () => {
+    assert.deepEqual(requestBodyOf('https://a.example/', normalizeScrapeOptions({})), { url: 'https://a.example/' });
+    const o = normalizeScrapeOptions({ formats: ['markdown', 'links'], onlyMainContent: false, timeout: 5000, waitFor: 200, headers: { cookie: 'secret' } });
+    assert.deepEqual(requestBodyOf('https://a.example/', o), { url: 'https://a.example/', formats: ['markdown', 'links'], onlyMainContent: false, waitFor: 200, timeout: 5000 });
+  });
+});

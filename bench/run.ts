@@ -5,7 +5,7 @@
 // "n/a (endpoint missing)". See docs/benchmarks.md for the reading of the numbers.
 //
 // Sizes can be changed with environment variables (e.g. BENCH_STABILITY_SCRAPES=500), and
-// BENCH_ONLY=latency,throughput,cache,map,crawl,stability,engines,extraction runs a subset.
+// BENCH_ONLY=latency,throughput,cache,map,crawl,stability,engines,extraction,extraction-service runs a subset.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -21,6 +21,7 @@ import type { BenchContext, ScenarioResult, Sizes } from './scenarios/context.js
 import { crawl } from './scenarios/crawl.js';
 import { engineCrawl, engineMixed, engineThroughput } from './scenarios/engines.js';
 import { extraction } from './scenarios/extraction.js';
+import { extractionService } from './scenarios/extraction-service.js';
 import { ARTICLE_PATH, latency, latencyUrls } from './scenarios/latency.js';
 import { map } from './scenarios/map.js';
 import { STABILITY_PATH, stability } from './scenarios/stability.js';
@@ -53,7 +54,7 @@ const SIZES: Sizes = {
   stabilityPageBytes: size('BENCH_STABILITY_PAGE_BYTES', 10_000),
 };
 
-const SCENARIOS = ['latency', 'throughput', 'cache', 'map', 'crawl', 'stability', 'engines', 'extraction'] as const;
+const SCENARIOS = ['latency', 'throughput', 'cache', 'map', 'crawl', 'stability', 'engines', 'extraction', 'extraction-service'] as const;
 type Scenario = (typeof SCENARIOS)[number];
 const only = new Set((process.env.BENCH_ONLY ?? SCENARIOS.join(',')).split(',').map((s) => s.trim()).filter(Boolean));
 const runs = (s: Scenario): boolean => only.has(s);
@@ -141,13 +142,14 @@ async function main(): Promise<void> {
         results.engineMixed = await guarded('9. Engines: mixed site', 'mixed', () => engineMixed(ctx), logs);
         if (throughputBase) results.engineThroughput = await guarded('10. Engines: scrapes', 'throughput', () => engineThroughput(ctx, throughputBase, fetcherConcurrency), logs);
       }
+      if (runs('extraction-service')) results.extractionService = await guarded('12. Extraction through the service', 'extraction-service', () => extractionService(ctx), logs);
     } finally {
       await bs.sys.stop();
     }
   }
   await site.close();
 
-  const order = ['latency', 'throughput', 'apiLoad', 'map', 'crawl', 'stability', 'engineCrawl', 'engineMixed', 'engineThroughput', 'extraction'];
+  const order = ['latency', 'throughput', 'apiLoad', 'map', 'crawl', 'stability', 'engineCrawl', 'engineMixed', 'engineThroughput', 'extraction', 'extractionService'];
   const rows: Row[] = order.flatMap((k) => results[k]?.rows ?? []);
   const wallMs = performance.now() - wallStarted;
   const table = formatTable(rows);

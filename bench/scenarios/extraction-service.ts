@@ -1,0 +1,56 @@
+// 12. Extraction through the service: the 400 dev-set pages served by the bench's site and
+// scraped through the API (onlyMainContent, markdown), as users get them. Twice: with the
+// browser engine, where each page's own scripts run (the default for a scrape), and with the
+// HTTP engine, where no script runs. Scored with the dev set's metric; the in-process scenario
+// (11) gives the same-run Readability -> turndown baseline and the published numbers.
+import { devSetDir, loadDevPages, loadMarkdownToText, scoreSnippets, sharedDir, type DevPage } from '../lib/extraction-dev.js';
+import { mapConcurrent, submitScrape } from '../lib/system.js';
+import { missing, row, type Row } from '../lib/table.js';
+import type { BenchContext, ScenarioResult } from './context.js';
+
+const BENCH = '12. Extraction through the service';
+const CONCURRENCY = 6;
+
+interface EngineRun { markdown: Map<string, string>; failed: { id: string; message: string }[]; seconds: number }
+
+async function scrapeAll(ctx: BenchContext, pages: readonly DevPage[], engine: 'browser' | 'http'): Promise<EngineRun> {
+  const { sys } = ctx.bs;
+  const markdown = new Map<string, string>();
+  const failed: EngineRun['failed'] = [];
+  const started = performance.now();
+  await mapConcurrent(pages, CONCURRENCY, async (page) => {
+    const created = await submitScrape(sys, { url: ctx.site.url(`/dev/${page.id}?engine=${engine}`), formats: ['markdown'], onlyMainContent: true, engine });
+    let job = created.body;
+    // Long-polls: one request per job in the usual case.
+    while (job.status !== 'COMPLETED' && job.status !== 'FAILED') {
+      job = (await sys.api('GET', `/api/v1/scrape/${created.id}?waitMs=60000`)).body;
+    }
+    if (job.status === 'COMPLETED') markdown.set(page.id, job.markdown ?? '');
+    else failed.push({ id: page.id, message: job.error?.message ?? 'failed' });
+  });
+  return { markdown, failed, seconds: (performance.now() - started) / 1000 };
+}
+
+export async function extractionService(ctx: BenchContext): Promise<ScenarioResult> {
+  const shared = sharedDir();
+  const dir = devSetDir(shared);
+  if (!shared || !dir) return { rows: [missing(BENCH, 'dev set not found beside the repository')], details: {} };
+  const pages = loadDevPages(dir);
+  for (const page of pages) ctx.site.route(`/dev/${page.id}`, { body: page.html, contentType: 'text/html; charset=utf-8' });
+  const markdownToText = await loadMarkdownToText(shared);
+  const rows: Row[] = [];
+  const details: Record<string, unknown> = { pages: pages.length };
+  const pct = (x: number): number => Math.round(x * 1000) / 10;
+  for (const engine of ['browser', 'http'] as const) {
+    ctx.log(`extraction through the service: ${pages.length} pages, engine ${engine}`);
+    const run = await scrapeAll(ctx, pages, engine);
+    const score = scoreSnippets(pages, run.markdown, markdownToText);
+    const label = engine === 'browser' ? 'page scripts running (engine browser)' : 'no page scripts (engine http)';
+    rows.push(
+      row(BENCH, `F1, ${label}`, pct(score.f1), { unit: '%', note: `P ${pct(score.precision)} R ${pct(score.recall)}` }),
+      row(BENCH, `pages FAILED, ${label}`, run.failed.length, { note: `of ${pages.length}, ${(pages.length / run.seconds).toFixed(1)} pages/s` }),
+    );
+    details[engine] = { precision: score.precision, recall: score.recall, f1: score.f1, failed: run.failed, seconds: run.seconds };
+  }
+  return { rows, details };
+}

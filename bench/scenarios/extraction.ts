@@ -1,4 +1,4 @@
-// 8. Extraction quality: the service's transform (onlyMainContent, markdown) and plain
+// 11. Extraction quality: the service's transform (onlyMainContent, markdown) and plain
 // Readability.js -> turndown, both run in this process on the 400-page dev set
 // (../shared/fixtures/extraction-dev/trafilatura-eval) and scored with its metric, beside the
 // published numbers for the whole 990-page corpus (the dev set's README). Also the transform
@@ -7,7 +7,7 @@ import { devSetDir, loadDevPages, loadMarkdownToText, readabilityExtractor, runE
 import { missing, row, type Row } from '../lib/table.js';
 import type { ScenarioResult } from './context.js';
 
-const BENCH = '8. Extraction (dev set)';
+const BENCH = '11. Extraction (dev set)';
 
 /** Published on trafilatura's 990-page evaluation corpus (docs/evaluation.rst, via the dev set's README). */
 const PUBLISHED = [

@@ -153,7 +153,9 @@ describe('web console end to end', () => {
     await page.waitForURL(new RegExp(`/console/jobs/scrape/${scrapeId}$`));
     const text = await page.locator('main').innerText();
     assert.match(text, /completed/);
-    assert.match(text, /# Herring migrations/);
+    assert.equal((await page.locator('main .rendered h2').first().innerText()).trim(), 'Herring migrations', 'the markdown is shown rendered, its headings one level down');
+    await page.getByText('Show the raw markdown').click();
+    assert.match(await page.locator('main').innerText(), /# Herring migrations/, 'and raw');
     for (const event of ['page_requested', 'page_started', 'page_fetched', 'page_completed']) assert.match(text, new RegExp(event));
     await page.goto(url('/console/jobs?kind=crawl'));
     assert.equal(await page.locator(`a[href="/console/jobs/scrape/${scrapeId}"]`).count(), 0, 'the kind filter holds');
@@ -185,9 +187,9 @@ describe('web console end to end', () => {
     await page.getByRole('button', { name: 'Scrape' }).click();
     await page.waitForURL(/\/console\/jobs\/scrape\/[\w-]{22}$/);
     await until(async () => { await page.reload(); return /completed/.test(await page.locator('h1').innerText()); }, { timeoutMs: 60_000, intervalMs: 500 });
-    const text = await page.locator('main').innerText();
-    assert.match(text, /# Second page/);
+    assert.equal((await page.locator('main .rendered h2').first().innerText()).trim(), 'Second page');
     assert.match(await page.locator('#snippet-curl').innerText(), /"formats":\["markdown","links"\]/);
+    assert.match(await page.locator('#snippet-sdk').innerText(), /trawl\.scrape\("http:\/\/127\.0\.0\.1:\d+\/second", \{\s+"formats": \[\s+"markdown",\s+"links"\s+\]\s+\}\)/);
     assert.doesNotMatch(await page.locator('main').innerHTML(), /trawl_[\w-]{32}/, 'no key on the page');
   });
 

@@ -7,6 +7,7 @@ import { normalizeScrapeOptions } from '../../../shared/src/scrape-options.js';
 import { consoleConfig } from '../../../services/gateway/src/console/config.js';
 import { html } from '../../../services/gateway/src/console/html.js';
 import { requestBodyOf } from '../../../services/gateway/src/console/pages/playground.js';
+import { renderMarkdown } from '../../../services/gateway/src/console/markdown-view.js';
 import { evolve as evolveAccount } from '../../../services/projector/src/read-models/accounts/index.js';
 import { evolve as evolveDaily, KEEP_DAYS } from '../../../services/projector/src/read-models/key-daily-pages/index.js';
 import { evolve as evolveSession } from '../../../services/projector/src/read-models/sessions/index.js';
@@ -68,5 +69,22 @@ describe('the request a job means', () => {
     assert.deepEqual(requestBodyOf('https://a.example/', normalizeScrapeOptions({})), { url: 'https://a.example/' });
     const o = normalizeScrapeOptions({ formats: ['markdown', 'links'], onlyMainContent: false, timeout: 5000, waitFor: 200, headers: { cookie: 'secret' } });
     assert.deepEqual(requestBodyOf('https://a.example/', o), { url: 'https://a.example/', formats: ['markdown', 'links'], onlyMainContent: false, waitFor: 200, timeout: 5000 });
+  });
+});
+
+describe('rendered markdown in the console', () => {
+  test('headings, lists, tables and links render; links carry rel noopener', () => {
+    const out = renderMarkdown('# Title\n\n- one\n- two\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n[site](https://example.com/x)').value;
+    assert.match(out, /<h2>Title<\/h2>/, "one level down: the console page has its own h1");
+    assert.match(out, /<li>one<\/li>/);
+    assert.match(out, /<td>1<\/td>/);
+    assert.match(out, /<a href="https:\/\/example.com\/x" rel="nofollow noopener noreferrer">site<\/a>/);
+  });
+
+  test('markup a scraped page put into its markdown is shown as text, and script URLs are not links', () => {
+    const out = renderMarkdown('<script>alert(1)</script>\n\n<img src=x onerror=alert(1)>\n\n[click](javascript:alert(1)) [data](data:text/html,x)').value;
+    assert.doesNotMatch(out, /<script|<img|onerror=alert\(1\)>/);
+    assert.match(out, /&lt;script&gt;/);
+    assert.doesNotMatch(out, /href="javascript:|href="data:/);
   });
 });

@@ -24,7 +24,7 @@ code,pre,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;
 pre{background:var(--panel);border:1px solid var(--line);border-radius:6px;padding:.75rem;overflow:auto;max-height:28rem;white-space:pre-wrap;word-break:break-word}
 form.inline{display:inline}form.stack{display:grid;gap:.75rem;max-width:26rem}form.stack.wide{max-width:none}
 fieldset{border:1px solid var(--line);border-radius:6px;padding:.5rem .75rem}legend{font-weight:600;font-size:.9rem}label.check{font-weight:400;display:inline-flex;gap:.35rem;align-items:center}
-.code{position:relative}.code button{margin-bottom:.75rem}.results{display:grid;gap:0 1.5rem}@media (min-width:64rem){.results{grid-template-columns:1fr 1fr}}.results>section{min-width:0}
+.code{position:relative}.code button{margin-bottom:.75rem}.results{display:grid;gap:0 1.5rem}@media (min-width:64rem){.results{grid-template-columns:1fr 1fr}}.results>section{min-width:0}.rendered{border:1px solid #d0d7de;border-radius:6px;padding:0 1rem;max-height:40rem;overflow:auto;overflow-wrap:anywhere}.rendered img{max-width:100%}.rendered table{border-collapse:collapse}.rendered th,.rendered td{border:1px solid #d0d7de;padding:.25rem .5rem}
 input[type=url]{width:100%}
 .row{display:flex;flex-wrap:wrap;gap:.75rem;align-items:flex-end}
 label{display:block;font-weight:600;font-size:.9rem;margin-bottom:.2rem}

@@ -5,6 +5,7 @@ import type { ApiKeyDoc, CrawlPageDoc } from '../../../../../shared/src/store/in
 import { html, statusBadge, when, type SafeHtml } from '../html.js';
 import { JOB_KINDS, JOB_STATUSES, type JobRow, type LoadedJob } from '../jobs.js';
 import { requestBodyOf, snippets } from './playground.js';
+import { renderMarkdown } from '../markdown-view.js';
 
 export function jobsPage(opts: { rows: JobRow[]; keys: Map<string, ApiKeyDoc>; kind?: string | undefined; status?: string | undefined }): SafeHtml {
   return html`<h1>Jobs</h1>
@@ -71,7 +72,7 @@ ${doc.error ? html`<div class="panel notice bad" role="alert"><p class="err">${d
 ${running ? progress(job, opts.counts, true) : ''}
 ${content?.screenshot && Date.parse(content.screenshot.expiresAt) > Date.now() ? html`<h2>Screenshot</h2><p><img src="/console/jobs/scrape/${doc.id}/screenshot" alt="Screenshot of ${doc.url}" width="${content.screenshot.width}" height="${content.screenshot.height}" class="shot"></p>` : ''}
 <div class="results">
-${content?.markdown !== undefined ? html`<section><h2>Markdown</h2><pre>${content.markdown}</pre></section>` : ''}
+${content?.markdown !== undefined ? html`<section><h2>Markdown</h2><div class="rendered">${renderMarkdown(content.markdown)}</div><details><summary>Show the raw markdown (${content.markdown.length} characters)</summary><pre>${content.markdown}</pre></details></section>` : ''}
 ${content?.html !== undefined ? html`<section><h2>HTML</h2><pre>${content.html}</pre></section>` : ''}
 ${content?.rawHtml !== undefined ? html`<section><h2>Raw HTML</h2><details><summary>Show the page's HTML (${content.rawHtml.length} characters)</summary><pre>${content.rawHtml}</pre></details></section>` : ''}
 ${content?.links?.length ? html`<section><h2>Links (${content.links.length})</h2><ul class="small">${content.links.slice(0, 200).map((l) => html`<li>${l}</li>`)}</ul></section>` : ''}

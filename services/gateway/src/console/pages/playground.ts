@@ -1,6 +1,6 @@
 // The playground: a URL and the common scrape options as a form, run as one of the
 // account's keys; the result opens on the job's page. The equivalent request is shown for
-// copying (curl, JavaScript, Python), with the key as a variable, never the key itself.
+// copying (curl, the SDK, JavaScript, Python), with the key as a variable, never the key itself.
 import { SCRAPE_DEFAULTS, type ResolvedScrapeOptions } from '../../../../../shared/src/scrape-options.js';
 import type { ApiKeyDoc } from '../../../../../shared/src/store/index.js';
 import { html, type SafeHtml } from '../html.js';
@@ -39,11 +39,14 @@ export function snippets(baseUrl: string, body: Record<string, unknown>): SafeHt
   const json = JSON.stringify(body);
   const pretty = JSON.stringify(body, null, 2);
   const curl = `curl -s -X POST ${baseUrl}/api/v1/scrape \\\n  -H "Authorization: Bearer $TRAWL_API_KEY" \\\n  -H 'content-type: application/json' \\\n  -d '${json.replace(/'/g, "'\\''")}'`;
-  const js = `const res = await fetch('${baseUrl}/api/v1/scrape', {\n  method: 'POST',\n  headers: { authorization: \`Bearer \${process.env.TRAWL_API_KEY}\`, 'content-type': 'application/json' },\n  body: JSON.stringify(${pretty.replace(/\n/g, '\n  ')}),\n});\nconst job = await res.json(); // then GET /api/v1/scrape/\${job.id} until COMPLETED`;
+  const js = `const res = await fetch('${baseUrl}/api/v1/scrape', {\n  method: 'POST',\n  headers: { authorization: \`Bearer \${process.env.TRAWL_API_KEY}\`, 'content-type': 'application/json' },\n  body: JSON.stringify(${pretty.replace(/\n/g, '\n  ')}),\n});\nconst job = await res.json(); // then GET /api/v1/scrape/\${job.id}?waitMs=60000 until COMPLETED`;
+  const { url, ...options } = body;
+  const sdkOptions = Object.keys(options).length ? `, ${JSON.stringify(options, null, 2)}` : '';
+  const sdk = `import { Trawl } from './dist/clients/sdk/index.js'; // the typed SDK: docs/clients.md\nconst trawl = new Trawl({ apiUrl: '${baseUrl}', apiKey: process.env.TRAWL_API_KEY });\nconst page = await trawl.scrape(${JSON.stringify(url)}${sdkOptions}); // waits for the result`;
   const py = `import os, requests\nres = requests.post('${baseUrl}/api/v1/scrape',\n    headers={'Authorization': f"Bearer {os.environ['TRAWL_API_KEY']}"},\n    json=${pretty.replace(/true/g, 'True').replace(/false/g, 'False').replace(/\n/g, '\n    ')})\njob = res.json()`;
   return html`<h2 id="equivalent">The same request from code</h2>
 <p class="muted small">With your key in <code>TRAWL_API_KEY</code> (the console never shows a key again after it is made).</p>
-${[['curl', 'snippet-curl', curl], ['JavaScript', 'snippet-js', js], ['Python', 'snippet-py', py]].map(([name, id, code]) => html`<h3>${name}</h3>
+${[['curl', 'snippet-curl', curl], ['Trawl SDK', 'snippet-sdk', sdk], ['JavaScript', 'snippet-js', js], ['Python', 'snippet-py', py]].map(([name, id, code]) => html`<h3>${name}</h3>
 <div class="code"><pre id="${id}">${code}</pre><button type="button" class="secondary" data-copy="${id}" hidden>Copy ${name}</button></div>`)}`;
 }
 

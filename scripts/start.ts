@@ -122,9 +122,25 @@ class SupervisedNats extends Supervised {
 }
 
 async function startNatsServer(dataDir: string): Promise<SupervisedNats> {
-  const port = (await portFree(4222)) ? 4222 : await freePort();
+  const preferred = (await portFree(4222)) ? 4222 : await freePort();
+  try {
+    return await startNatsOn(preferred, dataDir);
+  } catch (err) {
+    // Another process took the port between the check and the listen (two systems starting
+    // at once): any free port serves, since the services get the URL from here.
+    if (!/address already in use/.test((err as Error).message)) throw err;
+    return startNatsOn(await freePort(), dataDir);
+  }
+}
+
+async function startNatsOn(port: number, dataDir: string): Promise<SupervisedNats> {
   const nats = new SupervisedNats(port, path.join(dataDir, 'nats'));
-  await nats.ready();
+  try {
+    await nats.ready();
+  } catch (err) {
+    await nats.stop(); // no restart on a port that is not ours
+    throw err;
+  }
   return nats;
 }
 

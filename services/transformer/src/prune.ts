@@ -9,11 +9,11 @@ import { collapsedLength, linkDensity, textStats, type TextStats } from './text.
 
 /** Openers of teaser lines that point to another article ("Read more: <headline>"). */
 const TEASER_OPENER =
-  /^(read (more|also|next)|see also|related|more on this|recommended|you (may|might) also like|also read|lesen sie (auch|mehr|hier)|auch lesen|mehr zum thema|mehr (themen|dazu|lesen)|weitere (artikel|beiträge|themen|nachrichten)|weiterlesen|das könnte (sie|dich) auch interessieren|auch interessant|empfohlene (beiträge|artikel)|beiträge zum thema|ähnliche (beiträge|artikel)|verwandte (beiträge|artikel|themen)|à lire (aussi|également)|lire (aussi|la suite)|voir aussi|sur le même sujet|lea (también|más|además)|lea:|vea (también|además)|le puede interesar|te puede interesar|más noticias|noticias relacionadas|leggi anche|potrebbe interessarti|articoli correlati|leia (também|mais)|veja também|zobacz (też|także|również)|czytaj (też|także|również|więcej)|przeczytaj (też|także)|lees ook|meer nieuws)(?![\p{L}])/iu;
+  /^(read (more|also|next)|see also|related|more on this|recommended|you (may|might) also like|also read|lesen sie (auch|mehr|hier)|auch lesen|mehr zum thema|mehr (themen|dazu|lesen)|weitere (artikel|beiträge|themen|nachrichten)|weiterlesen|das könnte (sie|dich) auch interessieren|das thema könnte (sie|dich) auch interessieren|entdecke (weitere|mehr)|entdecken sie (weitere|mehr)|discover more|auch interessant|empfohlene (beiträge|artikel)|beiträge zum thema|ähnliche (beiträge|artikel)|verwandte (beiträge|artikel|themen)|à lire (aussi|également)|lire (aussi|la suite)|voir aussi|sur le même sujet|lea (también|más|además)|lea:|vea (también|además)|le puede interesar|te puede interesar|más noticias|noticias relacionadas|leggi anche|potrebbe interessarti|articoli correlati|leia (também|mais)|veja também|zobacz (też|także|również)|czytaj (też|także|również|więcej)|przeczytaj (też|także)|lees ook|meer nieuws)(?![\p{L}])/iu;
 
 /** Openers of calls to subscribe, follow or share (newsletters, apps, social accounts, paywalls). */
 const CALL_TO_ACTION =
-  /^(subscribe|sign up|signing up|follow (us|the)|download (the|our)|get the|never miss|join (us|our)|share (this|on)|abonnieren|abonniere|jetzt (abonnieren|anmelden|registrieren|teilen)|folgen sie|melden sie sich|abonnez|inscrivez|suivez|partagez|suscríbete|suscribete|síguenos|únete|iscriviti|seguici|assine|siga|zapraszamy|subskrybuj|obserwuj|abonneer|volg ons)/iu;
+  /^(subscribe|sign up|signing up|follow (us|the)|download (the|our)|get the|never miss|join (us|our)|share (this|on)|abonnieren|abonniere|jetzt (abonnieren|anmelden|registrieren|teilen)|folgen sie|melden sie sich|abonnez|inscrivez|suivez|partagez|suscríbete|suscribete|síguenos|únete|iscriviti|seguici|assine|siga|zapraszamy|subskrybuj|obserwuj|abonneer|volg ons|support (us|our)|help us (continue|keep)|become a (member|supporter|patron)|donate|unterstütze|unterstützen sie (uns|unsere)|jetzt spenden|werde (mitglied|unterstützer)|soutenez|faites un don|devenez (membre|abonné)|hazte (miembro|socio)|apóyanos|dona ahora|sostienici|wesprzyj)(?![\p{L}])/iu;
 
 /**
  * Prompts that are boilerplate wherever they stand in a short line: subscription and paywall
@@ -50,10 +50,34 @@ const MAX_DATE_LABEL = 25;
 
 /** Headings that announce boilerplate sections (related articles, the author, comments, tags). */
 const BOILERPLATE_HEADING =
-  /^(related|more (from|stories|articles|news)|recommended|you (may|might) also like|popular|most read|trending|about the author|comments?|leave a (reply|comment)|tags|share|auch interessant|das könnte (sie|dich) auch interessieren|mehr (zum thema|themen)|weitere (artikel|beiträge|themen|nachrichten|meldungen)|empfohlen|ähnliche|meistgelesen|beliebt|über (den|die) autor|kommentare?|schlagwörter|themen im artikel|teilen|à lire|articles? (similaires|liés)|commentaires?|sur le même sujet|noticias relacionadas|más noticias|lo más (leído|visto)|comentarios?|te puede interesar|articoli correlati|commenti|leggi anche|zobacz (też|także)|komentarze|czytaj (też|także)|gerelateerd|reacties)/iu;
+  /^(related|more (from|stories|articles|news)|recommended|you (may|might) also like|popular|most read|trending|about the author|comments?|leave a (reply|comment)|tags|share|auch interessant|das könnte (sie|dich) auch interessieren|mehr (zum thema|themen)|weitere (artikel|beiträge|themen|nachrichten|meldungen)|empfohlen|ähnliche|meistgelesen|beliebt|über (den|die) autor|kommentare?|schlagwörter|themen im artikel|teilen|à lire|articles? (similaires|liés)|commentaires?|sur le même sujet|noticias relacionadas|más noticias|lo más (leído|visto)|comentarios?|te puede interesar|articoli correlati|commenti|leggi anche|zobacz (też|także)|komentarze|czytaj (też|także)|gerelateerd|reacties|entdecke (weitere|mehr)|discover more|meist-?(gelesen|diskutiert|kommentiert)|most (discussed|commented)|das thema könnte (sie|dich) auch interessieren|unterstütze|support us|hazte miembro)/iu;
 
 /** The title of a table of contents (whose links go with the link-list rule). */
 const TOC_TITLE = /^(inhaltsverzeichnis|inhalt|table of contents|contents|sommaire|table des matières|índice|indice|spis treści|inhoud|sisällys)$/iu;
+
+/**
+ * Interface controls written into the text: "Load more", "Show sources", "Back to the list",
+ * "Permalink". Every template with a button or a toggle has one; the whole line only, so a
+ * sentence that starts with "Back to..." is untouched.
+ */
+const UI_CONTROL_LINE =
+  /^[«‹<←]?\s*(zurück zu(r|m)?( [\p{L}-]+){0,3}|back to( [\p{L}-]+){0,3}|retour (à|aux?)( [\p{L}'-]+){0,3}|volver a( [\p{L}-]+){0,3}|(lade|mehr|weitere) (weitere )?(inhalte|artikel|beiträge)( laden| anzeigen)?|load more( [\p{L}]+)?|show (more|less|all)|mehr (anzeigen|laden)|weniger anzeigen|alle anzeigen|(quellen|details|mehr|kommentare) (ein|aus)blenden|voir plus|charger plus|ver más|cargar más|mostra (altro|di più)|pokaż więcej|permalink|permalien|enlace permanente)\s*(\.{3}|…)?$/iu;
+const MAX_UI_CONTROL_LENGTH = 60;
+
+/**
+ * Disclaimers about the post rather than its subject: "The views expressed are the
+ * author's", "Dieser Beitrag gibt die Meinung des Autors wieder", "Bei diesem Beitrag handelt
+ * es sich um einen Blog/eine Anzeige". Stock sentences of opinion and community sections.
+ */
+const DISCLAIMER =
+  /^(the (views|opinions) expressed|(dieser|der) (beitrag|artikel|text) gibt (die|ausschließlich die|nur die) meinung|bei (diesem|dem) (beitrag|artikel|text) handelt es sich um (ein|eine|einen) (blog|gastbeitrag|meinungsbeitrag|anzeige|pressemitteilung)|les opinions exprimées|las opiniones expresadas|le opinioni espresse)/iu;
+const MAX_DISCLAIMER_LENGTH = 250;
+
+/** An advertising label opening a line ("ANZEIGE - ...", "Advertisement: ..."): the line is the ad. */
+const AD_LABEL = /^(anzeige|werbung|advertisement|sponsored|publicidad|publicité|pubblicità|reklama)\s*[-–—:|]/iu;
+
+/** A byline label left alone when its name was a link that went ("Von:", "By:"). */
+const LONE_LABEL = /^(von|by|autor(in)?|author|par|por|di|od)\s*:$/iu;
 
 /** A boilerplate section title written as a plain line ("Über den Autor" in a <div>): the whole line only. */
 const BOILERPLATE_LINE = /^(about the author|über (den|die) autor(in)?|à propos de l'auteur|sobre el autor|o autorze|share this( article| story| post)?|teilen|partager|compartir)[:.!]?$/iu;
@@ -166,10 +190,13 @@ function isBoilerplateBlock(el: Element, s: TextStats, options: PruneOptions): b
     const text = textOf(el);
     if (TEASER_OPENER.test(text) || CALL_TO_ACTION.test(text) || TOC_TITLE.test(text) || BOILERPLATE_LINE.test(text)) return isLine(el);
     if (s.text <= MAX_PROMPT_LENGTH && PROMPT.test(text)) return isLine(el);
+    if (AD_LABEL.test(text) || LONE_LABEL.test(text)) return isLine(el);
+    if (s.text <= MAX_UI_CONTROL_LENGTH && UI_CONTROL_LINE.test(text)) return isLine(el);
     if (s.text <= MAX_CREDIT_LENGTH && (CREDIT_LINE.test(text) || FIGURE_LINE.test(text))) return isLine(el);
     if (s.text <= MAX_DATE_LINE_LENGTH && isDateLine(text)) return isLine(el);
   }
   if (s.text <= MAX_COOKIE_NOTICE_LENGTH && COOKIE_NOTICE.test(textOf(el)) && isLine(el)) return true;
+  if (s.text <= MAX_DISCLAIMER_LENGTH && DISCLAIMER.test(textOf(el)) && isLine(el)) return true;
   if (SERVER_ERROR.test(textOf(el)) && isLine(el)) return true;
   if (!options.linkDensity) return false;
   if (name === 'UL' || name === 'OL' || name === 'DL') {

@@ -93,6 +93,16 @@ describe('final boilerplate pass', () => {
     ['feedback widget', '<p><strong>War der Artikel nützlich?</strong></p>', 'War der Artikel'],
     ['server warning', '<p><b>Warning</b>: Creating default object from empty value in /www/wp-includes/x.php on line 12</p>', 'Creating default object'],
     ['section title as a plain line', '<div>Über den Autor</div>', 'Über den Autor'],
+    ['"discover more" teaser line', '<p>Entdecke weitere Homestorys aus unserer Community</p>', 'Entdecke weitere'],
+    ['call to support the site', '<p><strong>Unterstütze unser Magazin bereits mit 2,50 Euro!</strong></p>', 'Unterstütze unser'],
+    ['call to become a member', '<p>HAZTE MIEMBRO Y DISFRUTA DE BENEFICIOS EXCLUSIVOS</p>', 'HAZTE MIEMBRO'],
+    ['"load more" button label', '<div>Lade weitere Inhalte ...</div>', 'Lade weitere Inhalte'],
+    ['"hide sources" toggle', '<div><span>Quellen ausblenden</span></div>', 'Quellen ausblenden'],
+    ['"back to the list" link', '<p><a href="/presse">zurück zur Listenansicht</a></p>', 'Listenansicht'],
+    ['opinion disclaimer', '<p><em>Dieser Beitrag gibt die Meinung des Autors wieder, nicht notwendigerweise die der Redaktion.</em></p>', 'Meinung des Autors'],
+    ['advertising line', '<p><strong>ANZEIGE - Heute mal ausgehen? Wie wäre es mit:</strong></p>', 'Heute mal ausgehen'],
+    ['lone byline label', '<p><strong>Von:</strong></p>', 'Von:'],
+    ['"most discussed" heading and its links', '<h3>meist-diskutiert</h3><ul><li><a href="/a">Streit um die Brücke</a></li><li><a href="/b">Neue Fähre</a></li></ul>', 'Neue Fähre'],
   ];
   for (const [what, html, gone] of lines) {
     test(`removes a ${what}`, () => assertClean(page(html), [gone]));
@@ -106,6 +116,11 @@ describe('final boilerplate pass', () => {
   test('the end of the article stays when it is prose or data', () => {
     const tail = '<ul><li>Length: 420 m</li><li>Opens: 2027</li></ul>';
     assertClean(page('', tail), [], ['Length: 420 m', 'Opens: 2027']);
+  });
+
+  test('a sentence that starts like a control, a disclaimer or a call is prose when it goes on', () => {
+    const prose = '<p>Back to the harbour walls: the engineers found them sound, and the council will not need the reserve for repairs this year.</p>';
+    assertClean(page(prose), [], ['Back to the harbour walls', ...PROSE]);
   });
 
   test('a teaser phrase inside a paragraph is prose, not a teaser', () => {

@@ -9,7 +9,7 @@ import { collapsedLength, linkDensity, textStats, type TextStats } from './text.
 
 /** Openers of teaser lines that point to another article ("Read more: <headline>"). */
 const TEASER_OPENER =
-  /^(read (more|also|next)|see also|related|more on this|recommended|you (may|might) also like|also read|lesen sie (auch|mehr|hier)|auch lesen|mehr zum thema|mehr (themen|dazu|lesen)|weitere (artikel|beiträge|themen|nachrichten)|weiterlesen|das könnte (sie|dich) auch interessieren|das thema könnte (sie|dich) auch interessieren|entdecke (weitere|mehr)|entdecken sie (weitere|mehr)|discover more|auch interessant|empfohlene (beiträge|artikel)|beiträge zum thema|ähnliche (beiträge|artikel)|verwandte (beiträge|artikel|themen)|à lire (aussi|également)|lire (aussi|la suite)|voir aussi|sur le même sujet|lea (también|más|además)|lea:|vea (también|además)|le puede interesar|te puede interesar|más noticias|noticias relacionadas|leggi anche|potrebbe interessarti|articoli correlati|leia (também|mais)|veja também|zobacz (też|także|również)|czytaj (też|także|również|więcej)|przeczytaj (też|także)|lees ook|meer nieuws)(?![\p{L}])/iu;
+  /^(read (more|also|next)|see also|related|more on this|recommended|you (may|might) also like|also read|lesen sie (auch|mehr|hier)|auch lesen|mehr zum thema|mehr (themen|dazu|lesen)|weitere (artikel|beiträge|themen|nachrichten)|weiterlesen|das könnte (sie|dich) auch interessieren|das thema könnte (sie|dich) auch interessieren|entdecke (weitere|mehr)|entdecken sie (weitere|mehr)|discover more|auch interessant|hier geht('s| es) (zu(r|m)?|weiter)|empfohlene (beiträge|artikel)|beiträge zum thema|ähnliche (beiträge|artikel)|verwandte (beiträge|artikel|themen)|à lire (aussi|également)|lire (aussi|la suite)|voir aussi|sur le même sujet|lea (también|más|además)|lea:|vea (también|además)|le puede interesar|te puede interesar|más noticias|noticias relacionadas|leggi anche|potrebbe interessarti|articoli correlati|leia (também|mais)|veja também|zobacz (też|także|również)|czytaj (też|także|również|więcej)|przeczytaj (też|także)|lees ook|meer nieuws)(?![\p{L}])/iu;
 
 /** Openers of calls to subscribe, follow or share (newsletters, apps, social accounts, paywalls). */
 const CALL_TO_ACTION =
@@ -21,8 +21,16 @@ const CALL_TO_ACTION =
  * same languages. A line about subscribing in an article body is rare; a prompt is common.
  */
 const PROMPT =
-  /\b(subscribe|subscribers?|subscription|abonnieren|abonnent(en)?|abonnez|suscr[ií]b\p{L}*|iscriviti|(download|get) (the|our)\b[^.]{0,60}\bapps?|was this (article|page|post) (helpful|useful)|war (der|dieser) (artikel|beitrag) (hilfreich|nützlich)|(möchten sie|willst du) (den|diesen) (artikel|beitrag) teilen|share this (article|story|post))\b/iu;
+  /\b(subscribe|subscribers?|subscription|abonnieren|abonnent(en)?|abonnez|suscr[ií]b\p{L}*|iscriviti|(download|get) (the|our)\b[^.]{0,60}\bapps?|was this (article|page|post) (helpful|useful)|war (der|dieser) (artikel|beitrag) (hilfreich|nützlich)|(möchten sie|willst du) (den|diesen) (artikel|beitrag) teilen|share this (article|story|post)|pour lire la suite|to (continue|keep) reading|um (weiter|den (ganzen|vollständigen) artikel) zu lesen|para (seguir|continuar) leyendo|per continuare a leggere|(telegram|whatsapp)[- ]?(kanal|channel)|(canal|channel|kanal) (de |on |auf |bei )?(telegram|whatsapp)|(teilen sie|teile) uns (ihre|deine) (erfahrung(en)?|meinung)|share your (experience|thoughts))\b/iu;
 const MAX_PROMPT_LENGTH = 200;
+
+/**
+ * Placeholders of embeds that wait for consent ("We respect your privacy and do not connect
+ * to Twitter without your consent"): a short block naming both privacy and consent is the
+ * placeholder, on any site that embeds social media under the GDPR.
+ */
+const CONSENT_PLACEHOLDER = /\b(privatsphäre|privacy|datenschutz|vie privée|privacidad)\b.*\b(einverständnis|einwilligung|zustimmung|consent|consentement|consentimiento)/isu;
+const MAX_CONSENT_PLACEHOLDER_LENGTH = 300;
 
 /** Server error output printed into the page (PHP warnings and notices), never content. */
 const SERVER_ERROR = /^(warning|notice|deprecated|fatal error|parse error|strict standards)\s*:.*\bon line \d+/isu;
@@ -124,7 +132,11 @@ export function pruneBoilerplate(root: Element, options: PruneOptions = { linkDe
     const s = stats.get(el);
     if (!s || s.text === 0) continue;
     if (HEADINGS.has(el.nodeName)) {
-      if (BOILERPLATE_HEADING.test(textOf(el)) || TOC_TITLE.test(textOf(el))) removeSection(el, stats, remove);
+      // A heading that is a call or a prompt ("Subscribe to our newsletter", "To continue
+      // reading, create an account") heads a boilerplate box just as "Related" does.
+      const heading = textOf(el);
+      const prompt = s.text <= MAX_PROMPT_LENGTH && (CALL_TO_ACTION.test(heading) || PROMPT.test(heading));
+      if (prompt || BOILERPLATE_HEADING.test(heading) || TOC_TITLE.test(heading)) removeSection(el, stats, remove);
       continue;
     }
     if (isBoilerplateBlock(el, s, { ...options, linkDensity: options.linkDensity && s.text <= maxLinkBlock })) remove(el);
@@ -197,6 +209,7 @@ function isBoilerplateBlock(el: Element, s: TextStats, options: PruneOptions): b
   }
   if (s.text <= MAX_COOKIE_NOTICE_LENGTH && COOKIE_NOTICE.test(textOf(el)) && isLine(el)) return true;
   if (s.text <= MAX_DISCLAIMER_LENGTH && DISCLAIMER.test(textOf(el)) && isLine(el)) return true;
+  if (s.text <= MAX_CONSENT_PLACEHOLDER_LENGTH && CONSENT_PLACEHOLDER.test(textOf(el)) && isLine(el)) return true;
   if (SERVER_ERROR.test(textOf(el)) && isLine(el)) return true;
   if (!options.linkDensity) return false;
   if (name === 'UL' || name === 'OL' || name === 'DL') {

@@ -101,6 +101,11 @@ describe('final boilerplate pass', () => {
     ['"back to the list" link', '<p><a href="/presse">zurück zur Listenansicht</a></p>', 'Listenansicht'],
     ['opinion disclaimer', '<p><em>Dieser Beitrag gibt die Meinung des Autors wieder, nicht notwendigerweise die der Redaktion.</em></p>', 'Meinung des Autors'],
     ['advertising line', '<p><strong>ANZEIGE - Heute mal ausgehen? Wie wäre es mit:</strong></p>', 'Heute mal ausgehen'],
+    ['paywall heading', '<h2>Pour lire la suite et accéder gratuitement à 3 articles par mois, créez votre compte</h2>', 'Pour lire la suite'],
+    ['messenger channel promotion', '<p>¿Ya sabías que tenemos canal de Telegram? Únete desde tu celular en este <a href="https://t.me/x">enlace</a>.</p>', 'canal de Telegram'],
+    ['embed consent placeholder', '<p>Wir respektieren deine Privatsphäre und stellen ohne dein Einverständnis keine Verbindung zu Twitter her.</p>', 'Privatsphäre'],
+    ['review prompt', '<p>Bitte teilen Sie uns Ihre Erfahrungen mit, wenn Sie das Produkt probiert haben.</p>', 'Erfahrungen mit'],
+    ['"hier geht es zur" link line', '<p><a href="/doc.pdf">Hier geht es zur neuen Vorstandsstruktur</a></p>', 'Vorstandsstruktur'],
     ['lone byline label', '<p><strong>Von:</strong></p>', 'Von:'],
     ['"most discussed" heading and its links', '<h3>meist-diskutiert</h3><ul><li><a href="/a">Streit um die Brücke</a></li><li><a href="/b">Neue Fähre</a></li></ul>', 'Neue Fähre'],
   ];

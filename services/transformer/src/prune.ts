@@ -21,7 +21,7 @@ const CALL_TO_ACTION =
  * same languages. A line about subscribing in an article body is rare; a prompt is common.
  */
 const PROMPT =
-  /\b(subscribe|subscribers?|subscription|abonnieren|abonnent(en)?|abonnez|suscr[ií]b\p{L}*|iscriviti|(download|get) (the|our)\b[^.]{0,60}\bapps?|was this (article|page|post) (helpful|useful)|war (der|dieser) (artikel|beitrag) (hilfreich|nützlich)|(möchten sie|willst du) (den|diesen) (artikel|beitrag) teilen|share this (article|story|post)|pour lire la suite|to (continue|keep) reading|um (weiter|den (ganzen|vollständigen) artikel) zu lesen|para (seguir|continuar) leyendo|per continuare a leggere|(telegram|whatsapp)[- ]?(kanal|channel)|(canal|channel|kanal) (de |on |auf |bei )?(telegram|whatsapp)|(teilen sie|teile) uns (ihre|deine) (erfahrung(en)?|meinung)|share your (experience|thoughts))\b/iu;
+  /\b(subscribe|subscribers?|subscription|abonnieren|abonnent(en)?|abonnez|suscr[ií]b\p{L}*|iscriviti|(download|get) (the|our)\b[^.]{0,60}\bapps?|was this (article|page|post) (helpful|useful)|war (der|dieser) (artikel|beitrag) (hilfreich|nützlich)|(möchten sie|willst du) (den|diesen) (artikel|beitrag) teilen|share this (article|story|post)|pour lire la suite|to (continue|keep) reading|um (weiter|den (ganzen|vollständigen) artikel) zu lesen|para (seguir|continuar) leyendo|per continuare a leggere|(telegram|whatsapp)[- ]?(kanal|channel)|(canal|channel|kanal) (de |on |auf |bei )?(telegram|whatsapp)|(teilen sie|teile) uns (ihre|deine) (erfahrung(en)?|meinung)|share your (experience|thoughts)|(sie müssen|du musst) (sich|dich) (einloggen|anmelden)|you (must|need to) (be )?(log(ged)? in|sign(ed)? in)|(log|sign) in to (comment|reply|post)|vous devez (être connecté|vous connecter)|debes (iniciar sesión|estar registrado))\b/iu;
 const MAX_PROMPT_LENGTH = 200;
 
 /**
@@ -150,6 +150,10 @@ const LEAF_BLOCKS = new Set(['P', 'H2', 'H3', 'H4', 'H5', 'H6', 'LI', 'DIV', 'BL
 const CONTAINER_CHILDREN = new Set([...LEAF_BLOCKS, 'UL', 'OL', 'DL', 'TABLE', 'H1', 'ARTICLE', 'HEADER', 'FOOTER', 'FORM', 'FIGURE']);
 /** A tail block is furniture when it is this short... */
 const MAX_TAIL_SHORT = 15;
+/** A sentence ends inside the text (and another starts): two sentences are prose, not a label. */
+const SENTENCE_END = /[.!?…]["»“”']?\s+["„«“]?\p{Lu}/u;
+/** A heading or call-out longer than this that ends like a sentence is a sentence. */
+const MAX_TAIL_PHRASE = 60;
 /** ...or a one-line call-out (all bold, or an introducer ending in ':') up to this length. */
 const MAX_TAIL_CALLOUT = 250;
 
@@ -184,7 +188,12 @@ const DATA_BLOCKS = new Set(['LI', 'TD', 'DD', 'DT', 'PRE']);
 function isTailFurniture(el: Element): boolean {
   if (DATA_BLOCKS.has(el.nodeName)) return false;
   const text = textOf(el);
-  if (HEADINGS.has(el.nodeName) || text.length <= MAX_TAIL_SHORT) return true;
+  if (text.length <= MAX_TAIL_SHORT) return true;
+  // Sentences in a heading tag are prose: templates that set a closing paragraph in <h4>
+  // are common, and a real heading is a phrase. (Not so for bold: closing calls to follow
+  // or write in are bold sentences.)
+  const sentences = SENTENCE_END.test(text) || (text.length > MAX_TAIL_PHRASE && /[.!?…]$/u.test(text));
+  if (HEADINGS.has(el.nodeName)) return !sentences;
   if (text.length > MAX_TAIL_CALLOUT) return false;
   if (text.endsWith(':')) return true;
   const emphasized = [...el.querySelectorAll('strong, b')].reduce((n, b) => (b.parentElement?.closest('strong, b') ? n : n + collapsedLength(b.textContent ?? '')), 0);

@@ -118,6 +118,16 @@ describe('final boilerplate pass', () => {
     assertClean(page('', tail), ['You might also like', 'Follow us on all channels', 'Our partners']);
   });
 
+  test('a closing paragraph set in a heading tag is prose: sentences stay at the end', () => {
+    const tail = '<h4>The mayor signed the order on Friday. The first barges arrive in March.</h4>';
+    assertClean(page('', tail), [], ['The first barges arrive in March.']);
+  });
+
+  test('a login prompt closing a comment section goes, with the orphan heading above it', () => {
+    const tail = '<h2>Kommentieren</h2><h3>Sie müssen sich <a href="/login">einloggen</a>, um sich an einer Diskussion beteiligen zu können.</h3>';
+    assertClean(page('', tail), ['Kommentieren', 'einloggen']);
+  });
+
   test('the end of the article stays when it is prose or data', () => {
     const tail = '<ul><li>Length: 420 m</li><li>Opens: 2027</li></ul>';
     assertClean(page('', tail), [], ['Length: 420 m', 'Opens: 2027']);

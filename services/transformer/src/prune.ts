@@ -225,7 +225,9 @@ function isBoilerplateBlock(el: Element, s: TextStats, options: PruneOptions): b
     return linkDensity(s) > MAX_LIST_LINK_DENSITY && itemCount(el) >= 2;
   }
   if (name === 'DIV' || name === 'SECTION' || name === 'P') {
-    return linkDensity(s) > MAX_BLOCK_LINK_DENSITY && hasSeveralLinks(el);
+    // A block around a data table (one with header cells) is data even when its rows link
+    // their items: test results, product comparisons and timetables name each item by a link.
+    return linkDensity(s) > MAX_BLOCK_LINK_DENSITY && hasSeveralLinks(el) && !el.querySelector('th');
   }
   return false;
 }

@@ -128,6 +128,12 @@ describe('final boilerplate pass', () => {
     assertClean(page('', tail), ['Kommentieren', 'einloggen']);
   });
 
+  test('a data table whose rows are links (test results) is data, not a link block', () => {
+    const rows = ['Alpha Seat', 'Beta Seat', 'Gamma Seat'].map((m, i) => `<tr><td><a href="/m/${i}">${m} i-Size Flex</a></td><td>gut</td></tr>`).join('');
+    const table = `<div class="results"><table><tr><th>Modell</th><th>Note</th></tr>${rows}</table></div>`;
+    assertClean(page(table), [], ['Beta Seat i-Size Flex']);
+  });
+
   test('the end of the article stays when it is prose or data', () => {
     const tail = '<ul><li>Length: 420 m</li><li>Opens: 2027</li></ul>';
     assertClean(page('', tail), [], ['Length: 420 m', 'Opens: 2027']);

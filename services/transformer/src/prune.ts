@@ -65,11 +65,11 @@ const TOC_TITLE = /^(inhaltsverzeichnis|inhalt|table of contents|contents|sommai
 
 /**
  * Interface controls written into the text: "Load more", "Show sources", "Back to the list",
- * "Permalink". Every template with a button or a toggle has one; the whole line only, so a
+ * "Permalink" (alone or followed by its URL). Every template with a button or a toggle has one; the whole line only, so a
  * sentence that starts with "Back to..." is untouched.
  */
 const UI_CONTROL_LINE =
-  /^[«‹<←]?\s*(zurück zu(r|m)?( [\p{L}-]+){0,3}|back to( [\p{L}-]+){0,3}|retour (à|aux?)( [\p{L}'-]+){0,3}|volver a( [\p{L}-]+){0,3}|(lade|mehr|weitere) (weitere )?(inhalte|artikel|beiträge)( laden| anzeigen)?|load more( [\p{L}]+)?|show (more|less|all)|mehr (anzeigen|laden)|weniger anzeigen|alle anzeigen|(quellen|details|mehr|kommentare) (ein|aus)blenden|voir plus|charger plus|ver más|cargar más|mostra (altro|di più)|pokaż więcej|permalink|permalien|enlace permanente)\s*(\.{3}|…)?$/iu;
+  /^[«‹<←]?\s*(zurück zu(r|m)?( [\p{L}-]+){0,3}|back to( [\p{L}-]+){0,3}|retour (à|aux?)( [\p{L}'-]+){0,3}|volver a( [\p{L}-]+){0,3}|(lade|mehr|weitere) (weitere )?(inhalte|artikel|beiträge)( laden| anzeigen)?|load more( [\p{L}]+)?|show (more|less|all)|mehr (anzeigen|laden)|weniger anzeigen|alle anzeigen|(quellen|details|mehr|kommentare) (ein|aus)blenden|voir plus|charger plus|ver más|cargar más|mostra (altro|di più)|pokaż więcej|(permalink|permalien|enlace permanente|kurzlink|short ?link)(\s*:?\s*https?:\/\/\S+)?)\s*(\.{3}|…)?$/iu;
 const MAX_UI_CONTROL_LENGTH = 60;
 
 /**

@@ -106,6 +106,7 @@ describe('final boilerplate pass', () => {
     ['embed consent placeholder', '<p>Wir respektieren deine Privatsphäre und stellen ohne dein Einverständnis keine Verbindung zu Twitter her.</p>', 'Privatsphäre'],
     ['review prompt', '<p>Bitte teilen Sie uns Ihre Erfahrungen mit, wenn Sie das Produkt probiert haben.</p>', 'Erfahrungen mit'],
     ['"hier geht es zur" link line', '<p><a href="/doc.pdf">Hier geht es zur neuen Vorstandsstruktur</a></p>', 'Vorstandsstruktur'],
+    ['permalink with its URL', '<ul><li><strong>Permalink</strong> https://p.example.com/p/RPYx</li></ul>', 'p.example.com/p/RPYx'],
     ['lone byline label', '<p><strong>Von:</strong></p>', 'Von:'],
     ['"most discussed" heading and its links', '<h3>meist-diskutiert</h3><ul><li><a href="/a">Streit um die Brücke</a></li><li><a href="/b">Neue Fähre</a></li></ul>', 'Neue Fähre'],
   ];

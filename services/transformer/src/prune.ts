@@ -9,11 +9,11 @@ import { collapsedLength, linkDensity, textStats, type TextStats } from './text.
 
 /** Openers of teaser lines that point to another article ("Read more: <headline>"). */
 const TEASER_OPENER =
-  /^(read (more|also|next)|see also|related|more on this|recommended|you (may|might) also like|also read|lesen sie (auch|mehr|hier)|auch lesen|mehr zum thema|mehr (themen|dazu|lesen)|weitere (artikel|beiträge|themen|nachrichten)|weiterlesen|das könnte (sie|dich) auch interessieren|auch interessant|empfohlene (beiträge|artikel)|beiträge zum thema|ähnliche (beiträge|artikel)|verwandte (beiträge|artikel|themen)|à lire (aussi|également)|lire (aussi|la suite)|voir aussi|sur le même sujet|lea (también|más|además)|lea:|vea (también|además)|le puede interesar|te puede interesar|más noticias|noticias relacionadas|leggi anche|potrebbe interessarti|articoli correlati|leia (também|mais)|veja também|zobacz (też|także|również)|czytaj (też|także|również|więcej)|przeczytaj (też|także)|lees ook|meer nieuws)(?![\p{L}])/iu;
+  /^(read (more|also|next)|see also|related|more on this|recommended|you (may|might) also like|also read|lesen sie (auch|mehr|hier)|auch lesen|mehr zum thema|mehr (themen|dazu|lesen)|weitere (artikel|beiträge|themen|nachrichten)|weiterlesen|das könnte (sie|dich) auch interessieren|das thema könnte (sie|dich) auch interessieren|entdecke (weitere|mehr)|entdecken sie (weitere|mehr)|discover more|auch interessant|hier geht('s| es) (zu(r|m)?|weiter)|empfohlene (beiträge|artikel)|beiträge zum thema|ähnliche (beiträge|artikel)|verwandte (beiträge|artikel|themen)|à lire (aussi|également)|lire (aussi|la suite)|voir aussi|sur le même sujet|lea (también|más|además)|lea:|vea (también|además)|le puede interesar|te puede interesar|más noticias|noticias relacionadas|leggi anche|potrebbe interessarti|articoli correlati|leia (também|mais)|veja também|zobacz (też|także|również)|czytaj (też|także|również|więcej)|przeczytaj (też|także)|lees ook|meer nieuws)(?![\p{L}])/iu;
 
 /** Openers of calls to subscribe, follow or share (newsletters, apps, social accounts, paywalls). */
 const CALL_TO_ACTION =
-  /^(subscribe|sign up|signing up|follow (us|the)|download (the|our)|get the|never miss|join (us|our)|share (this|on)|abonnieren|abonniere|jetzt (abonnieren|anmelden|registrieren|teilen)|folgen sie|melden sie sich|abonnez|inscrivez|suivez|partagez|suscríbete|suscribete|síguenos|únete|iscriviti|seguici|assine|siga|zapraszamy|subskrybuj|obserwuj|abonneer|volg ons)/iu;
+  /^(subscribe|sign up|signing up|follow (us|the)|download (the|our)|get the|never miss|join (us|our)|share (this|on)|abonnieren|abonniere|jetzt (abonnieren|anmelden|registrieren|teilen)|folgen sie|melden sie sich|abonnez|inscrivez|suivez|partagez|suscríbete|suscribete|síguenos|únete|iscriviti|seguici|assine|siga|zapraszamy|subskrybuj|obserwuj|abonneer|volg ons|support (us|our)|help us (continue|keep)|become a (member|supporter|patron)|donate|unterstütze|unterstützen sie (uns|unsere)|jetzt spenden|werde (mitglied|unterstützer)|soutenez|faites un don|devenez (membre|abonné)|hazte (miembro|socio)|apóyanos|dona ahora|sostienici|wesprzyj)(?![\p{L}])/iu;
 
 /**
  * Prompts that are boilerplate wherever they stand in a short line: subscription and paywall
@@ -21,8 +21,16 @@ const CALL_TO_ACTION =
  * same languages. A line about subscribing in an article body is rare; a prompt is common.
  */
 const PROMPT =
-  /\b(subscribe|subscribers?|subscription|abonnieren|abonnent(en)?|abonnez|suscr[ií]b\p{L}*|iscriviti|(download|get) (the|our)\b[^.]{0,60}\bapps?|was this (article|page|post) (helpful|useful)|war (der|dieser) (artikel|beitrag) (hilfreich|nützlich)|(möchten sie|willst du) (den|diesen) (artikel|beitrag) teilen|share this (article|story|post))\b/iu;
+  /\b(subscribe|subscribers?|subscription|abonnieren|abonnent(en)?|abonnez|suscr[ií]b\p{L}*|iscriviti|(download|get) (the|our)\b[^.]{0,60}\bapps?|was this (article|page|post) (helpful|useful)|war (der|dieser) (artikel|beitrag) (hilfreich|nützlich)|(möchten sie|willst du) (den|diesen) (artikel|beitrag) teilen|share this (article|story|post)|pour lire la suite|to (continue|keep) reading|um (weiter|den (ganzen|vollständigen) artikel) zu lesen|para (seguir|continuar) leyendo|per continuare a leggere|(telegram|whatsapp)[- ]?(kanal|channel)|(canal|channel|kanal) (de |on |auf |bei )?(telegram|whatsapp)|(teilen sie|teile) uns (ihre|deine) (erfahrung(en)?|meinung)|share your (experience|thoughts)|(sie müssen|du musst) (sich|dich) (einloggen|anmelden)|you (must|need to) (be )?(log(ged)? in|sign(ed)? in)|(log|sign) in to (comment|reply|post)|vous devez (être connecté|vous connecter)|debes (iniciar sesión|estar registrado))\b/iu;
 const MAX_PROMPT_LENGTH = 200;
+
+/**
+ * Placeholders of embeds that wait for consent ("We respect your privacy and do not connect
+ * to Twitter without your consent"): a short block naming both privacy and consent is the
+ * placeholder, on any site that embeds social media under the GDPR.
+ */
+const CONSENT_PLACEHOLDER = /\b(privatsphäre|privacy|datenschutz|vie privée|privacidad)\b.*\b(einverständnis|einwilligung|zustimmung|consent|consentement|consentimiento)/isu;
+const MAX_CONSENT_PLACEHOLDER_LENGTH = 300;
 
 /** Server error output printed into the page (PHP warnings and notices), never content. */
 const SERVER_ERROR = /^(warning|notice|deprecated|fatal error|parse error|strict standards)\s*:.*\bon line \d+/isu;
@@ -50,10 +58,34 @@ const MAX_DATE_LABEL = 25;
 
 /** Headings that announce boilerplate sections (related articles, the author, comments, tags). */
 const BOILERPLATE_HEADING =
-  /^(related|more (from|stories|articles|news)|recommended|you (may|might) also like|popular|most read|trending|about the author|comments?|leave a (reply|comment)|tags|share|auch interessant|das könnte (sie|dich) auch interessieren|mehr (zum thema|themen)|weitere (artikel|beiträge|themen|nachrichten|meldungen)|empfohlen|ähnliche|meistgelesen|beliebt|über (den|die) autor|kommentare?|schlagwörter|themen im artikel|teilen|à lire|articles? (similaires|liés)|commentaires?|sur le même sujet|noticias relacionadas|más noticias|lo más (leído|visto)|comentarios?|te puede interesar|articoli correlati|commenti|leggi anche|zobacz (też|także)|komentarze|czytaj (też|także)|gerelateerd|reacties)/iu;
+  /^(related|more (from|stories|articles|news)|recommended|you (may|might) also like|popular|most read|trending|about the author|comments?|leave a (reply|comment)|tags|share|auch interessant|das könnte (sie|dich) auch interessieren|mehr (zum thema|themen)|weitere (artikel|beiträge|themen|nachrichten|meldungen)|empfohlen|ähnliche|meistgelesen|beliebt|über (den|die) autor|kommentare?|schlagwörter|themen im artikel|teilen|à lire|articles? (similaires|liés)|commentaires?|sur le même sujet|noticias relacionadas|más noticias|lo más (leído|visto)|comentarios?|te puede interesar|articoli correlati|commenti|leggi anche|zobacz (też|także)|komentarze|czytaj (też|także)|gerelateerd|reacties|entdecke (weitere|mehr)|discover more|meist-?(gelesen|diskutiert|kommentiert)|most (discussed|commented)|das thema könnte (sie|dich) auch interessieren|unterstütze|support us|hazte miembro)/iu;
 
 /** The title of a table of contents (whose links go with the link-list rule). */
 const TOC_TITLE = /^(inhaltsverzeichnis|inhalt|table of contents|contents|sommaire|table des matières|índice|indice|spis treści|inhoud|sisällys)$/iu;
+
+/**
+ * Interface controls written into the text: "Load more", "Show sources", "Back to the list",
+ * "Permalink" (alone or followed by its URL). Every template with a button or a toggle has one; the whole line only, so a
+ * sentence that starts with "Back to..." is untouched.
+ */
+const UI_CONTROL_LINE =
+  /^[«‹<←]?\s*(zurück zu(r|m)?( [\p{L}-]+){0,3}|back to( [\p{L}-]+){0,3}|retour (à|aux?)( [\p{L}'-]+){0,3}|volver a( [\p{L}-]+){0,3}|(lade|mehr|weitere) (weitere )?(inhalte|artikel|beiträge)( laden| anzeigen)?|load more( [\p{L}]+)?|show (more|less|all)|mehr (anzeigen|laden)|weniger anzeigen|alle anzeigen|(quellen|details|mehr|kommentare) (ein|aus)blenden|voir plus|charger plus|ver más|cargar más|mostra (altro|di più)|pokaż więcej|(permalink|permalien|enlace permanente|kurzlink|short ?link)(\s*:?\s*https?:\/\/\S+)?)\s*(\.{3}|…)?$/iu;
+const MAX_UI_CONTROL_LENGTH = 60;
+
+/**
+ * Disclaimers about the post rather than its subject: "The views expressed are the
+ * author's", "Dieser Beitrag gibt die Meinung des Autors wieder", "Bei diesem Beitrag handelt
+ * es sich um einen Blog/eine Anzeige". Stock sentences of opinion and community sections.
+ */
+const DISCLAIMER =
+  /^(the (views|opinions) expressed|(dieser|der) (beitrag|artikel|text) gibt (die|ausschließlich die|nur die) meinung|bei (diesem|dem) (beitrag|artikel|text) handelt es sich um (ein|eine|einen) (blog|gastbeitrag|meinungsbeitrag|anzeige|pressemitteilung)|les opinions exprimées|las opiniones expresadas|le opinioni espresse)/iu;
+const MAX_DISCLAIMER_LENGTH = 250;
+
+/** An advertising label opening a line ("ANZEIGE - ...", "Advertisement: ..."): the line is the ad. */
+const AD_LABEL = /^(anzeige|werbung|advertisement|sponsored|publicidad|publicité|pubblicità|reklama)\s*[-–—:|]/iu;
+
+/** A byline label left alone when its name was a link that went ("Von:", "By:"). */
+const LONE_LABEL = /^(von|by|autor(in)?|author|par|por|di|od)\s*:$/iu;
 
 /** A boilerplate section title written as a plain line ("Über den Autor" in a <div>): the whole line only. */
 const BOILERPLATE_LINE = /^(about the author|über (den|die) autor(in)?|à propos de l'auteur|sobre el autor|o autorze|share this( article| story| post)?|teilen|partager|compartir)[:.!]?$/iu;
@@ -100,7 +132,11 @@ export function pruneBoilerplate(root: Element, options: PruneOptions = { linkDe
     const s = stats.get(el);
     if (!s || s.text === 0) continue;
     if (HEADINGS.has(el.nodeName)) {
-      if (BOILERPLATE_HEADING.test(textOf(el)) || TOC_TITLE.test(textOf(el))) removeSection(el, stats, remove);
+      // A heading that is a call or a prompt ("Subscribe to our newsletter", "To continue
+      // reading, create an account") heads a boilerplate box just as "Related" does.
+      const heading = textOf(el);
+      const prompt = s.text <= MAX_PROMPT_LENGTH && (CALL_TO_ACTION.test(heading) || PROMPT.test(heading));
+      if (prompt || BOILERPLATE_HEADING.test(heading) || TOC_TITLE.test(heading)) removeSection(el, stats, remove);
       continue;
     }
     if (isBoilerplateBlock(el, s, { ...options, linkDensity: options.linkDensity && s.text <= maxLinkBlock })) remove(el);
@@ -114,6 +150,10 @@ const LEAF_BLOCKS = new Set(['P', 'H2', 'H3', 'H4', 'H5', 'H6', 'LI', 'DIV', 'BL
 const CONTAINER_CHILDREN = new Set([...LEAF_BLOCKS, 'UL', 'OL', 'DL', 'TABLE', 'H1', 'ARTICLE', 'HEADER', 'FOOTER', 'FORM', 'FIGURE']);
 /** A tail block is furniture when it is this short... */
 const MAX_TAIL_SHORT = 15;
+/** A sentence ends inside the text (and another starts): two sentences are prose, not a label. */
+const SENTENCE_END = /[.!?…]["»“”']?\s+["„«“]?\p{Lu}/u;
+/** A heading or call-out longer than this that ends like a sentence is a sentence. */
+const MAX_TAIL_PHRASE = 60;
 /** ...or a one-line call-out (all bold, or an introducer ending in ':') up to this length. */
 const MAX_TAIL_CALLOUT = 250;
 
@@ -148,7 +188,12 @@ const DATA_BLOCKS = new Set(['LI', 'TD', 'DD', 'DT', 'PRE']);
 function isTailFurniture(el: Element): boolean {
   if (DATA_BLOCKS.has(el.nodeName)) return false;
   const text = textOf(el);
-  if (HEADINGS.has(el.nodeName) || text.length <= MAX_TAIL_SHORT) return true;
+  if (text.length <= MAX_TAIL_SHORT) return true;
+  // Sentences in a heading tag are prose: templates that set a closing paragraph in <h4>
+  // are common, and a real heading is a phrase. (Not so for bold: closing calls to follow
+  // or write in are bold sentences.)
+  const sentences = SENTENCE_END.test(text) || (text.length > MAX_TAIL_PHRASE && /[.!?…]$/u.test(text));
+  if (HEADINGS.has(el.nodeName)) return !sentences;
   if (text.length > MAX_TAIL_CALLOUT) return false;
   if (text.endsWith(':')) return true;
   const emphasized = [...el.querySelectorAll('strong, b')].reduce((n, b) => (b.parentElement?.closest('strong, b') ? n : n + collapsedLength(b.textContent ?? '')), 0);
@@ -166,17 +211,23 @@ function isBoilerplateBlock(el: Element, s: TextStats, options: PruneOptions): b
     const text = textOf(el);
     if (TEASER_OPENER.test(text) || CALL_TO_ACTION.test(text) || TOC_TITLE.test(text) || BOILERPLATE_LINE.test(text)) return isLine(el);
     if (s.text <= MAX_PROMPT_LENGTH && PROMPT.test(text)) return isLine(el);
+    if (AD_LABEL.test(text) || LONE_LABEL.test(text)) return isLine(el);
+    if (s.text <= MAX_UI_CONTROL_LENGTH && UI_CONTROL_LINE.test(text)) return isLine(el);
     if (s.text <= MAX_CREDIT_LENGTH && (CREDIT_LINE.test(text) || FIGURE_LINE.test(text))) return isLine(el);
     if (s.text <= MAX_DATE_LINE_LENGTH && isDateLine(text)) return isLine(el);
   }
   if (s.text <= MAX_COOKIE_NOTICE_LENGTH && COOKIE_NOTICE.test(textOf(el)) && isLine(el)) return true;
+  if (s.text <= MAX_DISCLAIMER_LENGTH && DISCLAIMER.test(textOf(el)) && isLine(el)) return true;
+  if (s.text <= MAX_CONSENT_PLACEHOLDER_LENGTH && CONSENT_PLACEHOLDER.test(textOf(el)) && isLine(el)) return true;
   if (SERVER_ERROR.test(textOf(el)) && isLine(el)) return true;
   if (!options.linkDensity) return false;
   if (name === 'UL' || name === 'OL' || name === 'DL') {
     return linkDensity(s) > MAX_LIST_LINK_DENSITY && itemCount(el) >= 2;
   }
   if (name === 'DIV' || name === 'SECTION' || name === 'P') {
-    return linkDensity(s) > MAX_BLOCK_LINK_DENSITY && hasSeveralLinks(el);
+    // A block around a data table (one with header cells) is data even when its rows link
+    // their items: test results, product comparisons and timetables name each item by a link.
+    return linkDensity(s) > MAX_BLOCK_LINK_DENSITY && hasSeveralLinks(el) && !el.querySelector('th');
   }
   return false;
 }

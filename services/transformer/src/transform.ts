@@ -32,6 +32,7 @@ import { InvalidUrlError } from '../../../shared/src/errors.js';
 import { collectIncluded, prepareBody, removeBoilerplate, removeComments, removeExcluded, removeNavigation } from './clean.js';
 import { removeBoilerplateByName } from './boilerplate.js';
 import { pruneBoilerplate } from './prune.js';
+import { betterCandidate, semanticContainers } from './candidate.js';
 import { collectLead, restoreLead } from './lead.js';
 import { documentBaseUrl, parseDocument } from './dom.js';
 import { extractLinks } from './links.js';
@@ -122,12 +123,13 @@ function mainContent(document: Document, base: URL, input: TransformInput, title
   removeBoilerplateByName(document.body);
   const backup = readerable ? undefined : (document.body.cloneNode(true) as Element);
   const lead = collectLead(document, title);
+  const containers = semanticContainers(document.body);
   const article = extractMainContent(document);
   if (article && (readerable || textLength(article) >= MIN_ARTICLE_SHARE * textLength(backup!))) {
     removeNavigation(article);
     restoreLead(article, lead);
     pruneBoilerplate(article);
-    return article;
+    return betterCandidate(article, containers);
   }
   // No article (a home page, a listing): the body without site chrome. Readability found
   // no text on a page that looked readable (rare): start again from the page.

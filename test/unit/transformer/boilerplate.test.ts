@@ -93,6 +93,22 @@ describe('final boilerplate pass', () => {
     ['feedback widget', '<p><strong>War der Artikel nützlich?</strong></p>', 'War der Artikel'],
     ['server warning', '<p><b>Warning</b>: Creating default object from empty value in /www/wp-includes/x.php on line 12</p>', 'Creating default object'],
     ['section title as a plain line', '<div>Über den Autor</div>', 'Über den Autor'],
+    ['"discover more" teaser line', '<p>Entdecke weitere Homestorys aus unserer Community</p>', 'Entdecke weitere'],
+    ['call to support the site', '<p><strong>Unterstütze unser Magazin bereits mit 2,50 Euro!</strong></p>', 'Unterstütze unser'],
+    ['call to become a member', '<p>HAZTE MIEMBRO Y DISFRUTA DE BENEFICIOS EXCLUSIVOS</p>', 'HAZTE MIEMBRO'],
+    ['"load more" button label', '<div>Lade weitere Inhalte ...</div>', 'Lade weitere Inhalte'],
+    ['"hide sources" toggle', '<div><span>Quellen ausblenden</span></div>', 'Quellen ausblenden'],
+    ['"back to the list" link', '<p><a href="/presse">zurück zur Listenansicht</a></p>', 'Listenansicht'],
+    ['opinion disclaimer', '<p><em>Dieser Beitrag gibt die Meinung des Autors wieder, nicht notwendigerweise die der Redaktion.</em></p>', 'Meinung des Autors'],
+    ['advertising line', '<p><strong>ANZEIGE - Heute mal ausgehen? Wie wäre es mit:</strong></p>', 'Heute mal ausgehen'],
+    ['paywall heading', '<h2>Pour lire la suite et accéder gratuitement à 3 articles par mois, créez votre compte</h2>', 'Pour lire la suite'],
+    ['messenger channel promotion', '<p>¿Ya sabías que tenemos canal de Telegram? Únete desde tu celular en este <a href="https://t.me/x">enlace</a>.</p>', 'canal de Telegram'],
+    ['embed consent placeholder', '<p>Wir respektieren deine Privatsphäre und stellen ohne dein Einverständnis keine Verbindung zu Twitter her.</p>', 'Privatsphäre'],
+    ['review prompt', '<p>Bitte teilen Sie uns Ihre Erfahrungen mit, wenn Sie das Produkt probiert haben.</p>', 'Erfahrungen mit'],
+    ['"hier geht es zur" link line', '<p><a href="/doc.pdf">Hier geht es zur neuen Vorstandsstruktur</a></p>', 'Vorstandsstruktur'],
+    ['permalink with its URL', '<ul><li><strong>Permalink</strong> https://p.example.com/p/RPYx</li></ul>', 'p.example.com/p/RPYx'],
+    ['lone byline label', '<p><strong>Von:</strong></p>', 'Von:'],
+    ['"most discussed" heading and its links', '<h3>meist-diskutiert</h3><ul><li><a href="/a">Streit um die Brücke</a></li><li><a href="/b">Neue Fähre</a></li></ul>', 'Neue Fähre'],
   ];
   for (const [what, html, gone] of lines) {
     test(`removes a ${what}`, () => assertClean(page(html), [gone]));
@@ -103,9 +119,30 @@ describe('final boilerplate pass', () => {
     assertClean(page('', tail), ['You might also like', 'Follow us on all channels', 'Our partners']);
   });
 
+  test('a closing paragraph set in a heading tag is prose: sentences stay at the end', () => {
+    const tail = '<h4>The mayor signed the order on Friday. The first barges arrive in March.</h4>';
+    assertClean(page('', tail), [], ['The first barges arrive in March.']);
+  });
+
+  test('a login prompt closing a comment section goes, with the orphan heading above it', () => {
+    const tail = '<h2>Kommentieren</h2><h3>Sie müssen sich <a href="/login">einloggen</a>, um sich an einer Diskussion beteiligen zu können.</h3>';
+    assertClean(page('', tail), ['Kommentieren', 'einloggen']);
+  });
+
+  test('a data table whose rows are links (test results) is data, not a link block', () => {
+    const rows = ['Alpha Seat', 'Beta Seat', 'Gamma Seat'].map((m, i) => `<tr><td><a href="/m/${i}">${m} i-Size Flex</a></td><td>gut</td></tr>`).join('');
+    const table = `<div class="results"><table><tr><th>Modell</th><th>Note</th></tr>${rows}</table></div>`;
+    assertClean(page(table), [], ['Beta Seat i-Size Flex']);
+  });
+
   test('the end of the article stays when it is prose or data', () => {
     const tail = '<ul><li>Length: 420 m</li><li>Opens: 2027</li></ul>';
     assertClean(page('', tail), [], ['Length: 420 m', 'Opens: 2027']);
+  });
+
+  test('a sentence that starts like a control, a disclaimer or a call is prose when it goes on', () => {
+    const prose = '<p>Back to the harbour walls: the engineers found them sound, and the council will not need the reserve for repairs this year.</p>';
+    assertClean(page(prose), [], ['Back to the harbour walls', ...PROSE]);
   });
 
   test('a teaser phrase inside a paragraph is prose, not a teaser', () => {

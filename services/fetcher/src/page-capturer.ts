@@ -12,6 +12,7 @@
 //   away from the loaded page that fail are cancelled so the page keeps its document
 //   (page-interceptor.ts; only those requests are intercepted, the rest runs at full speed).
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { DEFAULT_BROWSER_IDLE_CLOSE_MS } from '../../../shared/src/config.js';
 import { BrowserError, type TrawlError } from '../../../shared/src/errors.js';
 import type { Logger } from '../../../shared/src/logger.js';
 import { normalizeScrapeOptions, type ResolvedScrapeOptions } from '../../../shared/src/scrape-options.js';
@@ -98,7 +99,7 @@ export const CAPTURER_DEFAULTS = {
   spareContexts: 1,
   spareBusyWindowMs: 1_000,
   spareIdleMs: 5_000,
-  browserIdleCloseMs: 60_000,
+  browserIdleCloseMs: DEFAULT_BROWSER_IDLE_CLOSE_MS,
   launchAtStart: true,
 } as const;
 

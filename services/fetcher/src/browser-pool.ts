@@ -35,8 +35,6 @@ export class BrowserHost {
   private launching: Promise<Browser> | undefined;
   private closed = false;
   launches = 0;
-  /** Captures served by the running browser since its launch (retirement, see PageCapturer). */
-  capturesSinceLaunch = 0;
 
   constructor(private readonly opts: BrowserHostOptions) {}
 
@@ -79,7 +77,6 @@ export class BrowserHost {
       throw new BrowserError('the browser pool is stopped');
     }
     this.launches++;
-    this.capturesSinceLaunch = 0;
     this.browser = browser;
     browser.on('disconnected', () => {
       if (this.browser !== browser) return; // released on purpose, or already replaced

@@ -81,13 +81,6 @@ export interface PageCapturerOptions {
    */
   browserIdleCloseMs?: number;
   /**
-   * A browser that has served this many captures is closed at the next moment no capture
-   * runs (the next one launches a fresh browser): a long-lived Chromium grows with every
-   * context it has hosted (Crawlee retires its browsers after 100 pages for the same reason).
-   * 0 never retires one.
-   */
-  retireAfterCaptures?: number;
-  /**
    * Launch Chromium in start() (a missing browser fails at once) or only when the first
    * capture needs it (a fetcher serving HTTP-engine pages never holds a browser's memory).
    */
@@ -107,7 +100,6 @@ export const CAPTURER_DEFAULTS = {
   spareBusyWindowMs: 1_000,
   spareIdleMs: 5_000,
   browserIdleCloseMs: DEFAULT_BROWSER_IDLE_CLOSE_MS,
-  retireAfterCaptures: 100,
   launchAtStart: true,
 } as const;
 
@@ -203,8 +195,6 @@ export class PageCapturer {
         this.track(this.dispose(held).finally(() => {
           release();
           this.scheduleIdleClose();
-          const retireAfter = this.settings.retireAfterCaptures;
-          if (retireAfter > 0 && (this.host?.capturesSinceLaunch ?? 0) >= retireAfter) void this.closeIfIdle();
         }));
       }
     })();
@@ -277,7 +267,6 @@ export class PageCapturer {
     try {
       if (ctx.signal.aborted) throw ctx.signal.reason;
       browser = await this.host!.get();
-      this.host!.capturesSinceLaunch++;
       const prepared = (await this.takeSpare(browser, options)) ?? (await this.prepare(browser, options));
       const { proxy, context, page, interceptor, snapshots } = prepared;
       held.proxy = proxy;

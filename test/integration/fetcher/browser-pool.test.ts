@@ -195,19 +195,6 @@ describe('browser pool', () => {
     }
   });
 
-  test('a browser that served retireAfterCaptures pages is closed once idle, and the next page gets a fresh one', async () => {
-    const capturer = await startCapturer({ poolSize: 2, spareContexts: 0, retireAfterCaptures: 2 });
-    try {
-      for (let i = 0; i < 2; i++) assert.equal((await capturer.capture(site.url(`/?retire=${i}`), opts(), ctx())).statusCode, 200);
-      await until(() => capturer.browserVersion() === undefined, { timeoutMs: 10_000 });
-      assert.equal((await capturer.capture(site.url('/?retire=2'), opts(), ctx())).statusCode, 200);
-      assert.equal(capturer.stats().browserLaunches, 2);
-      assert.equal(capturer.stats().captures.failed, 0);
-    } finally {
-      await capturer.stop();
-    }
-  });
-
   test('a spare context serves the next default job, is never reused, and is closed by stop()', async () => {
     const capturer = await startCapturer({ poolSize: 2, spareContexts: 1 });
     try {

@@ -49,6 +49,7 @@ async function waitFor(check: () => Promise<boolean>, timeoutMs: number, what: s
 }
 
 const NATS_SOFT_MEMORY_LIMIT = '128MiB';
+const SERVICE_MALLOC_ARENA_MAX = '2';
 
 /**
  * A child process kept running: started again when it dies, backing off when it keeps
@@ -190,6 +191,10 @@ async function main(cfg: Config): Promise<void> {
   const unknown = wanted.filter((w) => !(SERVICES as readonly string[]).includes(w));
   if (unknown.length) throw new Error(`TRAWL_SERVICES: unknown service(s) ${unknown.join(', ')}; known: ${SERVICES.join(', ')}`);
   const services = SERVICES.filter((name) => wanted.includes(name)).map((name, i) => serviceProcess(name, {
+    // glibc gives each thread that allocates its own malloc arena (up to 8 per core), and
+    // memory freed in one is not reused by another: two arenas hold the services' off-heap
+    // memory (buffers, zlib, worker threads) with less waste. MALLOC_ARENA_MAX overrides.
+    MALLOC_ARENA_MAX: SERVICE_MALLOC_ARENA_MAX,
     ...process.env,
     NATS_URL: natsUrl,
     DATA_DIR: cfg.dataDir,

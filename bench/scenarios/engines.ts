@@ -11,7 +11,7 @@
 import { startSite, type TestSite } from '../../test/support/site.js';
 import type { BaselineRun } from '../lib/baseline-runner.js';
 import { articleHtml } from '../lib/pages.js';
-import { cpuShares, TreeSampler, type TreeUsage } from '../lib/proc.js';
+import { cpuShares, snapshotTree, TreeSampler, type TreeUsage } from '../lib/proc.js';
 import { mb, row, type Row } from '../lib/table.js';
 import type { BenchContext, ScenarioResult } from './context.js';
 import { crawlSite, finishedCrawl } from './crawl.js';
@@ -40,6 +40,8 @@ interface CrawlRun {
 
 async function crawlWith(ctx: BenchContext, site: TestSite, engine: EngineName, body: Record<string, unknown>): Promise<CrawlRun> {
   const { sys, rootPid } = ctx.bs;
+  const before = snapshotTree(rootPid);
+  ctx.log(`  PSS before the ${engine} crawl: ${Math.round(mb(before.pssKb))} MB (${Object.entries(before.byName).map(([k, v]) => `${k} ${Math.round(mb(v.pssKb))}`).join(', ')})`);
   const sampler = new TreeSampler(rootPid).start();
   const res = await sys.api<CrawlView>('POST', '/api/v1/crawl', { url: site.url('/'), ...body, scrapeOptions: { formats: ['markdown'], engine } });
   if (res.status >= 300) {
@@ -173,5 +175,6 @@ export function engineThroughput(ctx: BenchContext, baseline: BaselineRun, basel
 }
 
 function summary(r: CrawlRun) {
-  return { status: r.status, pages: r.pages, failed: r.failed, jobMs: r.jobMs, pagesPerSec: pps(r), cpuMsPerPage: cpuPerPage(r), peakPssMb: mb(r.usage.peakPssKb), served: r.served, cpuByName: r.usage.cpuByName };
+  return { status: r.status, pages: r.pages, failed: r.failed, jobMs: r.jobMs, pagesPerSec: pps(r), cpuMsPerPage: cpuPerPage(r), peakPssMb: mb(r.usage.peakPssKb), served: r.served, cpuByName: r.usage.cpuByName,
+    pssMbAtPeak: Object.fromEntries(Object.entries(r.usage.atPeak.byName).map(([k, v]) => [k, Math.round(mb(v.pssKb))])) };
 }

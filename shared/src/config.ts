@@ -32,6 +32,8 @@ export interface Config {
   fetcherConcurrency: number;
   /** Bulk (crawl, batch) pages of one host rendering at once in one fetcher. */
   fetcherHostMaxInFlight: number;
+  /** Close Chromium after this long without a capture (0: keep it). */
+  browserIdleCloseMs: number;
   /** Concurrent page transforms one transformer instance runs. */
   transformerConcurrency: number;
   /** How long a scrape result stays in the cache. */
@@ -74,6 +76,8 @@ export interface Config {
 
 export const DEFAULT_WEBHOOK_RETRY_SCHEDULE_MS: readonly number[] = [5_000, 30_000, 120_000, 600_000, 3_600_000];
 export const MIN_WEBHOOK_SECRET_LENGTH = 32;
+/** BROWSER_IDLE_CLOSE_MS: the fetcher closes Chromium after this long without a page to render. */
+export const DEFAULT_BROWSER_IDLE_CLOSE_MS = 60_000;
 
 function msList(env: Env, name: string, fallback: readonly number[]): readonly number[] {
   const raw = env[name];
@@ -178,6 +182,7 @@ export function loadConfig(env: Env = process.env): Config {
     healthPort: int(env, 'HEALTH_PORT', 0, 0, 65535),
     fetcherConcurrency: int(env, 'FETCHER_CONCURRENCY', 3, 1, 64),
     fetcherHostMaxInFlight: int(env, 'FETCHER_HOST_MAX_IN_FLIGHT', 4, 1, 64),
+    browserIdleCloseMs: int(env, 'BROWSER_IDLE_CLOSE_MS', DEFAULT_BROWSER_IDLE_CLOSE_MS, 0, 24 * 3_600_000),
     transformerConcurrency: int(env, 'TRANSFORMER_CONCURRENCY', 2, 1, 64),
     cacheTtlMs: int(env, 'CACHE_TTL_MS', 3_600_000, 0, 30 * 86_400_000),
     payloadTtlMs: int(env, 'PAYLOAD_TTL_MS', 7 * 86_400_000, 60_000, 365 * 86_400_000),

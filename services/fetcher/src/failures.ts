@@ -1,6 +1,5 @@
 // Turning what Playwright and Chromium throw into Trawl's error classes, and the page
 // deadline every step of a capture draws its Playwright timeout from.
-import { errors as playwrightErrors } from 'playwright-core';
 import {
   BrowserError, NetworkError, PageTimeoutError, SelectorNotFoundError, TrawlError,
 } from '../../../shared/src/errors.js';
@@ -20,8 +19,12 @@ export class Deadline {
   }
 }
 
+/**
+ * Playwright's TimeoutError, told by its name: importing playwright-core for the class
+ * would load it (about 30 MB of heap) in a fetcher that may never need a browser.
+ */
 export function isTimeout(err: unknown): boolean {
-  return err instanceof playwrightErrors.TimeoutError;
+  return err instanceof Error && err.name === 'TimeoutError';
 }
 
 /** The page, its context or the whole browser went away under us. */

@@ -17,6 +17,7 @@ await runService('fetcher', async (ctx) => {
     allowCidrs: ctx.config.ssrfAllowCidrs,
     poolSize: ctx.config.fetcherConcurrency,
     hostMaxInFlight: ctx.config.fetcherHostMaxInFlight,
+    browserIdleCloseMs: ctx.config.browserIdleCloseMs,
     logger: ctx.logger,
     // No Chromium until a page needs one; a missing binary still fails at start.
     launchAtStart: false,

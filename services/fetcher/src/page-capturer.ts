@@ -12,6 +12,7 @@
 //   away from the loaded page that fail are cancelled so the page keeps its document
 //   (page-interceptor.ts; only those requests are intercepted, the rest runs at full speed).
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { DEFAULT_BROWSER_IDLE_CLOSE_MS } from '../../../shared/src/config.js';
 import { BrowserError, type TrawlError } from '../../../shared/src/errors.js';
 import type { Logger } from '../../../shared/src/logger.js';
 import { normalizeScrapeOptions, type ResolvedScrapeOptions } from '../../../shared/src/scrape-options.js';
@@ -65,8 +66,20 @@ export interface PageCapturerOptions {
   /**
    * Keep one fresh, unused context (with its own proxy and page) ready for the next job
    * with default emulation, so it does not wait for context creation. 0 turns it off.
+   * A spare costs a renderer process (about 50 MB): it is made only while captures come
+   * close together (`spareBusyWindowMs`) and closed when unused for `spareIdleMs`, so an
+   * `auto` crawl that renders one page in 25 does not hold one.
    */
   spareContexts?: 0 | 1;
+  /** A capture starting within this long of the previous one (or beside others) refills the spare. */
+  spareBusyWindowMs?: number;
+  /** An untaken spare is closed after this long. */
+  spareIdleMs?: number;
+  /**
+   * Close Chromium after this long without a capture (0: never); the next capture launches
+   * it again (about 0.3 s). A fetcher serving HTTP-engine pages gives the memory back.
+   */
+  browserIdleCloseMs?: number;
   /**
    * Launch Chromium in start() (a missing browser fails at once) or only when the first
    * capture needs it (a fetcher serving HTTP-engine pages never holds a browser's memory).
@@ -84,6 +97,9 @@ export const CAPTURER_DEFAULTS = {
   launchTimeoutMs: 30_000,
   ignoreHttpsErrors: true,
   spareContexts: 1,
+  spareBusyWindowMs: 1_000,
+  spareIdleMs: 5_000,
+  browserIdleCloseMs: DEFAULT_BROWSER_IDLE_CLOSE_MS,
   launchAtStart: true,
 } as const;
 
@@ -134,6 +150,9 @@ export class PageCapturer {
   private fallbackProxy: SsrfProxy | undefined;
   private host: BrowserHost | undefined;
   private stopped = false;
+  /** performance.now() of the last capture's start (spare policy). */
+  private lastCaptureAt = Number.NEGATIVE_INFINITY;
+  private idleTimer: NodeJS.Timeout | undefined;
   private readonly counts = { contexts: 0, pages: 0, proxies: 0, started: 0, succeeded: 0, failed: 0 };
 
   constructor(private readonly opts: PageCapturerOptions) {
@@ -166,13 +185,17 @@ export class PageCapturer {
     const ticker = working ? setInterval(() => tryWorking(working, this.opts.logger), this.settings.workingIntervalMs) : undefined;
     const job = (async () => {
       const release = await this.slots.acquire(ctx.signal, { priority: ctx.priority ?? 'interactive', host: hostname });
+      clearTimeout(this.idleTimer);
       const held: Held = { contextClosed: Promise.resolve() };
       try {
         return await this.captureOnPage(url, options, ctx, held);
       } finally {
         // Answer first, tear down after: the context and proxy close in the background,
         // still inside the slot (so the pool's bound holds), tracked until done.
-        this.track(this.dispose(held).finally(release));
+        this.track(this.dispose(held).finally(() => {
+          release();
+          this.scheduleIdleClose();
+        }));
       }
     })();
     this.running.add(job);
@@ -209,6 +232,7 @@ export class PageCapturer {
   async stop(): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
+    clearTimeout(this.idleTimer);
     this.slots.rejectQueued(new BrowserError('the page capturer is stopping'));
     const spare = await this.spare?.catch(() => undefined);
     this.spare = undefined;
@@ -253,7 +277,11 @@ export class PageCapturer {
         crashed = true;
         closeContext();
       });
-      this.refillSpare();
+      // A spare only while captures come close together (see spareContexts).
+      const now = performance.now();
+      const busy = now - this.lastCaptureAt < this.settings.spareBusyWindowMs || this.slots.activeCount > 1 || this.slots.queuedCount > 0;
+      this.lastCaptureAt = now;
+      if (busy) this.refillSpare();
       const result = await new CaptureRun(page, proxy, url, options, this.settings, { interceptor, snapshots }).run();
       this.counts.succeeded++;
       return result;
@@ -314,10 +342,38 @@ export class PageCapturer {
   private refillSpare(): void {
     if (this.settings.spareContexts === 0 || this.spare || this.stopped || !this.host) return;
     const host = this.host;
-    this.spare = (async () => this.prepare(await host.get(), SPARE_OPTIONS))().catch((err) => {
+    const spare = (async () => this.prepare(await host.get(), SPARE_OPTIONS))().catch((err) => {
       this.opts.logger.debug({ err: String(err) }, 'could not prepare a spare context');
       return undefined;
     });
+    this.spare = spare;
+    // Untaken for spareIdleMs: captures stopped coming close together; give its renderer back.
+    setTimeout(() => {
+      if (this.spare !== spare) return;
+      this.spare = undefined;
+      this.track(spare.then((s) => (s ? this.dispose(s) : undefined)));
+    }, this.settings.spareIdleMs).unref();
+  }
+
+  /** After the last capture, Chromium is closed once the pool has been idle for browserIdleCloseMs. */
+  private scheduleIdleClose(): void {
+    const ms = this.settings.browserIdleCloseMs;
+    if (ms <= 0 || this.stopped) return;
+    clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => void this.closeIfIdle(), ms);
+    this.idleTimer.unref();
+  }
+
+  private async closeIfIdle(): Promise<void> {
+    if (this.stopped || !this.host || this.slots.activeCount > 0 || this.slots.queuedCount > 0 || this.running.size > 0) return;
+    const spare = this.spare;
+    this.spare = undefined;
+    const host = this.host;
+    // Released first (synchronously), so a capture arriving now launches a fresh browser.
+    const released = host.release();
+    const prepared = await spare?.catch(() => undefined);
+    if (prepared) await this.dispose(prepared);
+    await released;
   }
 
   private track(teardown: Promise<unknown>): void {

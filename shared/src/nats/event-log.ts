@@ -31,6 +31,8 @@ export interface AppendResult {
 }
 
 const WRONG_LAST_SEQUENCE = 10071;
+/** A read's ordered consumer is removed by the server after this long unused, if the delete is lost. */
+const READ_CONSUMER_INACTIVE_MS = 10_000;
 const NO_MESSAGE_FOUND = 10037;
 
 /** Another writer appended to the subject after the sequence the caller expected. */
@@ -105,20 +107,30 @@ export class EventLog {
       filterSubjects: filter,
       deliver_policy: DeliverPolicy.StartSequence,
       opt_start_seq: Math.max(1, fromSeq),
+      inactive_threshold: READ_CONSUMER_INACTIVE_MS,
     });
-    const events: StoredEvent[] = [];
-    let pending = (await consumer.info()).num_pending;
-    while (pending > 0 && events.length < maxEvents) {
-      const batch = await consumer.fetch({ max_messages: Math.min(pending, 500, maxEvents - events.length), expires: 2000 });
-      let got = 0;
-      for await (const m of batch) {
-        events.push(decodeEvent(m.subject, m.data, m.seq));
-        pending = m.info.pending;
-        got++;
-        if (pending === 0 || events.length >= maxEvents) break;
+    try {
+      const events: StoredEvent[] = [];
+      let pending = (await consumer.info()).num_pending;
+      while (pending > 0 && events.length < maxEvents) {
+        const batch = await consumer.fetch({ max_messages: Math.min(pending, 500, maxEvents - events.length), expires: 2000 });
+        let got = 0;
+        for await (const m of batch) {
+          events.push(decodeEvent(m.subject, m.data, m.seq));
+          pending = m.info.pending;
+          got++;
+          if (pending === 0 || events.length >= maxEvents) break;
+        }
+        if (got === 0) break;
       }
-      if (got === 0) break;
+      return events;
+    } finally {
+      // The client leaves an ordered consumer on the server for 5 minutes after its last use.
+      // Reads are frequent (the frontier catches a crawl up on each of its page events), and
+      // every live consumer costs nats-server memory and a filter match on every append:
+      // thousands of them made nats-server the second CPU user of a crawl. Deleted at once
+      // (not awaited), with a short inactivity threshold as the backstop.
+      void consumer.delete().catch(() => undefined);
     }
-    return events;
   }
 }

@@ -1,6 +1,8 @@
 // Production read-model store on MongoDB with the official driver. Same documents as the
-// embedded store; indexes are created at init.
-import { MongoClient, type Collection, type Db, type Document } from 'mongodb';
+// embedded store; indexes are created at init. The driver is imported in init(), not at
+// load: it costs about 25 MB of memory in every process that merely links this file (the
+// gateway and projector with the default embedded store never load it).
+import type { Collection, Db, Document, MongoClient } from 'mongodb';
 import type { ApiKeyDoc, KeyUsageDoc, ScrapeCacheDoc, Page, ReadModelStore, ScrapeJobDoc, ScrapeJobSummary } from './types.js';
 import type { CrawlJobDoc, CrawlPageDoc, CrawlPageQuery } from './types.js';
 import { toScrapeSummary } from './types.js';
@@ -28,6 +30,8 @@ export class MongoStore implements ReadModelStore {
   }
 
   async init(): Promise<void> {
+    if (this.client) return;
+    const { MongoClient } = await import('mongodb');
     if (this.client) return;
     this.client = new MongoClient(this.url, { serverSelectionTimeoutMS: 5000 });
     await this.client.connect();

@@ -175,6 +175,26 @@ describe('browser pool', () => {
     await until(() => chromiumProcesses().length === 0);
   });
 
+  test('an untaken spare is closed after spareIdleMs, and an idle Chromium after browserIdleCloseMs, then relaunched on demand', async () => {
+    const capturer = await startCapturer({ poolSize: 2, spareContexts: 1, spareBusyWindowMs: 60_000, spareIdleMs: 2_000, browserIdleCloseMs: 4_000 });
+    try {
+      // Two captures close together: the second makes a spare.
+      await capturer.capture(site.url('/?idle=1'), opts(), ctx());
+      await capturer.capture(site.url('/?idle=2'), opts(), ctx());
+      await until(() => capturer.stats().openContexts === 1, { timeoutMs: 1_500 });
+      // Nobody takes it: it is closed, and later Chromium too.
+      await until(() => capturer.stats().openContexts === 0, { timeoutMs: 5_000 });
+      assert.equal(capturer.stats().browserLaunches, 1);
+      await until(() => browserPids().length === 0 && capturer.browserVersion() === undefined, { timeoutMs: 10_000 });
+      // The next capture launches it again.
+      const again = await capturer.capture(site.url('/?idle=3'), opts(), ctx());
+      assert.equal(again.statusCode, 200);
+      assert.equal(capturer.stats().browserLaunches, 2);
+    } finally {
+      await capturer.stop();
+    }
+  });
+
   test('a spare context serves the next default job, is never reused, and is closed by stop()', async () => {
     const capturer = await startCapturer({ poolSize: 2, spareContexts: 1 });
     try {

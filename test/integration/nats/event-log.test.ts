@@ -5,6 +5,7 @@ import { connect, type NatsConnection } from 'nats';
 import { makeEvent, PoisonMessageError } from '../../../shared/src/events/index.js';
 import { AppendConflictError, EventLog } from '../../../shared/src/nats/event-log.js';
 import { ensureInfrastructure } from '../../../shared/src/nats/infrastructure.js';
+import { STREAM_NAME } from '../../../shared/src/subjects.js';
 import { PayloadStore } from '../../../shared/src/nats/payloads.js';
 import { startNatsServer, type NatsServerHandle } from '../../support/nats-server.js';
 
@@ -69,6 +70,19 @@ describe('event log', () => {
     const last = await log.last({ kind: 'scrape', id: 'j1', part: 'p1', event: 'page_started' });
     assert.equal(last?.event === 'page_started' && last.data.attempt, 2);
     assert.equal(await log.exists({ kind: 'scrape', id: 'nope', part: 'p1', event: 'page_started' }), false);
+  });
+
+  test('history reads leave no consumer behind on the server', async () => {
+    const jsm = await nc.jetstreamManager();
+    const consumers = async (): Promise<number> => (await jsm.streams.info(STREAM_NAME)).state.consumer_count;
+    const before = await consumers();
+    await log.append(makeEvent('page_started', { kind: 'scrape', id: 'leak', part: 'p1' }, { attempt: 1, startedAt: now.toISOString(), worker: 'w' }, { eventId: 'leak-1', now }));
+    for (let i = 0; i < 5; i++) assert.equal((await log.history('scrape', 'leak')).length, 1);
+    assert.equal((await log.history('scrape', 'none-such')).length, 0);
+    // The delete is sent without waiting for its answer: give the server a moment.
+    const deadline = Date.now() + 5_000;
+    while ((await consumers()) > before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    assert.equal(await consumers(), before);
   });
 
   test('history of an aggregate with no events is empty', async () => {

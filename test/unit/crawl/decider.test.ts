@@ -7,7 +7,7 @@ import { validateEventData } from '../../../shared/src/events/index.js';
 import { crawlWebhookBody, robotsCandidates } from '../../../services/crawler-frontier/src/crawl/decider.js';
 import {
   AT, CRAWL_ID, advance, cancelRequested, finished, given, keyOf, linksDiscovered, pageCompleted, pageFailed,
-  pageRequested, requested, started, u,
+  pageFetched, pageRequested, requested, started, u,
 } from './helpers.js';
 
 describe('crawl decider: lifecycle', () => {
@@ -104,6 +104,43 @@ describe('crawl decider: politeness', () => {
     )
       .when(advance, { maxInFlight: 2 })
       .then(linksDiscovered('/1', 2, []), pageRequested('/3', 1));
+  });
+
+  test('a fetched page no longer loads: the next queued page is requested while it is transformed', () => {
+    const links = ['/1', '/2', '/3'];
+    given(
+      requested(), started(), pageRequested('/', 0), pageCompleted('/', links), linksDiscovered('/', 1, links),
+      pageRequested('/1', 1), pageRequested('/2', 1), pageFetched('/1'),
+    )
+      .when(advance, { maxInFlight: 2 })
+      .then(pageRequested('/3', 1));
+  });
+
+  test('pages requested and not finished stay within twice maxInFlight, fetched or not', () => {
+    const links = ['/1', '/2', '/3', '/4', '/5'];
+    given(
+      requested(), started(), pageRequested('/', 0), pageCompleted('/', links), linksDiscovered('/', 1, links),
+      pageRequested('/1', 1), pageRequested('/2', 1), pageFetched('/1'), pageFetched('/2'),
+      pageRequested('/3', 1), pageRequested('/4', 1), pageFetched('/3'),
+    )
+      .when(advance, { maxInFlight: 2 })
+      .thenNothing();
+  });
+
+  test('page_fetched of a page not in flight, or fetched twice, changes nothing', () => {
+    const links = ['/1', '/2', '/3'];
+    given(
+      requested(), started(), pageRequested('/', 0), pageCompleted('/', links), linksDiscovered('/', 1, links),
+      pageRequested('/1', 1), pageRequested('/2', 1), pageFetched('/9'),
+    )
+      .when(advance, { maxInFlight: 2 })
+      .thenNothing();
+    const { state } = given(
+      requested(), started(), pageRequested('/', 0), pageCompleted('/', links), linksDiscovered('/', 1, links),
+      pageRequested('/1', 1), pageFetched('/1'), pageFetched('/1'), pageCompleted('/1'),
+    );
+    assert.equal(state.fetched.size, 0);
+    assert.equal(state.inFlight.size, 0);
   });
 
   test('robots.txt disallowed links are skipped unless ignoreRobots', () => {

@@ -54,6 +54,17 @@ export const pageCompleted = (path: string, links: string[] = [], statusCode?: n
     completedAt: AT,
   },
 });
+export const pageFetched = (path: string): LogEvent => ({
+  part: keyOf(u(path)),
+  event: 'page_fetched',
+  data: {
+    finalUrl: u(path),
+    statusCode: 200,
+    rawHtml: { bucket: 'b', name: 'n', size: 1, contentType: 'text/html' },
+    timings: { queueWaitMs: 0, fetchMs: 0, renderMs: 0, screenshotMs: 0 },
+    fetchedAt: AT,
+  },
+});
 export const pageFailed = (path: string, message = 'boom'): LogEvent => ({
   part: keyOf(u(path)),
   event: 'page_failed',

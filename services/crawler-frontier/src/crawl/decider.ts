@@ -9,8 +9,11 @@
 //   1. a cancelled crawl finishes at once (CANCELLED), nothing else is scheduled;
 //   2. a requested crawl starts: crawl_started, the start page (depth 0) joins the queue;
 //   3. each completed page's links are judged once (crawl_links_discovered);
-//   4. queued pages are requested while fewer than `maxInFlight` are in flight (FIFO, so
-//      the crawl is breadth-first and one crawl never floods the fetcher's queue);
+//   4. queued pages are requested while fewer than `maxInFlight` are loading (FIFO, so
+//      the crawl is breadth-first and one crawl never floods the fetcher's queue). A page
+//      is loading from page_requested to page_fetched: once fetched it puts no more load
+//      on the site, and the next page may load while it is transformed. Pages requested
+//      and not finished are bounded too, at 2 × maxInFlight (see `maxUnfinished`);
 //   5. with nothing in flight, queued or awaiting its links, the crawl finishes.
 // Because the command is "do what is due" rather than "react to this event", deciding
 // again after a crash or a redelivery yields the same events, which the log refuses as
@@ -25,8 +28,16 @@ import type { EventData, EventName } from '../../../../shared/src/events/index.j
 import { isHttpErrorPage } from '../../../../shared/src/events/page.js';
 import { checkLink, pageKeyOfUrl } from './links.js';
 
-/** Pages of one crawl in flight at once (CRAWL_MAX_IN_FLIGHT overrides). */
+/** Pages of one crawl loading at once (CRAWL_MAX_IN_FLIGHT overrides). */
 export const DEFAULT_MAX_IN_FLIGHT = 4;
+
+/**
+ * Pages of one crawl requested and not yet finished (loading or being transformed): twice
+ * the pages loading. The transformer is the longer stage of an HTTP-engine page, so letting
+ * the next pages load while the last ones are transformed keeps both busy, without letting
+ * a crawl pile up fetched pages in front of a slower transformer.
+ */
+export const maxUnfinished = (maxInFlight: number): number => 2 * maxInFlight;
 
 /** An event as the decider sees it: the subject part, the name and the data. */
 export type LogEvent = { [N in EventName]: { part: string; event: N; data: EventData<N> } }[EventName];
@@ -50,6 +61,8 @@ export interface CrawlState {
   queue: readonly QueuedPage[];
   /** Requested, no result yet: key -> depth. */
   inFlight: ReadonlyMap<string, number>;
+  /** Pages of inFlight already fetched (page_fetched): no longer loading, being transformed. */
+  fetched: ReadonlySet<string>;
   /** Completed pages whose links have not been judged yet. */
   awaitingLinks: ReadonlyMap<string, { depth: number; links: readonly string[] }>;
   completed: number;
@@ -66,6 +79,7 @@ export const initialState = (): CrawlState => ({
   discovered: new Map(),
   queue: [],
   inFlight: new Map(),
+  fetched: new Set(),
   awaitingLinks: new Map(),
   completed: 0,
   failed: 0,
@@ -84,6 +98,16 @@ function without<K, V>(map: ReadonlyMap<K, V>, key: K): Map<K, V> {
   copy.delete(key);
   return copy;
 }
+
+function withoutKey<K>(set: ReadonlySet<K>, key: K): ReadonlySet<K> {
+  if (!set.has(key)) return set;
+  const copy = new Set(set);
+  copy.delete(key);
+  return copy;
+}
+
+/** Pages requested and not yet fetched: the load this crawl puts on its site right now. */
+export const loadingCount = (s: CrawlState): number => s.inFlight.size - s.fetched.size;
 
 export function evolve(state: CrawlState, event: LogEvent): CrawlState {
   switch (event.event) {
@@ -106,14 +130,19 @@ export function evolve(state: CrawlState, event: LogEvent): CrawlState {
       const inFlight = new Map(state.inFlight).set(event.part, state.queue[index]!.depth);
       return { ...state, queue: state.queue.filter((_, i) => i !== index), inFlight };
     }
+    case 'page_fetched':
+      if (!state.inFlight.has(event.part) || state.fetched.has(event.part)) return state;
+      return { ...state, fetched: new Set(state.fetched).add(event.part) };
     case 'page_completed': {
       const depth = state.inFlight.get(event.part);
       if (depth === undefined || frozen(state)) return state;
+      const fetched = withoutKey(state.fetched, event.part);
       if (isHttpErrorPage(event.data)) {
         // An error page's links are the server's error template, not the site: not followed.
         return {
           ...state,
           inFlight: without(state.inFlight, event.part),
+          fetched,
           failed: state.failed + 1,
           startPageError: event.part === state.startPageKey ? `the server answered HTTP ${event.data.metadata.statusCode}` : state.startPageError,
         };
@@ -121,6 +150,7 @@ export function evolve(state: CrawlState, event: LogEvent): CrawlState {
       return {
         ...state,
         inFlight: without(state.inFlight, event.part),
+        fetched,
         completed: state.completed + 1,
         awaitingLinks: new Map(state.awaitingLinks).set(event.part, { depth, links: event.data.links }),
       };
@@ -130,6 +160,7 @@ export function evolve(state: CrawlState, event: LogEvent): CrawlState {
       return {
         ...state,
         inFlight: without(state.inFlight, event.part),
+        fetched: withoutKey(state.fetched, event.part),
         failed: state.failed + 1,
         startPageError: event.part === state.startPageKey ? event.data.error.message : state.startPageError,
       };
@@ -168,7 +199,7 @@ export type CrawlCommand =
 
 export interface DecideContext {
   now: Date;
-  /** Pages of this crawl in flight at once. */
+  /** Pages of this crawl loading at once (twice as many may be unfinished, see maxUnfinished). */
   maxInFlight?: number;
   /** robots.txt verdict for a URL; absent means allowed. Must answer synchronously. */
   robotsAllows?: (url: string) => boolean;
@@ -216,7 +247,7 @@ function advance(crawlId: string, initial: CrawlState, ctx: DecideContext): Emit
   }
 
   const maxInFlight = ctx.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;
-  while (s.inFlight.size < maxInFlight && s.queue.length > 0) {
+  while (loadingCount(s) < maxInFlight && s.inFlight.size < maxUnfinished(maxInFlight) && s.queue.length > 0) {
     const next = s.queue[0]!;
     const crawl = s.crawl!;
     emit({

@@ -1,8 +1,8 @@
 // The crawl worker: runs the crawl decider against the log.
 //
 // One durable consumer on `trawl.crawl.>` (nats-server 2.9 allows one filter subject, so it
-// sees every crawl event and acts on four: crawl_requested, page_completed, page_failed,
-// crawl_cancel_requested). For each of those it
+// sees every crawl event and acts on five: crawl_requested, page_fetched (a page no longer
+// loading lets the next one load), page_completed, page_failed, crawl_cancel_requested). For each of those it
 //   1. takes the crawl's lock (messages of one crawl are handled one at a time; different
 //      crawls in parallel),
 //   2. brings the crawl's state up to date: a cached state is caught up with the events
@@ -36,7 +36,7 @@ export const CRAWL_WORKER_DEFAULTS = {
   cachedCrawls: 200,
 } as const;
 
-const TRIGGERS = new Set(['crawl_requested', 'page_completed', 'page_failed', 'crawl_cancel_requested']);
+const TRIGGERS = new Set(['crawl_requested', 'page_fetched', 'page_completed', 'page_failed', 'crawl_cancel_requested']);
 
 /** Crawl states with the last stream sequence folded into each (bounded, LRU). */
 export class CrawlStates {

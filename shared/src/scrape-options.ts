@@ -14,7 +14,12 @@ export function StringEnum<const T extends readonly string[]>(values: T, options
   return Type.Unsafe<T[number]>({ [Kind]: 'StringEnum', type: 'string', enum: [...values], ...options });
 }
 
-export const FORMATS = ['markdown', 'html', 'rawHtml', 'links', 'screenshot'] as const;
+/**
+ * The spec's five formats, and `changeTracking` (docs/api.md "Change tracking"): the page's
+ * markdown compared with the key's last observation of the URL. It needs the markdown but
+ * does not imply returning it: the markdown is in the answer only when `markdown` is asked.
+ */
+export const FORMATS = ['markdown', 'html', 'rawHtml', 'links', 'screenshot', 'changeTracking'] as const;
 export type Format = (typeof FORMATS)[number];
 export const DEVICES = ['desktop', 'tablet', 'mobile'] as const;
 export type Device = (typeof DEVICES)[number];

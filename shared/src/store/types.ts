@@ -2,6 +2,7 @@
 // MongoDB (production) and node:sqlite (embedded default). The projector is its only
 // writer; the gateway reads. Everything in it can be rebuilt from the event log.
 import type { PageError, PageMetadata, PayloadRef, Timings } from '../events/common.js';
+import type { ChangeTrackingReport } from '../change-tracking.js';
 import type { Plan } from '../plans.js';
 import type { ResolvedScrapeOptions } from '../scrape-options.js';
 
@@ -25,6 +26,7 @@ export interface PageContent {
   links?: string[];
   screenshot?: ScreenshotInfo;
   actionScreenshots?: ScreenshotInfo[];
+  changeTracking?: ChangeTrackingReport;
 }
 
 export interface ScrapeJobDoc {
@@ -198,6 +200,7 @@ export interface CrawlPageDoc {
   markdown?: string;
   html?: string;
   rawHtml?: string;
+  changeTracking?: ChangeTrackingReport;
   metadata?: PageMetadata;
   links?: string[];
   error?: PageError;

@@ -128,7 +128,7 @@ export class CrawlService {
 }
 
 function contentBytes(page: CrawlPageDoc): number {
-  return Buffer.byteLength(page.markdown ?? '') + Buffer.byteLength(page.html ?? '') + Buffer.byteLength(page.rawHtml ?? '') + 256;
+  return Buffer.byteLength(page.markdown ?? '') + Buffer.byteLength(page.html ?? '') + Buffer.byteLength(page.rawHtml ?? '') + Buffer.byteLength(page.changeTracking?.diff ?? '') + 256;
 }
 
 function entry(page: CrawlPageDoc): CrawlPageEntry {
@@ -138,6 +138,7 @@ function entry(page: CrawlPageDoc): CrawlPageEntry {
     ...(page.markdown !== undefined ? { markdown: page.markdown } : {}),
     ...(page.html !== undefined ? { html: page.html } : {}),
     ...(page.rawHtml !== undefined ? { rawHtml: page.rawHtml } : {}),
+    ...(page.changeTracking ? { changeTracking: page.changeTracking } : {}),
     metadata: page.metadata ?? { title: '', description: '' },
     links: page.links ?? [],
   };

@@ -1,0 +1,62 @@
+// Change tracking (format `changeTracking`, docs/api.md "Change tracking"): what a page's
+// markdown did since the key's last observation of the same normalized URL. The pure
+// pieces live here: which answers are observations, the status decision, and the report
+// schema (TypeBox: the API's OpenAPI and the result payload's type). The IO (reading the
+// last observation, appending the next) is the transformer's (services/transformer/src/
+// change-tracking/).
+import { Type, type Static } from '@sinclair/typebox';
+import { StringEnum } from './scrape-options.js';
+
+export const CHANGE_STATUSES = ['new', 'same', 'changed', 'removed'] as const;
+export type ChangeStatus = (typeof CHANGE_STATUSES)[number];
+
+/** What an observation saw: the page with content, or the page gone (404/410). */
+export type PageState = 'present' | 'gone';
+
+/** Why a changed page's report carries no diff. */
+export const DIFF_UNAVAILABLE = ['previous_expired', 'too_large'] as const;
+
+export const ChangeTrackingReport = Type.Object({
+  observed: Type.Boolean({
+    description: 'false when this answer is not an observation of the page (HTTP error other than 404/410): no changeStatus, the last observation stays the baseline',
+  }),
+  changeStatus: Type.Optional(StringEnum(CHANGE_STATUSES, {
+    description: 'new: no earlier observation (or the page was gone then); same: identical markdown; changed: different markdown; removed: the page now answers 404/410 and had content before',
+  })),
+  previousScrapeAt: Type.Union([Type.String(), Type.Null()], { description: 'When the observation compared against was made; null when there is none' }),
+  previousJobId: Type.Optional(Type.String({ description: 'The job (scrape, crawl or batch id) that made the previous observation' })),
+  previousJobKind: Type.Optional(StringEnum(['scrape', 'crawl', 'batch'] as const)),
+  statusCode: Type.Optional(Type.Integer({ description: 'HTTP status of this answer' })),
+  diff: Type.Optional(Type.String({ description: 'Unified diff (previous -> current markdown), only when changeStatus is changed' })),
+  diffUnavailable: Type.Optional(StringEnum(DIFF_UNAVAILABLE, {
+    description: 'Why a changed page has no diff: previous_expired (its markdown is past BASELINE_TTL_MS; the status is still exact, from the hash), too_large (the diff took longer than its time cap)',
+  })),
+});
+export type ChangeTrackingReport = Static<typeof ChangeTrackingReport>;
+
+/**
+ * Which answers are observations. 2xx and 3xx are the page; 404 and 410 say it is gone.
+ * Any other error (401, 403, 429, 5xx) says nothing about the page's content: comparing an
+ * error page with the article would report a change that did not happen.
+ */
+export function observedState(statusCode: number): PageState | null {
+  if (statusCode < 400) return 'present';
+  if (statusCode === 404 || statusCode === 410) return 'gone';
+  return null;
+}
+
+export interface ObservedContent {
+  state: PageState;
+  /** SHA-256 of the markdown (present pages only). */
+  markdownHash?: string | undefined;
+}
+
+/** The status of `current` against the observation before it (none: the first). */
+export function decideChangeStatus(previous: ObservedContent | undefined, current: ObservedContent): ChangeStatus {
+  if (current.state === 'gone') {
+    if (previous?.state === 'present') return 'removed';
+    return previous ? 'same' : 'new';
+  }
+  if (!previous || previous.state === 'gone') return 'new';
+  return previous.markdownHash === current.markdownHash ? 'same' : 'changed';
+}

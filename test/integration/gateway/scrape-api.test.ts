@@ -175,6 +175,18 @@ describe('gateway scrape API', () => {
       }
     });
 
+    test('changeTracking: a format of its own, never joined to a running identical scrape, documented in OpenAPI', async () => {
+      const untracked = [await post({ url: 'http://127.0.0.1:9/same' }), await post({ url: 'http://127.0.0.1:9/same' })];
+      const tracked = [await post({ url: 'http://127.0.0.1:9/tracked', formats: ['changeTracking'] }), await post({ url: 'http://127.0.0.1:9/tracked', formats: ['changeTracking'] })];
+      const firstEvent = async (res: { json(): { id: string } }) => (await get(`/api/v1/scrape/${res.json().id}/events`)).json().events[0].event;
+      assert.deepEqual(await Promise.all(untracked.map(firstEvent)), ['page_requested', 'page_shared']);
+      assert.deepEqual(await Promise.all(tracked.map(firstEvent)), ['page_requested', 'page_requested'], 'a tracked scrape asks what the page is now');
+      const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json();
+      const text = JSON.stringify(doc);
+      assert.match(text, /"enum":\["markdown","html","rawHtml","links","screenshot","changeTracking"\]/);
+      for (const field of ['changeStatus', 'previousScrapeAt', 'previousJobId', 'diffUnavailable']) assert.ok(text.includes(`"${field}"`), field);
+    });
+
     test('unknown routes are 404 problems', async () => {
       assertProblem(await get('/api/v1/nothing-here'), 404, 'NOT_FOUND');
       assertProblem(await get('/api/v2/scrape'), 404, 'NOT_FOUND');

@@ -5,7 +5,9 @@
 // last observation, appending the next) is the transformer's (services/transformer/src/
 // change-tracking/).
 import { Type, type Static } from '@sinclair/typebox';
-import { StringEnum } from './scrape-options.js';
+import { canonicalJson } from './cache-key.js';
+import { sha256Hex } from './ids.js';
+import { StringEnum, type ResolvedScrapeOptions } from './scrape-options.js';
 
 export const CHANGE_STATUSES = ['new', 'same', 'changed', 'removed'] as const;
 export type ChangeStatus = (typeof CHANGE_STATUSES)[number];
@@ -27,6 +29,9 @@ export const ChangeTrackingReport = Type.Object({
   previousJobId: Type.Optional(Type.String({ description: 'The job (scrape, crawl or batch id) that made the previous observation' })),
   previousJobKind: Type.Optional(StringEnum(['scrape', 'crawl', 'batch'] as const)),
   statusCode: Type.Optional(Type.Integer({ description: 'HTTP status of this answer' })),
+  optionsChanged: Type.Optional(Type.Boolean({
+    description: 'true when the previous observation was made with other content options (onlyMainContent, includeTags, excludeTags, viewport, mobile, device, headers, waitFor, actions): a change may come from the options, not the page',
+  })),
   diff: Type.Optional(Type.String({ description: 'Unified diff (previous -> current markdown), only when changeStatus is changed' })),
   diffUnavailable: Type.Optional(StringEnum(DIFF_UNAVAILABLE, {
     description: 'Why a changed page has no diff: previous_expired (its markdown is past BASELINE_TTL_MS; the status is still exact, from the hash), too_large (the diff took longer than its time cap)',
@@ -59,4 +64,14 @@ export function decideChangeStatus(previous: ObservedContent | undefined, curren
   }
   if (!previous || previous.state === 'gone') return 'new';
   return previous.markdownHash === current.markdownHash ? 'same' : 'changed';
+}
+
+/**
+ * The hash of the options that shape a page's markdown (not formats, timeout, engine or
+ * screenshots): two observations made with different ones compare different extractions,
+ * and the report says so (`optionsChanged`). Headers are hashed, never stored.
+ */
+export function contentOptionsHash(options: ResolvedScrapeOptions): string {
+  const { onlyMainContent, includeTags, excludeTags, viewport, mobile, device, headers, waitFor, actions } = options;
+  return sha256Hex(canonicalJson({ onlyMainContent, includeTags, excludeTags, viewport, mobile, device: device ?? null, headers, waitFor: waitFor ?? null, actions })).slice(0, 16);
 }

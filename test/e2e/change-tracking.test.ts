@@ -64,6 +64,7 @@ describe('change tracking end to end', () => {
     assert.equal(second.changeTracking.previousJobId, first.id);
     assert.equal(second.changeTracking.previousJobKind, 'scrape');
     assert.equal(second.changeTracking.diff, undefined);
+    assert.equal(second.changeTracking.optionsChanged, false);
 
     site.route('/pricing', PRICING_V2);
     const third = await scrape(url, ['changeTracking']);
@@ -118,6 +119,7 @@ describe('change tracking end to end', () => {
     assert.equal(tracked.changeTracking.changeStatus, 'changed', 'compared with the page as loaded, not with a cache hit');
     assert.equal(tracked.changeTracking.previousJobId, loaded.id);
     assert.equal(tracked.changeTracking.previousScrapeAt, loaded.completedAt);
+    assert.equal(tracked.changeTracking.optionsChanged, false, 'formats are not content options');
     assert.match(tracked.changeTracking.diff, /^\+The starter plan costs 12 euros/m);
   });
 

@@ -7,6 +7,7 @@ import { makeEvent, MAX_EVENT_LINKS, type PageResultPayload, type ScreenshotPayl
 import type { Clock, IdGenerator } from '../../../shared/src/ids.js';
 import { ConsumerWorker, type MessageContext } from '../../../shared/src/nats/worker.js';
 import type { ServiceContext } from '../../../shared/src/service.js';
+import { contentOptionsHash } from '../../../shared/src/change-tracking.js';
 import { PayloadStore } from '../../../shared/src/nats/payloads.js';
 import { BASELINE_BUCKET, eventFilter } from '../../../shared/src/subjects.js';
 import { PageObserver, type ObserveOutcome } from './change-tracking/observer.js';
@@ -118,6 +119,7 @@ export class TransformConsumer {
       fetchedSeq: event.seq,
       statusCode: event.data.statusCode,
       markdown,
+      optionsHash: contentOptionsHash(requested.data.options),
       now,
       wantReport: requested.data.options.formats.includes('changeTracking'),
     });

@@ -27,6 +27,8 @@ export const ObservationSummary = Type.Object({
   markdownHash: Type.Optional(Type.String()),
   /** The markdown in the baselines bucket (may have expired: BASELINE_TTL_MS). */
   baseline: Type.Optional(PayloadRef),
+  /** contentOptionsHash of the page's options (shared/src/change-tracking.ts). */
+  optionsHash: Type.Optional(Type.String()),
 });
 export type ObservationSummary = Static<typeof ObservationSummary>;
 
@@ -43,6 +45,7 @@ export const UrlObserved = Type.Object({
   markdownHash: Type.Optional(Type.String()),
   markdownBytes: Type.Optional(Type.Integer({ minimum: 0 })),
   baseline: Type.Optional(PayloadRef),
+  optionsHash: Type.Optional(Type.String()),
   changeStatus: Type.Union(CHANGE_STATUSES.map((s) => Type.Literal(s))),
   /** The observation before this one (none for the first). */
   previous: Type.Optional(ObservationSummary),

@@ -44,7 +44,7 @@ describe('page observer', () => {
     const source: PageSource = { kind: 'scrape', jobId, part: pageKeyOf(url) };
     clock += 60_000;
     const input: ObserveInput = {
-      apiKeyId: 'key1', url, source, fetchedSeq: await fetched(source), statusCode: 200, markdown, now: new Date(clock), wantReport: true, ...opts,
+      apiKeyId: 'key1', url, source, fetchedSeq: await fetched(source), statusCode: 200, markdown, optionsHash: 'opts-a', now: new Date(clock), wantReport: true, ...opts,
     };
     return { input, outcome: await observer.observe(input) };
   }
@@ -146,6 +146,16 @@ describe('page observer', () => {
     assert.equal(back.outcome.report?.changeStatus, 'same');
     assert.equal(back.outcome.report?.previousJobId, 'f1');
     assert.equal((await history('key1', url)).length, 2);
+  });
+
+  test('a comparison across different content options says so', async () => {
+    const url = 'https://example.com/options';
+    await observe(url, 'o1', 'main content only');
+    const same = await observe(url, 'o2', 'main content only');
+    assert.equal(same.outcome.report?.optionsChanged, false);
+    const wider = await observe(url, 'o3', 'main content only\n\nfooter', { optionsHash: 'opts-b' });
+    assert.equal(wider.outcome.report?.changeStatus, 'changed');
+    assert.equal(wider.outcome.report?.optionsChanged, true);
   });
 
   test('without the format, the page is still observed (the next tracked scrape has a baseline), with no report', async () => {

@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { applyPatch } from 'diff';
-import { decideChangeStatus, observedState, type ObservedContent } from '../../../shared/src/change-tracking.js';
+import { contentOptionsHash, decideChangeStatus, observedState, type ObservedContent } from '../../../shared/src/change-tracking.js';
+import { normalizeScrapeOptions } from '../../../shared/src/scrape-options.js';
 import { nextStep, summarize, type PageSource, type StoredObservation } from '../../../services/transformer/src/change-tracking/chain.js';
 import { buildDiff } from '../../../services/transformer/src/change-tracking/diff.js';
 import type { UrlObserved } from '../../../shared/src/events/index.js';
@@ -107,5 +108,18 @@ describe('change tracking: the observation chain', () => {
   test('given the same job and page observed before this fetch (an earlier crawl round), then it is a predecessor, not its own', () => {
     const old = observation(8, { source });
     assert.deepEqual(nextStep(source, 10, old, []), { kind: 'append', previous: summarize(old), expectedLastSeq: 8 });
+  });
+});
+
+describe('change tracking: the content options hash', () => {
+  const hash = (input: Parameters<typeof normalizeScrapeOptions>[0]) => contentOptionsHash(normalizeScrapeOptions(input));
+  test('given options that do not shape the markdown (formats, timeout, engine, screenshots), then the same hash', () => {
+    assert.equal(hash({}), hash({ formats: ['changeTracking', 'links', 'screenshot'], timeout: 60_000, engine: 'auto', screenshotOptions: { fullPage: true } }));
+  });
+  test('given options that shape it, then another hash', () => {
+    const base = hash({});
+    for (const other of [{ onlyMainContent: false }, { includeTags: ['main'] }, { excludeTags: ['nav'] }, { mobile: true }, { headers: { 'accept-language': 'de' } }, { actions: [{ type: 'click' as const, selector: 'a' }] }]) {
+      assert.notEqual(hash(other), base, JSON.stringify(other));
+    }
   });
 });

@@ -50,5 +50,6 @@ export function summarize(o: StoredObservation): ObservationSummary {
     state: d.state,
     ...(d.markdownHash !== undefined ? { markdownHash: d.markdownHash } : {}),
     ...(d.baseline ? { baseline: d.baseline } : {}),
+    ...(d.optionsHash ? { optionsHash: d.optionsHash } : {}),
   };
 }

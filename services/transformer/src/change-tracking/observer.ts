@@ -32,6 +32,8 @@ export interface ObserveInput {
   fetchedSeq: number;
   statusCode: number;
   markdown: string;
+  /** contentOptionsHash of the request's options. */
+  optionsHash: string;
   now: Date;
   /** Whether the request asked for the changeTracking format (the report is built only then). */
   wantReport: boolean;
@@ -78,6 +80,7 @@ export class PageObserver {
         state,
         ...(state === 'present' ? { markdownHash, markdownBytes: Buffer.byteLength(input.markdown) } : {}),
         ...(baseline ? { baseline } : {}),
+        optionsHash: input.optionsHash,
         changeStatus: decideChangeStatus(step.previous, { state, markdownHash }),
         ...(step.previous ? { previous: step.previous } : {}),
       };
@@ -108,6 +111,7 @@ export class PageObserver {
       previousScrapeAt: previous?.observedAt ?? null,
       ...(previous ? { previousJobId: previous.jobId, previousJobKind: previous.jobKind } : {}),
       statusCode: data.statusCode,
+      ...(previous?.optionsHash && data.optionsHash ? { optionsChanged: previous.optionsHash !== data.optionsHash } : {}),
     };
     if (data.changeStatus !== 'changed' || !previous) return report;
     const before = previous.baseline ? await this.baselineText(previous.baseline) : null;

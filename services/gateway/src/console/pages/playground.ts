@@ -5,7 +5,7 @@ import { SCRAPE_DEFAULTS, type ResolvedScrapeOptions } from '../../../../../shar
 import type { ApiKeyDoc } from '../../../../../shared/src/store/index.js';
 import { html, type SafeHtml } from '../html.js';
 
-export const PLAYGROUND_FORMATS = ['markdown', 'html', 'rawHtml', 'links', 'screenshot'] as const;
+export const PLAYGROUND_FORMATS = ['markdown', 'html', 'rawHtml', 'links', 'screenshot', 'changeTracking'] as const;
 
 export interface PlaygroundValues {
   keyId: string;

@@ -64,8 +64,10 @@ export class TransformConsumer {
     const transformOptions = asked.has('changeTracking') && !asked.has('markdown') ? { ...options, formats: [...options.formats, 'markdown' as const] } : options;
     const out = await pool.run({ html, url: event.data.finalUrl, options: transformOptions, statusCode: event.data.statusCode }, mctx.signal);
     const transformMs = Math.round(performance.now() - started);
-    const now = clock();
-    const observed = await this.observe(event, requested, out.markdown, now);
+    const observed = await this.observe(event, requested, out.markdown, clock());
+    // The observation's time is the page's completedAt (a redelivered page keeps the time it
+    // first observed), so a later report's previousScrapeAt is this page's completedAt.
+    const now = observed.observedAt ? new Date(observed.observedAt) : clock();
 
     const shots = (event.data.screenshots ?? []).map((s) => ({
       role: s.role,

@@ -82,6 +82,7 @@ describe('page observer', () => {
     // The process died after appending url_observed, before page_completed; the page is redelivered.
     const again = await observer.observe({ ...crashed.input, now: new Date(clock + 5_000) });
     assert.equal(again.seq, crashed.outcome.seq);
+    assert.equal(again.observedAt, crashed.input.now.toISOString(), 'the time it first observed');
     assert.deepEqual(again.report, crashed.outcome.report);
     assert.equal(again.report?.changeStatus, 'changed');
     assert.equal((await history('key1', url)).length, 2);

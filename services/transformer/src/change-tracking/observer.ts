@@ -40,8 +40,9 @@ export interface ObserveInput {
 }
 
 export interface ObserveOutcome {
-  /** Sequence of the page's url_observed; absent when the answer was not an observation. */
+  /** Sequence and time of the page's url_observed; absent when the answer was not an observation. */
   seq?: number;
+  observedAt?: string;
   report?: ChangeTrackingReport;
 }
 
@@ -98,7 +99,7 @@ export class PageObserver {
   }
 
   private async outcome(observation: StoredObservation, input: ObserveInput): Promise<ObserveOutcome> {
-    return { seq: observation.seq, ...(input.wantReport ? { report: await this.report(observation, input.markdown) } : {}) };
+    return { seq: observation.seq, observedAt: observation.data.observedAt, ...(input.wantReport ? { report: await this.report(observation, input.markdown) } : {}) };
   }
 
   /** The report of an observation; the diff needs the previous markdown from its baseline. */

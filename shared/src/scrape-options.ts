@@ -141,6 +141,12 @@ export const ScrapeOptionsSchema = Type.Object(
         + 'auto: HTTP when the host is verified to give the same page, else the browser. '
         + 'Default: browser for a scrape, auto for crawl and batch pages (server settings may change these).',
     })),
+    changeTrackingOptions: Type.Optional(Type.Object({
+      tag: Type.Optional(Type.String({
+        minLength: 1, maxLength: 128,
+        description: 'A history of its own: compare only with earlier scrapes of the URL that named the same tag (e.g. one per monitor or per option set)',
+      })),
+    }, { additionalProperties: false })),
   },
   { additionalProperties: false },
 );
@@ -177,6 +183,8 @@ export const ResolvedScrapeOptions = Type.Object({
   actions: Type.Array(Action),
   /** Only when the request named one; otherwise the fetcher applies ENGINE_DEFAULTS for the job kind. */
   engine: Type.Optional(Type.Union(ENGINES.map((e) => Type.Literal(e)))),
+  /** changeTrackingOptions.tag: the observation history the page belongs to (none: the URL's own). */
+  changeTrackingTag: Type.Optional(Type.String()),
 });
 export type ResolvedScrapeOptions = Static<typeof ResolvedScrapeOptions>;
 
@@ -197,6 +205,9 @@ export function normalizeScrapeOptions(input: ScrapeOptionsInput, field = ''): R
   }
   const asked = new Set(input.formats ?? SCRAPE_DEFAULTS.formats);
   const formats = FORMATS.filter((f) => asked.has(f));
+  if (input.changeTrackingOptions && !asked.has('changeTracking')) {
+    throw new ValidationError('changeTrackingOptions needs the changeTracking format in formats', `${field}changeTrackingOptions`);
+  }
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(input.headers ?? {}).sort(([a], [b]) => a.localeCompare(b))) {
     headers[name.toLowerCase()] = value;
@@ -230,6 +241,7 @@ export function normalizeScrapeOptions(input: ScrapeOptionsInput, field = ''): R
       : {}),
     actions: input.actions ?? [],
     ...(input.engine ? { engine: input.engine } : {}),
+    ...(input.changeTrackingOptions?.tag !== undefined ? { changeTrackingTag: input.changeTrackingOptions.tag } : {}),
   };
 }
 

@@ -39,9 +39,9 @@ describe('change tracking end to end', () => {
     await site?.close();
   });
 
-  async function scrape(url: string, formats: string[], key?: string): Promise<any> {
+  async function scrape(url: string, formats: string[], key?: string, extra: Record<string, unknown> = {}): Promise<any> {
     const headers = key ? { authorization: `Bearer ${key}` } : undefined;
-    const created = await system.api('POST', '/api/v1/scrape', { url, formats }, headers);
+    const created = await system.api('POST', '/api/v1/scrape', { url, formats, ...extra }, headers);
     assert.equal(created.status, 202, JSON.stringify(created.body));
     if (!headers) return system.poll(`/api/v1/scrape/${created.body.id}`, (b: any) => FINAL.has(b.status));
     for (let i = 0; i < 10; i++) {
@@ -104,6 +104,11 @@ describe('change tracking end to end', () => {
     const mineAgain = await scrape(url, ['markdown', 'changeTracking']);
     assert.equal(mineAgain.changeTracking.changeStatus, 'same');
     assert.equal(mineAgain.changeTracking.previousJobId, mine.id, 'the other key\'s scrape is not this key\'s observation');
+    // A tag is a history of its own, beside the URL's.
+    const tagged = await scrape(url, ['changeTracking'], undefined, { changeTrackingOptions: { tag: 'weekly monitor' } });
+    assert.equal(tagged.changeTracking.changeStatus, 'new');
+    const taggedAgain = await scrape(url, ['changeTracking'], undefined, { changeTrackingOptions: { tag: 'weekly monitor' } });
+    assert.equal(taggedAgain.changeTracking.previousJobId, tagged.id);
   });
 
   test('a cache hit is no observation: the next tracked scrape compares with the scrape that loaded the page', async () => {

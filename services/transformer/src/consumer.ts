@@ -117,6 +117,7 @@ export class TransformConsumer {
     return this.observer.observe({
       apiKeyId: requested.data.apiKeyId,
       url: requested.data.url,
+      tag: requested.data.options.changeTrackingTag,
       source: { kind: event.kind, jobId: event.id, part: event.part },
       fetchedSeq: event.seq,
       statusCode: event.data.statusCode,

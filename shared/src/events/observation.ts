@@ -37,6 +37,8 @@ export const UrlObserved = Type.Object({
   apiKeyId: Type.String(),
   /** The normalized URL as requested (the subject's part is its page key). */
   url: Type.String(),
+  /** changeTrackingOptions.tag: a history of its own (part `<pageKey>-<tag hash>`). */
+  tag: Type.Optional(Type.String()),
   /** The page that made it: its job and page key. */
   source: Type.Object({ kind: JobKind, jobId: Type.String(), part: Type.String() }),
   observedAt: Timestamp,

@@ -143,6 +143,9 @@ describe('gateway scrape API', () => {
       ['press without key', { url: 'http://127.0.0.1/', actions: [{ type: 'press' }] }, 'VALIDATION_ERROR', /actions\.0/],
       ['press an unknown key', { url: 'http://127.0.0.1/', actions: [{ type: 'press', key: 'Ctrl+A' }] }, 'VALIDATION_ERROR', /actions\.0\.key/],
       ['scroll bad direction', { url: 'http://127.0.0.1/', actions: [{ type: 'scroll', direction: 'left' }] }, 'VALIDATION_ERROR', /actions\.0/],
+      ['changeTrackingOptions without the format', { url: 'http://127.0.0.1/', changeTrackingOptions: { tag: 'daily' } }, 'VALIDATION_ERROR', /changeTrackingOptions needs the changeTracking format/],
+      ['changeTrackingOptions.tag empty', { url: 'http://127.0.0.1/', formats: ['changeTracking'], changeTrackingOptions: { tag: '' } }, 'VALIDATION_ERROR', /changeTrackingOptions\.tag/],
+      ['changeTrackingOptions unknown field', { url: 'http://127.0.0.1/', formats: ['changeTracking'], changeTrackingOptions: { modes: ['json'] } }, 'VALIDATION_ERROR', /changeTrackingOptions\.modes is not a known field/],
       ['body is an array', [], 'VALIDATION_ERROR', /must be a JSON object/],
     ];
     for (const [name, body, code, detail] of invalid) {

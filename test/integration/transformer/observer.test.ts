@@ -159,6 +159,21 @@ describe('page observer', () => {
     assert.equal(wider.outcome.report?.optionsChanged, true);
   });
 
+  test('a tag is a history of its own: other tags and the untagged history do not see it', async () => {
+    const url = 'https://example.com/tagged';
+    await observe(url, 't1', 'plain');
+    const tagged = await observe(url, 't2', 'plain', { tag: 'monitor a' });
+    assert.equal(tagged.outcome.report?.changeStatus, 'new');
+    const otherTag = await observe(url, 't3', 'changed', { tag: 'monitor b' });
+    assert.equal(otherTag.outcome.report?.changeStatus, 'new');
+    const taggedAgain = await observe(url, 't4', 'changed', { tag: 'monitor a' });
+    assert.equal(taggedAgain.outcome.report?.changeStatus, 'changed');
+    assert.equal(taggedAgain.outcome.report?.previousJobId, 't2');
+    const untagged = await observe(url, 't5', 'plain');
+    assert.equal(untagged.outcome.report?.changeStatus, 'same');
+    assert.equal(untagged.outcome.report?.previousJobId, 't1');
+  });
+
   test('without the format, the page is still observed (the next tracked scrape has a baseline), with no report', async () => {
     const url = 'https://example.com/untracked';
     const quiet = await observe(url, 'u1', 'text', { wantReport: false });

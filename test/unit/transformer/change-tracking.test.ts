@@ -111,6 +111,17 @@ describe('change tracking: the observation chain', () => {
   });
 });
 
+describe('change tracking: options', () => {
+  test('given changeTrackingOptions.tag with the format, then the resolved options carry the tag', () => {
+    assert.equal(normalizeScrapeOptions({ formats: ['changeTracking'], changeTrackingOptions: { tag: 'daily' } }).changeTrackingTag, 'daily');
+    assert.equal(normalizeScrapeOptions({ formats: ['changeTracking'] }).changeTrackingTag, undefined);
+  });
+  test('given changeTrackingOptions without the format, then a validation error naming the field (with its prefix in a crawl)', () => {
+    assert.throws(() => normalizeScrapeOptions({ changeTrackingOptions: {} }, 'scrapeOptions.'), (err: Error & { field?: string }) =>
+      /needs the changeTracking format/.test(err.message) && err.field === 'scrapeOptions.changeTrackingOptions');
+  });
+});
+
 describe('change tracking: the content options hash', () => {
   const hash = (input: Parameters<typeof normalizeScrapeOptions>[0]) => contentOptionsHash(normalizeScrapeOptions(input));
   test('given options that do not shape the markdown (formats, timeout, engine, screenshots), then the same hash', () => {

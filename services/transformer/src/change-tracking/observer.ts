@@ -27,6 +27,8 @@ export interface ObserveInput {
   apiKeyId: string;
   /** The URL as requested (normalized; its key names the subject). */
   url: string;
+  /** changeTrackingOptions.tag: a history of its own. */
+  tag?: string | undefined;
   source: PageSource;
   /** Stream sequence of the page's page_fetched: its own observation can only come after. */
   fetchedSeq: number;
@@ -58,7 +60,7 @@ export class PageObserver {
 
   async observe(input: ObserveInput): Promise<ObserveOutcome> {
     const { log, baselines } = this.deps;
-    const at = { kind: 'observation' as const, id: input.apiKeyId, part: pageKeyOf(input.url) };
+    const at = { kind: 'observation' as const, id: input.apiKeyId, part: historyPart(input.url, input.tag) };
     const subject = { ...at, event: 'url_observed' };
     let last = asObservation(await log.last(subject));
     const state = observedState(input.statusCode);
@@ -75,6 +77,7 @@ export class PageObserver {
       const data: UrlObserved = {
         apiKeyId: input.apiKeyId,
         url: input.url,
+        ...(input.tag !== undefined ? { tag: input.tag } : {}),
         source: input.source,
         observedAt: input.now.toISOString(),
         statusCode: input.statusCode,
@@ -136,6 +139,12 @@ export function pageKeyOf(url: string): string {
   const normalized = normalizeUrl(url);
   if (!normalized) throw new Error(`cannot observe "${url}": not a URL`);
   return urlKeyHash(normalized.key);
+}
+
+/** The subject part of a history: the URL's page key, and a tag's hash after it (a tag is free text, a part is a token). */
+export function historyPart(url: string, tag?: string): string {
+  const pageKey = pageKeyOf(url);
+  return tag === undefined ? pageKey : `${pageKey}-${sha256Hex(`trawl-change-tag:${tag}`).slice(0, 16)}`;
 }
 
 function asObservation(event: Awaited<ReturnType<EventLog['last']>>): StoredObservation | null {

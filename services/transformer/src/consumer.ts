@@ -112,7 +112,7 @@ export class TransformConsumer {
    * job it joined, which observed it already).
    */
   private observe(event: PageFetchedEvent, requested: StoredEvent, markdown: string | undefined, now: Date): Promise<ObserveOutcome> {
-    if (requested.event !== 'page_requested' || markdown === undefined || event.kind === 'map') return Promise.resolve({});
+    if (requested.event !== 'page_requested' || markdown === undefined) return Promise.resolve({});
     if (event.kind !== 'scrape' && event.kind !== 'crawl' && event.kind !== 'batch') return Promise.resolve({});
     return this.observer.observe({
       apiKeyId: requested.data.apiKeyId,

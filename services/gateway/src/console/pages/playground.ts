@@ -32,6 +32,7 @@ export function requestBodyOf(url: string, o: ResolvedScrapeOptions): Record<str
   if (o.viewport.width !== SCRAPE_DEFAULTS.viewport.width || o.viewport.height !== SCRAPE_DEFAULTS.viewport.height) body.viewport = o.viewport;
   if (o.waitFor !== undefined) body.waitFor = o.waitFor;
   if (o.timeoutMs !== SCRAPE_DEFAULTS.timeoutMs) body.timeout = o.timeoutMs;
+  if (o.changeTrackingTag !== undefined) body.changeTrackingOptions = { tag: o.changeTrackingTag };
   return body;
 }
 

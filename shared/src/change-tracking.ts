@@ -8,6 +8,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { canonicalJson } from './cache-key.js';
 import { sha256Hex } from './ids.js';
 import { StringEnum, type ResolvedScrapeOptions } from './scrape-options.js';
+import { normalizeUrl, urlKeyHash } from './url-normalize.js';
 
 export const CHANGE_STATUSES = ['new', 'same', 'changed', 'removed'] as const;
 export type ChangeStatus = (typeof CHANGE_STATUSES)[number];
@@ -74,4 +75,20 @@ export function decideChangeStatus(previous: ObservedContent | undefined, curren
 export function contentOptionsHash(options: ResolvedScrapeOptions): string {
   const { onlyMainContent, includeTags, excludeTags, viewport, mobile, device, headers, waitFor, actions } = options;
   return sha256Hex(canonicalJson({ onlyMainContent, includeTags, excludeTags, viewport, mobile, device: device ?? null, headers, waitFor: waitFor ?? null, actions })).slice(0, 16);
+}
+
+/** The page key of a URL's normalized form (the part of its observations' subject). */
+export function pageKeyOf(url: string): string {
+  const normalized = normalizeUrl(url);
+  if (!normalized) throw new Error(`"${url}" is not a URL`);
+  return urlKeyHash(normalized.key);
+}
+
+/**
+ * The subject part of a key's history of a URL: its page key, and for a
+ * changeTrackingOptions.tag history the tag's hash after it (a tag is free text, a part a token).
+ */
+export function historyPart(url: string, tag?: string): string {
+  const pageKey = pageKeyOf(url);
+  return tag === undefined ? pageKey : `${pageKey}-${sha256Hex(`trawl-change-tag:${tag}`).slice(0, 16)}`;
 }

@@ -91,6 +91,23 @@ describe('change tracking end to end', () => {
     const completed = history.body.events.find((e: any) => e.event === 'page_completed');
     assert.ok(Number.isInteger(completed.data.observationSeq), JSON.stringify(completed.data));
     assert.equal(history.body.events.some((e: any) => e.event === 'url_observed'), false, 'observations are not the job\'s events');
+
+    // The URL's history for the key, from the log, paged.
+    const changes = await system.api('GET', `/api/v1/changes?url=${encodeURIComponent(url)}&limit=3`);
+    assert.equal(changes.status, 200, JSON.stringify(changes.body));
+    assert.deepEqual(changes.body.observations.map((o: any) => [o.changeStatus, o.jobId, o.jobKind]),
+      [['new', first.id, 'scrape'], ['same', second.id, 'scrape'], ['changed', third.id, 'scrape']]);
+    assert.equal(changes.body.observations[2].observedAt, third.completedAt);
+    const rest = await fetch(changes.body.next, { headers: { authorization: `Bearer ${system.apiKey}` } }).then((r) => r.json());
+    assert.deepEqual(rest.observations.map((o: any) => [o.changeStatus, o.statusCode]), [['removed', 404]]);
+    const foreign = await system.api('GET', `/api/v1/changes?url=${encodeURIComponent(url)}`, undefined, { authorization: `Bearer ${OTHER_API_KEY}` });
+    assert.deepEqual(foreign.body.observations, [], 'another key sees none of them');
+    const bad = await system.api('GET', '/api/v1/changes?url=not%20a%20url');
+    assert.equal(bad.status, 400);
+    assert.equal(bad.body.code, 'INVALID_URL');
+    const missing = await system.api('GET', '/api/v1/changes');
+    assert.equal(missing.status, 400);
+    assert.equal(missing.body.code, 'VALIDATION_ERROR');
   });
 
   test('two keys tracking one URL are independent', async () => {

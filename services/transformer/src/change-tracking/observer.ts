@@ -13,10 +13,10 @@
 import { PayloadNotFoundError, type PayloadStore } from '../../../../shared/src/nats/payloads.js';
 import { AppendConflictError, type EventLog } from '../../../../shared/src/nats/event-log.js';
 import { makeEvent, type UrlObserved } from '../../../../shared/src/events/index.js';
-import { decideChangeStatus, observedState, type ChangeTrackingReport } from '../../../../shared/src/change-tracking.js';
+import { decideChangeStatus, historyPart, observedState, type ChangeTrackingReport } from '../../../../shared/src/change-tracking.js';
+export { pageKeyOf } from '../../../../shared/src/change-tracking.js';
 import { sha256Hex, type IdGenerator } from '../../../../shared/src/ids.js';
 import { subjectOf } from '../../../../shared/src/subjects.js';
-import { normalizeUrl, urlKeyHash } from '../../../../shared/src/url-normalize.js';
 import { isObservation, nextStep, type PageSource, type StoredObservation } from './chain.js';
 import { buildDiff, DIFF_TIMEOUT_MS } from './diff.js';
 
@@ -132,19 +132,6 @@ export class PageObserver {
       throw err;
     }
   }
-}
-
-/** The subject part of a URL's observations: the page key of its normalized form. */
-export function pageKeyOf(url: string): string {
-  const normalized = normalizeUrl(url);
-  if (!normalized) throw new Error(`cannot observe "${url}": not a URL`);
-  return urlKeyHash(normalized.key);
-}
-
-/** The subject part of a history: the URL's page key, and a tag's hash after it (a tag is free text, a part is a token). */
-export function historyPart(url: string, tag?: string): string {
-  const pageKey = pageKeyOf(url);
-  return tag === undefined ? pageKey : `${pageKey}-${sha256Hex(`trawl-change-tag:${tag}`).slice(0, 16)}`;
 }
 
 function asObservation(event: Awaited<ReturnType<EventLog['last']>>): StoredObservation | null {

@@ -2,6 +2,8 @@
 // between them, keys kept apart, cache hits that are no observation, and a crawl run twice
 // over a small site with one page changed in between, then a batch over the same pages.
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { startSite, type TestSite } from '../support/site.js';
 import { OTHER_API_KEY, startSystem, type TrawlSystem } from '../support/system.js';
@@ -22,6 +24,7 @@ const PRICING_V2 = article('Pricing', ['The starter plan costs 12 euros per mont
 describe('change tracking end to end', () => {
   let site: TestSite;
   let system: TrawlSystem;
+  let third: any;
 
   before(async () => {
     site = await startSite({
@@ -31,6 +34,7 @@ describe('change tracking end to end', () => {
       '/docs': article('Docs', ['Welcome to the documentation of the product.'], ['/docs/install', '/docs/usage']),
       '/docs/install': article('Install', ['Install the package with npm.']),
       '/docs/usage': article('Usage', ['Call the scrape endpoint with a URL.']),
+      '/slow': { body: PRICING_V1, delayMs: 4000 },
     });
     system = await startSystem();
   });
@@ -67,7 +71,7 @@ describe('change tracking end to end', () => {
     assert.equal(second.changeTracking.optionsChanged, false);
 
     site.route('/pricing', PRICING_V2);
-    const third = await scrape(url, ['changeTracking']);
+    third = await scrape(url, ['changeTracking']);
     assert.equal(third.markdown, undefined, 'changeTracking compares the markdown but returns it only when asked');
     assert.equal(third.changeTracking.changeStatus, 'changed');
     assert.equal(third.changeTracking.previousJobId, second.id);
@@ -176,5 +180,24 @@ describe('change tracking end to end', () => {
       assert.equal(page.changeTracking.previousJobKind, 'crawl');
       assert.equal(page.markdown, undefined);
     }
+  });
+
+  test('killed while a tracked page loads, restarted with the read models deleted: one observation, the same reports', async () => {
+    const url = site.url('/slow');
+    const before = await scrape(url, ['markdown']);
+    const created = await system.api('POST', '/api/v1/scrape', { url, formats: ['changeTracking'] });
+    await system.poll(`/api/v1/scrape/${created.body.id}`, (b: any) => b.status === 'PROCESSING', 30_000, { stepMs: 250 });
+    await system.kill();
+    // The read models are rebuilt from the log, observations included.
+    for (const f of fs.readdirSync(system.dataDir)) if (f.startsWith('read-models.sqlite')) fs.rmSync(path.join(system.dataDir, f));
+    system = await startSystem({ dataDir: system.dataDir, port: system.port });
+    const job = await system.poll(`/api/v1/scrape/${created.body.id}`, (b: any) => FINAL.has(b.status), 120_000);
+    assert.equal(job.status, 'COMPLETED', JSON.stringify(job));
+    assert.equal(job.changeTracking.changeStatus, 'same');
+    assert.equal(job.changeTracking.previousJobId, before.id);
+    const history = await system.api('GET', `/api/v1/changes?url=${encodeURIComponent(url)}`);
+    assert.deepEqual(history.body.observations.map((o: any) => o.jobId), [before.id, created.body.id], 'observed once');
+    const rebuilt = await system.api('GET', `/api/v1/scrape/${third.id}`);
+    assert.deepEqual(rebuilt.body.changeTracking, third.changeTracking, 'the rebuilt read model holds the same report');
   });
 });

@@ -28,7 +28,9 @@ export class TransformConsumer {
 
   constructor(private readonly deps: TransformConsumerDeps) {
     const { ctx } = deps;
-    this.observer = new PageObserver({ log: ctx.log, baselines: new PayloadStore(ctx.js, BASELINE_BUCKET), newId: deps.newId });
+    this.observer = new PageObserver({
+      log: ctx.log, baselines: new PayloadStore(ctx.js, BASELINE_BUCKET), newId: deps.newId, baselineTtlMs: ctx.config.baselineTtlMs,
+    });
     this.consumer = new ConsumerWorker<PageFetchedEvent>({
       js: ctx.js,
       jsm: ctx.jsm,

@@ -47,6 +47,8 @@ export const UrlObserved = Type.Object({
   markdownHash: Type.Optional(Type.String()),
   markdownBytes: Type.Optional(Type.Integer({ minimum: 0 })),
   baseline: Type.Optional(PayloadRef),
+  /** When the baseline object was last written (an unchanged page reuses it for up to a day). */
+  baselineWrittenAt: Type.Optional(Timestamp),
   optionsHash: Type.Optional(Type.String()),
   changeStatus: Type.Union(CHANGE_STATUSES.map((s) => Type.Literal(s))),
   /** The observation before this one (none for the first). */

@@ -149,6 +149,22 @@ describe('page observer', () => {
     assert.equal((await history('key1', url)).length, 2);
   });
 
+  test('an unchanged page reuses its baseline for up to a day, then writes it again (renewing its age)', async () => {
+    const url = 'https://example.com/unchanged';
+    const data = async () => (await history('key1', url)).map((e) => (e.event === 'url_observed' ? e.data : undefined)!);
+    await observe(url, 'b1', 'stable text');
+    await observe(url, 'b2', 'stable text');
+    clock += 2 * 86_400_000;
+    await observe(url, 'b3', 'stable text');
+    const [b1, b2, b3] = await data();
+    assert.equal(b1!.baselineWrittenAt, b1!.observedAt);
+    assert.equal(b2!.baselineWrittenAt, b1!.observedAt, 'reused: no second write of the same markdown');
+    assert.deepEqual(b2!.baseline, b1!.baseline);
+    assert.equal(b3!.baselineWrittenAt, b3!.observedAt, 'written again after a day');
+    const os = await nc.jetstream().views.os(BASELINE_BUCKET);
+    assert.equal(new TextDecoder().decode((await os.getBlob(b3!.baseline!.name))!), 'stable text');
+  });
+
   test('a comparison across different content options says so', async () => {
     const url = 'https://example.com/options';
     await observe(url, 'o1', 'main content only');

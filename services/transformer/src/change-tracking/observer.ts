@@ -12,7 +12,7 @@
 //      answers from it (chain.ts) instead of appending a second.
 import { PayloadNotFoundError, type PayloadStore } from '../../../../shared/src/nats/payloads.js';
 import { AppendConflictError, type EventLog } from '../../../../shared/src/nats/event-log.js';
-import { makeEvent, type UrlObserved } from '../../../../shared/src/events/index.js';
+import { makeEvent, type PayloadRef, type UrlObserved } from '../../../../shared/src/events/index.js';
 import { decideChangeStatus, historyPart, observedState, type ChangeTrackingReport } from '../../../../shared/src/change-tracking.js';
 export { pageKeyOf } from '../../../../shared/src/change-tracking.js';
 import { sha256Hex, type IdGenerator } from '../../../../shared/src/ids.js';
@@ -53,7 +53,12 @@ export interface PageObserverDeps {
   baselines: PayloadStore;
   newId: IdGenerator;
   diffTimeoutMs?: number;
+  /** The baselines bucket's TTL (0: none): an unchanged baseline is written again well before it. */
+  baselineTtlMs?: number;
 }
+
+/** An unchanged page's baseline is rewritten (renewing its age) at most this often. */
+const BASELINE_REFRESH_MAX_MS = 86_400_000;
 
 export class PageObserver {
   constructor(private readonly deps: PageObserverDeps) {}
@@ -68,7 +73,10 @@ export class PageObserver {
 
     const markdownHash = sha256Hex(input.markdown);
     const baseline = state === 'present'
-      ? await baselines.putText(`${at.id}/${at.part}/${markdownHash}.md`, input.markdown, 'text/markdown; charset=utf-8')
+      ? (this.freshBaseline(last, markdownHash, input.now) ?? {
+        ref: await baselines.putText(`${at.id}/${at.part}/${markdownHash}.md`, input.markdown, 'text/markdown; charset=utf-8'),
+        writtenAt: input.now.toISOString(),
+      })
       : undefined;
     for (let attempt = 1; ; attempt++) {
       const since = last && last.seq > input.fetchedSeq ? (await log.read(subjectOf(subject), input.fetchedSeq + 1)).filter(isObservation) : [];
@@ -83,7 +91,7 @@ export class PageObserver {
         statusCode: input.statusCode,
         state,
         ...(state === 'present' ? { markdownHash, markdownBytes: Buffer.byteLength(input.markdown) } : {}),
-        ...(baseline ? { baseline } : {}),
+        ...(baseline ? { baseline: baseline.ref, baselineWrittenAt: baseline.writtenAt } : {}),
         optionsHash: input.optionsHash,
         changeStatus: decideChangeStatus(step.previous, { state, markdownHash }),
         ...(step.previous ? { previous: step.previous } : {}),
@@ -99,6 +107,21 @@ export class PageObserver {
       }
       last = asObservation(await log.last(subject));
     }
+  }
+
+  /**
+   * The last observation's baseline when it holds this very markdown and was written
+   * recently: the object is there (content-addressed, the same name), so the write, the
+   * larger part of an observation's cost, is skipped. It is still rewritten once in a
+   * while, so a page that never changes keeps its baseline alive.
+   */
+  private freshBaseline(last: StoredObservation | null, markdownHash: string, now: Date): { ref: PayloadRef; writtenAt: string } | undefined {
+    const ttl = this.deps.baselineTtlMs ?? 0;
+    const refreshMs = ttl > 0 ? Math.min(BASELINE_REFRESH_MAX_MS, ttl / 2) : BASELINE_REFRESH_MAX_MS;
+    const d = last?.data;
+    if (!d?.baseline || d.markdownHash !== markdownHash) return undefined;
+    const writtenAt = d.baselineWrittenAt ?? d.observedAt;
+    return now.getTime() - Date.parse(writtenAt) < refreshMs ? { ref: d.baseline, writtenAt } : undefined;
   }
 
   private async outcome(observation: StoredObservation, input: ObserveInput): Promise<ObserveOutcome> {

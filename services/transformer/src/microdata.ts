@@ -60,15 +60,17 @@ function properties(scope: Element, document: Document): Element[] {
     if (target && target !== scope) roots.push(target);
   }
   const found = new Set<Element>();
-  const pending = [...roots];
+  // Depth-first, children pushed in reverse: each root's subtree is visited in tree order.
+  const pending = [...roots].reverse();
   while (pending.length > 0) {
-    const el = pending.shift()!;
+    const el = pending.pop()!;
     if (found.has(el)) continue;
     if (el.hasAttribute('itemprop')) found.add(el);
     // A nested item's own properties belong to it; an itemscope without itemprop is also opaque.
-    if (!el.hasAttribute('itemscope')) pending.unshift(...el.children);
+    if (!el.hasAttribute('itemscope')) for (let i = el.children.length - 1; i >= 0; i--) pending.push(el.children[i]!);
   }
-  return [...found].sort(treeOrder);
+  // Only itemref targets (elsewhere in the page) can break tree order.
+  return roots.length > scope.children.length ? [...found].sort(treeOrder) : [...found];
 }
 
 function treeOrder(a: Element, b: Element): number {

@@ -46,9 +46,13 @@ export const DEFAULT_EXTRACT_ITEMS = 1000;
 export const MAX_EXTRACT_OUTPUT_CHARS = 2_000_000;
 
 const FIELD_NAME = '^[A-Za-z_][A-Za-z0-9_-]{0,63}$';
+const FIELD_NAME_RE = new RegExp(FIELD_NAME);
 const ATTRIBUTE_NAME = '^[^\\s"\'>/=]{1,100}$';
 const Selector = Type.String({ minLength: 1, maxLength: 1000, format: 'css-selector' });
-const DefaultValue = Type.Union([Type.String({ maxLength: 1000 }), Type.Number(), Type.Boolean(), Type.Null()], {
+// One JSON Schema type list rather than a union: one clear error ("must be of type string,number,boolean,null").
+const DefaultValue = Type.Unsafe<string | number | boolean | null>({
+  type: ['string', 'number', 'boolean', 'null'],
+  maxLength: 1000,
   description: 'The value when nothing matched (or the value is empty); must suit the type. Without it: null.',
 });
 
@@ -67,14 +71,18 @@ function fieldSchema(depth: number): TSchema {
       maxItems: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_EXTRACT_ITEMS, description: `With list: at most this many items (default ${DEFAULT_EXTRACT_ITEMS})` })),
       required: Type.Optional(Type.Boolean({ default: false, description: 'When the value is missing, the enclosing object is null (and left out of its list)' })),
       default: Type.Optional(DefaultValue),
-      ...(depth > 0 ? { fields: Type.Optional(fieldsSchema(depth - 1)) } : {}),
+      // The last level takes any object so that nesting too deep gets its own message (checkExtractOptions).
+      fields: Type.Optional(depth > 0 ? fieldsSchema(depth - 1) : Type.Record(Type.String(), Type.Unknown(), { description: `Nesting ends here (${MAX_EXTRACT_DEPTH} levels)` })),
     },
     { additionalProperties: false },
   );
 }
 
+// Field names are checked by checkExtractOptions (a message naming the key, not its parent).
 function fieldsSchema(depth: number): TSchema {
-  return Type.Record(Type.String({ pattern: FIELD_NAME }), fieldSchema(depth), { minProperties: 1, maxProperties: 50, additionalProperties: false });
+  return Type.Record(Type.String(), fieldSchema(depth), {
+    minProperties: 1, maxProperties: 50, description: `Field name (${FIELD_NAME}) -> field`,
+  });
 }
 
 export const ExtractSchema = Type.Object(
@@ -126,15 +134,17 @@ export function checkExtractOptions(options: ExtractOptionsInput, field: string)
   const { schema } = options;
   if (schema.baseSelector !== undefined) checkSelector(schema.baseSelector, `${path}.baseSelector`);
   let count = 0;
-  const walk = (fields: Record<string, ExtractField>, at: string): void => {
+  const walk = (fields: Record<string, ExtractField>, at: string, depth: number): void => {
     for (const [name, f] of Object.entries(fields)) {
       count += 1;
-      if (count > MAX_EXTRACT_FIELDS) throw new ValidationError(`${path} has more than ${MAX_EXTRACT_FIELDS} fields`, `${at}.${name}`);
+      if (!FIELD_NAME_RE.test(name)) fail(`${at}.${name}: a field name is a letter or _ then letters, digits, _ or - (64 characters at most)`, `${at}.${name}`);
+      if (count > MAX_EXTRACT_FIELDS) fail(`${path} has more than ${MAX_EXTRACT_FIELDS} fields`, `${at}.${name}`);
+      if (f.fields && depth >= MAX_EXTRACT_DEPTH) fail(`${at}.${name}.fields: objects nest at most ${MAX_EXTRACT_DEPTH} levels below ${path}.fields`, `${at}.${name}.fields`);
       checkField(f, `${at}.${name}`);
-      if (f.fields) walk(f.fields, `${at}.${name}.fields`);
+      if (f.fields) walk(f.fields, `${at}.${name}.fields`, depth + 1);
     }
   };
-  walk(schema.fields, `${path}.fields`);
+  walk(schema.fields, `${path}.fields`, 0);
 }
 
 function checkField(f: ExtractField, at: string): void {

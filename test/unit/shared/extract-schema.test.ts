@@ -81,15 +81,17 @@ describe('extract schema validation', () => {
     assertRejected(withSchema({ fields: {} }), 'extract.schema.fields');
     assertRejected(withSchema({}), 'extract.schema.fields', /required/);
     assertRejected({ formats: ['extract'], extract: {} }, 'extract.schema', /required/);
-    assertRejected(withSchema({ fields: { 'bad name': {} } }), 'extract.schema.fields.bad name');
+    assertRejected(withSchema({ fields: { 'bad name': {} } }), 'extract.schema.fields.bad name', /a field name is a letter/);
+    assertRejected(withSchema({ fields: { a: { default: {} } } }), 'extract.schema.fields.a.default', /must be of type string,number,boolean,null/);
+    assertRejected(withSchema({ fields: { a: { selector: 5 } } }), 'extract.schema.fields.a.selector', /must be of type string/);
   });
 
   test('given nesting deeper than the bound, then it is refused at the first level too deep', () => {
     let fields: Record<string, unknown> = { leaf: {} };
     for (let i = 0; i <= MAX_EXTRACT_DEPTH; i++) fields = { [`l${i}`]: { type: 'object', fields } };
-    const err = check(withSchema({ fields }));
-    assert.ok(err);
-    assert.match(err.field!, /^extract\.schema\.fields\.l4(\.fields\.l\d)+\.fields$/);
+    assertRejected(withSchema({ fields }), 'extract.schema.fields.l4.fields.l3.fields.l2.fields.l1.fields.l0.fields', /objects nest at most 4 levels/);
+    // One level less is fine.
+    assert.equal(check(withSchema({ fields: (fields.l4 as { fields: Record<string, unknown> }).fields })), null);
   });
 
   test('given more fields than the bound, then it is refused', () => {

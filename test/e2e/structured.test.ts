@@ -4,6 +4,7 @@
 // invalid schemas refused with a 400 that names the field.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { scrapeFinished, scrapeToEnd } from '../support/scrape-job.js';
 import { startSite, type TestSite } from '../support/site.js';
 import { startSystem, type TrawlSystem } from '../support/system.js';
 
@@ -101,7 +102,6 @@ const ARTICLE_SCHEMA = {
   },
 };
 
-const done = (b: any) => b.status === 'COMPLETED' || b.status === 'FAILED';
 const FINAL = new Set(['COMPLETED', 'FAILED', 'CANCELLED']);
 
 describe('structured data end to end', () => {
@@ -117,9 +117,7 @@ describe('structured data end to end', () => {
   });
 
   async function scrape(body: object): Promise<any> {
-    const created = await system.api('POST', '/api/v1/scrape', body);
-    assert.equal(created.status, 202, JSON.stringify(created.body));
-    const job = await system.poll(`/api/v1/scrape/${created.body.id}`, done);
+    const job = await scrapeToEnd(system, body);
     assert.equal(job.status, 'COMPLETED', JSON.stringify(job.error));
     return job;
   }
@@ -198,7 +196,7 @@ describe('structured data end to end', () => {
 
     const other = await system.api('POST', '/api/v1/scrape', { ...body, extract: { schema: { fields: { headline: { selector: 'title' } } } } });
     assert.equal(other.status, 202, 'a different schema is a different cache entry');
-    const otherJob = await system.poll(`/api/v1/scrape/${other.body.id}`, done);
+    const otherJob = await system.poll(`/api/v1/scrape/${other.body.id}`, scrapeFinished);
     assert.deepEqual(otherJob.json, { headline: 'Harbour bridge opens' });
   });
 

@@ -75,13 +75,14 @@ class Evaluator {
 
   /** The fields evaluated inside `scope`; null when a required field is missing. */
   object(scope: Element, fields: Record<string, ExtractField>, path: string): Value {
-    const out: { [key: string]: Value } = {};
+    const entries: Array<[string, Value]> = [];
     for (const [name, field] of Object.entries(fields)) {
       const value = this.field(scope, field, `${path}.${name}`);
       if ((value === null || (Array.isArray(value) && value.length === 0)) && field.required) return null;
-      out[name] = value;
+      entries.push([name, value]);
     }
-    return out;
+    // fromEntries defines own properties: a field named "__proto__" is a key like any other.
+    return Object.fromEntries(entries);
   }
 
   private field(scope: Element, field: ExtractField, path: string): Value {

@@ -40,16 +40,24 @@ export function readMicrodata(document: Document, base: URL): MicrodataItem[] {
 function readItem(scope: Element, document: Document, base: URL, seen: Set<Element>, depth: number): MicrodataItem {
   seen.add(scope);
   const type = tokens(scope.getAttribute('itemtype'));
-  const item: MicrodataItem = { type, properties: {} };
-  const id = scope.getAttribute('itemid')?.trim();
-  if (id && type.length > 0) item.id = resolveHttpUrl(id, base)?.href ?? id;
+  // A Map, not an object: property names are the page's ("__proto__" included).
+  const values = new Map<string, MicrodataValue[]>();
   for (const prop of properties(scope, document)) {
     const value = prop.hasAttribute('itemscope')
       ? (seen.has(prop) || depth >= MAX_DEPTH ? 'ERROR' : readItem(prop, document, base, new Set(seen), depth + 1))
       : propertyValue(prop, base);
-    for (const name of tokens(prop.getAttribute('itemprop'))) (item.properties[name] ??= []).push(value);
+    for (const name of tokens(prop.getAttribute('itemprop'))) {
+      const list = values.get(name);
+      if (list) list.push(value);
+      else values.set(name, [value]);
+    }
   }
-  return item;
+  const id = scope.getAttribute('itemid')?.trim();
+  return {
+    type,
+    ...(id && type.length > 0 ? { id: resolveHttpUrl(id, base)?.href ?? id } : {}),
+    properties: Object.fromEntries(values),
+  };
 }
 
 /** The item's property elements in tree order: its subtree and its itemref targets, not crossing nested items. */

@@ -110,6 +110,13 @@ describe('extract: lists and nested objects', () => {
     assert.deepEqual(json, { products: [{ price: 1299.99 }, { price: 1299.5 }] });
   });
 
+  test('given a field named __proto__, then it is a key of json like any other', () => {
+    // (The gateway's JSON parser refuses "__proto__" keys; the transformer must not depend on it.)
+    const { json } = run(JSON.parse('{"fields":{"__proto__":{"selector":"h1"}}}'));
+    assert.deepEqual(Object.keys(json as object), ['__proto__']);
+    assert.equal(JSON.stringify(json), '{"__proto__":"Running shoes"}');
+  });
+
   test('given a required field missing at the top level, then json is null', () => {
     assert.equal(run({ fields: { title: { selector: 'h1' }, price: { selector: '#price', required: true } } }).json, null);
   });

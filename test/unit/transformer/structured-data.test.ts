@@ -70,6 +70,13 @@ describe('microdata', () => {
     ]);
   });
 
+  test('given property names like __proto__, then they are plain keys (no prototype games)', () => {
+    const items = microdata('<div itemscope><span itemprop="__proto__">p</span><span itemprop="constructor">c</span></div>');
+    assert.equal(items.length, 1);
+    assert.deepEqual(Object.keys(items[0]!.properties), ['__proto__', 'constructor']);
+    assert.deepEqual(JSON.parse(JSON.stringify(items[0]!.properties)), JSON.parse('{"__proto__":["p"],"constructor":["c"]}'));
+  });
+
   test('given an item that references itself through itemref, then the cycle is "ERROR", not a hang', () => {
     const items = microdata('<div itemscope><div id="p" itemprop="a" itemscope><div itemprop="b" itemscope itemref="p"></div></div></div>');
     assert.deepEqual(items, [{ type: [], properties: { a: [{ type: [], properties: { b: [{ type: [], properties: { a: ['ERROR'] } }] } }] } }]);

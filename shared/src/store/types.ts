@@ -25,6 +25,8 @@ export interface PageContent {
   links?: string[];
   screenshot?: ScreenshotInfo;
   actionScreenshots?: ScreenshotInfo[];
+  /** The extract format's result. */
+  json?: unknown;
 }
 
 export interface ScrapeJobDoc {
@@ -198,6 +200,8 @@ export interface CrawlPageDoc {
   markdown?: string;
   html?: string;
   rawHtml?: string;
+  /** The extract format's result. */
+  json?: unknown;
   metadata?: PageMetadata;
   links?: string[];
   error?: PageError;

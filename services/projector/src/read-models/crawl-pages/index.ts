@@ -9,6 +9,7 @@ export interface CrawlPageHydrated {
   markdown?: string;
   html?: string;
   rawHtml?: string;
+  json?: unknown;
 }
 
 export function evolve(doc: CrawlPageDoc | null, event: StoredEvent, hydrated: CrawlPageHydrated = {}): CrawlPageDoc | null {
@@ -51,6 +52,7 @@ async function hydrate(event: StoredEvent, deps: HydrateDeps): Promise<CrawlPage
     ...(payload.markdown !== undefined ? { markdown: payload.markdown } : {}),
     ...(payload.html !== undefined ? { html: payload.html } : {}),
     ...(payload.rawHtml !== undefined ? { rawHtml: payload.rawHtml } : {}),
+    ...(payload.json !== undefined ? { json: payload.json } : {}),
   };
 }
 

@@ -7,7 +7,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { canonicalJson } from './cache-key.js';
 import { sha256Hex } from './ids.js';
-import { StringEnum, type ResolvedScrapeOptions } from './scrape-options.js';
+import type { ResolvedScrapeOptions } from './scrape-options.js';
+import { StringEnum } from './string-enum.js';
 import { normalizeUrl, urlKeyHash } from './url-normalize.js';
 
 export const CHANGE_STATUSES = ['new', 'same', 'changed', 'removed'] as const;

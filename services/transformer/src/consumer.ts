@@ -82,6 +82,7 @@ export class TransformConsumer {
       ...(asked.has('html') && out.html !== undefined ? { html: out.html } : {}),
       ...(asked.has('rawHtml') ? { rawHtml: html } : {}),
       ...(asked.has('links') ? { links: out.links } : {}),
+      ...(asked.has('extract') && out.json !== undefined ? { json: out.json } : {}),
       ...(asked.has('screenshot') && finalShot ? { screenshot: finalShot } : {}),
       ...(actionShots.length ? { actionScreenshots: actionShots } : {}),
       ...(observed.report ? { changeTracking: observed.report } : {}),

@@ -1,5 +1,6 @@
 import type { PageMetadata } from '../../../shared/src/events/common.js';
 import type { ResolvedScrapeOptions } from '../../../shared/src/scrape-options.js';
+import type { StructuredData } from './structured-data.js';
 
 export interface TransformInput {
   /** The rendered page (Chromium's serialization of the DOM after scripts). */
@@ -30,6 +31,10 @@ export interface MetadataExtras {
    * one "<candidate> failed: <message>" per failure, in order (see transform.ts firstWorking).
    */
   extractionFallbacks?: string[];
+  /** JSON-LD, Open Graph, Twitter cards and microdata (structured-data.ts); only when the page has some. */
+  structured?: StructuredData;
+  /** Only when the extract format's json hit its size bound and was cut (extract.ts). */
+  extractTruncated?: true;
 }
 export type TransformMetadata = PageMetadata & MetadataExtras;
 
@@ -41,4 +46,6 @@ export interface TransformOutput {
   /** Always computed (the crawl frontier needs them): absolute http(s), deduplicated, page order. */
   links: string[];
   metadata: TransformMetadata;
+  /** Present only with the 'extract' format: the schema's result (extract.ts). */
+  json?: unknown;
 }

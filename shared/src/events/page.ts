@@ -156,6 +156,8 @@ export interface PageResultPayload {
   html?: string;
   rawHtml?: string;
   links?: string[];
+  /** The extract format's result (null when a required field was missing). */
+  json?: unknown;
   screenshot?: ScreenshotPayload;
   actionScreenshots?: ScreenshotPayload[];
   /** Only with the changeTracking format. */

@@ -26,6 +26,8 @@ export interface PageContent {
   links?: string[];
   screenshot?: ScreenshotInfo;
   actionScreenshots?: ScreenshotInfo[];
+  /** The extract format's result. */
+  json?: unknown;
   changeTracking?: ChangeTrackingReport;
 }
 
@@ -200,6 +202,8 @@ export interface CrawlPageDoc {
   markdown?: string;
   html?: string;
   rawHtml?: string;
+  /** The extract format's result. */
+  json?: unknown;
   changeTracking?: ChangeTrackingReport;
   metadata?: PageMetadata;
   links?: string[];

@@ -186,7 +186,7 @@ describe('gateway scrape API', () => {
       assert.deepEqual(await Promise.all(tracked.map(firstEvent)), ['page_requested', 'page_requested'], 'a tracked scrape asks what the page is now');
       const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json();
       const text = JSON.stringify(doc);
-      assert.match(text, /"enum":\["markdown","html","rawHtml","links","screenshot","changeTracking"\]/);
+      assert.match(text, /"enum":\["markdown","html","rawHtml","links","screenshot","extract","changeTracking"\]/);
       for (const field of ['changeStatus', 'previousScrapeAt', 'previousJobId', 'diffUnavailable']) assert.ok(text.includes(`"${field}"`), field);
     });
 

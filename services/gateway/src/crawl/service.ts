@@ -14,6 +14,7 @@ import { cancelJob } from '../cancel-job.js';
 import type { Caller } from '../plugins/auth.js';
 import { checkSubmittedUrl } from '../url-policy.js';
 import type { CrawlJobView, CrawlListItem, CrawlPageEntry } from './schemas.js';
+import { jsonBytes } from '../json-bytes.js';
 import { recordJob, type JobServiceDeps } from '../job-service.js';
 
 export const CRAWL_DATA_LIMITS = {
@@ -128,7 +129,8 @@ export class CrawlService {
 }
 
 function contentBytes(page: CrawlPageDoc): number {
-  return Buffer.byteLength(page.markdown ?? '') + Buffer.byteLength(page.html ?? '') + Buffer.byteLength(page.rawHtml ?? '') + Buffer.byteLength(page.changeTracking?.diff ?? '') + 256;
+  return Buffer.byteLength(page.markdown ?? '') + Buffer.byteLength(page.html ?? '') + Buffer.byteLength(page.rawHtml ?? '') + jsonBytes(page.json)
+    + Buffer.byteLength(page.changeTracking?.diff ?? '') + 256;
 }
 
 function entry(page: CrawlPageDoc): CrawlPageEntry {
@@ -138,6 +140,7 @@ function entry(page: CrawlPageDoc): CrawlPageEntry {
     ...(page.markdown !== undefined ? { markdown: page.markdown } : {}),
     ...(page.html !== undefined ? { html: page.html } : {}),
     ...(page.rawHtml !== undefined ? { rawHtml: page.rawHtml } : {}),
+    ...(page.json !== undefined ? { json: page.json } : {}),
     ...(page.changeTracking ? { changeTracking: page.changeTracking } : {}),
     metadata: page.metadata ?? { title: '', description: '' },
     links: page.links ?? [],

@@ -10,6 +10,7 @@ export interface CrawlPageHydrated {
   markdown?: string;
   html?: string;
   rawHtml?: string;
+  json?: unknown;
   changeTracking?: ChangeTrackingReport;
 }
 
@@ -53,6 +54,7 @@ async function hydrate(event: StoredEvent, deps: HydrateDeps): Promise<CrawlPage
     ...(payload.markdown !== undefined ? { markdown: payload.markdown } : {}),
     ...(payload.html !== undefined ? { html: payload.html } : {}),
     ...(payload.rawHtml !== undefined ? { rawHtml: payload.rawHtml } : {}),
+    ...(payload.json !== undefined ? { json: payload.json } : {}),
     ...(payload.changeTracking ? { changeTracking: payload.changeTracking } : {}),
   };
 }

@@ -149,7 +149,7 @@ async function startNatsOn(port: number, dataDir: string): Promise<SupervisedNat
 async function createKeys(natsUrl: string, keys: BootstrapKey[]): Promise<string | null> {
   const nc = await connectNats(natsUrl, 'trawl-supervisor', logger);
   try {
-    const jsm = await ensureInfrastructure(nc, { eventRetentionMs: config.eventRetentionMs, payloadTtlMs: config.payloadTtlMs });
+    const jsm = await ensureInfrastructure(nc, { eventRetentionMs: config.eventRetentionMs, payloadTtlMs: config.payloadTtlMs, baselineTtlMs: config.baselineTtlMs });
     const log = new EventLog(nc.jetstream(), jsm);
     await bootstrapKeys(log, keys);
     if (await hasAdmin(log)) return null;

@@ -37,7 +37,7 @@ function pick(args: Args, drop: string[]): Args {
   return Object.fromEntries(Object.entries(args).filter(([k, v]) => !drop.includes(k) && v !== undefined));
 }
 
-function pageText(p: { url: string; status?: string; markdown?: string; html?: string; rawHtml?: string; links?: string[]; json?: unknown; metadata?: { title?: string; statusCode?: unknown }; error?: { code: string; message: string } }): string {
+function pageText(p: { url: string; status?: string; markdown?: string; html?: string; rawHtml?: string; links?: string[]; json?: unknown; changeTracking?: ChangeReport; metadata?: { title?: string; statusCode?: unknown }; error?: { code: string; message: string } }): string {
   const head = `## ${p.metadata?.title || p.url}\nURL: ${p.url}${p.metadata?.statusCode !== undefined ? ` (HTTP ${String(p.metadata.statusCode)})` : ''}`;
   if (p.error) return `${head}\nFAILED ${p.error.code}: ${p.error.message}\n`;
   const parts = [head];
@@ -45,8 +45,19 @@ function pageText(p: { url: string; status?: string; markdown?: string; html?: s
   if (p.html !== undefined) parts.push(`HTML:\n${p.html}`);
   if (p.rawHtml !== undefined) parts.push(`Raw HTML:\n${p.rawHtml}`);
   if (p.json !== undefined) parts.push(`Extracted JSON:\n${JSON.stringify(p.json, null, 2)}`);
+  if (p.changeTracking) parts.push(changeText(p.changeTracking));
   if (p.links !== undefined && p.markdown === undefined) parts.push(`Links:\n${p.links.join('\n')}`);
   return `${parts.join('\n\n')}\n`;
+}
+
+type ChangeReport = NonNullable<ScrapeJob['changeTracking']>;
+
+/** The changeTracking report as a model reads it: the status, since when, and the diff. */
+function changeText(c: ChangeReport): string {
+  const since = c.previousScrapeAt ? ` since the scrape of ${c.previousScrapeAt}` : '';
+  if (!c.observed) return `Change tracking: not an observation (HTTP ${String(c.statusCode)}); the last scrape${since ? ` (${c.previousScrapeAt})` : ''} stays the baseline.`;
+  const diff = c.diff !== undefined ? `\n${c.diff}` : c.diffUnavailable ? ` (no diff: ${c.diffUnavailable})` : '';
+  return `Change tracking: ${c.changeStatus}${since}.${diff}`;
 }
 
 export class TrawlTools {

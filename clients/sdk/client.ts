@@ -6,7 +6,7 @@ import { routePath, type RouteName } from './routes.js';
 import { Transport, type TransportOptions } from './transport.js';
 import type {
   AnyJobListItem, BatchCreated, BatchListItem, BatchScrapeRequest, CrawlCreated, CrawlListItem, CrawlRequest, EventKind, JobEvent,
-  JobEventsPage, JobKind, MapRequest, MapResult, ScrapeCreated, ScrapeJob, ScrapeListItem, ScrapeRequest, WebhookSecret,
+  JobEventsPage, JobKind, MapRequest, MapResult, ScrapeCreated, ScrapeJob, ScrapeListItem, ScrapeRequest, WebhookSecret, ChangeHistory, UrlObservation,
 } from './types.js';
 
 export const DEFAULT_API_URL = 'http://localhost:3000';
@@ -172,6 +172,21 @@ export class Trawl {
 
   private async eventsPage(route: RouteName, id: string, after: number, signal?: AbortSignal): Promise<JobEventsPage> {
     return (await this.transport.request<JobEventsPage>('GET', routePath(route, id), { query: { after }, signal })).body;
+  }
+
+  /**
+   * A URL's change history for this key (every scrape, crawl or batch page of it, oldest
+   * first; `tag`: a changeTrackingOptions.tag history), every page of it.
+   */
+  async *changes(url: string, opts: { tag?: string; after?: number; signal?: AbortSignal } = {}): AsyncGenerator<UrlObservation> {
+    let after = opts.after ?? 0;
+    for (;;) {
+      const query = { url, tag: opts.tag, after };
+      const page = (await this.transport.request<ChangeHistory>('GET', routePath('changes'), { query, signal: opts.signal })).body;
+      yield* page.observations;
+      if (!page.next || page.observations.length === 0) return;
+      after = page.observations.at(-1)!.seq;
+    }
   }
 
   readonly webhooks = {

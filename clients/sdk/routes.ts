@@ -4,7 +4,7 @@
 // listed here), and against the live /openapi.json by test/clients/openapi-drift.test.ts.
 import type {
   BatchJob, BatchPage, BatchScrapeRequest, CrawlJob, CrawlPage, CrawlRequest, MapRequest, MapResult, ScrapeJob, ScrapeRequest,
-  ScrapeListItem, CrawlListItem, BatchListItem, WebhookSecret,
+  ScrapeListItem, CrawlListItem, BatchListItem, WebhookSecret, ChangeHistory,
 } from './types.js';
 
 type Keys<T> = T extends unknown ? keyof T : never;
@@ -15,7 +15,7 @@ const exact = <T>() => <const L extends readonly string[]>(list: L & Exact<T, L>
 
 export const SCRAPE_FIELDS = exact<ScrapeRequest>()([
   'url', 'formats', 'onlyMainContent', 'includeTags', 'excludeTags', 'viewport', 'mobile', 'device', 'darkMode', 'headers',
-  'waitFor', 'timeout', 'screenshotOptions', 'actions', 'engine', 'extract',
+  'waitFor', 'timeout', 'screenshotOptions', 'actions', 'engine', 'extract', 'changeTrackingOptions',
 ]);
 export const CRAWL_FIELDS = exact<CrawlRequest>()([
   'url', 'maxDepth', 'limit', 'includePaths', 'excludePaths', 'allowExternalLinks', 'ignoreRobots', 'scrapeOptions', 'webhookUrl',
@@ -27,23 +27,24 @@ export const MAP_FIELDS = exact<MapRequest>()(['url', 'search', 'limit', 'ignore
 
 export const SCRAPE_JOB_FIELDS = exact<ScrapeJob>()([
   'id', 'url', 'status', 'fromCache', 'createdAt', 'startedAt', 'completedAt', 'markdown', 'html', 'rawHtml', 'links', 'screenshot',
-  'actions', 'metadata', 'timings', 'error', 'json',
+  'actions', 'metadata', 'timings', 'error', 'json', 'changeTracking',
 ]);
 export const CRAWL_JOB_FIELDS = exact<CrawlJob>()([
   'id', 'status', 'startUrl', 'totalUrls', 'completedUrls', 'failedUrls', 'createdAt', 'startedAt', 'completedAt', 'data', 'next', 'error',
 ]);
-export const CRAWL_PAGE_FIELDS = exact<CrawlPage>()(['url', 'depth', 'markdown', 'html', 'rawHtml', 'json', 'metadata', 'links']);
+export const CRAWL_PAGE_FIELDS = exact<CrawlPage>()(['url', 'depth', 'markdown', 'html', 'rawHtml', 'json', 'changeTracking', 'metadata', 'links']);
 export const BATCH_JOB_FIELDS = exact<BatchJob>()([
   'id', 'status', 'totalUrls', 'completedUrls', 'failedUrls', 'createdAt', 'startedAt', 'completedAt', 'data', 'next', 'error',
 ]);
 export const BATCH_PAGE_FIELDS = exact<BatchPage>()([
-  'url', 'status', 'markdown', 'html', 'rawHtml', 'links', 'screenshot', 'actions', 'metadata', 'error', 'json',
+  'url', 'status', 'markdown', 'html', 'rawHtml', 'links', 'screenshot', 'actions', 'metadata', 'error', 'json', 'changeTracking',
 ]);
 export const MAP_RESULT_FIELDS = exact<MapResult>()(['links', 'count']);
 export const SCRAPE_LIST_FIELDS = exact<ScrapeListItem>()(['id', 'url', 'status', 'fromCache', 'createdAt', 'completedAt']);
 export const CRAWL_LIST_FIELDS = exact<CrawlListItem>()(['id', 'status', 'startUrl', 'totalUrls', 'completedUrls', 'failedUrls', 'createdAt']);
 export const BATCH_LIST_FIELDS = exact<BatchListItem>()(['id', 'status', 'totalUrls', 'completedUrls', 'failedUrls', 'createdAt', 'completedAt']);
 export const WEBHOOK_SECRET_FIELDS = exact<WebhookSecret>()(['secret', 'generation']);
+export const CHANGE_HISTORY_FIELDS = exact<ChangeHistory>()(['url', 'tag', 'observations', 'next']);
 /** JobEventsPage has no exported schema; the drift test compares it with the OpenAPI document. */
 export const EVENTS_FIELDS = ['id', 'kind', 'events', 'next'] as const;
 
@@ -78,6 +79,7 @@ export const ROUTES = {
   batchEvents: { method: 'GET', path: '/api/v1/batch/scrape/{id}/events', query: ['after', 'limit'], ok: 200, fields: EVENTS_FIELDS },
   mapEvents: { method: 'GET', path: '/api/v1/map/{id}/events', query: ['after', 'limit'], ok: 200, fields: EVENTS_FIELDS },
   webhookSecret: { method: 'GET', path: '/api/v1/webhooks/secret', ok: 200, fields: WEBHOOK_SECRET_FIELDS },
+  changes: { method: 'GET', path: '/api/v1/changes', query: ['url', 'tag', 'after', 'limit'], ok: 200, fields: CHANGE_HISTORY_FIELDS },
   rotateWebhookSecret: {
     method: 'POST', path: '/api/v1/webhooks/secret/rotate', body: ['graceSeconds'], ok: 200, fields: ['secret', 'generation', 'previousSecretValidUntil'],
   },

@@ -19,6 +19,7 @@ import type {
   BatchCreated as BatchCreatedSchema,
 } from '../../services/gateway/src/batch/schemas.js';
 import type { WebhookSecretView as WebhookSecretViewSchema } from '../../services/gateway/src/webhooks/schemas.js';
+import type { ChangeHistory as ChangeHistorySchema, Observation as ObservationSchema } from '../../services/gateway/src/routes/changes.js';
 
 export type ScrapeRequest = Static<typeof ScrapeRequestSchema>;
 export type ScrapeOptions = Static<typeof ScrapeOptionsSchema>;
@@ -40,6 +41,9 @@ export type BatchListItem = Static<typeof BatchListItemSchema>;
 export type BatchPage = Static<typeof BatchPageEntrySchema>;
 export type BatchCreated = Static<typeof BatchCreatedSchema>;
 export type WebhookSecret = Static<typeof WebhookSecretViewSchema>;
+/** A URL's change history for the key (GET /api/v1/changes). */
+export type ChangeHistory = Static<typeof ChangeHistorySchema>;
+export type UrlObservation = Static<typeof ObservationSchema>;
 
 export type JobKind = 'scrape' | 'crawl' | 'batch';
 export type EventKind = JobKind | 'map';

@@ -12,7 +12,7 @@ import { sha256Hex } from './ids.js';
 import type { ResolvedScrapeOptions } from './scrape-options.js';
 
 /** JSON with object keys sorted, so equal options always hash the same. */
-function canonicalJson(value: unknown): string {
+export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value && typeof value === 'object') {
     return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(',')}}`;

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { parseCidrList, type CidrRange } from './url-safety.js';
 import { PLANS, type Plan } from './plans.js';
 import { ENGINE_DEFAULTS, ENGINES, type Engine, type EngineDefaults } from './scrape-options.js';
+import { BASELINE_TTL_DEFAULT_MS } from './nats/infrastructure.js';
 
 export class ConfigError extends Error {
   constructor(readonly variable: string, message: string) {
@@ -40,6 +41,8 @@ export interface Config {
   cacheTtlMs: number;
   /** How long payloads (raw HTML, results, screenshots) stay in the Object Store. */
   payloadTtlMs: number;
+  /** Change-tracking baselines' lifetime (0: forever). */
+  baselineTtlMs: number;
   /** How long the event log keeps events (0 = forever). */
   eventRetentionMs: number;
   /** Pages the map fallback crawl visits at most. */
@@ -186,6 +189,7 @@ export function loadConfig(env: Env = process.env): Config {
     transformerConcurrency: int(env, 'TRANSFORMER_CONCURRENCY', 2, 1, 64),
     cacheTtlMs: int(env, 'CACHE_TTL_MS', 3_600_000, 0, 30 * 86_400_000),
     payloadTtlMs: int(env, 'PAYLOAD_TTL_MS', 7 * 86_400_000, 60_000, 365 * 86_400_000),
+    baselineTtlMs: int(env, 'BASELINE_TTL_MS', BASELINE_TTL_DEFAULT_MS, 0, 10 * 365 * 86_400_000),
     eventRetentionMs: int(env, 'EVENT_RETENTION_MS', 0, 0, 10 * 365 * 86_400_000),
     mapMaxCrawlPages: int(env, 'MAP_MAX_CRAWL_PAGES', 100, 1, 10_000),
     rateLimits: onOff(env, 'RATE_LIMITS', true),

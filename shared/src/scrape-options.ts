@@ -10,8 +10,13 @@ import { StringEnum } from './string-enum.js';
 
 export { StringEnum };
 
-/** The spec's five formats, then `extract` (structured json by CSS selectors, docs/api.md "extract"). */
-export const FORMATS = ['markdown', 'html', 'rawHtml', 'links', 'screenshot', 'extract'] as const;
+/**
+ * The spec's five formats, then `extract` (structured json by CSS selectors, docs/api.md
+ * "extract") and `changeTracking` (docs/api.md "Change tracking"): the page's markdown
+ * compared with the key's last observation of the URL. It needs the markdown but does not
+ * imply returning it: the markdown is in the answer only when `markdown` is asked.
+ */
+export const FORMATS = ['markdown', 'html', 'rawHtml', 'links', 'screenshot', 'extract', 'changeTracking'] as const;
 export type Format = (typeof FORMATS)[number];
 export const DEVICES = ['desktop', 'tablet', 'mobile'] as const;
 export type Device = (typeof DEVICES)[number];
@@ -134,6 +139,12 @@ export const ScrapeOptionsSchema = Type.Object(
         + 'Default: browser for a scrape, auto for crawl and batch pages (server settings may change these).',
     })),
     extract: Type.Optional(ExtractOptions),
+    changeTrackingOptions: Type.Optional(Type.Object({
+      tag: Type.Optional(Type.String({
+        minLength: 1, maxLength: 128,
+        description: 'A history of its own: compare only with earlier scrapes of the URL that named the same tag (e.g. one per monitor or per option set)',
+      })),
+    }, { additionalProperties: false })),
   },
   { additionalProperties: false },
 );
@@ -172,6 +183,8 @@ export const ResolvedScrapeOptions = Type.Object({
   engine: Type.Optional(Type.Union(ENGINES.map((e) => Type.Literal(e)))),
   /** Only with the extract format (and only then): the schema, as validated (in the cache key). */
   extract: Type.Optional(Type.Unsafe<ExtractOptionsInput>(Type.Object({ schema: Type.Object({}, { additionalProperties: true }) }))),
+  /** changeTrackingOptions.tag: the observation history the page belongs to (none: the URL's own). */
+  changeTrackingTag: Type.Optional(Type.String()),
 });
 export type ResolvedScrapeOptions = Static<typeof ResolvedScrapeOptions>;
 
@@ -195,6 +208,9 @@ export function normalizeScrapeOptions(input: ScrapeOptionsInput, field = ''): R
   if (input.extract && !asked.has('extract')) throw new ValidationError('extract.schema is given but formats does not include "extract"', `${field}formats`);
   if (input.extract) checkExtractOptions(input.extract as ExtractOptionsInput, field);
   const formats = FORMATS.filter((f) => asked.has(f));
+  if (input.changeTrackingOptions && !asked.has('changeTracking')) {
+    throw new ValidationError('changeTrackingOptions needs the changeTracking format in formats', `${field}changeTrackingOptions`);
+  }
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(input.headers ?? {}).sort(([a], [b]) => a.localeCompare(b))) {
     headers[name.toLowerCase()] = value;
@@ -229,6 +245,7 @@ export function normalizeScrapeOptions(input: ScrapeOptionsInput, field = ''): R
     actions: input.actions ?? [],
     ...(input.engine ? { engine: input.engine } : {}),
     ...(input.extract ? { extract: input.extract as ExtractOptionsInput } : {}),
+    ...(input.changeTrackingOptions?.tag !== undefined ? { changeTrackingTag: input.changeTrackingOptions.tag } : {}),
   };
 }
 

@@ -2,7 +2,7 @@
 //
 //   trawl.<kind>.<aggregateId>.<part>.<event>
 //
-// kind      scrape | crawl | map | batch | apikey | account | invite | session
+// kind      scrape | crawl | map | batch | apikey | account | invite | session | observation
 // id        the job (or key) id: one job's whole history is `trawl.<kind>.<id>.>`
 // part      `job` for job-level events, a page key for page-level events, `key` for keys,
 //           `webhook` for deliveries
@@ -12,10 +12,16 @@
 export const STREAM_NAME = 'TRAWL';
 export const SUBJECT_ROOT = 'trawl';
 export const PAYLOAD_BUCKET = 'trawl-payloads';
+/** Object Store bucket of change-tracking baselines (a page's markdown per key, URL and content hash). */
+export const BASELINE_BUCKET = 'trawl-baselines';
 
-export const AGGREGATE_KINDS = ['scrape', 'crawl', 'map', 'batch', 'apikey', 'account', 'invite', 'session'] as const;
-/** Kinds that are not jobs: no pages, no fetcher lane (console accounts: shared/src/events/account.ts). */
-export const NON_JOB_KINDS: readonly AggregateKind[] = ['apikey', 'account', 'invite', 'session'];
+export const AGGREGATE_KINDS = ['scrape', 'crawl', 'map', 'batch', 'apikey', 'account', 'invite', 'session', 'observation'] as const;
+/**
+ * Kinds that are not jobs: no pages, no fetcher lane (console accounts: shared/src/events/account.ts;
+ * `observation`: a key's observations of one URL, `trawl.observation.<keyId>.<pageKey>.url_observed`,
+ * shared/src/events/observation.ts).
+ */
+export const NON_JOB_KINDS: readonly AggregateKind[] = ['apikey', 'account', 'invite', 'session', 'observation'];
 export type AggregateKind = (typeof AGGREGATE_KINDS)[number];
 
 const TOKEN = /^[A-Za-z0-9_-]{1,128}$/;

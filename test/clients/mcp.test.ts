@@ -45,13 +45,22 @@ describe('trawl mcp over stdio', () => {
     assert.deepEqual([...byName.keys()].sort(), ['batch_results', 'batch_scrape', 'crawl_cancel', 'crawl_results', 'crawl_start', 'crawl_status', 'map', 'scrape', 'search_site']);
     const scrape = byName.get('scrape')!.inputSchema as { properties: Record<string, { items?: { enum?: string[] }; maximum?: number }>; required: string[] };
     assert.deepEqual(scrape.required, ['url']);
-    assert.deepEqual(scrape.properties.formats?.items?.enum, ['markdown', 'html', 'rawHtml', 'links', 'screenshot', 'extract']);
+    assert.deepEqual(scrape.properties.formats?.items?.enum, ['markdown', 'html', 'rawHtml', 'links', 'screenshot', 'extract', 'changeTracking']);
+    assert.ok('changeTrackingOptions' in scrape.properties);
     assert.ok('extract' in scrape.properties, 'the extraction schema option is offered too');
     assert.equal(scrape.properties.timeout?.maximum, 300_000);
     assert.ok(!('actions' in scrape.properties) && !('headers' in scrape.properties) && 'cursor' in scrape.properties);
     const crawl = byName.get('crawl_start')!.inputSchema as { properties: Record<string, { maximum?: number }> };
     assert.equal(crawl.properties.limit?.maximum, 1000);
     assert.deepEqual((byName.get('search_site')!.inputSchema as { required: string[] }).required.sort(), ['search', 'url']);
+  });
+
+  test('scrape with changeTracking: the status since the last scrape, in the text', async () => {
+    const first = await call('scrape', { url: site.url('/c'), formats: ['changeTracking'] });
+    assert.ok(!first.isError, first.text);
+    assert.match(first.text, /Change tracking: (new|same)/);
+    const second = await call('scrape', { url: site.url('/c'), formats: ['changeTracking'] });
+    assert.match(second.text, /Change tracking: same since the scrape of \d{4}-\d{2}-\d{2}T/);
   });
 
   test('scrape: markdown, truncated with a cursor that continues exactly; errors are tool errors', async () => {

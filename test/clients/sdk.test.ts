@@ -194,6 +194,16 @@ describe('@trawl/sdk against the running system', () => {
     assert.ok(Date.now() - started >= retries[0]!.error.retryAfter! * 1000 - 100);
   });
 
+  test('changes(): a URL\'s observations for the key, across pages of the answer', async () => {
+    const tracked = await trawl.scrape(site.url('/a'), { formats: ['changeTracking'] });
+    assert.ok(tracked.changeTracking?.observed);
+    const seen = [];
+    for await (const o of trawl.changes(site.url('/a'))) seen.push(o);
+    assert.ok(seen.length >= 2, 'the earlier scrapes of /a and this one');
+    assert.equal(seen.at(-1)!.jobId, tracked.id);
+    assert.equal(seen.at(-1)!.changeStatus, tracked.changeTracking!.changeStatus);
+  });
+
   test('the SDK\'s routes, parameters and fields match the live /openapi.json', async () => {
     const doc = await (await fetch(`${system.baseUrl}/openapi.json`)).json() as OpenApi;
     const problems: string[] = [];

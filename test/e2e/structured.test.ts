@@ -247,7 +247,7 @@ describe('structured data end to end', () => {
     const text = JSON.stringify(doc);
     assert.match(text, /"extract"/);
     assert.match(text, /baseSelector/);
-    assert.match(text, /"enum":\["markdown","html","rawHtml","links","screenshot","extract"\]/);
+    assert.match(text, /"enum":\["markdown","html","rawHtml","links","screenshot","extract","changeTracking"\]/);
     assert.match(text, /"json":/);
   });
 });

@@ -30,6 +30,7 @@ import { batchRoutes } from './routes/batch.js';
 import { crawlRoutes } from './routes/crawl.js';
 import { scrapeRoutes } from './routes/scrape.js';
 import { eventRoutes } from './routes/events.js';
+import { changeRoutes } from './routes/changes.js';
 import { documentOptionalRotateBody, webhookRoutes } from './routes/webhooks.js';
 import { ScrapeService } from './scrape/service.js';
 import type { PresentDeps } from './scrape/present.js';
@@ -127,6 +128,7 @@ export async function buildApp(deps: GatewayDeps) {
     await api.register(eventRoutes, routeDeps);
     await api.register(batchRoutes, routeDeps);
     await api.register(webhookRoutes, routeDeps);
+    await api.register(changeRoutes, routeDeps);
   }, { prefix: '/api/v1' });
   await app.register(consolePlugin, { deps, openapi: () => app.swagger(), scrapes });
 

@@ -7,7 +7,10 @@ import { makeEvent, MAX_EVENT_LINKS, type PageResultPayload, type ScreenshotPayl
 import type { Clock, IdGenerator } from '../../../shared/src/ids.js';
 import { ConsumerWorker, type MessageContext } from '../../../shared/src/nats/worker.js';
 import type { ServiceContext } from '../../../shared/src/service.js';
-import { eventFilter } from '../../../shared/src/subjects.js';
+import { contentOptionsHash } from '../../../shared/src/change-tracking.js';
+import { PayloadStore } from '../../../shared/src/nats/payloads.js';
+import { BASELINE_BUCKET, eventFilter } from '../../../shared/src/subjects.js';
+import { PageObserver, type ObserveOutcome } from './change-tracking/observer.js';
 import type { TransformPool } from './transform-pool.js';
 
 type PageFetchedEvent = TrawlEvent<'page_fetched'> & { seq: number };
@@ -21,9 +24,13 @@ export interface TransformConsumerDeps {
 
 export class TransformConsumer {
   readonly consumer: ConsumerWorker<PageFetchedEvent>;
+  private readonly observer: PageObserver;
 
   constructor(private readonly deps: TransformConsumerDeps) {
     const { ctx } = deps;
+    this.observer = new PageObserver({
+      log: ctx.log, baselines: new PayloadStore(ctx.js, BASELINE_BUCKET), newId: deps.newId, baselineTtlMs: ctx.config.baselineTtlMs,
+    });
     this.consumer = new ConsumerWorker<PageFetchedEvent>({
       js: ctx.js,
       jsm: ctx.jsm,
@@ -52,12 +59,18 @@ export class TransformConsumer {
       throw new Error(`page_fetched without page_requested at ${event.kind}.${event.id}.${event.part}`);
     }
     const { options } = requested.data;
+    const asked = new Set(options.formats);
     const html = await ctx.payloads.getText(event.data.rawHtml);
     const started = performance.now();
-    const out = await pool.run({ html, url: event.data.finalUrl, options, statusCode: event.data.statusCode }, mctx.signal);
+    // changeTracking compares markdown, so it is made even when not asked for (and not returned then).
+    const transformOptions = asked.has('changeTracking') && !asked.has('markdown') ? { ...options, formats: [...options.formats, 'markdown' as const] } : options;
+    const out = await pool.run({ html, url: event.data.finalUrl, options: transformOptions, statusCode: event.data.statusCode }, mctx.signal);
     const transformMs = Math.round(performance.now() - started);
+    const observed = await this.observe(event, requested, out.markdown, clock());
+    // The observation's time is the page's completedAt (a redelivered page keeps the time it
+    // first observed), so a later report's previousScrapeAt is this page's completedAt.
+    const now = observed.observedAt ? new Date(observed.observedAt) : clock();
 
-    const asked = new Set(options.formats);
     const shots = (event.data.screenshots ?? []).map((s) => ({
       role: s.role,
       view: { name: s.ref.name, width: s.width, height: s.height, format: s.format, fileSize: s.ref.size } satisfies ScreenshotPayload,
@@ -72,9 +85,9 @@ export class TransformConsumer {
       ...(asked.has('extract') && out.json !== undefined ? { json: out.json } : {}),
       ...(asked.has('screenshot') && finalShot ? { screenshot: finalShot } : {}),
       ...(actionShots.length ? { actionScreenshots: actionShots } : {}),
+      ...(observed.report ? { changeTracking: observed.report } : {}),
     };
     const result = await ctx.payloads.putJson(`${event.kind}/${event.id}/${event.part}/result.json`, payload);
-    const now = clock();
     const t = event.data.timings;
     await ctx.log.append(
       makeEvent('page_completed', at, {
@@ -90,9 +103,32 @@ export class TransformConsumer {
         },
         completedAt: now.toISOString(),
         ...(requested.data.cacheKey ? { cacheKey: requested.data.cacheKey } : {}),
+        ...(observed.seq ? { observationSeq: observed.seq } : {}),
       }, { eventId: newId(), now }),
       { once: true },
     );
+  }
+
+  /**
+   * A completed page with markdown is an observation of its URL by its key (change
+   * tracking). Not a map's link-discovery page, and not a shared load (the same fetch as the
+   * job it joined, which observed it already).
+   */
+  private observe(event: PageFetchedEvent, requested: StoredEvent, markdown: string | undefined, now: Date): Promise<ObserveOutcome> {
+    if (requested.event !== 'page_requested' || markdown === undefined) return Promise.resolve({});
+    if (event.kind !== 'scrape' && event.kind !== 'crawl' && event.kind !== 'batch') return Promise.resolve({});
+    return this.observer.observe({
+      apiKeyId: requested.data.apiKeyId,
+      url: requested.data.url,
+      tag: requested.data.options.changeTrackingTag,
+      source: { kind: event.kind, jobId: event.id, part: event.part },
+      fetchedSeq: event.seq,
+      statusCode: event.data.statusCode,
+      markdown,
+      optionsHash: contentOptionsHash(requested.data.options),
+      now,
+      wantReport: requested.data.options.formats.includes('changeTracking'),
+    });
   }
 
   private recordFailure(event: PageFetchedEvent, error: TrawlError, mctx: MessageContext): Promise<void> {

@@ -10,12 +10,14 @@ import { apiKeyEvents } from './apikey.js';
 import { batchEvents } from './batch.js';
 import { crawlEvents } from './crawl.js';
 import { mapEvents } from './map.js';
+import { observationEvents } from './observation.js';
 import { pageEvents } from './page.js';
 
 export * from './common.js';
 export * from './page.js';
 export * from './apikey.js';
 export * from './account.js';
+export * from './observation.js';
 
 /** Every event type of the log. New aggregates add their map here. */
 export const EVENT_SCHEMAS = {
@@ -25,6 +27,7 @@ export const EVENT_SCHEMAS = {
   ...mapEvents,
   ...batchEvents,
   ...accountEvents,
+  ...observationEvents,
 } as const satisfies Record<string, TSchema>;
 
 export type EventName = keyof typeof EVENT_SCHEMAS;

@@ -6,6 +6,7 @@
 //   page_fetched    (fetcher: raw HTML in the Object Store) -> transformer
 //   page_completed  (transformer: result in the Object Store) | page_failed (any stage)
 import { Type, type Static } from '@sinclair/typebox';
+import type { ChangeTrackingReport } from '../change-tracking.js';
 import { ResolvedScrapeOptions } from '../scrape-options.js';
 import { EngineUsed, FetchTimings, PageError, PageMetadata, PayloadRef, Timestamp, Timings } from './common.js';
 
@@ -99,6 +100,8 @@ export const PageCompleted = Type.Object({
   completedAt: Timestamp,
   /** The request's cache key, so the result cache needs no lookup to file this result. */
   cacheKey: Type.Optional(Type.String()),
+  /** Stream sequence of the page's url_observed (change tracking), when it was an observation. */
+  observationSeq: Type.Optional(Type.Integer({ minimum: 1 })),
 });
 
 export const PageFailed = Type.Object({
@@ -157,6 +160,8 @@ export interface PageResultPayload {
   json?: unknown;
   screenshot?: ScreenshotPayload;
   actionScreenshots?: ScreenshotPayload[];
+  /** Only with the changeTracking format. */
+  changeTracking?: ChangeTrackingReport;
 }
 
 export interface ScreenshotPayload {

@@ -1,13 +1,17 @@
 // The JetStream resources every service relies on, created idempotently at start by
 // whichever service comes up first (docs/architecture.md "Streams").
 import { DiscardPolicy, RetentionPolicy, StorageType, nanos, type JetStreamManager, type NatsConnection } from 'nats';
-import { ALL_EVENTS, PAYLOAD_BUCKET, STREAM_NAME } from '../subjects.js';
+import { ALL_EVENTS, BASELINE_BUCKET, PAYLOAD_BUCKET, STREAM_NAME } from '../subjects.js';
 
 export interface InfrastructureOptions {
   /** 0 keeps events forever. */
   eventRetentionMs: number;
   payloadTtlMs: number;
+  /** Change-tracking baselines (0: kept forever); default BASELINE_TTL_DEFAULT_MS. */
+  baselineTtlMs?: number;
 }
+
+export const BASELINE_TTL_DEFAULT_MS = 30 * 86_400_000;
 
 /** Window in which a repeated Nats-Msg-Id is dropped by the server. */
 export const DUPLICATE_WINDOW_MS = 10 * 60_000;
@@ -40,6 +44,10 @@ export async function ensureInfrastructure(nc: NatsConnection, opts: Infrastruct
   }
   const js = nc.jetstream();
   await js.views.os(PAYLOAD_BUCKET, { storage: StorageType.File, ttl: nanos(opts.payloadTtlMs), description: 'Trawl payloads: raw HTML, results, screenshots' });
+  // Baselines outlive results: "what changed since last month" needs last month's markdown.
+  await js.views.os(BASELINE_BUCKET, {
+    storage: StorageType.File, ttl: nanos(opts.baselineTtlMs ?? BASELINE_TTL_DEFAULT_MS), description: 'Trawl change-tracking baselines: markdown per key, URL and content hash',
+  });
   return jsm;
 }
 

@@ -2,6 +2,7 @@
 // MongoDB (production) and node:sqlite (embedded default). The projector is its only
 // writer; the gateway reads. Everything in it can be rebuilt from the event log.
 import type { PageError, PageMetadata, PayloadRef, Timings } from '../events/common.js';
+import type { ChangeTrackingReport } from '../change-tracking.js';
 import type { Plan } from '../plans.js';
 import type { ResolvedScrapeOptions } from '../scrape-options.js';
 
@@ -27,6 +28,7 @@ export interface PageContent {
   actionScreenshots?: ScreenshotInfo[];
   /** The extract format's result. */
   json?: unknown;
+  changeTracking?: ChangeTrackingReport;
 }
 
 export interface ScrapeJobDoc {
@@ -202,6 +204,7 @@ export interface CrawlPageDoc {
   rawHtml?: string;
   /** The extract format's result. */
   json?: unknown;
+  changeTracking?: ChangeTrackingReport;
   metadata?: PageMetadata;
   links?: string[];
   error?: PageError;

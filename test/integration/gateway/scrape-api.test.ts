@@ -143,6 +143,9 @@ describe('gateway scrape API', () => {
       ['press without key', { url: 'http://127.0.0.1/', actions: [{ type: 'press' }] }, 'VALIDATION_ERROR', /actions\.0/],
       ['press an unknown key', { url: 'http://127.0.0.1/', actions: [{ type: 'press', key: 'Ctrl+A' }] }, 'VALIDATION_ERROR', /actions\.0\.key/],
       ['scroll bad direction', { url: 'http://127.0.0.1/', actions: [{ type: 'scroll', direction: 'left' }] }, 'VALIDATION_ERROR', /actions\.0/],
+      ['changeTrackingOptions without the format', { url: 'http://127.0.0.1/', changeTrackingOptions: { tag: 'daily' } }, 'VALIDATION_ERROR', /changeTrackingOptions needs the changeTracking format/],
+      ['changeTrackingOptions.tag empty', { url: 'http://127.0.0.1/', formats: ['changeTracking'], changeTrackingOptions: { tag: '' } }, 'VALIDATION_ERROR', /changeTrackingOptions\.tag/],
+      ['changeTrackingOptions unknown field', { url: 'http://127.0.0.1/', formats: ['changeTracking'], changeTrackingOptions: { modes: ['json'] } }, 'VALIDATION_ERROR', /changeTrackingOptions\.modes is not a known field/],
       ['body is an array', [], 'VALIDATION_ERROR', /must be a JSON object/],
     ];
     for (const [name, body, code, detail] of invalid) {
@@ -173,6 +176,18 @@ describe('gateway scrape API', () => {
         const res = await post({ url: 'http://127.0.0.1:9/', ...body });
         assert.equal(res.statusCode, 202, `${JSON.stringify(body)}: ${res.body}`);
       }
+    });
+
+    test('changeTracking: a format of its own, never joined to a running identical scrape, documented in OpenAPI', async () => {
+      const untracked = [await post({ url: 'http://127.0.0.1:9/same' }), await post({ url: 'http://127.0.0.1:9/same' })];
+      const tracked = [await post({ url: 'http://127.0.0.1:9/tracked', formats: ['changeTracking'] }), await post({ url: 'http://127.0.0.1:9/tracked', formats: ['changeTracking'] })];
+      const firstEvent = async (res: { json(): { id: string } }) => (await get(`/api/v1/scrape/${res.json().id}/events`)).json().events[0].event;
+      assert.deepEqual(await Promise.all(untracked.map(firstEvent)), ['page_requested', 'page_shared']);
+      assert.deepEqual(await Promise.all(tracked.map(firstEvent)), ['page_requested', 'page_requested'], 'a tracked scrape asks what the page is now');
+      const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json();
+      const text = JSON.stringify(doc);
+      assert.match(text, /"enum":\["markdown","html","rawHtml","links","screenshot","extract","changeTracking"\]/);
+      for (const field of ['changeStatus', 'previousScrapeAt', 'previousJobId', 'diffUnavailable']) assert.ok(text.includes(`"${field}"`), field);
     });
 
     test('unknown routes are 404 problems', async () => {

@@ -7,6 +7,7 @@ import { normalizeScrapeOptions } from '../../../shared/src/scrape-options.js';
 import { consoleConfig } from '../../../services/gateway/src/console/config.js';
 import { html } from '../../../services/gateway/src/console/html.js';
 import { requestBodyOf } from '../../../services/gateway/src/console/pages/playground.js';
+import { changeSection } from '../../../services/gateway/src/console/pages/jobs.js';
 import { renderMarkdown } from '../../../services/gateway/src/console/markdown-view.js';
 import { evolve as evolveAccount } from '../../../services/projector/src/read-models/accounts/index.js';
 import { evolve as evolveDaily, KEEP_DAYS } from '../../../services/projector/src/read-models/key-daily-pages/index.js';
@@ -86,5 +87,21 @@ describe('rendered markdown in the console', () => {
     assert.doesNotMatch(out, /<script|<img|onerror=alert\(1\)>/);
     assert.match(out, /&lt;script&gt;/);
     assert.doesNotMatch(out, /href="javascript:|href="data:/);
+  });
+});
+
+describe('change tracking in the console', () => {
+  test('the status, since when, and the diff as text (markup in a page is never run)', () => {
+    const out = changeSection({
+      observed: true, changeStatus: 'changed', previousScrapeAt: '2026-03-01T09:00:00.000Z', statusCode: 200, optionsChanged: false,
+      diff: '--- previous\n+++ current\n@@ -1 +1 @@\n-old\n+<script>alert(1)</script>\n',
+    }).toString();
+    assert.match(out, /<strong>changed<\/strong> since/);
+    assert.match(out, /\+&lt;script&gt;alert\(1\)&lt;\/script&gt;/);
+    assert.doesNotMatch(out, /<script>/);
+  });
+  test('an answer that is no observation, and a diff that expired', () => {
+    assert.match(changeSection({ observed: false, previousScrapeAt: null, statusCode: 503 }).toString(), /not an observation \(HTTP 503\)/);
+    assert.match(changeSection({ observed: true, changeStatus: 'changed', previousScrapeAt: null, diffUnavailable: 'previous_expired' }).toString(), /previous version has expired/);
   });
 });

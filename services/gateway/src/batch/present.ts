@@ -40,6 +40,7 @@ export async function presentPage(
     if (c.actionScreenshots?.length) {
       entry.actions = { screenshots: await Promise.all(c.actionScreenshots.map((s, i) => screenshotView(doc, s, deps, pageIndex, i))) };
     }
+    if (c.changeTracking) entry.changeTracking = c.changeTracking;
     entry.metadata = result.metadata;
   }
   if (page.status === 'FAILED' && page.error) entry.error = page.error;
@@ -50,6 +51,6 @@ export async function presentPage(
 export function entryBytes(result: BatchPageDoc | undefined): number {
   if (!result) return 256;
   const c = result.content;
-  return Buffer.byteLength(c.markdown ?? '') + Buffer.byteLength(c.html ?? '') + Buffer.byteLength(c.rawHtml ?? '') + jsonBytes(c.json)
+  return Buffer.byteLength(c.markdown ?? '') + Buffer.byteLength(c.html ?? '') + Buffer.byteLength(c.rawHtml ?? '') + jsonBytes(c.json) + Buffer.byteLength(c.changeTracking?.diff ?? '')
     + (c.links ?? []).reduce((n, l) => n + l.length + 3, 0) + 512;
 }

@@ -3,6 +3,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ExtractedJson, WaitMs } from '../scrape/schemas.js';
 import { StringEnum } from '../../../../shared/src/scrape-options.js';
+import { ChangeTrackingReport } from '../../../../shared/src/change-tracking.js';
 
 export const CrawlStatus = StringEnum(['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED', 'CANCELLED'] as const);
 
@@ -16,6 +17,7 @@ export const CrawlPageEntry = Type.Object({
   html: Type.Optional(Type.String()),
   rawHtml: Type.Optional(Type.String()),
   json: Type.Optional(ExtractedJson),
+  changeTracking: Type.Optional(ChangeTrackingReport),
   metadata: Type.Object({ title: Type.String(), description: Type.String() }, { additionalProperties: true }),
   links: Type.Array(Type.String()),
 });

@@ -129,7 +129,8 @@ export class CrawlService {
 }
 
 function contentBytes(page: CrawlPageDoc): number {
-  return Buffer.byteLength(page.markdown ?? '') + Buffer.byteLength(page.html ?? '') + Buffer.byteLength(page.rawHtml ?? '') + jsonBytes(page.json) + 256;
+  return Buffer.byteLength(page.markdown ?? '') + Buffer.byteLength(page.html ?? '') + Buffer.byteLength(page.rawHtml ?? '') + jsonBytes(page.json)
+    + Buffer.byteLength(page.changeTracking?.diff ?? '') + 256;
 }
 
 function entry(page: CrawlPageDoc): CrawlPageEntry {
@@ -140,6 +141,7 @@ function entry(page: CrawlPageDoc): CrawlPageEntry {
     ...(page.html !== undefined ? { html: page.html } : {}),
     ...(page.rawHtml !== undefined ? { rawHtml: page.rawHtml } : {}),
     ...(page.json !== undefined ? { json: page.json } : {}),
+    ...(page.changeTracking ? { changeTracking: page.changeTracking } : {}),
     metadata: page.metadata ?? { title: '', description: '' },
     links: page.links ?? [],
   };

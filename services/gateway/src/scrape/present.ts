@@ -37,6 +37,7 @@ export async function presentContent(doc: ScrapeJobDoc, deps: PresentDeps): Prom
     view.actions = { screenshots: await Promise.all(c.actionScreenshots.map((s, i) => screenshotView(doc, s, deps, i))) };
   }
   if (doc.metadata) view.metadata = doc.metadata;
+  if (c.changeTracking) view.changeTracking = c.changeTracking;
   return view;
 }
 

@@ -1,6 +1,7 @@
 // Response schemas of the scrape endpoints: they document the API (OpenAPI) and drive
 // serialization. Field names follow the spec; docs/api.md lists what the spec left open.
 import { Type, type Static } from '@sinclair/typebox';
+import { ChangeTrackingReport } from '../../../../shared/src/change-tracking.js';
 import { FetchTimings } from '../../../../shared/src/events/common.js';
 import { ScrapeRequestSchema, StringEnum } from '../../../../shared/src/scrape-options.js';
 import { MAX_WAIT_MS } from '../job-waits.js';
@@ -38,6 +39,7 @@ export const PageContentFields = {
   actions: Type.Optional(Type.Object({ screenshots: Type.Array(ScreenshotView) })),
   metadata: Type.Optional(Metadata),
   json: Type.Optional(ExtractedJson),
+  changeTracking: Type.Optional(ChangeTrackingReport),
 };
 
 /** `waitMs` of a GET (query) or of POST /scrape (body): long-poll up to this long (docs/api.md "Waiting"). */

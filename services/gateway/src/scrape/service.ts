@@ -40,7 +40,9 @@ export class ScrapeService {
 
     let event: AnyEvent;
     let admission: Admission | undefined;
-    const entry = await store.getScrapeCacheEntry(cacheKey);
+    // changeTracking asks what the page is now: always a fresh load of its own, never a
+    // cached or shared result (docs/api.md "Change tracking").
+    const entry = options.formats.includes('changeTracking') ? null : await store.getScrapeCacheEntry(cacheKey);
     const fresh = cacheTtlMs > 0 && entry?.completed && entry.completed.completedAt >= new Date(now.getTime() - cacheTtlMs).toISOString();
     const cached = fresh ? await store.getScrapeJob(entry.completed!.jobId) : null;
     if (cached?.resultRef && cached.completedAt) {

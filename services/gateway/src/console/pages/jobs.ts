@@ -1,5 +1,6 @@
 // The jobs pages: the account's jobs with kind and status filters, and one job with its
 // status, timings, result or error, and its event history from the log as a timeline.
+import type { ChangeTrackingReport } from '../../../../../shared/src/change-tracking.js';
 import type { StoredEvent } from '../../../../../shared/src/events/index.js';
 import type { ApiKeyDoc, CrawlPageDoc } from '../../../../../shared/src/store/index.js';
 import { html, statusBadge, when, type SafeHtml } from '../html.js';
@@ -72,6 +73,7 @@ ${doc.error ? html`<div class="panel notice bad" role="alert"><p class="err">${d
 ${running ? progress(job, opts.counts, true) : ''}
 ${content?.screenshot && Date.parse(content.screenshot.expiresAt) > Date.now() ? html`<h2>Screenshot</h2><p><img src="/console/jobs/scrape/${doc.id}/screenshot" alt="Screenshot of ${doc.url}" width="${content.screenshot.width}" height="${content.screenshot.height}" class="shot"></p>` : ''}
 <div class="results">
+${content?.changeTracking ? changeSection(content.changeTracking) : ''}
 ${content?.markdown !== undefined ? html`<section><h2>Markdown</h2><div class="rendered">${renderMarkdown(content.markdown)}</div><details><summary>Show the raw markdown (${content.markdown.length} characters)</summary><pre>${content.markdown}</pre></details></section>` : ''}
 ${content?.html !== undefined ? html`<section><h2>HTML</h2><pre>${content.html}</pre></section>` : ''}
 ${content?.rawHtml !== undefined ? html`<section><h2>Raw HTML</h2><details><summary>Show the page's HTML (${content.rawHtml.length} characters)</summary><pre>${content.rawHtml}</pre></details></section>` : ''}
@@ -95,4 +97,12 @@ ${progress(job, opts.counts, running)}
 ${doc.pages.map((p) => html`<tr><td data-label="URL">${p.url}</td><td data-label="Status">${statusBadge(p.status)}</td><td data-label="Error">${p.error ? `${p.error.code}: ${p.error.message}` : ''}</td></tr>`)}</tbody></table></div>`;
   }
   return html`${head}${body}${timeline(opts.events, opts.timelineMax)}`;
+}
+
+/** The changeTracking report of a scrape (docs/api.md "Change tracking"): status, since when, the diff. */
+export function changeSection(report: ChangeTrackingReport): SafeHtml {
+  const status = report.observed ? report.changeStatus : `not an observation (HTTP ${report.statusCode})`;
+  const since = report.previousScrapeAt ? html` since ${when(report.previousScrapeAt)}` : '';
+  return html`<section><h2>Change tracking</h2><p><strong>${status}</strong>${since}${report.optionsChanged ? ' (made with other content options)' : ''}</p>
+${report.diff !== undefined ? html`<pre>${report.diff}</pre>` : report.diffUnavailable ? html`<p>No diff: ${report.diffUnavailable === 'previous_expired' ? 'the previous version has expired' : 'too large to compute'}.</p>` : ''}</section>`;
 }

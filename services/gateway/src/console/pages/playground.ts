@@ -5,7 +5,7 @@ import { SCRAPE_DEFAULTS, type ResolvedScrapeOptions } from '../../../../../shar
 import type { ApiKeyDoc } from '../../../../../shared/src/store/index.js';
 import { html, type SafeHtml } from '../html.js';
 
-export const PLAYGROUND_FORMATS = ['markdown', 'html', 'rawHtml', 'links', 'screenshot'] as const;
+export const PLAYGROUND_FORMATS = ['markdown', 'html', 'rawHtml', 'links', 'screenshot', 'changeTracking'] as const;
 
 export interface PlaygroundValues {
   keyId: string;
@@ -32,6 +32,7 @@ export function requestBodyOf(url: string, o: ResolvedScrapeOptions): Record<str
   if (o.viewport.width !== SCRAPE_DEFAULTS.viewport.width || o.viewport.height !== SCRAPE_DEFAULTS.viewport.height) body.viewport = o.viewport;
   if (o.waitFor !== undefined) body.waitFor = o.waitFor;
   if (o.timeoutMs !== SCRAPE_DEFAULTS.timeoutMs) body.timeout = o.timeoutMs;
+  if (o.changeTrackingTag !== undefined) body.changeTrackingOptions = { tag: o.changeTrackingTag };
   return body;
 }
 

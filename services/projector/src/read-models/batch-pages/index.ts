@@ -39,6 +39,7 @@ async function hydrate(event: StoredEvent, deps: HydrateDeps): Promise<BatchPage
       ...(payload.json !== undefined ? { json: payload.json } : {}),
       ...(payload.screenshot ? { screenshot: shot(payload.screenshot) } : {}),
       ...(payload.actionScreenshots?.length ? { actionScreenshots: payload.actionScreenshots.map(shot) } : {}),
+      ...(payload.changeTracking ? { changeTracking: payload.changeTracking } : {}),
     },
   };
 }

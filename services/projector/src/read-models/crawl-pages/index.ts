@@ -1,6 +1,7 @@
 // Crawl pages: one document per page of a crawl, holding its result (the `data` entries of
 // GET /crawl/:id). Created by the frontier's page_requested; the first result wins, like
 // the crawl decider counts it. Content comes from the result payload in the Object Store.
+import type { ChangeTrackingReport } from '../../../../../shared/src/change-tracking.js';
 import type { PageResultPayload, StoredEvent } from '../../../../../shared/src/events/index.js';
 import type { CrawlPageDoc } from '../../../../../shared/src/store/index.js';
 import type { HydrateDeps, ReadModel } from '../types.js';
@@ -10,6 +11,7 @@ export interface CrawlPageHydrated {
   html?: string;
   rawHtml?: string;
   json?: unknown;
+  changeTracking?: ChangeTrackingReport;
 }
 
 export function evolve(doc: CrawlPageDoc | null, event: StoredEvent, hydrated: CrawlPageHydrated = {}): CrawlPageDoc | null {
@@ -53,6 +55,7 @@ async function hydrate(event: StoredEvent, deps: HydrateDeps): Promise<CrawlPage
     ...(payload.html !== undefined ? { html: payload.html } : {}),
     ...(payload.rawHtml !== undefined ? { rawHtml: payload.rawHtml } : {}),
     ...(payload.json !== undefined ? { json: payload.json } : {}),
+    ...(payload.changeTracking ? { changeTracking: payload.changeTracking } : {}),
   };
 }
 

@@ -79,6 +79,7 @@ async function hydrate(event: StoredEvent, deps: HydrateDeps): Promise<ScrapeHyd
     ...(payload.json !== undefined ? { json: payload.json } : {}),
     ...(payload.screenshot ? { screenshot: shot(payload.screenshot)! } : {}),
     ...(payload.actionScreenshots ? { actionScreenshots: payload.actionScreenshots.map((s) => shot(s)!) } : {}),
+    ...(payload.changeTracking ? { changeTracking: payload.changeTracking } : {}),
   };
   return { content };
 }

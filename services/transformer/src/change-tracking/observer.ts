@@ -1,0 +1,172 @@
+// Records a completed page as an observation of its URL by its key, and answers the
+// changeTracking format from it (docs/architecture.md "Observations").
+//
+// Crash safety, in order:
+//   1. the markdown goes to the baselines bucket under a content-addressed name
+//      (<keyId>/<pageKey>/<sha256>.md): a repeat overwrites the same object (and refreshes
+//      its age: an unchanged page keeps its baseline alive);
+//   2. url_observed is appended with the subject's last sequence as the expected one, so
+//      observations of one (key, URL) form a chain with no two writers on one link;
+//      the Nats-Msg-Id names the page, so a repeat within the duplicate window is dropped;
+//   3. a redelivered transform finds its own observation after its page_fetched and
+//      answers from it (chain.ts) instead of appending a second.
+import { PayloadNotFoundError, type PayloadStore } from '../../../../shared/src/nats/payloads.js';
+import { AppendConflictError, type EventLog } from '../../../../shared/src/nats/event-log.js';
+import { makeEvent, type PayloadRef, type UrlObserved } from '../../../../shared/src/events/index.js';
+import { decideChangeStatus, historyPart, observedState, type ChangeTrackingReport } from '../../../../shared/src/change-tracking.js';
+export { pageKeyOf } from '../../../../shared/src/change-tracking.js';
+import { sha256Hex, type IdGenerator } from '../../../../shared/src/ids.js';
+import { subjectOf } from '../../../../shared/src/subjects.js';
+import { isObservation, nextStep, type PageSource, type StoredObservation } from './chain.js';
+import { buildDiff, DIFF_TIMEOUT_MS } from './diff.js';
+
+/** Concurrent observers of one (key, URL) that keep winning before this one gives up (retried by redelivery). */
+const MAX_APPEND_ATTEMPTS = 5;
+
+export interface ObserveInput {
+  apiKeyId: string;
+  /** The URL as requested (normalized; its key names the subject). */
+  url: string;
+  /** changeTrackingOptions.tag: a history of its own. */
+  tag?: string | undefined;
+  source: PageSource;
+  /** Stream sequence of the page's page_fetched: its own observation can only come after. */
+  fetchedSeq: number;
+  statusCode: number;
+  markdown: string;
+  /** contentOptionsHash of the request's options. */
+  optionsHash: string;
+  now: Date;
+  /** Whether the request asked for the changeTracking format (the report is built only then). */
+  wantReport: boolean;
+}
+
+export interface ObserveOutcome {
+  /** Sequence and time of the page's url_observed; absent when the answer was not an observation. */
+  seq?: number;
+  observedAt?: string;
+  report?: ChangeTrackingReport;
+}
+
+export interface PageObserverDeps {
+  log: EventLog;
+  baselines: PayloadStore;
+  newId: IdGenerator;
+  diffTimeoutMs?: number;
+  /** The baselines bucket's TTL (0: none): an unchanged baseline is written again well before it. */
+  baselineTtlMs?: number;
+}
+
+/** An unchanged page's baseline is rewritten (renewing its age) at most this often. */
+const BASELINE_REFRESH_MAX_MS = 86_400_000;
+
+export class PageObserver {
+  constructor(private readonly deps: PageObserverDeps) {}
+
+  async observe(input: ObserveInput): Promise<ObserveOutcome> {
+    const { log, baselines } = this.deps;
+    const at = { kind: 'observation' as const, id: input.apiKeyId, part: historyPart(input.url, input.tag) };
+    const subject = { ...at, event: 'url_observed' };
+    let last = asObservation(await log.last(subject));
+    const state = observedState(input.statusCode);
+    if (!state) return input.wantReport ? { report: notObserved(last, input.statusCode) } : {};
+
+    const markdownHash = sha256Hex(input.markdown);
+    const baseline = state === 'present'
+      ? (this.freshBaseline(last, markdownHash, input.now) ?? {
+        ref: await baselines.putText(`${at.id}/${at.part}/${markdownHash}.md`, input.markdown, 'text/markdown; charset=utf-8'),
+        writtenAt: input.now.toISOString(),
+      })
+      : undefined;
+    for (let attempt = 1; ; attempt++) {
+      const since = last && last.seq > input.fetchedSeq ? (await log.read(subjectOf(subject), input.fetchedSeq + 1)).filter(isObservation) : [];
+      const step = nextStep(input.source, input.fetchedSeq, last, since);
+      if (step.kind === 'own') return this.outcome(step.observation, input);
+      const data: UrlObserved = {
+        apiKeyId: input.apiKeyId,
+        url: input.url,
+        ...(input.tag !== undefined ? { tag: input.tag } : {}),
+        source: input.source,
+        observedAt: input.now.toISOString(),
+        statusCode: input.statusCode,
+        state,
+        ...(state === 'present' ? { markdownHash, markdownBytes: Buffer.byteLength(input.markdown) } : {}),
+        ...(baseline ? { baseline: baseline.ref, baselineWrittenAt: baseline.writtenAt } : {}),
+        optionsHash: input.optionsHash,
+        changeStatus: decideChangeStatus(step.previous, { state, markdownHash }),
+        ...(step.previous ? { previous: step.previous } : {}),
+      };
+      const event = makeEvent('url_observed', at, data, { eventId: this.deps.newId(), now: input.now });
+      try {
+        const msgId = `${subjectOf(subject)}:${input.source.kind}.${input.source.jobId}.${input.source.part}`;
+        const appended = await log.append(event, { expectedLastSubjectSequence: step.expectedLastSeq, msgId });
+        // A duplicate is this page's own earlier append: the next read finds it.
+        if (!appended.duplicate) return this.outcome({ ...event, seq: appended.seq }, input);
+      } catch (err) {
+        if (!(err instanceof AppendConflictError) || attempt >= MAX_APPEND_ATTEMPTS) throw err;
+      }
+      last = asObservation(await log.last(subject));
+    }
+  }
+
+  /**
+   * The last observation's baseline when it holds this very markdown and was written
+   * recently: the object is there (content-addressed, the same name), so the write, the
+   * larger part of an observation's cost, is skipped. It is still rewritten once in a
+   * while, so a page that never changes keeps its baseline alive.
+   */
+  private freshBaseline(last: StoredObservation | null, markdownHash: string, now: Date): { ref: PayloadRef; writtenAt: string } | undefined {
+    const ttl = this.deps.baselineTtlMs ?? 0;
+    const refreshMs = ttl > 0 ? Math.min(BASELINE_REFRESH_MAX_MS, ttl / 2) : BASELINE_REFRESH_MAX_MS;
+    const d = last?.data;
+    if (!d?.baseline || d.markdownHash !== markdownHash) return undefined;
+    const writtenAt = d.baselineWrittenAt ?? d.observedAt;
+    return now.getTime() - Date.parse(writtenAt) < refreshMs ? { ref: d.baseline, writtenAt } : undefined;
+  }
+
+  private async outcome(observation: StoredObservation, input: ObserveInput): Promise<ObserveOutcome> {
+    return { seq: observation.seq, observedAt: observation.data.observedAt, ...(input.wantReport ? { report: await this.report(observation, input.markdown) } : {}) };
+  }
+
+  /** The report of an observation; the diff needs the previous markdown from its baseline. */
+  async report(observation: StoredObservation, markdown: string): Promise<ChangeTrackingReport> {
+    const { data } = observation;
+    const previous = data.previous;
+    const report: ChangeTrackingReport = {
+      observed: true,
+      changeStatus: data.changeStatus,
+      previousScrapeAt: previous?.observedAt ?? null,
+      ...(previous ? { previousJobId: previous.jobId, previousJobKind: previous.jobKind } : {}),
+      statusCode: data.statusCode,
+      ...(previous?.optionsHash && data.optionsHash ? { optionsChanged: previous.optionsHash !== data.optionsHash } : {}),
+    };
+    if (data.changeStatus !== 'changed' || !previous) return report;
+    const before = previous.baseline ? await this.baselineText(previous.baseline) : null;
+    if (before === null) return { ...report, diffUnavailable: 'previous_expired' };
+    const diff = buildDiff({ markdown: before, label: previous.observedAt }, { markdown, label: data.observedAt }, this.deps.diffTimeoutMs ?? DIFF_TIMEOUT_MS);
+    return { ...report, ...diff };
+  }
+
+  private async baselineText(ref: NonNullable<UrlObserved['baseline']>): Promise<string | null> {
+    try {
+      return await this.deps.baselines.getText(ref);
+    } catch (err) {
+      if (err instanceof PayloadNotFoundError) return null;
+      throw err;
+    }
+  }
+}
+
+function asObservation(event: Awaited<ReturnType<EventLog['last']>>): StoredObservation | null {
+  return isObservation(event) ? event : null;
+}
+
+/** An answer that is not an observation (HTTP 5xx, 403, 429...): the last observation stays the baseline. */
+function notObserved(last: StoredObservation | null, statusCode: number): ChangeTrackingReport {
+  return {
+    observed: false,
+    previousScrapeAt: last?.data.observedAt ?? null,
+    ...(last ? { previousJobId: last.data.source.jobId, previousJobKind: last.data.source.kind } : {}),
+    statusCode,
+  };
+}

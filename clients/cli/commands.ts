@@ -13,7 +13,7 @@ export const EXIT = { ok: 0, failed: 1, usage: 2, auth: 3, limited: 4, interrupt
 export type Flags = Record<string, string | boolean | string[] | undefined>;
 export interface Io { out: (s: string) => void; err: (s: string) => void }
 
-const FORMATS = ['markdown', 'html', 'rawHtml', 'links', 'screenshot'] as const;
+const FORMATS = ['markdown', 'html', 'rawHtml', 'links', 'screenshot', 'changeTracking'] as const;
 type Format = (typeof FORMATS)[number];
 
 export class UsageError extends Error {}
@@ -32,7 +32,8 @@ export async function scrape(trawl: Trawl, url: string, flags: Flags, io: Io): P
   if (!FORMATS.includes(format)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')}`);
   const timeout = int(flags, 'timeout');
   const job = await trawl.scrape(url, {
-    formats: [format],
+    // changeTracking is reported beside the markdown it compares (docs/api.md).
+    formats: format === 'changeTracking' ? ['markdown', 'changeTracking'] : [format],
     ...(flags['full-page'] ? { onlyMainContent: false } : {}),
     ...(typeof flags['wait-for'] === 'string' ? { waitFor: /^\d+$/.test(flags['wait-for']) ? Number(flags['wait-for']) : flags['wait-for'] } : {}),
     ...(timeout !== undefined ? { timeout } : {}),
@@ -54,9 +55,20 @@ export async function scrape(trawl: Trawl, url: string, flags: Flags, io: Io): P
 }
 
 function contentOf(job: ScrapeJob, format: Exclude<Format, 'screenshot'>): string {
+  if (format === 'changeTracking') return changeReport(job);
   if (format === 'links') return (job.links ?? []).map((l) => `${l}\n`).join('');
   const text = job[format] ?? '';
   return text.endsWith('\n') ? text : `${text}\n`;
+}
+
+/** A status line (and what it was compared with), then the unified diff when there is one. */
+function changeReport(job: ScrapeJob): string {
+  const c = job.changeTracking;
+  if (!c) return 'no change report\n';
+  const status = c.observed === false ? `not observed (HTTP ${c.statusCode ?? '?'})` : (c.changeStatus ?? 'unknown');
+  const since = c.previousScrapeAt ? ` since ${c.previousScrapeAt}` : '';
+  const diff = c.diff ? (c.diff.endsWith('\n') ? c.diff : `${c.diff}\n`) : c.diffUnavailable ? `(no diff: ${c.diffUnavailable})\n` : '';
+  return `${status}${since}\n${diff}`;
 }
 
 /** Runs a crawl or batch to its end with a progress bar, writing its pages; Ctrl-C cancels it. */

@@ -12,7 +12,7 @@ import { configFile, loadConfig, removeConfig, saveConfig } from './config.js';
 const HELP = `trawl: scrape, crawl and map websites to clean markdown with a Trawl server
 
 Usage:
-  trawl scrape <url> [--format markdown|html|rawHtml|links|screenshot] [-o file] [--full-page] [--wait-for ms|selector] [--timeout ms]
+  trawl scrape <url> [--format markdown|html|rawHtml|links|screenshot|changeTracking] [-o file] [--full-page] [--wait-for ms|selector] [--timeout ms]
   trawl crawl <url> [--limit N] [--depth N] [--include glob]... [--exclude glob]... [-o dir] [--ignore-robots] [--external-links] [--webhook url]
   trawl map <url> [--search words] [--limit N] [--ignore-sitemap] [--subdomains]
   trawl batch <file-of-urls|-> [-o dir] [--skip-invalid]

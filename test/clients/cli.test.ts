@@ -92,6 +92,11 @@ describe('trawl CLI against the running system', () => {
     const shot = await trawl(['scrape', site.url('/a'), '--format', 'screenshot', '-o', 'a.png']);
     assert.equal(shot.code, 0, shot.stderr);
     assert.deepEqual([...fs.readFileSync(path.join(work, 'a.png')).subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'a PNG file');
+    const first = await trawl(['scrape', site.url('/b'), '--format', 'changeTracking']);
+    assert.equal(first.code, 0, first.stderr);
+    assert.match(first.stdout, /^(new|same)\b/, 'a status line first');
+    const again = await trawl(['scrape', site.url('/b'), '--format', 'changeTracking']);
+    assert.match(again.stdout, /^same since \d{4}-\d\d-\d\dT/, 'compared with the scrape before');
     const failed = await trawl(['scrape', site.url('/c'), '--wait-for', '#never', '--timeout', '1000', '--json']);
     assert.equal(failed.code, 1);
     assert.equal(JSON.parse(failed.stdout).error.code, 'SELECTOR_NOT_FOUND');

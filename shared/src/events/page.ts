@@ -6,6 +6,7 @@
 //   page_fetched    (fetcher: raw HTML in the Object Store) -> transformer
 //   page_completed  (transformer: result in the Object Store) | page_failed (any stage)
 import { Type, type Static } from '@sinclair/typebox';
+import { DocumentKindSchema } from '../document-type.js';
 import { ResolvedScrapeOptions } from '../scrape-options.js';
 import { EngineUsed, FetchTimings, PageError, PageMetadata, PayloadRef, Timestamp, Timings } from './common.js';
 
@@ -54,7 +55,14 @@ export const PageFetched = Type.Object({
   finalUrl: Type.String(),
   statusCode: Type.Integer(),
   contentType: Type.Optional(Type.String()),
-  rawHtml: PayloadRef,
+  /** The page's HTML; absent when the response was a document (then `document`). */
+  rawHtml: Type.Optional(PayloadRef),
+  /**
+   * A document response (PDF, DOCX, text, markdown, JSON; docs/api.md "Documents"): its
+   * bytes as served and the type detected from Content-Type and magic bytes. Absent on
+   * HTML pages and on events from before documents.
+   */
+  document: Type.Optional(Type.Object({ ref: PayloadRef, type: DocumentKindSchema })),
   screenshots: Type.Optional(Type.Array(Type.Object({
     ref: PayloadRef,
     width: Type.Integer(),
@@ -155,6 +163,15 @@ export interface PageResultPayload {
   links?: string[];
   screenshot?: ScreenshotPayload;
   actionScreenshots?: ScreenshotPayload[];
+  /** A document page: its stored bytes (served by the gateway as the result's `document.url`). */
+  document?: DocumentPayload;
+}
+
+export interface DocumentPayload {
+  /** Object Store name of the bytes as served. */
+  name: string;
+  contentType: string;
+  fileSize: number;
 }
 
 export interface ScreenshotPayload {

@@ -13,7 +13,7 @@ import { LOOPBACK_ALLOWED, opts } from './helpers.js';
 
 const HTML = '<!doctype html><html><head><title>Café</title></head><body><p>Crème brûlée, naïve façade — 日本語</p></body></html>';
 let site: TestSite;
-const engine = new HttpEngine({ allowCidrs: LOOPBACK_ALLOWED, maxBytes: 64 * 1024, chromeVersion: () => '156' });
+const engine = new HttpEngine({ allowCidrs: LOOPBACK_ALLOWED, maxBytes: 64 * 1024, documentMaxBytes: 64 * 1024, chromeVersion: () => '156' });
 const signal = (): AbortSignal => new AbortController().signal;
 
 before(async () => {
@@ -35,6 +35,7 @@ before(async () => {
     '/deflate': { body: zlib.deflateSync(HTML), headers: { 'content-encoding': 'deflate' } },
     '/pdf': { body: Buffer.alloc(1_000_000, 1), contentType: 'application/pdf' },
     '/json': { body: '{"a":1}', contentType: 'application/json' },
+    '/png': { body: Buffer.alloc(1000, 1), contentType: 'image/png' },
     '/untyped-html': (_req, res) => { res.writeHead(200).end(HTML); },
     '/untyped-binary': (_req, res) => { res.writeHead(200).end(Buffer.from([0, 1, 2, 3, 4])); },
     '/big': `<!doctype html><html><body>${'<p>filler</p>'.repeat(10_000)}</body></html>`,
@@ -63,7 +64,7 @@ describe('HTTP engine', () => {
   });
 
   test('a private start address is blocked too', async () => {
-    const strict = new HttpEngine({ allowCidrs: [], maxBytes: 1024, chromeVersion: () => '156' });
+    const strict = new HttpEngine({ allowCidrs: [], maxBytes: 1024, documentMaxBytes: 1024, chromeVersion: () => '156' });
     await assert.rejects(strict.fetch(site.url('/'), opts(), signal()), UrlNotAllowedError);
   });
 
@@ -84,9 +85,11 @@ describe('HTTP engine', () => {
     assert.match(String(sent.headers['accept-encoding']), /br/);
   });
 
-  test('non-HTML is refused before its body is read; untyped bodies are sniffed', async () => {
-    await assert.rejects(engine.fetch(site.url('/pdf'), opts(), signal()), (err: unknown) => err instanceof NotHtmlError && (err as NotHtmlError).code === 'NETWORK_ERROR' && /application\/pdf/.test((err as Error).message));
-    await assert.rejects(engine.fetch(site.url('/json'), opts(), signal()), NotHtmlError);
+  test('non-HTML non-documents are refused before their body is read; documents over the cap fail; untyped bodies are sniffed', async () => {
+    await assert.rejects(engine.fetch(site.url('/png'), opts(), signal()), (err: unknown) => err instanceof NotHtmlError && (err as NotHtmlError).code === 'NETWORK_ERROR' && /image\/png/.test((err as Error).message));
+    await assert.rejects(engine.fetch(site.url('/pdf'), opts(), signal()), (err: unknown) => (err as { code?: string }).code === 'DOCUMENT_TOO_LARGE');
+    const json = await engine.fetch(site.url('/json'), opts(), signal());
+    assert.deepEqual([json.document?.kind, Buffer.from(json.document!.bytes).toString()], ['json', '{"a":1}']);
     await assert.rejects(engine.fetch(site.url('/untyped-binary'), opts(), signal()), NotHtmlError);
     assert.equal((await engine.fetch(site.url('/untyped-html'), opts(), signal())).html, HTML);
   });

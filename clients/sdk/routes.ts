@@ -27,7 +27,7 @@ export const MAP_FIELDS = exact<MapRequest>()(['url', 'search', 'limit', 'ignore
 
 export const SCRAPE_JOB_FIELDS = exact<ScrapeJob>()([
   'id', 'url', 'status', 'fromCache', 'createdAt', 'startedAt', 'completedAt', 'markdown', 'html', 'rawHtml', 'links', 'screenshot',
-  'actions', 'metadata', 'timings', 'error',
+  'actions', 'document', 'metadata', 'timings', 'error',
 ]);
 export const CRAWL_JOB_FIELDS = exact<CrawlJob>()([
   'id', 'status', 'startUrl', 'totalUrls', 'completedUrls', 'failedUrls', 'createdAt', 'startedAt', 'completedAt', 'data', 'next', 'error',
@@ -37,7 +37,7 @@ export const BATCH_JOB_FIELDS = exact<BatchJob>()([
   'id', 'status', 'totalUrls', 'completedUrls', 'failedUrls', 'createdAt', 'startedAt', 'completedAt', 'data', 'next', 'error',
 ]);
 export const BATCH_PAGE_FIELDS = exact<BatchPage>()([
-  'url', 'status', 'markdown', 'html', 'rawHtml', 'links', 'screenshot', 'actions', 'metadata', 'error',
+  'url', 'status', 'markdown', 'html', 'rawHtml', 'links', 'screenshot', 'actions', 'document', 'metadata', 'error',
 ]);
 export const MAP_RESULT_FIELDS = exact<MapResult>()(['links', 'count']);
 export const SCRAPE_LIST_FIELDS = exact<ScrapeListItem>()(['id', 'url', 'status', 'fromCache', 'createdAt', 'completedAt']);

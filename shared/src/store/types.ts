@@ -25,6 +25,16 @@ export interface PageContent {
   links?: string[];
   screenshot?: ScreenshotInfo;
   actionScreenshots?: ScreenshotInfo[];
+  /** A document page: its stored bytes, served by the gateway (docs/api.md "Documents"). */
+  document?: DocumentInfo;
+}
+
+export interface DocumentInfo {
+  /** Object Store name. */
+  name: string;
+  contentType: string;
+  fileSize: number;
+  expiresAt: string;
 }
 
 export interface ScrapeJobDoc {

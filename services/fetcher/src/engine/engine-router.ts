@@ -180,7 +180,8 @@ function loadTransform(): Promise<typeof TransformPage> {
 
 /** What Chromium leaves when it downloads the main document instead of rendering it. */
 function isEmptyDocument(html: string): boolean {
-  return !/<body[^>]*>\s*\S/i.test(html);
+  const body = /<body[^>]*>([\s\S]*)<\/body>/i.exec(html)?.[1] ?? html;
+  return body.replace(/<[^>]*>/g, '').trim() === '';
 }
 
 function fromHttp(page: HttpFetchResult): CaptureResult & Pick<RoutedPage, 'document'> {

@@ -8,6 +8,7 @@ import { presentCacheHit, presentScrapeJob, type PresentDeps } from '../scrape/p
 import { IdParams, Pagination, ProblemSchema, ScrapeCreated, ScrapeJobView, ScrapeListItem, ScrapePostBody, WaitQuery } from '../scrape/schemas.js';
 import type { ScrapeService } from '../scrape/service.js';
 import { longPoll } from './long-poll.js';
+import { sendStoredDocument } from './stored-document.js';
 
 export interface ScrapeRoutesOptions {
   scrapes: ScrapeService;
@@ -72,6 +73,10 @@ export const scrapeRoutes: FastifyPluginAsyncTypebox<ScrapeRoutesOptions> = asyn
       params: Type.Composite([IdParams, Type.Object({ index: Type.Integer({ minimum: 0, maximum: 1000 }) })]),
     },
   }, async (request, reply) => sendImage((await scrapes.get(request.caller, request.params.id)).content?.actionScreenshots?.[request.params.index], reply));
+
+  app.get('/scrape/:id/document', {
+    schema: { summary: 'The stored bytes of a completed document page (PDF, DOCX, text...; same API key)', params: IdParams },
+  }, async (request, reply) => sendStoredDocument((await scrapes.get(request.caller, request.params.id)).content?.document, present.documentBytes!, reply));
 
   app.get('/scrape', {
     schema: { summary: "List the caller's scrape jobs, newest first", querystring: Pagination, response: { 200: Type.Array(ScrapeListItem), ...errors } },

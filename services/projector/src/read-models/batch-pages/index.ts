@@ -38,6 +38,7 @@ async function hydrate(event: StoredEvent, deps: HydrateDeps): Promise<BatchPage
       ...(payload.links !== undefined ? { links: payload.links } : {}),
       ...(payload.screenshot ? { screenshot: shot(payload.screenshot) } : {}),
       ...(payload.actionScreenshots?.length ? { actionScreenshots: payload.actionScreenshots.map(shot) } : {}),
+      ...(payload.document ? { document: { ...payload.document, expiresAt } } : {}),
     },
   };
 }

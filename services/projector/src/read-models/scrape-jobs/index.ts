@@ -78,6 +78,7 @@ async function hydrate(event: StoredEvent, deps: HydrateDeps): Promise<ScrapeHyd
     ...(payload.links !== undefined ? { links: payload.links } : {}),
     ...(payload.screenshot ? { screenshot: shot(payload.screenshot)! } : {}),
     ...(payload.actionScreenshots ? { actionScreenshots: payload.actionScreenshots.map((s) => shot(s)!) } : {}),
+    ...(payload.document ? { document: { ...payload.document, expiresAt } } : {}),
   };
   return { content };
 }

@@ -32,7 +32,7 @@ export const SCRAPE_JOB_FIELDS = exact<ScrapeJob>()([
 export const CRAWL_JOB_FIELDS = exact<CrawlJob>()([
   'id', 'status', 'startUrl', 'totalUrls', 'completedUrls', 'failedUrls', 'createdAt', 'startedAt', 'completedAt', 'data', 'next', 'error',
 ]);
-export const CRAWL_PAGE_FIELDS = exact<CrawlPage>()(['url', 'depth', 'markdown', 'html', 'rawHtml', 'metadata', 'links']);
+export const CRAWL_PAGE_FIELDS = exact<CrawlPage>()(['url', 'depth', 'markdown', 'html', 'rawHtml', 'document', 'metadata', 'links']);
 export const BATCH_JOB_FIELDS = exact<BatchJob>()([
   'id', 'status', 'totalUrls', 'completedUrls', 'failedUrls', 'createdAt', 'startedAt', 'completedAt', 'data', 'next', 'error',
 ]);

@@ -182,6 +182,12 @@ describe('documents end to end', () => {
     assertReport(byPath.get('/download?id=7').markdown);
     assert.match(byPath.get('/memo.docx').markdown, /# Launch Plan/);
     assert.equal(byPath.get('/files/report.pdf').metadata.pageCount, 1);
+    assert.equal(byPath.get('/page').document, undefined);
+    const res = await fetch(byPath.get('/files/report.pdf').document.url, { headers: { authorization: `Bearer ${system.apiKey}` } });
+    assert.equal(res.status, 200);
+    assert.ok(Buffer.from(await res.arrayBuffer()).equals(report));
+    const missing = await system.api('GET', `/api/v1/crawl/${created.body.id}/pages/nope/document`);
+    assert.equal(missing.status, 404);
   });
 
   test('a batch takes documents beside pages, each with its document link', async () => {

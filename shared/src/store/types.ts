@@ -208,6 +208,8 @@ export interface CrawlPageDoc {
   markdown?: string;
   html?: string;
   rawHtml?: string;
+  /** A document page's stored bytes (docs/api.md "Documents"). */
+  document?: DocumentInfo;
   metadata?: PageMetadata;
   links?: string[];
   error?: PageError;

@@ -2,13 +2,14 @@
 // GET /crawl/:id). Created by the frontier's page_requested; the first result wins, like
 // the crawl decider counts it. Content comes from the result payload in the Object Store.
 import type { PageResultPayload, StoredEvent } from '../../../../../shared/src/events/index.js';
-import type { CrawlPageDoc } from '../../../../../shared/src/store/index.js';
+import type { CrawlPageDoc, DocumentInfo } from '../../../../../shared/src/store/index.js';
 import type { HydrateDeps, ReadModel } from '../types.js';
 
 export interface CrawlPageHydrated {
   markdown?: string;
   html?: string;
   rawHtml?: string;
+  document?: DocumentInfo;
 }
 
 export function evolve(doc: CrawlPageDoc | null, event: StoredEvent, hydrated: CrawlPageHydrated = {}): CrawlPageDoc | null {
@@ -51,6 +52,8 @@ async function hydrate(event: StoredEvent, deps: HydrateDeps): Promise<CrawlPage
     ...(payload.markdown !== undefined ? { markdown: payload.markdown } : {}),
     ...(payload.html !== undefined ? { html: payload.html } : {}),
     ...(payload.rawHtml !== undefined ? { rawHtml: payload.rawHtml } : {}),
+    // The stored bytes live as long as the payloads written when the page was fetched.
+    ...(payload.document ? { document: { ...payload.document, expiresAt: new Date(Date.parse(event.data.completedAt) + deps.payloadTtlMs).toISOString() } } : {}),
   };
 }
 

@@ -62,7 +62,7 @@ export class TransformConsumer {
     const started = performance.now();
     const input = { html, url: event.data.finalUrl, options, statusCode: event.data.statusCode };
     const out = document
-      ? await this.parseDocument({ ...input, document: await this.documentInput(document, options) }, mctx.signal)
+      ? await parseDocument(pool, { ...input, document: await this.documentInput(document, options) }, mctx.signal, ctx.config.documentParseTimeoutMs)
       : await pool.run(input, mctx.signal);
     const transformMs = Math.round(performance.now() - started);
 
@@ -114,26 +114,26 @@ export class TransformConsumer {
     };
   }
 
-  /**
-   * A document's parse in the pool under DOCUMENT_PARSE_TIMEOUT_MS: past it the thread is
-   * terminated (the only way to stop pdf.js mid-page) and the page fails for good, as it
-   * does when the parse kills its thread (out of memory): the same bytes would do it again.
-   */
-  private async parseDocument(input: TransformInput, signal: AbortSignal): Promise<TransformOutput> {
-    const timeoutMs = this.deps.ctx.config.documentParseTimeoutMs;
-    const deadline = AbortSignal.timeout(timeoutMs);
-    try {
-      return await this.deps.pool.run(input, AbortSignal.any([signal, deadline]));
-    } catch (err) {
-      if (deadline.aborted && !signal.aborted) throw new DocumentParseTimeoutError(`parsing the ${input.document!.kind} document took longer than ${timeoutMs} ms (DOCUMENT_PARSE_TIMEOUT_MS)`);
-      if (!signal.aborted && err instanceof Error && /transform worker died/.test(err.message)) throw new DocumentUnreadableError(`the ${input.document!.kind} document could not be parsed: ${err.message}`);
-      throw err;
-    }
-  }
-
   private recordFailure(event: PageFetchedEvent, error: TrawlError, mctx: MessageContext): Promise<void> {
     const failure = { code: error.code, message: `could not transform the page: ${error.message}` };
     return recordPageFailure(this.deps.ctx.log, this.at(event), failure, mctx.deliveryCount, this.deps);
   }
 
+}
+
+/**
+ * A document's parse in the pool under `timeoutMs` (DOCUMENT_PARSE_TIMEOUT_MS): past it the
+ * thread is terminated (the only way to stop pdf.js mid-page) and the page fails for good,
+ * as it does when the parse kills its thread (out of memory): the same bytes would do it
+ * again. A cancel of the message itself (`signal`) is passed on as it is.
+ */
+export async function parseDocument(pool: Pick<TransformPool, 'run'>, input: TransformInput, signal: AbortSignal, timeoutMs: number): Promise<TransformOutput> {
+  const deadline = AbortSignal.timeout(timeoutMs);
+  try {
+    return await pool.run(input, AbortSignal.any([signal, deadline]));
+  } catch (err) {
+    if (deadline.aborted && !signal.aborted) throw new DocumentParseTimeoutError(`parsing the ${input.document!.kind} document took longer than ${timeoutMs} ms (DOCUMENT_PARSE_TIMEOUT_MS)`);
+    if (!signal.aborted && err instanceof Error && /transform worker died/.test(err.message)) throw new DocumentUnreadableError(`the ${input.document!.kind} document could not be parsed: ${err.message}`);
+    throw err;
+  }
 }

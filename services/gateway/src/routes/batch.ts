@@ -4,7 +4,6 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
 import { BatchScrapeRequestSchema } from '../../../../shared/src/batch-options.js';
-import { NotFoundError } from '../../../../shared/src/errors.js';
 import type { DocumentInfo, ScreenshotInfo } from '../../../../shared/src/store/index.js';
 import { PAYLOAD_BUCKET } from '../../../../shared/src/subjects.js';
 import type { RouteDeps } from '../app.js';
@@ -13,7 +12,7 @@ import { BatchCancelled, BatchCreated, BatchGetQuery, BatchJobView, BatchListIte
 import { BatchService } from '../batch/service.js';
 import { IdParams, Pagination, ProblemSchema } from '../scrape/schemas.js';
 import { longPoll } from './long-poll.js';
-import { sendStoredDocument } from './stored-document.js';
+import { sendStoredDocument, storedBytes } from './stored-document.js';
 
 const errors = { 400: ProblemSchema, 401: ProblemSchema, 404: ProblemSchema, 409: ProblemSchema, 413: ProblemSchema, 429: ProblemSchema };
 const PageParams = Type.Composite([IdParams, Type.Object({ index: Type.Integer({ minimum: 0, maximum: 99 }) })]);
@@ -55,15 +54,8 @@ export const batchRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, dep
   }, async (request) => batches.list(request.caller, request.query));
 
   const sendImage = async (shot: ScreenshotInfo | undefined, reply: FastifyReply) => {
-    if (!shot) throw new NotFoundError('this page has no such screenshot');
-    if (Date.parse(shot.expiresAt) < Date.now()) throw new NotFoundError(`the screenshot expired at ${shot.expiresAt}`);
-    let bytes: Uint8Array;
-    try {
-      bytes = await screenshotBytes(shot);
-    } catch {
-      throw new NotFoundError('the screenshot is no longer stored');
-    }
-    return reply.type(IMAGE_MIME[shot.format] ?? 'application/octet-stream').header('cache-control', 'private, max-age=3600').send(Buffer.from(bytes));
+    const bytes = await storedBytes('screenshot', shot, screenshotBytes);
+    return reply.type(IMAGE_MIME[shot!.format] ?? 'application/octet-stream').header('cache-control', 'private, max-age=3600').send(bytes);
   };
 
   app.get('/batch/scrape/:id/pages/:index/screenshot', {

@@ -71,9 +71,14 @@ export async function detectResponseKind(contentType: string | undefined, bytes:
   return looksLikeMarkup(bytes) ? 'html' : 'other';
 }
 
+/** Whether the first bytes may be a signed document (PDF, or a ZIP that may be a DOCX). */
+export function maySignDocument(bytes: Uint8Array): boolean {
+  return hasPdfHeader(bytes) || (bytes[0] === 0x50 && bytes[1] === 0x4b);
+}
+
 async function signatureKind(bytes: Uint8Array): Promise<'pdf' | 'docx' | undefined> {
   if (hasPdfHeader(bytes)) return 'pdf';
-  if (bytes[0] !== 0x50 || bytes[1] !== 0x4b) return undefined; // not a ZIP: skip the library
+  if (!maySignDocument(bytes)) return undefined; // not a ZIP: skip the library
   const type = await fileTypeFromBuffer(bytes).catch(() => undefined);
   return type?.ext === 'docx' ? 'docx' : undefined;
 }
@@ -88,7 +93,8 @@ export function isCompoundFile(bytes: Uint8Array): boolean {
   return bytes[0] === 0xd0 && bytes[1] === 0xcf && bytes[2] === 0x11 && bytes[3] === 0xe0;
 }
 
-function looksLikeMarkup(bytes: Uint8Array): boolean {
+/** Whether an unlabelled body may be HTML: it starts with markup (after a BOM and whitespace). */
+export function looksLikeMarkup(bytes: Uint8Array): boolean {
   const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, 512)).toString('latin1');
   return /^\s*</.test(head.replace(/^\uFEFF|^\xEF\xBB\xBF/, ''));
 }

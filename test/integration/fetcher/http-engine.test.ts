@@ -7,6 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import iconv from 'iconv-lite';
 import { BodyTooLargeError } from '../../../shared/src/safe-http.js';
 import { PageTimeoutError, UrlNotAllowedError } from '../../../shared/src/errors.js';
+import { reportPdf } from '../../support/documents.js';
 import { HttpEngine, NotHtmlError, TooManyRedirectsError } from '../../../services/fetcher/src/engine/http-engine.js';
 import { startSite, type TestSite } from '../../support/site.js';
 import { LOOPBACK_ALLOWED, opts } from './helpers.js';
@@ -38,6 +39,7 @@ before(async () => {
     '/png': { body: Buffer.alloc(1000, 1), contentType: 'image/png' },
     '/untyped-html': (_req, res) => { res.writeHead(200).end(HTML); },
     '/untyped-binary': (_req, res) => { res.writeHead(200).end(Buffer.from([0, 1, 2, 3, 4])); },
+    '/octet-archive': { body: Buffer.alloc(5_000_000, 7), contentType: 'application/octet-stream' },
     '/big': `<!doctype html><html><body>${'<p>filler</p>'.repeat(10_000)}</body></html>`,
     '/bomb': { body: zlib.gzipSync(Buffer.alloc(50_000_000, 0x20)), headers: { 'content-encoding': 'gzip' } },
     '/slow': { body: HTML, delayMs: 3_000 },
@@ -91,6 +93,11 @@ describe('HTTP engine', () => {
     const json = await engine.fetch(site.url('/json'), opts(), signal());
     assert.deepEqual([json.document?.kind, Buffer.from(json.document!.bytes).toString()], ['json', '{"a":1}']);
     await assert.rejects(engine.fetch(site.url('/untyped-binary'), opts(), signal()), NotHtmlError);
+    // A generic label is read only while its first bytes may be a document or HTML.
+    await assert.rejects(engine.fetch(site.url('/octet-archive'), opts(), signal()), (err: unknown) => err instanceof NotHtmlError && /application\/octet-stream/.test((err as Error).message));
+    site.route('/octet-pdf', { body: await reportPdf(), contentType: 'application/octet-stream' });
+    const pdf = await engine.fetch(site.url('/octet-pdf'), opts(), signal());
+    assert.deepEqual([pdf.document?.kind, pdf.html], ['pdf', '']);
     assert.equal((await engine.fetch(site.url('/untyped-html'), opts(), signal())).html, HTML);
   });
 

@@ -16,7 +16,7 @@
 // (NotHtmlError); under `auto` such a page goes to the browser. A generic label
 // (octet-stream, none) is read to find out, within the larger of the two caps.
 import { decodeBuffer } from 'encoding-sniffer';
-import { detectResponseKind, kindFromMime, mimeOf, type DocumentKind } from '../../../../shared/src/document-type.js';
+import { detectResponseKind, kindFromMime, looksLikeMarkup, maySignDocument, mimeOf, type DocumentKind } from '../../../../shared/src/document-type.js';
 import { DocumentTooLargeError, NetworkError, PageTimeoutError } from '../../../../shared/src/errors.js';
 import { BodyTooLargeError, safeStream, type SafeStreamResponse } from '../../../../shared/src/safe-http.js';
 import type { ResolvedScrapeOptions } from '../../../../shared/src/scrape-options.js';
@@ -99,8 +99,11 @@ export class HttpEngine {
     }
     let body: Buffer;
     try {
-      body = await readAll(res, both);
+      // A generic label is read only as long as its first bytes may be a document or HTML:
+      // a zip served as octet-stream is not downloaded to find out.
+      body = await readAll(res, both, labelled === undefined ? mayBeDocumentOrHtml : undefined);
     } catch (err) {
+      if (err instanceof NotHtmlError) throw new NotHtmlError(res.url, mime);
       throw this.explain(err, url, options, signal, deadline);
     }
     const kind = res.truncated() && labelled === 'html' ? 'html' : await detectResponseKind(contentType, body);
@@ -140,17 +143,35 @@ export class HttpEngine {
 }
 
 /** Reads the capped body; gives up when `signal` aborts (a stalled decompressor never ends on its own). */
-async function readAll(res: SafeStreamResponse, signal: AbortSignal): Promise<Buffer> {
+async function readAll(res: SafeStreamResponse, signal: AbortSignal, worthReading?: (head: Buffer) => boolean): Promise<Buffer> {
   const chunks: Buffer[] = [];
+  let read = 0;
+  let looked = !worthReading;
   const onAbort = (): void => void res.body.destroy(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
   if (signal.aborted) onAbort();
   signal.addEventListener('abort', onAbort, { once: true });
   try {
-    for await (const chunk of res.body) chunks.push(chunk as Buffer);
+    for await (const chunk of res.body) {
+      chunks.push(chunk as Buffer);
+      read += (chunk as Buffer).length;
+      if (!looked && read >= SNIFF_BYTES) {
+        looked = true;
+        if (!worthReading!(Buffer.concat(chunks))) {
+          res.body.destroy();
+          throw new NotHtmlError(res.url, '');
+        }
+      }
+    }
   } finally {
     signal.removeEventListener('abort', onAbort);
   }
   return Buffer.concat(chunks);
+}
+
+/** What a generically labelled body's first bytes must show to be read on: a PDF, a ZIP (DOCX) or markup. */
+const SNIFF_BYTES = 1024;
+function mayBeDocumentOrHtml(head: Buffer): boolean {
+  return maySignDocument(head) || looksLikeMarkup(head);
 }
 
 function headerValue(value: string | string[] | undefined): string | undefined {

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
-  bodySize, dropFurniture, groupLines, headingLevels, intoColumns, needsOcr, pdfPagesToMarkdown, tableAt, type PdfTextItem,
+  bodySize, dropFurniture, escapeInline, groupLines, headingLevels, intoColumns, needsOcr, pdfPagesToMarkdown, tableAt, type PdfTextItem,
 } from '../../../services/transformer/src/documents/pdf-layout.js';
 
 /** A run of text: `w` defaults to a Helvetica-like 0.5 em per character. */
@@ -79,8 +79,22 @@ describe('PDF layout: blocks', () => {
     assert.equal(tableAt(lines, 0), undefined);
   });
 
-  test('given markdown characters in the text, then they are escaped', () => {
+  test('given markdown characters in the text, then only those that would be syntax are escaped', () => {
     assert.equal(pdfPagesToMarkdown([{ items: [t('# not a heading *nor* _emphasis_', 72, 700)] }]), '\\# not a heading \\*nor\\* \\_emphasis\\_');
+    assert.equal(escapeInline('XDG_DATA_HOME [MIME] a < b <MIME> [x](y)'), 'XDG_DATA_HOME [MIME] a < b \\<MIME> [x\\](y)');
+  });
+
+  test('given consecutive monospaced lines, then one fenced code block with its indentation', () => {
+    const mono = (text: string, x: number, y: number): PdfTextItem => ({ ...t(text, x, y, 10, text.length * 6), mono: true });
+    const md = pdfPagesToMarkdown([{ items: [
+      ...bodyLines(['The syntax is:']), mono('BEGIN', 72, 680), mono('x ::= INTEGER', 84, 668), mono('END', 72, 656), ...bodyLines(['After the code.'], 630),
+    ] }]);
+    assert.equal(md, 'The syntax is:\n\n```\nBEGIN\n  x ::= INTEGER\nEND\n```\n\nAfter the code.');
+  });
+
+  test('given table-of-contents lines with dot leaders, then list items without leaders and page numbers', () => {
+    const md = pdfPagesToMarkdown([{ items: [t('1 Introduction . . . . . . . 1', 72, 700, 12), ...bodyLines(['2.1 Syntax. . . . . . . . . . 2', '2.2 Naming . . . . . . . . . iv'], 686)] }]);
+    assert.equal(md, '- 1 Introduction\n- 2.1 Syntax\n- 2.2 Naming');
   });
 });
 

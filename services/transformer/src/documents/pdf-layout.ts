@@ -18,6 +18,8 @@
 //                header; long-text "cells" (a two-column page) are not a table;
 //   paragraphs - lines joined until a vertical gap wider than PARAGRAPH_GAP line spacings, a
 //                size change, or a page end; a word hyphenated at a line end is rejoined;
+//   code       - consecutive lines in a monospaced font: a fenced block, indentation kept;
+//   contents   - "Title . . . . 12" lines: list items without the dot leader and page;
 //   furniture  - page numbers and lines repeated at the top or bottom of most pages are dropped.
 export interface PdfTextItem {
   text: string;
@@ -26,6 +28,8 @@ export interface PdfTextItem {
   y: number;
   width: number;
   fontSize: number;
+  /** Set in a monospaced font (pdf.js reports the font family): code. */
+  mono?: boolean;
 }
 
 export interface PdfPageText {
@@ -45,6 +49,10 @@ export interface Line {
   fontSize: number;
   text: string;
   cells: Cell[];
+  /** Every item monospaced: a line of code. */
+  mono: boolean;
+  /** The line as drawn, inner spacing kept (for code). */
+  raw: string;
 }
 
 /** A gap of this many font sizes between two items splits cells (a word space is ~0.25). */
@@ -56,8 +64,10 @@ const HEADING_MAX_CHARS = 200;
 /** A vertical gap above this many times the usual line spacing starts a new paragraph. */
 const PARAGRAPH_GAP = 1.3;
 const LIST_MARKER = /^(?:[•◦▪▫●○■□‣⁃∙·–—*-]|\(?(?:\d{1,3}|[a-z])[.)])\s+/;
+/** A table-of-contents entry: text, a dot leader, a page number. */
+const TOC_ENTRY = /^(.*?\S)\s*(?:\.\s*){3,}(?:\d{1,5}|[ivxlc]{1,7})$/i;
 const BULLET = /^[•◦▪▫●○■□‣⁃∙·–—*-]$/;
-const PAGE_NUMBER = /^(?:page\s+)?\d{1,5}(?:\s*(?:of|\/)\s*\d{1,5})?$/i;
+const PAGE_NUMBER = /^(?:(?:page\s+)?\d{1,5}(?:\s*(?:of|\/)\s*\d{1,5})?|[ivxlc]{1,7})$/i;
 
 /** Items of one page -> lines, in drawing order; whitespace-only items only matter as gaps. */
 export function groupLines(page: PdfPageText, pageIndex = 0): Line[] {
@@ -101,7 +111,20 @@ function toLine(items: PdfTextItem[], page: number): Line {
     cell.endX = item.x + item.width;
     text += space + piece;
   }
-  return { page, x: sorted[0]!.x, y: sorted[0]!.y, fontSize: dominantSize(sorted), text: text.trim().replace(/\s+/g, ' '), cells };
+  const mono = sorted.every((i) => i.mono);
+  return { page, x: sorted[0]!.x, y: sorted[0]!.y, fontSize: dominantSize(sorted), text: text.trim().replace(/\s+/g, ' '), cells, mono, raw: mono ? rawText(sorted) : '' };
+}
+
+/** Monospaced items with their gaps as spaces (one space is 0.6 font sizes wide). */
+function rawText(items: PdfTextItem[]): string {
+  let out = '';
+  let end = items[0]!.x;
+  for (const item of items) {
+    const spaces = Math.round((item.x - end) / (0.6 * item.fontSize));
+    out += ' '.repeat(Math.max(0, spaces)) + item.text;
+    end = item.x + item.width;
+  }
+  return out.trimEnd();
 }
 
 function dominantSize(items: PdfTextItem[]): number {
@@ -158,7 +181,8 @@ type Block =
   | { type: 'heading'; level: number; text: string }
   | { type: 'paragraph'; text: string }
   | { type: 'list'; ordered: boolean; items: string[] }
-  | { type: 'table'; rows: string[][] };
+  | { type: 'table'; rows: string[][] }
+  | { type: 'code'; lines: string[] };
 
 /** The whole conversion: pages of items -> markdown. */
 export function pdfPagesToMarkdown(pages: PdfPageText[]): string {
@@ -191,10 +215,29 @@ export function toBlocks(lines: Line[], body: number, levels: Map<number, number
   let i = 0;
   while (i < lines.length) {
     const line = lines[i]!;
+    if (line.mono) {
+      // Consecutive monospaced lines are one code block, indented as drawn.
+      let end = i + 1;
+      while (end < lines.length && lines[end]!.mono && follows(lines[end - 1]!, lines[end]!, spacing * 3)) end++;
+      const run = lines.slice(i, end);
+      const left = Math.min(...run.map((l) => l.x));
+      blocks.push({ type: 'code', lines: run.map((l) => ' '.repeat(Math.max(0, Math.round((l.x - left) / (0.6 * l.fontSize)))) + l.raw) });
+      i = end;
+      continue;
+    }
     const table = tableAt(lines, i);
     if (table) {
       blocks.push({ type: 'table', rows: table.rows });
       i = table.next;
+      continue;
+    }
+    const toc = TOC_ENTRY.exec(line.text);
+    if (toc) {
+      // Each entry is an item, whatever its size; the leader and page number go.
+      const last = blocks[blocks.length - 1];
+      if (last?.type === 'list' && !last.ordered) last.items.push(toc[1]!);
+      else blocks.push({ type: 'list', ordered: false, items: [toc[1]!] });
+      i++;
       continue;
     }
     const level = levels.get(line.fontSize);
@@ -225,7 +268,7 @@ export function toBlocks(lines: Line[], body: number, levels: Map<number, number
     let text = line.text;
     while (i + 1 < lines.length) {
       const next = lines[i + 1]!;
-      if (!follows(lines[i]!, next, spacing * PARAGRAPH_GAP) || next.fontSize !== line.fontSize || LIST_MARKER.test(next.text) || tableAt(lines, i + 1)) break;
+      if (!follows(lines[i]!, next, spacing * PARAGRAPH_GAP) || next.fontSize !== line.fontSize || next.mono || LIST_MARKER.test(next.text) || TOC_ENTRY.test(next.text) || tableAt(lines, i + 1)) break;
       text = joinText(text, next.text);
       i++;
     }
@@ -295,6 +338,11 @@ function renderBlock(block: Block): string {
       return escapeLineStart(escapeInline(block.text));
     case 'list':
       return block.items.map((item, i) => `${block.ordered ? `${i + 1}.` : '-'} ${escapeInline(item)}`).join('\n');
+    case 'code': {
+      const body = block.lines.join('\n');
+      const fence = '`'.repeat(Math.max(3, ...[...body.matchAll(/`+/g)].map((m) => m[0].length + 1)));
+      return `${fence}\n${body}\n${fence}`;
+    }
     case 'table': {
       const width = Math.max(...block.rows.map((r) => r.length));
       const cell = (c: string): string => escapeInline(c).replace(/\|/g, '\\|');
@@ -304,9 +352,17 @@ function renderBlock(block: Block): string {
   }
 }
 
-/** Characters that would turn plain PDF text into markdown syntax. */
-function escapeInline(text: string): string {
-  return text.replace(/([\\`*_[\]<>])/g, '\\$1');
+/**
+ * Characters that would turn plain PDF text into markdown syntax, and only those: `*`,
+ * backticks and backslashes, `_` at a word's edge (intraword underscores are text in
+ * GFM: XDG_DATA_HOME stays readable), `<` opening a tag or autolink, `]` closing a link.
+ */
+export function escapeInline(text: string): string {
+  return text
+    .replace(/([\\`*])/g, '\\$1')
+    .replace(/_/g, (m, at: number, s: string) => (/[\p{L}\p{N}]/u.test(s[at - 1] ?? '') && /[\p{L}\p{N}]/u.test(s[at + 1] ?? '') ? m : '\\_'))
+    .replace(/<(?=[A-Za-z/!?])/g, '\\<')
+    .replace(/\](?=[([:])/g, '\\]');
 }
 
 function escapeLineStart(text: string): string {

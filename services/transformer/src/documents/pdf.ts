@@ -1,6 +1,6 @@
 // PDF bytes -> markdown and metadata through pdf.js (unpdf's build of it, which needs no
 // worker or canvas in Node): the text layer of each page (getTextContent) goes through the
-// layout heuristics of pdf-layout.ts. Runs inside a transformer worker thread
+// layout heuristics of pdf-layout.ts (pdf.js's font family marks monospaced runs: code). Runs inside a transformer worker thread
 // (transform-thread.ts), where a parse that runs too long is stopped by terminating the thread.
 import { getDocumentProxy } from 'unpdf';
 import { DocumentEncryptedError, DocumentUnreadableError } from '../../../../shared/src/errors.js';
@@ -59,7 +59,8 @@ async function pageText(pdf: PdfDocument, n: number): Promise<PdfPageText> {
       if (!('str' in item)) continue;
       const [a, b, , d, e, f] = item.transform as number[];
       // The font size is the text matrix's vertical scale (rotated text: its length).
-      items.push({ text: item.str, x: e!, y: f!, width: item.width, fontSize: Math.hypot(b!, d!) || Math.abs(a!) });
+      const mono = content.styles[item.fontName]?.fontFamily === 'monospace';
+      items.push({ text: item.str, x: e!, y: f!, width: item.width, fontSize: Math.hypot(b!, d!) || Math.abs(a!), ...(mono ? { mono } : {}) });
     }
     return { items };
   } catch (err) {

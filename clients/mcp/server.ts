@@ -37,13 +37,14 @@ function pick(args: Args, drop: string[]): Args {
   return Object.fromEntries(Object.entries(args).filter(([k, v]) => !drop.includes(k) && v !== undefined));
 }
 
-function pageText(p: { url: string; status?: string; markdown?: string; html?: string; rawHtml?: string; links?: string[]; metadata?: { title?: string; statusCode?: unknown }; error?: { code: string; message: string } }): string {
+function pageText(p: { url: string; status?: string; markdown?: string; html?: string; rawHtml?: string; links?: string[]; json?: unknown; metadata?: { title?: string; statusCode?: unknown }; error?: { code: string; message: string } }): string {
   const head = `## ${p.metadata?.title || p.url}\nURL: ${p.url}${p.metadata?.statusCode !== undefined ? ` (HTTP ${String(p.metadata.statusCode)})` : ''}`;
   if (p.error) return `${head}\nFAILED ${p.error.code}: ${p.error.message}\n`;
   const parts = [head];
   if (p.markdown !== undefined) parts.push(p.markdown);
   if (p.html !== undefined) parts.push(`HTML:\n${p.html}`);
   if (p.rawHtml !== undefined) parts.push(`Raw HTML:\n${p.rawHtml}`);
+  if (p.json !== undefined) parts.push(`Extracted JSON:\n${JSON.stringify(p.json, null, 2)}`);
   if (p.links !== undefined && p.markdown === undefined) parts.push(`Links:\n${p.links.join('\n')}`);
   return `${parts.join('\n\n')}\n`;
 }

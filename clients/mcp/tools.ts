@@ -20,7 +20,7 @@ const MODEL_OMITS = ['headers', 'actions', 'screenshotOptions'] as const;
 
 export const TOOLS = {
   scrape: {
-    description: 'Scrape one web page and return its content as clean markdown (or html, rawHtml, links; a screenshot as an image). Long pages are truncated with a cursor.',
+    description: 'Scrape one web page and return its content as clean markdown (or html, rawHtml, links; json picked out by a CSS-selector schema with the extract format and option; a screenshot as an image). Long pages are truncated with a cursor.',
     inputSchema: Type.Composite([Type.Omit(ScrapeRequestSchema, [...MODEL_OMITS]), Type.Object({ cursor: Cursor, maxChars: MaxChars })]),
   },
   map: {

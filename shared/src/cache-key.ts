@@ -2,7 +2,8 @@
 // options that change the result. Decisions (docs/api.md "Cache"):
 //   - in the key: formats, onlyMainContent, include/excludeTags, viewport, mobile, device,
 //     darkMode, headers, waitFor, actions, screenshot options (fullPage, format, quality,
-//     clip): a request with actions is never served a result made without them;
+//     clip), the extract schema: a request with actions is never served a result made
+//     without them, nor a schema served the json of another (field order aside: keys are sorted);
 //   - not in the key: `timeout` (a page that loaded loads the same with more time) and
 //     screenshotOptions.response (url or base64 is only how the same image is returned);
 //   - requests with custom headers are cached per API key: headers may carry credentials,

@@ -2,19 +2,16 @@
 // (gateway), of the TypeScript types (every service) and of the OpenAPI document.
 // Defaults are written here once; `normalizeScrapeOptions` applies them so that every
 // event carries fully resolved options and the cache key sees one canonical form.
-import { FormatRegistry, Kind, Type, TypeRegistry, type Static, type TUnsafe } from '@sinclair/typebox';
+import { FormatRegistry, Type, type Static } from '@sinclair/typebox';
 import { parse as parseCss } from 'css-what';
 import { ValidationError } from './errors.js';
+import { checkExtractOptions, ExtractOptions, type ExtractOptionsInput } from './extract-schema.js';
+import { StringEnum } from './string-enum.js';
 
-// A string enum as plain JSON Schema `enum`: one clear validation message ("must be one of
-// ...") instead of an anyOf of consts. Registered so TypeBox's own compiler checks it too.
-TypeRegistry.Set<{ enum: string[] }>('StringEnum', (schema, value) => typeof value === 'string' && schema.enum.includes(value));
+export { StringEnum };
 
-export function StringEnum<const T extends readonly string[]>(values: T, options: { default?: T[number]; description?: string } = {}): TUnsafe<T[number]> {
-  return Type.Unsafe<T[number]>({ [Kind]: 'StringEnum', type: 'string', enum: [...values], ...options });
-}
-
-export const FORMATS = ['markdown', 'html', 'rawHtml', 'links', 'screenshot'] as const;
+/** The spec's five formats, then `extract` (structured json by CSS selectors, docs/api.md "extract"). */
+export const FORMATS = ['markdown', 'html', 'rawHtml', 'links', 'screenshot', 'extract'] as const;
 export type Format = (typeof FORMATS)[number];
 /** Document types a request may have parsed to markdown (scrape option `parsers`; docs/api.md "Documents"). */
 export const PARSERS = ['pdf', 'docx'] as const;
@@ -152,6 +149,7 @@ export const ScrapeOptionsSchema = Type.Object(
         + 'auto: HTTP when the host is verified to give the same page, else the browser. '
         + 'Default: browser for a scrape, auto for crawl and batch pages (server settings may change these).',
     })),
+    extract: Type.Optional(ExtractOptions),
   },
   { additionalProperties: false },
 );
@@ -188,6 +186,8 @@ export const ResolvedScrapeOptions = Type.Object({
   actions: Type.Array(Action),
   /** Only when the request named one; otherwise the fetcher applies ENGINE_DEFAULTS for the job kind. */
   engine: Type.Optional(Type.Union(ENGINES.map((e) => Type.Literal(e)))),
+  /** Only with the extract format (and only then): the schema, as validated (in the cache key). */
+  extract: Type.Optional(Type.Unsafe<ExtractOptionsInput>(Type.Object({ schema: Type.Object({}, { additionalProperties: true }) }))),
   /** Only when not every parser (absent: all of PARSERS; events from before documents have none). */
   parsers: Type.Optional(Type.Array(Type.Union(PARSERS.map((p) => Type.Literal(p))))),
   /** Only when the request named one (absent: the server's DOCUMENT_MAX_PAGES). */
@@ -211,6 +211,9 @@ export function normalizeScrapeOptions(input: ScrapeOptionsInput, field = ''): R
     }
   }
   const asked = new Set(input.formats ?? SCRAPE_DEFAULTS.formats);
+  if (asked.has('extract') && !input.extract) throw new ValidationError('the extract format needs an extraction schema in extract.schema', `${field}extract`);
+  if (input.extract && !asked.has('extract')) throw new ValidationError('extract.schema is given but formats does not include "extract"', `${field}formats`);
+  if (input.extract) checkExtractOptions(input.extract as ExtractOptionsInput, field);
   const formats = FORMATS.filter((f) => asked.has(f));
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(input.headers ?? {}).sort(([a], [b]) => a.localeCompare(b))) {
@@ -245,6 +248,7 @@ export function normalizeScrapeOptions(input: ScrapeOptionsInput, field = ''): R
       : {}),
     actions: input.actions ?? [],
     ...(input.engine ? { engine: input.engine } : {}),
+    ...(input.extract ? { extract: input.extract as ExtractOptionsInput } : {}),
     ...documentOptions(input),
   };
 }

@@ -45,7 +45,8 @@ describe('trawl mcp over stdio', () => {
     assert.deepEqual([...byName.keys()].sort(), ['batch_results', 'batch_scrape', 'crawl_cancel', 'crawl_results', 'crawl_start', 'crawl_status', 'map', 'scrape', 'search_site']);
     const scrape = byName.get('scrape')!.inputSchema as { properties: Record<string, { items?: { enum?: string[] }; maximum?: number }>; required: string[] };
     assert.deepEqual(scrape.required, ['url']);
-    assert.deepEqual(scrape.properties.formats?.items?.enum, ['markdown', 'html', 'rawHtml', 'links', 'screenshot']);
+    assert.deepEqual(scrape.properties.formats?.items?.enum, ['markdown', 'html', 'rawHtml', 'links', 'screenshot', 'extract']);
+    assert.ok('extract' in scrape.properties, 'the extraction schema option is offered too');
     assert.equal(scrape.properties.timeout?.maximum, 300_000);
     assert.ok(!('actions' in scrape.properties) && !('headers' in scrape.properties) && 'cursor' in scrape.properties);
     const crawl = byName.get('crawl_start')!.inputSchema as { properties: Record<string, { maximum?: number }> };

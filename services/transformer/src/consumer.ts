@@ -78,6 +78,7 @@ export class TransformConsumer {
       ...(asked.has('html') && out.html !== undefined ? { html: out.html } : {}),
       ...(asked.has('rawHtml') && !document ? { rawHtml: html } : {}),
       ...(asked.has('links') ? { links: out.links } : {}),
+      ...(asked.has('extract') && out.json !== undefined ? { json: out.json } : {}),
       ...(asked.has('screenshot') && finalShot ? { screenshot: finalShot } : {}),
       ...(actionShots.length ? { actionScreenshots: actionShots } : {}),
       ...(document ? { document: { name: document.ref.name, contentType: document.ref.contentType, fileSize: document.ref.size } } : {}),

@@ -17,15 +17,9 @@ export interface JsonLdFacts {
 const PAGE_TYPES = ['NewsArticle', 'ReportageNewsArticle', 'AnalysisNewsArticle', 'OpinionNewsArticle', 'Article', 'BlogPosting', 'SocialMediaPosting', 'TechArticle', 'ScholarlyArticle', 'Report', 'Recipe', 'Review', 'Product', 'Event', 'WebPage', 'ItemPage', 'AboutPage', 'FAQPage', 'QAPage'];
 
 /** Facts from the page's JSON-LD; a block that is not valid JSON is skipped (pages ship broken ones). */
-export function readJsonLd(document: Document): JsonLdFacts {
+export function readJsonLd(document: Document, blocks: unknown[] = jsonLdBlocks(document)): JsonLdFacts {
   const nodes: Record<string, unknown>[] = [];
-  for (const script of document.querySelectorAll('script[type="application/ld+json" i]')) {
-    try {
-      collect(JSON.parse(script.textContent ?? ''), nodes, 0);
-    } catch {
-      // Invalid JSON-LD: ignored, as search engines do.
-    }
-  }
+  for (const block of blocks) collect(block, nodes, 0);
   const page = pickPageNode(nodes);
   if (!page) return {};
   const publisher = asObject(page.publisher);
@@ -39,6 +33,22 @@ export function readJsonLd(document: Document): JsonLdFacts {
     url: text(page.url) ?? text(asObject(page.mainEntityOfPage)?.['@id']) ?? text(page.mainEntityOfPage),
     siteName: text(publisher?.name) ?? nodes.map((n) => (hasType(n, 'WebSite') ? text(n.name) : undefined)).find(Boolean),
   });
+}
+
+/**
+ * The page's JSON-LD blocks, parsed, in page order (metadata.structured.jsonLd and the
+ * facts above). A block that is not valid JSON is skipped (pages ship broken ones).
+ */
+export function jsonLdBlocks(document: Document): unknown[] {
+  const blocks: unknown[] = [];
+  for (const script of document.querySelectorAll('script[type="application/ld+json" i]')) {
+    try {
+      blocks.push(JSON.parse(script.textContent ?? ''));
+    } catch {
+      // Invalid JSON-LD: ignored, as search engines do.
+    }
+  }
+  return blocks;
 }
 
 const MAX_DEPTH = 4;

@@ -38,6 +38,8 @@ export interface MetadataContext {
   /** Base for relative URLs (<base href> or the page URL). */
   base: URL;
   statusCode?: number;
+  /** The page's parsed JSON-LD blocks, when the caller already has them (json-ld.ts jsonLdBlocks). */
+  jsonLd?: unknown[];
 }
 
 export function extractMetadata(document: Document, context: MetadataContext): TransformMetadata {
@@ -53,7 +55,7 @@ export function extractMetadata(document: Document, context: MetadataContext): T
     value ? resolveHttpUrl(value, context.base)?.href : undefined;
 
   const html = document.documentElement;
-  const ld = readJsonLd(document);
+  const ld = readJsonLd(document, context.jsonLd);
   const ogTitle = first('og:title', 'twitter:title');
   // A <title> that is only the site's name says nothing about the page: og:title does.
   const titleIsSiteName = !!titleText && titleText.toLowerCase() === first('og:site_name', 'application-name')?.toLowerCase();
@@ -68,7 +70,7 @@ export function extractMetadata(document: Document, context: MetadataContext): T
     sourceUrl: context.url,
     ...(context.statusCode !== undefined ? { statusCode: context.statusCode } : {}),
   };
-  const extras: Required<{ [K in Exclude<keyof MetadataExtras, 'extractionFallbacks'> | 'language' | 'canonicalUrl']: string | undefined }> = {
+  const extras: Required<{ [K in Exclude<keyof MetadataExtras, 'extractionFallbacks' | 'structured' | 'extractTruncated'> | 'language' | 'canonicalUrl']: string | undefined }> = {
     language,
     canonicalUrl: absolute(links.get('canonical') ?? first('og:url') ?? ld.url),
     siteName: first('og:site_name', 'application-name') ?? ld.siteName,

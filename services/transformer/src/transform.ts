@@ -2,7 +2,8 @@
 // synchronous; the service runs it in worker threads (transform-pool.ts).
 //
 // One parse per page (linkedom, see dom.ts), then, in this order:
-//   1. metadata and links from the untouched document (links cover the whole page);
+//   1. metadata (with metadata.structured, structured-data.ts), links and the extract
+//      format's json (extract.ts) from the untouched document (links cover the whole page);
 //   2. one pass over the body (clean.ts prepareBody): URLs made absolute (href, src, srcset,
 //      poster) against <base href> or the page URL, lazy images given their real src, junk
 //      removed (script, style, noscript, template, iframe fallback content, hidden elements:
@@ -39,15 +40,26 @@ import { extractLinks } from './links.js';
 import { extractMainContent } from './main-content.js';
 import { toMarkdown } from './markdown.js';
 import { extractMetadata } from './metadata.js';
+import { extractJson } from './extract.js';
+import { jsonLdBlocks } from './json-ld.js';
+import { readStructuredData } from './structured-data.js';
 import type { TransformInput, TransformOutput } from './types.js';
 
 export function transformPage(input: TransformInput): TransformOutput {
   const pageUrl = parsePageUrl(input.url);
   const document = parseDocument(input.html);
   const base = documentBaseUrl(document, pageUrl);
-  const metadata = extractMetadata(document, { url: input.url, base, statusCode: input.statusCode });
+  const jsonLd = jsonLdBlocks(document);
+  const metadata = extractMetadata(document, { url: input.url, base, statusCode: input.statusCode, jsonLd });
+  const structured = readStructuredData(document, base, jsonLd);
+  if (structured) metadata.structured = structured;
   const links = extractLinks(document, base);
   const output: TransformOutput = { links, metadata };
+  if (input.options.formats.includes('extract') && input.options.extract) {
+    const { json, truncated } = extractJson(document, input.options.extract.schema, base);
+    output.json = json;
+    if (truncated) metadata.extractTruncated = true;
+  }
 
   const wantMarkdown = input.options.formats.includes('markdown');
   const wantHtml = input.options.formats.includes('html');

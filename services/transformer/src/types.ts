@@ -1,6 +1,7 @@
 import type { PageMetadata } from '../../../shared/src/events/common.js';
 import type { DocumentKind } from '../../../shared/src/document-type.js';
 import type { ResolvedScrapeOptions } from '../../../shared/src/scrape-options.js';
+import type { StructuredData } from './structured-data.js';
 
 export interface TransformInput {
   /** The rendered page (Chromium's serialization of the DOM after scripts). */
@@ -42,6 +43,10 @@ export interface MetadataExtras {
    * one "<candidate> failed: <message>" per failure, in order (see transform.ts firstWorking).
    */
   extractionFallbacks?: string[];
+  /** JSON-LD, Open Graph, Twitter cards and microdata (structured-data.ts); only when the page has some. */
+  structured?: StructuredData;
+  /** Only when the extract format's json hit its size bound and was cut (extract.ts). */
+  extractTruncated?: true;
 }
 
 /** A document's metadata (docs/api.md "Documents"): the stored Content-Type, page counts, the OCR flag, whether it was converted. */
@@ -62,4 +67,6 @@ export interface TransformOutput {
   /** Always computed (the crawl frontier needs them): absolute http(s), deduplicated, page order. */
   links: string[];
   metadata: TransformMetadata;
+  /** Present only with the 'extract' format: the schema's result (extract.ts). */
+  json?: unknown;
 }

@@ -161,6 +161,8 @@ export interface PageResultPayload {
   html?: string;
   rawHtml?: string;
   links?: string[];
+  /** The extract format's result (null when a required field was missing). */
+  json?: unknown;
   screenshot?: ScreenshotPayload;
   actionScreenshots?: ScreenshotPayload[];
   /** A document page: its stored bytes (served by the gateway as the result's `document.url`). */

@@ -25,6 +25,8 @@ export interface PageContent {
   links?: string[];
   screenshot?: ScreenshotInfo;
   actionScreenshots?: ScreenshotInfo[];
+  /** The extract format's result. */
+  json?: unknown;
   /** A document page: its stored bytes, served by the gateway (docs/api.md "Documents"). */
   document?: DocumentInfo;
 }
@@ -208,6 +210,8 @@ export interface CrawlPageDoc {
   markdown?: string;
   html?: string;
   rawHtml?: string;
+  /** The extract format's result. */
+  json?: unknown;
   /** A document page's stored bytes (docs/api.md "Documents"). */
   document?: DocumentInfo;
   metadata?: PageMetadata;

@@ -85,6 +85,16 @@ describe('metadata', () => {
       favicon: 'https://example.com/favicon.ico',
       type: 'article',
       dir: 'ltr',
+      // The Open Graph tags again, all of them, as metadata.structured (structured-data.test.ts).
+      structured: {
+        jsonLd: [],
+        openGraph: {
+          'og:title': 'OG title', 'og:description': 'OG description', 'og:site_name': 'The Blog', 'og:image': 'https://example.com/img/cover.png',
+          'og:type': 'article', 'article:published_time': '2024-05-01T10:00:00Z',
+        },
+        twitter: {},
+        microdata: [],
+      },
     });
   });
 

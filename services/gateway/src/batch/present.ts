@@ -4,6 +4,7 @@
 // in `data`, or with screenshotOptions.response=base64 the image itself as a data: URL.
 import type { BatchJobDoc, BatchPageDoc, BatchPageState, ScreenshotInfo } from '../../../../shared/src/store/index.js';
 import type { BatchPageEntry } from './schemas.js';
+import { jsonBytes } from '../json-bytes.js';
 
 export interface BatchPresentDeps {
   /** URL under which a page's stored screenshot is served (`action` for action screenshots). */
@@ -36,6 +37,7 @@ export async function presentPage(
     if (c.html !== undefined) entry.html = c.html;
     if (c.rawHtml !== undefined) entry.rawHtml = c.rawHtml;
     if (c.links !== undefined) entry.links = c.links;
+    if (c.json !== undefined) entry.json = c.json;
     if (c.screenshot) entry.screenshot = await screenshotView(doc, c.screenshot, deps, pageIndex);
     if (c.actionScreenshots?.length) {
       entry.actions = { screenshots: await Promise.all(c.actionScreenshots.map((s, i) => screenshotView(doc, s, deps, pageIndex, i))) };
@@ -53,6 +55,6 @@ export async function presentPage(
 export function entryBytes(result: BatchPageDoc | undefined): number {
   if (!result) return 256;
   const c = result.content;
-  return Buffer.byteLength(c.markdown ?? '') + Buffer.byteLength(c.html ?? '') + Buffer.byteLength(c.rawHtml ?? '')
+  return Buffer.byteLength(c.markdown ?? '') + Buffer.byteLength(c.html ?? '') + Buffer.byteLength(c.rawHtml ?? '') + jsonBytes(c.json)
     + (c.links ?? []).reduce((n, l) => n + l.length + 3, 0) + 512;
 }

@@ -1,7 +1,7 @@
 // Response schemas of the crawl endpoints (spec "Crawl"): they document the API (OpenAPI)
 // and drive serialization.
 import { Type, type Static } from '@sinclair/typebox';
-import { DocumentView, WaitMs } from '../scrape/schemas.js';
+import { DocumentView, ExtractedJson, WaitMs } from '../scrape/schemas.js';
 import { StringEnum } from '../../../../shared/src/scrape-options.js';
 
 export const CrawlStatus = StringEnum(['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED', 'CANCELLED'] as const);
@@ -15,6 +15,7 @@ export const CrawlPageEntry = Type.Object({
   markdown: Type.Optional(Type.String()),
   html: Type.Optional(Type.String()),
   rawHtml: Type.Optional(Type.String()),
+  json: Type.Optional(ExtractedJson),
   document: Type.Optional(DocumentView),
   metadata: Type.Object({ title: Type.String(), description: Type.String() }, { additionalProperties: true }),
   links: Type.Array(Type.String()),

@@ -14,6 +14,7 @@ import { cancelJob } from '../cancel-job.js';
 import type { Caller } from '../plugins/auth.js';
 import { checkSubmittedUrl } from '../url-policy.js';
 import type { CrawlJobView, CrawlListItem, CrawlPageEntry } from './schemas.js';
+import { jsonBytes } from '../json-bytes.js';
 import { recordJob, type JobServiceDeps } from '../job-service.js';
 
 export const CRAWL_DATA_LIMITS = {
@@ -135,7 +136,7 @@ export class CrawlService {
 }
 
 function contentBytes(page: CrawlPageDoc): number {
-  return Buffer.byteLength(page.markdown ?? '') + Buffer.byteLength(page.html ?? '') + Buffer.byteLength(page.rawHtml ?? '') + 256;
+  return Buffer.byteLength(page.markdown ?? '') + Buffer.byteLength(page.html ?? '') + Buffer.byteLength(page.rawHtml ?? '') + jsonBytes(page.json) + 256;
 }
 
 /** Where a crawl page's stored document is served (the page key is the page's part in the log). */
@@ -151,6 +152,7 @@ function entry(page: CrawlPageDoc, publicBaseUrl: string): CrawlPageEntry {
     ...(page.markdown !== undefined ? { markdown: page.markdown } : {}),
     ...(page.html !== undefined ? { html: page.html } : {}),
     ...(page.rawHtml !== undefined ? { rawHtml: page.rawHtml } : {}),
+    ...(page.json !== undefined ? { json: page.json } : {}),
     ...(doc ? { document: { url: crawlDocumentUrl(publicBaseUrl, page.crawlId, page.pageKey), contentType: doc.contentType, fileSize: doc.fileSize, expiresAt: doc.expiresAt } } : {}),
     metadata: page.metadata ?? { title: '', description: '' },
     links: page.links ?? [],

@@ -34,6 +34,7 @@ export async function presentContent(doc: ScrapeJobDoc, deps: PresentDeps): Prom
   if (c.html !== undefined) view.html = c.html;
   if (c.rawHtml !== undefined) view.rawHtml = c.rawHtml;
   if (c.links !== undefined) view.links = c.links;
+  if (c.json !== undefined) view.json = c.json;
   if (c.screenshot) view.screenshot = await screenshotView(doc, c.screenshot, deps);
   if (c.actionScreenshots?.length) {
     view.actions = { screenshots: await Promise.all(c.actionScreenshots.map((s, i) => screenshotView(doc, s, deps, i))) };

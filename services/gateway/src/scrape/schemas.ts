@@ -37,6 +37,11 @@ export const Metadata = Type.Object({
   engine: Type.Optional(StringEnum(['browser', 'http'] as const, { description: 'The engine that fetched the page: browser (rendered in Chromium) or http (one GET; rawHtml is the served HTML)' })),
 }, { additionalProperties: true });
 
+/** The `extract` format's result: what the schema's fields found (docs/api.md "extract"). */
+export const ExtractedJson = Type.Unknown({
+  description: 'With the extract format: an object with one key per schema field (a list of such objects when the schema has a baseSelector); null when a required field is missing',
+});
+
 /** The content fields of a scraped page, as scrape jobs and batch pages show them. */
 export const PageContentFields = {
   markdown: Type.Optional(Type.String()),
@@ -47,6 +52,7 @@ export const PageContentFields = {
   actions: Type.Optional(Type.Object({ screenshots: Type.Array(ScreenshotView) })),
   document: Type.Optional(DocumentView),
   metadata: Type.Optional(Metadata),
+  json: Type.Optional(ExtractedJson),
 };
 
 /** `waitMs` of a GET (query) or of POST /scrape (body): long-poll up to this long (docs/api.md "Waiting"). */

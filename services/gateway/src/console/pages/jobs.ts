@@ -75,6 +75,7 @@ ${content?.screenshot && Date.parse(content.screenshot.expiresAt) > Date.now() ?
 ${content?.markdown !== undefined ? html`<section><h2>Markdown</h2><div class="rendered">${renderMarkdown(content.markdown)}</div><details><summary>Show the raw markdown (${content.markdown.length} characters)</summary><pre>${content.markdown}</pre></details></section>` : ''}
 ${content?.html !== undefined ? html`<section><h2>HTML</h2><pre>${content.html}</pre></section>` : ''}
 ${content?.rawHtml !== undefined ? html`<section><h2>Raw HTML</h2><details><summary>Show the page's HTML (${content.rawHtml.length} characters)</summary><pre>${content.rawHtml}</pre></details></section>` : ''}
+${content?.json !== undefined ? html`<section><h2>Extracted JSON</h2><pre>${JSON.stringify(content.json, null, 2)}</pre></section>` : ''}
 ${content?.links?.length ? html`<section><h2>Links (${content.links.length})</h2><ul class="small">${content.links.slice(0, 200).map((l) => html`<li>${l}</li>`)}</ul></section>` : ''}
 </div>
 ${snippets(opts.baseUrl, requestBodyOf(doc.url, doc.options))}`;

@@ -36,6 +36,7 @@ async function hydrate(event: StoredEvent, deps: HydrateDeps): Promise<BatchPage
       ...(payload.html !== undefined ? { html: payload.html } : {}),
       ...(payload.rawHtml !== undefined ? { rawHtml: payload.rawHtml } : {}),
       ...(payload.links !== undefined ? { links: payload.links } : {}),
+      ...(payload.json !== undefined ? { json: payload.json } : {}),
       ...(payload.screenshot ? { screenshot: shot(payload.screenshot) } : {}),
       ...(payload.actionScreenshots?.length ? { actionScreenshots: payload.actionScreenshots.map(shot) } : {}),
       ...(payload.document ? { document: { ...payload.document, expiresAt } } : {}),

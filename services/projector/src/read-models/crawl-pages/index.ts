@@ -9,6 +9,7 @@ export interface CrawlPageHydrated {
   markdown?: string;
   html?: string;
   rawHtml?: string;
+  json?: unknown;
   document?: DocumentInfo;
 }
 
@@ -52,6 +53,7 @@ async function hydrate(event: StoredEvent, deps: HydrateDeps): Promise<CrawlPage
     ...(payload.markdown !== undefined ? { markdown: payload.markdown } : {}),
     ...(payload.html !== undefined ? { html: payload.html } : {}),
     ...(payload.rawHtml !== undefined ? { rawHtml: payload.rawHtml } : {}),
+    ...(payload.json !== undefined ? { json: payload.json } : {}),
     // The stored bytes live as long as the payloads written when the page was fetched.
     ...(payload.document ? { document: { ...payload.document, expiresAt: new Date(Date.parse(event.data.completedAt) + deps.payloadTtlMs).toISOString() } } : {}),
   };

@@ -76,6 +76,7 @@ async function hydrate(event: StoredEvent, deps: HydrateDeps): Promise<ScrapeHyd
     ...(payload.html !== undefined ? { html: payload.html } : {}),
     ...(payload.rawHtml !== undefined ? { rawHtml: payload.rawHtml } : {}),
     ...(payload.links !== undefined ? { links: payload.links } : {}),
+    ...(payload.json !== undefined ? { json: payload.json } : {}),
     ...(payload.screenshot ? { screenshot: shot(payload.screenshot)! } : {}),
     ...(payload.actionScreenshots ? { actionScreenshots: payload.actionScreenshots.map((s) => shot(s)!) } : {}),
     ...(payload.document ? { document: { ...payload.document, expiresAt } } : {}),

@@ -1,0 +1,12 @@
+// A scrape submitted and followed to its end (COMPLETED or FAILED) through the API.
+import assert from 'node:assert/strict';
+import type { TrawlSystem } from './system.js';
+
+export const scrapeFinished = (b: any): boolean => b.status === 'COMPLETED' || b.status === 'FAILED';
+
+/** POSTs the scrape (a 202 expected: not a cache hit) and long-polls the job until it finishes. */
+export async function scrapeToEnd(system: TrawlSystem, body: object): Promise<any> {
+  const created = await system.api('POST', '/api/v1/scrape', body);
+  assert.equal(created.status, 202, JSON.stringify(created.body));
+  return system.poll(`/api/v1/scrape/${created.body.id}`, scrapeFinished);
+}

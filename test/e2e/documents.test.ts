@@ -140,6 +140,8 @@ describe('documents end to end', () => {
     for (const item of MEMO.items) assert.match(job.markdown, new RegExp(`^- ${item}$`, 'm'));
     assert.match(job.markdown, /^\| Task \| Owner \|\n\| --- \| --- \|\n\| Docs \| Ada \|\n\| Tests \| Alan \|$/m);
     assert.match(job.markdown, /\*\*Everyone\*\*/);
+    assert.match(job.markdown, new RegExp(`^${MEMO.imageAlt}$`, 'm'), 'an embedded image is its alt text');
+    assert.doesNotMatch(job.markdown + job.html, /data:image/);
     assert.match(job.html, /<h1>Launch Plan<\/h1>/);
     assert.deepEqual([job.metadata.title, job.metadata.author, job.metadata.contentType], [MEMO.title, MEMO.author, DOCX_TYPE]);
   });

@@ -1,7 +1,7 @@
 // Documents made at test time (pdfkit for PDF, docx for DOCX): the tests and the bench
 // serve them from their own sites, so no binary fixture is committed.
 import zlib from 'node:zlib';
-import { AlignmentType, Document, HeadingLevel, LevelFormat, Packer, Paragraph, Table, TableCell, TableRow, TextRun } from 'docx';
+import { AlignmentType, Document, HeadingLevel, ImageRun, LevelFormat, Packer, Paragraph, Table, TableCell, TableRow, TextRun } from 'docx';
 import PDFDocument from 'pdfkit';
 
 type PdfKit = InstanceType<typeof PDFDocument>;
@@ -102,9 +102,10 @@ export const MEMO = {
   heading: 'Launch Plan',
   items: ['Freeze the code', 'Ship the build'],
   table: [['Task', 'Owner'], ['Docs', 'Ada'], ['Tests', 'Alan']],
+  imageAlt: 'Team logo',
 };
 
-/** A DOCX with a heading, a paragraph, a bulleted list and a table, and core properties. */
+/** A DOCX with a heading, a paragraph, a bulleted list, a table, an embedded image (alt text), and core properties. */
 export async function memoDocx(): Promise<Buffer> {
   const doc = new Document({
     title: MEMO.title,
@@ -116,6 +117,7 @@ export async function memoDocx(): Promise<Buffer> {
         new Paragraph({ children: [new TextRun('We launch on Monday. '), new TextRun({ text: 'Everyone', bold: true }), new TextRun(' helps.')] }),
         ...MEMO.items.map((item) => new Paragraph({ text: item, numbering: { reference: 'bullets', level: 0 } })),
         new Table({ rows: MEMO.table.map((row) => new TableRow({ children: row.map((cell) => new TableCell({ children: [new Paragraph(cell)] })) })) }),
+        new Paragraph({ children: [new ImageRun({ type: 'png', data: greyPng(8, 8), transformation: { width: 20, height: 20 }, altText: { name: 'logo', title: 'Logo', description: MEMO.imageAlt } })] }),
       ],
     }],
   });

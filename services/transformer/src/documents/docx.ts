@@ -20,11 +20,13 @@ export async function parseDocx(bytes: Uint8Array): Promise<Omit<ParsedDocument,
   if (!zip.file('word/document.xml')) throw new DocumentUnreadableError('the DOCX has no word/document.xml');
   let html: string;
   try {
-    html = (await mammoth.convertToHtml({ buffer: Buffer.from(bytes) })).value;
+    // Embedded images have no URL: not base64-encoded into the HTML (tidy() keeps their alt text).
+    const convertImage = mammoth.images.imgElement(() => Promise.resolve({ src: '' }));
+    html = (await mammoth.convertToHtml({ buffer: Buffer.from(bytes) }, { convertImage })).value;
   } catch (err) {
     throw new DocumentUnreadableError(`the DOCX could not be converted (${(err as Error).message})`);
   }
-  html = withHeaderRows(html);
+  html = tidy(html);
   const core = await xml(zip, 'docProps/core.xml');
   const app = await xml(zip, 'docProps/app.xml');
   const pages = Number.parseInt(app?.pick('Pages') ?? '', 10);
@@ -37,13 +39,20 @@ export async function parseDocx(bytes: Uint8Array): Promise<Omit<ParsedDocument,
 }
 
 /**
- * Word tables rarely mark a header row, and mammoth only emits <th> for rows that do; a
- * GFM table needs one, so a table without any gets its first row as the header (as a
- * reader would take it) instead of an empty header above the data.
+ * mammoth's HTML made ready for the page pipeline:
+ *   - Word tables rarely mark a header row, and mammoth only emits <th> for rows that do; a
+ *     GFM table needs one, so a table without any gets its first row as the header (as a
+ *     reader would take it) instead of an empty header above the data;
+ *   - an embedded image (no URL to point to) becomes its alt text, or nothing.
  */
-function withHeaderRows(html: string): string {
-  if (!html.includes('<table')) return html;
+function tidy(html: string): string {
+  if (!html.includes('<table') && !html.includes('<img')) return html;
   const doc = new DOMParser().parseFromString(`<!doctype html><html><body>${html}</body></html>`, 'text/html');
+  for (const img of [...doc.querySelectorAll('img')]) {
+    const alt = img.getAttribute('alt')?.trim();
+    if (alt) img.replaceWith(doc.createTextNode(alt));
+    else img.remove();
+  }
   for (const table of doc.querySelectorAll('table')) {
     if (table.querySelector('th')) continue;
     const first = table.querySelector('tr');

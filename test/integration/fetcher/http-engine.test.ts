@@ -106,6 +106,16 @@ describe('HTTP engine', () => {
     await assert.rejects(engine.fetch(site.url('/bomb'), opts(), signal()), BodyTooLargeError);
   });
 
+  test('with a larger document cap, HTML still stops at its own cap; a PDF mislabelled as HTML gets the document cap', async () => {
+    const roomy = new HttpEngine({ allowCidrs: LOOPBACK_ALLOWED, maxBytes: 64 * 1024, documentMaxBytes: 4 * 1024 * 1024, chromeVersion: () => '156' });
+    await assert.rejects(roomy.fetch(site.url('/big'), opts(), signal()), (err: unknown) => err instanceof BodyTooLargeError && /65536/.test((err as Error).message));
+    await assert.rejects(roomy.fetch(site.url('/bomb'), opts(), signal()), BodyTooLargeError);
+    const pdf = Buffer.concat([await reportPdf(), Buffer.alloc(200_000, 0x20)]); // trailing whitespace: still a PDF, over the HTML cap
+    site.route('/pdf-as-html', { body: pdf, contentType: 'text/html' });
+    const got = await roomy.fetch(site.url('/pdf-as-html'), opts(), signal());
+    assert.deepEqual([got.document?.kind, got.document?.bytes.length], ['pdf', pdf.length]);
+  });
+
   test('the page timeout bounds a slow answer and a stalled body (PAGE_TIMEOUT)', async () => {
     for (const path of ['/slow', '/stall']) {
       const started = performance.now();

@@ -99,14 +99,19 @@ export class HttpEngine {
     }
     let body: Buffer;
     try {
-      // A generic label is read only as long as its first bytes may be a document or HTML:
-      // a zip served as octet-stream is not downloaded to find out.
-      body = await readAll(res, both, labelled === undefined ? mayBeDocumentOrHtml : undefined);
+      // How much is worth reading is decided on the first bytes: a generic label only while
+      // they may be a document or HTML (a zip served as octet-stream is not downloaded to
+      // find out); HTML only up to its own cap, unless the bytes are a document's.
+      const htmlCap = this.opts.maxBytes;
+      body = await readAll(res, both, labelled === undefined
+        ? (head) => (mayBeDocumentOrHtml(head) ? Infinity : 0)
+        : labelled === 'html' ? (head) => (maySignDocument(head) ? Infinity : htmlCap) : undefined);
     } catch (err) {
       if (err instanceof NotHtmlError) throw new NotHtmlError(res.url, mime);
+      if (err instanceof BodyTooLargeError) throw new BodyTooLargeError(this.opts.maxBytes);
       throw this.explain(err, url, options, signal, deadline);
     }
-    const kind = res.truncated() && labelled === 'html' ? 'html' : await detectResponseKind(contentType, body);
+    const kind = await detectResponseKind(contentType, body);
     if (kind === 'other') throw new NotHtmlError(res.url, mime);
     const timings = { fetchMs: Math.round(performance.now() - started), renderMs: 0, screenshotMs: 0 };
     if (kind !== 'html') {
@@ -142,10 +147,15 @@ export class HttpEngine {
   }
 }
 
-/** Reads the capped body; gives up when `signal` aborts (a stalled decompressor never ends on its own). */
-async function readAll(res: SafeStreamResponse, signal: AbortSignal, worthReading?: (head: Buffer) => boolean): Promise<Buffer> {
+/**
+ * Reads the capped body; gives up when `signal` aborts (a stalled decompressor never ends
+ * on its own). `worthReading`, given the first SNIFF_BYTES, says how many bytes the body
+ * may have: 0 stops at once (NotHtmlError), past the number it stops (BodyTooLargeError).
+ */
+async function readAll(res: SafeStreamResponse, signal: AbortSignal, worthReading?: (head: Buffer) => number): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let read = 0;
+  let limit = Infinity;
   let looked = !worthReading;
   const onAbort = (): void => void res.body.destroy(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
   if (signal.aborted) onAbort();
@@ -156,10 +166,15 @@ async function readAll(res: SafeStreamResponse, signal: AbortSignal, worthReadin
       read += (chunk as Buffer).length;
       if (!looked && read >= SNIFF_BYTES) {
         looked = true;
-        if (!worthReading!(Buffer.concat(chunks))) {
+        limit = worthReading!(Buffer.concat(chunks));
+        if (limit === 0) {
           res.body.destroy();
           throw new NotHtmlError(res.url, '');
         }
+      }
+      if (read > limit) {
+        res.body.destroy();
+        throw new BodyTooLargeError(limit);
       }
     }
   } finally {

@@ -28,6 +28,7 @@ describe('documents end to end', () => {
       '/download': { body: report, contentType: 'application/octet-stream', headers: { 'content-disposition': 'attachment' } },
       '/blob': untyped(report),
       '/mislabelled': { body: report, contentType: 'text/plain' },
+      '/as-html': { body: report, contentType: 'text/html' },
       '/scan.pdf': { body: await scannedPdf(), contentType: 'application/pdf' },
       '/secret.pdf': { body: await reportPdf({ userPassword: 'hunter2' }), contentType: 'application/pdf' },
       '/broken.pdf': { body: corruptPdf(), contentType: 'application/pdf' },
@@ -98,8 +99,8 @@ describe('documents end to end', () => {
     assert.equal((await fetch(job.document.url)).status, 401, 'the link needs the API key');
   });
 
-  test('the type comes from the response: a PDF without .pdf, labelled octet-stream, unlabelled or mislabelled', async () => {
-    for (const [path, engine] of [['/download?id=7', undefined], ['/blob', undefined], ['/mislabelled', undefined], ['/download?id=8', 'http'], ['/blob?x=1', 'auto']] as const) {
+  test('the type comes from the response: a PDF without .pdf, labelled octet-stream, unlabelled or mislabelled (text, HTML)', async () => {
+    for (const [path, engine] of [['/download?id=7', undefined], ['/blob', undefined], ['/mislabelled', undefined], ['/as-html', undefined], ['/download?id=8', 'http'], ['/blob?x=1', 'auto'], ['/as-html?x=1', 'auto']] as const) {
       const job = await scrape({ url: site.url(path), ...(engine ? { engine } : {}) });
       assert.equal(job.status, 'COMPLETED', `${path}: ${JSON.stringify(job.error)}`);
       assert.equal(job.metadata.engine, 'http', `${path}: ${JSON.stringify(job.metadata)} ${JSON.stringify((await events('scrape', job.id)).find((e) => e.event === 'page_fetched')?.data)}`);

@@ -144,12 +144,14 @@ export class EngineRouter {
 
   /**
    * The document a browser capture stands for: its main response was labelled like a
-   * document, or was unlabelled and left an empty page (Chromium downloaded it). Fetched
-   * again over HTTP; undefined when that finds HTML (then the rendered page stands).
+   * document, was unlabelled and left an empty page (Chromium downloaded it), or was a PDF
+   * a server labelled HTML (Chromium shows its bytes as text). Fetched again over HTTP;
+   * undefined when that finds HTML (then the rendered page stands).
    */
   private async documentBehind(page: CaptureResult, url: string, options: ResolvedScrapeOptions, signal: AbortSignal): Promise<HttpFetchResult | undefined> {
     const labelled = page.contentType !== undefined && page.contentType.trim() !== '';
-    if (labelled ? !mayBeDocument(page.contentType) : !isEmptyDocument(page.html)) return undefined;
+    const looksLikeOne = labelled ? mayBeDocument(page.contentType) || showsPdfBytes(page.html) : isEmptyDocument(page.html);
+    if (!looksLikeOne) return undefined;
     try {
       const got = await this.deps.http.fetch(url, options, signal);
       return got.document ? got : undefined;
@@ -176,6 +178,11 @@ let transform: Promise<typeof TransformPage> | undefined;
 function loadTransform(): Promise<typeof TransformPage> {
   transform ??= import('../../../transformer/src/transform.js').then((m) => m.transformPage);
   return transform;
+}
+
+/** PDF bytes rendered as an HTML page: the body's text starts with the PDF header. */
+function showsPdfBytes(html: string): boolean {
+  return /<body[^>]*>(?:\s|<[^>]*>)*%PDF-/i.test(html);
 }
 
 /** What Chromium leaves when it downloads the main document instead of rendering it. */

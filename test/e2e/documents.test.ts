@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { after, before, describe, test } from 'node:test';
-import { corruptPdf, longReportPdf, MEMO, memoDocx, REPORT, reportPdf, scannedPdf } from '../support/documents.js';
+import { corruptPdf, longReportPdf, MEMO, memoDocx, mixedPdf, REPORT, reportPdf, scannedPdf } from '../support/documents.js';
 import { startSite, type TestSite } from '../support/site.js';
 import { startSystem, type TrawlSystem } from '../support/system.js';
 
@@ -30,6 +30,7 @@ describe('documents end to end', () => {
       '/mislabelled': { body: report, contentType: 'text/plain' },
       '/as-html': { body: report, contentType: 'text/html' },
       '/scan.pdf': { body: await scannedPdf(), contentType: 'application/pdf' },
+      '/mixed.pdf': { body: await mixedPdf(), contentType: 'application/pdf' },
       '/secret.pdf': { body: await reportPdf({ userPassword: 'hunter2' }), contentType: 'application/pdf' },
       '/broken.pdf': { body: corruptPdf(), contentType: 'application/pdf' },
       '/long.pdf': { body: await longReportPdf(5), contentType: 'application/pdf' },
@@ -110,12 +111,17 @@ describe('documents end to end', () => {
     }
   });
 
-  test('a scanned PDF is flagged needsOcr with no markdown', async () => {
+  test('a scanned PDF is flagged needsOcr with no markdown; a scanned page in a typed PDF is named', async () => {
     const job = await scrape({ url: site.url('/scan.pdf') });
     assert.equal(job.status, 'COMPLETED', JSON.stringify(job.error));
     assert.equal(job.metadata.needsOcr, true);
     assert.equal(job.metadata.pageCount, 1);
     assert.equal(job.markdown, '');
+
+    const mixed = await scrape({ url: site.url('/mixed.pdf') });
+    assert.equal(mixed.metadata.needsOcr, false);
+    assert.deepEqual(mixed.metadata.pagesWithoutText, [2], 'the scanned page of a typed document is named');
+    assertReport(mixed.markdown);
   });
 
   test('encrypted, corrupt and too large documents fail with their code, once, and the next job is served', async () => {

@@ -71,6 +71,15 @@ export function scannedPdf(): Promise<Buffer> {
   });
 }
 
+/** A typed page, then a scanned one (image only). */
+export function mixedPdf(): Promise<Buffer> {
+  return pdf({ info: { Title: 'Mixed' } }, (doc) => {
+    drawReport(doc);
+    doc.addPage();
+    doc.image(greyPng(200, 260), 72, 72, { width: 400 });
+  });
+}
+
 /** A valid PNG of one grey (with a darker band), built by hand: signature, IHDR, IDAT, IEND. */
 function greyPng(width: number, height: number): Buffer {
   const chunk = (type: string, data: Buffer): Buffer => {

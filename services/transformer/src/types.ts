@@ -55,6 +55,7 @@ export interface DocumentMetadata {
   pageCount?: number;
   pagesParsed?: number;
   needsOcr?: boolean;
+  pagesWithoutText?: number[];
   parsed?: boolean;
 }
 export type TransformMetadata = PageMetadata & MetadataExtras & DocumentMetadata;

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
-  bodySize, dropFurniture, escapeInline, groupLines, headingLevels, intoColumns, needsOcr, pdfPagesToMarkdown, tableAt, type PdfTextItem,
+  bodySize, dropFurniture, escapeInline, groupLines, headingLevels, intoColumns, needsOcr, pagesWithoutText, pdfPagesToMarkdown, tableAt, type PdfTextItem,
 } from '../../../services/transformer/src/documents/pdf-layout.js';
 
 /** A run of text: `w` defaults to a Helvetica-like 0.5 em per character. */
@@ -112,5 +112,12 @@ describe('PDF layout: page furniture and OCR', () => {
     assert.equal(needsOcr([{ items: [t('\uE001\uE002\uE003'.repeat(20), 72, 700)] }]), true);
     assert.equal(needsOcr([{ items: bodyLines(['Plenty of readable text on this page.']) }]), false);
     assert.equal(needsOcr([]), false);
+  });
+
+  test('given a typed document with a scanned page, then not needsOcr but that page named', () => {
+    const typed = { items: bodyLines(['Plenty of readable text on this page.']) };
+    const pages = [typed, { items: [] }, typed];
+    assert.equal(needsOcr(pages), false);
+    assert.deepEqual(pagesWithoutText(pages), [2]);
   });
 });

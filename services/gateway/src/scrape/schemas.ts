@@ -33,6 +33,7 @@ export const Metadata = Type.Object({
   pagesParsed: Type.Optional(Type.Integer({ description: 'Documents: pages parsed, when maxPages stopped short of pageCount' })),
   author: Type.Optional(Type.String()),
   needsOcr: Type.Optional(Type.Boolean({ description: 'PDF: true when it has no usable text layer (a scan); markdown is then empty' })),
+  pagesWithoutText: Type.Optional(Type.Array(Type.Integer(), { description: 'PDF with a text layer: the pages (1-based, first 100) without one (scanned or blank)' })),
   parsed: Type.Optional(Type.Boolean({ description: 'Documents: false when `parsers` left the type out (only the document link)' })),
   engine: Type.Optional(StringEnum(['browser', 'http'] as const, { description: 'The engine that fetched the page: browser (rendered in Chromium) or http (one GET; rawHtml is the served HTML)' })),
 }, { additionalProperties: true });

@@ -381,8 +381,24 @@ export const OCR_MIN_CHARS_PER_PAGE = 16;
  */
 export function needsOcr(pages: PdfPageText[]): boolean {
   if (pages.length === 0) return false;
+  const { readable, unreadable } = characters(pages);
+  return readable < OCR_MIN_CHARS_PER_PAGE * pages.length || unreadable > 0.3 * (readable + unreadable);
+}
+
+/**
+ * In a document that has a text layer, the pages (1-based, first 100) that have none: scanned
+ * pages among typed ones (or blank pages), for a caller that OCRs only what needs it.
+ */
+export function pagesWithoutText(pages: PdfPageText[]): number[] {
+  const out: number[] = [];
+  pages.forEach((page, i) => {
+    if (out.length < 100 && characters([page]).readable < OCR_MIN_CHARS_PER_PAGE) out.push(i + 1);
+  });
+  return out;
+}
+
+function characters(pages: PdfPageText[]): { readable: number; unreadable: number } {
   const text = pages.flatMap((p) => p.items.map((i) => i.text)).join('').replace(/\s+/g, '');
   const unreadable = text.match(NOT_TEXT)?.length ?? 0;
-  const readable = text.length - unreadable;
-  return readable < OCR_MIN_CHARS_PER_PAGE * pages.length || unreadable > 0.3 * text.length;
+  return { readable: text.length - unreadable, unreadable };
 }

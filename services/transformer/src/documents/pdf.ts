@@ -4,7 +4,7 @@
 // (transform-thread.ts), where a parse that runs too long is stopped by terminating the thread.
 import { getDocumentProxy } from 'unpdf';
 import { DocumentEncryptedError, DocumentUnreadableError } from '../../../../shared/src/errors.js';
-import { needsOcr, pdfPagesToMarkdown, type PdfPageText, type PdfTextItem } from './pdf-layout.js';
+import { needsOcr, pagesWithoutText, pdfPagesToMarkdown, type PdfPageText, type PdfTextItem } from './pdf-layout.js';
 import type { ParsedDocument } from './types.js';
 
 type PdfDocument = Awaited<ReturnType<typeof getDocumentProxy>>;
@@ -18,8 +18,10 @@ export async function parsePdf(bytes: Uint8Array, maxPages: number): Promise<Par
     const pages: PdfPageText[] = [];
     for (let n = 1; n <= pagesParsed; n++) pages.push(await pageText(pdf, n));
     const ocr = needsOcr(pages);
+    const blank = ocr ? [] : pagesWithoutText(pages);
     return {
       markdown: ocr ? '' : pdfPagesToMarkdown(pages),
+      ...(blank.length ? { pagesWithoutText: blank } : {}),
       title: text(info.Title),
       author: text(info.Author),
       pageCount,

@@ -32,6 +32,7 @@ export async function transformDocument(input: TransformInput): Promise<Transfor
     ...(parsed.pageCount !== undefined ? { pageCount: parsed.pageCount } : {}),
     ...(parsed.pagesParsed !== undefined && parsed.pagesParsed < (parsed.pageCount ?? 0) ? { pagesParsed: parsed.pagesParsed } : {}),
     ...(parsed.needsOcr !== undefined ? { needsOcr: parsed.needsOcr } : {}),
+    ...(parsed.pagesWithoutText ? { pagesWithoutText: parsed.pagesWithoutText } : {}),
     ...(parsed.parsed === false ? { parsed: false } : {}),
   };
   return {
@@ -49,7 +50,7 @@ async function parse(input: TransformInput): Promise<ParsedDocument & { parsed?:
     case 'pdf':
       if (wanted('pdf')) return parsePdf(bytes, maxPages);
       // The link only: what the document is, when that can be read at all.
-      return { ...(await parsePdf(bytes, 0).catch(() => ({}))), markdown: '', parsed: false, needsOcr: undefined, pagesParsed: undefined };
+      return { ...(await parsePdf(bytes, 0).catch(() => ({}))), markdown: '', parsed: false, needsOcr: undefined, pagesParsed: undefined, pagesWithoutText: undefined };
     case 'docx': {
       if (!wanted('docx')) return { markdown: '', parsed: false };
       const docx = await parseDocx(bytes);

@@ -11,4 +11,6 @@ export interface ParsedDocument {
   /** Pages parsed, when fewer than pageCount (maxPages). */
   pagesParsed?: number;
   needsOcr?: boolean;
+  /** PDF with a text layer: its pages without one (1-based, first 100). */
+  pagesWithoutText?: number[];
 }

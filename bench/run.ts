@@ -5,7 +5,7 @@
 // "n/a (endpoint missing)". See docs/benchmarks.md for the reading of the numbers.
 //
 // Sizes can be changed with environment variables (e.g. BENCH_STABILITY_SCRAPES=500), and
-// BENCH_ONLY=latency,throughput,cache,map,crawl,stability,engines,extraction,extraction-service runs a subset.
+// BENCH_ONLY=latency,throughput,cache,map,crawl,stability,engines,extraction,extraction-service,documents runs a subset.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,6 +19,7 @@ import { formatTable, row, type Row } from './lib/table.js';
 import { apiLoad } from './scenarios/api-load.js';
 import type { BenchContext, ScenarioResult, Sizes } from './scenarios/context.js';
 import { crawl } from './scenarios/crawl.js';
+import { documents } from './scenarios/documents.js';
 import { engineCrawl, engineMixed, engineThroughput } from './scenarios/engines.js';
 import { extraction } from './scenarios/extraction.js';
 import { extractionService } from './scenarios/extraction-service.js';
@@ -52,9 +53,10 @@ const SIZES: Sizes = {
   stabilityScrapes: size('BENCH_STABILITY_SCRAPES', 2_000),
   stabilityConcurrency: size('BENCH_STABILITY_CONCURRENCY', 8),
   stabilityPageBytes: size('BENCH_STABILITY_PAGE_BYTES', 10_000),
+  documentRuns: size('BENCH_DOCUMENT_RUNS', 10),
 };
 
-const SCENARIOS = ['latency', 'throughput', 'cache', 'map', 'crawl', 'stability', 'engines', 'extraction', 'extraction-service'] as const;
+const SCENARIOS = ['latency', 'throughput', 'cache', 'map', 'crawl', 'stability', 'engines', 'extraction', 'extraction-service', 'documents'] as const;
 type Scenario = (typeof SCENARIOS)[number];
 const only = new Set((process.env.BENCH_ONLY ?? SCENARIOS.join(',')).split(',').map((s) => s.trim()).filter(Boolean));
 const runs = (s: Scenario): boolean => only.has(s);
@@ -143,13 +145,14 @@ async function main(): Promise<void> {
         if (throughputBase) results.engineThroughput = await guarded('10. Engines: scrapes', 'throughput', () => engineThroughput(ctx, throughputBase, fetcherConcurrency), logs);
       }
       if (runs('extraction-service')) results.extractionService = await guarded('12. Extraction through the service', 'extraction-service', () => extractionService(ctx), logs);
+      if (runs('documents')) results.documents = await guarded('13. Documents', 'documents', () => documents(ctx, SIZES.documentRuns), logs);
     } finally {
       await bs.sys.stop();
     }
   }
   await site.close();
 
-  const order = ['latency', 'throughput', 'apiLoad', 'map', 'crawl', 'stability', 'engineCrawl', 'engineMixed', 'engineThroughput', 'extraction', 'extractionService'];
+  const order = ['latency', 'throughput', 'apiLoad', 'map', 'crawl', 'stability', 'engineCrawl', 'engineMixed', 'engineThroughput', 'extraction', 'extractionService', 'documents'];
   const rows: Row[] = order.flatMap((k) => results[k]?.rows ?? []);
   const wallMs = performance.now() - wallStarted;
   const table = formatTable(rows);

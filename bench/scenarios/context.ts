@@ -20,6 +20,8 @@ export interface Sizes {
   stabilityScrapes: number;
   stabilityConcurrency: number;
   stabilityPageBytes: number;
+  /** Scrapes of the 20-page PDF in the documents bench. */
+  documentRuns: number;
 }
 
 export interface BenchContext {

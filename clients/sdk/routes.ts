@@ -15,7 +15,7 @@ const exact = <T>() => <const L extends readonly string[]>(list: L & Exact<T, L>
 
 export const SCRAPE_FIELDS = exact<ScrapeRequest>()([
   'url', 'formats', 'onlyMainContent', 'includeTags', 'excludeTags', 'viewport', 'mobile', 'device', 'darkMode', 'headers',
-  'waitFor', 'timeout', 'screenshotOptions', 'actions', 'engine', 'extract', 'changeTrackingOptions',
+  'waitFor', 'timeout', 'screenshotOptions', 'actions', 'engine', 'extract', 'changeTrackingOptions', 'parsers', 'maxPages',
 ]);
 export const CRAWL_FIELDS = exact<CrawlRequest>()([
   'url', 'maxDepth', 'limit', 'includePaths', 'excludePaths', 'allowExternalLinks', 'ignoreRobots', 'scrapeOptions', 'webhookUrl',
@@ -27,17 +27,17 @@ export const MAP_FIELDS = exact<MapRequest>()(['url', 'search', 'limit', 'ignore
 
 export const SCRAPE_JOB_FIELDS = exact<ScrapeJob>()([
   'id', 'url', 'status', 'fromCache', 'createdAt', 'startedAt', 'completedAt', 'markdown', 'html', 'rawHtml', 'links', 'screenshot',
-  'actions', 'metadata', 'timings', 'error', 'json', 'changeTracking',
+  'actions', 'metadata', 'timings', 'error', 'json', 'changeTracking', 'document',
 ]);
 export const CRAWL_JOB_FIELDS = exact<CrawlJob>()([
   'id', 'status', 'startUrl', 'totalUrls', 'completedUrls', 'failedUrls', 'createdAt', 'startedAt', 'completedAt', 'data', 'next', 'error',
 ]);
-export const CRAWL_PAGE_FIELDS = exact<CrawlPage>()(['url', 'depth', 'markdown', 'html', 'rawHtml', 'json', 'changeTracking', 'metadata', 'links']);
+export const CRAWL_PAGE_FIELDS = exact<CrawlPage>()(['url', 'depth', 'markdown', 'html', 'rawHtml', 'json', 'changeTracking', 'metadata', 'links', 'document']);
 export const BATCH_JOB_FIELDS = exact<BatchJob>()([
   'id', 'status', 'totalUrls', 'completedUrls', 'failedUrls', 'createdAt', 'startedAt', 'completedAt', 'data', 'next', 'error',
 ]);
 export const BATCH_PAGE_FIELDS = exact<BatchPage>()([
-  'url', 'status', 'markdown', 'html', 'rawHtml', 'links', 'screenshot', 'actions', 'metadata', 'error', 'json', 'changeTracking',
+  'url', 'status', 'markdown', 'html', 'rawHtml', 'links', 'screenshot', 'actions', 'metadata', 'error', 'json', 'changeTracking', 'document',
 ]);
 export const MAP_RESULT_FIELDS = exact<MapResult>()(['links', 'count']);
 export const SCRAPE_LIST_FIELDS = exact<ScrapeListItem>()(['id', 'url', 'status', 'fromCache', 'createdAt', 'completedAt']);

@@ -73,6 +73,12 @@ export interface Config {
   engineAutoRecheckEvery: number;
   /** HTTP engine: decoded body bytes at most (a larger page is left to the browser, or fails with engine http). */
   httpEngineMaxBytes: number;
+  /** Documents (PDF, DOCX, text): downloaded bytes at most; a larger one fails with DOCUMENT_TOO_LARGE. */
+  documentMaxBytes: number;
+  /** Documents: pages parsed at most whatever the request's maxPages (docs/api.md "Documents"). */
+  documentMaxPages: number;
+  /** Documents: one parse's time at most; the worker thread is terminated past it (DOCUMENT_PARSE_TIMEOUT). */
+  documentParseTimeoutMs: number;
   /** Server secret the per-key webhook secrets derive from (unset: generated, kept in JetStream). */
   webhookSigningSecret: string | undefined;
 }
@@ -209,6 +215,9 @@ export function loadConfig(env: Env = process.env): Config {
     engineAutoAgreements: int(env, 'ENGINE_AUTO_AGREEMENTS', 3, 1, 100),
     engineAutoRecheckEvery: int(env, 'ENGINE_AUTO_RECHECK_EVERY', 25, 2, 10_000),
     httpEngineMaxBytes: int(env, 'HTTP_ENGINE_MAX_BYTES', 10 * 1024 * 1024, 64 * 1024, 100 * 1024 * 1024),
+    documentMaxBytes: int(env, 'DOCUMENT_MAX_BYTES', 32 * 1024 * 1024, 64 * 1024, 512 * 1024 * 1024),
+    documentMaxPages: int(env, 'DOCUMENT_MAX_PAGES', 1000, 1, 10_000),
+    documentParseTimeoutMs: int(env, 'DOCUMENT_PARSE_TIMEOUT_MS', 30_000, 1000, 600_000),
     webhookSigningSecret: secret(env, 'WEBHOOK_SIGNING_SECRET', MIN_WEBHOOK_SECRET_LENGTH),
     publicBaseUrl: (url(env, 'PUBLIC_BASE_URL', ['http:', 'https:']) ?? `http://${publicHost.includes(':') ? `[${publicHost}]` : publicHost}:${port}`).replace(/\/+$/, ''),
   };

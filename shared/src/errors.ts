@@ -20,6 +20,11 @@ export const ERROR_CODES = {
   METHOD_NOT_ALLOWED: { status: 405, title: 'Method not allowed' },
   JOB_ALREADY_FINISHED: { status: 409, title: 'Job already finished' },
   ROTATION_CONFLICT: { status: 409, title: 'Rotation conflict' },
+  // Documents (PDF, DOCX...): decided in docs/api.md "Documents".
+  DOCUMENT_TOO_LARGE: { status: 413, title: 'Document too large' },
+  DOCUMENT_ENCRYPTED: { status: 422, title: 'Document encrypted' },
+  DOCUMENT_UNREADABLE: { status: 422, title: 'Document unreadable' },
+  DOCUMENT_PARSE_TIMEOUT: { status: 504, title: 'Document parse timeout' },
   // The web console's (docs/console.md).
   FORBIDDEN: { status: 403, title: 'Forbidden' },
   CONFLICT: { status: 409, title: 'Conflict' },
@@ -36,6 +41,7 @@ export type ErrorCode = keyof typeof ERROR_CODES;
 /** Codes a failed scrape page may carry in its `error.code`. */
 export const PAGE_ERROR_CODES = [
   'INVALID_URL', 'URL_NOT_ALLOWED', 'PAGE_TIMEOUT', 'SELECTOR_NOT_FOUND', 'BROWSER_ERROR', 'NETWORK_ERROR',
+  'DOCUMENT_TOO_LARGE', 'DOCUMENT_ENCRYPTED', 'DOCUMENT_UNREADABLE', 'DOCUMENT_PARSE_TIMEOUT',
 ] as const satisfies readonly ErrorCode[];
 export type PageErrorCode = (typeof PAGE_ERROR_CODES)[number];
 
@@ -134,6 +140,22 @@ export class UnauthorizedError extends NonRetryableError {
 /** Signed in, but not allowed (a missing CSRF token, a member on an admin page). */
 export class ForbiddenError extends NonRetryableError {
   readonly code = 'FORBIDDEN';
+}
+/** A document over DOCUMENT_MAX_BYTES: the same bytes are as large next time. */
+export class DocumentTooLargeError extends NonRetryableError {
+  readonly code = 'DOCUMENT_TOO_LARGE';
+}
+/** A password-protected document: no retry opens it. */
+export class DocumentEncryptedError extends NonRetryableError {
+  readonly code = 'DOCUMENT_ENCRYPTED';
+}
+/** A corrupt or unsupported document: parsing it again fails the same way. */
+export class DocumentUnreadableError extends NonRetryableError {
+  readonly code = 'DOCUMENT_UNREADABLE';
+}
+/** A parse that ran past DOCUMENT_PARSE_TIMEOUT_MS (its worker thread was terminated). */
+export class DocumentParseTimeoutError extends NonRetryableError {
+  readonly code = 'DOCUMENT_PARSE_TIMEOUT';
 }
 /** Infrastructure is down (NATS, store): the request may be repeated. */
 export class ServiceUnavailableError extends RetryableError {

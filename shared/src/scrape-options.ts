@@ -18,6 +18,11 @@ export { StringEnum };
  */
 export const FORMATS = ['markdown', 'html', 'rawHtml', 'links', 'screenshot', 'extract', 'changeTracking'] as const;
 export type Format = (typeof FORMATS)[number];
+/** Document types a request may have parsed to markdown (scrape option `parsers`; docs/api.md "Documents"). */
+export const PARSERS = ['pdf', 'docx'] as const;
+export type Parser = (typeof PARSERS)[number];
+/** Upper bound of the `maxPages` option; servers may cap lower (DOCUMENT_MAX_PAGES). */
+export const MAX_DOCUMENT_PAGES = 10_000;
 export const DEVICES = ['desktop', 'tablet', 'mobile'] as const;
 export type Device = (typeof DEVICES)[number];
 
@@ -133,6 +138,17 @@ export const ScrapeOptionsSchema = Type.Object(
     timeout: Type.Optional(Type.Integer({ minimum: 1000, maximum: MAX_TIMEOUT_MS, default: 30_000 })),
     screenshotOptions: Type.Optional(ScreenshotOptions),
     actions: Type.Optional(Type.Array(Action, { maxItems: MAX_ACTIONS })),
+    parsers: Type.Optional(Type.Union([
+      Type.Array(StringEnum(PARSERS), { maxItems: PARSERS.length, uniqueItems: true }),
+      Type.Literal(false),
+    ], {
+      description: 'Document types turned into markdown (default: all, ["pdf","docx"]). A type left out, or false / [], '
+        + 'gives only metadata and a `document` link to the stored bytes. Text, markdown and JSON are always passed through.',
+    })),
+    maxPages: Type.Optional(Type.Integer({
+      minimum: 1, maximum: MAX_DOCUMENT_PAGES,
+      description: 'Documents: parse at most this many pages (default and cap: the server\'s DOCUMENT_MAX_PAGES, 1000 unless set).',
+    })),
     engine: Type.Optional(StringEnum(ENGINES, {
       description: 'browser: render in Chromium; http: one HTTP GET, no browser (no screenshot, actions, waitFor, darkMode or viewport); '
         + 'auto: HTTP when the host is verified to give the same page, else the browser. '
@@ -185,6 +201,10 @@ export const ResolvedScrapeOptions = Type.Object({
   extract: Type.Optional(Type.Unsafe<ExtractOptionsInput>(Type.Object({ schema: Type.Object({}, { additionalProperties: true }) }))),
   /** changeTrackingOptions.tag: the observation history the page belongs to (none: the URL's own). */
   changeTrackingTag: Type.Optional(Type.String()),
+  /** Only when not every parser (absent: all of PARSERS; events from before documents have none). */
+  parsers: Type.Optional(Type.Array(Type.Union(PARSERS.map((p) => Type.Literal(p))))),
+  /** Only when the request named one (absent: the server's DOCUMENT_MAX_PAGES). */
+  maxPages: Type.Optional(Type.Integer()),
 });
 export type ResolvedScrapeOptions = Static<typeof ResolvedScrapeOptions>;
 
@@ -246,7 +266,26 @@ export function normalizeScrapeOptions(input: ScrapeOptionsInput, field = ''): R
     ...(input.engine ? { engine: input.engine } : {}),
     ...(input.extract ? { extract: input.extract as ExtractOptionsInput } : {}),
     ...(input.changeTrackingOptions?.tag !== undefined ? { changeTrackingTag: input.changeTrackingOptions.tag } : {}),
+    ...documentOptions(input),
   };
+}
+
+/**
+ * parsers and maxPages, only when they differ from the defaults: requests that do not use
+ * them keep the resolved form (and the cache key) they had before documents.
+ */
+function documentOptions(input: ScrapeOptionsInput): Pick<ResolvedScrapeOptions, 'parsers' | 'maxPages'> {
+  const parsers = input.parsers === false ? [] : input.parsers;
+  const canonical = parsers === undefined ? undefined : PARSERS.filter((p) => parsers.includes(p));
+  return {
+    ...(canonical && canonical.length < PARSERS.length ? { parsers: canonical } : {}),
+    ...(input.maxPages !== undefined ? { maxPages: input.maxPages } : {}),
+  };
+}
+
+/** The parsers a resolved request asks for (all when it names none). */
+export function parsersOf(options: Pick<ResolvedScrapeOptions, 'parsers'>): readonly Parser[] {
+  return options.parsers ?? PARSERS;
 }
 
 /**

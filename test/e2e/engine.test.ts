@@ -43,6 +43,7 @@ describe('fetch engines end to end', () => {
     statics.forEach((p, i) => mixed.route(p, staticPage(String(i), [statics[(i + 1) % statics.length]!, apps[i % apps.length]!])));
     apps.forEach((p, i) => mixed.route(p, appPage(String(i), [statics[i]!])));
     mixed.route('/plain.txt', { body: 'just text', contentType: 'text/plain' });
+    mixed.route('/pixel.svg', { body: '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><text y="9">svg text</text></svg>', contentType: 'image/svg+xml' });
 
     turning = await startSite({ '/late.js': { body: LATE_JS, contentType: 'text/javascript' } });
     system = await startSystem({ env: { ENGINE_AUTO_RECHECK_EVERY: '3', CRAWL_MAX_IN_FLIGHT: '2' } });
@@ -149,26 +150,34 @@ describe('fetch engines end to end', () => {
     assert.match(job.rawHtml, /<div id="root"><\/div>/, 'rawHtml is the served HTML, scripts not run');
     assert.doesNotMatch(job.markdown ?? '', /Unique app content/);
 
-    const text = await system.api('POST', '/api/v1/scrape', { url: mixed.url('/plain.txt'), engine: 'http' });
-    const failed = await system.poll(`/api/v1/scrape/${text.body.id}`, (b: any) => FINAL.has(b.status));
+    const image = await system.api('POST', '/api/v1/scrape', { url: mixed.url('/pixel.svg'), engine: 'http' });
+    const failed = await system.poll(`/api/v1/scrape/${image.body.id}`, (b: any) => FINAL.has(b.status));
     assert.equal(failed.status, 'FAILED');
     assert.equal(failed.error.code, 'NETWORK_ERROR');
-    assert.match(failed.error.message, /text\/plain: the http engine reads only HTML/);
+    assert.match(failed.error.message, /image\/svg\+xml: the http engine reads only HTML/);
   });
 
-  test('a scrape defaults to the browser; auto renders a non-HTML page', async () => {
+  test('a scrape defaults to the browser; auto renders a non-HTML page and serves a text document over HTTP', async () => {
     const created = await system.api('POST', '/api/v1/scrape', { url: mixed.url('/s/1') });
     const job = await system.poll(`/api/v1/scrape/${created.body.id}`, (b: any) => FINAL.has(b.status));
     assert.equal(job.metadata.engine, 'browser');
     const events = await fetchedEvents('scrape', created.body.id);
     assert.deepEqual([events[0].data.engine.requested, events[0].data.engine.reason], ['browser', 'engine browser']);
 
+    const image = await system.api('POST', '/api/v1/scrape', { url: mixed.url('/pixel.svg'), engine: 'auto' });
+    const rendered = await system.poll(`/api/v1/scrape/${image.body.id}`, (b: any) => FINAL.has(b.status));
+    assert.equal(rendered.status, 'COMPLETED');
+    assert.equal(rendered.metadata.engine, 'browser');
+    const [fetched] = await fetchedEvents('scrape', image.body.id);
+    assert.match(fetched.data.engine.reason, /HTTP fetch not-html/);
+
+    // Text is a document (docs/api.md "Documents"): passed through, over HTTP, no browser.
     const text = await system.api('POST', '/api/v1/scrape', { url: mixed.url('/plain.txt'), engine: 'auto' });
     const done = await system.poll(`/api/v1/scrape/${text.body.id}`, (b: any) => FINAL.has(b.status));
     assert.equal(done.status, 'COMPLETED');
-    assert.match(done.markdown, /just text/);
-    const [fetched] = await fetchedEvents('scrape', text.body.id);
-    assert.match(fetched.data.engine.reason, /HTTP fetch not-html/);
+    assert.equal(done.markdown, 'just text');
+    const [textFetched] = await fetchedEvents('scrape', text.body.id);
+    assert.deepEqual([textFetched.data.engine.used, textFetched.data.engine.reason], ['http', 'document']);
   });
 
   test('engine http with options that need a browser is a 400 naming them', async () => {

@@ -1,5 +1,5 @@
-// The fetcher's consumer: page_requested -> (Chromium or HTTP, engine/engine-router.ts) -> page_fetched. Raw HTML and
-// screenshots go to the Object Store under deterministic names; the event carries refs.
+// The fetcher's consumer: page_requested -> (Chromium or HTTP, engine/engine-router.ts) -> page_fetched. Raw HTML (or a
+// document's bytes) and screenshots go to the Object Store under deterministic names; the event carries refs.
 // Idempotent: a page that already has page_fetched is not loaded again, and the append is
 // `once`, so a redelivery after a crash between append and ack writes nothing twice.
 //
@@ -18,6 +18,7 @@ import type { ServiceContext } from '../../../shared/src/service.js';
 import { SUBJECT_ROOT, type AggregateKind } from '../../../shared/src/subjects.js';
 import type { EngineRouter, JobKind, RoutedPage } from './engine/engine-router.js';
 import type { CaptureResult } from './page-capturer.js';
+import { storedContentType } from '../../../shared/src/document-type.js';
 import type { CapturePriority } from './slots.js';
 
 type PageRequestedEvent = TrawlEvent<'page_requested'> & { seq: number };
@@ -117,9 +118,14 @@ export class FetchWorker {
     );
   }
 
-  private async store(event: PageRequestedEvent, result: CaptureResult) {
+  private async store(event: PageRequestedEvent, result: RoutedPage) {
     const base = `${event.kind}/${event.id}/${event.part}`;
     const { payloads } = this.deps.ctx;
+    if (result.document) {
+      // A document: its bytes as served, for the transformer and for the result's link.
+      const { kind, bytes } = result.document;
+      return { document: { ref: await payloads.putBytes(`${base}/document`, bytes, storedContentType(kind, result.contentType)), type: kind } };
+    }
     const rawHtml = await payloads.putText(`${base}/raw.html`, result.html, 'text/html; charset=utf-8');
     let actionIndex = 0;
     const screenshots = [];

@@ -115,6 +115,8 @@ export async function buildApp(deps: GatewayDeps) {
   const present: PresentDeps = {
     screenshotUrl: (jobId, index) => `${deps.config.publicBaseUrl}/api/v1/scrape/${jobId}/${index === undefined ? 'screenshot' : `screenshots/${index}`}`,
     screenshotBytes: (shot) => deps.payloads.getBytes({ bucket: PAYLOAD_BUCKET, name: shot.name, size: shot.fileSize, contentType: '' }),
+    documentUrl: (jobId) => `${deps.config.publicBaseUrl}/api/v1/scrape/${jobId}/document`,
+    documentBytes: (doc) => deps.payloads.getBytes({ bucket: PAYLOAD_BUCKET, name: doc.name, size: doc.fileSize, contentType: doc.contentType }),
   };
 
   await app.register(async (api) => {

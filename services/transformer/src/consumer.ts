@@ -1,7 +1,9 @@
-// The transformer's consumer: page_fetched -> (Readability, turndown) -> page_completed.
+// The transformer's consumer: page_fetched -> (Readability, turndown) -> page_completed;
+// a document (page_fetched.document) -> documents/transform-document.ts, under a time cap.
 // The transform runs in a worker-thread pool, so a heavy page never blocks this
 // process's NATS heartbeats. The result document goes to the Object Store.
-import type { TrawlError } from '../../../shared/src/errors.js';
+import { DocumentParseTimeoutError, DocumentUnreadableError, type TrawlError } from '../../../shared/src/errors.js';
+import type { ResolvedScrapeOptions } from '../../../shared/src/scrape-options.js';
 import { pageSettled, recordPageFailure } from '../../../shared/src/page-failure.js';
 import { makeEvent, MAX_EVENT_LINKS, type PageResultPayload, type ScreenshotPayload, type StoredEvent, type TrawlEvent } from '../../../shared/src/events/index.js';
 import type { Clock, IdGenerator } from '../../../shared/src/ids.js';
@@ -12,6 +14,7 @@ import { PayloadStore } from '../../../shared/src/nats/payloads.js';
 import { BASELINE_BUCKET, eventFilter } from '../../../shared/src/subjects.js';
 import { PageObserver, type ObserveOutcome } from './change-tracking/observer.js';
 import type { TransformPool } from './transform-pool.js';
+import type { DocumentInput, TransformInput, TransformOutput } from './types.js';
 
 type PageFetchedEvent = TrawlEvent<'page_fetched'> & { seq: number };
 
@@ -40,7 +43,8 @@ export class TransformConsumer {
       concurrency: ctx.config.transformerConcurrency,
       ackWaitMs: 15_000,
       maxDeliver: 3,
-      handlerTimeoutMs: 60_000,
+      // A document's parse has its own cap (DOCUMENT_PARSE_TIMEOUT_MS); this only backs it up.
+      handlerTimeoutMs: (event) => (event.data.document ? ctx.config.documentParseTimeoutMs + 30_000 : 60_000),
       handle: (event, mctx) => this.handle(event, mctx),
       giveUp: (event, error, mctx) => this.recordFailure(event, error, mctx),
     });
@@ -60,11 +64,16 @@ export class TransformConsumer {
     }
     const { options } = requested.data;
     const asked = new Set(options.formats);
-    const html = await ctx.payloads.getText(event.data.rawHtml);
+    const { document } = event.data;
+    // Events from before documents always carry rawHtml.
+    const html = document ? '' : await ctx.payloads.getText(event.data.rawHtml!);
     const started = performance.now();
     // changeTracking compares markdown, so it is made even when not asked for (and not returned then).
     const transformOptions = asked.has('changeTracking') && !asked.has('markdown') ? { ...options, formats: [...options.formats, 'markdown' as const] } : options;
-    const out = await pool.run({ html, url: event.data.finalUrl, options: transformOptions, statusCode: event.data.statusCode }, mctx.signal);
+    const input = { html, url: event.data.finalUrl, options: transformOptions, statusCode: event.data.statusCode };
+    const out = document
+      ? await parseDocument(pool, { ...input, document: await this.documentInput(document, options) }, mctx.signal, ctx.config.documentParseTimeoutMs)
+      : await pool.run(input, mctx.signal);
     const transformMs = Math.round(performance.now() - started);
     const observed = await this.observe(event, requested, out.markdown, clock());
     // The observation's time is the page's completedAt (a redelivered page keeps the time it
@@ -80,12 +89,13 @@ export class TransformConsumer {
     const payload: PageResultPayload = {
       ...(asked.has('markdown') && out.markdown !== undefined ? { markdown: out.markdown } : {}),
       ...(asked.has('html') && out.html !== undefined ? { html: out.html } : {}),
-      ...(asked.has('rawHtml') ? { rawHtml: html } : {}),
+      ...(asked.has('rawHtml') && !document ? { rawHtml: html } : {}),
       ...(asked.has('links') ? { links: out.links } : {}),
       ...(asked.has('extract') && out.json !== undefined ? { json: out.json } : {}),
       ...(asked.has('screenshot') && finalShot ? { screenshot: finalShot } : {}),
       ...(actionShots.length ? { actionScreenshots: actionShots } : {}),
       ...(observed.report ? { changeTracking: observed.report } : {}),
+      ...(document ? { document: { name: document.ref.name, contentType: document.ref.contentType, fileSize: document.ref.size } } : {}),
     };
     const result = await ctx.payloads.putJson(`${event.kind}/${event.id}/${event.part}/result.json`, payload);
     const t = event.data.timings;
@@ -131,9 +141,36 @@ export class TransformConsumer {
     });
   }
 
+  private async documentInput(document: NonNullable<PageFetchedEvent['data']['document']>, options: ResolvedScrapeOptions): Promise<DocumentInput> {
+    const { config, payloads } = this.deps.ctx;
+    return {
+      kind: document.type,
+      bytes: await payloads.getBytes(document.ref),
+      contentType: document.ref.contentType,
+      maxPages: Math.min(options.maxPages ?? config.documentMaxPages, config.documentMaxPages),
+    };
+  }
+
   private recordFailure(event: PageFetchedEvent, error: TrawlError, mctx: MessageContext): Promise<void> {
     const failure = { code: error.code, message: `could not transform the page: ${error.message}` };
     return recordPageFailure(this.deps.ctx.log, this.at(event), failure, mctx.deliveryCount, this.deps);
   }
 
+}
+
+/**
+ * A document's parse in the pool under `timeoutMs` (DOCUMENT_PARSE_TIMEOUT_MS): past it the
+ * thread is terminated (the only way to stop pdf.js mid-page) and the page fails for good,
+ * as it does when the parse kills its thread (out of memory): the same bytes would do it
+ * again. A cancel of the message itself (`signal`) is passed on as it is.
+ */
+export async function parseDocument(pool: Pick<TransformPool, 'run'>, input: TransformInput, signal: AbortSignal, timeoutMs: number): Promise<TransformOutput> {
+  const deadline = AbortSignal.timeout(timeoutMs);
+  try {
+    return await pool.run(input, AbortSignal.any([signal, deadline]));
+  } catch (err) {
+    if (deadline.aborted && !signal.aborted) throw new DocumentParseTimeoutError(`parsing the ${input.document!.kind} document took longer than ${timeoutMs} ms (DOCUMENT_PARSE_TIMEOUT_MS)`);
+    if (!signal.aborted && err instanceof Error && /transform worker died/.test(err.message)) throw new DocumentUnreadableError(`the ${input.document!.kind} document could not be parsed: ${err.message}`);
+    throw err;
+  }
 }

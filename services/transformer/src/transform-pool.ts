@@ -13,7 +13,9 @@
 //     replaced.
 //   - close() rejects queued and running tasks and terminates every worker.
 import { Worker } from 'node:worker_threads';
-import { InvalidUrlError, ValidationError } from '../../../shared/src/errors.js';
+import {
+  DocumentEncryptedError, DocumentParseTimeoutError, DocumentTooLargeError, DocumentUnreadableError, InvalidUrlError, ValidationError,
+} from '../../../shared/src/errors.js';
 import type { TransformInput, TransformOutput } from './types.js';
 
 export interface TransformPoolOptions {
@@ -226,9 +228,16 @@ export class TransformPool {
   }
 }
 
+/** Errors that decide the message's fate, rebuilt with their class (ackDecision reads it). */
+const DOCUMENT_ERRORS: Record<string, new (message: string) => Error> = {
+  DocumentEncryptedError, DocumentUnreadableError, DocumentTooLargeError, DocumentParseTimeoutError,
+};
+
 function rebuildError(error: { name: string; message: string; field?: string }): Error {
   if (error.name === 'InvalidUrlError') return new InvalidUrlError(error.message, error.field);
   if (error.name === 'ValidationError') return new ValidationError(error.message, error.field);
+  const DocumentError = DOCUMENT_ERRORS[error.name];
+  if (DocumentError) return new DocumentError(error.message);
   const rebuilt = new Error(error.message);
   rebuilt.name = error.name;
   return rebuilt;

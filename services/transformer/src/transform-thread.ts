@@ -1,15 +1,19 @@
-// Worker-thread entry of TransformPool (transform-pool.ts): runs transformPage for one message at a time.
+// Worker-thread entry of TransformPool (transform-pool.ts): one message at a time, a web
+// page through transformPage (synchronous) or a document through transformDocument (pdf.js
+// and mammoth are asynchronous; the pool still gives this thread one task at a time).
 import { parentPort } from 'node:worker_threads';
+import { transformDocument } from './documents/transform-document.js';
 import { transformPage } from './transform.js';
 import type { WorkerReply, WorkerRequest } from './transform-pool.js';
 
 if (!parentPort) throw new Error('transformer worker must run in a worker thread');
 const port = parentPort;
 
-port.on('message', (request: WorkerRequest) => {
+port.on('message', async (request: WorkerRequest) => {
   let reply: WorkerReply;
   try {
-    reply = { id: request.id, ok: true, output: transformPage(request.input) };
+    const output = request.input.document ? await transformDocument(request.input) : transformPage(request.input);
+    reply = { id: request.id, ok: true, output };
   } catch (err) {
     const error = err instanceof Error ? err : new Error(String(err));
     const field = (error as { field?: unknown }).field;

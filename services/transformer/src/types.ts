@@ -1,4 +1,5 @@
 import type { PageMetadata } from '../../../shared/src/events/common.js';
+import type { DocumentKind } from '../../../shared/src/document-type.js';
 import type { ResolvedScrapeOptions } from '../../../shared/src/scrape-options.js';
 import type { StructuredData } from './structured-data.js';
 
@@ -10,6 +11,17 @@ export interface TransformInput {
   options: ResolvedScrapeOptions;
   /** HTTP status of the main document, copied into metadata.statusCode. */
   statusCode?: number;
+  /** Set for a document response (then `html` is ''): documents/transform-document.ts. */
+  document?: DocumentInput;
+}
+
+export interface DocumentInput {
+  kind: DocumentKind;
+  bytes: Uint8Array;
+  /** As stored (the served Content-Type when it named the kind). */
+  contentType: string;
+  /** Pages to parse at most (the request's maxPages within DOCUMENT_MAX_PAGES). */
+  maxPages: number;
 }
 
 /** The cheap extras metadata.ts reads beside PageMetadata's fields (each only when present). */
@@ -36,7 +48,17 @@ export interface MetadataExtras {
   /** Only when the extract format's json hit its size bound and was cut (extract.ts). */
   extractTruncated?: true;
 }
-export type TransformMetadata = PageMetadata & MetadataExtras;
+
+/** A document's metadata (docs/api.md "Documents"): the stored Content-Type, page counts, the OCR flag, whether it was converted. */
+export interface DocumentMetadata {
+  contentType?: string;
+  pageCount?: number;
+  pagesParsed?: number;
+  needsOcr?: boolean;
+  pagesWithoutText?: number[];
+  parsed?: boolean;
+}
+export type TransformMetadata = PageMetadata & MetadataExtras & DocumentMetadata;
 
 export interface TransformOutput {
   /** Present only when options.formats includes 'markdown'. */

@@ -7,6 +7,7 @@
 //   page_completed  (transformer: result in the Object Store) | page_failed (any stage)
 import { Type, type Static } from '@sinclair/typebox';
 import type { ChangeTrackingReport } from '../change-tracking.js';
+import { DocumentKindSchema } from '../document-type.js';
 import { ResolvedScrapeOptions } from '../scrape-options.js';
 import { EngineUsed, FetchTimings, PageError, PageMetadata, PayloadRef, Timestamp, Timings } from './common.js';
 
@@ -55,7 +56,14 @@ export const PageFetched = Type.Object({
   finalUrl: Type.String(),
   statusCode: Type.Integer(),
   contentType: Type.Optional(Type.String()),
-  rawHtml: PayloadRef,
+  /** The page's HTML; absent when the response was a document (then `document`). */
+  rawHtml: Type.Optional(PayloadRef),
+  /**
+   * A document response (PDF, DOCX, text, markdown, JSON; docs/api.md "Documents"): its
+   * bytes as served and the type detected from Content-Type and magic bytes. Absent on
+   * HTML pages and on events from before documents.
+   */
+  document: Type.Optional(Type.Object({ ref: PayloadRef, type: DocumentKindSchema })),
   screenshots: Type.Optional(Type.Array(Type.Object({
     ref: PayloadRef,
     width: Type.Integer(),
@@ -162,6 +170,15 @@ export interface PageResultPayload {
   actionScreenshots?: ScreenshotPayload[];
   /** Only with the changeTracking format. */
   changeTracking?: ChangeTrackingReport;
+  /** A document page: its stored bytes (served by the gateway as the result's `document.url`). */
+  document?: DocumentPayload;
+}
+
+export interface DocumentPayload {
+  /** Object Store name of the bytes as served. */
+  name: string;
+  contentType: string;
+  fileSize: number;
 }
 
 export interface ScreenshotPayload {

@@ -29,6 +29,16 @@ export interface PageContent {
   /** The extract format's result. */
   json?: unknown;
   changeTracking?: ChangeTrackingReport;
+  /** A document page: its stored bytes, served by the gateway (docs/api.md "Documents"). */
+  document?: DocumentInfo;
+}
+
+export interface DocumentInfo {
+  /** Object Store name. */
+  name: string;
+  contentType: string;
+  fileSize: number;
+  expiresAt: string;
 }
 
 export interface ScrapeJobDoc {
@@ -205,6 +215,8 @@ export interface CrawlPageDoc {
   /** The extract format's result. */
   json?: unknown;
   changeTracking?: ChangeTrackingReport;
+  /** A document page's stored bytes (docs/api.md "Documents"). */
+  document?: DocumentInfo;
   metadata?: PageMetadata;
   links?: string[];
   error?: PageError;

@@ -7,13 +7,14 @@ import { after, before, describe, test } from 'node:test';
 import iconv from 'iconv-lite';
 import { BodyTooLargeError } from '../../../shared/src/safe-http.js';
 import { PageTimeoutError, UrlNotAllowedError } from '../../../shared/src/errors.js';
+import { reportPdf } from '../../support/documents.js';
 import { HttpEngine, NotHtmlError, TooManyRedirectsError } from '../../../services/fetcher/src/engine/http-engine.js';
 import { startSite, type TestSite } from '../../support/site.js';
 import { LOOPBACK_ALLOWED, opts } from './helpers.js';
 
 const HTML = '<!doctype html><html><head><title>Café</title></head><body><p>Crème brûlée, naïve façade — 日本語</p></body></html>';
 let site: TestSite;
-const engine = new HttpEngine({ allowCidrs: LOOPBACK_ALLOWED, maxBytes: 64 * 1024, chromeVersion: () => '156' });
+const engine = new HttpEngine({ allowCidrs: LOOPBACK_ALLOWED, maxBytes: 64 * 1024, documentMaxBytes: 64 * 1024, chromeVersion: () => '156' });
 const signal = (): AbortSignal => new AbortController().signal;
 
 before(async () => {
@@ -35,8 +36,10 @@ before(async () => {
     '/deflate': { body: zlib.deflateSync(HTML), headers: { 'content-encoding': 'deflate' } },
     '/pdf': { body: Buffer.alloc(1_000_000, 1), contentType: 'application/pdf' },
     '/json': { body: '{"a":1}', contentType: 'application/json' },
+    '/png': { body: Buffer.alloc(1000, 1), contentType: 'image/png' },
     '/untyped-html': (_req, res) => { res.writeHead(200).end(HTML); },
     '/untyped-binary': (_req, res) => { res.writeHead(200).end(Buffer.from([0, 1, 2, 3, 4])); },
+    '/octet-archive': { body: Buffer.alloc(5_000_000, 7), contentType: 'application/octet-stream' },
     '/big': `<!doctype html><html><body>${'<p>filler</p>'.repeat(10_000)}</body></html>`,
     '/bomb': { body: zlib.gzipSync(Buffer.alloc(50_000_000, 0x20)), headers: { 'content-encoding': 'gzip' } },
     '/slow': { body: HTML, delayMs: 3_000 },
@@ -63,7 +66,7 @@ describe('HTTP engine', () => {
   });
 
   test('a private start address is blocked too', async () => {
-    const strict = new HttpEngine({ allowCidrs: [], maxBytes: 1024, chromeVersion: () => '156' });
+    const strict = new HttpEngine({ allowCidrs: [], maxBytes: 1024, documentMaxBytes: 1024, chromeVersion: () => '156' });
     await assert.rejects(strict.fetch(site.url('/'), opts(), signal()), UrlNotAllowedError);
   });
 
@@ -84,16 +87,33 @@ describe('HTTP engine', () => {
     assert.match(String(sent.headers['accept-encoding']), /br/);
   });
 
-  test('non-HTML is refused before its body is read; untyped bodies are sniffed', async () => {
-    await assert.rejects(engine.fetch(site.url('/pdf'), opts(), signal()), (err: unknown) => err instanceof NotHtmlError && (err as NotHtmlError).code === 'NETWORK_ERROR' && /application\/pdf/.test((err as Error).message));
-    await assert.rejects(engine.fetch(site.url('/json'), opts(), signal()), NotHtmlError);
+  test('non-HTML non-documents are refused before their body is read; documents over the cap fail; untyped bodies are sniffed', async () => {
+    await assert.rejects(engine.fetch(site.url('/png'), opts(), signal()), (err: unknown) => err instanceof NotHtmlError && (err as NotHtmlError).code === 'NETWORK_ERROR' && /image\/png/.test((err as Error).message));
+    await assert.rejects(engine.fetch(site.url('/pdf'), opts(), signal()), (err: unknown) => (err as { code?: string }).code === 'DOCUMENT_TOO_LARGE');
+    const json = await engine.fetch(site.url('/json'), opts(), signal());
+    assert.deepEqual([json.document?.kind, Buffer.from(json.document!.bytes).toString()], ['json', '{"a":1}']);
     await assert.rejects(engine.fetch(site.url('/untyped-binary'), opts(), signal()), NotHtmlError);
+    // A generic label is read only while its first bytes may be a document or HTML.
+    await assert.rejects(engine.fetch(site.url('/octet-archive'), opts(), signal()), (err: unknown) => err instanceof NotHtmlError && /application\/octet-stream/.test((err as Error).message));
+    site.route('/octet-pdf', { body: await reportPdf(), contentType: 'application/octet-stream' });
+    const pdf = await engine.fetch(site.url('/octet-pdf'), opts(), signal());
+    assert.deepEqual([pdf.document?.kind, pdf.html], ['pdf', '']);
     assert.equal((await engine.fetch(site.url('/untyped-html'), opts(), signal())).html, HTML);
   });
 
   test('a body over the cap fails (plain and decompressed: a gzip bomb stops at the cap)', async () => {
     await assert.rejects(engine.fetch(site.url('/big'), opts(), signal()), BodyTooLargeError);
     await assert.rejects(engine.fetch(site.url('/bomb'), opts(), signal()), BodyTooLargeError);
+  });
+
+  test('with a larger document cap, HTML still stops at its own cap; a PDF mislabelled as HTML gets the document cap', async () => {
+    const roomy = new HttpEngine({ allowCidrs: LOOPBACK_ALLOWED, maxBytes: 64 * 1024, documentMaxBytes: 4 * 1024 * 1024, chromeVersion: () => '156' });
+    await assert.rejects(roomy.fetch(site.url('/big'), opts(), signal()), (err: unknown) => err instanceof BodyTooLargeError && /65536/.test((err as Error).message));
+    await assert.rejects(roomy.fetch(site.url('/bomb'), opts(), signal()), BodyTooLargeError);
+    const pdf = Buffer.concat([await reportPdf(), Buffer.alloc(200_000, 0x20)]); // trailing whitespace: still a PDF, over the HTML cap
+    site.route('/pdf-as-html', { body: pdf, contentType: 'text/html' });
+    const got = await roomy.fetch(site.url('/pdf-as-html'), opts(), signal());
+    assert.deepEqual([got.document?.kind, got.document?.bytes.length], ['pdf', pdf.length]);
   });
 
   test('the page timeout bounds a slow answer and a stalled body (PAGE_TIMEOUT)', async () => {

@@ -11,12 +11,19 @@
 //                    both, compare (similarity.ts), serve the browser's result, and record
 //                    the verdict on the host.
 //
+// Documents (PDF, DOCX, text, markdown, JSON; shared/src/document-type.ts) never go
+// through the browser, which would download a PDF instead of rendering it: an HTTP GET that
+// finds a document serves it at once (reason "document"), and a browser capture whose main
+// response is labelled like one (or unlabelled and empty: a download) is fetched again by
+// the HTTP engine, with the same SSRF protections, and served from there when it is one.
+//
 // Cost of a verification: one extra GET and two transforms (transformPage, in this
 // process's thread, on the same options with markdown only) beside the render it would
 // have paid anyway. It happens for the first K pages of a host and 1 page in
 // `recheckEvery` after that. A failed GET under auto costs one extra round trip. Each auto
 // page costs one KV compare-and-set (count the page, read the profile); a verification one more.
-import { PageTimeoutError, UrlNotAllowedError } from '../../../../shared/src/errors.js';
+import { mayBeDocument, type DocumentKind } from '../../../../shared/src/document-type.js';
+import { DocumentTooLargeError, PageTimeoutError, UrlNotAllowedError } from '../../../../shared/src/errors.js';
 import type { Logger } from '../../../../shared/src/logger.js';
 import { resolvedBrowserNeeds, type Engine, type EngineDefaults, type ResolvedScrapeOptions } from '../../../../shared/src/scrape-options.js';
 import type { transformPage as TransformPage } from '../../../transformer/src/transform.js';
@@ -42,7 +49,12 @@ export interface EngineRecord {
 
 export interface RoutedPage extends CaptureResult {
   engine: EngineRecord;
+  /** A document response: its bytes as served (then `html` is ''). */
+  document?: { kind: DocumentKind; bytes: Uint8Array };
 }
+
+/** The reason page_fetched records for a document served over HTTP. */
+export const DOCUMENT_REASON = 'document';
 
 export interface EngineRouterDeps {
   capture(url: string, options: ResolvedScrapeOptions, ctx: CaptureContext): Promise<CaptureResult>;
@@ -87,21 +99,26 @@ export class EngineRouter {
     };
 
     const plan = decide(profile, { type: 'plan', requested, browserNeeds: needs }, this.deps.policy);
+    const asDocument = (page: HttpFetchResult): RoutedPage => ({ ...fromHttp(page), engine: record('http', { action: 'http', reason: DOCUMENT_REASON }) });
     if (plan.action === 'browser') {
       const page = await this.deps.capture(url, options, ctx);
-      return { ...page, engine: record('browser', plan) };
+      const document = await this.documentBehind(page, url, options, ctx.signal);
+      return document ? asDocument(document) : { ...page, engine: record('browser', plan) };
     }
     if (requested === 'http') {
       const page = await this.deps.http.fetch(url, options, ctx.signal);
-      return { ...fromHttp(page), engine: record('http', plan) };
+      return page.document ? asDocument(page) : { ...fromHttp(page), engine: record('http', plan) };
     }
 
     const { page: got, probe } = await this.probe(url, options, ctx.signal);
+    if (got?.document) return asDocument(got);
     const next = decide(profile, { type: 'probed', requested, probe }, this.deps.policy);
     if (next.action === 'http' && got) {
       return { ...fromHttp(got), engine: record('http', next) };
     }
     const rendered = await this.deps.capture(url, options, ctx);
+    const document = got ? undefined : await this.documentBehind(rendered, url, options, ctx.signal);
+    if (document) return asDocument(document);
     if (next.action !== 'verify' || !got) {
       return { ...rendered, engine: record('browser', next) };
     }
@@ -119,9 +136,29 @@ export class EngineRouter {
     } catch (err) {
       // Blocked addresses, a server that does not answer in time, or a cancel: the browser
       // would meet the same, so the page fails now instead of waiting twice.
-      if (signal.aborted || err instanceof UrlNotAllowedError || err instanceof PageTimeoutError) throw err;
+      if (signal.aborted || err instanceof UrlNotAllowedError || err instanceof PageTimeoutError || err instanceof DocumentTooLargeError) throw err;
       const why = err instanceof NotHtmlError ? 'not-html' : err instanceof BodyTooLargeError ? 'too-large' : 'failed';
       return { probe: { ok: false, why, detail: (err as Error).message } };
+    }
+  }
+
+  /**
+   * The document a browser capture stands for: its main response was labelled like a
+   * document, was unlabelled and left an empty page (Chromium downloaded it), or was a PDF
+   * a server labelled HTML (Chromium shows its bytes as text). Fetched again over HTTP;
+   * undefined when that finds HTML (then the rendered page stands).
+   */
+  private async documentBehind(page: CaptureResult, url: string, options: ResolvedScrapeOptions, signal: AbortSignal): Promise<HttpFetchResult | undefined> {
+    const labelled = page.contentType !== undefined && page.contentType.trim() !== '';
+    const looksLikeOne = labelled ? mayBeDocument(page.contentType) || showsPdfBytes(page.html) : isEmptyDocument(page.html);
+    if (!looksLikeOne) return undefined;
+    try {
+      const got = await this.deps.http.fetch(url, options, signal);
+      return got.document ? got : undefined;
+    } catch (err) {
+      if (signal.aborted || err instanceof DocumentTooLargeError) throw err;
+      this.deps.logger.info({ url, err: (err as Error).message }, 'a document-like response could not be fetched over HTTP: the rendered page stands');
+      return undefined;
     }
   }
 
@@ -143,6 +180,17 @@ function loadTransform(): Promise<typeof TransformPage> {
   return transform;
 }
 
-function fromHttp(page: HttpFetchResult): CaptureResult {
+/** PDF bytes rendered as an HTML page: the body's text starts with the PDF header. */
+function showsPdfBytes(html: string): boolean {
+  return /<body[^>]*>(?:\s|<[^>]*>)*%PDF-/i.test(html);
+}
+
+/** What Chromium leaves when it downloads the main document instead of rendering it. */
+function isEmptyDocument(html: string): boolean {
+  const body = /<body[^>]*>([\s\S]*)<\/body>/i.exec(html)?.[1] ?? html;
+  return body.replace(/<[^>]*>/g, '').trim() === '';
+}
+
+function fromHttp(page: HttpFetchResult): CaptureResult & Pick<RoutedPage, 'document'> {
   return { ...page, screenshots: [] };
 }

@@ -9,18 +9,21 @@
 // encoding sniffing rules (BOM, then the Content-Type charset, then <meta charset> /
 // http-equiv in the first 1024 bytes, then UTF-8) through encoding-sniffer.
 //
-// Only HTML is read: text/html, application/xhtml+xml, or no Content-Type with a body that
-// starts like markup. Anything else is refused before its body is downloaded (NotHtmlError);
-// under `auto` such a page goes to the browser, which renders text, JSON and images.
+// HTML and documents are read (shared/src/document-type.ts decides which from the
+// Content-Type and the bytes' signature): HTML as text, a document (PDF, DOCX, text,
+// markdown, JSON) as its bytes, capped at `documentMaxBytes` (DocumentTooLargeError).
+// Anything else (images, video, archives) is refused before its body is downloaded
+// (NotHtmlError); under `auto` such a page goes to the browser. A generic label
+// (octet-stream, none) is read to find out, within the larger of the two caps.
 import { decodeBuffer } from 'encoding-sniffer';
-import { NetworkError, PageTimeoutError } from '../../../../shared/src/errors.js';
+import { detectResponseKind, kindFromMime, looksLikeMarkup, maySignDocument, mimeOf, type DocumentKind } from '../../../../shared/src/document-type.js';
+import { DocumentTooLargeError, NetworkError, PageTimeoutError } from '../../../../shared/src/errors.js';
 import { BodyTooLargeError, safeStream, type SafeStreamResponse } from '../../../../shared/src/safe-http.js';
 import type { ResolvedScrapeOptions } from '../../../../shared/src/scrape-options.js';
 import type { CidrRange } from '../../../../shared/src/url-safety.js';
 import { resolveEmulation } from '../device-presets.js';
 
 export const MAX_REDIRECTS = 10;
-const HTML_TYPES = ['text/html', 'application/xhtml+xml'];
 /**
  * A page that names no encoding anywhere: UTF-8, not the WHATWG fallback windows-1252.
  * Chromium guesses with its content detector, which says UTF-8 for such pages today.
@@ -44,6 +47,8 @@ export class TooManyRedirectsError extends NetworkError {
 export interface HttpEngineOptions {
   allowCidrs: CidrRange[];
   maxBytes: number;
+  /** Documents' bytes at most (DOCUMENT_MAX_BYTES). */
+  documentMaxBytes: number;
   /** The Chrome major version the user agent names (the browser's, once it has been launched). */
   chromeVersion: () => string;
   insecureTls?: boolean;
@@ -53,8 +58,10 @@ export interface HttpFetchResult {
   finalUrl: string;
   statusCode: number;
   contentType?: string;
-  /** The served HTML, decoded (the result's rawHtml under this engine). */
+  /** The served HTML, decoded (the result's rawHtml under this engine); '' for a document. */
   html: string;
+  /** Set when the response is a document: its bytes as served and its detected kind. */
+  document?: { kind: DocumentKind; bytes: Uint8Array };
   timings: { fetchMs: number; renderMs: number; screenshotMs: number };
 }
 
@@ -71,7 +78,7 @@ export class HttpEngine {
         allow: this.opts.allowCidrs,
         headers: this.headers(options),
         timeoutMs: options.timeoutMs,
-        maxBytes: this.opts.maxBytes,
+        maxBytes: Math.max(this.opts.maxBytes, this.opts.documentMaxBytes),
         maxRedirects: MAX_REDIRECTS,
         signal,
         insecureTls: this.opts.insecureTls ?? true,
@@ -84,19 +91,36 @@ export class HttpEngine {
       throw new TooManyRedirectsError(url);
     }
     const contentType = headerValue(res.headers['content-type']);
-    const mime = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
-    if (mime && !HTML_TYPES.includes(mime)) {
+    const mime = mimeOf(contentType);
+    const labelled = kindFromMime(mime);
+    if (labelled === 'other') {
       res.body.destroy();
       throw new NotHtmlError(res.url, mime);
     }
     let body: Buffer;
     try {
-      body = await readAll(res, both);
+      // How much is worth reading is decided on the first bytes: a generic label only while
+      // they may be a document or HTML (a zip served as octet-stream is not downloaded to
+      // find out); HTML only up to its own cap, unless the bytes are a document's.
+      const htmlCap = this.opts.maxBytes;
+      body = await readAll(res, both, labelled === undefined
+        ? (head) => (mayBeDocumentOrHtml(head) ? Infinity : 0)
+        : labelled === 'html' ? (head) => (maySignDocument(head) ? Infinity : htmlCap) : undefined);
     } catch (err) {
+      if (err instanceof NotHtmlError) throw new NotHtmlError(res.url, mime);
+      if (err instanceof BodyTooLargeError) throw new BodyTooLargeError(this.opts.maxBytes);
       throw this.explain(err, url, options, signal, deadline);
     }
-    if (res.truncated()) throw new BodyTooLargeError(this.opts.maxBytes);
-    if (!mime && !looksLikeMarkup(body)) throw new NotHtmlError(res.url, '');
+    const kind = await detectResponseKind(contentType, body);
+    if (kind === 'other') throw new NotHtmlError(res.url, mime);
+    const timings = { fetchMs: Math.round(performance.now() - started), renderMs: 0, screenshotMs: 0 };
+    if (kind !== 'html') {
+      if (res.truncated() || body.byteLength > this.opts.documentMaxBytes) {
+        throw new DocumentTooLargeError(`${res.url} is a ${kind} document over the ${this.opts.documentMaxBytes}-byte limit (DOCUMENT_MAX_BYTES)`);
+      }
+      return { finalUrl: res.url, statusCode: res.status, ...(contentType ? { contentType } : {}), html: '', document: { kind, bytes: body }, timings };
+    }
+    if (res.truncated() || body.byteLength > this.opts.maxBytes) throw new BodyTooLargeError(this.opts.maxBytes);
     const charset = charsetOf(contentType);
     const html = decodeBuffer(body, { defaultEncoding: UNLABELLED_ENCODING, ...(charset ? { transportLayerEncodingLabel: charset } : {}) });
     return {
@@ -104,7 +128,7 @@ export class HttpEngine {
       statusCode: res.status,
       ...(contentType ? { contentType } : {}),
       html,
-      timings: { fetchMs: Math.round(performance.now() - started), renderMs: 0, screenshotMs: 0 },
+      timings,
     };
   }
 
@@ -123,18 +147,46 @@ export class HttpEngine {
   }
 }
 
-/** Reads the capped body; gives up when `signal` aborts (a stalled decompressor never ends on its own). */
-async function readAll(res: SafeStreamResponse, signal: AbortSignal): Promise<Buffer> {
+/**
+ * Reads the capped body; gives up when `signal` aborts (a stalled decompressor never ends
+ * on its own). `worthReading`, given the first SNIFF_BYTES, says how many bytes the body
+ * may have: 0 stops at once (NotHtmlError), past the number it stops (BodyTooLargeError).
+ */
+async function readAll(res: SafeStreamResponse, signal: AbortSignal, worthReading?: (head: Buffer) => number): Promise<Buffer> {
   const chunks: Buffer[] = [];
+  let read = 0;
+  let limit = Infinity;
+  let looked = !worthReading;
   const onAbort = (): void => void res.body.destroy(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
   if (signal.aborted) onAbort();
   signal.addEventListener('abort', onAbort, { once: true });
   try {
-    for await (const chunk of res.body) chunks.push(chunk as Buffer);
+    for await (const chunk of res.body) {
+      chunks.push(chunk as Buffer);
+      read += (chunk as Buffer).length;
+      if (!looked && read >= SNIFF_BYTES) {
+        looked = true;
+        limit = worthReading!(Buffer.concat(chunks));
+        if (limit === 0) {
+          res.body.destroy();
+          throw new NotHtmlError(res.url, '');
+        }
+      }
+      if (read > limit) {
+        res.body.destroy();
+        throw new BodyTooLargeError(limit);
+      }
+    }
   } finally {
     signal.removeEventListener('abort', onAbort);
   }
   return Buffer.concat(chunks);
+}
+
+/** What a generically labelled body's first bytes must show to be read on: a PDF, a ZIP (DOCX) or markup. */
+const SNIFF_BYTES = 1024;
+function mayBeDocumentOrHtml(head: Buffer): boolean {
+  return maySignDocument(head) || looksLikeMarkup(head);
 }
 
 function headerValue(value: string | string[] | undefined): string | undefined {
@@ -143,8 +195,4 @@ function headerValue(value: string | string[] | undefined): string | undefined {
 
 function charsetOf(contentType: string | undefined): string | undefined {
   return /charset\s*=\s*"?([^";\s]+)/i.exec(contentType ?? '')?.[1];
-}
-
-function looksLikeMarkup(body: Buffer): boolean {
-  return /^\s*</.test(body.subarray(0, 512).toString('latin1').replace(/^\uFEFF/, ''));
 }

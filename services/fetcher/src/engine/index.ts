@@ -36,6 +36,7 @@ export function createEngineRouter(ctx: ServiceContext, capturer: PageCapturer, 
     http: new HttpEngine({
       allowCidrs: config.ssrfAllowCidrs,
       maxBytes: config.httpEngineMaxBytes,
+      documentMaxBytes: config.documentMaxBytes,
       chromeVersion: () => capturer.browserVersion() ?? fallbackVersion,
     }),
     profiles: new KvHostProfiles(ctx.js, policy, ctx.logger),

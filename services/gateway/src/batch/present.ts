@@ -11,6 +11,8 @@ export interface BatchPresentDeps {
   screenshotUrl(batchId: string, pageIndex: number, action?: number): string;
   /** The stored image bytes (for base64 responses). */
   screenshotBytes(shot: ScreenshotInfo): Promise<Uint8Array>;
+  /** URL under which a document page's stored bytes are served. */
+  documentUrl?(batchId: string, pageIndex: number): string;
 }
 
 export const IMAGE_MIME: Record<string, string> = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp' };
@@ -41,6 +43,9 @@ export async function presentPage(
       entry.actions = { screenshots: await Promise.all(c.actionScreenshots.map((s, i) => screenshotView(doc, s, deps, pageIndex, i))) };
     }
     if (c.changeTracking) entry.changeTracking = c.changeTracking;
+    if (c.document && deps.documentUrl) {
+      entry.document = { url: deps.documentUrl(doc.id, pageIndex), contentType: c.document.contentType, fileSize: c.document.fileSize, expiresAt: c.document.expiresAt };
+    }
     entry.metadata = result.metadata;
   }
   if (page.status === 'FAILED' && page.error) entry.error = page.error;

@@ -10,7 +10,7 @@ import { uniquePages, type BatchScrapeRequest } from '../../../../shared/src/bat
 import { JOB_PART } from '../../../../shared/src/events/crawl.js';
 import { makeEvent } from '../../../../shared/src/events/index.js';
 import { normalizeScrapeOptions } from '../../../../shared/src/scrape-options.js';
-import { toBatchSummary, type BatchJobDoc, type BatchPageDoc, type Page, type ScreenshotInfo } from '../../../../shared/src/store/index.js';
+import { toBatchSummary, type BatchJobDoc, type BatchPageDoc, type DocumentInfo, type Page, type ScreenshotInfo } from '../../../../shared/src/store/index.js';
 import { systemLookup, type Lookup } from '../../../../shared/src/url-safety.js';
 import { cancelJob } from '../cancel-job.js';
 import type { Caller } from '../plugins/auth.js';
@@ -162,6 +162,14 @@ export class BatchService {
   }
 
   /** A completed page's final screenshot, or its `action`-th action screenshot. */
+  /** A document page's stored bytes (undefined when the page is no document or not completed). */
+  async document(caller: Caller, id: string, pageIndex: number): Promise<DocumentInfo | undefined> {
+    const doc = await this.own(caller, id);
+    const page = doc.pages[pageIndex];
+    if (!page || page.status !== 'COMPLETED') return undefined;
+    return (await this.deps.store.getBatchPage(id, page.pageKey))?.content.document;
+  }
+
   async screenshot(caller: Caller, id: string, pageIndex: number, action?: number): Promise<ScreenshotInfo | undefined> {
     const doc = await this.own(caller, id);
     const page = doc.pages[pageIndex];

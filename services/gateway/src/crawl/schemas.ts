@@ -1,7 +1,7 @@
 // Response schemas of the crawl endpoints (spec "Crawl"): they document the API (OpenAPI)
 // and drive serialization.
 import { Type, type Static } from '@sinclair/typebox';
-import { ExtractedJson, WaitMs } from '../scrape/schemas.js';
+import { DocumentView, ExtractedJson, WaitMs } from '../scrape/schemas.js';
 import { StringEnum } from '../../../../shared/src/scrape-options.js';
 import { ChangeTrackingReport } from '../../../../shared/src/change-tracking.js';
 
@@ -18,6 +18,7 @@ export const CrawlPageEntry = Type.Object({
   rawHtml: Type.Optional(Type.String()),
   json: Type.Optional(ExtractedJson),
   changeTracking: Type.Optional(ChangeTrackingReport),
+  document: Type.Optional(DocumentView),
   metadata: Type.Object({ title: Type.String(), description: Type.String() }, { additionalProperties: true }),
   links: Type.Array(Type.String()),
 });

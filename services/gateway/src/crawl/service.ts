@@ -9,7 +9,7 @@ import { NotFoundError } from '../../../../shared/src/errors.js';
 import { JOB_PART } from '../../../../shared/src/events/crawl.js';
 import { makeEvent } from '../../../../shared/src/events/index.js';
 import { normalizeCrawlRequest, type CrawlRequest } from '../../../../shared/src/crawl-options.js';
-import type { CrawlJobDoc, CrawlPageDoc, Page } from '../../../../shared/src/store/index.js';
+import type { CrawlJobDoc, CrawlPageDoc, DocumentInfo, Page } from '../../../../shared/src/store/index.js';
 import { cancelJob } from '../cancel-job.js';
 import type { Caller } from '../plugins/auth.js';
 import { checkSubmittedUrl } from '../url-policy.js';
@@ -51,6 +51,13 @@ export class CrawlService {
   }
 
   /** The caller's crawl; another key's crawl is indistinguishable from a missing one. */
+  /** A completed crawl page's stored document (undefined when it is no document). */
+  async document(caller: Caller, id: string, pageKey: string): Promise<DocumentInfo | undefined> {
+    await this.own(caller, id);
+    const page = await this.deps.store.getCrawlPage(id, pageKey);
+    return page?.status === 'COMPLETED' ? page.document : undefined;
+  }
+
   async own(caller: Caller, id: string): Promise<CrawlJobDoc> {
     const doc = await this.deps.store.getCrawlJob(id);
     if (!doc || doc.apiKeyId !== caller.keyId) throw new NotFoundError(`no crawl job with id "${id}"`);
@@ -119,7 +126,7 @@ export class CrawlService {
       for (const page of batch) {
         const size = contentBytes(page);
         if (data.length > 0 && bytes + size > maxBytes) return { data, nextCursor: after };
-        data.push(entry(page));
+        data.push(entry(page, this.deps.publicBaseUrl));
         bytes += size;
         after = page.requestedSeq;
       }
@@ -133,7 +140,13 @@ function contentBytes(page: CrawlPageDoc): number {
     + Buffer.byteLength(page.changeTracking?.diff ?? '') + 256;
 }
 
-function entry(page: CrawlPageDoc): CrawlPageEntry {
+/** Where a crawl page's stored document is served (the page key is the page's part in the log). */
+export function crawlDocumentUrl(publicBaseUrl: string, crawlId: string, pageKey: string): string {
+  return `${publicBaseUrl}/api/v1/crawl/${encodeURIComponent(crawlId)}/pages/${encodeURIComponent(pageKey)}/document`;
+}
+
+function entry(page: CrawlPageDoc, publicBaseUrl: string): CrawlPageEntry {
+  const doc = page.document;
   return {
     url: page.url,
     depth: page.depth,
@@ -142,6 +155,7 @@ function entry(page: CrawlPageDoc): CrawlPageEntry {
     ...(page.rawHtml !== undefined ? { rawHtml: page.rawHtml } : {}),
     ...(page.json !== undefined ? { json: page.json } : {}),
     ...(page.changeTracking ? { changeTracking: page.changeTracking } : {}),
+    ...(doc ? { document: { url: crawlDocumentUrl(publicBaseUrl, page.crawlId, page.pageKey), contentType: doc.contentType, fileSize: doc.fileSize, expiresAt: doc.expiresAt } } : {}),
     metadata: page.metadata ?? { title: '', description: '' },
     links: page.links ?? [],
   };

@@ -4,8 +4,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
 import { BatchScrapeRequestSchema } from '../../../../shared/src/batch-options.js';
-import { NotFoundError } from '../../../../shared/src/errors.js';
-import type { ScreenshotInfo } from '../../../../shared/src/store/index.js';
+import type { DocumentInfo, ScreenshotInfo } from '../../../../shared/src/store/index.js';
 import { PAYLOAD_BUCKET } from '../../../../shared/src/subjects.js';
 import type { RouteDeps } from '../app.js';
 import { IMAGE_MIME } from '../batch/present.js';
@@ -13,6 +12,7 @@ import { BatchCancelled, BatchCreated, BatchGetQuery, BatchJobView, BatchListIte
 import { BatchService } from '../batch/service.js';
 import { IdParams, Pagination, ProblemSchema } from '../scrape/schemas.js';
 import { longPoll } from './long-poll.js';
+import { sendStoredDocument, storedBytes } from './stored-document.js';
 
 const errors = { 400: ProblemSchema, 401: ProblemSchema, 404: ProblemSchema, 409: ProblemSchema, 413: ProblemSchema, 429: ProblemSchema };
 const PageParams = Type.Composite([IdParams, Type.Object({ index: Type.Integer({ minimum: 0, maximum: 99 }) })]);
@@ -27,8 +27,11 @@ export const batchRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, dep
       screenshotUrl: (id, index, action) =>
         `${deps.config.publicBaseUrl}/api/v1/batch/scrape/${id}/pages/${index}/${action === undefined ? 'screenshot' : `screenshots/${action}`}`,
       screenshotBytes,
+      documentUrl: (id, index) => `${deps.config.publicBaseUrl}/api/v1/batch/scrape/${id}/pages/${index}/document`,
     },
   });
+  const documentBytes = (doc: DocumentInfo): Promise<Uint8Array> =>
+    deps.payloads.getBytes({ bucket: PAYLOAD_BUCKET, name: doc.name, size: doc.fileSize, contentType: doc.contentType });
 
   app.post('/batch/scrape', {
     schema: { summary: 'Start a batch scrape of 1-100 URLs', body: BatchScrapeRequestSchema, response: { 202: BatchCreated, ...errors } },
@@ -51,20 +54,17 @@ export const batchRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, dep
   }, async (request) => batches.list(request.caller, request.query));
 
   const sendImage = async (shot: ScreenshotInfo | undefined, reply: FastifyReply) => {
-    if (!shot) throw new NotFoundError('this page has no such screenshot');
-    if (Date.parse(shot.expiresAt) < Date.now()) throw new NotFoundError(`the screenshot expired at ${shot.expiresAt}`);
-    let bytes: Uint8Array;
-    try {
-      bytes = await screenshotBytes(shot);
-    } catch {
-      throw new NotFoundError('the screenshot is no longer stored');
-    }
-    return reply.type(IMAGE_MIME[shot.format] ?? 'application/octet-stream').header('cache-control', 'private, max-age=3600').send(Buffer.from(bytes));
+    const bytes = await storedBytes('screenshot', shot, screenshotBytes);
+    return reply.type(IMAGE_MIME[shot!.format] ?? 'application/octet-stream').header('cache-control', 'private, max-age=3600').send(bytes);
   };
 
   app.get('/batch/scrape/:id/pages/:index/screenshot', {
     schema: { summary: 'The screenshot of a completed page of a batch (index in `data`; same API key)', params: PageParams },
   }, async (request, reply) => sendImage(await batches.screenshot(request.caller, request.params.id, request.params.index), reply));
+
+  app.get('/batch/scrape/:id/pages/:index/document', {
+    schema: { summary: 'The stored bytes of a completed document page of a batch (index in `data`; same API key)', params: PageParams },
+  }, async (request, reply) => sendStoredDocument(await batches.document(request.caller, request.params.id, request.params.index), documentBytes, reply));
 
   app.get('/batch/scrape/:id/pages/:index/screenshots/:action', {
     schema: {

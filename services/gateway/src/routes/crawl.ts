@@ -7,7 +7,9 @@ import type { RouteDeps } from '../app.js';
 import { CrawlCancelled, CrawlCreated, CrawlGetQuery, CrawlJobView, CrawlListItem } from '../crawl/schemas.js';
 import { CrawlService } from '../crawl/service.js';
 import { IdParams, Pagination, ProblemSchema } from '../scrape/schemas.js';
+import { PAYLOAD_BUCKET } from '../../../../shared/src/subjects.js';
 import { longPoll } from './long-poll.js';
+import { sendStoredDocument } from './stored-document.js';
 
 const errors = { 400: ProblemSchema, 401: ProblemSchema, 404: ProblemSchema, 409: ProblemSchema, 429: ProblemSchema };
 
@@ -32,6 +34,17 @@ export const crawlRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, dep
   app.delete('/crawl/:id', {
     schema: { summary: 'Cancel a running crawl job', params: IdParams, response: { 200: CrawlCancelled, ...errors } },
   }, async (request) => crawls.cancel(request.caller, request.params.id));
+
+  app.get('/crawl/:id/pages/:pageKey/document', {
+    schema: {
+      summary: 'The stored bytes of a completed document page of a crawl (its `document.url`; same API key)',
+      params: Type.Composite([IdParams, Type.Object({ pageKey: Type.String({ minLength: 1, maxLength: 200 }) })]),
+    },
+  }, async (request, reply) => sendStoredDocument(
+    await crawls.document(request.caller, request.params.id, request.params.pageKey),
+    (doc) => deps.payloads.getBytes({ bucket: PAYLOAD_BUCKET, name: doc.name, size: doc.fileSize, contentType: doc.contentType }),
+    reply,
+  ));
 
   app.get('/crawl', {
     schema: { summary: "List the caller's crawl jobs, newest first", querystring: Pagination, response: { 200: Type.Array(CrawlListItem), ...errors } },

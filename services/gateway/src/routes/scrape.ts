@@ -8,6 +8,7 @@ import { presentCacheHit, presentScrapeJob, type PresentDeps } from '../scrape/p
 import { IdParams, Pagination, ProblemSchema, ScrapeCreated, ScrapeJobView, ScrapeListItem, ScrapePostBody, WaitQuery } from '../scrape/schemas.js';
 import type { ScrapeService } from '../scrape/service.js';
 import { longPoll } from './long-poll.js';
+import { sendStoredDocument, storedBytes } from './stored-document.js';
 
 export interface ScrapeRoutesOptions {
   scrapes: ScrapeService;
@@ -51,15 +52,8 @@ export const scrapeRoutes: FastifyPluginAsyncTypebox<ScrapeRoutesOptions> = asyn
   });
 
   const sendImage = async (shot: ScreenshotInfo | undefined, reply: import('fastify').FastifyReply) => {
-    if (!shot) throw new NotFoundError('this job has no such screenshot');
-    if (Date.parse(shot.expiresAt) < Date.now()) throw new NotFoundError(`the screenshot expired at ${shot.expiresAt}`);
-    let bytes: Uint8Array;
-    try {
-      bytes = await present.screenshotBytes(shot);
-    } catch {
-      throw new NotFoundError('the screenshot is no longer stored');
-    }
-    return reply.type(MIME[shot.format] ?? 'application/octet-stream').header('cache-control', 'private, max-age=3600').send(Buffer.from(bytes));
+    const bytes = await storedBytes('screenshot', shot, present.screenshotBytes, 'this job has no such screenshot');
+    return reply.type(MIME[shot!.format] ?? 'application/octet-stream').header('cache-control', 'private, max-age=3600').send(bytes);
   };
 
   app.get('/scrape/:id/screenshot', {
@@ -72,6 +66,10 @@ export const scrapeRoutes: FastifyPluginAsyncTypebox<ScrapeRoutesOptions> = asyn
       params: Type.Composite([IdParams, Type.Object({ index: Type.Integer({ minimum: 0, maximum: 1000 }) })]),
     },
   }, async (request, reply) => sendImage((await scrapes.get(request.caller, request.params.id)).content?.actionScreenshots?.[request.params.index], reply));
+
+  app.get('/scrape/:id/document', {
+    schema: { summary: 'The stored bytes of a completed document page (PDF, DOCX, text...; same API key)', params: IdParams },
+  }, async (request, reply) => sendStoredDocument((await scrapes.get(request.caller, request.params.id)).content?.document, present.documentBytes!, reply));
 
   app.get('/scrape', {
     schema: { summary: "List the caller's scrape jobs, newest first", querystring: Pagination, response: { 200: Type.Array(ScrapeListItem), ...errors } },

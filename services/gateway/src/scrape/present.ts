@@ -2,7 +2,7 @@
 // and only for the formats that were asked for; the error only on FAILED. Screenshots are
 // a URL served by the gateway (same API key) or, with screenshotOptions.response=base64,
 // the image itself as a data: URL in `data`.
-import type { ScrapeJobDoc, ScreenshotInfo } from '../../../../shared/src/store/index.js';
+import type { DocumentInfo, ScrapeJobDoc, ScreenshotInfo } from '../../../../shared/src/store/index.js';
 import type { ScrapeJobView } from './schemas.js';
 
 export interface PresentDeps {
@@ -10,6 +10,9 @@ export interface PresentDeps {
   screenshotUrl(jobId: string, index?: number): string;
   /** The stored image bytes (for base64 responses). */
   screenshotBytes(shot: ScreenshotInfo): Promise<Uint8Array>;
+  /** URL under which a document page's stored bytes are served, and the bytes. */
+  documentUrl?(jobId: string): string;
+  documentBytes?(doc: DocumentInfo): Promise<Uint8Array>;
 }
 
 const MIME: Record<string, string> = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp' };
@@ -35,6 +38,9 @@ export async function presentContent(doc: ScrapeJobDoc, deps: PresentDeps): Prom
   if (c.screenshot) view.screenshot = await screenshotView(doc, c.screenshot, deps);
   if (c.actionScreenshots?.length) {
     view.actions = { screenshots: await Promise.all(c.actionScreenshots.map((s, i) => screenshotView(doc, s, deps, i))) };
+  }
+  if (c.document && deps.documentUrl) {
+    view.document = { url: deps.documentUrl(doc.id), contentType: c.document.contentType, fileSize: c.document.fileSize, expiresAt: c.document.expiresAt };
   }
   if (doc.metadata) view.metadata = doc.metadata;
   if (c.changeTracking) view.changeTracking = c.changeTracking;

@@ -18,9 +18,24 @@ export const ScreenshotView = Type.Object({
   expiresAt: Type.Optional(Type.String()),
 });
 
+/** A document page's stored bytes (docs/api.md "Documents"): served by the gateway, same API key. */
+export const DocumentView = Type.Object({
+  url: Type.String({ description: 'GET it with the same API key for the document as served' }),
+  contentType: Type.String(),
+  fileSize: Type.Integer(),
+  expiresAt: Type.String(),
+});
+
 export const Metadata = Type.Object({
-  title: Type.String(),
+  title: Type.String({ description: "The page's title; a document's own title, else its URL's file name" }),
   description: Type.String(),
+  contentType: Type.Optional(Type.String({ description: 'Documents: the Content-Type of the stored bytes' })),
+  pageCount: Type.Optional(Type.Integer({ description: 'Documents: pages in the document (PDF; DOCX when its properties say)' })),
+  pagesParsed: Type.Optional(Type.Integer({ description: 'Documents: pages parsed, when maxPages stopped short of pageCount' })),
+  author: Type.Optional(Type.String()),
+  needsOcr: Type.Optional(Type.Boolean({ description: 'PDF: true when it has no usable text layer (a scan); markdown is then empty' })),
+  pagesWithoutText: Type.Optional(Type.Array(Type.Integer(), { description: 'PDF with a text layer: the pages (1-based, first 100) without one (scanned or blank)' })),
+  parsed: Type.Optional(Type.Boolean({ description: 'Documents: false when `parsers` left the type out (only the document link)' })),
   engine: Type.Optional(StringEnum(['browser', 'http'] as const, { description: 'The engine that fetched the page: browser (rendered in Chromium) or http (one GET; rawHtml is the served HTML)' })),
 }, { additionalProperties: true });
 
@@ -37,6 +52,7 @@ export const PageContentFields = {
   links: Type.Optional(Type.Array(Type.String())),
   screenshot: Type.Optional(ScreenshotView),
   actions: Type.Optional(Type.Object({ screenshots: Type.Array(ScreenshotView) })),
+  document: Type.Optional(DocumentView),
   metadata: Type.Optional(Metadata),
   json: Type.Optional(ExtractedJson),
   changeTracking: Type.Optional(ChangeTrackingReport),

@@ -40,6 +40,7 @@ async function hydrate(event: StoredEvent, deps: HydrateDeps): Promise<BatchPage
       ...(payload.screenshot ? { screenshot: shot(payload.screenshot) } : {}),
       ...(payload.actionScreenshots?.length ? { actionScreenshots: payload.actionScreenshots.map(shot) } : {}),
       ...(payload.changeTracking ? { changeTracking: payload.changeTracking } : {}),
+      ...(payload.document ? { document: { ...payload.document, expiresAt } } : {}),
     },
   };
 }

@@ -3,7 +3,7 @@
 // the crawl decider counts it. Content comes from the result payload in the Object Store.
 import type { ChangeTrackingReport } from '../../../../../shared/src/change-tracking.js';
 import type { PageResultPayload, StoredEvent } from '../../../../../shared/src/events/index.js';
-import type { CrawlPageDoc } from '../../../../../shared/src/store/index.js';
+import type { CrawlPageDoc, DocumentInfo } from '../../../../../shared/src/store/index.js';
 import type { HydrateDeps, ReadModel } from '../types.js';
 
 export interface CrawlPageHydrated {
@@ -12,6 +12,7 @@ export interface CrawlPageHydrated {
   rawHtml?: string;
   json?: unknown;
   changeTracking?: ChangeTrackingReport;
+  document?: DocumentInfo;
 }
 
 export function evolve(doc: CrawlPageDoc | null, event: StoredEvent, hydrated: CrawlPageHydrated = {}): CrawlPageDoc | null {
@@ -56,6 +57,8 @@ async function hydrate(event: StoredEvent, deps: HydrateDeps): Promise<CrawlPage
     ...(payload.rawHtml !== undefined ? { rawHtml: payload.rawHtml } : {}),
     ...(payload.json !== undefined ? { json: payload.json } : {}),
     ...(payload.changeTracking ? { changeTracking: payload.changeTracking } : {}),
+    // The stored bytes live as long as the payloads written when the page was fetched.
+    ...(payload.document ? { document: { ...payload.document, expiresAt: new Date(Date.parse(event.data.completedAt) + deps.payloadTtlMs).toISOString() } } : {}),
   };
 }
 

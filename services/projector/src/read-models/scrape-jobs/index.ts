@@ -80,6 +80,7 @@ async function hydrate(event: StoredEvent, deps: HydrateDeps): Promise<ScrapeHyd
     ...(payload.screenshot ? { screenshot: shot(payload.screenshot)! } : {}),
     ...(payload.actionScreenshots ? { actionScreenshots: payload.actionScreenshots.map((s) => shot(s)!) } : {}),
     ...(payload.changeTracking ? { changeTracking: payload.changeTracking } : {}),
+    ...(payload.document ? { document: { ...payload.document, expiresAt } } : {}),
   };
   return { content };
 }

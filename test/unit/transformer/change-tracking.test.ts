@@ -46,7 +46,7 @@ describe('change tracking: the unified diff', () => {
     const after = '# Prices\n\nStarter: $12/mo\nPro: $29/mo\n\nContact us';
     const out = buildDiff({ markdown: before, label: '2026-01-01T00:00:00.000Z' }, { markdown: after, label: '2026-01-08T00:00:00.000Z' });
     assert.ok('diff' in out);
-    assert.match(out.diff, /^--- previous\t2026-01-01T00:00:00\.000Z$/m);
+    assert.match(out.diff, /^--- previous\t2026-01-01T00:00:00\.000Z\n/, 'starts with the file headers, as diff -u prints');
     assert.match(out.diff, /^\+\+\+ current\t2026-01-08T00:00:00\.000Z$/m);
     assert.match(out.diff, /^-Starter: \$9\/mo$/m);
     assert.match(out.diff, /^\+Starter: \$12\/mo$/m);

@@ -2,7 +2,7 @@
 // A line diff of two very different large documents is quadratic in the worst case, so
 // it runs under a time cap; past it the report says `too_large` instead of blocking the
 // transformer's event loop (its NATS heartbeats) for seconds.
-import { createTwoFilesPatch } from 'diff';
+import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
 
 export const DIFF_TIMEOUT_MS = 1_000;
 
@@ -18,6 +18,8 @@ export function buildDiff(previous: DiffSide, current: DiffSide, timeoutMs = DIF
   const patch = createTwoFilesPatch('previous', 'current', withFinalNewline(previous.markdown), withFinalNewline(current.markdown), previous.label, current.label, {
     context: 3,
     timeout: timeoutMs,
+    // `---`/`+++` and hunks only, as `diff -u` prints (no `Index:`/`====` lines).
+    headerOptions: FILE_HEADERS_ONLY,
   });
   return patch === undefined ? { diffUnavailable: 'too_large' } : { diff: patch };
 }

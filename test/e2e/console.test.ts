@@ -10,6 +10,7 @@ import { after, before, describe, test } from 'node:test';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { SERVICES } from '../../scripts/services.js';
 import { CHROMIUM_ARGS, resolveChromiumPath } from '../../shared/src/chromium.js';
+import { reportPdf } from '../support/documents.js';
 import { freePortRange } from '../support/nats-server.js';
 import { startSite, type TestSite } from '../support/site.js';
 import { startSystem, type TrawlSystem } from '../support/system.js';
@@ -164,6 +165,24 @@ describe('web console end to end', () => {
     // A running crawl polls its progress; once done the page shows the final counts.
     await until(async () => { await page.reload(); return /completed/.test(await page.locator('h1').innerText()); }, { timeoutMs: 60_000, intervalMs: 500 });
     assert.match(await page.locator('main').innerText(), /crawl_finished/);
+  });
+
+  test('a document scrape\'s page offers the stored bytes, which only the account can download', async () => {
+    const pdf = await reportPdf();
+    site.route('/report', { body: pdf, contentType: 'application/octet-stream' });
+    const res = await api('POST', '/api/v1/scrape', apiKey, { url: site.url('/report'), waitMs: 60_000 });
+    const job = (await res.json()) as { id: string; status: string };
+    assert.equal(job.status, 'COMPLETED');
+    await page.goto(url(`/console/jobs/scrape/${job.id}`));
+    const link = page.getByRole('link', { name: /Download the application\/pdf as served/ });
+    assert.match(await page.locator('main').innerText(), /\d+ pages/, 'the page count is shown');
+    const download = await page.request.get(url(`/console/jobs/scrape/${job.id}/document`));
+    assert.equal(download.status(), 200);
+    assert.equal(download.headers()['content-disposition'], 'attachment');
+    assert.deepEqual(Buffer.from(await download.body()), pdf, 'the bytes as served');
+    assert.equal(await link.getAttribute('href'), `/console/jobs/scrape/${job.id}/document`);
+    const anonymous = await fetch(url(`/console/jobs/scrape/${job.id}/document`), { redirect: 'manual' });
+    assert.notEqual(anonymous.status, 200, 'not without signing in');
   });
 
   test('usage reflects the scrape', async () => {

@@ -9,6 +9,7 @@ import { newApiKey } from '../../../../shared/src/ids.js';
 import { PLANS, type Plan } from '../../../../shared/src/plans.js';
 import type { ApiKeyDoc } from '../../../../shared/src/store/index.js';
 import { PAYLOAD_BUCKET } from '../../../../shared/src/subjects.js';
+import { sendStoredDocument } from '../routes/stored-document.js';
 import { MAX_GRACE_SECONDS } from '../webhooks/schemas.js';
 import { field, sendPage, signedInOnly, type ConsoleContext, type SignedIn } from './context.js';
 import { isJobKind, JOB_STATUSES, TIMELINE_MAX } from './jobs.js';
@@ -136,6 +137,13 @@ export async function pageRoutes(app: FastifyInstance, ctx: ConsoleContext): Pro
     if (Date.parse(shot.expiresAt) <= clock().getTime()) throw new NotFoundError(`the screenshot expired at ${shot.expiresAt}`);
     const bytes = await ctx.deps.payloads.getBytes({ bucket: PAYLOAD_BUCKET, name: shot.name, size: shot.fileSize, contentType: '' });
     return reply.type(shot.format === 'jpeg' ? 'image/jpeg' : 'image/png').header('cache-control', 'private, max-age=300').send(Buffer.from(bytes));
+  });
+
+  // A document page's bytes for a signed-in member (the API's /scrape/:id/document needs a key).
+  app.get('/jobs/scrape/:id/document', member, async (request, reply) => {
+    const job = await ctx.jobs.load(me(request).account.id, 'scrape', (request.params as { id: string }).id);
+    const info = job.kind === 'scrape' ? (job.doc.content ?? job.source?.content)?.document : undefined;
+    return sendStoredDocument(info, (d) => ctx.deps.payloads.getBytes({ bucket: PAYLOAD_BUCKET, name: d.name, size: d.fileSize, contentType: d.contentType }), reply);
   });
 
   app.get('/usage', member, async (request, reply) => {

@@ -72,6 +72,7 @@ export function jobPage(opts: { baseUrl: string; job: LoadedJob; events: StoredE
 ${doc.error ? html`<div class="panel notice bad" role="alert"><p class="err">${doc.error.code}</p><p>${doc.error.message}</p></div>` : ''}
 ${running ? progress(job, opts.counts, true) : ''}
 ${content?.screenshot && Date.parse(content.screenshot.expiresAt) > Date.now() ? html`<h2>Screenshot</h2><p><img src="/console/jobs/scrape/${doc.id}/screenshot" alt="Screenshot of ${doc.url}" width="${content.screenshot.width}" height="${content.screenshot.height}" class="shot"></p>` : ''}
+${content?.document ? html`<h2>Document</h2><p><a href="/console/jobs/scrape/${doc.id}/document" download>Download the ${content.document.contentType} as served</a> (${content.document.fileSize} bytes, until ${when(content.document.expiresAt)})${docFacts(doc.metadata ?? job.source?.metadata)}</p>` : ''}
 <div class="results">
 ${content?.changeTracking ? changeSection(content.changeTracking) : ''}
 ${content?.markdown !== undefined ? html`<section><h2>Markdown</h2><div class="rendered">${renderMarkdown(content.markdown)}</div><details><summary>Show the raw markdown (${content.markdown.length} characters)</summary><pre>${content.markdown}</pre></details></section>` : ''}
@@ -97,6 +98,17 @@ ${progress(job, opts.counts, running)}
 ${doc.pages.map((p) => html`<tr><td data-label="URL">${p.url}</td><td data-label="Status">${statusBadge(p.status)}</td><td data-label="Error">${p.error ? `${p.error.code}: ${p.error.message}` : ''}</td></tr>`)}</tbody></table></div>`;
   }
   return html`${head}${body}${timeline(opts.events, opts.timelineMax)}`;
+}
+
+/** What a document's metadata says beyond its title (docs/api.md "Documents"). */
+function docFacts(m: Record<string, unknown> | undefined): string {
+  if (!m) return '';
+  const parts = [
+    typeof m.author === 'string' ? `by ${m.author}` : '',
+    typeof m.pageCount === 'number' ? `${m.pageCount} pages` : '',
+    m.needsOcr === true ? 'no text layer: needs OCR' : '',
+  ].filter(Boolean);
+  return parts.length ? ` · ${parts.join(' · ')}` : '';
 }
 
 /** The changeTracking report of a scrape (docs/api.md "Change tracking"): status, since when, the diff. */

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { freePort, startNatsServer, type NatsServerHandle } from '../../support/nats-server.js';
+import { startNatsServer, type NatsServerHandle } from '../../support/nats-server.js';
 import { until } from '../../support/wait.js';
 
 const root = process.cwd();
@@ -18,14 +18,22 @@ describe('worker health endpoints', () => {
   let port: number;
   let dir: string;
 
+  let output = '';
+
   before(async () => {
     nats = await startNatsServer();
-    port = await freePort();
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-health-'));
+    // HEALTH_PORT 0 and the port read from the service's own "started" line: a port picked
+    // free beforehand can be taken by another test's service in between, and then the
+    // probes below would be answered by that process.
     proc = spawn(process.execPath, [path.join(root, 'dist/services/projector/src/main.js')], {
-      env: { ...process.env, NATS_URL: nats.url, HEALTH_PORT: String(port), DATA_DIR: dir, LOG_LEVEL: 'warn' },
-      stdio: 'ignore',
+      env: { ...process.env, NATS_URL: nats.url, HEALTH_PORT: '0', DATA_DIR: dir, LOG_LEVEL: 'info' },
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
+    proc.stdout!.on('data', (d: Buffer) => { output += d.toString(); });
+    proc.stderr!.on('data', (d: Buffer) => { output += d.toString(); });
+    await until(() => /"healthPort":(\d+)/.test(output), { timeoutMs: 20_000 });
+    port = Number(/"healthPort":(\d+)/.exec(output)![1]);
   });
   after(async () => {
     if (proc.exitCode === null) proc.kill('SIGKILL');
@@ -51,6 +59,6 @@ describe('worker health endpoints', () => {
 
     const exited = new Promise<number | null>((r) => proc.once('exit', (code) => r(code)));
     proc.kill('SIGTERM');
-    assert.equal(await exited, 0);
+    assert.equal(await exited, 0, `the projector's output:\n${output.slice(-4000)}`);
   });
 });

@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parse } from 'yaml';
+import { loadConfig } from '../../../shared/src/config.js';
 import { loadChart, renderChart, type RenderOptions } from './support/helm-lite.js';
 import { validateManifest } from './support/k8s-schema.js';
 import { CHART_DIR, DEV_VALUES, SERVICES } from './support/repo.js';
@@ -268,5 +269,14 @@ describe('Helm chart: rendered manifests', () => {
     assert.notEqual(find(after.manifests, 'Deployment', 'trawl-fetcher').spec.template.metadata.annotations['checksum/config'], before);
     assert.equal(find(after.manifests, 'ConfigMap', 'trawl-config').data.LOG_LEVEL, 'warn');
     assert.equal(find(after.manifests, 'ConfigMap', 'trawl-config').data.PAYLOAD_TTL_MS, '604800000', 'large numbers stay integers');
+  });
+
+  test('the ConfigMap is a valid service configuration with the chart\'s defaults', () => {
+    const data = find(rendered.dev!.manifests, 'ConfigMap', 'trawl-config').data as Record<string, string>;
+    const config = loadConfig({ ...data, ADMIN_API_KEY: 'trawl_test' });
+    assert.equal(config.documentMaxBytes, 32 * 1024 * 1024);
+    assert.equal(config.documentMaxPages, 1000);
+    assert.equal(config.documentParseTimeoutMs, 30_000);
+    assert.equal(config.payloadTtlMs, 7 * 86_400_000);
   });
 });

@@ -4,7 +4,8 @@
 // on batch_requested, page_completed, page_failed and batch_cancel_requested. For each it
 // takes the batch's lock (one batch's messages one at a time, batches in parallel), brings
 // the batch's state up to date from the log (a cached state catches up from its last
-// sequence; a missing one is rebuilt from the whole history), decides `Advance` and
+// sequence by point reads, EventLog.historyAfter; a missing one, or one whose catch-up did
+// not reach the message's own sequence, is rebuilt from the whole history), decides `Advance` and
 // appends every event with `once`, so a decision repeated after a crash or by another
 // replica is refused by the server, never applied twice.
 import { makeEvent, type AnyEvent, type StoredEvent } from '../../../../shared/src/events/index.js';
@@ -41,11 +42,17 @@ class BatchStates {
     return this.finished.has(batchId);
   }
 
-  async load(batchId: string): Promise<BatchState> {
-    const cached = this.cache.get(batchId);
+  /** The batch's state with every event up to the log's end folded in (at least up to `atLeastSeq`). */
+  async load(batchId: string, atLeastSeq = 0): Promise<BatchState> {
+    let cached = this.cache.get(batchId);
+    let events: StoredEvent[] = cached ? await this.log.historyAfter('batch', batchId, cached.lastSeq) : [];
+    if (cached && (events.at(-1)?.seq ?? cached.lastSeq) < atLeastSeq) {
+      // The catch-up ended before the event being handled: rebuild from the whole history.
+      cached = undefined;
+    }
+    if (!cached) events = await this.log.history('batch', batchId);
     let state = cached?.state ?? initialState();
     let lastSeq = cached?.lastSeq ?? 0;
-    const events: StoredEvent[] = await this.log.history('batch', batchId, lastSeq + 1);
     for (const e of events) {
       if (e.seq <= lastSeq) continue;
       state = evolve(state, e as LogEvent);
@@ -75,8 +82,8 @@ export interface BatchWorkerOptions {
 }
 
 export interface BatchEngine {
-  /** Brings a batch's state up to date and appends what is due. */
-  advance(batchId: string, logger?: Logger): Promise<void>;
+  /** Brings a batch's state up to date (at least to `triggerSeq`, the event handled) and appends what is due. */
+  advance(batchId: string, logger?: Logger, triggerSeq?: number): Promise<void>;
   /** Ends a batch FAILED (a trigger the worker gave up on). */
   fail(batchId: string, reason: string): Promise<void>;
 }
@@ -88,10 +95,10 @@ export function createBatchEngine(log: EventLog, options: BatchWorkerOptions = {
   const states = new BatchStates(log);
   const locks = new KeyedLock();
 
-  const run = (batchId: string, command: BatchCommand): Promise<Emitted[]> =>
+  const run = (batchId: string, command: BatchCommand, triggerSeq = 0): Promise<Emitted[]> =>
     locks.run(batchId, async () => {
       if (states.isKnownFinished(batchId)) return [];
-      const state = await states.load(batchId);
+      const state = await states.load(batchId, triggerSeq);
       try {
         const out = decide(command, state, { now: clock(), maxInFlight });
         for (const e of out) {
@@ -107,8 +114,8 @@ export function createBatchEngine(log: EventLog, options: BatchWorkerOptions = {
     });
 
   return {
-    async advance(batchId, logger) {
-      const out = await run(batchId, { type: 'Advance', batchId });
+    async advance(batchId, logger, triggerSeq) {
+      const out = await run(batchId, { type: 'Advance', batchId }, triggerSeq);
       const done = out.find((e) => e.event === 'batch_finished');
       if (done && logger) logger.info({ batchId, ...(done.data as object) }, 'batch finished');
     },
@@ -130,7 +137,7 @@ export async function startBatchWorker(ctx: ServiceContext, options: BatchWorker
     handlerTimeoutMs: 60_000,
     async handle(event, mctx) {
       if (!TRIGGERS.has(event.event)) return;
-      await engine.advance(event.id, mctx.logger);
+      await engine.advance(event.id, mctx.logger, event.seq);
     },
     async giveUp(event, error) {
       if (!TRIGGERS.has(event.event)) return;

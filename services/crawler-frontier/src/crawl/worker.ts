@@ -6,9 +6,11 @@
 //   1. takes the crawl's lock (messages of one crawl are handled one at a time; different
 //      crawls in parallel),
 //   2. brings the crawl's state up to date: a cached state is caught up with the events
-//      after its last sequence (EventLog.history from lastSeq + 1), a missing one is
-//      rebuilt from the whole history. The log, not the message, is the truth, so the order
-//      in which messages arrive, redeliveries, and other replicas' appends do not matter;
+//      after its last sequence (EventLog.historyAfter: point reads, no consumer), a missing
+//      one is rebuilt from the whole history, and so is one whose catch-up did not reach the
+//      message's own sequence (a gap: the read must cover what triggered it). The log, not
+//      the message, is the truth, so the order in which messages arrive, redeliveries, and
+//      other replicas' appends do not matter;
 //   3. loads robots.txt for the origins of the links about to be judged,
 //   4. decides `Advance` and appends every event with `once`: a decision repeated after a
 //      crash or by another replica is refused by the server, never applied twice.
@@ -50,11 +52,17 @@ export class CrawlStates {
     return this.finished.has(crawlId);
   }
 
-  async load(crawlId: string): Promise<CrawlState> {
-    const cached = this.cache.get(crawlId);
+  /** The crawl's state with every event up to the log's end folded in (at least up to `atLeastSeq`). */
+  async load(crawlId: string, atLeastSeq = 0): Promise<CrawlState> {
+    let cached = this.cache.get(crawlId);
+    let events: StoredEvent[] = cached ? await this.log.historyAfter('crawl', crawlId, cached.lastSeq) : [];
+    if (cached && (events.at(-1)?.seq ?? cached.lastSeq) < atLeastSeq) {
+      // The catch-up ended before the event being handled: rebuild from the whole history.
+      cached = undefined;
+    }
+    if (!cached) events = await this.log.history('crawl', crawlId);
     let state = cached?.state ?? initialState();
     let lastSeq = cached?.lastSeq ?? 0;
-    const events: StoredEvent[] = await this.log.history('crawl', crawlId, lastSeq + 1);
     for (const e of events) {
       if (e.seq <= lastSeq) continue;
       state = evolve(state, e as LogEvent);
@@ -89,8 +97,8 @@ export interface CrawlWorkerOptions {
 }
 
 export interface CrawlEngine {
-  /** Brings a crawl's state up to date and appends what is due. */
-  advance(crawlId: string, signal?: AbortSignal, logger?: Logger): Promise<void>;
+  /** Brings a crawl's state up to date (at least to `triggerSeq`, the event handled) and appends what is due. */
+  advance(crawlId: string, signal?: AbortSignal, logger?: Logger, triggerSeq?: number): Promise<void>;
   /** Ends a crawl FAILED (a trigger the worker gave up on). */
   fail(crawlId: string, reason: string): Promise<void>;
 }
@@ -110,10 +118,10 @@ export function createCrawlEngine(log: EventLog, allow: ServiceContext['config']
     }
   };
 
-  const run = async (crawlId: string, command: (state: CrawlState) => Promise<CrawlCommand | null>): Promise<Emitted[]> =>
+  const run = async (crawlId: string, command: (state: CrawlState) => Promise<CrawlCommand | null>, triggerSeq = 0): Promise<Emitted[]> =>
     locks.run(crawlId, async () => {
       if (states.isKnownFinished(crawlId)) return [];
-      const state = await states.load(crawlId);
+      const state = await states.load(crawlId, triggerSeq);
       if (state.status === 'NONE' || isFinished(state)) return [];
       const cmd = await command(state);
       if (!cmd) return [];
@@ -129,11 +137,11 @@ export function createCrawlEngine(log: EventLog, allow: ServiceContext['config']
     });
 
   return {
-    async advance(crawlId, signal, logger) {
+    async advance(crawlId, signal, logger, triggerSeq) {
       const out = await run(crawlId, async (state) => {
         await robots.prepare(robotsCandidates(state), signal);
         return { type: 'Advance', crawlId };
-      });
+      }, triggerSeq);
       const done = out.find((e) => e.event === 'crawl_finished');
       if (done && logger) logger.info({ crawlId, ...(done.data as object) }, 'crawl finished');
     },
@@ -155,7 +163,7 @@ export async function startCrawlWorker(ctx: ServiceContext, options: CrawlWorker
     handlerTimeoutMs: 60_000,
     async handle(event, mctx) {
       if (!TRIGGERS.has(event.event)) return;
-      await engine.advance(event.id, mctx.signal, mctx.logger);
+      await engine.advance(event.id, mctx.signal, mctx.logger, event.seq);
     },
     async giveUp(event, error) {
       if (!TRIGGERS.has(event.event)) return;

@@ -71,7 +71,7 @@ export class ExitedCpu {
     for (const pid of gone.keys()) this.seen.delete(pid);
     for (const pid of members) {
       const s = stats.get(pid)!;
-      this.seen.set(pid, { start: s.startTime, ppid: s.ppid, totalTicks: s.cpuTicks, childTicks: s.childTicks, name: this.seen.get(pid)?.name ?? nameOf(pid) });
+      this.seen.set(pid, { start: s.startTime, ppid: s.ppid, totalTicks: s.cpuTicks, childTicks: s.childTicks, name: nameOf(pid) });
     }
     return members;
   }

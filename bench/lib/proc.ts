@@ -112,12 +112,16 @@ export interface TreeSnapshot {
   byName: Record<string, MemoryRollup & { count: number; cpuMs: number }>;
 }
 
-const cmdlines = new Map<number, string>();
-function cmdlineOf(pid: number): string {
-  let line = cmdlines.get(pid);
+// Keyed by pid and start time: pids wrap (pid_max is 32768 here) and a bench run starts
+// thousands of Chromium processes, so a pid alone would name a new process by an old one's
+// command line. An empty one (a zombie, or a process between fork and exec) is not kept.
+const cmdlines = new Map<string, string>();
+function cmdlineOf(pid: number, startTime = 0): string {
+  const key = `${pid}:${startTime}`;
+  let line = cmdlines.get(key);
   if (line === undefined) {
     line = (readOr(`/proc/${pid}/cmdline`) ?? '').replaceAll('\0', ' ');
-    cmdlines.set(pid, line);
+    if (line) cmdlines.set(key, line);
   }
   return line;
 }
@@ -130,12 +134,12 @@ function cmdlineOf(pid: number): string {
 export function snapshotTree(rootPid: number, exited?: ExitedCpu): TreeSnapshot {
   const stats = readAllStats();
   const parentOf = new Map([...stats.values()].map((s) => [s.pid, s.ppid] as const));
-  const pids = exited ? [...exited.update(rootPid, stats, (pid) => classify(cmdlineOf(pid)).name)] : descendants(rootPid, parentOf);
+  const pids = exited ? [...exited.update(rootPid, stats, (pid) => classify(cmdlineOf(pid, stats.get(pid)?.startTime)).name)] : descendants(rootPid, parentOf);
   const snap: TreeSnapshot = { atMs: Date.now(), processes: 0, cpuMs: 0, rssKb: 0, pssKb: 0, chromiumProcesses: 0, byName: {} };
   for (const pid of pids) {
     const stat = stats.get(pid)!;
     const mem = parseSmapsRollup(readOr(`/proc/${pid}/smaps_rollup`) ?? '');
-    const { kind, name } = classify(cmdlineOf(pid));
+    const { kind, name } = classify(cmdlineOf(pid, stat.startTime));
     snap.processes++;
     const cpuMs = (stat.cpuTicks * 1000) / clockTicks();
     snap.cpuMs += cpuMs;
@@ -159,7 +163,7 @@ export function snapshotTree(rootPid: number, exited?: ExitedCpu): TreeSnapshot 
 /** The pid of a direct child of `parentPid` whose command line matches. */
 export function findChild(parentPid: number, cmdline: RegExp): number | undefined {
   for (const stat of readAllStats().values()) {
-    if (stat.ppid === parentPid && cmdline.test(cmdlineOf(stat.pid))) return stat.pid;
+    if (stat.ppid === parentPid && cmdline.test(cmdlineOf(stat.pid, stat.startTime))) return stat.pid;
   }
   return undefined;
 }

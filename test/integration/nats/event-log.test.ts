@@ -127,4 +127,25 @@ describe('event log', () => {
     const json = await payloads.putJson('scrape/j1/p1/result.json', { markdown: '# x' });
     assert.deepEqual(await payloads.getJson(json), { markdown: '# x' });
   });
+
+  test('one-chunk payloads are read by direct gets (no consumer), every size and overwrite read back exactly', async () => {
+    const payloads = new PayloadStore(nc.jetstream());
+    const jsm = await nc.jetstreamManager();
+    const consumers = async (): Promise<number> => (await jsm.streams.info('OBJ_trawl-payloads')).state.consumer_count;
+    const sizes = [0, 1, 70_000, 128 * 1024 - 1, 128 * 1024, 128 * 1024 + 1, 300_000];
+    const refs = [];
+    for (const [i, size] of sizes.entries()) {
+      const bytes = new Uint8Array(size).map((_, j) => (j * 31 + i) % 251);
+      refs.push({ bytes, ref: await payloads.putBytes(`crawl/j${i}/p/raw ü.html`, bytes, 'text/html') });
+    }
+    for (const { bytes, ref } of refs) assert.deepEqual(Buffer.from(await payloads.getBytes(ref)), Buffer.from(bytes), `size ${bytes.length}`);
+    // A redelivered stage overwrites its object: the new content is read.
+    const again = await payloads.putText('crawl/j1/p/raw ü.html', 'second version');
+    assert.equal(await payloads.getText(again), 'second version');
+    await assert.rejects(payloads.getBytes({ ...again, name: 'crawl/none/p/raw.html' }), /is gone/);
+    // One-chunk reads make no consumer (the multi-chunk ones' consumers go with their reads).
+    const before = await consumers();
+    for (let i = 0; i < 5; i++) await payloads.getBytes(refs[2]!.ref);
+    assert.equal(await consumers(), before);
+  });
 });

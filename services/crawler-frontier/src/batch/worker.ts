@@ -8,7 +8,7 @@
 // not reach the message's own sequence, is rebuilt from the whole history), decides `Advance` and
 // appends every event with `once`, so a decision repeated after a crash or by another
 // replica is refused by the server, never applied twice.
-import { makeEvent, type AnyEvent, type StoredEvent } from '../../../../shared/src/events/index.js';
+import { makeEvent, type AnyEvent } from '../../../../shared/src/events/index.js';
 import { newId as defaultNewId, systemClock, type Clock, type IdGenerator } from '../../../../shared/src/ids.js';
 import type { Logger } from '../../../../shared/src/logger.js';
 import type { EventLog } from '../../../../shared/src/nats/event-log.js';
@@ -20,6 +20,7 @@ import {
   decide, DEFAULT_MAX_IN_FLIGHT, evolve, initialState, isFinished,
   type BatchCommand, type BatchState, type Emitted, type LogEvent,
 } from './decider.js';
+import { DeciderStates } from '../decider-states.js';
 
 export const BATCH_WORKER_DEFAULTS = {
   durable: 'crawler-frontier-batch',
@@ -31,46 +32,10 @@ export const BATCH_WORKER_DEFAULTS = {
 
 const TRIGGERS = new Set(['batch_requested', 'page_completed', 'page_failed', 'batch_cancel_requested']);
 
-/** Batch states with the last stream sequence folded into each (bounded, LRU). */
-class BatchStates {
-  private readonly cache = new Map<string, { state: BatchState; lastSeq: number }>();
-  private readonly finished = new Set<string>();
-
-  constructor(private readonly log: EventLog, private readonly maxEntries: number = BATCH_WORKER_DEFAULTS.cachedBatches) {}
-
-  isKnownFinished(batchId: string): boolean {
-    return this.finished.has(batchId);
-  }
-
-  /** The batch's state with every event up to the log's end folded in (at least up to `atLeastSeq`). */
-  async load(batchId: string, atLeastSeq = 0): Promise<BatchState> {
-    let cached = this.cache.get(batchId);
-    let events: StoredEvent[] = cached ? await this.log.historyAfter('batch', batchId, cached.lastSeq) : [];
-    if (cached && (events.at(-1)?.seq ?? cached.lastSeq) < atLeastSeq) {
-      // The catch-up ended before the event being handled: rebuild from the whole history.
-      cached = undefined;
-    }
-    if (!cached) events = await this.log.history('batch', batchId);
-    let state = cached?.state ?? initialState();
-    let lastSeq = cached?.lastSeq ?? 0;
-    for (const e of events) {
-      if (e.seq <= lastSeq) continue;
-      state = evolve(state, e as LogEvent);
-      lastSeq = e.seq;
-    }
-    this.cache.delete(batchId);
-    if (isFinished(state)) {
-      if (this.finished.size >= 10_000) this.finished.delete(this.finished.values().next().value!);
-      this.finished.add(batchId);
-    } else {
-      if (this.cache.size >= this.maxEntries) this.cache.delete(this.cache.keys().next().value!);
-      this.cache.set(batchId, { state, lastSeq });
-    }
-    return state;
-  }
-
-  forget(batchId: string): void {
-    this.cache.delete(batchId);
+/** Batch states folded from the log, cached with their last sequence (see decider-states.ts). */
+class BatchStates extends DeciderStates<BatchState, LogEvent> {
+  constructor(log: EventLog, maxEntries: number = BATCH_WORKER_DEFAULTS.cachedBatches) {
+    super(log, { kind: 'batch', initialState, evolve, isFinished }, maxEntries);
   }
 }
 

@@ -16,7 +16,7 @@
 //      crash or by another replica is refused by the server, never applied twice.
 // Own appends are not folded into the cache directly (that would skip sequence numbers of
 // events not seen yet); the next catch-up reads them back.
-import { makeEvent, type AnyEvent, type StoredEvent } from '../../../../shared/src/events/index.js';
+import { makeEvent, type AnyEvent } from '../../../../shared/src/events/index.js';
 import { newId as defaultNewId, systemClock, type Clock, type IdGenerator } from '../../../../shared/src/ids.js';
 import type { Logger } from '../../../../shared/src/logger.js';
 import type { EventLog } from '../../../../shared/src/nats/event-log.js';
@@ -29,6 +29,7 @@ import {
   type CrawlCommand, type CrawlState, type Emitted, type LogEvent,
 } from './decider.js';
 import { RobotsCache } from './robots.js';
+import { DeciderStates } from '../decider-states.js';
 
 export const CRAWL_WORKER_DEFAULTS = {
   durable: 'crawler-frontier-crawl',
@@ -40,51 +41,10 @@ export const CRAWL_WORKER_DEFAULTS = {
 
 const TRIGGERS = new Set(['crawl_requested', 'page_fetched', 'page_completed', 'page_failed', 'crawl_cancel_requested']);
 
-/** Crawl states with the last stream sequence folded into each (bounded, LRU). */
-export class CrawlStates {
-  private readonly cache = new Map<string, { state: CrawlState; lastSeq: number }>();
-  private readonly finished = new Set<string>();
-
-  constructor(private readonly log: EventLog, private readonly maxEntries: number = CRAWL_WORKER_DEFAULTS.cachedCrawls) {}
-
-  /** True when the crawl is known to be over (no log read needed). */
-  isKnownFinished(crawlId: string): boolean {
-    return this.finished.has(crawlId);
-  }
-
-  /** The crawl's state with every event up to the log's end folded in (at least up to `atLeastSeq`). */
-  async load(crawlId: string, atLeastSeq = 0): Promise<CrawlState> {
-    let cached = this.cache.get(crawlId);
-    let events: StoredEvent[] = cached ? await this.log.historyAfter('crawl', crawlId, cached.lastSeq) : [];
-    if (cached && (events.at(-1)?.seq ?? cached.lastSeq) < atLeastSeq) {
-      // The catch-up ended before the event being handled: rebuild from the whole history.
-      cached = undefined;
-    }
-    if (!cached) events = await this.log.history('crawl', crawlId);
-    let state = cached?.state ?? initialState();
-    let lastSeq = cached?.lastSeq ?? 0;
-    for (const e of events) {
-      if (e.seq <= lastSeq) continue;
-      state = evolve(state, e as LogEvent);
-      lastSeq = e.seq;
-    }
-    this.cache.delete(crawlId);
-    if (isFinished(state)) {
-      this.markFinished(crawlId);
-    } else {
-      if (this.cache.size >= this.maxEntries) this.cache.delete(this.cache.keys().next().value!);
-      this.cache.set(crawlId, { state, lastSeq });
-    }
-    return state;
-  }
-
-  forget(crawlId: string): void {
-    this.cache.delete(crawlId);
-  }
-
-  private markFinished(crawlId: string): void {
-    if (this.finished.size >= 10_000) this.finished.delete(this.finished.values().next().value!);
-    this.finished.add(crawlId);
+/** Crawl states folded from the log, cached with their last sequence (see decider-states.ts). */
+export class CrawlStates extends DeciderStates<CrawlState, LogEvent> {
+  constructor(log: EventLog, maxEntries: number = CRAWL_WORKER_DEFAULTS.cachedCrawls) {
+    super(log, { kind: 'crawl', initialState, evolve, isFinished }, maxEntries);
   }
 }
 

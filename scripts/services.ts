@@ -9,12 +9,16 @@ export type ServiceName = (typeof SERVICES)[number];
  * at a cost of more, shorter scavenges; the old-generation caps turn a leak into a restart
  * (the supervisor restarts a dead service) instead of a machine out of memory. The fetcher
  * and the transformer, which parse pages, keep a larger young generation for throughput.
+ * `--optimize-for-size` (a smaller heap growing factor, so V8 collects before it grows) for
+ * the services whose CPU is small: the gateway went from 107 to 69 MB PSS after serving a
+ * 500-page crawl's results, at no measurable CPU per page. Not for the transformer, whose
+ * CPU is the crawl's bottleneck.
  */
 export const SERVICE_NODE_FLAGS: Record<ServiceName, string[]> = {
-  projector: ['--max-semi-space-size=1', '--max-old-space-size=512'],
+  projector: ['--max-semi-space-size=1', '--max-old-space-size=512', '--optimize-for-size'],
   fetcher: ['--max-semi-space-size=2', '--max-old-space-size=768'],
   transformer: ['--max-semi-space-size=4', '--max-old-space-size=512'],
-  'crawler-frontier': ['--max-semi-space-size=1', '--max-old-space-size=384'],
-  'webhook-dispatcher': ['--max-semi-space-size=1', '--max-old-space-size=256'],
-  gateway: ['--max-semi-space-size=2', '--max-old-space-size=512'],
+  'crawler-frontier': ['--max-semi-space-size=1', '--max-old-space-size=384', '--optimize-for-size'],
+  'webhook-dispatcher': ['--max-semi-space-size=1', '--max-old-space-size=256', '--optimize-for-size'],
+  gateway: ['--max-semi-space-size=2', '--max-old-space-size=512', '--optimize-for-size'],
 };

@@ -5,9 +5,12 @@
 //
 // CPU of processes that exit between readings (Chromium renderers close with their
 // context) is not lost: once their parent reaps them, the kernel adds their time to the
-// parent's cutime/cstime, and those are part of the total (see proc(5)).
+// parent's cutime/cstime, and those are part of the total (see proc(5)). Processes that are
+// orphaned first (Chromium's zygote and renderers when the browser process goes) are reaped
+// outside the tree: a sampler follows them and adds back what left with them (exited-cpu.ts).
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import { ExitedCpu } from './exited-cpu.js';
 
 export interface ProcStat {
   pid: number;
@@ -15,6 +18,10 @@ export interface ProcStat {
   ppid: number;
   /** utime + stime + cutime + cstime, in clock ticks. */
   cpuTicks: number;
+  /** cutime + cstime: the CPU of reaped children, in clock ticks. */
+  childTicks: number;
+  /** When the process started (clock ticks after boot): a reused pid has another. */
+  startTime: number;
 }
 
 export interface MemoryRollup {
@@ -32,7 +39,7 @@ export function parseStat(text: string): ProcStat {
   // Fields after the name start at field 3 (state): ppid is field 4, utime..cstime 14..17.
   const rest = text.slice(close + 2).trim().split(/\s+/);
   const field = (n: number): number => Number(rest[n - 3]);
-  return { pid, comm, ppid: field(4), cpuTicks: field(14) + field(15) + field(16) + field(17) };
+  return { pid, comm, ppid: field(4), cpuTicks: field(14) + field(15) + field(16) + field(17), childTicks: field(16) + field(17), startTime: field(22) };
 }
 
 /** Parses /proc/<pid>/smaps_rollup (values in kB). */
@@ -105,26 +112,34 @@ export interface TreeSnapshot {
   byName: Record<string, MemoryRollup & { count: number; cpuMs: number }>;
 }
 
-const cmdlines = new Map<number, string>();
-function cmdlineOf(pid: number): string {
-  let line = cmdlines.get(pid);
+// Keyed by pid and start time: pids wrap (pid_max is 32768 here) and a bench run starts
+// thousands of Chromium processes, so a pid alone would name a new process by an old one's
+// command line. An empty one (a zombie, or a process between fork and exec) is not kept.
+const cmdlines = new Map<string, string>();
+function cmdlineOf(pid: number, startTime = 0): string {
+  const key = `${pid}:${startTime}`;
+  let line = cmdlines.get(key);
   if (line === undefined) {
     line = (readOr(`/proc/${pid}/cmdline`) ?? '').replaceAll('\0', ' ');
-    cmdlines.set(pid, line);
+    if (line) cmdlines.set(key, line);
   }
   return line;
 }
 
-/** One reading of the tree under rootPid. */
-export function snapshotTree(rootPid: number): TreeSnapshot {
+/**
+ * One reading of the tree under rootPid. With `exited` (one per series of readings), the
+ * processes seen before and orphaned since still count, and so does the CPU that left with
+ * processes reaped outside the tree.
+ */
+export function snapshotTree(rootPid: number, exited?: ExitedCpu): TreeSnapshot {
   const stats = readAllStats();
   const parentOf = new Map([...stats.values()].map((s) => [s.pid, s.ppid] as const));
-  const pids = descendants(rootPid, parentOf);
+  const pids = exited ? [...exited.update(rootPid, stats, (pid) => classify(cmdlineOf(pid, stats.get(pid)?.startTime)).name)] : descendants(rootPid, parentOf);
   const snap: TreeSnapshot = { atMs: Date.now(), processes: 0, cpuMs: 0, rssKb: 0, pssKb: 0, chromiumProcesses: 0, byName: {} };
   for (const pid of pids) {
     const stat = stats.get(pid)!;
     const mem = parseSmapsRollup(readOr(`/proc/${pid}/smaps_rollup`) ?? '');
-    const { kind, name } = classify(cmdlineOf(pid));
+    const { kind, name } = classify(cmdlineOf(pid, stat.startTime));
     snap.processes++;
     const cpuMs = (stat.cpuTicks * 1000) / clockTicks();
     snap.cpuMs += cpuMs;
@@ -137,13 +152,18 @@ export function snapshotTree(rootPid: number): TreeSnapshot {
     entry.pssKb += mem.pssKb;
     entry.count++;
   }
+  for (const [name, ticks] of exited?.lostTicksByName ?? []) {
+    const cpuMs = (ticks * 1000) / clockTicks();
+    snap.cpuMs += cpuMs;
+    (snap.byName[name] ??= { rssKb: 0, pssKb: 0, count: 0, cpuMs: 0 }).cpuMs += cpuMs;
+  }
   return snap;
 }
 
 /** The pid of a direct child of `parentPid` whose command line matches. */
 export function findChild(parentPid: number, cmdline: RegExp): number | undefined {
   for (const stat of readAllStats().values()) {
-    if (stat.ppid === parentPid && cmdline.test(cmdlineOf(stat.pid))) return stat.pid;
+    if (stat.ppid === parentPid && cmdline.test(cmdlineOf(stat.pid, stat.startTime))) return stat.pid;
   }
   return undefined;
 }
@@ -183,6 +203,7 @@ export class TreeSampler {
   private peak: TreeSnapshot | undefined;
   private peakPssKb = 0;
   private samples = 0;
+  private readonly exited = new ExitedCpu();
 
   constructor(private readonly rootPid: number, private readonly intervalMs = 250) {}
 
@@ -208,7 +229,7 @@ export class TreeSampler {
   }
 
   private sample(): TreeSnapshot {
-    const snap = snapshotTree(this.rootPid);
+    const snap = snapshotTree(this.rootPid, this.exited);
     this.samples++;
     this.last = snap;
     if (!this.peak || snap.rssKb > this.peak.rssKb) this.peak = snap;

@@ -35,6 +35,8 @@ export interface Config {
   fetcherHostMaxInFlight: number;
   /** Close Chromium after this long without a capture (0: keep it). */
   browserIdleCloseMs: number;
+  /** Move to a new Chromium after this many pages, closing the old one when its pages are done (0: never). */
+  browserRetireAfterPages: number;
   /** Concurrent page transforms one transformer instance runs. */
   transformerConcurrency: number;
   /** How long a scrape result stays in the cache. */
@@ -87,6 +89,8 @@ export const DEFAULT_WEBHOOK_RETRY_SCHEDULE_MS: readonly number[] = [5_000, 30_0
 export const MIN_WEBHOOK_SECRET_LENGTH = 32;
 /** BROWSER_IDLE_CLOSE_MS: the fetcher closes Chromium after this long without a page to render. */
 export const DEFAULT_BROWSER_IDLE_CLOSE_MS = 60_000;
+/** BROWSER_RETIRE_AFTER_PAGES: the fetcher moves to a new Chromium after this many pages (0: never). */
+export const DEFAULT_BROWSER_RETIRE_AFTER_PAGES = 100;
 
 function msList(env: Env, name: string, fallback: readonly number[]): readonly number[] {
   const raw = env[name];
@@ -192,6 +196,7 @@ export function loadConfig(env: Env = process.env): Config {
     fetcherConcurrency: int(env, 'FETCHER_CONCURRENCY', 3, 1, 64),
     fetcherHostMaxInFlight: int(env, 'FETCHER_HOST_MAX_IN_FLIGHT', 4, 1, 64),
     browserIdleCloseMs: int(env, 'BROWSER_IDLE_CLOSE_MS', DEFAULT_BROWSER_IDLE_CLOSE_MS, 0, 24 * 3_600_000),
+    browserRetireAfterPages: int(env, 'BROWSER_RETIRE_AFTER_PAGES', DEFAULT_BROWSER_RETIRE_AFTER_PAGES, 0, 1_000_000),
     transformerConcurrency: int(env, 'TRANSFORMER_CONCURRENCY', 2, 1, 64),
     cacheTtlMs: int(env, 'CACHE_TTL_MS', 3_600_000, 0, 30 * 86_400_000),
     payloadTtlMs: int(env, 'PAYLOAD_TTL_MS', 7 * 86_400_000, 60_000, 365 * 86_400_000),

@@ -21,6 +21,13 @@ export interface BrowserHostOptions {
   /** Browser-wide proxy. Every context gets its own too; this one catches anything else. */
   proxyServer: string;
   launchTimeoutMs: number;
+  /**
+   * A browser that has served this many pages is retired (0: never): the next pages get a
+   * new one, and the old one closes once its last context has. Chromium's browser process
+   * keeps caches and heap from every page it served (Crawlee's browser pool retires after
+   * 100 pages for the same reason).
+   */
+  retireAfterPages?: number;
   logger: Logger;
 }
 
@@ -34,6 +41,10 @@ export class BrowserHost {
   private browser: Browser | undefined;
   private launching: Promise<Browser> | undefined;
   private closed = false;
+  /** Pages handed out on the current browser (getForPage). */
+  private pagesOnCurrent = 0;
+  /** Retired browsers still holding contexts of running captures. */
+  private readonly retired = new Set<Browser>();
   launches = 0;
 
   constructor(private readonly opts: BrowserHostOptions) {}
@@ -46,6 +57,30 @@ export class BrowserHost {
       this.launching = undefined;
     });
     return this.launching;
+  }
+
+  /** A browser for one page: get(), retiring the current browser first once it has served retireAfterPages. */
+  async getForPage(): Promise<Browser> {
+    const limit = this.opts.retireAfterPages ?? 0;
+    const browser = this.browser;
+    if (limit > 0 && browser?.isConnected() && this.pagesOnCurrent >= limit && !this.launching) {
+      this.browser = undefined;
+      this.retired.add(browser);
+      this.opts.logger.info({ launches: this.launches, pages: this.pagesOnCurrent }, 'Chromium retired; a new one serves the next pages');
+      void this.closeRetired();
+    }
+    const got = await this.get();
+    this.pagesOnCurrent++;
+    return got;
+  }
+
+  /** Closes the retired browsers whose last context has closed (called after each capture's teardown). */
+  async closeRetired(): Promise<void> {
+    for (const browser of [...this.retired]) {
+      if (browser.isConnected() && browser.contexts().length > 0) continue;
+      this.retired.delete(browser);
+      await browser.close().catch(() => undefined);
+    }
   }
 
   current(): Browser | undefined {
@@ -78,6 +113,7 @@ export class BrowserHost {
     }
     this.launches++;
     this.browser = browser;
+    this.pagesOnCurrent = 0;
     browser.on('disconnected', () => {
       if (this.browser !== browser) return; // released on purpose, or already replaced
       this.browser = undefined;
@@ -97,6 +133,7 @@ export class BrowserHost {
     this.browser = undefined;
     this.opts.logger.info({ launches: this.launches }, 'Chromium closed while idle; the next capture launches it again');
     await browser.close().catch(() => undefined);
+    await this.closeRetired();
   }
 
   async close(): Promise<void> {
@@ -105,6 +142,8 @@ export class BrowserHost {
     const browser = this.browser;
     this.browser = undefined;
     await browser?.close().catch(() => undefined);
+    await Promise.all([...this.retired].map((b) => b.close().catch(() => undefined)));
+    this.retired.clear();
     await pending?.then((b) => b.close(), () => undefined).catch(() => undefined);
   }
 }

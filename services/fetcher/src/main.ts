@@ -18,6 +18,7 @@ await runService('fetcher', async (ctx) => {
     poolSize: ctx.config.fetcherConcurrency,
     hostMaxInFlight: ctx.config.fetcherHostMaxInFlight,
     browserIdleCloseMs: ctx.config.browserIdleCloseMs,
+    browserRetireAfterPages: ctx.config.browserRetireAfterPages,
     logger: ctx.logger,
     // No Chromium until a page needs one; a missing binary still fails at start.
     launchAtStart: false,

@@ -12,7 +12,7 @@
 //   away from the loaded page that fail are cancelled so the page keeps its document
 //   (page-interceptor.ts; only those requests are intercepted, the rest runs at full speed).
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { DEFAULT_BROWSER_IDLE_CLOSE_MS } from '../../../shared/src/config.js';
+import { DEFAULT_BROWSER_IDLE_CLOSE_MS, DEFAULT_BROWSER_RETIRE_AFTER_PAGES } from '../../../shared/src/config.js';
 import { BrowserError, type TrawlError } from '../../../shared/src/errors.js';
 import type { Logger } from '../../../shared/src/logger.js';
 import { normalizeScrapeOptions, type ResolvedScrapeOptions } from '../../../shared/src/scrape-options.js';
@@ -80,6 +80,8 @@ export interface PageCapturerOptions {
    * it again (about 0.3 s). A fetcher serving HTTP-engine pages gives the memory back.
    */
   browserIdleCloseMs?: number;
+  /** Retire a browser after this many pages (0: never); see BrowserHostOptions.retireAfterPages. */
+  browserRetireAfterPages?: number;
   /**
    * Launch Chromium in start() (a missing browser fails at once) or only when the first
    * capture needs it (a fetcher serving HTTP-engine pages never holds a browser's memory).
@@ -100,6 +102,7 @@ export const CAPTURER_DEFAULTS = {
   spareBusyWindowMs: 1_000,
   spareIdleMs: 5_000,
   browserIdleCloseMs: DEFAULT_BROWSER_IDLE_CLOSE_MS,
+  browserRetireAfterPages: DEFAULT_BROWSER_RETIRE_AFTER_PAGES,
   launchAtStart: true,
 } as const;
 
@@ -168,6 +171,7 @@ export class PageCapturer {
       chromiumPath: this.opts.chromiumPath,
       proxyServer: this.fallbackProxy.url,
       launchTimeoutMs: this.settings.launchTimeoutMs,
+      retireAfterPages: this.settings.browserRetireAfterPages,
       logger: this.opts.logger,
     });
     if (this.settings.launchAtStart) await this.host.get();
@@ -195,6 +199,7 @@ export class PageCapturer {
         this.track(this.dispose(held).finally(() => {
           release();
           this.scheduleIdleClose();
+          void this.host?.closeRetired();
         }));
       }
     })();
@@ -266,7 +271,7 @@ export class PageCapturer {
     ctx.signal.addEventListener('abort', closeContext, { once: true });
     try {
       if (ctx.signal.aborted) throw ctx.signal.reason;
-      browser = await this.host!.get();
+      browser = await this.host!.getForPage();
       const prepared = (await this.takeSpare(browser, options)) ?? (await this.prepare(browser, options));
       const { proxy, context, page, interceptor, snapshots } = prepared;
       held.proxy = proxy;

@@ -5,7 +5,7 @@
 // European web (en, de, fr, es, it, pt, pl, nl). A phrase is matched at the start of a short
 // block only: "Read more:" opening a one-line teaser is boilerplate, the words inside a
 // paragraph are not.
-import { collapsedLength, linkDensity, textStats, type TextStats } from './text.js';
+import { collapsedLength, hasText, linkDensity, textStats, type TextStats } from './text.js';
 
 /** Openers of teaser lines that point to another article ("Read more: <headline>"). */
 const TEASER_OPENER =
@@ -34,6 +34,9 @@ const MAX_CONSENT_PLACEHOLDER_LENGTH = 300;
 
 /** Server error output printed into the page (PHP warnings and notices), never content. */
 const SERVER_ERROR = /^(warning|notice|deprecated|fatal error|parse error|strict standards)\s*:.*\bon line \d+/isu;
+/** SERVER_ERROR's opening, tested on the first SERVER_ERROR_PREFIX characters of a block's text. */
+const SERVER_ERROR_START = /^(warning|notice|deprecated|fatal error|parse error|strict standards)\s*:/iu;
+const SERVER_ERROR_PREFIX = 40;
 
 /** Photo credits and sources: "Foto: X", "Photo: AFP", "Bild: dpa", "Quelle: ...", "© 2020 ...". */
 const CREDIT_LINE = /^(©|\(c\)|copyright|fotos?|photos?|bild(er)?|image|crédits?( photos?)?|credits?|quelle|source|fuente|fonte|źródło|bron)\s*[:©(/]/iu;
@@ -166,7 +169,8 @@ const MAX_TAIL_CALLOUT = 250;
  * article body itself is never touched.
  */
 function trimTail(root: Element, title: Element | null): number {
-  const blocks = [...root.querySelectorAll('*')].filter((el) => LEAF_BLOCKS.has(el.nodeName) && !hasContainerChild(el) && textOf(el));
+  // hasText, not textOf: the walk usually stops at the last block, so only it needs its text.
+  const blocks = [...root.querySelectorAll('*')].filter((el) => LEAF_BLOCKS.has(el.nodeName) && !hasContainerChild(el) && hasText(el));
   let removed = 0;
   for (let i = blocks.length - 1; i > 0; i--) {
     const el = blocks[i]!;
@@ -204,11 +208,39 @@ function textOf(el: Element): string {
   return (el.textContent ?? '').replace(/\s+/g, ' ').trim();
 }
 
+/**
+ * The start of textOf(el), at least `chars` characters of it when it is that long: text
+ * nodes are read in document order until enough non-space text is gathered.
+ */
+function leadingText(el: Element, chars: number): string {
+  let raw = '';
+  let visible = 0;
+  const visit = (node: Node): boolean => {
+    for (let child = node.firstChild; child; child = child.nextSibling) {
+      if (child.nodeType === 3 || child.nodeType === 4) {
+        const data = (child as CharacterData).data;
+        raw += data;
+        // Non-space characters never exceed the collapsed length: enough of them is enough text.
+        visible += collapsedLength(data);
+        if (visible >= chars) return true;
+      } else if (child.nodeType === 1 && visit(child)) {
+        return true;
+      }
+    }
+    return false;
+  };
+  visit(el);
+  return raw.replace(/\s+/g, ' ').trim();
+}
+
 function isBoilerplateBlock(el: Element, s: TextStats, options: PruneOptions): boolean {
   const name = el.nodeName;
+  // The block's text, built once (textContent of a big block is the costly part).
+  let text: string | undefined;
+  const textOfEl = (): string => (text ??= textOf(el));
   // Judged as a whole only where a block starts: inline elements are judged as lines below.
   if (s.text <= MAX_TEASER_LENGTH) {
-    const text = textOf(el);
+    const text = textOfEl();
     if (TEASER_OPENER.test(text) || CALL_TO_ACTION.test(text) || TOC_TITLE.test(text) || BOILERPLATE_LINE.test(text)) return isLine(el);
     if (s.text <= MAX_PROMPT_LENGTH && PROMPT.test(text)) return isLine(el);
     if (AD_LABEL.test(text) || LONE_LABEL.test(text)) return isLine(el);
@@ -216,10 +248,12 @@ function isBoilerplateBlock(el: Element, s: TextStats, options: PruneOptions): b
     if (s.text <= MAX_CREDIT_LENGTH && (CREDIT_LINE.test(text) || FIGURE_LINE.test(text))) return isLine(el);
     if (s.text <= MAX_DATE_LINE_LENGTH && isDateLine(text)) return isLine(el);
   }
-  if (s.text <= MAX_COOKIE_NOTICE_LENGTH && COOKIE_NOTICE.test(textOf(el)) && isLine(el)) return true;
-  if (s.text <= MAX_DISCLAIMER_LENGTH && DISCLAIMER.test(textOf(el)) && isLine(el)) return true;
-  if (s.text <= MAX_CONSENT_PLACEHOLDER_LENGTH && CONSENT_PLACEHOLDER.test(textOf(el)) && isLine(el)) return true;
-  if (SERVER_ERROR.test(textOf(el)) && isLine(el)) return true;
+  if (s.text <= MAX_COOKIE_NOTICE_LENGTH && COOKIE_NOTICE.test(textOfEl()) && isLine(el)) return true;
+  if (s.text <= MAX_DISCLAIMER_LENGTH && DISCLAIMER.test(textOfEl()) && isLine(el)) return true;
+  if (s.text <= MAX_CONSENT_PLACEHOLDER_LENGTH && CONSENT_PLACEHOLDER.test(textOfEl()) && isLine(el)) return true;
+  // Any length: the opening words decide first, so a big block's whole text is built only
+  // when it starts like a server error.
+  if (SERVER_ERROR_START.test(leadingText(el, SERVER_ERROR_PREFIX)) && SERVER_ERROR.test(textOfEl()) && isLine(el)) return true;
   if (!options.linkDensity) return false;
   if (name === 'UL' || name === 'OL' || name === 'DL') {
     return linkDensity(s) > MAX_LIST_LINK_DENSITY && itemCount(el) >= 2;

@@ -38,18 +38,63 @@ export function linkDensity(s: TextStats | undefined): number {
   return s && s.text ? s.link / s.text : 0;
 }
 
-/** Length of a text with whitespace runs counted as one character and the ends trimmed. */
+/**
+ * Length of a text with whitespace runs counted as one character and the ends trimmed: the
+ * length of `text.replace(/\s+/g, ' ').trim()`, counted without building that string (it runs
+ * on every text node of a page, several times per transform).
+ */
 export function collapsedLength(text: string): number {
-  return text.replace(/\s+/g, ' ').trim().length;
+  let length = 0;
+  let started = false;
+  let space = false;
+  for (let i = 0; i < text.length; i++) {
+    if (isSpace(text.charCodeAt(i))) {
+      space = started;
+    } else {
+      if (space) length++;
+      length++;
+      started = true;
+      space = false;
+    }
+  }
+  return length;
+}
+
+/** Whether `text` has a character other than whitespace (`\S`), without collapsing it. */
+export function hasNonSpace(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (!isSpace(text.charCodeAt(i))) return true;
+  return false;
+}
+
+/** The code units `\s` matches (ECMAScript WhiteSpace and LineTerminator, as trim() uses). */
+function isSpace(c: number): boolean {
+  if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
+  if (c < 0xa0) return false;
+  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029
+    || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+}
+
+/** Whether an element holds any visible text (textContent not all whitespace), stopping at the first. */
+export function hasText(el: Node): boolean {
+  for (let child = el.firstChild; child; child = child.nextSibling) {
+    if (child.nodeType === 3 || child.nodeType === 4) {
+      if (hasNonSpace((child as CharacterData).data)) return true;
+    } else if (child.nodeType === 1 && hasText(child)) {
+      return true;
+    }
+  }
+  return false;
 }
 
 /** Elements under `root` in document order, skipping the subtree of any element `skip` accepts. */
 export function* walkElements(root: Element, skip?: (el: Element) => boolean): Generator<Element> {
+  // linkedom builds a new list on each read of `children`: read once per element.
   const stack: Element[] = [...root.children].reverse();
   while (stack.length) {
     const el = stack.pop()!;
     yield el;
     if (skip?.(el) || !el.parentNode) continue;
-    for (let i = el.children.length - 1; i >= 0; i--) stack.push(el.children[i]!);
+    const children = el.children;
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
   }
 }

@@ -195,6 +195,28 @@ describe('browser pool', () => {
     }
   });
 
+  test('a browser is retired after retireAfterPages: later pages get a new one, the old one closes once its running page is done', async () => {
+    await until(() => browserPids().length === 0);
+    const capturer = await startCapturer({ poolSize: 2, spareContexts: 0, browserRetireAfterPages: 3 });
+    try {
+      // A slow page holds the first browser while its page count runs out.
+      const slow = capturer.capture(site.url('/slow?retire'), opts(), ctx());
+      for (let i = 0; i < 3; i++) assert.equal((await capturer.capture(site.url(`/?retire=${i}`), opts(), ctx())).statusCode, 200);
+      // Three pages on the first browser (the slow one still running): the third quick page went to a second.
+      assert.equal(capturer.stats().browserLaunches, 2);
+      assert.equal((await slow).statusCode, 200);
+      const rest = await Promise.all([3, 4, 5, 6].map((i) => capturer.capture(site.url(`/?retire=${i}`), opts(), ctx())));
+      assert.deepEqual(rest.map((r) => r.statusCode), [200, 200, 200, 200]);
+      assert.equal(capturer.stats().browserLaunches, 3);
+      await capturer.idle();
+      // Retired browsers close once their pages are done: one browser process is left.
+      await until(() => browserPids().length === 1, { timeoutMs: 10_000 });
+      assert.equal(capturer.stats().openContexts, 0);
+    } finally {
+      await capturer.stop();
+    }
+  });
+
   test('a spare context serves the next default job, is never reused, and is closed by stop()', async () => {
     const capturer = await startCapturer({ poolSize: 2, spareContexts: 1 });
     try {

@@ -85,6 +85,30 @@ describe('event log', () => {
     assert.equal(await consumers(), before);
   });
 
+  test('historyAfter returns the same events as history from that sequence on, by point reads or past its limit', async () => {
+    const jsm = await nc.jetstreamManager();
+    const consumers = async (): Promise<number> => (await jsm.streams.info(STREAM_NAME)).state.consumer_count;
+    // Two aggregates interleaved, so the point reads must skip the other one's events.
+    for (let i = 1; i <= 12; i++) {
+      await log.append(started('tail-a', i), { msgId: `tail-a-${i}` });
+      await log.append(started('tail-b', i), { msgId: `tail-b-${i}` });
+    }
+    const all = await log.history('scrape', 'tail-a');
+    assert.equal(all.length, 12);
+    const before = await consumers();
+    for (const after of [0, all[0]!.seq, all[5]!.seq, all[11]!.seq]) {
+      const expected = all.filter((e) => e.seq > after).map((e) => e.seq);
+      assert.deepEqual((await log.historyAfter('scrape', 'tail-a', after)).map((e) => e.seq), expected, `after ${after}`);
+      // Past the point-read limit, the rest comes through one consumer read: the same events.
+      assert.deepEqual((await log.historyAfter('scrape', 'tail-a', after, 3)).map((e) => e.seq), expected, `after ${after}, limit 3`);
+    }
+    assert.deepEqual(await log.historyAfter('scrape', 'none-such', 0), []);
+    // Point reads make no consumer (the limit-3 reads' consumers are deleted, as history's).
+    const deadline = Date.now() + 5_000;
+    while ((await consumers()) > before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    assert.equal(await consumers(), before);
+  });
+
   test('history of an aggregate with no events is empty', async () => {
     assert.deepEqual(await log.history('crawl', 'none'), []);
   });
@@ -102,5 +126,26 @@ describe('event log', () => {
     assert.equal(await payloads.getText(ref), big);
     const json = await payloads.putJson('scrape/j1/p1/result.json', { markdown: '# x' });
     assert.deepEqual(await payloads.getJson(json), { markdown: '# x' });
+  });
+
+  test('one-chunk payloads are read by direct gets (no consumer), every size and overwrite read back exactly', async () => {
+    const payloads = new PayloadStore(nc.jetstream());
+    const jsm = await nc.jetstreamManager();
+    const consumers = async (): Promise<number> => (await jsm.streams.info('OBJ_trawl-payloads')).state.consumer_count;
+    const sizes = [0, 1, 70_000, 128 * 1024 - 1, 128 * 1024, 128 * 1024 + 1, 300_000];
+    const refs = [];
+    for (const [i, size] of sizes.entries()) {
+      const bytes = new Uint8Array(size).map((_, j) => (j * 31 + i) % 251);
+      refs.push({ bytes, ref: await payloads.putBytes(`crawl/j${i}/p/raw ü.html`, bytes, 'text/html') });
+    }
+    for (const { bytes, ref } of refs) assert.deepEqual(Buffer.from(await payloads.getBytes(ref)), Buffer.from(bytes), `size ${bytes.length}`);
+    // A redelivered stage overwrites its object: the new content is read.
+    const again = await payloads.putText('crawl/j1/p/raw ü.html', 'second version');
+    assert.equal(await payloads.getText(again), 'second version');
+    await assert.rejects(payloads.getBytes({ ...again, name: 'crawl/none/p/raw.html' }), /is gone/);
+    // One-chunk reads make no consumer (the multi-chunk ones' consumers go with their reads).
+    const before = await consumers();
+    for (let i = 0; i < 5; i++) await payloads.getBytes(refs[2]!.ref);
+    assert.equal(await consumers(), before);
   });
 });

@@ -33,7 +33,7 @@ describe('stats', () => {
 describe('/proc parsing', () => {
   test('stat: a command name with spaces and parentheses', () => {
     const line = '4242 (Web Content (x)) S 4200 4242 4242 0 -1 4194560 1 0 0 0 150 50 7 3 20 0 1 0 100 1000 200 18446744073709551615';
-    assert.deepEqual(parseStat(line), { pid: 4242, comm: 'Web Content (x)', ppid: 4200, cpuTicks: 210 });
+    assert.deepEqual(parseStat(line), { pid: 4242, comm: 'Web Content (x)', ppid: 4200, cpuTicks: 210, childTicks: 10, startTime: 100 });
   });
 
   test('smaps_rollup: Rss and Pss in kB', () => {

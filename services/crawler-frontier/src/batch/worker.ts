@@ -4,10 +4,11 @@
 // on batch_requested, page_completed, page_failed and batch_cancel_requested. For each it
 // takes the batch's lock (one batch's messages one at a time, batches in parallel), brings
 // the batch's state up to date from the log (a cached state catches up from its last
-// sequence; a missing one is rebuilt from the whole history), decides `Advance` and
+// sequence by point reads, EventLog.historyAfter; a missing one, or one whose catch-up did
+// not reach the message's own sequence, is rebuilt from the whole history), decides `Advance` and
 // appends every event with `once`, so a decision repeated after a crash or by another
 // replica is refused by the server, never applied twice.
-import { makeEvent, type AnyEvent, type StoredEvent } from '../../../../shared/src/events/index.js';
+import { makeEvent, type AnyEvent } from '../../../../shared/src/events/index.js';
 import { newId as defaultNewId, systemClock, type Clock, type IdGenerator } from '../../../../shared/src/ids.js';
 import type { Logger } from '../../../../shared/src/logger.js';
 import type { EventLog } from '../../../../shared/src/nats/event-log.js';
@@ -19,6 +20,7 @@ import {
   decide, DEFAULT_MAX_IN_FLIGHT, evolve, initialState, isFinished,
   type BatchCommand, type BatchState, type Emitted, type LogEvent,
 } from './decider.js';
+import { DeciderStates } from '../decider-states.js';
 
 export const BATCH_WORKER_DEFAULTS = {
   durable: 'crawler-frontier-batch',
@@ -30,40 +32,10 @@ export const BATCH_WORKER_DEFAULTS = {
 
 const TRIGGERS = new Set(['batch_requested', 'page_completed', 'page_failed', 'batch_cancel_requested']);
 
-/** Batch states with the last stream sequence folded into each (bounded, LRU). */
-class BatchStates {
-  private readonly cache = new Map<string, { state: BatchState; lastSeq: number }>();
-  private readonly finished = new Set<string>();
-
-  constructor(private readonly log: EventLog, private readonly maxEntries: number = BATCH_WORKER_DEFAULTS.cachedBatches) {}
-
-  isKnownFinished(batchId: string): boolean {
-    return this.finished.has(batchId);
-  }
-
-  async load(batchId: string): Promise<BatchState> {
-    const cached = this.cache.get(batchId);
-    let state = cached?.state ?? initialState();
-    let lastSeq = cached?.lastSeq ?? 0;
-    const events: StoredEvent[] = await this.log.history('batch', batchId, lastSeq + 1);
-    for (const e of events) {
-      if (e.seq <= lastSeq) continue;
-      state = evolve(state, e as LogEvent);
-      lastSeq = e.seq;
-    }
-    this.cache.delete(batchId);
-    if (isFinished(state)) {
-      if (this.finished.size >= 10_000) this.finished.delete(this.finished.values().next().value!);
-      this.finished.add(batchId);
-    } else {
-      if (this.cache.size >= this.maxEntries) this.cache.delete(this.cache.keys().next().value!);
-      this.cache.set(batchId, { state, lastSeq });
-    }
-    return state;
-  }
-
-  forget(batchId: string): void {
-    this.cache.delete(batchId);
+/** Batch states folded from the log, cached with their last sequence (see decider-states.ts). */
+class BatchStates extends DeciderStates<BatchState, LogEvent> {
+  constructor(log: EventLog, maxEntries: number = BATCH_WORKER_DEFAULTS.cachedBatches) {
+    super(log, { kind: 'batch', initialState, evolve, isFinished }, maxEntries);
   }
 }
 
@@ -75,8 +47,8 @@ export interface BatchWorkerOptions {
 }
 
 export interface BatchEngine {
-  /** Brings a batch's state up to date and appends what is due. */
-  advance(batchId: string, logger?: Logger): Promise<void>;
+  /** Brings a batch's state up to date (at least to `triggerSeq`, the event handled) and appends what is due. */
+  advance(batchId: string, logger?: Logger, triggerSeq?: number): Promise<void>;
   /** Ends a batch FAILED (a trigger the worker gave up on). */
   fail(batchId: string, reason: string): Promise<void>;
 }
@@ -88,10 +60,10 @@ export function createBatchEngine(log: EventLog, options: BatchWorkerOptions = {
   const states = new BatchStates(log);
   const locks = new KeyedLock();
 
-  const run = (batchId: string, command: BatchCommand): Promise<Emitted[]> =>
+  const run = (batchId: string, command: BatchCommand, triggerSeq = 0): Promise<Emitted[]> =>
     locks.run(batchId, async () => {
       if (states.isKnownFinished(batchId)) return [];
-      const state = await states.load(batchId);
+      const state = await states.load(batchId, triggerSeq);
       try {
         const out = decide(command, state, { now: clock(), maxInFlight });
         for (const e of out) {
@@ -107,8 +79,8 @@ export function createBatchEngine(log: EventLog, options: BatchWorkerOptions = {
     });
 
   return {
-    async advance(batchId, logger) {
-      const out = await run(batchId, { type: 'Advance', batchId });
+    async advance(batchId, logger, triggerSeq) {
+      const out = await run(batchId, { type: 'Advance', batchId }, triggerSeq);
       const done = out.find((e) => e.event === 'batch_finished');
       if (done && logger) logger.info({ batchId, ...(done.data as object) }, 'batch finished');
     },
@@ -130,7 +102,7 @@ export async function startBatchWorker(ctx: ServiceContext, options: BatchWorker
     handlerTimeoutMs: 60_000,
     async handle(event, mctx) {
       if (!TRIGGERS.has(event.event)) return;
-      await engine.advance(event.id, mctx.logger);
+      await engine.advance(event.id, mctx.logger, event.seq);
     },
     async giveUp(event, error) {
       if (!TRIGGERS.has(event.event)) return;

@@ -6,15 +6,17 @@
 //   1. takes the crawl's lock (messages of one crawl are handled one at a time; different
 //      crawls in parallel),
 //   2. brings the crawl's state up to date: a cached state is caught up with the events
-//      after its last sequence (EventLog.history from lastSeq + 1), a missing one is
-//      rebuilt from the whole history. The log, not the message, is the truth, so the order
-//      in which messages arrive, redeliveries, and other replicas' appends do not matter;
+//      after its last sequence (EventLog.historyAfter: point reads, no consumer), a missing
+//      one is rebuilt from the whole history, and so is one whose catch-up did not reach the
+//      message's own sequence (a gap: the read must cover what triggered it). The log, not
+//      the message, is the truth, so the order in which messages arrive, redeliveries, and
+//      other replicas' appends do not matter;
 //   3. loads robots.txt for the origins of the links about to be judged,
 //   4. decides `Advance` and appends every event with `once`: a decision repeated after a
 //      crash or by another replica is refused by the server, never applied twice.
 // Own appends are not folded into the cache directly (that would skip sequence numbers of
 // events not seen yet); the next catch-up reads them back.
-import { makeEvent, type AnyEvent, type StoredEvent } from '../../../../shared/src/events/index.js';
+import { makeEvent, type AnyEvent } from '../../../../shared/src/events/index.js';
 import { newId as defaultNewId, systemClock, type Clock, type IdGenerator } from '../../../../shared/src/ids.js';
 import type { Logger } from '../../../../shared/src/logger.js';
 import type { EventLog } from '../../../../shared/src/nats/event-log.js';
@@ -27,6 +29,7 @@ import {
   type CrawlCommand, type CrawlState, type Emitted, type LogEvent,
 } from './decider.js';
 import { RobotsCache } from './robots.js';
+import { DeciderStates } from '../decider-states.js';
 
 export const CRAWL_WORKER_DEFAULTS = {
   durable: 'crawler-frontier-crawl',
@@ -38,45 +41,10 @@ export const CRAWL_WORKER_DEFAULTS = {
 
 const TRIGGERS = new Set(['crawl_requested', 'page_fetched', 'page_completed', 'page_failed', 'crawl_cancel_requested']);
 
-/** Crawl states with the last stream sequence folded into each (bounded, LRU). */
-export class CrawlStates {
-  private readonly cache = new Map<string, { state: CrawlState; lastSeq: number }>();
-  private readonly finished = new Set<string>();
-
-  constructor(private readonly log: EventLog, private readonly maxEntries: number = CRAWL_WORKER_DEFAULTS.cachedCrawls) {}
-
-  /** True when the crawl is known to be over (no log read needed). */
-  isKnownFinished(crawlId: string): boolean {
-    return this.finished.has(crawlId);
-  }
-
-  async load(crawlId: string): Promise<CrawlState> {
-    const cached = this.cache.get(crawlId);
-    let state = cached?.state ?? initialState();
-    let lastSeq = cached?.lastSeq ?? 0;
-    const events: StoredEvent[] = await this.log.history('crawl', crawlId, lastSeq + 1);
-    for (const e of events) {
-      if (e.seq <= lastSeq) continue;
-      state = evolve(state, e as LogEvent);
-      lastSeq = e.seq;
-    }
-    this.cache.delete(crawlId);
-    if (isFinished(state)) {
-      this.markFinished(crawlId);
-    } else {
-      if (this.cache.size >= this.maxEntries) this.cache.delete(this.cache.keys().next().value!);
-      this.cache.set(crawlId, { state, lastSeq });
-    }
-    return state;
-  }
-
-  forget(crawlId: string): void {
-    this.cache.delete(crawlId);
-  }
-
-  private markFinished(crawlId: string): void {
-    if (this.finished.size >= 10_000) this.finished.delete(this.finished.values().next().value!);
-    this.finished.add(crawlId);
+/** Crawl states folded from the log, cached with their last sequence (see decider-states.ts). */
+export class CrawlStates extends DeciderStates<CrawlState, LogEvent> {
+  constructor(log: EventLog, maxEntries: number = CRAWL_WORKER_DEFAULTS.cachedCrawls) {
+    super(log, { kind: 'crawl', initialState, evolve, isFinished }, maxEntries);
   }
 }
 
@@ -89,8 +57,8 @@ export interface CrawlWorkerOptions {
 }
 
 export interface CrawlEngine {
-  /** Brings a crawl's state up to date and appends what is due. */
-  advance(crawlId: string, signal?: AbortSignal, logger?: Logger): Promise<void>;
+  /** Brings a crawl's state up to date (at least to `triggerSeq`, the event handled) and appends what is due. */
+  advance(crawlId: string, signal?: AbortSignal, logger?: Logger, triggerSeq?: number): Promise<void>;
   /** Ends a crawl FAILED (a trigger the worker gave up on). */
   fail(crawlId: string, reason: string): Promise<void>;
 }
@@ -110,10 +78,10 @@ export function createCrawlEngine(log: EventLog, allow: ServiceContext['config']
     }
   };
 
-  const run = async (crawlId: string, command: (state: CrawlState) => Promise<CrawlCommand | null>): Promise<Emitted[]> =>
+  const run = async (crawlId: string, command: (state: CrawlState) => Promise<CrawlCommand | null>, triggerSeq = 0): Promise<Emitted[]> =>
     locks.run(crawlId, async () => {
       if (states.isKnownFinished(crawlId)) return [];
-      const state = await states.load(crawlId);
+      const state = await states.load(crawlId, triggerSeq);
       if (state.status === 'NONE' || isFinished(state)) return [];
       const cmd = await command(state);
       if (!cmd) return [];
@@ -129,11 +97,11 @@ export function createCrawlEngine(log: EventLog, allow: ServiceContext['config']
     });
 
   return {
-    async advance(crawlId, signal, logger) {
+    async advance(crawlId, signal, logger, triggerSeq) {
       const out = await run(crawlId, async (state) => {
         await robots.prepare(robotsCandidates(state), signal);
         return { type: 'Advance', crawlId };
-      });
+      }, triggerSeq);
       const done = out.find((e) => e.event === 'crawl_finished');
       if (done && logger) logger.info({ crawlId, ...(done.data as object) }, 'crawl finished');
     },
@@ -155,7 +123,7 @@ export async function startCrawlWorker(ctx: ServiceContext, options: CrawlWorker
     handlerTimeoutMs: 60_000,
     async handle(event, mctx) {
       if (!TRIGGERS.has(event.event)) return;
-      await engine.advance(event.id, mctx.signal, mctx.logger);
+      await engine.advance(event.id, mctx.signal, mctx.logger, event.seq);
     },
     async giveUp(event, error) {
       if (!TRIGGERS.has(event.event)) return;

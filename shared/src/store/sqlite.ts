@@ -94,10 +94,15 @@ export class SqliteStore implements ReadModelStore {
       .run(id, idx.owner ?? null, idx.createdAt ?? null, idx.lookup ?? null, JSON.stringify(doc));
   }
 
-  protected listDocs<T>(collection: Collection, owner: string, page: Page): T[] {
+  /**
+   * `omit`: top-level fields a list does not show, dropped inside SQLite (as the Mongo store's
+   * projections do) so a page of 100 scrapes does not parse 100 results' content in JavaScript.
+   */
+  protected listDocs<T>(collection: Collection, owner: string, page: Page, omit: readonly string[] = []): T[] {
+    const doc = omit.length ? `json_remove(doc, ${omit.map(() => '?').join(', ')})` : 'doc';
     const rows = this.conn
-      .prepare(`SELECT doc FROM ${collection} WHERE owner = ? ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`)
-      .all(owner, page.limit, page.offset) as { doc: string }[];
+      .prepare(`SELECT ${doc} AS doc FROM ${collection} WHERE owner = ? ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`)
+      .all(...omit.map((f) => `$.${f}`), owner, page.limit, page.offset) as { doc: string }[];
     return rows.map((r) => JSON.parse(r.doc) as T);
   }
 
@@ -112,7 +117,7 @@ export class SqliteStore implements ReadModelStore {
   }
 
   async listScrapeJobs(apiKeyId: string, page: Page): Promise<ScrapeJobSummary[]> {
-    return this.listDocs<ScrapeJobDoc>('scrape_jobs', apiKeyId, page).map(toScrapeSummary);
+    return this.listDocs<ScrapeJobDoc>('scrape_jobs', apiKeyId, page, ['content', 'options']).map(toScrapeSummary);
   }
 
   async getScrapeCacheEntry(cacheKey: string): Promise<ScrapeCacheDoc | null> {
@@ -232,7 +237,7 @@ export class SqliteStore implements ReadModelStore {
   }
 
   async listBatchJobs(apiKeyId: string, page: Page): Promise<BatchJobSummary[]> {
-    return this.listDocs<BatchJobDoc>('batch_jobs', apiKeyId, page).map(toBatchSummary);
+    return this.listDocs<BatchJobDoc>('batch_jobs', apiKeyId, page, ['pages', 'options']).map(toBatchSummary);
   }
 
   async getBatchPage(batchId: string, pageKey: string): Promise<BatchPageDoc | null> {

@@ -44,6 +44,14 @@ storeContract('read-model store contract', 'contract', (store) => {
     assert.deepEqual(Object.keys(all[0]!).sort(), ['createdAt', 'fromCache', 'id', 'status', 'url']);
   });
 
+  test('a listed job is its summary with its types, whatever content it holds', async () => {
+    const big = { markdown: 'x'.repeat(200_000), links: ['https://a/'] };
+    await store().saveScrapeJob(job('c1', 'lister', '2026-04-01T00:00:00.000Z', { status: 'COMPLETED', fromCache: true, completedAt: '2026-04-01T00:00:01.000Z', content: big, metadata: { title: 't', description: 'd' } }));
+    const [listed] = await store().listScrapeJobs('lister', { limit: 10, offset: 0 });
+    assert.deepEqual(listed, { id: 'c1', url: 'https://example.com/c1', status: 'COMPLETED', fromCache: true, createdAt: '2026-04-01T00:00:00.000Z', completedAt: '2026-04-01T00:00:01.000Z' });
+    assert.equal((await store().getScrapeJob('c1'))?.content?.markdown, big.markdown, 'the job itself keeps its content');
+  });
+
   test('api keys are found by id and by hash', async () => {
     const key = { id: 'key1', keyHash: 'a'.repeat(64), plan: 'pro' as const, label: 'x', createdAt: '2026-01-01T00:00:00.000Z', lastSeq: 3 };
     await store().saveApiKey(key);

@@ -28,13 +28,13 @@ import type { ProjectionWaiter } from './projection-wait.js';
 import { mapRoutes } from './routes/map.js';
 import { batchRoutes } from './routes/batch.js';
 import { crawlRoutes } from './routes/crawl.js';
+import { payloadBytes } from './routes/stored-document.js';
 import { scrapeRoutes } from './routes/scrape.js';
 import { eventRoutes } from './routes/events.js';
 import { changeRoutes } from './routes/changes.js';
 import { documentOptionalRotateBody, webhookRoutes } from './routes/webhooks.js';
 import { ScrapeService } from './scrape/service.js';
 import type { PresentDeps } from './scrape/present.js';
-import { PAYLOAD_BUCKET } from '../../../shared/src/subjects.js';
 import { consolePlugin } from './console/plugin.js';
 
 export interface GatewayDeps {
@@ -114,9 +114,9 @@ export async function buildApp(deps: GatewayDeps) {
   });
   const present: PresentDeps = {
     screenshotUrl: (jobId, index) => `${deps.config.publicBaseUrl}/api/v1/scrape/${jobId}/${index === undefined ? 'screenshot' : `screenshots/${index}`}`,
-    screenshotBytes: (shot) => deps.payloads.getBytes({ bucket: PAYLOAD_BUCKET, name: shot.name, size: shot.fileSize, contentType: '' }),
+    screenshotBytes: payloadBytes(deps.payloads),
     documentUrl: (jobId) => `${deps.config.publicBaseUrl}/api/v1/scrape/${jobId}/document`,
-    documentBytes: (doc) => deps.payloads.getBytes({ bucket: PAYLOAD_BUCKET, name: doc.name, size: doc.fileSize, contentType: doc.contentType }),
+    documentBytes: payloadBytes(deps.payloads),
   };
 
   await app.register(async (api) => {

@@ -8,8 +8,7 @@ import { NotFoundError, ValidationError } from '../../../../shared/src/errors.js
 import { newApiKey } from '../../../../shared/src/ids.js';
 import { PLANS, type Plan } from '../../../../shared/src/plans.js';
 import type { ApiKeyDoc } from '../../../../shared/src/store/index.js';
-import { PAYLOAD_BUCKET } from '../../../../shared/src/subjects.js';
-import { sendStoredDocument } from '../routes/stored-document.js';
+import { payloadBytes, sendStoredDocument } from '../routes/stored-document.js';
 import { MAX_GRACE_SECONDS } from '../webhooks/schemas.js';
 import { field, sendPage, signedInOnly, type ConsoleContext, type SignedIn } from './context.js';
 import { isJobKind, JOB_STATUSES, TIMELINE_MAX } from './jobs.js';
@@ -135,7 +134,7 @@ export async function pageRoutes(app: FastifyInstance, ctx: ConsoleContext): Pro
     const shot = job.kind === 'scrape' ? (job.doc.content ?? job.source?.content)?.screenshot : undefined;
     if (!shot) throw new NotFoundError('this job has no screenshot');
     if (Date.parse(shot.expiresAt) <= clock().getTime()) throw new NotFoundError(`the screenshot expired at ${shot.expiresAt}`);
-    const bytes = await ctx.deps.payloads.getBytes({ bucket: PAYLOAD_BUCKET, name: shot.name, size: shot.fileSize, contentType: '' });
+    const bytes = await payloadBytes(ctx.deps.payloads)(shot);
     return reply.type(shot.format === 'jpeg' ? 'image/jpeg' : 'image/png').header('cache-control', 'private, max-age=300').send(Buffer.from(bytes));
   });
 
@@ -143,7 +142,7 @@ export async function pageRoutes(app: FastifyInstance, ctx: ConsoleContext): Pro
   app.get('/jobs/scrape/:id/document', member, async (request, reply) => {
     const job = await ctx.jobs.load(me(request).account.id, 'scrape', (request.params as { id: string }).id);
     const info = job.kind === 'scrape' ? (job.doc.content ?? job.source?.content)?.document : undefined;
-    return sendStoredDocument(info, (d) => ctx.deps.payloads.getBytes({ bucket: PAYLOAD_BUCKET, name: d.name, size: d.fileSize, contentType: d.contentType }), reply);
+    return sendStoredDocument(info, payloadBytes(ctx.deps.payloads), reply);
   });
 
   app.get('/usage', member, async (request, reply) => {

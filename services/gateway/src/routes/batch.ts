@@ -4,34 +4,30 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
 import { BatchScrapeRequestSchema } from '../../../../shared/src/batch-options.js';
-import type { DocumentInfo, ScreenshotInfo } from '../../../../shared/src/store/index.js';
-import { PAYLOAD_BUCKET } from '../../../../shared/src/subjects.js';
+import type { ScreenshotInfo } from '../../../../shared/src/store/index.js';
 import type { RouteDeps } from '../app.js';
 import { IMAGE_MIME } from '../batch/present.js';
 import { BatchCancelled, BatchCreated, BatchGetQuery, BatchJobView, BatchListItem } from '../batch/schemas.js';
 import { BatchService } from '../batch/service.js';
 import { IdParams, Pagination, ProblemSchema } from '../scrape/schemas.js';
 import { longPoll } from './long-poll.js';
-import { sendStoredDocument, storedBytes } from './stored-document.js';
+import { payloadBytes, sendStoredDocument, storedBytes } from './stored-document.js';
 
 const errors = { 400: ProblemSchema, 401: ProblemSchema, 404: ProblemSchema, 409: ProblemSchema, 413: ProblemSchema, 429: ProblemSchema };
 const PageParams = Type.Composite([IdParams, Type.Object({ index: Type.Integer({ minimum: 0, maximum: 99 }) })]);
 
 export const batchRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
-  const screenshotBytes = (shot: ScreenshotInfo): Promise<Uint8Array> =>
-    deps.payloads.getBytes({ bucket: PAYLOAD_BUCKET, name: shot.name, size: shot.fileSize, contentType: '' });
+  const storedPayload = payloadBytes(deps.payloads);
   const batches = new BatchService({
     log: deps.log, store: deps.store, waiter: deps.waiter, newId: deps.newId, clock: deps.clock,
     urlPolicy: { allowCidrs: deps.config.ssrfAllowCidrs }, publicBaseUrl: deps.config.publicBaseUrl, limits: deps.limits,
     present: {
       screenshotUrl: (id, index, action) =>
         `${deps.config.publicBaseUrl}/api/v1/batch/scrape/${id}/pages/${index}/${action === undefined ? 'screenshot' : `screenshots/${action}`}`,
-      screenshotBytes,
+      screenshotBytes: storedPayload,
       documentUrl: (id, index) => `${deps.config.publicBaseUrl}/api/v1/batch/scrape/${id}/pages/${index}/document`,
     },
   });
-  const documentBytes = (doc: DocumentInfo): Promise<Uint8Array> =>
-    deps.payloads.getBytes({ bucket: PAYLOAD_BUCKET, name: doc.name, size: doc.fileSize, contentType: doc.contentType });
 
   app.post('/batch/scrape', {
     schema: { summary: 'Start a batch scrape of 1-100 URLs', body: BatchScrapeRequestSchema, response: { 202: BatchCreated, ...errors } },
@@ -54,7 +50,7 @@ export const batchRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, dep
   }, async (request) => batches.list(request.caller, request.query));
 
   const sendImage = async (shot: ScreenshotInfo | undefined, reply: FastifyReply) => {
-    const bytes = await storedBytes('screenshot', shot, screenshotBytes);
+    const bytes = await storedBytes('screenshot', shot, storedPayload);
     return reply.type(IMAGE_MIME[shot!.format] ?? 'application/octet-stream').header('cache-control', 'private, max-age=3600').send(bytes);
   };
 
@@ -64,7 +60,7 @@ export const batchRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, dep
 
   app.get('/batch/scrape/:id/pages/:index/document', {
     schema: { summary: 'The stored bytes of a completed document page of a batch (index in `data`; same API key)', params: PageParams },
-  }, async (request, reply) => sendStoredDocument(await batches.document(request.caller, request.params.id, request.params.index), documentBytes, reply));
+  }, async (request, reply) => sendStoredDocument(await batches.document(request.caller, request.params.id, request.params.index), storedPayload, reply));
 
   app.get('/batch/scrape/:id/pages/:index/screenshots/:action', {
     schema: {

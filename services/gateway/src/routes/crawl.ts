@@ -7,9 +7,8 @@ import type { RouteDeps } from '../app.js';
 import { CrawlCancelled, CrawlCreated, CrawlGetQuery, CrawlJobView, CrawlListItem } from '../crawl/schemas.js';
 import { CrawlService } from '../crawl/service.js';
 import { IdParams, Pagination, ProblemSchema } from '../scrape/schemas.js';
-import { PAYLOAD_BUCKET } from '../../../../shared/src/subjects.js';
 import { longPoll } from './long-poll.js';
-import { sendStoredDocument } from './stored-document.js';
+import { payloadBytes, sendStoredDocument } from './stored-document.js';
 
 const errors = { 400: ProblemSchema, 401: ProblemSchema, 404: ProblemSchema, 409: ProblemSchema, 429: ProblemSchema };
 
@@ -42,7 +41,7 @@ export const crawlRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, dep
     },
   }, async (request, reply) => sendStoredDocument(
     await crawls.document(request.caller, request.params.id, request.params.pageKey),
-    (doc) => deps.payloads.getBytes({ bucket: PAYLOAD_BUCKET, name: doc.name, size: doc.fileSize, contentType: doc.contentType }),
+    payloadBytes(deps.payloads),
     reply,
   ));
 

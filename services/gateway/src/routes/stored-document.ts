@@ -4,7 +4,14 @@
 // someone else's, and must never run as a page of the API's origin.
 import type { FastifyReply } from 'fastify';
 import { NotFoundError } from '../../../../shared/src/errors.js';
+import type { PayloadStore } from '../../../../shared/src/nats/payloads.js';
 import type { DocumentInfo } from '../../../../shared/src/store/index.js';
+import { PAYLOAD_BUCKET } from '../../../../shared/src/subjects.js';
+
+/** Reads a result's stored payload (a screenshot, a document) from the payloads bucket. */
+export function payloadBytes(payloads: PayloadStore): (stored: { name: string; fileSize: number; contentType?: string }) => Promise<Uint8Array> {
+  return (stored) => payloads.getBytes({ bucket: PAYLOAD_BUCKET, name: stored.name, size: stored.fileSize, contentType: stored.contentType ?? '' });
+}
 
 /** The bytes of a stored payload still alive; 404 when there is none, it expired or it is gone. */
 export async function storedBytes<T extends { expiresAt: string }>(what: string, info: T | undefined, load: (info: T) => Promise<Uint8Array>, missing = `this page has no such ${what}`): Promise<Buffer> {

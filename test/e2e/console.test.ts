@@ -175,7 +175,7 @@ describe('web console end to end', () => {
     assert.equal(job.status, 'COMPLETED');
     await page.goto(url(`/console/jobs/scrape/${job.id}`));
     const link = page.getByRole('link', { name: /Download the application\/pdf as served/ });
-    assert.match(await page.locator('main').innerText(), /\d+ pages/, 'the page count is shown');
+    assert.match(await page.locator('main').innerText(), /\d+ pages?\b/, 'the page count is shown');
     const download = await page.request.get(url(`/console/jobs/scrape/${job.id}/document`));
     assert.equal(download.status(), 200);
     assert.equal(download.headers()['content-disposition'], 'attachment');
@@ -183,6 +183,7 @@ describe('web console end to end', () => {
     assert.equal(await link.getAttribute('href'), `/console/jobs/scrape/${job.id}/document`);
     const anonymous = await fetch(url(`/console/jobs/scrape/${job.id}/document`), { redirect: 'manual' });
     assert.notEqual(anonymous.status, 200, 'not without signing in');
+    await shoot(browser, await admin.storageState(), url(`/console/jobs/scrape/${job.id}`), 'job-document');
   });
 
   test('usage reflects the scrape', async () => {

@@ -105,7 +105,7 @@ function docFacts(m: Record<string, unknown> | undefined): string {
   if (!m) return '';
   const parts = [
     typeof m.author === 'string' ? `by ${m.author}` : '',
-    typeof m.pageCount === 'number' ? `${m.pageCount} pages` : '',
+    typeof m.pageCount === 'number' ? `${m.pageCount} page${m.pageCount === 1 ? '' : 's'}` : '',
     m.needsOcr === true ? 'no text layer: needs OCR' : '',
   ].filter(Boolean);
   return parts.length ? ` · ${parts.join(' · ')}` : '';

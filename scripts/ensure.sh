@@ -8,8 +8,9 @@ cd "$(dirname "$0")/.."
 
 say() { printf '[trawl] %s\n' "$*" >&2; }
 
-# 1. npm dependencies: reinstall when package-lock.json changed since the last install.
-lock_sum=$(sha256sum package-lock.json | cut -d' ' -f1)
+# 1. npm dependencies: reinstall when package-lock.json or a patch of a dependency
+# (patches/, applied by patch-package on install) changed since the last install.
+lock_sum=$(cat package-lock.json patches/*.patch | sha256sum | cut -d' ' -f1)
 if [ ! -x node_modules/.bin/node ] || [ "$(cat node_modules/.install-stamp 2>/dev/null)" != "$lock_sum" ]; then
   say "installing npm dependencies (npm ci)"
   npm ci --no-audit --no-fund --loglevel=error

@@ -17,8 +17,11 @@ export function textStats(root: Element): Map<Element, TextStats> {
 
 function measure(el: Element, stats: Map<Element, TextStats>, inLink: boolean): TextStats {
   const own: TextStats = { text: 0, link: 0 };
-  const linked = inLink || el.nodeName === 'A';
-  for (const child of el.childNodes) {
+  // localName, and siblings instead of childNodes: linkedom upper-cases a new string on each
+  // read of nodeName and builds a new array on each read of childNodes (this walk visits
+  // every node of the page, several times per transform).
+  const linked = inLink || el.localName === 'a';
+  for (let child = el.firstChild; child; child = child.nextSibling) {
     if (child.nodeType === 3) {
       const n = collapsedLength((child as Text).data);
       own.text += n;

@@ -58,6 +58,16 @@ describe('deploy/Dockerfile', () => {
     for (const source of ['package-lock.json', 'tsconfig.json', 'shared', 'services', 'deploy/tsconfig.build.json']) assert.ok(copied.includes(source), `build copies ${source}`);
   });
 
+  test('the dependencies patched in patches/ are patched in the images too (install scripts are skipped there)', () => {
+    const patched = fs.readdirSync(path.join(REPO_ROOT, 'patches')).map((f) => /^(.+)\+[^+]+\.patch$/.exec(f)![1]!.replace('+', '/'));
+    assert.ok(patched.length > 0);
+    assert.match(runs(stage('build')), /npx patch-package/);
+    assert.ok(stage('build').steps.some((i) => i.op === 'COPY' && i.args === 'patches ./patches'), 'patches/ copied into the build stage');
+    assert.ok(readRepoFile('.dockerignore').split('\n').map((l) => l.trim()).includes('!patches/**'), 'patches/ in the build context');
+    const depsCopies = stage('deps').steps.filter((i) => i.op === 'COPY').map((i) => i.args);
+    for (const name of patched) assert.ok(depsCopies.includes(`--from=build /app/node_modules/${name} ./node_modules/${name}`), `deps stage takes the patched ${name}`);
+  });
+
   test('the images carry the operator CLI for API keys (kubectl exec … node dist/scripts/keys.js)', () => {
     const config = JSON.parse(readRepoFile('deploy/tsconfig.build.json')) as { include: string[] };
     assert.ok(config.include.includes('../scripts/keys.ts'), 'compiled into dist/scripts/keys.js');

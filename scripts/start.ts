@@ -2,6 +2,7 @@
 // NATS_URL is set; restarted on the same port and store if it dies), creates the bootstrap API keys (as events, idempotently), runs every
 // service in its own process (restarting one that dies), waits until the API answers,
 // prints the base URL and an API key, and on Ctrl-C shuts it all down in order.
+import './supervisor-flags.js'; // first: may re-execute this process with its V8 flags
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';

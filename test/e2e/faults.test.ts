@@ -1,12 +1,14 @@
 // Faults under `npm start` (the supervisor, as test/support/system.ts boots it):
+// - the supervisor runs with its V8 flags, under the pid it was started with;
 // - a page whose script navigates to a blocked address completes, and its events say so;
 // - SIGKILL of the fetcher: its Chromium dies with it, the restarted fetcher serves pages;
 // - SIGKILL of nats-server mid-crawl: the supervisor restarts it on the same store, the
 //   services reconnect, and the crawl ends with exactly the pages of the site.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { SERVICE_NODE_FLAGS, SUPERVISOR_NODE_FLAGS } from '../../scripts/services.js';
 import { ALL_PAGES, linkGraph } from '../support/link-graph.js';
-import { alive, descendants, type Proc } from '../support/processes.js';
+import { alive, descendants, proc, type Proc } from '../support/processes.js';
 import { startSite, type TestSite } from '../support/site.js';
 import { startSystem, type TrawlSystem } from '../support/system.js';
 import { until } from '../support/wait.js';
@@ -51,6 +53,16 @@ describe('faults under the supervisor', () => {
     const job = await system.poll(`/api/v1/scrape/${created.body.id}`, (b: any) => FINAL.has(b.status), 120_000);
     return { id: created.body.id, job };
   }
+
+  test('the supervisor re-executed itself with its V8 flags, keeping the pid it was started with; each service has its own', () => {
+    const supervisor = proc(system.pid);
+    assert.ok(supervisor, 'the pid the test spawned is still the supervisor');
+    assert.match(supervisor.cmdline, /dist\/scripts\/start\.js/);
+    for (const flag of SUPERVISOR_NODE_FLAGS) assert.ok(supervisor.cmdline.split(' ').includes(flag), `${flag} in ${supervisor.cmdline}`);
+    const fetcher = child(system, /dist\/services\/fetcher\//);
+    assert.ok(fetcher);
+    for (const flag of SERVICE_NODE_FLAGS.fetcher) assert.ok(fetcher.cmdline.split(' ').includes(flag), `${flag} in ${fetcher.cmdline}`);
+  });
 
   test('a script redirect to a blocked address: the page completes and page_fetched records the aborted navigation', async () => {
     const { id, job } = await scrape(site.url('/redirects-away'));

@@ -41,6 +41,12 @@ export interface CaptureContext {
   working?: () => void;
   /** Interactive (default) goes before bulk for a free slot; bulk is bounded per host (slots.ts). */
   priority?: CapturePriority;
+  /**
+   * false: this capture never prepares a spare context. For the auto engine's
+   * verification renders (1 page in 25 of a static host): a spare would hold a renderer
+   * process for a next render that is seconds away.
+   */
+  refillsSpare?: boolean;
 }
 
 export interface PageCapturerOptions {
@@ -286,7 +292,7 @@ export class PageCapturer {
       const now = performance.now();
       const busy = now - this.lastCaptureAt < this.settings.spareBusyWindowMs || this.slots.activeCount > 1 || this.slots.queuedCount > 0;
       this.lastCaptureAt = now;
-      if (busy) this.refillSpare();
+      if (busy && ctx.refillsSpare !== false) this.refillSpare();
       const result = await new CaptureRun(page, proxy, url, options, this.settings, { interceptor, snapshots }).run();
       this.counts.succeeded++;
       return result;

@@ -22,6 +22,12 @@
 // have paid anyway. It happens for the first K pages of a host and 1 page in
 // `recheckEvery` after that. A failed GET under auto costs one extra round trip. Each auto
 // page costs one KV compare-and-set (count the page, read the profile); a verification one more.
+//
+// Verification renders are checks, not the reason a page is slow or fast: this fetcher
+// runs one at a time (VERIFY_RENDERS_AT_ONCE) and never prepares a spare context for
+// them, so Chromium holds one renderer for them at most instead of one per browser slot
+// (about 40-50 MB each). Renders that a page needs (JavaScript hosts, CSR markers, browser
+// options) keep every slot.
 import { mayBeDocument, type DocumentKind } from '../../../../shared/src/document-type.js';
 import { DocumentTooLargeError, PageTimeoutError, UrlNotAllowedError } from '../../../../shared/src/errors.js';
 import type { Logger } from '../../../../shared/src/logger.js';
@@ -35,6 +41,7 @@ import { NotHtmlError, type HttpEngine, type HttpFetchResult } from './http-engi
 import { BodyTooLargeError } from '../../../../shared/src/safe-http.js';
 import { comparePages, type PageComparison } from './similarity.js';
 import { countEngineDecision } from './engine-metrics.js';
+import { Slots } from '../slots.js';
 
 /** What page_fetched records about the engine: which one served the page, and why. */
 export interface EngineRecord {
@@ -69,8 +76,12 @@ export interface EngineRouterDeps {
 export type JobKind = keyof EngineDefaults;
 
 const WORKING_INTERVAL_MS = 5_000;
+/** Verification renders of this fetcher at once (see the header). */
+export const VERIFY_RENDERS_AT_ONCE = 1;
 
 export class EngineRouter {
+  private readonly verifyRenders = new Slots(VERIFY_RENDERS_AT_ONCE);
+
   constructor(private readonly deps: EngineRouterDeps) {}
 
   async fetch(kind: JobKind, url: string, options: ResolvedScrapeOptions, ctx: CaptureContext): Promise<RoutedPage> {
@@ -116,7 +127,7 @@ export class EngineRouter {
     if (next.action === 'http' && got) {
       return { ...fromHttp(got), engine: record('http', next) };
     }
-    const rendered = await this.deps.capture(url, options, ctx);
+    const rendered = next.action === 'verify' && got ? await this.verifyRender(url, options, ctx) : await this.deps.capture(url, options, ctx);
     const document = got ? undefined : await this.documentBehind(rendered, url, options, ctx.signal);
     if (document) return asDocument(document);
     if (next.action !== 'verify' || !got) {
@@ -126,6 +137,16 @@ export class EngineRouter {
     await this.deps.profiles.record(hostKey!, { type: 'verified', agreed: verification.agreed, similarity: verification.markdown, url, at: this.deps.clock().toISOString() });
     if (!verification.agreed) this.deps.logger.info({ hostKey, url, verification }, 'HTTP and browser results differ: host goes to the browser');
     return { ...rendered, engine: record('browser', next, verification) };
+  }
+
+  /** A verification's render: one at a time in this fetcher, with no spare context made for it. */
+  private async verifyRender(url: string, options: ResolvedScrapeOptions, ctx: CaptureContext): Promise<CaptureResult> {
+    const release = await this.verifyRenders.acquire(ctx.signal);
+    try {
+      return await this.deps.capture(url, options, { ...ctx, refillsSpare: false });
+    } finally {
+      release();
+    }
   }
 
   /** The GET of auto: a result, or why not (failures that the browser would share are thrown). */

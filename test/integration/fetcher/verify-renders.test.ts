@@ -1,0 +1,107 @@
+// The auto engine's verification renders (services/fetcher/src/engine/engine-router.ts):
+// however many pages of a host are being verified at once, this fetcher renders one of
+// them at a time and prepares no spare context for them, while a page that needs the
+// browser (client-side rendering) keeps every slot and the spare policy. Real nats-server
+// (the host profiles' KV bucket), real Chromium, real HTTP against pages served here.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { connect, type NatsConnection } from 'nats';
+import { createLogger } from '../../../shared/src/logger.js';
+import { ENGINE_DEFAULTS } from '../../../shared/src/scrape-options.js';
+import { EngineRouter, VERIFY_RENDERS_AT_ONCE } from '../../../services/fetcher/src/engine/engine-router.js';
+import { KvHostProfiles } from '../../../services/fetcher/src/engine/host-profile-store.js';
+import { HttpEngine } from '../../../services/fetcher/src/engine/http-engine.js';
+import type { CaptureContext, PageCapturer } from '../../../services/fetcher/src/page-capturer.js';
+import { startNatsServer, type NatsServerHandle } from '../../support/nats-server.js';
+import { startSite, type TestSite } from '../../support/site.js';
+import { until } from '../../support/wait.js';
+import { ctx, LOOPBACK_ALLOWED, opts, startCapturer } from './helpers.js';
+
+const article = (n: number) => `<!doctype html><html><head><title>Page ${n}</title></head><body><article><h1>Page ${n}</h1>${'<p>Server-rendered text of a static page, the same with or without JavaScript.</p>'.repeat(6)}</article></body></html>`;
+// Client-side rendered: an empty app root, filled by a script.
+const app = '<!doctype html><html><head><title>App</title></head><body><div id="root"></div><script>document.getElementById("root").innerHTML = "<h1>Built</h1><p>" + "Text built by JavaScript. ".repeat(20) + "</p>"</script></body></html>';
+const logger = createLogger('verify-renders-test', 'silent');
+
+describe('auto: verification renders', () => {
+  let server: NatsServerHandle;
+  let nc: NatsConnection;
+  let site: TestSite;
+  let capturer: PageCapturer;
+  const seen: CaptureContext[] = [];
+  let active = 0;
+  let mostAtOnce = 0;
+
+  const router = (): EngineRouter => {
+    const policy = { agreements: 3, recheckEvery: 25 };
+    return new EngineRouter({
+      // The real capturer, counted: how many captures run at once, and with what context.
+      capture: async (url, options, cctx) => {
+        seen.push(cctx);
+        mostAtOnce = Math.max(mostAtOnce, ++active);
+        try {
+          return await capturer.capture(url, options, cctx);
+        } finally {
+          active--;
+        }
+      },
+      http: new HttpEngine({ allowCidrs: LOOPBACK_ALLOWED, maxBytes: 5_000_000, documentMaxBytes: 5_000_000, chromeVersion: () => '140' }),
+      profiles: new KvHostProfiles(nc.jetstream(), policy, logger),
+      policy,
+      defaults: ENGINE_DEFAULTS,
+      clock: () => new Date(),
+      logger,
+    });
+  };
+  const reset = () => { seen.length = 0; active = 0; mostAtOnce = 0; };
+
+  before(async () => {
+    server = await startNatsServer();
+    nc = await connect({ servers: server.url });
+    const routes: Record<string, string> = { '/app1': app, '/app2': app, '/app3': app };
+    for (let n = 0; n < 4; n++) routes[`/p${n}`] = article(n);
+    site = await startSite(routes);
+    // A spare would be made for any capture close to another (a 60 s window).
+    capturer = await startCapturer({ poolSize: 3, spareContexts: 1, spareBusyWindowMs: 60_000, spareIdleMs: 60_000 });
+  });
+  after(async () => {
+    await capturer.stop();
+    await nc.close();
+    await site.close();
+    await server.stop();
+  });
+
+  test('given an unknown host, when four of its pages are fetched at once, then they are verified one render at a time, with no spare', async () => {
+    reset();
+    const r = router();
+    const pages = await Promise.all([0, 1, 2, 3].map((n) => r.fetch('crawl', site.url(`/p${n}`), opts({ formats: ['markdown'] }), ctx())));
+    for (const page of pages) {
+      assert.equal(page.engine.used, 'browser');
+      assert.ok(page.engine.verification?.agreed, page.engine.reason);
+      assert.match(page.html, /Server-rendered text/);
+    }
+    assert.equal(seen.length, 4);
+    assert.equal(mostAtOnce, VERIFY_RENDERS_AT_ONCE);
+    assert.ok(seen.every((c) => c.refillsSpare === false));
+    // A spare is prepared in the background in a few hundred ms: none has come after 1.5 s.
+    await capturer.idle();
+    await sleep(1_500);
+    assert.equal(capturer.stats().openContexts, 0, 'no spare context was prepared');
+  });
+
+  test('given pages that build their content with JavaScript, when fetched at once, then they render side by side, spare policy as usual', async () => {
+    reset();
+    const r = router();
+    const pages = await Promise.all([1, 2, 3].map((n) => r.fetch('crawl', site.url(`/app${n}`), opts({ formats: ['markdown'] }), ctx())));
+    for (const page of pages) {
+      assert.equal(page.engine.used, 'browser');
+      assert.match(page.engine.reason, /client-side rendering markers/);
+      assert.match(page.html, /Text built by JavaScript/);
+    }
+    assert.ok(mostAtOnce > 1, `renders at once: ${mostAtOnce}`);
+    assert.ok(seen.every((c) => c.refillsSpare === undefined));
+    await capturer.idle();
+    // The spare context, made while renders came close together.
+    await until(() => capturer.stats().openContexts === 1, { timeoutMs: 10_000 });
+  });
+});

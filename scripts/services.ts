@@ -30,3 +30,40 @@ export const SERVICE_NODE_FLAGS: Record<ServiceName, string[]> = {
  * service). scripts/supervisor-flags.ts re-executes it with these.
  */
 export const SUPERVISOR_NODE_FLAGS = ['--max-semi-space-size=1', '--max-old-space-size=256', '--optimize-for-size'];
+
+/**
+ * The light services `npm start` runs together in one process, the service host
+ * (scripts/service-host.ts): their CPU is small, and one process each cost its fixed memory
+ * three times. The gateway stays apart, so a crash of one of these never takes the API
+ * down with it. TRAWL_COHOST=off runs one process per service.
+ */
+export const COHOSTED_SERVICES = ['projector', 'crawler-frontier', 'webhook-dispatcher'] as const satisfies readonly ServiceName[];
+export type CohostedService = (typeof COHOSTED_SERVICES)[number];
+
+/** V8 flags of the service host: those its services' own flags agree on, and the largest old-space cap. */
+export const HOST_NODE_FLAGS = ['--max-semi-space-size=1', '--max-old-space-size=768', '--optimize-for-size'];
+
+/** Which of `wanted` go to the service host, for TRAWL_COHOST (unset: the default; "off": none). Fewer than two: none. */
+export function cohostedServices(setting: string | undefined, wanted: readonly string[]): CohostedService[] {
+  const value = setting?.trim().toLowerCase();
+  if (value !== undefined && value !== '' && value !== 'on') {
+    if (value === 'off') return [];
+    throw new Error(`TRAWL_COHOST: expected on or off, got ${JSON.stringify(setting)}`);
+  }
+  const hosted = COHOSTED_SERVICES.filter((name) => wanted.includes(name));
+  return hosted.length >= 2 ? hosted : [];
+}
+
+/** The service host's arguments, `<name>:<healthPort>` each. */
+export function parseHostArgs(args: readonly string[]): { name: CohostedService; healthPort: number }[] {
+  if (args.length === 0) throw new Error('usage: service-host.js <service>:<healthPort> ...');
+  return args.map((arg) => {
+    const [name = '', port = ''] = arg.split(':');
+    if (!(COHOSTED_SERVICES as readonly string[]).includes(name)) {
+      throw new Error(`service-host: cannot host ${JSON.stringify(name)}; it hosts ${COHOSTED_SERVICES.join(', ')}`);
+    }
+    const healthPort = Number(port);
+    if (port === '' || !Number.isInteger(healthPort) || healthPort < 0 || healthPort > 65535) throw new Error(`service-host: bad health port in ${JSON.stringify(arg)}`);
+    return { name: name as CohostedService, healthPort };
+  });
+}

@@ -1,6 +1,7 @@
 // `npm start`: the whole system on one machine. Starts a local nats-server (unless
-// NATS_URL is set; restarted on the same port and store if it dies), creates the bootstrap API keys (as events, idempotently), runs every
-// service in its own process (restarting one that dies), waits until the API answers,
+// NATS_URL is set; restarted on the same port and store if it dies), creates the bootstrap API keys (as events, idempotently), runs the
+// services (fetcher, transformer and gateway each in its own process, the light ones together
+// in the service host, scripts/service-host.ts; restarting a process that dies), waits until the API answers,
 // prints the base URL and an API key, and on Ctrl-C shuts it all down in order.
 import './supervisor-flags.js'; // first: may re-execute this process with its V8 flags
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -17,7 +18,7 @@ import { createLogger } from '../shared/src/logger.js';
 import { connectNats } from '../shared/src/nats/connect.js';
 import { EventLog } from '../shared/src/nats/event-log.js';
 import { ensureInfrastructure } from '../shared/src/nats/infrastructure.js';
-import { SERVICE_NODE_FLAGS, SERVICES, type ServiceName } from './services.js';
+import { cohostedServices, HOST_NODE_FLAGS, SERVICE_NODE_FLAGS, SERVICES, type ServiceName } from './services.js';
 
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -160,12 +161,25 @@ async function createKeys(natsUrl: string, keys: BootstrapKey[]): Promise<string
   }
 }
 
-/** A service's process: node running its compiled main.js. */
-function serviceProcess(name: string, env: NodeJS.ProcessEnv): Supervised {
-  const entry = path.join(root, 'dist/services', name, 'src/main.js');
+/** A compiled entry point, which must exist. */
+function builtEntry(relative: string): string {
+  const entry = path.join(root, 'dist', relative);
   if (!fs.existsSync(entry)) throw new Error(`${entry} is missing: run npm run build`);
-  const flags = SERVICE_NODE_FLAGS[name as ServiceName] ?? [];
-  return new Supervised(name, () => spawn(process.execPath, ['--enable-source-maps', ...flags, entry], { env, stdio: ['ignore', 'inherit', 'inherit'] }));
+  return entry;
+}
+
+/** A service's process: node running its compiled main.js. */
+function serviceProcess(name: ServiceName, env: NodeJS.ProcessEnv): Supervised {
+  const entry = builtEntry(`services/${name}/src/main.js`);
+  return new Supervised(name, () => spawn(process.execPath, ['--enable-source-maps', ...SERVICE_NODE_FLAGS[name], entry], { env, stdio: ['ignore', 'inherit', 'inherit'] }));
+}
+
+/** The service host's process: the light services together, each on its own health port. */
+function hostProcess(hosted: { name: ServiceName; healthPort: string }[], env: NodeJS.ProcessEnv): Supervised {
+  const entry = builtEntry('scripts/service-host.js');
+  const args = hosted.map((h) => `${h.name}:${h.healthPort}`);
+  return new Supervised(`service-host (${hosted.map((h) => h.name).join(', ')})`,
+    () => spawn(process.execPath, ['--enable-source-maps', ...HOST_NODE_FLAGS, entry, ...args], { env, stdio: ['ignore', 'inherit', 'inherit'] }));
 }
 
 /** What to stop if start-up fails half way: nothing may outlive the supervisor. */
@@ -191,7 +205,9 @@ async function main(cfg: Config): Promise<void> {
   const wanted = process.env.TRAWL_SERVICES?.split(',').map((s) => s.trim()).filter(Boolean) ?? [...SERVICES];
   const unknown = wanted.filter((w) => !(SERVICES as readonly string[]).includes(w));
   if (unknown.length) throw new Error(`TRAWL_SERVICES: unknown service(s) ${unknown.join(', ')}; known: ${SERVICES.join(', ')}`);
-  const services = SERVICES.filter((name) => wanted.includes(name)).map((name, i) => serviceProcess(name, {
+  const chosen = SERVICES.filter((name) => wanted.includes(name));
+  const hosted: readonly string[] = cohostedServices(process.env.TRAWL_COHOST, chosen);
+  const env: NodeJS.ProcessEnv = {
     // glibc gives each thread that allocates its own malloc arena (up to 8 per core), and
     // memory freed in one is not reused by another: two arenas hold the services' off-heap
     // memory (buffers, zlib, worker threads) with less waste. MALLOC_ARENA_MAX overrides.
@@ -199,8 +215,15 @@ async function main(cfg: Config): Promise<void> {
     ...process.env,
     NATS_URL: natsUrl,
     DATA_DIR: cfg.dataDir,
-    HEALTH_PORT: healthBase === 0 ? '0' : String(healthBase + i),
-  }));
+  };
+  // Service i of the chosen ones serves its health and metrics on HEALTH_PORT + i, hosted or not.
+  const healthPortOf = (name: ServiceName): string => (healthBase === 0 ? '0' : String(healthBase + chosen.indexOf(name)));
+  const services = chosen.flatMap((name): Supervised[] => {
+    if (!hosted.includes(name)) return [serviceProcess(name, { ...env, HEALTH_PORT: healthPortOf(name) })];
+    // The host starts where its first service would have.
+    if (name !== hosted[0]) return [];
+    return [hostProcess(chosen.filter((n) => hosted.includes(n)).map((n) => ({ name: n, healthPort: healthPortOf(n) })), env)];
+  });
   started.services = services;
 
   let shuttingDown = false;

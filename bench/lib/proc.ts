@@ -75,6 +75,7 @@ export function classify(cmdline: string): { kind: ProcessKind; name: string } {
   if (/chrom|headless_shell/i.test(cmdline)) return { kind: 'chromium', name: 'chromium' };
   if (/nats-server/.test(cmdline)) return { kind: 'nats', name: 'nats-server' };
   if (/scripts\/start\.js/.test(cmdline)) return { kind: 'supervisor', name: 'supervisor' };
+  if (/scripts\/service-host\.js/.test(cmdline)) return { kind: 'service', name: 'service-host' };
   return { kind: 'other', name: 'other' };
 }
 

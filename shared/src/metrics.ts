@@ -1,5 +1,6 @@
-// Prometheus metrics (prom-client). Each service is its own process, so one registry per
-// process holds everything, labelled with the service's name (set by runService), and the
+// Prometheus metrics (prom-client). One registry per process holds everything, labelled
+// with the service's name (set by runServices; in `npm start`'s service host, the hosted
+// services' names joined by "+", as they share the process), and the
 // health server serves it at /metrics on the service's internal HEALTH_PORT, never on the
 // public API port. Metrics are created once, at first use, so tests that run several
 // services in one process share them instead of registering twice.

@@ -35,6 +35,8 @@ export interface TrawlSystem {
    */
   poll<T = any>(urlPath: string, done: (body: T) => boolean, timeoutMs?: number, opts?: { stepMs?: number }): Promise<T>;
   logs(): string;
+  /** The supervisor's exit code once it has exited (null while it runs or if a signal ended it). */
+  exitCode(): number | null;
   /** Graceful stop (SIGTERM to the supervisor) and removal of the data dir unless keepData. */
   stop(opts?: { keepData?: boolean }): Promise<void>;
   /** SIGKILL to every process of the system at once (a crash). */
@@ -132,6 +134,7 @@ export async function startSystem(opts: SystemOptions = {}): Promise<TrawlSystem
       throw new Error(`timed out polling ${urlPath}; last: ${JSON.stringify(last)?.slice(0, 2000)}\nlogs:\n${output.slice(-4000)}`);
     },
     logs: () => output,
+    exitCode: () => proc.exitCode,
     stop: async ({ keepData = false } = {}) => {
       if (proc.exitCode === null && proc.signalCode === null) {
         proc.kill('SIGTERM');

@@ -53,6 +53,7 @@ describe('/proc parsing', () => {
     assert.equal(classify('/usr/lib/chromium/chromium-headless-shell --type=renderer').kind, 'chromium');
     assert.equal(classify('nats-server -js -a 127.0.0.1').kind, 'nats');
     assert.equal(classify('/usr/bin/node /repo/dist/scripts/start.js').kind, 'supervisor');
+    assert.deepEqual(classify('/usr/bin/node --optimize-for-size /repo/dist/scripts/service-host.js projector:0 crawler-frontier:0'), { kind: 'service', name: 'service-host' });
   });
 });
 

@@ -1,0 +1,28 @@
+// scripts/services.ts: which services `npm start` puts in the service host, and the host's
+// arguments.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { COHOSTED_SERVICES, cohostedServices, parseHostArgs, SERVICES } from '../../../scripts/services.js';
+
+describe('the service host', () => {
+  test('by default the light services that were chosen, in start order; off or fewer than two: none', () => {
+    assert.deepEqual(cohostedServices(undefined, SERVICES), [...COHOSTED_SERVICES]);
+    assert.deepEqual(cohostedServices('', SERVICES), [...COHOSTED_SERVICES]);
+    assert.deepEqual(cohostedServices(' ON ', SERVICES), [...COHOSTED_SERVICES]);
+    assert.deepEqual(cohostedServices('off', SERVICES), []);
+    assert.deepEqual(cohostedServices(undefined, ['gateway', 'webhook-dispatcher', 'projector']), ['projector', 'webhook-dispatcher']);
+    assert.deepEqual(cohostedServices(undefined, ['projector', 'fetcher', 'transformer', 'gateway']), [], 'one alone runs in its own process');
+    assert.ok(!(COHOSTED_SERVICES as readonly string[]).includes('gateway'), 'a crash of a light service never takes the API down');
+  });
+
+  test('a TRAWL_COHOST that is neither on nor off is refused, named', () => {
+    assert.throws(() => cohostedServices('gateway', SERVICES), /TRAWL_COHOST: expected on or off, got "gateway"/);
+  });
+
+  test('its arguments: <name>:<healthPort>, only hostable services, valid ports', () => {
+    assert.deepEqual(parseHostArgs(['projector:4001', 'webhook-dispatcher:0']), [{ name: 'projector', healthPort: 4001 }, { name: 'webhook-dispatcher', healthPort: 0 }]);
+    assert.throws(() => parseHostArgs([]), /usage/);
+    assert.throws(() => parseHostArgs(['fetcher:4001']), /cannot host "fetcher"/);
+    for (const bad of ['projector', 'projector:', 'projector:x', 'projector:70000', 'projector:-1']) assert.throws(() => parseHostArgs([bad]), /bad health port/, bad);
+  });
+});

@@ -4,20 +4,16 @@
 // in the service host, scripts/service-host.ts; restarting a process that dies), waits until the API answers,
 // prints the base URL and an API key, and on Ctrl-C shuts it all down in order.
 import './supervisor-flags.js'; // first: may re-execute this process with its V8 flags
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfigOrExit, type BootstrapKey, type Config } from '../shared/src/config.js';
-import { bootstrapKeys } from '../shared/src/api-keys/bootstrap.js';
 import { newApiKey } from '../shared/src/ids.js';
-import { createInvite, hasAdmin, inviteLink } from '../shared/src/accounts/commands.js';
 import { consoleConfig } from '../services/gateway/src/console/config.js';
 import { createLogger } from '../shared/src/logger.js';
-import { connectNats } from '../shared/src/nats/connect.js';
-import { EventLog } from '../shared/src/nats/event-log.js';
-import { ensureInfrastructure } from '../shared/src/nats/infrastructure.js';
 import { cohostedServices, HOST_NODE_FLAGS, SERVICE_NODE_FLAGS, SERVICES, type ServiceName } from './services.js';
 
 
@@ -38,6 +34,22 @@ async function freePort(): Promise<number> {
       const { port } = srv.address() as net.AddressInfo;
       srv.close(() => resolve(port));
     });
+  });
+}
+
+/**
+ * Whether a GET of `url` answers 2xx. node:http rather than fetch: fetch would load undici
+ * into the supervisor's heap for two readiness checks, and the supervisor lives as long as
+ * the system.
+ */
+function answersOk(url: string, headers: Record<string, string> = {}): Promise<boolean> {
+  return new Promise((resolve) => {
+    const req = http.get(url, { headers, timeout: 5_000 }, (res) => {
+      res.resume();
+      resolve((res.statusCode ?? 0) >= 200 && (res.statusCode ?? 0) < 300);
+    });
+    req.once('timeout', () => req.destroy());
+    req.once('error', () => resolve(false));
   });
 }
 
@@ -147,18 +159,26 @@ async function startNatsOn(port: number, dataDir: string): Promise<SupervisedNat
   return nats;
 }
 
-/** Creates the bootstrap keys; while no console admin exists, also an admin invite (its link is returned). */
+/**
+ * Creates the bootstrap keys; while no console admin exists, also an admin invite (its link
+ * is returned). In a short-lived child (scripts/bootstrap.ts), so the supervisor never holds
+ * the NATS client and the deciders in its heap.
+ */
 async function createKeys(natsUrl: string, keys: BootstrapKey[]): Promise<string | null> {
-  const nc = await connectNats(natsUrl, 'trawl-supervisor', logger);
-  try {
-    const jsm = await ensureInfrastructure(nc, { eventRetentionMs: config.eventRetentionMs, payloadTtlMs: config.payloadTtlMs, baselineTtlMs: config.baselineTtlMs });
-    const log = new EventLog(nc.jetstream(), jsm);
-    await bootstrapKeys(log, keys);
-    if (await hasAdmin(log)) return null;
-    return inviteLink(config.publicBaseUrl, (await createInvite(log, { role: 'admin', createdBy: 'operator', bootstrap: true })).token);
-  } finally {
-    await nc.drain();
-  }
+  const entry = builtEntry('scripts/bootstrap.js');
+  const env = { ...process.env, NATS_URL: natsUrl, TRAWL_BOOTSTRAP_KEYS: JSON.stringify(keys) };
+  const stdout = await new Promise<string>((resolve, reject) => {
+    execFile(process.execPath, ['--enable-source-maps', entry], { env, timeout: 120_000 }, (err, out, stderr) => {
+      if (err) reject(new Error(`creating the bootstrap keys failed: ${stderr.trim() || err.message}`));
+      else resolve(out);
+    });
+  });
+  // Its stdout holds its log lines too (passed on) and the result line.
+  const lines = stdout.split('\n').filter(Boolean);
+  const result = lines.find((l) => l.startsWith('{"adminInvite"'));
+  for (const line of lines) if (line !== result) process.stdout.write(`${line}\n`);
+  if (!result) throw new Error('creating the bootstrap keys failed: no result');
+  return (JSON.parse(result) as { adminInvite: string | null }).adminInvite;
 }
 
 /** A compiled entry point, which must exist. */
@@ -245,8 +265,8 @@ async function main(cfg: Config): Promise<void> {
   const base = `http://${host.includes(':') ? `[${host}]` : host}:${cfg.port}`;
   const first = keys[0]!;
   // Ready means: the API answers, and the projector has the keys (an authenticated call works).
-  await waitFor(async () => (await fetch(`${base}/readyz`)).ok, 60_000, 'the gateway');
-  await waitFor(async () => (await fetch(`${base}/api/v1/scrape?limit=1`, { headers: { authorization: `Bearer ${first.key}` } })).ok, 60_000, 'the API keys to be projected');
+  await waitFor(() => answersOk(`${base}/readyz`), 60_000, 'the gateway');
+  await waitFor(() => answersOk(`${base}/api/v1/scrape?limit=1`, { authorization: `Bearer ${first.key}` }), 60_000, 'the API keys to be projected');
 
   say(`Trawl is running at ${cfg.publicBaseUrl}`);
   if (generated.length) say(`API key (plan ${first.plan}): ${first.key}`);

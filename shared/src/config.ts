@@ -4,8 +4,7 @@
 import path from 'node:path';
 import { parseCidrList, type CidrRange } from './url-safety.js';
 import { PLANS, type Plan } from './plans.js';
-import { ENGINE_DEFAULTS, ENGINES, type Engine, type EngineDefaults } from './scrape-options.js';
-import { BASELINE_TTL_DEFAULT_MS } from './nats/infrastructure.js';
+import { ENGINE_DEFAULTS, ENGINES, type Engine, type EngineDefaults } from './engines.js';
 
 export class ConfigError extends Error {
   constructor(readonly variable: string, message: string) {
@@ -87,6 +86,9 @@ export interface Config {
 
 export const DEFAULT_WEBHOOK_RETRY_SCHEDULE_MS: readonly number[] = [5_000, 30_000, 120_000, 600_000, 3_600_000];
 export const MIN_WEBHOOK_SECRET_LENGTH = 32;
+/** BASELINE_TTL_MS: how long a change-tracking baseline is kept (0: forever). */
+export const BASELINE_TTL_DEFAULT_MS = 30 * 86_400_000;
+
 /** BROWSER_IDLE_CLOSE_MS: the fetcher closes Chromium after this long without a page to render. */
 export const DEFAULT_BROWSER_IDLE_CLOSE_MS = 60_000;
 /** BROWSER_RETIRE_AFTER_PAGES: the fetcher moves to a new Chromium after this many pages (0: never). */

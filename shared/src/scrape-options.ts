@@ -7,6 +7,7 @@ import { parse as parseCss } from 'css-what';
 import { ValidationError } from './errors.js';
 import { checkExtractOptions, ExtractOptions, type ExtractOptionsInput } from './extract-schema.js';
 import { StringEnum } from './string-enum.js';
+import { ENGINES } from './engines.js';
 
 export { StringEnum };
 
@@ -26,22 +27,7 @@ export const MAX_DOCUMENT_PAGES = 10_000;
 export const DEVICES = ['desktop', 'tablet', 'mobile'] as const;
 export type Device = (typeof DEVICES)[number];
 
-/**
- * How a page is fetched: `browser` (Chromium renders it), `http` (one GET, no browser) or
- * `auto` (HTTP when the host is verified to serve the same page without JavaScript, see
- * services/fetcher/src/engine). The default depends on the job kind (ENGINE_DEFAULTS).
- */
-export const ENGINES = ['browser', 'http', 'auto'] as const;
-export type Engine = (typeof ENGINES)[number];
-
-/**
- * The engine a page gets when the request names none, per job kind: a single scrape is
- * "fetched in a browser" (spec); crawl and batch pages are bulk and take `auto`. Servers
- * change each with SCRAPE_ENGINE / CRAWL_ENGINE / BATCH_ENGINE / MAP_ENGINE (config.ts).
- * Applied by the fetcher, which records the engine used and why on page_fetched.
- */
-export const ENGINE_DEFAULTS = { scrape: 'browser', crawl: 'auto', batch: 'auto', map: 'browser' } as const satisfies Record<string, Engine>;
-export type EngineDefaults = Record<keyof typeof ENGINE_DEFAULTS, Engine>;
+export { ENGINE_DEFAULTS, ENGINES, type Engine, type EngineDefaults } from './engines.js';
 
 export const SCRAPE_DEFAULTS = {
   formats: ['markdown'] as Format[],

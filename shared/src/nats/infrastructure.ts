@@ -1,6 +1,7 @@
 // The JetStream resources every service relies on, created idempotently at start by
 // whichever service comes up first (docs/architecture.md "Streams").
 import { DiscardPolicy, RetentionPolicy, StorageType, nanos, type JetStreamManager, type NatsConnection } from 'nats';
+import { BASELINE_TTL_DEFAULT_MS } from '../config.js';
 import { ALL_EVENTS, BASELINE_BUCKET, PAYLOAD_BUCKET, STREAM_NAME } from '../subjects.js';
 
 export interface InfrastructureOptions {
@@ -11,7 +12,6 @@ export interface InfrastructureOptions {
   baselineTtlMs?: number;
 }
 
-export const BASELINE_TTL_DEFAULT_MS = 30 * 86_400_000;
 
 /** Window in which a repeated Nats-Msg-Id is dropped by the server. */
 export const DUPLICATE_WINDOW_MS = 10 * 60_000;

@@ -23,8 +23,8 @@
 // (Type.Recursive): the depth bound is then part of the schema, and the OpenAPI document
 // needs no $ref resolution. The rest (kind-specific options, field count, selectors that our
 // DOM can run) is checked by checkExtractOptions.
+import { createRequire } from 'node:module';
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { parseHTML } from 'linkedom';
 import { ValidationError } from './errors.js';
 import { StringEnum } from './string-enum.js';
 
@@ -168,9 +168,17 @@ function fail(message: string, field: string): never {
 }
 
 let probe: Element | undefined;
-/** Runs the selector once on an empty document with the transformer's DOM: throws if it cannot. */
+/**
+ * Runs the selector once on an empty document with the transformer's DOM: throws if it
+ * cannot. linkedom is loaded on the first extract schema (synchronously, its CommonJS
+ * build): the gateway and the service host validate options on every request, and most
+ * never see an extract schema (linkedom is about 10 MB of resident memory).
+ */
 function checkSelector(selector: string, field: string): void {
-  probe ??= (parseHTML('<!DOCTYPE html><html><head></head><body><p></p></body></html>').document as unknown as Document).body;
+  if (!probe) {
+    const { parseHTML } = createRequire(import.meta.url)('linkedom') as typeof import('linkedom');
+    probe = (parseHTML('<!DOCTYPE html><html><head></head><body><p></p></body></html>').document as unknown as Document).body;
+  }
   try {
     probe.querySelectorAll(selector);
   } catch (err) {

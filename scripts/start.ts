@@ -232,7 +232,8 @@ async function main(cfg: Config): Promise<void> {
   const unknown = wanted.filter((w) => !(SERVICES as readonly string[]).includes(w));
   if (unknown.length) throw new Error(`TRAWL_SERVICES: unknown service(s) ${unknown.join(', ')}; known: ${SERVICES.join(', ')}`);
   const chosen = SERVICES.filter((name) => wanted.includes(name));
-  const hosted: readonly string[] = cohostedServices(process.env.TRAWL_COHOST, chosen);
+  // In start order, as COHOSTED_SERVICES is.
+  const hosted: readonly ServiceName[] = cohostedServices(process.env.TRAWL_COHOST, chosen);
   const env: NodeJS.ProcessEnv = {
     // glibc gives each thread that allocates its own malloc arena (up to 8 per core), and
     // memory freed in one is not reused by another: two arenas hold the services' off-heap
@@ -248,7 +249,7 @@ async function main(cfg: Config): Promise<void> {
     if (!hosted.includes(name)) return [serviceProcess(name, { ...env, HEALTH_PORT: healthPortOf(name) })];
     // The host starts where its first service would have.
     if (name !== hosted[0]) return [];
-    return [hostProcess(chosen.filter((n) => hosted.includes(n)).map((n) => ({ name: n, healthPort: healthPortOf(n) })), env)];
+    return [hostProcess(hosted.map((n) => ({ name: n, healthPort: healthPortOf(n) })), env)];
   });
   started.services = services;
 

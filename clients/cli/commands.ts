@@ -27,31 +27,56 @@ const int = (flags: Flags, name: string): number | undefined => {
 };
 const list = (v: string | boolean | string[] | undefined): string[] | undefined => (Array.isArray(v) ? v : typeof v === 'string' ? [v] : undefined);
 
+/** The formats of --format: one, or several comma-separated (then the output is JSON). */
+export function parseFormats(flags: Flags): Format[] {
+  const raw = typeof flags.format === 'string' ? flags.format : 'markdown';
+  const formats = [...new Set(raw.split(',').map((f) => f.trim()).filter(Boolean))];
+  const bad = formats.filter((f) => !FORMATS.includes(f as Format));
+  if (formats.length === 0 || bad.length) throw new UsageError(`--format takes ${FORMATS.join(', ')} (comma-separated for several), not "${bad.join(',') || raw}"`);
+  return formats as Format[];
+}
+
 export async function scrape(trawl: Trawl, url: string, flags: Flags, io: Io): Promise<number> {
-  const format = (flags.format ?? 'markdown') as Format;
-  if (!FORMATS.includes(format)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')}`);
+  const formats = parseFormats(flags);
+  const format = formats[0]!;
+  const several = formats.length > 1;
   const timeout = int(flags, 'timeout');
   const job = await trawl.scrape(url, {
     // changeTracking is reported beside the markdown it compares (docs/api.md).
-    formats: format === 'changeTracking' ? ['markdown', 'changeTracking'] : [format],
+    formats: formats.includes('changeTracking') && !formats.includes('markdown') ? [...formats, 'markdown'] : formats,
     ...(flags['full-page'] ? { onlyMainContent: false } : {}),
     ...(typeof flags['wait-for'] === 'string' ? { waitFor: /^\d+$/.test(flags['wait-for']) ? Number(flags['wait-for']) : flags['wait-for'] } : {}),
     ...(timeout !== undefined ? { timeout } : {}),
-    ...(format === 'screenshot' ? { screenshotOptions: { response: 'base64' as const, fullPage: Boolean(flags['full-page']) } } : {}),
+    ...(formats.includes('screenshot') ? { screenshotOptions: { response: 'base64' as const, fullPage: Boolean(flags['full-page']) } } : {}),
   });
   const file = typeof flags.output === 'string' ? flags.output : undefined;
+  const status = httpStatusOf(job);
+  const warned = status !== undefined && status >= 400;
+  if (warned) io.err(`warning: ${url} answered HTTP ${status}; this is the content of its error page\n`);
+  const code = warned ? EXIT.failed : EXIT.ok;
+  if (several) {
+    const text = `${JSON.stringify(job)}\n`;
+    if (file) { fs.writeFileSync(file, text); io.err(`${formats.join(', ')} written to ${file} (JSON)\n`); } else io.out(text);
+    return code;
+  }
   if (format === 'screenshot') {
     const data = job.screenshot?.data ?? '';
     const target = file ?? `screenshot.${job.screenshot?.format ?? 'png'}`;
     fs.writeFileSync(target, Buffer.from(data.slice(data.indexOf(',') + 1), 'base64'));
     if (flags.json) io.out(JSON.stringify({ ...job, screenshot: { ...job.screenshot, data: undefined, file: target } }));
     else io.err(`screenshot written to ${target}\n`);
-    return EXIT.ok;
+    return code;
   }
   const text = contentOf(job, format);
   if (flags.json) io.out(JSON.stringify(job));
   else if (file) { fs.writeFileSync(file, text); io.err(`${format} written to ${file}\n`); } else io.out(text);
-  return EXIT.ok;
+  return code;
+}
+
+/** The page's HTTP status (`metadata.statusCode`, docs/api.md), when the server gave it. */
+function httpStatusOf(page: { metadata?: object }): number | undefined {
+  const status = (page.metadata as { statusCode?: unknown } | undefined)?.statusCode;
+  return typeof status === 'number' ? status : undefined;
 }
 
 function contentOf(job: ScrapeJob, format: Exclude<Format, 'screenshot'>): string {
@@ -86,21 +111,55 @@ async function follow(handle: CrawlHandle | BatchHandle, label: string, startUrl
   process.on('SIGINT', onSigint);
   try {
     let failedPages = 0;
+    let errorPages = 0;
     for await (const page of handle.pages({ onProgress: (v) => progress.update(v), ...(flags.interval ? { progressIntervalMs: int(flags, 'interval')! } : {}) })) {
       const p = page as PageLike;
       if (p.status === 'CANCELLED') continue;
       if (p.error || p.status === 'FAILED') failedPages++;
+      else if ((httpStatusOf(p) ?? 0) >= 400) errorPages++;
       writer.write(p);
     }
     const final = await handle.status();
     progress.stop(final);
     if (flags.json) io.out(JSON.stringify({ id: final.id, status: final.status, totalUrls: final.totalUrls, completedUrls: final.completedUrls, failedUrls: final.failedUrls, ...(final.error ? { error: final.error } : {}), dir, files: writer.files }));
     else io.err(`${writer.files.length} files written to ${dir}${failedPages ? ` (${failedPages} failed pages)` : ''}\n`);
+    if (errorPages && !flags.json) io.err(`warning: ${errorPages} of the pages answered HTTP >= 400 (their statusCode is in each file's front matter)\n`);
+    if (final.status === 'FAILED') io.err(`${label} ${handle.id} failed: ${final.error?.message ?? 'no reason given'}\n`);
     if (final.status === 'CANCELLED') return interrupted ? EXIT.interrupted : EXIT.failed;
     return final.status === 'COMPLETED' ? EXIT.ok : EXIT.failed;
   } finally {
     process.off('SIGINT', onSigint);
   }
+}
+
+/** Follows a crawl started elsewhere (or downloads a finished one) by its id. */
+export async function followCrawl(trawl: Trawl, id: string, flags: Flags, io: Io): Promise<number> {
+  const handle = trawl.crawlJob(id);
+  const view = await handle.status();
+  return follow(handle, 'crawl', view.startUrl, flags, io);
+}
+
+/** Follows a batch by its id; its folder is named after its first page's host. */
+export async function followBatch(trawl: Trawl, id: string, flags: Flags, io: Io): Promise<number> {
+  const handle = trawl.batchJob(id);
+  const view = await handle.status();
+  return follow(handle, 'batch', view.data[0]?.url ?? `http://batch-${id}/`, flags, io);
+}
+
+/** The key's id, plan, limits and what is left of them (never the key itself). */
+export async function whoami(trawl: Trawl, flags: Flags, io: Io): Promise<number> {
+  const k = await trawl.key();
+  if (flags.json) { io.out(`${JSON.stringify({ apiUrl: trawl.transport.apiUrl, ...k })}\n`); return EXIT.ok; }
+  const off = (on: boolean): string => (on ? '' : ' (not enforced on this server)');
+  io.out([
+    `server     ${trawl.transport.apiUrl}`,
+    `key        ${k.keyId}`,
+    `plan       ${k.plan}`,
+    `limits     ${k.limits.requestsPerMinute} requests/min, ${k.limits.concurrentJobs} jobs at once${off(k.enforced.concurrency)}`,
+    `quota      ${k.pagesLeft.toLocaleString('en')} of ${k.limits.monthlyPages.toLocaleString('en')} pages left in ${k.month}${k.pagesHeld ? ` (${k.pagesHeld} held by running jobs)` : ''}${off(k.enforced.quota)}; renews ${k.quotaRenewsAt}`,
+    `running    ${k.runningJobs} jobs`,
+  ].map((l) => `${l}\n`).join(''));
+  return EXIT.ok;
 }
 
 const safeDirName = (url: string): string => new URL(url).host.replace(/[^A-Za-z0-9._-]+/g, '_');

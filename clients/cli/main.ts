@@ -5,19 +5,23 @@
 import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
 import { Trawl } from '../sdk/client.js';
-import { AuthenticationError, InvalidRequestError, JobFailedError, QuotaExceededError, RateLimitError, TrawlError } from '../sdk/errors.js';
+import { AuthenticationError, ConnectionError, InvalidRequestError, JobFailedError, QuotaExceededError, RateLimitError, TrawlError } from '../sdk/errors.js';
 import * as cmd from './commands.js';
+import { CLIENT_VERSION } from '../sdk/version.js';
 import { configFile, loadConfig, removeConfig, saveConfig } from './config.js';
+import { askSecret } from './prompt.js';
 
 const HELP = `trawl: scrape, crawl and map websites to clean markdown with a Trawl server
 
 Usage:
-  trawl scrape <url> [--format markdown|html|rawHtml|links|screenshot|changeTracking] [-o file] [--full-page] [--wait-for ms|selector] [--timeout ms]
+  trawl scrape <url> [--format markdown|html|rawHtml|links|screenshot|changeTracking[,…]] [-o file] [--full-page] [--wait-for ms|selector] [--timeout ms]
   trawl crawl <url> [--limit N] [--depth N] [--include glob]... [--exclude glob]... [-o dir] [--ignore-robots] [--external-links] [--webhook url]
   trawl map <url> [--search words] [--limit N] [--ignore-sitemap] [--subdomains]
   trawl batch <file-of-urls|-> [-o dir] [--skip-invalid]
   trawl jobs [--kind scrape|crawl|batch] [--limit N]
   trawl events <id> [--kind scrape|crawl|batch|map]
+  trawl crawl --id <id> [-o dir]                  follow a running crawl (or download a finished one); batch --id too
+  trawl whoami                                    the key's id, plan, limits and quota left
   trawl login [--api-url URL] [--api-key KEY]     store them (mode 0600) in ${configFile()}
   trawl logout
   trawl mcp                                       an MCP server over stdio, for agents
@@ -26,18 +30,24 @@ Options:
   --json        machine-readable output on stdout (errors too: {"error": {...}})
   --interval ms how often crawl and batch progress is looked at (default: paced to the key's rate limit)
   -h, --help    this help
+  -V, --version the version
+
+--format takes one format or several, comma-separated; several give the job as JSON.
 
 crawl and batch write one markdown file per page into the -o folder (default: the site's host),
 with a live progress bar on a terminal; Ctrl-C cancels the job and keeps the pages done so far.
 
 Config: TRAWL_API_URL (default http://localhost:3000) and TRAWL_API_KEY, else \`trawl login\`.
 
-Exit codes: 0 done; 1 the job or page failed, or the server failed; 2 bad usage or a request
+Exit codes: 0 done; 1 the job or page failed (a page answered with HTTP >= 400 too: its
+content is still printed, with a warning), the server failed or is not running; 2 bad usage or a request
 the server refused (400); 3 no or a wrong API key; 4 rate limit or quota; 130 interrupted (Ctrl-C).
 `;
 
 const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'V' },
+  id: { type: 'string' },
   json: { type: 'boolean' },
   output: { type: 'string', short: 'o' },
   format: { type: 'string', short: 'f' },
@@ -73,38 +83,64 @@ async function main(argv: string[]): Promise<number> {
   }
   const { values: flags, positionals } = parsed;
   const [command, arg] = positionals;
+  if (flags.version) { io.out(`trawl ${CLIENT_VERSION}\n`); return cmd.EXIT.ok; }
   if (flags.help || command === undefined || command === 'help') { io.out(HELP); return command === undefined && !flags.help ? cmd.EXIT.usage : cmd.EXIT.ok; }
+  let apiUrl: string | undefined;
   try {
     if (command === 'login') return await login(flags);
     if (command === 'logout') { io.err(removeConfig() ? `removed ${configFile()}\n` : 'not logged in\n'); return cmd.EXIT.ok; }
+    // The command's own words are checked before the key: a typo is told as a typo.
+    const run = commandFor(command, arg, flags);
     const config = loadConfig();
+    apiUrl = config.apiUrl;
     if (!config.apiKey) throw new AuthenticationError('no API key: set TRAWL_API_KEY or run `trawl login`', { code: 'NO_API_KEY' });
-    const trawl = new Trawl({ apiUrl: config.apiUrl, apiKey: config.apiKey, userAgent: 'trawl-cli/0.1' });
-    if (command === 'mcp') {
-      const { runMcpServer } = await import('../mcp/server.js');
-      await runMcpServer(trawl);
-      return cmd.EXIT.ok;
-    }
-    const need = (what: string): string => {
-      if (!arg) throw new cmd.UsageError(`trawl ${command} needs ${what}`);
-      return arg;
-    };
-    switch (command) {
-      case 'scrape': return await cmd.scrape(trawl, need('a URL'), flags, io);
-      case 'crawl': return await cmd.crawl(trawl, need('a URL'), flags, io);
-      case 'map': return await cmd.map(trawl, need('a URL'), flags, io);
-      case 'batch': return await cmd.batch(trawl, need('a file of URLs (or - for stdin)'), flags, io);
-      case 'jobs': return await cmd.jobs(trawl, flags, io);
-      case 'events': return await cmd.events(trawl, need('a job id'), flags, io);
-      default: throw new cmd.UsageError(`unknown command "${command}"`);
-    }
+    // One retry of a refused connection: a server that is not running is said at once.
+    const trawl = new Trawl({ apiUrl: config.apiUrl, apiKey: config.apiKey, userAgent: `trawl-cli/${CLIENT_VERSION}`, maxConnectRetries: 1 });
+    return await run(trawl);
   } catch (err) {
-    return fail(err, Boolean(flags.json));
+    return fail(err, Boolean(flags.json), apiUrl);
   }
 }
 
-function fail(err: unknown, json: boolean): number {
+type Run = (trawl: Trawl) => Promise<number>;
+
+/** The command to run, once its arguments are known to be complete. */
+function commandFor(command: string, arg: string | undefined, flags: cmd.Flags): Run {
+  const need = (what: string): string => {
+    if (!arg) throw new cmd.UsageError(`trawl ${command} needs ${what}`);
+    return arg;
+  };
+  const jobId = typeof flags.id === 'string' ? flags.id : undefined;
+  switch (command) {
+    case 'mcp': return async (trawl) => {
+      const { runMcpServer } = await import('../mcp/server.js');
+      await runMcpServer(trawl);
+      return cmd.EXIT.ok;
+    };
+    case 'scrape': { const url = need('a URL'); cmd.parseFormats(flags); return (t) => cmd.scrape(t, url, flags, io); }
+    case 'crawl': {
+      if (jobId) return (t) => cmd.followCrawl(t, jobId, flags, io);
+      const url = need('a URL (or --id of a crawl to follow)');
+      return (t) => cmd.crawl(t, url, flags, io);
+    }
+    case 'batch': {
+      if (jobId) return (t) => cmd.followBatch(t, jobId, flags, io);
+      const file = need('a file of URLs (or - for stdin, or --id of a batch to follow)');
+      return (t) => cmd.batch(t, file, flags, io);
+    }
+    case 'map': { const url = need('a URL'); return (t) => cmd.map(t, url, flags, io); }
+    case 'jobs': return (t) => cmd.jobs(t, flags, io);
+    case 'events': { const id = need('a job id'); return (t) => cmd.events(t, id, flags, io); }
+    case 'whoami': return (t) => cmd.whoami(t, flags, io);
+    default: throw new cmd.UsageError(`unknown command "${command}"`);
+  }
+}
+
+function fail(err: unknown, json: boolean, apiUrl?: string): number {
   const code = exitCodeOf(err);
+  if (err instanceof ConnectionError && err.code === 'CONNECTION_REFUSED' && apiUrl) {
+    err = new ConnectionError(`is Trawl running at ${apiUrl}? (nothing answered there) Set TRAWL_API_URL or run \`trawl login\`.`, { code: err.code });
+  }
   if (json) {
     const e = err instanceof TrawlError
       ? { code: err.code, status: err.status, message: err.message, requestId: err.requestId, retryAfter: err.retryAfter }
@@ -134,15 +170,16 @@ async function login(flags: cmd.Flags): Promise<number> {
     const rl = createInterface({ input: process.stdin, output: process.stderr });
     try {
       apiUrl ||= (await rl.question(`API URL [${current.apiUrl}]: `)).trim() || current.apiUrl;
-      apiKey ||= (await rl.question('API key: ')).trim();
     } finally { rl.close(); }
+    // Typed without echo: the key never shows on the screen or in a terminal's scrollback.
+    apiKey ||= (await askSecret('API key: ')).trim();
   }
   if (!apiKey) throw new cmd.UsageError('an API key is needed');
   try { new URL(apiUrl); } catch { throw new cmd.UsageError(`not a URL: ${apiUrl}`); }
   // One request proves the URL and the key before they are kept.
-  await new Trawl({ apiUrl, apiKey, maxRetries: 2 }).jobs.list({ kind: 'scrape', limit: 1 });
+  const key = await new Trawl({ apiUrl, apiKey, maxRetries: 2, maxConnectRetries: 1 }).key();
   const file = saveConfig({ apiUrl, apiKey });
-  io.err(`logged in to ${apiUrl}; saved to ${file} (mode 0600)\n`);
+  io.err(`logged in to ${apiUrl} with key ${key.keyId} (plan ${key.plan}); saved to ${file} (mode 0600)\n`);
   return cmd.EXIT.ok;
 }
 

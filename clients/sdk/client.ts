@@ -6,7 +6,7 @@ import { routePath, type RouteName } from './routes.js';
 import { Transport, type TransportOptions } from './transport.js';
 import type {
   AnyJobListItem, BatchCreated, BatchListItem, BatchScrapeRequest, CrawlCreated, CrawlListItem, CrawlRequest, EventKind, JobEvent,
-  JobEventsPage, JobKind, MapRequest, MapResult, ScrapeCreated, ScrapeJob, ScrapeListItem, ScrapeRequest, WebhookSecret, ChangeHistory, UrlObservation,
+  JobEventsPage, JobKind, KeyStanding, MapRequest, MapResult, ScrapeCreated, ScrapeJob, ScrapeListItem, ScrapeRequest, WebhookSecret, ChangeHistory, UrlObservation,
 } from './types.js';
 
 export const DEFAULT_API_URL = 'http://localhost:3000';
@@ -187,6 +187,11 @@ export class Trawl {
       if (!page.next || page.observations.length === 0) return;
       after = page.observations.at(-1)!.seq;
     }
+  }
+
+  /** The caller's key: id, plan, the plan's limits and what is left of them this month. */
+  async key(opts: { signal?: AbortSignal } = {}): Promise<KeyStanding> {
+    return (await this.transport.request<KeyStanding>('GET', routePath('key'), { signal: opts.signal })).body;
   }
 
   readonly webhooks = {

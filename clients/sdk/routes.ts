@@ -4,7 +4,7 @@
 // listed here), and against the live /openapi.json by test/clients/openapi-drift.test.ts.
 import type {
   BatchJob, BatchPage, BatchScrapeRequest, CrawlJob, CrawlPage, CrawlRequest, MapRequest, MapResult, ScrapeJob, ScrapeRequest,
-  ScrapeListItem, CrawlListItem, BatchListItem, WebhookSecret, ChangeHistory,
+  ScrapeListItem, CrawlListItem, BatchListItem, WebhookSecret, ChangeHistory, KeyStanding,
 } from './types.js';
 
 type Keys<T> = T extends unknown ? keyof T : never;
@@ -45,6 +45,9 @@ export const CRAWL_LIST_FIELDS = exact<CrawlListItem>()(['id', 'status', 'startU
 export const BATCH_LIST_FIELDS = exact<BatchListItem>()(['id', 'status', 'totalUrls', 'completedUrls', 'failedUrls', 'createdAt', 'completedAt']);
 export const WEBHOOK_SECRET_FIELDS = exact<WebhookSecret>()(['secret', 'generation']);
 export const CHANGE_HISTORY_FIELDS = exact<ChangeHistory>()(['url', 'tag', 'observations', 'next']);
+export const KEY_STANDING_FIELDS = exact<KeyStanding>()([
+  'keyId', 'plan', 'limits', 'enforced', 'month', 'pagesUsed', 'pagesHeld', 'pagesLeft', 'runningJobs', 'quotaRenewsAt',
+]);
 /** JobEventsPage has no exported schema; the drift test compares it with the OpenAPI document. */
 export const EVENTS_FIELDS = ['id', 'kind', 'events', 'next'] as const;
 
@@ -79,6 +82,7 @@ export const ROUTES = {
   batchEvents: { method: 'GET', path: '/api/v1/batch/scrape/{id}/events', query: ['after', 'limit'], ok: 200, fields: EVENTS_FIELDS },
   mapEvents: { method: 'GET', path: '/api/v1/map/{id}/events', query: ['after', 'limit'], ok: 200, fields: EVENTS_FIELDS },
   webhookSecret: { method: 'GET', path: '/api/v1/webhooks/secret', ok: 200, fields: WEBHOOK_SECRET_FIELDS },
+  key: { method: 'GET', path: '/api/v1/key', ok: 200, fields: KEY_STANDING_FIELDS },
   changes: { method: 'GET', path: '/api/v1/changes', query: ['url', 'tag', 'after', 'limit'], ok: 200, fields: CHANGE_HISTORY_FIELDS },
   rotateWebhookSecret: {
     method: 'POST', path: '/api/v1/webhooks/secret/rotate', body: ['graceSeconds'], ok: 200, fields: ['secret', 'generation', 'previousSecretValidUntil'],

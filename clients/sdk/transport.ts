@@ -11,6 +11,12 @@ export interface TransportOptions {
   fetch?: typeof fetch;
   /** How many times one request is retried after a 429 RATE_LIMITED, a 503 or a lost connection. */
   maxRetries?: number;
+  /**
+   * Retries of a refused connection (nothing listens at apiUrl), within maxRetries. A
+   * server that restarts is back within a few: a command-line user wants to hear at once
+   * that nothing is running (the CLI sets 1).
+   */
+  maxConnectRetries?: number;
   /** Longest single wait for a Retry-After; a longer one is thrown to the caller. */
   maxRetryAfterMs?: number;
   /** Per attempt, beyond the request's own long-poll wait. */
@@ -58,7 +64,8 @@ export class Transport {
         error = err;
       }
       const delayMs = this.retryDelayMs(error, method, attempt);
-      if (delayMs === undefined || attempt >= maxRetries) throw error;
+      const limit = error.code === 'CONNECTION_REFUSED' ? Math.min(maxRetries, this.opts.maxConnectRetries ?? maxRetries) : maxRetries;
+      if (delayMs === undefined || attempt >= limit) throw error;
       this.opts.onRetry?.({ attempt: attempt + 1, delayMs, error, method, path });
       await sleep(delayMs, opts.signal);
     }
@@ -98,8 +105,10 @@ export class Transport {
     } catch (err) {
       if (opts.signal?.aborted) throw opts.signal.reason ?? err;
       const what = timeout.aborted ? 'timed out' : 'failed';
+      const cause = (err as Error).cause as { code?: string } | undefined;
+      const refused = !timeout.aborted && (cause?.code === 'ECONNREFUSED' || cause?.code === 'ENOTFOUND');
       throw new ConnectionError(`${method} ${url.pathname} ${what}: ${(err as Error).cause ?? (err as Error).message}`, {
-        code: timeout.aborted ? 'REQUEST_TIMEOUT' : 'CONNECTION_ERROR', cause: err,
+        code: timeout.aborted ? 'REQUEST_TIMEOUT' : refused ? 'CONNECTION_REFUSED' : 'CONNECTION_ERROR', cause: err,
       });
     }
     this.noteRateLimit(res.headers);

@@ -20,6 +20,7 @@ import type {
 } from '../../services/gateway/src/batch/schemas.js';
 import type { WebhookSecretView as WebhookSecretViewSchema } from '../../services/gateway/src/webhooks/schemas.js';
 import type { ChangeHistory as ChangeHistorySchema, Observation as ObservationSchema } from '../../services/gateway/src/routes/changes.js';
+import type { KeyStandingView as KeyStandingSchema } from '../../services/gateway/src/routes/key.js';
 
 export type ScrapeRequest = Static<typeof ScrapeRequestSchema>;
 export type ScrapeOptions = Static<typeof ScrapeOptionsSchema>;
@@ -44,6 +45,8 @@ export type WebhookSecret = Static<typeof WebhookSecretViewSchema>;
 /** A URL's change history for the key (GET /api/v1/changes). */
 export type ChangeHistory = Static<typeof ChangeHistorySchema>;
 export type UrlObservation = Static<typeof ObservationSchema>;
+/** The caller's key: plan, limits and what is left of them (GET /api/v1/key). */
+export type KeyStanding = Static<typeof KeyStandingSchema>;
 
 export type JobKind = 'scrape' | 'crawl' | 'batch';
 export type EventKind = JobKind | 'map';

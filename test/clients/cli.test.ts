@@ -12,6 +12,16 @@ import { promisify } from 'node:util';
 import type { TestSite } from '../support/site.js';
 import type { TrawlSystem } from '../support/system.js';
 import { startClientSite, startClientSystem } from './helpers.js';
+import net from 'node:net';
+
+/** A port nothing listens on: taken, then released. */
+async function closedPort(): Promise<number> {
+  const srv = net.createServer();
+  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
+  const { port } = srv.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => srv.close(() => resolve()));
+  return port;
+}
 
 const CLI = path.resolve('dist/clients/cli/main.js');
 const run = promisify(execFile);
@@ -134,6 +144,90 @@ describe('trawl CLI against the running system', () => {
     const lines = (await trawl(['events', summary.id, '--kind', 'crawl'])).stdout.trim().split('\n');
     assert.equal(lines.length, events.length);
     assert.equal((await trawl(['events', 'AAAAAAAAAAAAAAAAAAAAAA'])).code, 1);
+  });
+
+  test('--version; the command is checked before the key; whoami shows the key id, plan and quota, never the key', async () => {
+    const pkg = JSON.parse(fs.readFileSync(path.resolve('package.json'), 'utf8')) as { version: string };
+    const version = await trawl(['--version']);
+    assert.equal(version.code, 0);
+    assert.equal(version.stdout, `trawl ${pkg.version}\n`);
+    assert.equal((await trawl(['-V'])).stdout, `trawl ${pkg.version}\n`);
+    // A usage error is a usage error, key or no key.
+    const noKey = await trawl(['scrape'], { TRAWL_API_KEY: '' });
+    assert.equal(noKey.code, 2, noKey.stderr);
+    assert.match(noKey.stderr, /needs a URL/);
+    assert.equal((await trawl(['scrape', site.url('/a'), '--format', 'markdown,bogus'], { TRAWL_API_KEY: '' })).code, 2);
+
+    const who = await trawl(['whoami']);
+    assert.equal(who.code, 0, who.stderr);
+    assert.match(who.stdout, /^server +http:\/\/127\.0\.0\.1:\d+\nkey +\S+\nplan +team\n/);
+    assert.match(who.stdout, /limits +120 requests\/min, 20 jobs at once/);
+    assert.match(who.stdout, /quota +[\d,]+ of 500,000 pages left in \d{4}-\d\d/);
+    assert.ok(!who.stdout.includes(system.apiKey) && !who.stderr.includes(system.apiKey), 'the key itself is never printed');
+    const json = JSON.parse((await trawl(['whoami', '--json'])).stdout) as Record<string, unknown>;
+    assert.equal(json.plan, 'team');
+    assert.deepEqual(json.limits, { requestsPerMinute: 120, concurrentJobs: 20, monthlyPages: 500_000 });
+    assert.equal(typeof json.keyId, 'string');
+    assert.equal(json.pagesLeft, 500_000 - (json.pagesUsed as number) - (json.pagesHeld as number));
+  });
+
+  test('a server that is not running is said at once, with what to do', async () => {
+    const closed = `http://127.0.0.1:${await closedPort()}`;
+    const started = Date.now();
+    const down = await trawl(['jobs'], { TRAWL_API_URL: closed });
+    const tookMs = Date.now() - started;
+    assert.equal(down.code, 1);
+    assert.match(down.stderr, new RegExp(`is Trawl running at ${closed.replace(/[.]/g, '\\.')}\\?.*TRAWL_API_URL.*trawl login`));
+    // Before: 8 retries with backoff, 44.6 s of silence. Now one retry (0.5-0.75 s); the
+    // bound is loose so a busy machine cannot fail it.
+    assert.ok(tookMs < 15_000, `failed after ${tookMs} ms`);
+    const json = JSON.parse((await trawl(['whoami', '--json'], { TRAWL_API_URL: closed })).stdout);
+    assert.equal(json.error.code, 'CONNECTION_REFUSED');
+  });
+
+  test('--format with several formats gives JSON; an HTTP error page warns and exits 1; a failed crawl says why; a crawl is followed by id', async () => {
+    const multi = await trawl(['scrape', site.url('/'), '--format', 'markdown,links']);
+    assert.equal(multi.code, 0, multi.stderr);
+    const job = JSON.parse(multi.stdout);
+    assert.match(job.markdown, /This is the page called Home/);
+    assert.deepEqual(job.links, ['/a', '/b', '/c'].map((p) => site.url(p)));
+
+    const missing = await trawl(['scrape', site.url('/no-such-page')]);
+    assert.equal(missing.code, 1);
+    assert.match(missing.stderr, /warning: .*\/no-such-page answered HTTP 404/);
+
+    const failed = await trawl(['crawl', site.url('/no-such-page'), '-o', 'failed']);
+    assert.equal(failed.code, 1);
+    assert.match(failed.stderr, /crawl \S+ failed: start page failed: the server answered HTTP 404/);
+
+    const first = JSON.parse((await trawl(['crawl', site.url('/'), '--depth', '1', '-o', 'first', '--json'])).stdout);
+    assert.equal(first.status, 'COMPLETED');
+    const again = await trawl(['crawl', '--id', first.id, '-o', 'again', '--json']);
+    assert.equal(again.code, 0, again.stderr);
+    assert.deepEqual([...JSON.parse(again.stdout).files].sort(), [...first.files].sort());
+    assert.equal(fs.readFileSync(path.join(work, 'again', 'a.md'), 'utf8'), fs.readFileSync(path.join(work, 'first', 'a.md'), 'utf8'));
+  });
+
+  test('login in a terminal asks for the key without echoing it', async () => {
+    const session = `trawl-login-${process.pid}`;
+    const exitFile = path.join(work, 'login-exit');
+    const loginEnv = { ...env, TRAWL_API_KEY: '', TRAWL_API_URL: '', XDG_CONFIG_HOME: path.join(work, 'login-config') };
+    const envArgs = Object.entries(loginEnv).map(([k, v]) => `${k}=${JSON.stringify(v ?? '')}`).join(' ');
+    const command = `cd ${work} && env ${envArgs} ${process.execPath} ${CLI} login --api-url ${system.baseUrl}; echo $? > ${exitFile}; sleep 30`;
+    execFileSync('tmux', ['new-session', '-d', '-s', session, '-x', '200', '-y', '20', command]);
+    try {
+      const screen = (): string => execFileSync('tmux', ['capture-pane', '-p', '-t', session]).toString();
+      for (let i = 0; i < 50 && !/API key: /.test(screen()); i++) await sleep(200);
+      execFileSync('tmux', ['send-keys', '-t', session, '-l', system.apiKey]);
+      execFileSync('tmux', ['send-keys', '-t', session, 'Enter']);
+      for (let i = 0; i < 100 && !fs.existsSync(exitFile); i++) await sleep(200);
+      const final = screen();
+      assert.equal(fs.readFileSync(exitFile, 'utf8').trim(), '0', final);
+      assert.match(final, /logged in to .* with key \S+ \(plan team\)/);
+      assert.ok(!final.includes(system.apiKey), `the key is not on the screen:\n${final}`);
+    } finally {
+      try { execFileSync('tmux', ['kill-session', '-t', session]); } catch { /* gone */ }
+    }
   });
 
   test('in a terminal: a live progress bar, and Ctrl-C cancels the crawl and keeps the pages done', async () => {

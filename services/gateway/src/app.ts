@@ -32,6 +32,7 @@ import { payloadBytes } from './routes/stored-document.js';
 import { scrapeRoutes } from './routes/scrape.js';
 import { eventRoutes } from './routes/events.js';
 import { changeRoutes } from './routes/changes.js';
+import { keyRoutes } from './routes/key.js';
 import { documentOptionalRotateBody, webhookRoutes } from './routes/webhooks.js';
 import { ScrapeService } from './scrape/service.js';
 import type { PresentDeps } from './scrape/present.js';
@@ -131,6 +132,7 @@ export async function buildApp(deps: GatewayDeps) {
     await api.register(batchRoutes, routeDeps);
     await api.register(webhookRoutes, routeDeps);
     await api.register(changeRoutes, routeDeps);
+    await api.register(keyRoutes, routeDeps);
   }, { prefix: '/api/v1' });
   await app.register(consolePlugin, { deps, openapi: () => app.swagger(), scrapes });
 

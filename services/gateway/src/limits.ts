@@ -31,6 +31,23 @@ export interface Need {
   job: boolean;
 }
 
+/** A key's plan, limits and usage now (`GET /api/v1/key`). */
+export interface KeyStanding {
+  keyId: string;
+  plan: Caller['plan'];
+  limits: { requestsPerMinute: number; concurrentJobs: number; monthlyPages: number };
+  /** Which limits this server enforces (RATE_LIMITS / QUOTAS). */
+  enforced: LimitSwitches;
+  /** The quota month (UTC), `YYYY-MM`. */
+  month: string;
+  pagesUsed: number;
+  /** Pages reserved by running crawls and batches. */
+  pagesHeld: number;
+  pagesLeft: number;
+  runningJobs: number;
+  quotaRenewsAt: string;
+}
+
 export interface Admission {
   /** Pages granted: `pages`, or for `upToPages` what is left of the quota up to it. */
   grantedPages: number;
@@ -91,6 +108,35 @@ export class PlanLimiter {
         if (await projected(seq)) await release();
         return seq;
       },
+    };
+  }
+
+  /**
+   * The key's plan, limits and what is left of them now, for `GET /api/v1/key`: the same
+   * figures admission decides with (read model plus reservations it does not show yet).
+   */
+  async standing(caller: Caller): Promise<KeyStanding> {
+    const limits = PLAN_LIMITS[caller.plan];
+    const [usage, pending] = await Promise.all([this.store.getKeyUsage(caller.keyId), this.ledger.pending(caller.keyId)]);
+    const now = this.clock();
+    const month = now.toISOString().slice(0, 7);
+    const projected = (r: Reservation): boolean => !!usage && (r.id in usage.activeJobs || r.id in (usage.committedPages ?? {}));
+    const unseen = pending.filter((r) => !projected(r));
+    const since = new Date(now.getTime() - STALE_JOB_MS).toISOString();
+    const runningJobs = Object.values(usage?.activeJobs ?? {}).filter((at) => at >= since).length + unseen.filter((r) => r.job).length;
+    const pagesUsed = usage && usage.month === month ? usage.pages : 0;
+    const pagesHeld = (usage ? committedPages(usage) : 0) + unseen.reduce((sum, r) => sum + r.pages, 0);
+    return {
+      keyId: caller.keyId,
+      plan: caller.plan,
+      limits: { ...limits },
+      enforced: { ...this.switches },
+      month,
+      pagesUsed,
+      pagesHeld,
+      pagesLeft: Math.max(0, limits.monthlyPages - pagesUsed - pagesHeld),
+      runningJobs,
+      quotaRenewsAt: nextMonthStart(now).toISOString(),
     };
   }
 

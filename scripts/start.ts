@@ -90,7 +90,7 @@ class Supervised {
       if (this.stopping) return;
       this.restarts = Date.now() - started > 30_000 ? 0 : this.restarts + 1;
       const delayMs = Math.min(10_000, 250 * 2 ** this.restarts);
-      logger.error({ service: this.name, code, signal, delayMs }, `${this.name} exited; restarting`);
+      logger.error({ service: this.name, code, signal, delayMs }, `${this.name} exited; restarting${logSink === 'inherit' ? '' : ' (its last lines are in the service log)'}`);
       setTimeout(() => { if (!this.stopping) this.start(); }, delayMs);
     });
     return proc;
@@ -182,9 +182,15 @@ async function createKeys(natsUrl: string, keys: BootstrapKey[]): Promise<string
   // Its stdout holds its log lines too (passed on) and the result line.
   const lines = stdout.split('\n').filter(Boolean);
   const result = lines.find((l) => l.startsWith('{"adminInvite"'));
-  for (const line of lines) if (line !== result) process.stdout.write(`${line}\n`);
+  for (const line of lines) if (line !== result) writeLog(`${line}\n`);
   if (!result) throw new Error('creating the bootstrap keys failed: no result');
   return (JSON.parse(result) as { adminInvite: string | null }).adminInvite;
+}
+
+/** A log line of the supervisor's children, where the services' go. */
+function writeLog(line: string): void {
+  if (logSink === 'inherit') process.stdout.write(line);
+  else fs.writeSync(logSink, line);
 }
 
 /** A compiled entry point, which must exist. */
@@ -194,10 +200,25 @@ function builtEntry(relative: string): string {
   return entry;
 }
 
+/**
+ * Where the services write their log lines: the supervisor's own stdout, or one file under
+ * DATA_DIR shared by every process. It is opened O_APPEND and pino writes whole lines, so
+ * the processes' lines never interleave mid-line.
+ */
+type LogSink = 'inherit' | number;
+let logSink: LogSink = 'inherit';
+
+function openLogSink(cfg: Config, follow: boolean): { sink: LogSink; file?: string } {
+  if (follow || cfg.serviceLogs === 'stdout') return { sink: 'inherit' };
+  const file = path.join(cfg.dataDir, 'logs', 'services.log');
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  return { sink: fs.openSync(file, 'a'), file };
+}
+
 /** A service's process: node running its compiled main.js. */
 function serviceProcess(name: ServiceName, env: NodeJS.ProcessEnv): Supervised {
   const entry = builtEntry(`services/${name}/src/main.js`);
-  return new Supervised(name, () => spawn(process.execPath, ['--enable-source-maps', ...SERVICE_NODE_FLAGS[name], entry], { env, stdio: ['ignore', 'inherit', 'inherit'] }));
+  return new Supervised(name, () => spawn(process.execPath, ['--enable-source-maps', ...SERVICE_NODE_FLAGS[name], entry], { env, stdio: ['ignore', logSink, logSink] }));
 }
 
 /** The service host's process: the light services together, each on its own health port. */
@@ -205,7 +226,7 @@ function hostProcess(hosted: { name: ServiceName; healthPort: string }[], env: N
   const entry = builtEntry('scripts/service-host.js');
   const args = hosted.map((h) => `${h.name}:${h.healthPort}`);
   return new Supervised(`service-host (${hosted.map((h) => h.name).join(', ')})`,
-    () => spawn(process.execPath, ['--enable-source-maps', ...HOST_NODE_FLAGS, entry, ...args], { env, stdio: ['ignore', 'inherit', 'inherit'] }));
+    () => spawn(process.execPath, ['--enable-source-maps', ...HOST_NODE_FLAGS, entry, ...args], { env, stdio: ['ignore', logSink, logSink] }));
 }
 
 /** What to stop if start-up fails half way: nothing may outlive the supervisor. */
@@ -214,6 +235,8 @@ const started: { nats?: SupervisedNats; services: Supervised[] } = { services: [
 async function main(cfg: Config): Promise<void> {
   consoleConfig(); // CONSOLE_SIGNUP, CONSOLE_DEFAULT_PLAN: a bad value stops the start here, named
   fs.mkdirSync(cfg.dataDir, { recursive: true });
+  const logs = openLogSink(cfg, process.argv.includes('--follow-logs'));
+  logSink = logs.sink;
   let nats: SupervisedNats | undefined;
   const natsUrl = cfg.natsUrl ?? (nats = await startNatsServer(cfg.dataDir)).url;
   if (nats) {
@@ -281,7 +304,16 @@ async function main(cfg: Config): Promise<void> {
   say(`web console: ${cfg.publicBaseUrl}/console`);
   if (adminInvite) say(`console admin invite (one use, 7 days; makes the first admin account): ${adminInvite}`);
   else say('console: invite people from its Admin page, or with npm run keys -- invite');
-  say(`try: curl -s -X POST ${cfg.publicBaseUrl}/api/v1/scrape -H 'Authorization: Bearer <API_KEY>' -H 'content-type: application/json' -d '{"url":"https://example.com"}'`);
+  if (logs.file) say(`service logs: ${logs.file} (tail -f it, or start with npm start -- --follow-logs, or SERVICE_LOGS=stdout)`);
+  // waitMs: the answer is the page itself, not {"status":"PENDING"}.
+  const keyShown = generated.length ? first.key : '<API_KEY>';
+  say(`try: ${scrapeCurl(cfg.publicBaseUrl, keyShown, 'https://example.com')}`);
+}
+
+/** The curl a new user copies: a scrape that waits for its page (docs/api.md, waitMs). */
+function scrapeCurl(baseUrl: string, key: string, url: string): string {
+  const body = JSON.stringify({ url, formats: ['markdown'], waitMs: 30_000 });
+  return `curl -s -X POST ${baseUrl}/api/v1/scrape -H 'Authorization: Bearer ${key}' -H 'content-type: application/json' -d '${body}'`;
 }
 
 main(config).catch(async (err) => {

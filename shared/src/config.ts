@@ -25,6 +25,11 @@ export interface Config {
   ssrfAllowCidrs: CidrRange[];
   chromiumPath: string | undefined;
   logLevel: string;
+  /**
+   * Where `npm start` sends its services' log lines: `file` (DATA_DIR/logs/services.log, so
+   * the banner stays readable) or `stdout` (as one stream with the supervisor's own).
+   */
+  serviceLogs: 'file' | 'stdout';
   errorTypeBase: string;
   /** Port of the /healthz and /readyz server of a worker service (0 picks a free one). */
   healthPort: number;
@@ -145,6 +150,13 @@ function engine(env: Env, name: string, fallback: Engine): Engine {
   return raw as Engine;
 }
 
+function oneOf<const T extends readonly string[]>(env: Env, name: string, allowed: T, fallback: T[number]): T[number] {
+  const raw = env[name]?.trim().toLowerCase();
+  if (!raw) return fallback;
+  if (!allowed.includes(raw)) throw new ConfigError(name, `must be one of ${allowed.join('|')}, got "${env[name]}"`);
+  return raw as T[number];
+}
+
 function onOff(env: Env, name: string, fallback: boolean): boolean {
   const raw = env[name]?.trim().toLowerCase();
   if (!raw) return fallback;
@@ -193,6 +205,7 @@ export function loadConfig(env: Env = process.env): Config {
     ssrfAllowCidrs,
     chromiumPath: env.CHROMIUM_PATH?.trim() || undefined,
     logLevel,
+    serviceLogs: oneOf(env, 'SERVICE_LOGS', ['file', 'stdout'] as const, 'file'),
     errorTypeBase,
     healthPort: int(env, 'HEALTH_PORT', 0, 0, 65535),
     fetcherConcurrency: int(env, 'FETCHER_CONCURRENCY', 3, 1, 64),

@@ -75,6 +75,8 @@ export async function startSystem(opts: SystemOptions = {}): Promise<TrawlSystem
       BOOTSTRAP_API_KEYS: `${TEST_API_KEY}:team,${OTHER_API_KEY}:team`,
       SSRF_ALLOW_CIDRS: '127.0.0.0/8',
       LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',
+      // The services' lines in logs() beside the supervisor's (npm start's default is a file).
+      SERVICE_LOGS: 'stdout',
       ...opts.env,
     },
   });

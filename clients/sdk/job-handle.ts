@@ -120,14 +120,39 @@ abstract class JobHandle<V extends JobView & { data?: P[] }, P> implements Async
 }
 
 /**
- * A crawl. The API serves a crawl's pages once it has ended (COMPLETED, FAILED or CANCELLED),
- * so iteration yields them then; `onProgress` shows the counters while it runs.
+ * A crawl. Iteration streams its pages as they finish: a running crawl's GET serves the
+ * pages done so far in requested order with a `next` cursor (docs/api.md "Crawl"), and the
+ * handle follows that cursor until the crawl has ended and no part is left.
  */
 export class CrawlHandle extends JobHandle<CrawlJob, CrawlPage> {
   constructor(transport: Transport, id: string) {
     super(transport, { get: 'getCrawl', cancel: 'cancelCrawl', kind: 'crawl' }, id);
   }
   protected finishedPages(): Iterable<[number, CrawlPage]> { return []; }
+
+  override async *pages(opts: WaitOptions = {}): AsyncGenerator<CrawlPage> {
+    const deadline = opts.timeoutMs === undefined ? Infinity : Date.now() + opts.timeoutMs;
+    let cursor: string | undefined;
+    let progressed = true;
+    for (;;) {
+      const remaining = deadline - Date.now();
+      if (remaining <= 0) throw new WaitTimeoutError(`gave up waiting for crawl ${this.id} after ${opts.timeoutMs} ms`, { code: 'WAIT_TIMEOUT' });
+      // After new pages, ask again at once; otherwise wait (the server answers at the end).
+      const step = opts.progressIntervalMs ?? this.transport.progressIntervalMs();
+      const waitMs = progressed ? 0 : Math.min(step, MAX_WAIT_MS, remaining);
+      const asked = Date.now();
+      const view = await this.status({ waitMs, ...(cursor !== undefined ? { cursor } : {}), ...(opts.signal ? { signal: opts.signal } : {}) });
+      opts.onProgress?.(view);
+      yield* view.data ?? [];
+      const next = view.next ? new URL(view.next).searchParams.get('cursor') ?? undefined : undefined;
+      const ended = TERMINAL.has(view.status);
+      if (ended && next === undefined) return;
+      progressed = ended || (view.data?.length ?? 0) > 0;
+      cursor = next ?? cursor;
+      // Answered early with nothing new and not finished (a gateway shutting down): do not spin.
+      if (!progressed && Date.now() - asked < waitMs / 2) await new Promise((r) => setTimeout(r, Math.min(1000, waitMs)));
+    }
+  }
 }
 
 /** A batch scrape: iteration yields each page as soon as it is COMPLETED or FAILED. */

@@ -73,6 +73,29 @@ describe('@trawl/sdk against the running system', () => {
     assert.deepEqual(iterated, job.data.map((p) => p.url));
   });
 
+  test('crawl pages stream: the first pages arrive while the crawl still runs, then every page once, in requested order', async () => {
+    const crawl = await trawl.crawl(site.url('/slow'), { limit: 13 });
+    const seen: { url: string; statusThen: string }[] = [];
+    for await (const p of crawl.pages({ progressIntervalMs: 300 })) {
+      seen.push({ url: p.url, statusThen: seen.length === 0 ? (await crawl.status()).status : '' });
+    }
+    const final = await crawl.done();
+    assert.equal(final.status, 'COMPLETED');
+    assert.equal(seen[0]!.url, site.url('/slow'));
+    assert.ok(['PENDING', 'PROCESSING'].includes(seen[0]!.statusThen), `the hub came while the crawl ran (it was ${seen[0]!.statusThen})`);
+    assert.deepEqual(seen.map((s) => s.url), final.data.map((p) => p.url), 'the same pages as done(), in the same order, each once');
+    assert.equal(seen.length, 13);
+    // The raw API: a running crawl's GET has the pages so far and a `next` cursor.
+    const running = await trawl.crawl(site.url('/slow'), { limit: 13 });
+    await new Promise((r) => setTimeout(r, 800));
+    const view = await running.status();
+    if (view.status === 'PROCESSING') {
+      assert.ok(view.next, 'a running crawl always has next');
+      assert.ok(Array.isArray(view.data));
+    }
+    await running.cancel();
+  });
+
   test('crawl iteration with cancel: progress while it runs, cancel, the pages done before the cancel', async () => {
     const crawl = await trawl.crawl(site.url('/slow'), { limit: 13 });
     const progress: number[] = [];

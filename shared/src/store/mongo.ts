@@ -173,7 +173,7 @@ export class MongoStore implements ReadModelStore {
 
   async listCrawlPages(crawlId: string, query: CrawlPageQuery): Promise<CrawlPageDoc[]> {
     const docs = await this.col<CrawlPageDoc>('crawl_pages')
-      .find({ crawlId, status: 'COMPLETED', requestedSeq: { $gt: query.afterRequestedSeq }, ...MongoStore.resultFilter(query.beforeResultSeq) } as never)
+      .find({ crawlId, ...(query.anyStatus ? {} : { status: 'COMPLETED' }), requestedSeq: { $gt: query.afterRequestedSeq }, ...MongoStore.resultFilter(query.beforeResultSeq) } as never)
       .sort({ requestedSeq: 1 })
       .limit(query.limit)
       .toArray();

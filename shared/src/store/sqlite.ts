@@ -193,9 +193,9 @@ export class SqliteStore implements ReadModelStore {
 
   async listCrawlPages(crawlId: string, query: CrawlPageQuery): Promise<CrawlPageDoc[]> {
     const rows = this.conn
-      .prepare(`SELECT doc FROM crawl_pages WHERE crawl_id = ? AND status = 'COMPLETED' AND requested_seq > ?
+      .prepare(`SELECT doc FROM crawl_pages WHERE crawl_id = ? AND (? OR status = 'COMPLETED') AND requested_seq > ?
         AND (? IS NULL OR result_seq < ?) ORDER BY requested_seq LIMIT ?`)
-      .all(crawlId, query.afterRequestedSeq, query.beforeResultSeq ?? null, query.beforeResultSeq ?? null, query.limit) as { doc: string }[];
+      .all(crawlId, query.anyStatus ? 1 : 0, query.afterRequestedSeq, query.beforeResultSeq ?? null, query.beforeResultSeq ?? null, query.limit) as { doc: string }[];
     return rows.map((r) => JSON.parse(r.doc) as CrawlPageDoc);
   }
 

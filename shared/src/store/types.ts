@@ -229,6 +229,11 @@ export interface CrawlPageQuery {
   limit: number;
   /** Only results recorded before this sequence (a cancelled crawl's freeze point). */
   beforeResultSeq?: number;
+  /**
+   * Every page, PENDING and FAILED too (a running crawl's pages are served up to its first
+   * unfinished one, so that the cursor never skips a page that finishes later).
+   */
+  anyStatus?: boolean;
 }
 
 export interface CrawlStore {
@@ -238,7 +243,7 @@ export interface CrawlStore {
   listCrawlJobs(apiKeyId: string, page: Page): Promise<CrawlJobDoc[]>;
   getCrawlPage(crawlId: string, pageKey: string): Promise<CrawlPageDoc | null>;
   saveCrawlPage(doc: CrawlPageDoc): Promise<void>;
-  /** COMPLETED pages in requested order. */
+  /** COMPLETED pages (every page with `anyStatus`) in requested order. */
   listCrawlPages(crawlId: string, query: CrawlPageQuery): Promise<CrawlPageDoc[]>;
   /** Pages with a COMPLETED / FAILED first result (before `beforeResultSeq` when given). */
   countCrawlPages(crawlId: string, beforeResultSeq?: number): Promise<{ completed: number; failed: number }>;

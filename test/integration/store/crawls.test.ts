@@ -41,6 +41,9 @@ storeContract('crawl store', 'crawls', (store) => {
     assert.deepEqual(await urls({ afterRequestedSeq: 0, limit: 10 }), ['k1', 'k3', 'k5']);
     assert.deepEqual(await urls({ afterRequestedSeq: 10, limit: 1 }), ['k3']);
     assert.deepEqual(await urls({ afterRequestedSeq: 0, limit: 10, beforeResultSeq: 150 }), ['k1', 'k3']);
+    // A running crawl's pages are walked in requested order whatever their status.
+    assert.deepEqual(await urls({ afterRequestedSeq: 0, limit: 10, anyStatus: true }), ['k1', 'k2', 'k3', 'k4', 'k5']);
+    assert.deepEqual(await urls({ afterRequestedSeq: 20, limit: 2, anyStatus: true }), ['k3', 'k4']);
     assert.deepEqual(await store().countCrawlPages('cp'), { completed: 3, failed: 1 });
     assert.deepEqual(await store().countCrawlPages('cp', 100), { completed: 1, failed: 1 });
     assert.deepEqual(await store().getCrawlPage('cp', 'k1'), pageDoc('cp', 1, 'COMPLETED', 50));

@@ -4,7 +4,9 @@
 //
 // GET bounds `data`: one response carries pages up to DATA_MAX_BYTES of content (at least
 // one page); when more remain it has `next`, the URL of the following part (?cursor=),
-// Firecrawl-style. Pages are in the order they were requested (breadth-first).
+// Firecrawl-style. Pages are in the order they were requested (breadth-first). While the
+// crawl runs, `data` holds the pages finished so far up to the first one still loading,
+// and `next` is always there: the cursor then never passes a page that finishes later.
 import { NotFoundError } from '../../../../shared/src/errors.js';
 import { JOB_PART } from '../../../../shared/src/events/crawl.js';
 import { makeEvent } from '../../../../shared/src/events/index.js';
@@ -75,11 +77,11 @@ export class CrawlService {
       ...(doc.startedAt ? { startedAt: doc.startedAt } : {}),
       ...(TERMINAL.has(doc.status) && doc.completedAt ? { completedAt: doc.completedAt } : {}),
     };
-    if (TERMINAL.has(doc.status)) {
-      const { data, nextCursor } = await this.data(doc, cursor === undefined ? 0 : Number(cursor));
-      view.data = data;
-      if (nextCursor !== undefined) view.next = `${this.deps.publicBaseUrl}/api/v1/crawl/${encodeURIComponent(doc.id)}?cursor=${nextCursor}`;
-    }
+    const after = cursor === undefined ? 0 : Number(cursor);
+    const running = !TERMINAL.has(doc.status);
+    const { data, nextCursor } = await this.data(doc, after, running);
+    view.data = data;
+    if (nextCursor !== undefined) view.next = `${this.deps.publicBaseUrl}/api/v1/crawl/${encodeURIComponent(doc.id)}?cursor=${nextCursor}`;
     if (doc.status === 'FAILED' && doc.error) view.error = doc.error;
     return view;
   }
@@ -114,23 +116,31 @@ export class CrawlService {
     };
   }
 
-  private async data(doc: CrawlJobDoc, afterSeq: number): Promise<{ data: CrawlPageEntry[]; nextCursor?: number }> {
+  /**
+   * One part of `data` from `afterSeq`, bounded by maxBytes. A finished crawl's part is its
+   * COMPLETED pages (before a cancel's freeze point). A running crawl's stops at the first
+   * page still PENDING (FAILED ones are passed, as the finished part leaves them out too)
+   * and always returns the cursor, so a client comes back for what finishes next.
+   */
+  private async data(doc: CrawlJobDoc, afterSeq: number, running: boolean): Promise<{ data: CrawlPageEntry[]; nextCursor?: number }> {
     const maxBytes = this.deps.dataMaxBytes ?? CRAWL_DATA_LIMITS.maxBytes;
+    const scope = running ? { anyStatus: true } : doc.frozenAtSeq !== undefined ? { beforeResultSeq: doc.frozenAtSeq } : {};
     const data: CrawlPageEntry[] = [];
     let bytes = 0;
     let after = afterSeq;
     for (;;) {
-      const batch = await this.deps.store.listCrawlPages(doc.id, {
-        afterRequestedSeq: after, limit: CRAWL_DATA_LIMITS.batch, ...(doc.frozenAtSeq !== undefined ? { beforeResultSeq: doc.frozenAtSeq } : {}),
-      });
+      const batch = await this.deps.store.listCrawlPages(doc.id, { afterRequestedSeq: after, limit: CRAWL_DATA_LIMITS.batch, ...scope });
       for (const page of batch) {
-        const size = contentBytes(page);
-        if (data.length > 0 && bytes + size > maxBytes) return { data, nextCursor: after };
-        data.push(entry(page, this.deps.publicBaseUrl));
-        bytes += size;
+        if (page.status === 'PENDING') return { data, nextCursor: after };
+        if (page.status === 'COMPLETED') {
+          const size = contentBytes(page);
+          if (data.length > 0 && bytes + size > maxBytes) return { data, nextCursor: after };
+          data.push(entry(page, this.deps.publicBaseUrl));
+          bytes += size;
+        }
         after = page.requestedSeq;
       }
-      if (batch.length < CRAWL_DATA_LIMITS.batch) return { data };
+      if (batch.length < CRAWL_DATA_LIMITS.batch) return running ? { data, nextCursor: after } : { data };
     }
   }
 }

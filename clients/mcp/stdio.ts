@@ -4,7 +4,7 @@
 // This one reads newline-delimited JSON-RPC with a bounded buffer: a line over
 // MCP_LIMITS.maxMessageBytes is discarded up to its newline, never held; a line that is not
 // JSON, nests too deep or holds too many values is refused before JSON.parse or the SDK's
-// schema sees it; each refusal is a JSON-RPC error reply, and the server goes on reading.
+// schema sees it, one with a "__proto__" key after it; each refusal is a JSON-RPC error reply, and the server goes on reading.
 import process from 'node:process';
 import type { Readable, Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -170,10 +170,18 @@ export class BoundedStdioTransport implements Transport {
       return;
     }
     let value: unknown;
+    let proto = false;
     try {
-      value = JSON.parse(text);
+      // Only a line that mentions it pays for the reviver.
+      value = text.includes('__proto__') ? JSON.parse(text, (key, v: unknown) => { if (key === '__proto__') proto = true; return v; }) : JSON.parse(text);
     } catch (err) {
       this.refuse(ErrorCode.ParseError, `parse error: not JSON (${(err as Error).message})`, undefined);
+      return;
+    }
+    if (proto) {
+      // The SDK's schemas would drop the key silently (or set a prototype with it): refused
+      // as the gateway's JSON body parser refuses it.
+      this.refuse(ErrorCode.InvalidRequest, 'message refused: a "__proto__" key is not allowed', idOf(value));
       return;
     }
     const message = JSONRPCMessageSchema.safeParse(value);

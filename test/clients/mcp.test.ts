@@ -272,6 +272,10 @@ describe('trawl mcp over stdio', () => {
       await refused('scrape', { url, headers: { cookie: 'a=b' } }, 'headers');
       await refused('scrape', { url, actions: [{ type: 'wait', milliseconds: 1 }] }, 'actions');
       await refused('scrape', { url, screenshotOptions: { fullPage: true } }, 'screenshotOptions');
+      const from = raw.lines.length;
+      await raw.write(`{"jsonrpc":"2.0","id":"proto","method":"tools/call","params":{"name":"scrape","arguments":{"url":"${url}","__proto__":{"x":1}}}}\n`);
+      const proto = JSON.parse(await raw.lineAfter(from, (l) => l.includes('"proto"'))) as { error?: { code: number; message: string } };
+      assert.deepEqual(proto.error, { code: -32600, message: 'message refused: a "__proto__" key is not allowed' });
       await refused('crawl_start', { url, webhookUrl: 'http://127.0.0.1:9/hook' }, 'webhookUrl');
       await refused('crawl_start', { url, scrapeOptions: { headers: { a: 'b' } } }, 'scrapeOptions.headers');
       await refused('batch_scrape', { urls: [url], webhookUrl: 'http://127.0.0.1:9/hook' }, 'webhookUrl');

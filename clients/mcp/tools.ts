@@ -5,8 +5,9 @@
 //   outside the listed schema reaches the API.
 // - `listed`: what tools/list shows, sized for a model's context (issue 24: under 12 KB in
 //   all): every property described in a line, the extraction schema in a paragraph with one
-//   example instead of its 8 KB unrolled JSON Schema, and crawl's scrapeOptions pointing at
-//   scrape's arguments instead of repeating them. Bounds, enums and defaults stay as the API's.
+//   example instead of its 8 KB unrolled JSON Schema, and crawl's scrapeOptions and batch's
+//   page options pointing at scrape's instead of repeating them. The property names and
+//   required ones are validate's (a test holds them equal); bounds, enums and defaults stay.
 import { Type, type TObject, type TSchema } from '@sinclair/typebox';
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { BatchScrapeRequestSchema } from '../../shared/src/batch-options.js';
@@ -42,7 +43,7 @@ const EXTRACT_TEXT = 'Structured JSON picked out by CSS selectors, without an LL
   + '{"schema":{"baseSelector":".product","fields":{"name":{"selector":"h2"},"price":{"selector":".price","type":"number"},'
   + '"link":{"selector":"a","type":"url"},"tags":{"selector":".tag","list":true}}}}';
 
-/** One line per page option, shared by scrape and batch_scrape (crawl points at scrape's). */
+/** One line per page option, shown on scrape (crawl_start and batch_scrape point at it). */
 const PAGE_OPTION_TEXT: Record<string, string> = {
   formats: 'What to return: markdown, html (cleaned), rawHtml, links, screenshot (an image), extract (json, see extract), changeTracking (diff with your last scrape of the URL)',
   onlyMainContent: 'Only the main content, without navigation, header and footer',

@@ -11,6 +11,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { JSONRPCMessageSchema, McpError, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { jsonShapeProblem, MCP_LIMITS } from '../../clients/mcp/stdio.js';
+import { TOOLS, type ToolName } from '../../clients/mcp/tools.js';
 import type { TestSite } from '../support/site.js';
 import type { TrawlSystem } from '../support/system.js';
 import { page, startClientSite, startClientSystem } from './helpers.js';
@@ -83,6 +84,12 @@ describe('trawl mcp over stdio', () => {
       assert.ok(tool.title, `${tool.name} title`);
     }
     assert.deepEqual(undescribed, []);
+    // The listing is the contract: the same argument names, and the same required ones, as the validation.
+    for (const tool of listed.tools) {
+      const contract = TOOLS[tool.name as ToolName].validate;
+      assert.deepEqual(Object.keys(tool.inputSchema.properties ?? {}), Object.keys(contract.properties), tool.name);
+      assert.deepEqual(tool.inputSchema.required ?? [], contract.required ?? [], tool.name);
+    }
     assert.doesNotMatch(JSON.stringify(listed), /docs\/|\.md\b/, 'no pointer to a file the model cannot read');
     const byName = new Map(listed.tools.map((t) => [t.name, t]));
     assert.equal(byName.get('scrape')!.annotations?.readOnlyHint, true);

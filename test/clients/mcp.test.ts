@@ -217,6 +217,13 @@ describe('trawl mcp over stdio', () => {
       return err;
     };
 
+    test('tools/list as it goes over the wire is under 12 KB', async () => {
+      const from = raw.lines.length;
+      await robust.listTools();
+      const line = await raw.lineAfter(from, (l) => l.includes('"tools":['));
+      assert.ok(Buffer.byteLength(line) < 12_000, `${Buffer.byteLength(line)} bytes`);
+    });
+
     test('a tool call of 20 MB and one with a 1,000,000-key object: -32600, message too large', async () => {
       const big = await rejection(robust.callTool({ name: 'scrape', arguments: { url: site.url('/a'), pad: 'x'.repeat(20_000_000) } }));
       assert.equal(big.code, -32600);

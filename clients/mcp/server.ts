@@ -1,14 +1,19 @@
 // `trawl mcp`: Trawl's tools for agents over MCP stdio (the official SDK's low-level server,
-// so each tool's JSON schema is the TypeBox one from tools.ts). Answers are text sized for
-// a model's context: at most `maxChars` at once, the rest behind an opaque cursor.
+// so each tool's JSON schema is the one tools.ts derives from the API's TypeBox schemas).
+// Answers are text sized for a model's context: at most `maxChars` at once, the rest behind
+// an opaque cursor. Nothing a client sends ends the process (issue 20): stdio.ts refuses
+// over-long or malformed lines with a JSON-RPC error, arguments are checked against the
+// tool's contract before any call, and error text is scrubbed of credentials (redact.ts).
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Trawl } from '../sdk/client.js';
 import { TrawlError } from '../sdk/errors.js';
 import type { BatchHandle, CrawlHandle } from '../sdk/job-handle.js';
 import type { ScrapeJob } from '../sdk/types.js';
-import { jsonSchema, PAGING, TOOLS, type ToolName } from './tools.js';
+import { validatorCompiler } from '../../services/gateway/src/plugins/validation.js';
+import { Redactor } from './redact.js';
+import { BoundedStdioTransport } from './stdio.js';
+import { isToolName, listTools, PAGING, SERVER_INSTRUCTIONS, TOOLS, type ToolName } from './tools.js';
 
 type Args = Record<string, unknown>;
 type Content = CallToolResult['content'];
@@ -138,20 +143,53 @@ export class TrawlTools {
   }
 }
 
+// The gateway's own validator (Ajv over the same TypeBox schemas), so a refused argument
+// reads exactly as the API would word it.
+const validators = new Map<ToolName, (data: unknown) => { error?: Error }>();
+function validatorOf(name: ToolName): (data: unknown) => { error?: Error } {
+  let validate = validators.get(name);
+  if (!validate) {
+    validate = validatorCompiler({ schema: TOOLS[name].validate, httpPart: 'body', method: 'POST', url: `/mcp/${name}` }) as (data: unknown) => { error?: Error };
+    validators.set(name, validate);
+  }
+  return validate;
+}
+
+/**
+ * Why `args` are not what the tool takes, in a line a model can act on, or undefined. An
+ * unknown argument is named with the ones the tool does take.
+ */
+export function argumentProblem(name: ToolName, args: Args): string | undefined {
+  // On a copy: the validator fills in defaults, and the API should see the call as made.
+  const { error } = validatorOf(name)(structuredClone(args));
+  if (!error) return undefined;
+  const known = /is not a known field/.test(error.message) ? ` ${name} takes: ${Object.keys(TOOLS[name].validate.properties).join(', ')}` : '';
+  return `VALIDATION_ERROR: ${error.message}.${known}`;
+}
+
+/** An error the SDK answers as a JSON-RPC error with this code (McpError would prefix its message with "MCP error <code>:"). */
+class ProtocolError extends Error {
+  constructor(readonly code: number, message: string) { super(message); }
+}
+
 export function createMcpServer(trawl: Trawl): Server {
-  const server = new Server({ name: 'trawl', version: '0.1.0' }, { capabilities: { tools: {} } });
+  const server = new Server({ name: 'trawl', version: '0.1.0' }, { capabilities: { tools: {} }, instructions: SERVER_INSTRUCTIONS });
   const tools = new TrawlTools(trawl);
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: Object.entries(TOOLS).map(([name, t]) => ({ name, description: t.description, inputSchema: jsonSchema(t.inputSchema) })),
-  }));
+  const redactor = new Redactor(trawl.transport.apiUrl, [process.env.TRAWL_API_KEY]);
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listTools() }));
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
     const name = request.params.name;
-    if (!(name in TOOLS)) return { isError: true, content: [{ type: 'text', text: `unknown tool "${name}"` }] };
+    // A protocol error (the MCP spec's -32602 for an unknown tool): the client asked for something that is not there.
+    if (!isToolName(name)) throw new ProtocolError(ErrorCode.InvalidParams, `unknown tool "${redactor.clean(name.slice(0, 100))}"; the tools are ${Object.keys(TOOLS).join(', ')}`);
+    const args = request.params.arguments ?? {};
+    // A tool error, so that the model reads it and corrects its call.
+    const problem = argumentProblem(name, args);
+    if (problem) return { isError: true, content: [{ type: 'text', text: redactor.clean(problem) }] };
     try {
-      return { content: await tools.call(name as ToolName, request.params.arguments ?? {}) };
+      return { content: await tools.call(name, args) };
     } catch (err) {
       const text = err instanceof TrawlError ? `${err.code}${err.status ? ` (${err.status})` : ''}: ${err.detail ?? err.message}` : (err as Error).message;
-      return { isError: true, content: [{ type: 'text', text }] };
+      return { isError: true, content: [{ type: 'text', text: redactor.clean(text) }] };
     }
   });
   return server;
@@ -159,10 +197,9 @@ export function createMcpServer(trawl: Trawl): Server {
 
 export async function runMcpServer(trawl: Trawl): Promise<void> {
   const server = createMcpServer(trawl);
-  await server.connect(new StdioServerTransport());
-  // Runs until the client closes the connection or our stdin (a client that went away).
-  await new Promise<void>((resolve) => {
-    server.onclose = resolve;
-    process.stdin.once('end', () => { void server.close(); resolve(); });
-  });
+  const transport = new BoundedStdioTransport();
+  // Runs until our stdin ends (the client went away or closed it); nothing it sends ends it.
+  const closed = new Promise<void>((resolve) => { server.onclose = resolve; });
+  await server.connect(transport);
+  await closed;
 }

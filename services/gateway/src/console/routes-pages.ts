@@ -10,8 +10,9 @@ import { PLANS, type Plan } from '../../../../shared/src/plans.js';
 import type { ApiKeyDoc } from '../../../../shared/src/store/index.js';
 import { payloadBytes, sendStoredDocument } from '../routes/stored-document.js';
 import { MAX_GRACE_SECONDS } from '../webhooks/schemas.js';
-import { field, sendPage, signedInOnly, type ConsoleContext, type SignedIn } from './context.js';
+import { field, secureCookies, sendPage, signedInOnly, type ConsoleContext, type SignedIn } from './context.js';
 import { isJobKind, JOB_STATUSES, TIMELINE_MAX } from './jobs.js';
+import { stashNewKey, takeNewKey } from './new-key-flash.js';
 import { adminPage } from './pages/admin.js';
 import { apiPage, type OpenApiDoc } from './pages/api.js';
 import { jobPage, jobsPage } from './pages/jobs.js';
@@ -49,11 +50,16 @@ export async function pageRoutes(app: FastifyInstance, ctx: ConsoleContext): Pro
   app.get('/', member, async (_request, reply) => reply.redirect('/console/keys', 303));
 
   app.get('/keys', member, async (request, reply) => {
-    const { account, viewer } = me(request);
+    const { account, viewer, token } = me(request);
     // Finishes a plan change that was interrupted before all keys followed it.
     const rows = await keyRows(account.id);
     if (rows.some((r) => !r.key.revokedAt && r.key.plan !== account.plan)) await ctx.accounts.syncKeyPlans(account.id, account.plan);
-    return sendPage(reply, 'API keys', 'keys', viewer, keysPage({ csrf: viewer.csrf, rows: await keyRows(account.id), baseUrl: config.publicBaseUrl }));
+    // Just made (post/redirect/get, ./new-key-flash.ts): shown once, from the cookie the POST set.
+    const createdId = (request.query as { created?: string }).created;
+    const made = createdId && /^[0-9a-f]{20}$/.test(createdId) ? rows.find((r) => r.key.id === createdId)?.key : undefined;
+    const key = made ? takeNewKey(request, reply, { sessionToken: token, keyId: made.id, secure: secureCookies(ctx, request) }) : null;
+    if (key) reply.header('cache-control', 'no-store');
+    return sendPage(reply, 'API keys', 'keys', viewer, keysPage({ csrf: viewer.csrf, rows: await keyRows(account.id), baseUrl: config.publicBaseUrl, ...(made && key ? { created: { key, label: made.label } } : {}) }));
   });
 
   app.post('/keys', member, async (request, reply) => {
@@ -65,8 +71,9 @@ export async function pageRoutes(app: FastifyInstance, ctx: ConsoleContext): Pro
     if (error) return sendPage(reply, 'API keys', 'keys', viewer, keysPage({ csrf: viewer.csrf, rows: await keyRows(account.id), error, baseUrl: config.publicBaseUrl }), 400);
     const made = await createKey({ log, now: clock }, account.plan, label, newApiKey(), account.id);
     if (made.seq !== null) await waiter.waitFor(made.seq, 5_000);
-    reply.header('cache-control', 'no-store');
-    return sendPage(reply, 'API keys', 'keys', viewer, keysPage({ csrf: viewer.csrf, rows: await keyRows(account.id), created: { key: made.key, label }, baseUrl: config.publicBaseUrl }), 201);
+    // Post/redirect/get: a reload of the page that shows the key must not post this form again.
+    stashNewKey(reply, { sessionToken: me(request).token, keyId: made.keyId, key: made.key, secure: secureCookies(ctx, request) });
+    return reply.redirect(`/console/keys?created=${made.keyId}`, 303);
   });
 
   app.post('/keys/:keyId/revoke', member, async (request, reply) => {

@@ -28,7 +28,7 @@ function withoutRefNames(value: unknown, depth: number): unknown {
 }
 
 /** The event's data as its job's owner may see it. */
-export function publicEventData(event: Pick<StoredEvent, 'data'>): unknown {
+export function publicEventData(event: { data: unknown }): unknown {
   if (!isRecord(event.data)) return event.data;
   const kept: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(event.data)) {

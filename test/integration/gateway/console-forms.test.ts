@@ -90,7 +90,7 @@ describe('console forms: exact Origin, sign-out, post/redirect/get', () => {
     assert.equal(res.statusCode, 303, res.body.slice(0, 200));
     const location = String(res.headers.location);
     assert.match(location, /^\/console\/keys\?created=[0-9a-f]{20}$/);
-    const flash = cookiesOf(res).find((c) => c.startsWith('trawl_newkey='))!;
+    const flash = cookiesOf(res).find((c) => c.startsWith('trawl_flash='))!;
     assert.match(flash, /HttpOnly; SameSite=Strict/);
     const flashPair = flash.split(';')[0]!;
 
@@ -100,7 +100,7 @@ describe('console forms: exact Origin, sign-out, post/redirect/get', () => {
     assert.match(String(key), /^trawl_[\w-]{32}$/);
     assert.ok(!flashPair.includes(key!.slice('trawl_'.length)), 'the cookie does not carry the key in the clear');
     assert.match(shown.body, /Your new key “prg key”/);
-    assert.ok(cookiesOf(shown).some((c) => c.startsWith('trawl_newkey=;') && /Max-Age=0/.test(c)), 'the cookie is cleared once shown');
+    assert.ok(cookiesOf(shown).some((c) => c.startsWith('trawl_flash=;') && /Max-Age=0/.test(c)), 'the cookie is cleared once shown');
     assert.equal((await gw.app.inject({ method: 'GET', url: '/api/v1/scrape', headers: { authorization: `Bearer ${key}` } })).statusCode, 200, 'the key shown works');
 
     // The reload: a GET of the same address (the browser dropped the cleared cookie).
@@ -111,6 +111,48 @@ describe('console forms: exact Origin, sign-out, post/redirect/get', () => {
     // Another session cannot read the cookie.
     const other = await get(location, { cookie: `trawl_session=${'A'.repeat(43)}; ${flashPair}` });
     assert.doesNotMatch(other.body, /new-key-value/);
+  });
+
+  test('rotating a webhook secret is post/redirect/get: a reload does not rotate again', async () => {
+    const keyId = (await gw.store.listApiKeysByAccount(accountIdOf('forms@example.org'), { limit: 100, offset: 0 })).find((k) => !k.revokedAt)!.id;
+    const page = `/console/keys/${keyId}/webhook-secret`;
+    const generation = async () => Number(/Generation (\d+)/.exec((await get(page)).body)![1]);
+    const before = await generation();
+    const res = await post(`${page}/rotate`, { graceSeconds: '3600' }, { origin: OWN });
+    assert.equal(res.statusCode, 303, res.body.slice(0, 200));
+    const location = String(res.headers.location);
+    assert.match(location, new RegExp(`^${page}\\?rotated=${before + 1}&previousValidUntil=`));
+    const shown = await get(location);
+    assert.match(shown.body, /Rotated\. The previous secret keeps signing too until/);
+    await get(location); // the reload
+    assert.equal(await generation(), before + 1, 'rotated once');
+  });
+
+  test('an invite link is post/redirect/get too: shown once, a reload makes no second invite', async () => {
+    // This test's account is a member: an admin (made from an admin invite) makes the invite.
+    const { createInvite } = await import('../../../shared/src/accounts/commands.js');
+    const adminInvite = await createInvite(gw.log, { role: 'admin', createdBy: 'operator' });
+    const form = await gw.app.inject({ method: 'GET', url: `/console/signup?invite=${adminInvite.token}`, headers: { host: HOST } });
+    const pre = cookiesOf(form).find((c) => c.startsWith('trawl_csrf='))!.split(';')[0]!;
+    const token = /name="_csrf" value="([^"]+)"/.exec(form.body)![1]!;
+    const made = await gw.app.inject({ method: 'POST', url: '/console/signup', headers: { host: HOST, origin: OWN, cookie: pre, 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams({ _csrf: token, email: 'admin@example.org', password: PASSWORD, invite: adminInvite.token }).toString() });
+    assert.equal(made.statusCode, 303, made.body.slice(0, 300));
+    const adminSession = cookiesOf(made).find((c) => c.startsWith('trawl_session='))!.split(';')[0]!;
+    const adminPage = await gw.app.inject({ method: 'GET', url: '/console/admin', headers: { host: HOST, cookie: adminSession } });
+    const adminCsrf = /name="_csrf" value="([^"]+)"/.exec(adminPage.body)![1]!;
+    const invites = async () => (await gw.store.listInvites({ limit: 100, offset: 0 })).length;
+    const before = await invites();
+    const res = await gw.app.inject({ method: 'POST', url: '/console/admin/invites', headers: { host: HOST, origin: OWN, cookie: adminSession, 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams({ _csrf: adminCsrf, role: 'member' }).toString() });
+    assert.equal(res.statusCode, 303, res.body.slice(0, 200));
+    const location = String(res.headers.location);
+    assert.match(location, /^\/console\/admin\?invited=[0-9a-f]{24}$/);
+    const flash = cookiesOf(res).find((c) => c.startsWith('trawl_flash='))!.split(';')[0]!;
+    const shown = await gw.app.inject({ method: 'GET', url: location, headers: { host: HOST, cookie: `${adminSession}; ${flash}` } });
+    assert.match(shown.body, /<code id="invite-link">[^<]*\/console\/signup\?invite=inv_[\w-]{32}<\/code>/);
+    const reload = await gw.app.inject({ method: 'GET', url: location, headers: { host: HOST, cookie: adminSession } });
+    assert.equal(reload.statusCode, 200);
+    assert.doesNotMatch(reload.body, /id="invite-link"/, 'not shown again');
+    assert.equal(await invites(), before + 1, 'one invite made');
   });
 
   test('the API\'s Bearer scheme is case-insensitive and takes any run of spaces (RFC 7235)', async () => {

@@ -12,6 +12,9 @@ export interface NatsServerHandle {
   stop(): Promise<void>;
   /** Kill and start again on the same port and store (restart tests). */
   restart(): Promise<void>;
+  /** Kill only, keeping port and store, so a test can act while the server is down; `start` brings it back. */
+  kill(): Promise<void>;
+  start(): Promise<void>;
 }
 
 export async function freePort(): Promise<number> {
@@ -87,5 +90,7 @@ export async function startNatsServer(): Promise<NatsServerHandle> {
       await kill();
       await launch();
     },
+    kill,
+    start: launch,
   };
 }

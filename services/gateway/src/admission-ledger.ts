@@ -16,6 +16,7 @@
 import { StorageType, type JetStreamClient, type KV, type KvEntry } from 'nats';
 import { RateLimitedError } from '../../../shared/src/errors.js';
 import { KeyedLock } from '../../../shared/src/keyed-lock.js';
+import { isKvConflict } from '../../../shared/src/nats/kv-cas.js';
 
 export const ADMISSION_BUCKET = 'trawl-admissions';
 
@@ -39,7 +40,6 @@ export interface LedgerOptions {
   reservationTtlMs?: number;
 }
 
-const isConflict = (err: unknown): boolean => /wrong last sequence|key exists/i.test(String((err as Error)?.message));
 
 export class AdmissionLedger {
   private kv: Promise<KV> | undefined;
@@ -85,7 +85,7 @@ export class AdmissionLedger {
         else await kv.create(keyId, value);
         return reservation;
       } catch (err) {
-        if (!isConflict(err)) throw err;
+        if (!isKvConflict(err)) throw err;
       }
     }
     throw new RateLimitedError('too many requests of this key at the same moment; retry', 1000);
@@ -108,7 +108,7 @@ export class AdmissionLedger {
         await kv.update(keyId, JSON.stringify(rest), entry.revision);
         return;
       } catch (err) {
-        if (!isConflict(err)) throw err;
+        if (!isKvConflict(err)) throw err;
       }
     }
     // Still contended: the reservation simply expires.

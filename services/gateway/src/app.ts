@@ -124,7 +124,7 @@ export async function buildApp(deps: GatewayDeps) {
     await api.register(authPlugin, { keys });
     api.setNotFoundHandler(notFoundHandler(deps.config.errorTypeBase));
     await api.register(jobIdGuard);
-    await api.register(rateLimitPlugin, { limiter: deps.config.rateLimits ? new RateLimiter(deps.nc.jetstream()) : null });
+    await api.register(rateLimitPlugin, { limiter: deps.config.rateLimits ? new RateLimiter(deps.nc.jetstream()) : null, natsConnected: () => isNatsConnected(deps.nc) });
     await api.register(scrapeRoutes, { scrapes, present, waits });
     await api.register(crawlRoutes, routeDeps);
     await api.register(mapRoutes, routeDeps);

@@ -9,6 +9,7 @@
 import { StorageType, type JetStreamClient, type KV } from 'nats';
 import { RateLimitedError } from '../../../shared/src/errors.js';
 import { KeyedLock } from '../../../shared/src/keyed-lock.js';
+import { isKvConflict } from '../../../shared/src/nats/kv-cas.js';
 
 export const RATE_LIMIT_BUCKET = 'trawl-ratelimits';
 const WINDOW_MS = 60_000;
@@ -54,7 +55,7 @@ export class RateLimiter {
         else await kv.create(key, String(count + 1));
         return { limit, remaining: limit - count - 1, resetAt };
       } catch (err) {
-        if (!/wrong last sequence|key exists/i.test(String((err as Error).message))) throw err;
+        if (!isKvConflict(err)) throw err;
         // Another replica counted first: read again.
       }
     }

@@ -10,7 +10,7 @@ import { inviteDecider } from '../../../../shared/src/accounts/invite-decider.js
 import { decoyHash, hashPassword, verifyPassword } from '../../../../shared/src/accounts/password.js';
 import { isSessionValid } from '../../../../shared/src/accounts/session-decider.js';
 import { accountIdOf, inviteIdOf, inviteTokenHash, newSessionToken, SESSION_TTL_MS, sessionIdOf } from '../../../../shared/src/accounts/tokens.js';
-import { ForbiddenError, NotFoundError, RateLimitedError, UnauthorizedError, ValidationError } from '../../../../shared/src/errors.js';
+import { ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '../../../../shared/src/errors.js';
 import type { Role } from '../../../../shared/src/events/account.js';
 import type { Clock } from '../../../../shared/src/ids.js';
 import type { EventLog } from '../../../../shared/src/nats/event-log.js';
@@ -18,7 +18,7 @@ import type { Plan } from '../../../../shared/src/plans.js';
 import type { AccountDoc, ReadModelStore, SessionDoc } from '../../../../shared/src/store/index.js';
 import type { ProjectionWaiter } from '../projection-wait.js';
 import type { ConsoleConfig } from './config.js';
-import { LOGIN_WINDOW_MS, type LoginThrottle } from './throttle.js';
+import type { LoginThrottle } from './throttle.js';
 
 export interface AccountsDeps {
   log: EventLog;
@@ -126,22 +126,20 @@ export class ConsoleAccounts {
     return inviteId;
   }
 
-  /** Checks the password (rate-limited per account and address); returns a new session token. */
+  /**
+   * Checks the password, limited per account and address: the attempt is counted before
+   * the check (throttle.ts) and given back when the password is right. Returns a new session token.
+   */
   async signIn(input: { email: string; password: string; address: string }): Promise<{ token: string; account: AccountDoc }> {
     let email: string;
     try { email = normalizeEmail(input.email); } catch { throw new UnauthorizedError('wrong email or password'); }
-    if (!(await this.deps.throttle.allowed(email, input.address))) {
-      throw new RateLimitedError('too many failed sign-ins; wait 15 minutes and try again', LOGIN_WINDOW_MS);
-    }
+    const attempt = await this.deps.throttle.reserve(email, input.address);
     const account = await this.account(accountIdOf(email));
     // An unknown email costs the same scrypt time as a wrong password.
     const ok = await verifyPassword(input.password.slice(0, 1024), account?.passwordHash ?? await decoyHash());
-    if (!account || !ok) {
-      await this.deps.throttle.failed(email, input.address);
-      throw new UnauthorizedError('wrong email or password');
-    }
+    if (!account || !ok) throw new UnauthorizedError('wrong email or password');
+    await attempt.refund();
     if (account.status !== 'ACTIVE') throw new ForbiddenError('this account is disabled; ask an admin');
-    await this.deps.throttle.succeeded(email);
     return { token: await this.startSession(account), account };
   }
 

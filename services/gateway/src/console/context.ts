@@ -69,7 +69,7 @@ export function signedInOnly(ctx: ConsoleContext, opts: { admin?: boolean } = {}
       throw new UnauthorizedError('sign in to the console first');
     }
     request.signedIn = session;
-    if (request.method !== 'GET' && request.method !== 'HEAD') requireCsrf(request, session.viewer.csrf);
+    if (request.method !== 'GET' && request.method !== 'HEAD') requireCsrf(request, session.viewer.csrf, ctx.deps.config.publicBaseUrl);
     if (opts.admin && session.account.role !== 'admin') throw new ForbiddenError('this page is for admins of this server');
   };
 }

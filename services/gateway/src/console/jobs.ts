@@ -8,6 +8,7 @@ import { isJobId } from '../../../../shared/src/ids.js';
 import type { EventLog } from '../../../../shared/src/nats/event-log.js';
 import type { ApiKeyDoc, BatchJobDoc, CrawlJobDoc, ReadModelStore, ScrapeJobDoc } from '../../../../shared/src/store/index.js';
 import { historyFilter } from '../../../../shared/src/subjects.js';
+import { publicEvent } from '../job-event-view.js';
 
 export const JOB_KINDS = ['scrape', 'crawl', 'batch'] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
@@ -84,7 +85,8 @@ export class AccountJobs {
   /** The job's events from the log (the audit replay), each checked to be this job's. */
   async timeline(job: LoadedJob): Promise<StoredEvent[]> {
     const events = await this.log.read(historyFilter(job.kind, job.doc.id), 1, TIMELINE_MAX);
-    return events.filter((e) => e.kind === job.kind && e.id === job.doc.id);
+    // Shown as the API shows them: never naming the job (maybe another tenant's) a cache hit serves.
+    return events.filter((e) => e.kind === job.kind && e.id === job.doc.id).map(publicEvent);
   }
 
   /** Live numbers of a job, for the progress poll. */

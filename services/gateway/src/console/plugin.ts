@@ -8,7 +8,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { loadServerSecret } from '../../../../shared/src/webhooks.js';
 import type { GatewayDeps } from '../app.js';
-import { problemOf, sendProblem } from '../plugins/problems.js';
+import { problemOf, sendProblem, UNAVAILABLE_RETRY_AFTER_S } from '../plugins/problems.js';
 import type { ScrapeService } from '../scrape/service.js';
 import { WebhookSecretService } from '../webhooks/service.js';
 import { ConsoleAccounts } from './accounts.js';
@@ -96,9 +96,12 @@ async function handleError(ctx: ConsoleContext, err: unknown, request: FastifyRe
   const problem = problemOf(err, request.id, ctx.deps.config.errorTypeBase);
   if (problem.status >= 500) request.log.error({ err }, 'console request failed');
   else request.log.info({ code: problem.code }, 'console request refused');
-  if (problem.code === 'RATE_LIMITED') reply.header('retry-after', 900);
+  if (problem.code === 'RATE_LIMITED' && !reply.hasHeader('retry-after')) reply.header('retry-after', 900);
+  if (problem.status === 503) reply.header('retry-after', UNAVAILABLE_RETRY_AFTER_S);
   if (wantsJson(request)) return sendProblem(reply, problem);
-  const session = await resolveSession(ctx, request).catch(() => null);
-  const title = problem.status === 404 ? 'Page not found' : problem.status === 403 ? 'Not allowed' : problem.status === 401 ? 'Please sign in' : problem.status >= 500 ? 'Something went wrong' : problem.title;
+  // With NATS or the store unreachable, looking up the session would only wait for it again.
+  const session = problem.status === 503 ? null : await resolveSession(ctx, request).catch(() => null);
+  const title = problem.status === 404 ? 'Page not found' : problem.status === 403 ? 'Not allowed' : problem.status === 401 ? 'Please sign in'
+    : problem.status === 503 ? 'Temporarily unavailable' : problem.status >= 500 ? 'Something went wrong' : problem.title;
   return reply.code(problem.status).type('text/html; charset=utf-8').send(errorPage(problem.status, title, problem.detail, request.id, session?.viewer ?? null));
 }

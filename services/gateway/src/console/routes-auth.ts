@@ -7,7 +7,7 @@ import { SESSION_TTL_MS } from '../../../../shared/src/accounts/tokens.js';
 import { ForbiddenError, NotFoundError, RateLimitedError, TrawlError, UnauthorizedError, ValidationError } from '../../../../shared/src/errors.js';
 import { field, resolveSession, secureCookies, sendPage, type ConsoleContext } from './context.js';
 import { signInForm, signUpForm } from './pages/auth.js';
-import { clearCookie, PRESESSION_COOKIE, preSessionToken, readCookie, requireCsrf, SESSION_COOKIE, setCookie } from './security.js';
+import { checkOrigin, clearCookie, PRESESSION_COOKIE, preSessionToken, readCookie, requireCsrf, SESSION_COOKIE, setCookie } from './security.js';
 
 const SAFE_NEXT = /^\/console(?:\/[A-Za-z0-9_\-/.?=&%]*)?$/;
 const safeNext = (next: string): string => (SAFE_NEXT.test(next) && !next.includes('//') ? next : '/console/keys');
@@ -30,7 +30,7 @@ export async function authRoutes(app: FastifyInstance, ctx: ConsoleContext): Pro
 
   app.post('/signin', quiet, async (request, reply) => {
     const preToken = readCookie(request, PRESESSION_COOKIE);
-    requireCsrf(request, preToken);
+    requireCsrf(request, preToken, ctx.deps.config.publicBaseUrl);
     const email = field(request, 'email', 300);
     const next = safeNext(field(request, 'next', 500));
     try {
@@ -66,7 +66,7 @@ export async function authRoutes(app: FastifyInstance, ctx: ConsoleContext): Pro
 
   app.post('/signup', quiet, async (request, reply) => {
     const preToken = readCookie(request, PRESESSION_COOKIE);
-    requireCsrf(request, preToken);
+    requireCsrf(request, preToken, ctx.deps.config.publicBaseUrl);
     const email = field(request, 'email', 300);
     const invite = field(request, 'invite', 200) || undefined;
     try {
@@ -79,14 +79,18 @@ export async function authRoutes(app: FastifyInstance, ctx: ConsoleContext): Pro
     }
   });
 
+  // A form on another site that posts here must not sign anyone out: the Origin is checked
+  // first, and without a session (a cross-site POST does not carry the SameSite cookie) no
+  // cookie is touched. Only a stale cookie that was sent is cleared.
   app.post('/signout', async (request, reply) => {
+    checkOrigin(request, ctx.deps.config.publicBaseUrl);
     const session = await resolveSession(ctx, request);
     const secure = secureCookies(ctx, request);
     if (session) {
-      requireCsrf(request, session.viewer.csrf);
+      requireCsrf(request, session.viewer.csrf, ctx.deps.config.publicBaseUrl);
       await ctx.accounts.signOut(session.token);
     }
-    clearCookie(reply, SESSION_COOKIE, secure);
+    if (session || readCookie(request, SESSION_COOKIE)) clearCookie(reply, SESSION_COOKIE, secure);
     return reply.redirect('/console/signin', 303);
   });
 }

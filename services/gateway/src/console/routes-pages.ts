@@ -10,8 +10,9 @@ import { PLANS, type Plan } from '../../../../shared/src/plans.js';
 import type { ApiKeyDoc } from '../../../../shared/src/store/index.js';
 import { payloadBytes, sendStoredDocument } from '../routes/stored-document.js';
 import { MAX_GRACE_SECONDS } from '../webhooks/schemas.js';
-import { field, sendPage, signedInOnly, type ConsoleContext, type SignedIn } from './context.js';
+import { field, secureCookies, sendPage, signedInOnly, type ConsoleContext, type SignedIn } from './context.js';
 import { isJobKind, JOB_STATUSES, TIMELINE_MAX } from './jobs.js';
+import { newFlashScope, stashFlash, takeFlash } from './flash.js';
 import { adminPage } from './pages/admin.js';
 import { apiPage, type OpenApiDoc } from './pages/api.js';
 import { jobPage, jobsPage } from './pages/jobs.js';
@@ -49,11 +50,16 @@ export async function pageRoutes(app: FastifyInstance, ctx: ConsoleContext): Pro
   app.get('/', member, async (_request, reply) => reply.redirect('/console/keys', 303));
 
   app.get('/keys', member, async (request, reply) => {
-    const { account, viewer } = me(request);
+    const { account, viewer, token } = me(request);
     // Finishes a plan change that was interrupted before all keys followed it.
     const rows = await keyRows(account.id);
     if (rows.some((r) => !r.key.revokedAt && r.key.plan !== account.plan)) await ctx.accounts.syncKeyPlans(account.id, account.plan);
-    return sendPage(reply, 'API keys', 'keys', viewer, keysPage({ csrf: viewer.csrf, rows: await keyRows(account.id), baseUrl: config.publicBaseUrl }));
+    // Just made (post/redirect/get, ./flash.ts): shown once, from the cookie the POST set.
+    const createdId = (request.query as { created?: string }).created;
+    const made = createdId && /^[0-9a-f]{20}$/.test(createdId) ? rows.find((r) => r.key.id === createdId)?.key : undefined;
+    const key = made ? takeFlash(request, reply, { sessionToken: token, scope: `key:${made.id}`, secure: secureCookies(ctx, request) }) : null;
+    if (key) reply.header('cache-control', 'no-store');
+    return sendPage(reply, 'API keys', 'keys', viewer, keysPage({ csrf: viewer.csrf, rows: await keyRows(account.id), baseUrl: config.publicBaseUrl, ...(made && key ? { created: { key, label: made.label } } : {}) }));
   });
 
   app.post('/keys', member, async (request, reply) => {
@@ -65,8 +71,9 @@ export async function pageRoutes(app: FastifyInstance, ctx: ConsoleContext): Pro
     if (error) return sendPage(reply, 'API keys', 'keys', viewer, keysPage({ csrf: viewer.csrf, rows: await keyRows(account.id), error, baseUrl: config.publicBaseUrl }), 400);
     const made = await createKey({ log, now: clock }, account.plan, label, newApiKey(), account.id);
     if (made.seq !== null) await waiter.waitFor(made.seq, 5_000);
-    reply.header('cache-control', 'no-store');
-    return sendPage(reply, 'API keys', 'keys', viewer, keysPage({ csrf: viewer.csrf, rows: await keyRows(account.id), created: { key: made.key, label }, baseUrl: config.publicBaseUrl }), 201);
+    // Post/redirect/get: a reload of the page that shows the key must not post this form again.
+    stashFlash(reply, { sessionToken: me(request).token, scope: `key:${made.keyId}`, value: made.key, secure: secureCookies(ctx, request) });
+    return reply.redirect(`/console/keys?created=${made.keyId}`, 303);
   });
 
   app.post('/keys/:keyId/revoke', member, async (request, reply) => {
@@ -85,21 +92,24 @@ export async function pageRoutes(app: FastifyInstance, ctx: ConsoleContext): Pro
     const key = await ownKey(request, (request.params as { keyId: string }).keyId);
     if (key.revokedAt) throw new NotFoundError('this key is revoked');
     const current = await ctx.secrets.current({ keyId: key.id, plan: key.plan });
+    // After a rotation (post/redirect/get): its notice, while it is still the current generation.
+    const q = request.query as { rotated?: string; previousValidUntil?: string };
+    const rotated = q.rotated === String(current.generation) && q.previousValidUntil && !Number.isNaN(Date.parse(q.previousValidUntil))
+      ? { previousValidUntil: new Date(q.previousValidUntil).toISOString() } : undefined;
     reply.header('cache-control', 'no-store');
-    return sendPage(reply, 'Webhook secret', 'keys', viewer, webhookSecretPage({ csrf: viewer.csrf, key, ...current }));
+    return sendPage(reply, 'Webhook secret', 'keys', viewer, webhookSecretPage({ csrf: viewer.csrf, key, ...current, rotated }));
   });
 
   app.post('/keys/:keyId/webhook-secret/rotate', member, async (request, reply) => {
-    const { viewer } = me(request);
     const key = await ownKey(request, (request.params as { keyId: string }).keyId);
     if (key.revokedAt) throw new NotFoundError('this key is revoked');
     const grace = Number(field(request, 'graceSeconds', 12) || 86_400);
     if (!Number.isInteger(grace) || grace < 0 || grace > MAX_GRACE_SECONDS) throw new ValidationError(`graceSeconds must be an integer from 0 to ${MAX_GRACE_SECONDS}`, 'graceSeconds');
     const rotated = await ctx.secrets.rotate({ keyId: key.id, plan: key.plan }, grace);
-    reply.header('cache-control', 'no-store');
-    return sendPage(reply, 'Webhook secret', 'keys', viewer, webhookSecretPage({
-      csrf: viewer.csrf, key, secret: rotated.secret, generation: rotated.generation, rotated: { previousValidUntil: rotated.previousSecretValidUntil },
-    }));
+    // Post/redirect/get: reloading the page that shows the new secret must not rotate again.
+    // (The secret itself is shown by the GET, as always: no need to carry it.)
+    const query = new URLSearchParams({ rotated: String(rotated.generation), previousValidUntil: rotated.previousSecretValidUntil });
+    return reply.redirect(`/console/keys/${key.id}/webhook-secret?${query}`, 303);
   });
 
   app.get('/jobs', member, async (request, reply) => {
@@ -185,13 +195,21 @@ export async function pageRoutes(app: FastifyInstance, ctx: ConsoleContext): Pro
     return accountId;
   };
 
-  app.get('/admin', admin, async (request, reply) => sendPage(reply, 'Admin', 'admin', me(request).viewer, await renderAdmin(request)));
+  app.get('/admin', admin, async (request, reply) => {
+    // Just made (post/redirect/get, ./flash.ts): the invite link, shown once.
+    const scope = (request.query as { invited?: string }).invited;
+    const stashed = scope && /^[0-9a-f]{24}$/.test(scope) ? takeFlash(request, reply, { sessionToken: me(request).token, scope: `invite:${scope}`, secure: secureCookies(ctx, request) }) : null;
+    const invited = stashed ? JSON.parse(stashed) as { link: string; expiresAt: string; role: string } : undefined;
+    return sendPage(reply, 'Admin', 'admin', me(request).viewer, await renderAdmin(request, invited ? { invited } : {}));
+  });
 
   app.post('/admin/invites', admin, async (request, reply) => {
     const role = field(request, 'role', 20) === 'admin' ? 'admin' : 'member';
     const made = await ctx.accounts.invite(me(request).account, role);
-    reply.header('cache-control', 'no-store');
-    return sendPage(reply, 'Admin', 'admin', me(request).viewer, await renderAdmin(request, { invited: { ...made, role } }), 201);
+    // Post/redirect/get: reloading the page that shows the link must not make another invite.
+    const scope = newFlashScope();
+    stashFlash(reply, { sessionToken: me(request).token, scope: `invite:${scope}`, value: JSON.stringify({ ...made, role }), secure: secureCookies(ctx, request) });
+    return reply.redirect(`/console/admin?invited=${scope}`, 303);
   });
 
   app.post('/admin/accounts/:accountId/plan', admin, async (request, reply) => {

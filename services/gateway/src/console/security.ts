@@ -6,7 +6,8 @@
 // - CSRF: every POST carries `_csrf` (a form field, or the X-CSRF-Token header). Signed in,
 //   it is derived from the session's secret token (csrfTokenOf); before sign-in (the sign-in
 //   and sign-up forms) it must equal a random pre-session cookie (double submit). The
-//   comparison is constant-time. A POST whose Origin names another host is refused too.
+//   comparison is constant-time. A POST whose Origin is not exactly this console's origin
+//   (scheme, host and port) is refused too (checkOrigin).
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ForbiddenError } from '../../../../shared/src/errors.js';
@@ -80,20 +81,36 @@ export function submittedCsrf(request: FastifyRequest): string | null {
   return typeof body?._csrf === 'string' ? body._csrf : null;
 }
 
-/** Refuses a POST from another origin (when the browser says where it comes from). */
-export function checkOrigin(request: FastifyRequest): void {
-  const origin = request.headers.origin;
-  if (!origin || origin === 'null') {
-    if (origin === 'null') throw new ForbiddenError('this form was sent from an opaque origin');
-    return;
+/** An origin as browsers serialize it (scheme://host[:port], no default port, nothing after), or null. */
+function originOf(url: string): string | null {
+  try {
+    const origin = new URL(url).origin;
+    return origin === 'null' ? null : origin;
+  } catch {
+    return null;
   }
-  let host: string;
-  try { host = new URL(origin).host; } catch { throw new ForbiddenError('the Origin header is not a URL'); }
-  if (host !== request.headers.host) throw new ForbiddenError('this form was sent from another site');
 }
 
-export function requireCsrf(request: FastifyRequest, expected: string | null): void {
-  checkOrigin(request);
+/**
+ * Refuses a POST from another origin. The Origin header, when the browser sends one, must
+ * be exactly this console's origin: the same scheme, host and port as the request came to
+ * (or as PUBLIC_BASE_URL names, behind a proxy), and nothing else: an Origin with a path,
+ * a trailing slash or user info is not an origin any browser sends. A Sec-Fetch-Site of
+ * cross-site or same-site (another subdomain) is refused as well, Origin or not.
+ */
+export function checkOrigin(request: FastifyRequest, publicBaseUrl?: string): void {
+  const site = request.headers['sec-fetch-site'];
+  if (site === 'cross-site' || site === 'same-site') throw new ForbiddenError('this form was sent from another site');
+  const origin = request.headers.origin;
+  if (origin === undefined) return;
+  if (origin === 'null') throw new ForbiddenError('this form was sent from an opaque origin');
+  if (!/^https?:\/\//.test(origin) || originOf(origin) !== origin) throw new ForbiddenError('the Origin header is not an origin of this console');
+  const own = [request.host ? originOf(`${request.protocol}://${request.host}`) : null, publicBaseUrl ? originOf(publicBaseUrl) : null];
+  if (!own.includes(origin)) throw new ForbiddenError('this form was sent from another site');
+}
+
+export function requireCsrf(request: FastifyRequest, expected: string | null, publicBaseUrl?: string): void {
+  checkOrigin(request, publicBaseUrl);
   if (!sameSecret(submittedCsrf(request), expected)) {
     throw new ForbiddenError('the form is missing its security token or it is stale; reload the page and try again');
   }

@@ -1,10 +1,20 @@
-// Sign-in attempts, limited per account and per client address: after MAX failures in a
-// row (none more than WINDOW after the one before) further attempts are refused for
-// WINDOW, whatever the password, before it is even checked. Counters live in a JetStream
-// KV bucket (memory, with the window as its TTL), so every gateway replica sees the same
-// counts; they are a brake, not a record, and are not events.
+// Sign-in attempts, limited per account and per client address. An attempt is counted
+// BEFORE its password is checked: `reserve` takes one slot of the account's count and one
+// of the address's with compare-and-set (shared/src/nats/kv-cas.ts), and refuses when
+// either is full; a right password gives its slots back (`refund`), a wrong one keeps them
+// as failures. So however many requests arrive at once, on however many gateway replicas,
+// at most MAX_FAILURES_PER_ACCOUNT passwords of one account and MAX_FAILURES_PER_ADDRESS
+// of one address are ever checked per window: checking first and counting afterwards let
+// every request in flight through.
+//
+// The window slides: a count expires WINDOW after its last change (the bucket's TTL; each
+// write is a new message). Counters live in a JetStream KV bucket, so every replica sees
+// the same counts; they are a brake, not a record, and are not events.
 import { createHash } from 'node:crypto';
 import { StorageType, type JetStreamClient, type KV } from 'nats';
+import { RateLimitedError } from '../../../../shared/src/errors.js';
+import { KeyedLock } from '../../../../shared/src/keyed-lock.js';
+import { casUpdate, KvContentionError } from '../../../../shared/src/nats/kv-cas.js';
 
 export const LOGIN_THROTTLE_BUCKET = 'trawl-console-logins';
 export const LOGIN_WINDOW_MS = 15 * 60_000;
@@ -12,9 +22,18 @@ export const MAX_FAILURES_PER_ACCOUNT = 5;
 export const MAX_FAILURES_PER_ADDRESS = 20;
 
 const keyOf = (scope: 'acct' | 'addr', value: string): string => `${scope}_${createHash('sha256').update(value).digest('hex').slice(0, 40)}`;
+const countOf = (text: string | null): number => Math.max(0, Number(text ?? 0) || 0);
+
+/** One attempt's slots, held while its password is checked. */
+export interface LoginReservation {
+  /** The password was right: the attempt does not count. */
+  refund(): Promise<void>;
+}
 
 export class LoginThrottle {
   private kv: Promise<KV> | undefined;
+  /** Within one gateway, one key's compare-and-sets run one after another: only replicas race. */
+  private readonly locks = new KeyedLock();
 
   constructor(private readonly js: JetStreamClient, readonly limits = { account: MAX_FAILURES_PER_ACCOUNT, address: MAX_FAILURES_PER_ADDRESS }) {}
 
@@ -26,37 +45,59 @@ export class LoginThrottle {
     return this.kv;
   }
 
-  private async count(key: string): Promise<number> {
-    const entry = await (await this.bucket()).get(key);
-    return entry && entry.length ? Number(entry.string()) || 0 : 0;
-  }
-
-  /** Whether another attempt may be checked now. */
-  async allowed(email: string, address: string): Promise<boolean> {
-    const [account, addr] = await Promise.all([this.count(keyOf('acct', email)), this.count(keyOf('addr', address))]);
-    return account < this.limits.account && addr < this.limits.address;
-  }
-
-  async failed(email: string, address: string): Promise<void> {
+  /** Takes one slot under `limit`; false when the count is full. */
+  private async take(key: string, limit: number): Promise<boolean> {
     const kv = await this.bucket();
-    for (const key of [keyOf('acct', email), keyOf('addr', address)]) {
-      // Compare-and-set, so two replicas counting at once never lose a failure.
-      for (let attempt = 0; attempt < 10; attempt++) {
-        const entry = await kv.get(key);
-        const next = String((entry && entry.length ? Number(entry.string()) || 0 : 0) + 1);
-        try {
-          if (entry && entry.length) await kv.update(key, next, entry.revision);
-          else await kv.create(key, next);
-          break;
-        } catch (err) {
-          if (!/wrong last sequence|key exists/i.test(String((err as Error).message))) throw err;
-        }
-      }
-    }
+    return this.locks.run(key, () => casUpdate(kv, key, (text) => {
+      const n = countOf(text);
+      return n >= limit ? { result: false } : { value: String(n + 1), result: true };
+    }));
   }
 
-  /** A successful sign-in clears the account's count (not the address's). */
-  async succeeded(email: string): Promise<void> {
-    await (await this.bucket()).purge(keyOf('acct', email));
+  private async give(key: string): Promise<void> {
+    const kv = await this.bucket();
+    await this.locks.run(key, () => casUpdate(kv, key, (text) => {
+      const n = countOf(text);
+      return n === 0 ? { result: undefined } : { value: String(n - 1), result: undefined };
+    }));
+  }
+
+  /**
+   * Counts one attempt of this account from this address, before its password is checked.
+   * Throws RATE_LIMITED when either limit is reached (nothing is then checked or counted).
+   */
+  async reserve(email: string, address: string): Promise<LoginReservation> {
+    const account = keyOf('acct', email);
+    const addr = keyOf('addr', address);
+    const refused = () => new RateLimitedError('too many failed sign-ins; wait 15 minutes and try again', LOGIN_WINDOW_MS);
+    try {
+      if (!(await this.take(account, this.limits.account))) throw refused();
+      let took = false;
+      try {
+        took = await this.take(addr, this.limits.address);
+      } finally {
+        if (!took) await this.give(account);
+      }
+      if (!took) throw refused();
+    } catch (err) {
+      // Refusing is the safe answer when the replicas keep colliding on one count.
+      if (err instanceof KvContentionError) throw new RateLimitedError('too many sign-ins at this moment; try again', 1000);
+      throw err;
+    }
+    let refunded = false;
+    return {
+      refund: async () => {
+        if (refunded) return;
+        refunded = true;
+        await Promise.all([this.give(account), this.give(addr)]);
+      },
+    };
+  }
+
+  /** The counts now (tests, diagnostics). */
+  async counts(email: string, address: string): Promise<{ account: number; address: number }> {
+    const kv = await this.bucket();
+    const [a, b] = await Promise.all([kv.get(keyOf('acct', email)), kv.get(keyOf('addr', address))]);
+    return { account: countOf(a && a.length ? a.string() : null), address: countOf(b && b.length ? b.string() : null) };
   }
 }

@@ -2,7 +2,9 @@
 // { type: <ERROR_TYPE_BASE>/<CODE>, title, status, detail, code, requestId }.
 // Trawl errors carry their code; Fastify's own errors (bad JSON, wrong content type, body
 // too large) are mapped by status; anything else is a bug: logged, answered 500, and never
-// with its internal message.
+// with its internal message. A failure to reach NATS or the store (a nats-server restart,
+// a lost connection, a database that does not answer) is not a bug: it is 503
+// SERVICE_UNAVAILABLE with Retry-After, since the same request will work once it is back.
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { httpMetrics } from '../../../../shared/src/metrics.js';
@@ -46,10 +48,32 @@ function fastifyDetail(err: FastifyError): string {
   }
 }
 
+/** Seconds a client is asked to wait (Retry-After) after a 503: about one NATS reconnect round. */
+export const UNAVAILABLE_RETRY_AFTER_S = 5;
+
+/** nats.js error codes that mean "NATS did not answer", not "the request was wrong". */
+const NATS_UNREACHABLE = new Set(['TIMEOUT', 'CONNECTION_CLOSED', 'CONNECTION_DRAINING', 'CONNECTION_REFUSED', 'CONNECTION_TIMEOUT', 'DISCONNECT', '503', '408']);
+/** MongoDB driver errors (by name: the driver is optional) of a database that cannot be reached. */
+const MONGO_UNREACHABLE = new Set(['MongoNetworkError', 'MongoNetworkTimeoutError', 'MongoServerSelectionError', 'MongoNotConnectedError', 'MongoTopologyClosedError']);
+
+/** Whether the error (or one it wraps) says NATS or the store cannot be reached right now. */
+export function isUnreachable(err: unknown): boolean {
+  for (let e = err as { name?: unknown; code?: unknown; message?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+    if (e.name === 'NatsError' && NATS_UNREACHABLE.has(String(e.code))) return true;
+    if (typeof e.name === 'string' && MONGO_UNREACHABLE.has(e.name)) return true;
+    // node:sqlite: another process holds the file (SQLITE_BUSY / SQLITE_LOCKED).
+    if (e.code === 'ERR_SQLITE_ERROR' && /database is (locked|busy)/i.test(String(e.message))) return true;
+  }
+  return false;
+}
+
 export function problemOf(err: unknown, requestId: string, typeBase: string): Problem {
   let code: ErrorCode;
   let detail: string;
-  if (err instanceof TrawlError) {
+  if (!(err instanceof TrawlError) && isUnreachable(err)) {
+    code = 'SERVICE_UNAVAILABLE';
+    detail = 'the event log or the store cannot be reached right now; retry in a few seconds';
+  } else if (err instanceof TrawlError) {
     code = err.code;
     detail = err.message;
   } else {
@@ -65,6 +89,8 @@ export function problemOf(err: unknown, requestId: string, typeBase: string): Pr
 
 export function sendProblem(reply: FastifyReply, problem: Problem): FastifyReply {
   httpMetrics.problems().inc({ code: problem.code });
+  // Every 503 says when to come back (a route's own ServiceUnavailableError included).
+  if (problem.status === 503 && !reply.hasHeader('retry-after')) reply.header('retry-after', UNAVAILABLE_RETRY_AFTER_S);
   return reply.code(problem.status).type('application/problem+json').send(problem);
 }
 

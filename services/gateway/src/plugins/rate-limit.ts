@@ -4,18 +4,21 @@
 // authentication, before routing details, validation or any store read, so whatever the
 // answer (200, 400, 404, 429 for the concurrency limit...), the request has been counted.
 // Health, metrics, /openapi.json and the console's files are outside /api/v1: not counted.
+// Counting needs NATS: while this gateway knows its connection is down (a nats-server
+// restart), the request is answered 503 at once rather than after a request timeout.
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { RateLimitedError } from '../../../../shared/src/errors.js';
+import { RateLimitedError, ServiceUnavailableError } from '../../../../shared/src/errors.js';
 import { PLAN_LIMITS } from '../../../../shared/src/plans.js';
 import type { RateLimiter } from '../rate-limit.js';
 
-export const rateLimitPlugin = fp(async (app: FastifyInstance, opts: { limiter: RateLimiter | null }) => {
+export const rateLimitPlugin = fp(async (app: FastifyInstance, opts: { limiter: RateLimiter | null; natsConnected?: () => boolean }) => {
   const limiter = opts.limiter;
   if (!limiter) return;
   app.addHook('onRequest', async (request, reply) => {
     // Authentication ran first (the hook is registered after it) and threw for no key.
     if (!request.caller) return;
+    if (opts.natsConnected && !opts.natsConnected()) throw new ServiceUnavailableError('the event log cannot be reached right now; retry in a few seconds');
     const limit = PLAN_LIMITS[request.caller.plan].requestsPerMinute;
     try {
       const d = await limiter.take(request.caller.keyId, limit);

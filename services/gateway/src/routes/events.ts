@@ -3,13 +3,16 @@
 // them: ownership is read from the job's first event, which always names its key. The id
 // is a plain token (the jobIdGuard plugin and historyFilter both insist), and every event
 // returned is checked again to be this job's and, where it names a key, the caller's: a
-// filter that matched more than the job can never leak another tenant's events.
+// filter that matched more than the job can never leak another tenant's events. The data
+// is shown without the pipeline's internals (../job-event-view.ts): a cache hit's events
+// never name the job, possibly another tenant's, whose result it serves.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { NotFoundError } from '../../../../shared/src/errors.js';
 import type { StoredEvent } from '../../../../shared/src/events/index.js';
 import { historyFilter, type AggregateKind } from '../../../../shared/src/subjects.js';
 import type { RouteDeps } from '../app.js';
+import { publicEventData } from '../job-event-view.js';
 import { IdParams, ProblemSchema } from '../scrape/schemas.js';
 
 const EventsQuery = Type.Object(
@@ -74,7 +77,7 @@ export const eventRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, dep
       return {
         id,
         kind,
-        events: events.map((e) => ({ seq: e.seq, event: e.event, part: e.part, occurredAt: e.occurredAt, data: e.data })),
+        events: events.map((e) => ({ seq: e.seq, event: e.event, part: e.part, occurredAt: e.occurredAt, data: publicEventData(e) })),
         ...(read.length === limit && last
           ? { next: `${deps.config.publicBaseUrl}/api/v1${path.replace(':id', encodeURIComponent(id))}?after=${last.seq}&limit=${limit}` }
           : {}),

@@ -104,3 +104,21 @@ export function storedContentType(kind: DocumentKind, served: string | undefined
   if (served && kindFromMime(mimeOf(served)) === kind) return served;
   return { pdf: 'application/pdf', docx: DOCX_MIME, text: 'text/plain; charset=utf-8', markdown: 'text/markdown; charset=utf-8', json: 'application/json' }[kind];
 }
+
+/**
+ * What one document's parse may cost (docs/api.md "Documents"). The download cap
+ * (DOCUMENT_MAX_BYTES) bounds the bytes on the wire, not what they inflate to: a 1 MB PDF
+ * stream or DOCX entry can inflate to a gigabyte. Past any of these the document fails as
+ * DOCUMENT_TOO_COMPLEX (final: the same bytes are as heavy next time).
+ */
+export const DOCUMENT_LIMITS = {
+  /** Bytes decompressed for one document, every PDF stream (content, fonts, metadata, object
+   *  and xref streams, each filter stage) and every DOCX ZIP entry together. */
+  maxInflatedBytes: 128 * 1024 * 1024,
+  /** XML elements of one DOCX, all its XML parts together (a DOM costs ~0.5 KB each). */
+  maxXmlElements: 500_000,
+  /** Nesting depth of any XML element in a DOCX (Word's own stays far below). */
+  maxXmlDepth: 256,
+  /** Entries of one DOCX's ZIP (a Word file has a few dozen). */
+  maxZipEntries: 10_000,
+} as const;

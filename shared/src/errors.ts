@@ -25,6 +25,7 @@ export const ERROR_CODES = {
   DOCUMENT_ENCRYPTED: { status: 422, title: 'Document encrypted' },
   DOCUMENT_UNREADABLE: { status: 422, title: 'Document unreadable' },
   DOCUMENT_PARSE_TIMEOUT: { status: 504, title: 'Document parse timeout' },
+  DOCUMENT_TOO_COMPLEX: { status: 422, title: 'Document too complex' },
   // The web console's (docs/console.md).
   FORBIDDEN: { status: 403, title: 'Forbidden' },
   CONFLICT: { status: 409, title: 'Conflict' },
@@ -41,7 +42,7 @@ export type ErrorCode = keyof typeof ERROR_CODES;
 /** Codes a failed scrape page may carry in its `error.code`. */
 export const PAGE_ERROR_CODES = [
   'INVALID_URL', 'URL_NOT_ALLOWED', 'PAGE_TIMEOUT', 'SELECTOR_NOT_FOUND', 'BROWSER_ERROR', 'NETWORK_ERROR',
-  'DOCUMENT_TOO_LARGE', 'DOCUMENT_ENCRYPTED', 'DOCUMENT_UNREADABLE', 'DOCUMENT_PARSE_TIMEOUT',
+  'DOCUMENT_TOO_LARGE', 'DOCUMENT_ENCRYPTED', 'DOCUMENT_UNREADABLE', 'DOCUMENT_PARSE_TIMEOUT', 'DOCUMENT_TOO_COMPLEX',
 ] as const satisfies readonly ErrorCode[];
 export type PageErrorCode = (typeof PAGE_ERROR_CODES)[number];
 
@@ -156,6 +157,14 @@ export class DocumentUnreadableError extends NonRetryableError {
 /** A parse that ran past DOCUMENT_PARSE_TIMEOUT_MS (its worker thread was terminated). */
 export class DocumentParseTimeoutError extends NonRetryableError {
   readonly code = 'DOCUMENT_PARSE_TIMEOUT';
+}
+/**
+ * A document that would take more than its parse may have (shared/src/document-type.ts
+ * DOCUMENT_LIMITS: bytes inflated, XML elements and depth, DTD entities): the same bytes
+ * are as heavy next time, so it is never redelivered.
+ */
+export class DocumentTooComplexError extends NonRetryableError {
+  readonly code = 'DOCUMENT_TOO_COMPLEX';
 }
 /** Infrastructure is down (NATS, store): the request may be repeated. */
 export class ServiceUnavailableError extends RetryableError {

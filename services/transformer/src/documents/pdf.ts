@@ -2,21 +2,36 @@
 // worker or canvas in Node): the text layer of each page (getTextContent) goes through the
 // layout heuristics of pdf-layout.ts (pdf.js's font family marks monospaced runs: code). Runs inside a transformer worker thread
 // (transform-thread.ts), where a parse that runs too long is stopped by terminating the thread.
+// Every byte pdf.js decodes counts against the document's budget (pdfjs-bounded.ts): a
+// compression bomb fails as DOCUMENT_TOO_COMPLEX once it has inflated the budget, whichever
+// stream it hides in; pages past maxPages are never read.
 import { getDocumentProxy } from 'unpdf';
 import { DocumentEncryptedError, DocumentUnreadableError } from '../../../../shared/src/errors.js';
+import { InflateBudget } from './budget.js';
+import { withPdfjsBudget } from './pdfjs-bounded.js';
 import { needsOcr, pagesWithoutText, pdfPagesToMarkdown, type PdfPageText, type PdfTextItem } from './pdf-layout.js';
 import type { ParsedDocument } from './types.js';
 
 type PdfDocument = Awaited<ReturnType<typeof getDocumentProxy>>;
 
-export async function parsePdf(bytes: Uint8Array, maxPages: number): Promise<ParsedDocument> {
-  const pdf = await open(bytes);
+export function parsePdf(bytes: Uint8Array, maxPages: number): Promise<ParsedDocument> {
+  const budget = new InflateBudget('PDF');
+  return withPdfjsBudget(budget, () => parse(bytes, maxPages, budget));
+}
+
+async function parse(bytes: Uint8Array, maxPages: number, budget: InflateBudget): Promise<ParsedDocument> {
+  const pdf = await open(bytes, budget);
   try {
+    // pdf.js reads the XMP /Metadata stream here too: a bomb there spends the budget.
     const info = await pdf.getMetadata().then((m) => m.info as Record<string, unknown>, () => ({} as Record<string, unknown>));
+    budget.check();
     const pageCount = pdf.numPages;
     const pagesParsed = Math.min(pageCount, maxPages);
     const pages: PdfPageText[] = [];
-    for (let n = 1; n <= pagesParsed; n++) pages.push(await pageText(pdf, n));
+    for (let n = 1; n <= pagesParsed; n++) {
+      pages.push(await pageText(pdf, n, budget));
+      budget.check(); // pdf.js skips a stream that failed (the budget's throw included) and goes on
+    }
     const ocr = needsOcr(pages);
     const blank = ocr ? [] : pagesWithoutText(pages);
     return {
@@ -35,11 +50,12 @@ export async function parsePdf(bytes: Uint8Array, maxPages: number): Promise<Par
   }
 }
 
-async function open(bytes: Uint8Array): Promise<PdfDocument> {
+async function open(bytes: Uint8Array, budget: InflateBudget): Promise<PdfDocument> {
   try {
     // pdf.js takes ownership of (detaches) the buffer it is given: hand it a copy.
     return await getDocumentProxy(new Uint8Array(bytes), { isEvalSupported: false, verbosity: 0, stopAtErrors: false } as Parameters<typeof getDocumentProxy>[1]);
   } catch (err) {
+    budget.check();
     const name = (err as { name?: string }).name;
     const message = (err as Error).message ?? String(err);
     if (name === 'PasswordException') throw new DocumentEncryptedError('the PDF is password-protected: its text cannot be read without the password');
@@ -47,11 +63,12 @@ async function open(bytes: Uint8Array): Promise<PdfDocument> {
   }
 }
 
-async function pageText(pdf: PdfDocument, n: number): Promise<PdfPageText> {
+async function pageText(pdf: PdfDocument, n: number, budget: InflateBudget): Promise<PdfPageText> {
   let page;
   try {
     page = await pdf.getPage(n);
   } catch (err) {
+    budget.check();
     throw new DocumentUnreadableError(`page ${n} of the PDF could not be read (${(err as Error).message})`);
   }
   try {
@@ -66,6 +83,7 @@ async function pageText(pdf: PdfDocument, n: number): Promise<PdfPageText> {
     }
     return { items };
   } catch (err) {
+    budget.check();
     throw new DocumentUnreadableError(`the text of page ${n} could not be read (${(err as Error).message})`);
   } finally {
     page.cleanup();

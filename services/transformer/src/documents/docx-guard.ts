@@ -1,0 +1,106 @@
+// A DOCX's package checked before mammoth reads it (DOCUMENT_LIMITS, docs/api.md
+// "Documents"). mammoth inflates the parts it needs whole and builds a DOM of each, with no
+// limit: a 1 MB entry that inflates to 1 GiB, or a few KB of XML nesting 200,000 elements,
+// takes the thread down. So every entry is inflated here first, streaming, bytes counted
+// and thrown away as they come (budget.ts), and every XML part is read by a streaming parser
+// (saxes) that counts elements and depth and refuses a DTD:
+//   - declared sizes (central directory) are summed first: an honest bomb stops before any
+//     inflating; a lying one stops when the real bytes pass the budget;
+//   - a DTD is refused (OPC, ECMA-376 part 2, forbids them in a package; it is where entity
+//     bombs live), so no entity is ever expanded by any reader after this;
+//   - elements and depth are bounded (mammoth's DOM and its recursion).
+// Past any limit: DocumentTooComplexError, at the first byte that passes it.
+import type JSZip from 'jszip';
+import { SaxesParser } from 'saxes';
+import { DOCUMENT_LIMITS } from '../../../../shared/src/document-type.js';
+import { DocumentTooComplexError, DocumentUnreadableError, TrawlError } from '../../../../shared/src/errors.js';
+import { InflateBudget } from './budget.js';
+
+/** Parts read as XML: what mammoth and the package's relationships parse. */
+const XML_PART = /\.(?:xml|rels)$/i;
+
+export async function guardDocx(zip: JSZip, budget = new InflateBudget('DOCX')): Promise<void> {
+  const files = Object.values(zip.files).filter((f) => !f.dir);
+  if (files.length > DOCUMENT_LIMITS.maxZipEntries) throw new DocumentTooComplexError(`the DOCX has ${files.length} ZIP entries (at most ${DOCUMENT_LIMITS.maxZipEntries})`);
+  const declared = files.reduce((sum, f) => sum + declaredSize(f), 0);
+  if (declared > budget.limitBytes) throw new DocumentTooComplexError(`the DOCX declares ${declared} bytes uncompressed (at most ${budget.limitBytes} per document)`);
+  const xml = { elements: 0 };
+  for (const file of files) await readEntry(file, budget, XML_PART.test(file.name) ? xml : undefined);
+}
+
+/** The entry's uncompressed size as its central directory states it (jszip keeps it, untyped). */
+function declaredSize(file: JSZip.JSZipObject): number {
+  const size = (file as unknown as { _data?: { uncompressedSize?: unknown } })._data?.uncompressedSize;
+  return typeof size === 'number' && Number.isFinite(size) ? size : 0;
+}
+
+/** jszip's own streaming reader (documented, missing from its typings): pause() stops its inflater. */
+interface EntryStream {
+  on(event: 'data', listener: (chunk: Uint8Array) => void): EntryStream;
+  on(event: 'error', listener: (err: Error) => void): EntryStream;
+  on(event: 'end', listener: () => void): EntryStream;
+  resume(): EntryStream;
+  pause(): EntryStream;
+}
+
+function readEntry(file: JSZip.JSZipObject, budget: InflateBudget, xml?: { elements: number }): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const stream = (file as unknown as { internalStream(type: 'uint8array'): EntryStream }).internalStream('uint8array');
+    const parser = xml ? xmlLimits(file.name, xml) : undefined;
+    let decoder: TextDecoder | undefined;
+    let done = false;
+    const fail = (err: unknown): void => {
+      if (done) return;
+      done = true;
+      stream.pause(); // no more inflating: the rest of a bomb is never produced
+      reject(err instanceof TrawlError ? err : new DocumentUnreadableError(`the DOCX entry ${file.name} could not be read (${(err as Error).message})`));
+    };
+    stream.on('data', (chunk) => {
+      if (done) return;
+      try {
+        budget.take(chunk.length);
+        if (!parser) return;
+        decoder ??= new TextDecoder(chunk[0] === 0xff && chunk[1] === 0xfe ? 'utf-16le' : chunk[0] === 0xfe && chunk[1] === 0xff ? 'utf-16be' : 'utf-8');
+        parser.write(decoder.decode(chunk, { stream: true }));
+      } catch (err) {
+        fail(err);
+      }
+    });
+    stream.on('error', fail);
+    stream.on('end', () => {
+      if (done) return;
+      try {
+        if (parser) {
+          if (decoder) parser.write(decoder.decode());
+          parser.close();
+        }
+        done = true;
+        resolve();
+      } catch (err) {
+        fail(err);
+      }
+    });
+    stream.resume();
+  });
+}
+
+/** A streaming XML reader that only counts: elements (all parts together), depth, no DTD. */
+function xmlLimits(name: string, counts: { elements: number }): SaxesParser {
+  const parser = new SaxesParser({ position: false });
+  let depth = 0;
+  parser.on('doctype', () => {
+    throw new DocumentTooComplexError(`the DOCX part ${name} declares a DTD: entity declarations are never expanded, and a package may not have one (ECMA-376 part 2)`);
+  });
+  parser.on('opentag', (tag) => {
+    if (++counts.elements > DOCUMENT_LIMITS.maxXmlElements) throw new DocumentTooComplexError(`the DOCX has more than ${DOCUMENT_LIMITS.maxXmlElements} XML elements`);
+    if (tag.isSelfClosing) return; // saxes reports its closetag too
+    if (++depth > DOCUMENT_LIMITS.maxXmlDepth) throw new DocumentTooComplexError(`the DOCX part ${name} nests XML elements deeper than ${DOCUMENT_LIMITS.maxXmlDepth}`);
+  });
+  parser.on('closetag', (tag) => {
+    if (!tag.isSelfClosing) depth--;
+  });
+  parser.on('error', (err) => {
+    throw err instanceof TrawlError ? err : new DocumentUnreadableError(`the DOCX part ${name} is not well-formed XML (${err.message})`);
+  });
+  return parser;
+}

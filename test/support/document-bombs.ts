@@ -1,0 +1,252 @@
+// Compression bombs, made at test time: small on disk, huge once inflated (issue 20, item 4).
+// Each is a real document a reader would open: a PDF whose content stream, /Metadata stream
+// or object stream inflates to GiB_1_1, a DOCX whose word/document.xml does (with a
+// central directory that lies about the size, as attackers' do), a DOCX of deeply nested
+// or very many XML elements, and one with a "billion laughs" DTD. Nothing is ever held
+// inflated here: the deflate streams are written from one reused block of padding.
+import zlib from 'node:zlib';
+import JSZip from 'jszip';
+import { memoDocx } from './documents.js';
+
+/** What the PDF and ZIP bombs inflate to: 1.1 GiB, as in the issue's probe. */
+export const GIB_1_1 = Math.round(1.1 * 1024 ** 3);
+const BLOCK = Buffer.alloc(16 * 1024 * 1024, 0x20); // spaces: valid in a content stream, XMP and XML alike
+
+/**
+ * zlib (or raw deflate) bytes of `head`, then `size` spaces, then `tail`. Made in
+ * independent pieces joined by sync flushes (each piece is byte-aligned and refers to
+ * nothing before it), so the 16 MiB block of spaces is deflated once and repeated: a
+ * 1.1 GiB bomb costs milliseconds to make, and its zlib checksum is combined, not computed.
+ */
+export function deflated(size: number, opts: { head?: string; tail?: string; raw?: boolean } = {}): Buffer {
+  const piece = (data: Buffer): Buffer => zlib.deflateRawSync(data, { level: 9, finishFlush: zlib.constants.Z_SYNC_FLUSH });
+  blockPiece ??= { raw: piece(BLOCK), adler: adler32(BLOCK) };
+  const head = Buffer.from(opts.head ?? '', 'latin1');
+  const tail = Buffer.from(opts.tail ?? '', 'latin1');
+  const parts: Buffer[] = [piece(head)];
+  let adler = adler32(head);
+  const whole = Math.floor(size / BLOCK.length);
+  for (let i = 0; i < whole; i++) {
+    parts.push(blockPiece.raw);
+    adler = adler32Combine(adler, blockPiece.adler, BLOCK.length);
+  }
+  const rest = BLOCK.subarray(0, size % BLOCK.length);
+  parts.push(piece(rest));
+  adler = adler32Combine(adler, adler32(rest), rest.length);
+  parts.push(zlib.deflateRawSync(tail, { level: 9 })); // the final block
+  adler = adler32Combine(adler, adler32(tail), tail.length);
+  if (opts.raw) return Buffer.concat(parts);
+  const check = Buffer.alloc(4);
+  check.writeUInt32BE(adler >>> 0);
+  return Buffer.concat([Buffer.from([0x78, 0xda]), ...parts, check]);
+}
+let blockPiece: { raw: Buffer; adler: number } | undefined;
+
+const ADLER_BASE = 65521;
+function adler32(data: Buffer): number {
+  let a = 1;
+  let b = 0;
+  for (let i = 0; i < data.length;) {
+    for (const end = Math.min(data.length, i + 5552); i < end; i++) {
+      a += data[i]!;
+      b += a;
+    }
+    a %= ADLER_BASE;
+    b %= ADLER_BASE;
+  }
+  return ((b << 16) | a) >>> 0;
+}
+
+/** zlib's adler32_combine: the checksum of A then B from theirs and B's length. */
+function adler32Combine(adler1: number, adler2: number, length2: number): number {
+  const rem = length2 % ADLER_BASE;
+  let sum1 = adler1 & 0xffff;
+  let sum2 = (rem * sum1) % ADLER_BASE;
+  sum1 += (adler2 & 0xffff) + ADLER_BASE - 1;
+  sum2 += (adler1 >>> 16) + (adler2 >>> 16) + ADLER_BASE - rem;
+  if (sum1 >= ADLER_BASE) sum1 -= ADLER_BASE;
+  if (sum1 >= ADLER_BASE) sum1 -= ADLER_BASE;
+  if (sum2 >= 2 * ADLER_BASE) sum2 -= 2 * ADLER_BASE;
+  if (sum2 >= ADLER_BASE) sum2 -= ADLER_BASE;
+  return ((sum2 << 16) | sum1) >>> 0;
+}
+
+/** Twice deflated ([/FlateDecode /FlateDecode], as pdf.js decodes it): a 1.1 GiB stream in a few KB. */
+function twice(size: number, opts: { head?: string; tail?: string } = {}): Buffer {
+  return zlib.deflateSync(deflated(size, opts), { level: 9 });
+}
+
+const FLATE_TWICE = '/Filter [/FlateDecode /FlateDecode]';
+
+function stream(dict: string, data: Buffer): Buffer {
+  return Buffer.concat([Buffer.from(`<< ${dict} /Length ${data.length} >>\nstream\n`, 'latin1'), data, Buffer.from('\nendstream', 'latin1')]);
+}
+
+/** A PDF of `objects` (object n is objects[n-1]) with a classic xref table; object 1 is the catalog. */
+function pdfFile(objects: (string | Buffer)[]): Buffer {
+  const parts: Buffer[] = [Buffer.from('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n', 'latin1')];
+  let offset = parts[0]!.length;
+  const offsets: number[] = [];
+  objects.forEach((body, i) => {
+    const obj = Buffer.concat([Buffer.from(`${i + 1} 0 obj\n`), typeof body === 'string' ? Buffer.from(body, 'latin1') : body, Buffer.from('\nendobj\n')]);
+    offsets.push(offset);
+    parts.push(obj);
+    offset += obj.length;
+  });
+  const xref = [`xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`, ...offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`)].join('');
+  parts.push(Buffer.from(`${xref}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${offset}\n%%EOF\n`, 'latin1'));
+  return Buffer.concat(parts);
+}
+
+const PAGE = '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>';
+const FONT = '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>';
+const HELLO = Buffer.from('BT /F1 12 Tf 72 700 Td (Hello from a small page) Tj ET');
+
+/** A one-page PDF whose content stream inflates to `size` bytes (the text after the padding). */
+export async function contentBombPdf(size = GIB_1_1): Promise<Buffer> {
+  const content = twice(size, { tail: 'BT /F1 12 Tf 72 700 Td (After the padding) Tj ET' });
+  return pdfFile(['<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Pages /Kids [3 0 R] /Count 1 >>', PAGE, stream(FLATE_TWICE, content), FONT]);
+}
+
+/** A readable one-page PDF whose /Metadata (XMP) stream inflates to `size` bytes. */
+export async function metadataBombPdf(size = GIB_1_1): Promise<Buffer> {
+  const xmp = twice(size, { head: '<?xpacket begin="" id="W5M0MpCehiHzreSzNTczkc9d"?><x:xmpmeta xmlns:x="adobe:ns:meta/"><!--', tail: '--></x:xmpmeta><?xpacket end="w"?>' });
+  return pdfFile([
+    '<< /Type /Catalog /Pages 2 0 R /Metadata 6 0 R >>', '<< /Type /Pages /Kids [3 0 R] /Count 1 >>', PAGE,
+    stream('', HELLO), FONT, stream(`/Type /Metadata /Subtype /XML ${FLATE_TWICE}`, xmp),
+  ]);
+}
+
+/**
+ * A PDF 1.5 whose catalog and page tree sit in an object stream that inflates to `size`
+ * bytes (padding after them; pdf.js decodes the whole stream for its last object), found
+ * through a cross-reference stream.
+ */
+export async function objectStreamBombPdf(size = GIB_1_1): Promise<Buffer> {
+  const catalog = '<< /Type /Catalog /Pages 2 0 R >>';
+  const pages = '<< /Type /Pages /Kids [3 0 R] /Count 1 >>';
+  const header = `1 0 2 ${catalog.length + 1} `;
+  const objstm = stream(`/Type /ObjStm /N 2 /First ${header.length} ${FLATE_TWICE}`, twice(size, { head: `${header}${catalog}\n${pages}\n` }));
+  const head = Buffer.from('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n', 'latin1');
+  // Objects 1 and 2 in the ObjStm (object 6); 3 the page; 4 its contents; 5 the font; 7 the xref stream.
+  const direct: [number, Buffer][] = [[3, Buffer.from(PAGE, 'latin1')], [4, stream('', HELLO)], [5, Buffer.from(FONT, 'latin1')], [6, objstm]];
+  const parts: Buffer[] = [head];
+  let offset = head.length;
+  const at = new Map<number, number>();
+  for (const [n, body] of direct) {
+    const obj = Buffer.concat([Buffer.from(`${n} 0 obj\n`), body, Buffer.from('\nendobj\n')]);
+    at.set(n, offset);
+    parts.push(obj);
+    offset += obj.length;
+  }
+  at.set(7, offset);
+  const entry = (type: number, field2: number, field3: number): Buffer => {
+    const b = Buffer.alloc(7);
+    b[0] = type;
+    b.writeUInt32BE(field2, 1);
+    b.writeUInt16BE(field3, 5);
+    return b;
+  };
+  const rows = Buffer.concat([entry(0, 0, 65535), entry(2, 6, 0), entry(2, 6, 1), ...[3, 4, 5, 6, 7].map((n) => entry(1, at.get(n)!, 0))]);
+  parts.push(Buffer.from('7 0 obj\n'), stream('/Type /XRef /Size 8 /W [1 4 2] /Root 1 0 R', rows), Buffer.from('\nendobj\n'));
+  parts.push(Buffer.from(`startxref\n${offset}\n%%EOF\n`));
+  return Buffer.concat(parts);
+}
+
+/** A small readable PDF built like the bombs (the control: it must still parse). */
+export function smallPdf(): Buffer {
+  return pdfFile(['<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Pages /Kids [3 0 R] /Count 1 >>', PAGE, stream('', HELLO), FONT]);
+}
+
+// ---- DOCX ---------------------------------------------------------------------------
+
+const W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
+const DOC_HEAD = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document ${W}><w:body>`;
+const DOC_TAIL = '</w:body></w:document>';
+
+/** An entry's bytes: given whole, or as head + `size` spaces + tail (never held inflated). */
+type EntryContent = string | { head: string; size: number; tail: string };
+
+/**
+ * memoDocx()'s package with word/document.xml replaced, written by hand (local headers,
+ * central directory) so that an entry may inflate to far more than it declares:
+ * `declaredSize` (both headers) when given, the truth otherwise.
+ */
+async function docxWith(document: EntryContent, declaredSize?: number): Promise<Buffer> {
+  const memo = await JSZip.loadAsync(await memoDocx());
+  const entries: { name: string; raw: Buffer; crc: number; size: number }[] = [];
+  for (const name of Object.keys(memo.files).filter((n) => !memo.files[n]!.dir)) {
+    if (name === 'word/document.xml') continue;
+    const data = await memo.file(name)!.async('nodebuffer');
+    entries.push({ name, raw: zlib.deflateRawSync(data), crc: zlib.crc32(data), size: data.length });
+  }
+  if (typeof document === 'string') {
+    const data = Buffer.from(document);
+    entries.push({ name: 'word/document.xml', raw: zlib.deflateRawSync(data), crc: zlib.crc32(data), size: data.length });
+  } else {
+    let crc = zlib.crc32(document.head);
+    for (let left = document.size; left > 0; left -= BLOCK.length) crc = zlib.crc32(left >= BLOCK.length ? BLOCK : BLOCK.subarray(0, left), crc);
+    crc = zlib.crc32(document.tail, crc);
+    const size = Buffer.byteLength(document.head) + document.size + Buffer.byteLength(document.tail);
+    entries.push({ name: 'word/document.xml', raw: deflated(document.size, { head: document.head, tail: document.tail, raw: true }), crc, size });
+  }
+  const locals: Buffer[] = [];
+  const centrals: Buffer[] = [];
+  let offset = 0;
+  for (const e of entries) {
+    const name = Buffer.from(e.name);
+    const size = e.name === 'word/document.xml' && declaredSize !== undefined ? declaredSize : e.size;
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(8, 8); // deflate
+    local.writeUInt16LE(0x21, 12); // 1980-01-01
+    local.writeUInt32LE(e.crc >>> 0, 14);
+    local.writeUInt32LE(e.raw.length, 18);
+    local.writeUInt32LE(Math.min(size, 0xffffffff), 22);
+    local.writeUInt16LE(name.length, 26);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE(20, 4);
+    central.writeUInt16LE(20, 6);
+    central.writeUInt16LE(8, 10);
+    central.writeUInt16LE(0x21, 14);
+    central.writeUInt32LE(e.crc >>> 0, 16);
+    central.writeUInt32LE(e.raw.length, 20);
+    central.writeUInt32LE(Math.min(size, 0xffffffff), 24);
+    central.writeUInt16LE(name.length, 28);
+    central.writeUInt32LE(offset, 42);
+    locals.push(local, name, e.raw);
+    centrals.push(central, name);
+    offset += local.length + name.length + e.raw.length;
+  }
+  const directory = Buffer.concat(centrals);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(entries.length, 8);
+  end.writeUInt16LE(entries.length, 10);
+  end.writeUInt32LE(directory.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, directory, end]);
+}
+
+/** A DOCX whose word/document.xml inflates to `size` bytes while both ZIP headers say 4 KB. */
+export function zipEntryBombDocx(size = GIB_1_1, opts: { declaredSize?: number } = {}): Promise<Buffer> {
+  return docxWith({ head: `${DOC_HEAD}<w:p><w:r><w:t xml:space="preserve">`, size, tail: `</w:t></w:r></w:p>${DOC_TAIL}` }, opts.declaredSize ?? 4096);
+}
+
+/** A DOCX whose body nests `depth` w:customXml elements (a few KB deflated). */
+export function nestedXmlDocx(depth = 200_000): Promise<Buffer> {
+  return docxWith(`${DOC_HEAD}${'<w:customXml>'.repeat(depth)}<w:p><w:r><w:t>deep</w:t></w:r></w:p>${'</w:customXml>'.repeat(depth)}${DOC_TAIL}`);
+}
+
+/** A DOCX of `count` empty paragraphs (each a DOM node for mammoth's XML reader). */
+export function manyElementsDocx(count = 3_000_000): Promise<Buffer> {
+  return docxWith(`${DOC_HEAD}${'<w:p/>'.repeat(count)}${DOC_TAIL}`);
+}
+
+/** A DOCX whose document.xml declares the "billion laughs" entities (10^9 "lol"s if expanded). */
+export function entityBombDocx(): Promise<Buffer> {
+  const entities = ['<!ENTITY lol0 "lol">', ...Array.from({ length: 9 }, (_, i) => `<!ENTITY lol${i + 1} "${`&lol${i};`.repeat(10)}">`)].join('');
+  return docxWith(`<?xml version="1.0" encoding="UTF-8"?><!DOCTYPE w:document [${entities}]><w:document ${W}><w:body><w:p><w:r><w:t>&lol9;</w:t></w:r></w:p>${DOC_TAIL}`);
+}

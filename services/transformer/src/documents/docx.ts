@@ -8,10 +8,12 @@ import mammoth from 'mammoth';
 import { DOMParser } from 'linkedom';
 import { isCompoundFile } from '../../../../shared/src/document-type.js';
 import { DocumentEncryptedError, DocumentUnreadableError } from '../../../../shared/src/errors.js';
+import { InflateBudget } from './budget.js';
 import { guardDocx } from './docx-guard.js';
 import type { ParsedDocument } from './types.js';
 
-export async function parseDocx(bytes: Uint8Array): Promise<Omit<ParsedDocument, 'markdown'> & { html: string }> {
+/** `budget`: the document's (DOCUMENT_LIMITS.maxInflatedBytes); tests pass their own to read it. */
+export async function parseDocx(bytes: Uint8Array, budget = new InflateBudget('DOCX')): Promise<Omit<ParsedDocument, 'markdown'> & { html: string }> {
   // Office encrypts a DOCX by wrapping it in an OLE compound file (so does legacy .doc).
   if (isCompoundFile(bytes)) throw new DocumentEncryptedError('the document is an encrypted (password-protected) Office file or a legacy .doc, not a readable DOCX');
   let zip: JSZip;
@@ -21,7 +23,7 @@ export async function parseDocx(bytes: Uint8Array): Promise<Omit<ParsedDocument,
     throw new DocumentUnreadableError(`the DOCX is not a readable ZIP package (${(err as Error).message})`);
   }
   if (!zip.file('word/document.xml')) throw new DocumentUnreadableError('the DOCX has no word/document.xml');
-  await guardDocx(zip);
+  await guardDocx(zip, budget);
   let html: string;
   try {
     // Embedded images have no URL: not base64-encoded into the HTML (tidy() keeps their alt text).

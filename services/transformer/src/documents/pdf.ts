@@ -14,8 +14,8 @@ import type { ParsedDocument } from './types.js';
 
 type PdfDocument = Awaited<ReturnType<typeof getDocumentProxy>>;
 
-export function parsePdf(bytes: Uint8Array, maxPages: number): Promise<ParsedDocument> {
-  const budget = new InflateBudget('PDF');
+/** `budget`: the document's (DOCUMENT_LIMITS.maxInflatedBytes); tests pass their own to read it. */
+export function parsePdf(bytes: Uint8Array, maxPages: number, budget = new InflateBudget('PDF')): Promise<ParsedDocument> {
   return withPdfjsBudget(budget, () => parse(bytes, maxPages, budget));
 }
 

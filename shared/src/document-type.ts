@@ -115,6 +115,9 @@ export const DOCUMENT_LIMITS = {
   /** Bytes decompressed for one document, every PDF stream (content, fonts, metadata, object
    *  and xref streams, each filter stage) and every DOCX ZIP entry together. */
   maxInflatedBytes: 128 * 1024 * 1024,
+  /** Runs of text (pdf.js text items) in the pages of one PDF parsed: ~1 KB of memory and
+   *  ~10 µs each; a long report has a few hundred a page. */
+  maxPdfTextItems: 500_000,
   /** XML elements of one DOCX, all its XML parts together (a DOM costs ~0.5 KB each). */
   maxXmlElements: 500_000,
   /** Nesting depth of any XML element in a DOCX (Word's own stays far below). */

@@ -18,19 +18,26 @@ const BLOCK = Buffer.alloc(16 * 1024 * 1024, 0x20); // spaces: valid in a conten
  * nothing before it), so the 16 MiB block of spaces is deflated once and repeated: a
  * 1.1 GiB bomb costs milliseconds to make, and its zlib checksum is combined, not computed.
  */
-export function deflated(size: number, opts: { head?: string; tail?: string; raw?: boolean } = {}): Buffer {
+export function deflated(size: number, opts: { head?: string; tail?: string; raw?: boolean; fill?: string } = {}): Buffer {
   const piece = (data: Buffer): Buffer => zlib.deflateRawSync(data, { level: 9, finishFlush: zlib.constants.Z_SYNC_FLUSH });
-  blockPiece ??= { raw: piece(BLOCK), adler: adler32(BLOCK) };
+  const fill = opts.fill ?? ' ';
+  let block = blocks.get(fill);
+  if (!block) {
+    const bytes = fill === ' ' ? BLOCK : Buffer.from(fill.repeat(Math.floor(BLOCK.length / fill.length)), 'latin1');
+    block = { bytes, raw: piece(bytes), adler: adler32(bytes) };
+    blocks.set(fill, block);
+  }
+  const { bytes: BLOCK_BYTES, raw: blockRaw, adler: blockAdler } = block;
   const head = Buffer.from(opts.head ?? '', 'latin1');
   const tail = Buffer.from(opts.tail ?? '', 'latin1');
   const parts: Buffer[] = [piece(head)];
   let adler = adler32(head);
-  const whole = Math.floor(size / BLOCK.length);
+  const whole = Math.floor(size / BLOCK_BYTES.length);
   for (let i = 0; i < whole; i++) {
-    parts.push(blockPiece.raw);
-    adler = adler32Combine(adler, blockPiece.adler, BLOCK.length);
+    parts.push(blockRaw);
+    adler = adler32Combine(adler, blockAdler, BLOCK_BYTES.length);
   }
-  const rest = BLOCK.subarray(0, size % BLOCK.length);
+  const rest = BLOCK_BYTES.subarray(0, size % BLOCK_BYTES.length);
   parts.push(piece(rest));
   adler = adler32Combine(adler, adler32(rest), rest.length);
   parts.push(zlib.deflateRawSync(tail, { level: 9 })); // the final block
@@ -40,7 +47,8 @@ export function deflated(size: number, opts: { head?: string; tail?: string; raw
   check.writeUInt32BE(adler >>> 0);
   return Buffer.concat([Buffer.from([0x78, 0xda]), ...parts, check]);
 }
-let blockPiece: { raw: Buffer; adler: number } | undefined;
+/** Each fill's 16 MiB block, deflated once (a sync-flushed piece) and its checksum. */
+const blocks = new Map<string, { bytes: Buffer; raw: Buffer; adler: number }>();
 
 const ADLER_BASE = 65521;
 function adler32(data: Buffer): number {
@@ -151,6 +159,12 @@ export async function objectStreamBombPdf(size = GIB_1_1): Promise<Buffer> {
   parts.push(Buffer.from('7 0 obj\n'), stream('/Type /XRef /Size 8 /W [1 4 2] /Root 1 0 R', rows), Buffer.from('\nendobj\n'));
   parts.push(Buffer.from(`startxref\n${offset}\n%%EOF\n`));
   return Buffer.concat(parts);
+}
+
+/** A one-page PDF drawing `count` runs of text, each placed on its own (a 1 MB content stream holds 25,000). */
+export function textRunsPdf(count: number): Buffer {
+  const op = 'BT /F1 1 Tf 1 0 0 1 10 10 Tm (a) Tj ET\n';
+  return pdfFile(['<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Pages /Kids [3 0 R] /Count 1 >>', PAGE, stream('/Filter /FlateDecode', deflated(op.length * count, { fill: op })), FONT]);
 }
 
 /** A small readable PDF built like the bombs (the control: it must still parse). */

@@ -15,7 +15,7 @@ import { parsePdf } from '../../../services/transformer/src/documents/pdf.js';
 import { parseDocument } from '../../../services/transformer/src/consumer.js';
 import { TransformPool, type TransformInput } from '../../../services/transformer/src/index.js';
 import {
-  contentBombPdf, entityBombDocx, GIB_1_1, manyElementsDocx, metadataBombPdf, nestedXmlDocx, objectStreamBombPdf, smallPdf, zipEntryBombDocx,
+  contentBombPdf, entityBombDocx, GIB_1_1, manyElementsDocx, metadataBombPdf, nestedXmlDocx, objectStreamBombPdf, smallPdf, textRunsPdf, zipEntryBombDocx,
 } from '../../support/document-bombs.js';
 import { memoDocx, reportPdf } from '../../support/documents.js';
 
@@ -44,6 +44,12 @@ describe('document compression bombs', () => {
       assert.ok(budget.used > budget.limitBytes && budget.used <= budget.limitBytes + SLACK_BYTES, `inflated ${budget.used} bytes`);
     });
   }
+
+  test('given a PDF of 600,000 runs of text on one page (a complexity bomb of 70 KB, within the inflate budget), then refused at the text budget', async () => {
+    const bytes = textRunsPdf(600_000);
+    assert.ok(bytes.length < 100 * 1024, `small on disk (${bytes.length} bytes)`);
+    await refused(() => parsePdf(bytes, 1000), new RegExp(`more than ${DOCUMENT_LIMITS.maxPdfTextItems} runs of text`));
+  });
 
   test('given ordinary documents, then they still parse, and what pdf.js and the ZIP reader inflate is counted', async () => {
     const pdfBudget = new InflateBudget('PDF');

@@ -6,13 +6,25 @@
 // compression bomb fails as DOCUMENT_TOO_COMPLEX once it has inflated the budget, whichever
 // stream it hides in; pages past maxPages are never read.
 import { getDocumentProxy } from 'unpdf';
-import { DocumentEncryptedError, DocumentUnreadableError } from '../../../../shared/src/errors.js';
+import { DOCUMENT_LIMITS } from '../../../../shared/src/document-type.js';
+import { DocumentEncryptedError, DocumentTooComplexError, DocumentUnreadableError } from '../../../../shared/src/errors.js';
 import { InflateBudget } from './budget.js';
 import { withPdfjsBudget } from './pdfjs-bounded.js';
 import { needsOcr, pagesWithoutText, pdfPagesToMarkdown, type PdfPageText, type PdfTextItem } from './pdf-layout.js';
 import type { ParsedDocument } from './types.js';
 
 type PdfDocument = Awaited<ReturnType<typeof getDocumentProxy>>;
+interface TextItem { str: string; transform: unknown; width: number; fontName: string }
+
+/** Text runs of one document (DOCUMENT_LIMITS.maxPdfTextItems): what its markdown is made of, and held. */
+class ItemBudget {
+  private count = 0;
+  /** Counts `n` more; the error past the budget (returned: the caller decides when to throw). */
+  take(n: number): DocumentTooComplexError | undefined {
+    this.count += n;
+    return this.count > DOCUMENT_LIMITS.maxPdfTextItems ? new DocumentTooComplexError(`the PDF has more than ${DOCUMENT_LIMITS.maxPdfTextItems} runs of text in the pages parsed`) : undefined;
+  }
+}
 
 /** `budget`: the document's (DOCUMENT_LIMITS.maxInflatedBytes); tests pass their own to read it. */
 export function parsePdf(bytes: Uint8Array, maxPages: number, budget = new InflateBudget('PDF')): Promise<ParsedDocument> {
@@ -28,8 +40,9 @@ async function parse(bytes: Uint8Array, maxPages: number, budget: InflateBudget)
     const pageCount = pdf.numPages;
     const pagesParsed = Math.min(pageCount, maxPages);
     const pages: PdfPageText[] = [];
+    const textItems = new ItemBudget();
     for (let n = 1; n <= pagesParsed; n++) {
-      pages.push(await pageText(pdf, n, budget));
+      pages.push(await pageText(pdf, n, budget, textItems));
       budget.check(); // pdf.js skips a stream that failed (the budget's throw included) and goes on
     }
     const ocr = needsOcr(pages);
@@ -63,7 +76,7 @@ async function open(bytes: Uint8Array, budget: InflateBudget): Promise<PdfDocume
   }
 }
 
-async function pageText(pdf: PdfDocument, n: number, budget: InflateBudget): Promise<PdfPageText> {
+async function pageText(pdf: PdfDocument, n: number, budget: InflateBudget, textItems: ItemBudget): Promise<PdfPageText> {
   let page;
   try {
     page = await pdf.getPage(n);
@@ -72,18 +85,31 @@ async function pageText(pdf: PdfDocument, n: number, budget: InflateBudget): Pro
     throw new DocumentUnreadableError(`page ${n} of the PDF could not be read (${(err as Error).message})`);
   }
   try {
-    const content = await page.getTextContent();
+    // Streamed (getTextContent's own loop): a page of a million text runs (1 MB of content
+    // stream) is not held whole. Past the item budget the rest of the page is read and
+    // dropped, not cancelled: pdf.js's side would enqueue into the cancelled stream and throw
+    // where nothing catches it. What that costs in time is bounded by the parse's time cap.
     const items: PdfTextItem[] = [];
-    for (const item of content.items) {
-      if (!('str' in item)) continue;
-      const [a, b, , d, e, f] = item.transform as number[];
-      // The font size is the text matrix's vertical scale (rotated text: its length).
-      const mono = content.styles[item.fontName]?.fontFamily === 'monospace';
-      items.push({ text: item.str, x: e!, y: f!, width: item.width, fontSize: Math.hypot(b!, d!) || Math.abs(a!), ...(mono ? { mono } : {}) });
+    const styles: Record<string, { fontFamily?: string }> = {};
+    let over: DocumentTooComplexError | undefined;
+    for await (const chunk of page.streamTextContent() as unknown as AsyncIterable<{ items: unknown[]; styles: Record<string, { fontFamily?: string }> }>) {
+      if (over) continue;
+      Object.assign(styles, chunk.styles);
+      for (const item of chunk.items as TextItem[]) {
+        if (!('str' in item)) continue;
+        over = textItems.take(1);
+        if (over) break;
+        const [a, b, , d, e, f] = item.transform as number[];
+        // The font size is the text matrix's vertical scale (rotated text: its length).
+        const mono = styles[item.fontName]?.fontFamily === 'monospace';
+        items.push({ text: item.str, x: e!, y: f!, width: item.width, fontSize: Math.hypot(b!, d!) || Math.abs(a!), ...(mono ? { mono } : {}) });
+      }
     }
+    if (over) throw over;
     return { items };
   } catch (err) {
     budget.check();
+    if (err instanceof DocumentTooComplexError) throw err;
     throw new DocumentUnreadableError(`the text of page ${n} could not be read (${(err as Error).message})`);
   } finally {
     page.cleanup();

@@ -167,6 +167,12 @@ export function textRunsPdf(count: number): Buffer {
   return pdfFile(['<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Pages /Kids [3 0 R] /Count 1 >>', PAGE, stream('/Filter /FlateDecode', deflated(op.length * count, { fill: op })), FONT]);
 }
 
+/** A one-page PDF of `count` runs of 496 letters each, set tiny so that all stay on the page (pdf.js drops glyphs off it). */
+export function longRunsPdf(count: number): Buffer {
+  const op = `BT /F1 0.01 Tf 1 0 0 1 10 10 Tm (${'abcdefgh'.repeat(62)}) Tj ET\n`;
+  return pdfFile(['<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Pages /Kids [3 0 R] /Count 1 >>', PAGE, stream('/Filter /FlateDecode', deflated(op.length * count, { fill: op })), FONT]);
+}
+
 /** A small readable PDF built like the bombs (the control: it must still parse). */
 export function smallPdf(): Buffer {
   return pdfFile(['<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Pages /Kids [3 0 R] /Count 1 >>', PAGE, stream('', HELLO), FONT]);
@@ -182,34 +188,35 @@ const DOC_TAIL = '</w:body></w:document>';
 type EntryContent = string | { head: string; size: number; tail: string };
 
 /**
- * memoDocx()'s package with word/document.xml replaced, written by hand (local headers,
- * central directory) so that an entry may inflate to far more than it declares:
- * `declaredSize` (both headers) when given, the truth otherwise.
+ * memoDocx()'s package with `parts` replaced or added, written by hand (local headers,
+ * central directory) so that an entry may inflate to far more than it declares: its
+ * `declared` size (both headers) when given, the truth otherwise.
  */
-async function docxWith(document: EntryContent, declaredSize?: number): Promise<Buffer> {
+async function docxWith(parts: Record<string, EntryContent>, declared: Record<string, number> = {}): Promise<Buffer> {
   const memo = await JSZip.loadAsync(await memoDocx());
   const entries: { name: string; raw: Buffer; crc: number; size: number }[] = [];
-  for (const name of Object.keys(memo.files).filter((n) => !memo.files[n]!.dir)) {
-    if (name === 'word/document.xml') continue;
+  for (const name of Object.keys(memo.files).filter((n) => !memo.files[n]!.dir && !(n in parts))) {
     const data = await memo.file(name)!.async('nodebuffer');
     entries.push({ name, raw: zlib.deflateRawSync(data), crc: zlib.crc32(data), size: data.length });
   }
-  if (typeof document === 'string') {
-    const data = Buffer.from(document);
-    entries.push({ name: 'word/document.xml', raw: zlib.deflateRawSync(data), crc: zlib.crc32(data), size: data.length });
-  } else {
-    let crc = zlib.crc32(document.head);
-    for (let left = document.size; left > 0; left -= BLOCK.length) crc = zlib.crc32(left >= BLOCK.length ? BLOCK : BLOCK.subarray(0, left), crc);
-    crc = zlib.crc32(document.tail, crc);
-    const size = Buffer.byteLength(document.head) + document.size + Buffer.byteLength(document.tail);
-    entries.push({ name: 'word/document.xml', raw: deflated(document.size, { head: document.head, tail: document.tail, raw: true }), crc, size });
+  for (const [name, content] of Object.entries(parts)) {
+    if (typeof content === 'string') {
+      const data = Buffer.from(content);
+      entries.push({ name, raw: zlib.deflateRawSync(data), crc: zlib.crc32(data), size: data.length });
+      continue;
+    }
+    let crc = zlib.crc32(content.head);
+    for (let left = content.size; left > 0; left -= BLOCK.length) crc = zlib.crc32(left >= BLOCK.length ? BLOCK : BLOCK.subarray(0, left), crc);
+    crc = zlib.crc32(content.tail, crc);
+    const size = Buffer.byteLength(content.head) + content.size + Buffer.byteLength(content.tail);
+    entries.push({ name, raw: deflated(content.size, { head: content.head, tail: content.tail, raw: true }), crc, size });
   }
   const locals: Buffer[] = [];
   const centrals: Buffer[] = [];
   let offset = 0;
   for (const e of entries) {
     const name = Buffer.from(e.name);
-    const size = e.name === 'word/document.xml' && declaredSize !== undefined ? declaredSize : e.size;
+    const size = declared[e.name] ?? e.size;
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
     local.writeUInt16LE(20, 4);
@@ -244,23 +251,29 @@ async function docxWith(document: EntryContent, declaredSize?: number): Promise<
   return Buffer.concat([...locals, directory, end]);
 }
 
-/** A DOCX whose word/document.xml inflates to `size` bytes while both ZIP headers say 4 KB. */
+/** A DOCX whose word/document.xml (one run of text) inflates to `size` bytes while both ZIP headers say 4 KB. */
 export function zipEntryBombDocx(size = GIB_1_1, opts: { declaredSize?: number } = {}): Promise<Buffer> {
-  return docxWith({ head: `${DOC_HEAD}<w:p><w:r><w:t xml:space="preserve">`, size, tail: `</w:t></w:r></w:p>${DOC_TAIL}` }, opts.declaredSize ?? 4096);
+  const document = { head: `${DOC_HEAD}<w:p><w:r><w:t xml:space="preserve">`, size, tail: `</w:t></w:r></w:p>${DOC_TAIL}` };
+  return docxWith({ 'word/document.xml': document }, { 'word/document.xml': opts.declaredSize ?? 4096 });
+}
+
+/** A DOCX with an "image" entry (never XML, never converted) that inflates to `size` bytes while its headers say 4 KB. */
+export function mediaBombDocx(size = GIB_1_1): Promise<Buffer> {
+  return docxWith({ 'word/media/huge.bin': { head: '', size, tail: '' } }, { 'word/media/huge.bin': 4096 });
 }
 
 /** A DOCX whose body nests `depth` w:customXml elements (a few KB deflated). */
 export function nestedXmlDocx(depth = 200_000): Promise<Buffer> {
-  return docxWith(`${DOC_HEAD}${'<w:customXml>'.repeat(depth)}<w:p><w:r><w:t>deep</w:t></w:r></w:p>${'</w:customXml>'.repeat(depth)}${DOC_TAIL}`);
+  return docxWith({ 'word/document.xml': `${DOC_HEAD}${'<w:customXml>'.repeat(depth)}<w:p><w:r><w:t>deep</w:t></w:r></w:p>${'</w:customXml>'.repeat(depth)}${DOC_TAIL}` });
 }
 
 /** A DOCX of `count` empty paragraphs (each a DOM node for mammoth's XML reader). */
 export function manyElementsDocx(count = 3_000_000): Promise<Buffer> {
-  return docxWith(`${DOC_HEAD}${'<w:p/>'.repeat(count)}${DOC_TAIL}`);
+  return docxWith({ 'word/document.xml': `${DOC_HEAD}${'<w:p/>'.repeat(count)}${DOC_TAIL}` });
 }
 
 /** A DOCX whose document.xml declares the "billion laughs" entities (10^9 "lol"s if expanded). */
 export function entityBombDocx(): Promise<Buffer> {
   const entities = ['<!ENTITY lol0 "lol">', ...Array.from({ length: 9 }, (_, i) => `<!ENTITY lol${i + 1} "${`&lol${i};`.repeat(10)}">`)].join('');
-  return docxWith(`<?xml version="1.0" encoding="UTF-8"?><!DOCTYPE w:document [${entities}]><w:document ${W}><w:body><w:p><w:r><w:t>&lol9;</w:t></w:r></w:p>${DOC_TAIL}`);
+  return docxWith({ 'word/document.xml': `<?xml version="1.0" encoding="UTF-8"?><!DOCTYPE w:document [${entities}]><w:document ${W}><w:body><w:p><w:r><w:t>&lol9;</w:t></w:r></w:p>${DOC_TAIL}` });
 }

@@ -15,7 +15,7 @@ import { parsePdf } from '../../../services/transformer/src/documents/pdf.js';
 import { parseDocument } from '../../../services/transformer/src/consumer.js';
 import { TransformPool, type TransformInput } from '../../../services/transformer/src/index.js';
 import {
-  contentBombPdf, entityBombDocx, GIB_1_1, manyElementsDocx, metadataBombPdf, nestedXmlDocx, objectStreamBombPdf, smallPdf, textRunsPdf, zipEntryBombDocx,
+  contentBombPdf, entityBombDocx, GIB_1_1, longRunsPdf, manyElementsDocx, mediaBombDocx, metadataBombPdf, nestedXmlDocx, objectStreamBombPdf, smallPdf, textRunsPdf, zipEntryBombDocx,
 } from '../../support/document-bombs.js';
 import { memoDocx, reportPdf } from '../../support/documents.js';
 
@@ -51,6 +51,10 @@ describe('document compression bombs', () => {
     await refused(() => parsePdf(bytes, 1000), new RegExp(`more than ${DOCUMENT_LIMITS.maxPdfTextItems} runs of text`));
   });
 
+  test('given a PDF of 25,000 runs of 496 letters (12 million characters, a few KB), then refused at the text budget', async () => {
+    await refused(() => parsePdf(longRunsPdf(25_000), 1000), new RegExp(`more than ${DOCUMENT_LIMITS.maxTextChars} characters of text`));
+  });
+
   test('given ordinary documents, then they still parse, and what pdf.js and the ZIP reader inflate is counted', async () => {
     const pdfBudget = new InflateBudget('PDF');
     const report = await parsePdf(await reportPdf(), 1000, pdfBudget);
@@ -73,6 +77,17 @@ describe('document compression bombs', () => {
     await refused(() => parseDocx(bytes, budget), /decompresses to more than 134217728 bytes/);
     t.diagnostic(`refused after ${Math.round(performance.now() - started)} ms, ${budget.used} bytes inflated of ${GIB_1_1}`);
     assert.ok(budget.used > budget.limitBytes && budget.used <= budget.limitBytes + 1024 * 1024, `inflated ${budget.used} bytes`);
+  });
+
+  test('given a DOCX with an entry no one converts (media) inflating to 1.1 GiB, then refused at the budget all the same', async () => {
+    const budget = new InflateBudget('DOCX');
+    await refused(async () => parseDocx(await mediaBombDocx(), budget), /decompresses to more than 134217728 bytes/);
+    assert.ok(budget.used <= budget.limitBytes + 1024 * 1024, `inflated ${budget.used} bytes`);
+  });
+
+  test('given a DOCX of 30 MiB of text (within the inflate budget), then refused at the text budget', async () => {
+    const size = 30 * 1024 * 1024;
+    await refused(async () => parseDocx(await zipEntryBombDocx(size, { declaredSize: size + 500 })), new RegExp(`more than ${DOCUMENT_LIMITS.maxTextChars} characters of text`));
   });
 
   test('given a DOCX that declares its 1.1 GiB honestly, then refused before anything is inflated', async () => {

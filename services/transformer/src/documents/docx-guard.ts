@@ -8,7 +8,8 @@
 //     inflating; a lying one stops when the real bytes pass the budget;
 //   - a DTD is refused (OPC, ECMA-376 part 2, forbids them in a package; it is where entity
 //     bombs live), so no entity is ever expanded by any reader after this;
-//   - elements and depth are bounded (mammoth's DOM and its recursion).
+//   - elements and depth are bounded (mammoth's DOM and its recursion), and so are the
+//     characters of text (text, CDATA, comments: what mammoth's DOM and every later copy hold).
 // Past any limit: DocumentTooComplexError, at the first byte that passes it.
 import type JSZip from 'jszip';
 import { SaxesParser } from 'saxes';
@@ -24,7 +25,7 @@ export async function guardDocx(zip: JSZip, budget = new InflateBudget('DOCX')):
   if (files.length > DOCUMENT_LIMITS.maxZipEntries) throw new DocumentTooComplexError(`the DOCX has ${files.length} ZIP entries (at most ${DOCUMENT_LIMITS.maxZipEntries})`);
   const declared = files.reduce((sum, f) => sum + declaredSize(f), 0);
   if (declared > budget.limitBytes) throw new DocumentTooComplexError(`the DOCX declares ${declared} bytes uncompressed (at most ${budget.limitBytes} per document)`);
-  const xml = { elements: 0 };
+  const xml = { elements: 0, chars: 0 };
   for (const file of files) await readEntry(file, budget, XML_PART.test(file.name) ? xml : undefined);
 }
 
@@ -43,7 +44,7 @@ interface EntryStream {
   pause(): EntryStream;
 }
 
-function readEntry(file: JSZip.JSZipObject, budget: InflateBudget, xml?: { elements: number }): Promise<void> {
+function readEntry(file: JSZip.JSZipObject, budget: InflateBudget, xml?: { elements: number; chars: number }): Promise<void> {
   return new Promise((resolve, reject) => {
     const stream = (file as unknown as { internalStream(type: 'uint8array'): EntryStream }).internalStream('uint8array');
     const parser = xml ? xmlLimits(file.name, xml) : undefined;
@@ -84,8 +85,8 @@ function readEntry(file: JSZip.JSZipObject, budget: InflateBudget, xml?: { eleme
   });
 }
 
-/** A streaming XML reader that only counts: elements (all parts together), depth, no DTD. */
-function xmlLimits(name: string, counts: { elements: number }): SaxesParser {
+/** A streaming XML reader that only counts: elements and characters (all parts together), depth, no DTD. */
+function xmlLimits(name: string, counts: { elements: number; chars: number }): SaxesParser {
   const parser = new SaxesParser({ position: false });
   let depth = 0;
   parser.on('doctype', () => {
@@ -96,6 +97,13 @@ function xmlLimits(name: string, counts: { elements: number }): SaxesParser {
     if (tag.isSelfClosing) return; // saxes reports its closetag too
     if (++depth > DOCUMENT_LIMITS.maxXmlDepth) throw new DocumentTooComplexError(`the DOCX part ${name} nests XML elements deeper than ${DOCUMENT_LIMITS.maxXmlDepth}`);
   });
+  const text = (value: string): void => {
+    counts.chars += value.length;
+    if (counts.chars > DOCUMENT_LIMITS.maxTextChars) throw new DocumentTooComplexError(`the DOCX has more than ${DOCUMENT_LIMITS.maxTextChars} characters of text`);
+  };
+  parser.on('text', text);
+  parser.on('cdata', text);
+  parser.on('comment', text);
   parser.on('closetag', (tag) => {
     if (!tag.isSelfClosing) depth--;
   });

@@ -16,13 +16,17 @@ import type { ParsedDocument } from './types.js';
 type PdfDocument = Awaited<ReturnType<typeof getDocumentProxy>>;
 interface TextItem { str: string; transform: unknown; width: number; fontName: string }
 
-/** Text runs of one document (DOCUMENT_LIMITS.maxPdfTextItems): what its markdown is made of, and held. */
+/** Text of one document (DOCUMENT_LIMITS.maxPdfTextItems, maxTextChars): what its markdown is made of, and held. */
 class ItemBudget {
-  private count = 0;
-  /** Counts `n` more; the error past the budget (returned: the caller decides when to throw). */
-  take(n: number): DocumentTooComplexError | undefined {
-    this.count += n;
-    return this.count > DOCUMENT_LIMITS.maxPdfTextItems ? new DocumentTooComplexError(`the PDF has more than ${DOCUMENT_LIMITS.maxPdfTextItems} runs of text in the pages parsed`) : undefined;
+  private items = 0;
+  private chars = 0;
+  /** Counts one more run of `chars` characters; the error past a budget (returned: the caller decides when to throw). */
+  take(chars: number): DocumentTooComplexError | undefined {
+    this.items += 1;
+    this.chars += chars;
+    if (this.items > DOCUMENT_LIMITS.maxPdfTextItems) return new DocumentTooComplexError(`the PDF has more than ${DOCUMENT_LIMITS.maxPdfTextItems} runs of text in the pages parsed`);
+    if (this.chars > DOCUMENT_LIMITS.maxTextChars) return new DocumentTooComplexError(`the PDF has more than ${DOCUMENT_LIMITS.maxTextChars} characters of text in the pages parsed`);
+    return undefined;
   }
 }
 
@@ -97,7 +101,7 @@ async function pageText(pdf: PdfDocument, n: number, budget: InflateBudget, text
       Object.assign(styles, chunk.styles);
       for (const item of chunk.items as TextItem[]) {
         if (!('str' in item)) continue;
-        over = textItems.take(1);
+        over = textItems.take(item.str.length);
         if (over) break;
         const [a, b, , d, e, f] = item.transform as number[];
         // The font size is the text matrix's vertical scale (rotated text: its length).

@@ -277,3 +277,34 @@ export function entityBombDocx(): Promise<Buffer> {
   const entities = ['<!ENTITY lol0 "lol">', ...Array.from({ length: 9 }, (_, i) => `<!ENTITY lol${i + 1} "${`&lol${i};`.repeat(10)}">`)].join('');
   return docxWith({ 'word/document.xml': `<?xml version="1.0" encoding="UTF-8"?><!DOCTYPE w:document [${entities}]><w:document ${W}><w:body><w:p><w:r><w:t>&lol9;</w:t></w:r></w:p>${DOC_TAIL}` });
 }
+
+/** A ZIP of `count` empty entries (~80 bytes each), served as a DOCX. */
+export function manyEntriesDocx(count = 300_000): Buffer {
+  const locals: Buffer[] = [];
+  const centrals: Buffer[] = [];
+  let offset = 0;
+  for (let i = 0; i < count; i++) {
+    const name = Buffer.from(i.toString(36));
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(10, 4);
+    local.writeUInt16LE(name.length, 26);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE(10, 6);
+    central.writeUInt16LE(name.length, 28);
+    central.writeUInt32LE(offset, 42);
+    locals.push(local, name);
+    centrals.push(central, name);
+    offset += local.length + name.length;
+  }
+  const directory = Buffer.concat(centrals);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  // The 16-bit count wraps (0xffff would announce ZIP64): readers read every record anyway.
+  end.writeUInt16LE(count % 0xffff, 8);
+  end.writeUInt16LE(count % 0xffff, 10);
+  end.writeUInt32LE(directory.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, directory, end]);
+}

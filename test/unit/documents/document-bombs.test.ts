@@ -15,7 +15,7 @@ import { parsePdf } from '../../../services/transformer/src/documents/pdf.js';
 import { parseDocument } from '../../../services/transformer/src/consumer.js';
 import { TransformPool, type TransformInput } from '../../../services/transformer/src/index.js';
 import {
-  contentBombPdf, entityBombDocx, GIB_1_1, longRunsPdf, manyElementsDocx, mediaBombDocx, metadataBombPdf, nestedXmlDocx, objectStreamBombPdf, smallPdf, textRunsPdf, zipEntryBombDocx,
+  contentBombPdf, entityBombDocx, GIB_1_1, longRunsPdf, manyElementsDocx, manyEntriesDocx, mediaBombDocx, metadataBombPdf, nestedXmlDocx, objectStreamBombPdf, smallPdf, textRunsPdf, zipEntryBombDocx,
 } from '../../support/document-bombs.js';
 import { memoDocx, reportPdf } from '../../support/documents.js';
 
@@ -102,6 +102,10 @@ describe('document compression bombs', () => {
 
   test('given a DOCX of 3 million elements (35 KB on disk), then refused at the element limit', async () => {
     await refused(async () => parseDocx(await manyElementsDocx()), new RegExp(`more than ${DOCUMENT_LIMITS.maxXmlElements} XML elements`));
+  });
+
+  test('given a ZIP of 300,000 empty entries (24 MB) as a DOCX, then refused before jszip reads its directory', async () => {
+    await refused(() => parseDocx(manyEntriesDocx()), new RegExp(`more than ${DOCUMENT_LIMITS.maxZipEntries} ZIP entries`));
   });
 
   test('given a DOCX with a "billion laughs" DTD, then refused: no entity is expanded', async () => {

@@ -10,12 +10,30 @@
 //     bombs live), so no entity is ever expanded by any reader after this;
 //   - elements and depth are bounded (mammoth's DOM and its recursion), and so are the
 //     characters of text (text, CDATA, comments: what mammoth's DOM and every later copy hold).
+//   - ZIP entries are counted before jszip reads its directory (checkZipEntries).
 // Past any limit: DocumentTooComplexError, at the first byte that passes it.
 import type JSZip from 'jszip';
 import { SaxesParser } from 'saxes';
 import { DOCUMENT_LIMITS } from '../../../../shared/src/document-type.js';
 import { DocumentTooComplexError, DocumentUnreadableError, TrawlError } from '../../../../shared/src/errors.js';
 import { InflateBudget } from './budget.js';
+
+/** A central-directory record's signature ("PK\x01\x02"): one per entry a ZIP reader reads. */
+const CENTRAL_RECORD = Buffer.from([0x50, 0x4b, 0x01, 0x02]);
+
+/**
+ * Before jszip reads the package: at most DOCUMENT_LIMITS.maxZipEntries entries. jszip reads
+ * every central-directory record there is (the count the end record states is only
+ * compared afterwards), ~1 KB of objects each, and 32 MiB holds 400,000 of them. Counting
+ * the records' signatures anywhere in the file can only count more than jszip would read.
+ */
+export function checkZipEntries(bytes: Uint8Array): void {
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let count = 0;
+  for (let at = buf.indexOf(CENTRAL_RECORD); at !== -1; at = buf.indexOf(CENTRAL_RECORD, at + 4)) {
+    if (++count > DOCUMENT_LIMITS.maxZipEntries) throw new DocumentTooComplexError(`the DOCX has more than ${DOCUMENT_LIMITS.maxZipEntries} ZIP entries`);
+  }
+}
 
 /** Parts read as XML: what mammoth and the package's relationships parse. */
 const XML_PART = /\.(?:xml|rels)$/i;

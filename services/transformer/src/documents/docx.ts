@@ -9,13 +9,14 @@ import { DOMParser } from 'linkedom';
 import { isCompoundFile } from '../../../../shared/src/document-type.js';
 import { DocumentEncryptedError, DocumentUnreadableError } from '../../../../shared/src/errors.js';
 import { InflateBudget } from './budget.js';
-import { guardDocx } from './docx-guard.js';
+import { checkZipEntries, guardDocx } from './docx-guard.js';
 import type { ParsedDocument } from './types.js';
 
 /** `budget`: the document's (DOCUMENT_LIMITS.maxInflatedBytes); tests pass their own to read it. */
 export async function parseDocx(bytes: Uint8Array, budget = new InflateBudget('DOCX')): Promise<Omit<ParsedDocument, 'markdown'> & { html: string }> {
   // Office encrypts a DOCX by wrapping it in an OLE compound file (so does legacy .doc).
   if (isCompoundFile(bytes)) throw new DocumentEncryptedError('the document is an encrypted (password-protected) Office file or a legacy .doc, not a readable DOCX');
+  checkZipEntries(bytes);
   let zip: JSZip;
   try {
     zip = await JSZip.loadAsync(bytes);

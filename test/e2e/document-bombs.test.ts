@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import type http from 'node:http';
 import { after, before, describe, test } from 'node:test';
-import { contentBombPdf, entityBombDocx, manyElementsDocx, metadataBombPdf, nestedXmlDocx, objectStreamBombPdf, zipEntryBombDocx } from '../support/document-bombs.js';
+import { contentBombPdf, entityBombDocx, manyElementsDocx, mediaBombDocx, metadataBombPdf, nestedXmlDocx, objectStreamBombPdf, zipEntryBombDocx } from '../support/document-bombs.js';
 import { longReportPdf, memoDocx, reportPdf } from '../support/documents.js';
 import { descendants } from '../support/processes.js';
 import { startSite, type TestSite } from '../support/site.js';
@@ -36,7 +36,7 @@ describe('document bombs end to end', () => {
   const drips = new Set<NodeJS.Timeout>();
 
   before(async () => {
-    const slowPdf = Buffer.concat([await longReportPdf(40)]);
+    const slowPdf = await longReportPdf(40);
     // 1 KB a second of a PDF far longer than the page's timeout allows.
     const drip = (_req: http.IncomingMessage, res: http.ServerResponse): void => {
       res.writeHead(200, { 'content-type': 'application/pdf', 'content-length': String(slowPdf.length) });
@@ -60,6 +60,7 @@ describe('document bombs end to end', () => {
       '/bombs/nested.docx': { body: await nestedXmlDocx(), contentType: DOCX_TYPE },
       '/bombs/elements.docx': { body: await manyElementsDocx(), contentType: DOCX_TYPE },
       '/bombs/entities.docx': { body: await entityBombDocx(), contentType: DOCX_TYPE },
+      '/bombs/media.docx': { body: await mediaBombDocx(), contentType: DOCX_TYPE },
       '/report.pdf': { body: await reportPdf(), contentType: 'application/pdf' },
       '/memo.docx': { body: await memoDocx(), contentType: DOCX_TYPE },
       '/slow.pdf': drip,
@@ -130,6 +131,7 @@ describe('document bombs end to end', () => {
       ['/bombs/nested.docx', /nests XML elements deeper/],
       ['/bombs/elements.docx', /XML elements/],
       ['/bombs/entities.docx', /declares a DTD/],
+      ['/bombs/media.docx', /decompresses to more than/],
     ] as const;
     const ids = await Promise.all(cases.map(([p]) => start({ url: site.url(p) })));
     for (const [i, [p, reason]] of cases.entries()) {

@@ -20,14 +20,7 @@ const BLOCK = Buffer.alloc(16 * 1024 * 1024, 0x20); // spaces: valid in a conten
  */
 export function deflated(size: number, opts: { head?: string; tail?: string; raw?: boolean; fill?: string } = {}): Buffer {
   const piece = (data: Buffer): Buffer => zlib.deflateRawSync(data, { level: 9, finishFlush: zlib.constants.Z_SYNC_FLUSH });
-  const fill = opts.fill ?? ' ';
-  let block = blocks.get(fill);
-  if (!block) {
-    const bytes = fill === ' ' ? BLOCK : Buffer.from(fill.repeat(Math.floor(BLOCK.length / fill.length)), 'latin1');
-    block = { bytes, raw: piece(bytes), adler: adler32(bytes) };
-    blocks.set(fill, block);
-  }
-  const { bytes: BLOCK_BYTES, raw: blockRaw, adler: blockAdler } = block;
+  const { bytes: BLOCK_BYTES, raw: blockRaw, adler: blockAdler } = fillBlock(opts.fill ?? ' ');
   const head = Buffer.from(opts.head ?? '', 'latin1');
   const tail = Buffer.from(opts.tail ?? '', 'latin1');
   const parts: Buffer[] = [piece(head)];
@@ -47,8 +40,17 @@ export function deflated(size: number, opts: { head?: string; tail?: string; raw
   check.writeUInt32BE(adler >>> 0);
   return Buffer.concat([Buffer.from([0x78, 0xda]), ...parts, check]);
 }
-/** Each fill's 16 MiB block, deflated once (a sync-flushed piece) and its checksum. */
+/** Each fill's ~16 MiB block (whole repeats of it), deflated once (a sync-flushed piece) and its checksum. */
 const blocks = new Map<string, { bytes: Buffer; raw: Buffer; adler: number }>();
+function fillBlock(fill: string): { bytes: Buffer; raw: Buffer; adler: number } {
+  let block = blocks.get(fill);
+  if (!block) {
+    const bytes = fill === ' ' ? BLOCK : Buffer.from(fill.repeat(Math.floor(BLOCK.length / fill.length)), 'latin1');
+    block = { bytes, raw: zlib.deflateRawSync(bytes, { level: 9, finishFlush: zlib.constants.Z_SYNC_FLUSH }), adler: adler32(bytes) };
+    blocks.set(fill, block);
+  }
+  return block;
+}
 
 const ADLER_BASE = 65521;
 function adler32(data: Buffer): number {
@@ -185,7 +187,7 @@ const DOC_HEAD = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:docu
 const DOC_TAIL = '</w:body></w:document>';
 
 /** An entry's bytes: given whole, or as head + `size` spaces + tail (never held inflated). */
-type EntryContent = string | { head: string; size: number; tail: string };
+type EntryContent = string | { head: string; size: number; tail: string; fill?: string };
 
 /**
  * memoDocx()'s package with `parts` replaced or added, written by hand (local headers,
@@ -205,11 +207,12 @@ async function docxWith(parts: Record<string, EntryContent>, declared: Record<st
       entries.push({ name, raw: zlib.deflateRawSync(data), crc: zlib.crc32(data), size: data.length });
       continue;
     }
+    const block = fillBlock(content.fill ?? ' ').bytes;
     let crc = zlib.crc32(content.head);
-    for (let left = content.size; left > 0; left -= BLOCK.length) crc = zlib.crc32(left >= BLOCK.length ? BLOCK : BLOCK.subarray(0, left), crc);
+    for (let left = content.size; left > 0; left -= block.length) crc = zlib.crc32(left >= block.length ? block : block.subarray(0, left), crc);
     crc = zlib.crc32(content.tail, crc);
     const size = Buffer.byteLength(content.head) + content.size + Buffer.byteLength(content.tail);
-    entries.push({ name, raw: deflated(content.size, { head: content.head, tail: content.tail, raw: true }), crc, size });
+    entries.push({ name, raw: deflated(content.size, { head: content.head, tail: content.tail, raw: true, ...(content.fill ? { fill: content.fill } : {}) }), crc, size });
   }
   const locals: Buffer[] = [];
   const centrals: Buffer[] = [];
@@ -255,6 +258,13 @@ async function docxWith(parts: Record<string, EntryContent>, declared: Record<st
 export function zipEntryBombDocx(size = GIB_1_1, opts: { declaredSize?: number } = {}): Promise<Buffer> {
   const document = { head: `${DOC_HEAD}<w:p><w:r><w:t xml:space="preserve">`, size, tail: `</w:t></w:r></w:p>${DOC_TAIL}` };
   return docxWith({ 'word/document.xml': document }, { 'word/document.xml': opts.declaredSize ?? 4096 });
+}
+
+/** A DOCX of paragraphs of 1,000 letters, `chars` letters in all (a text-heavy document, not a bomb of the inflate budget). */
+export function textHeavyDocx(chars: number): Promise<Buffer> {
+  const paragraph = `<w:p><w:r><w:t>${'abcdefghij'.repeat(100)}</w:t></w:r></w:p>`;
+  const size = Math.ceil(chars / 1000) * paragraph.length;
+  return docxWith({ 'word/document.xml': { head: DOC_HEAD, size, tail: DOC_TAIL, fill: paragraph } });
 }
 
 /** A DOCX with an "image" entry (never XML, never converted) that inflates to `size` bytes while its headers say 4 KB. */

@@ -67,6 +67,7 @@ function readEntry(file: JSZip.JSZipObject, budget: InflateBudget, xml?: { eleme
     const stream = (file as unknown as { internalStream(type: 'uint8array'): EntryStream }).internalStream('uint8array');
     const parser = xml ? xmlLimits(file.name, xml) : undefined;
     let decoder: TextDecoder | undefined;
+    let sinceTag = 0;
     let done = false;
     const fail = (err: unknown): void => {
       if (done) return;
@@ -80,7 +81,13 @@ function readEntry(file: JSZip.JSZipObject, budget: InflateBudget, xml?: { eleme
         budget.take(chunk.length);
         if (!parser) return;
         decoder ??= new TextDecoder(chunk[0] === 0xff && chunk[1] === 0xfe ? 'utf-16le' : chunk[0] === 0xfe && chunk[1] === 0xff ? 'utf-16be' : 'utf-8');
-        parser.write(decoder.decode(chunk, { stream: true }));
+        const text = decoder.decode(chunk, { stream: true });
+        // saxes reports a run of text (or a comment) only once it ends, holding it meanwhile:
+        // a stretch without markup longer than the document's whole text budget stops here.
+        const lastTag = text.lastIndexOf('<');
+        sinceTag = lastTag === -1 ? sinceTag + text.length : text.length - lastTag;
+        if (sinceTag > DOCUMENT_LIMITS.maxTextChars) throw new DocumentTooComplexError(`the DOCX part ${file.name} has more than ${DOCUMENT_LIMITS.maxTextChars} characters without markup`);
+        parser.write(text);
       } catch (err) {
         fail(err);
       }

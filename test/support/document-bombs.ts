@@ -277,9 +277,18 @@ export function nestedXmlDocx(depth = 200_000): Promise<Buffer> {
   return docxWith({ 'word/document.xml': `${DOC_HEAD}${'<w:customXml>'.repeat(depth)}<w:p><w:r><w:t>deep</w:t></w:r></w:p>${'</w:customXml>'.repeat(depth)}${DOC_TAIL}` });
 }
 
-/** A DOCX of `count` empty paragraphs (each a DOM node for mammoth's XML reader). */
-export function manyElementsDocx(count = 3_000_000): Promise<Buffer> {
-  return docxWith({ 'word/document.xml': `${DOC_HEAD}${'<w:p/>'.repeat(count)}${DOC_TAIL}` });
+/**
+ * A DOCX of `count` empty paragraphs (each a DOM node for mammoth's XML reader); with
+ * `asPart`, in a part of that name that the package's relationships make the main document
+ * (mammoth reads whatever they name, as XML).
+ */
+export async function manyElementsDocx(count = 3_000_000, opts: { asPart?: string } = {}): Promise<Buffer> {
+  const body = `${DOC_HEAD}${'<w:p/>'.repeat(count)}${DOC_TAIL}`;
+  if (!opts.asPart) return docxWith({ 'word/document.xml': body });
+  const memo = await JSZip.loadAsync(await memoDocx());
+  const rels = (await memo.file('_rels/.rels')!.async('string')).replace('word/document.xml', opts.asPart);
+  const types = (await memo.file('[Content_Types].xml')!.async('string')).replace('/word/document.xml', `/${opts.asPart}`);
+  return docxWith({ 'word/document.xml': `${DOC_HEAD}${DOC_TAIL}`, [opts.asPart]: body, '_rels/.rels': rels, '[Content_Types].xml': types });
 }
 
 /** A DOCX whose document.xml declares the "billion laughs" entities (10^9 "lol"s if expanded). */

@@ -100,8 +100,19 @@ describe('document compression bombs', () => {
     await refused(async () => parseDocx(await nestedXmlDocx()), new RegExp(`nests XML elements deeper than ${DOCUMENT_LIMITS.maxXmlDepth}`));
   });
 
-  test('given a DOCX of 3 million elements (35 KB on disk), then refused at the element limit', async () => {
+  test('given a DOCX of 3 million elements (35 KB on disk), then refused at the element limit, also when its main part is not named .xml', async () => {
     await refused(async () => parseDocx(await manyElementsDocx()), new RegExp(`more than ${DOCUMENT_LIMITS.maxXmlElements} XML elements`));
+    await refused(async () => parseDocx(await manyElementsDocx(3_000_000, { asPart: 'word/media/main.bin' })), new RegExp(`more than ${DOCUMENT_LIMITS.maxXmlElements} XML elements`));
+  });
+
+  test('given a DOCX with an HTML altChunk and an SVG that are not well-formed XML, then it converts', async () => {
+    const memo = await memoDocx();
+    const JSZip = (await import('jszip')).default;
+    const zip = await JSZip.loadAsync(memo);
+    zip.file('word/afchunk.htm', '<html><body><p>an <b>alt chunk<br></body></html>');
+    zip.file('word/media/logo.svg', '<?xml version="1.0"?><!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd"><svg><g></svg>');
+    const out = await parseDocx(await zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' }));
+    assert.match(out.html, /<h1>Launch Plan<\/h1>/);
   });
 
   test('given a ZIP of 300,000 empty entries (24 MB) as a DOCX, then refused before jszip reads its directory', async () => {

@@ -6,8 +6,9 @@
 // (saxes) that counts elements and depth and refuses a DTD:
 //   - declared sizes (central directory) are summed first: an honest bomb stops before any
 //     inflating; a lying one stops when the real bytes pass the budget;
-//   - a DTD is refused (OPC, ECMA-376 part 2, forbids them in a package; it is where entity
-//     bombs live), so no entity is ever expanded by any reader after this;
+//   - a DTD is refused (OPC, ECMA-376 part 2, forbids them in a package's parts; an internal
+//     subset is where entity bombs live, refused in any entry), so no entity is ever
+//     expanded by any reader after this;
 //   - elements and depth are bounded (mammoth's DOM and its recursion), and so are the
 //     characters of text (text, CDATA, comments: what mammoth's DOM and every later copy hold).
 //   - ZIP entries are counted before jszip reads its directory (checkZipEntries).
@@ -35,7 +36,7 @@ export function checkZipEntries(bytes: Uint8Array): void {
   }
 }
 
-/** Parts read as XML: what mammoth and the package's relationships parse. */
+/** Parts that must be XML: the package's own parts and relationships. */
 const XML_PART = /\.(?:xml|rels)$/i;
 
 export async function guardDocx(zip: JSZip, budget = new InflateBudget('DOCX')): Promise<void> {
@@ -44,7 +45,7 @@ export async function guardDocx(zip: JSZip, budget = new InflateBudget('DOCX')):
   const declared = files.reduce((sum, f) => sum + declaredSize(f), 0);
   if (declared > budget.limitBytes) throw new DocumentTooComplexError(`the DOCX declares ${declared} bytes uncompressed (at most ${budget.limitBytes} per document)`);
   const xml = { elements: 0, chars: 0 };
-  for (const file of files) await readEntry(file, budget, XML_PART.test(file.name) ? xml : undefined);
+  for (const file of files) await readEntry(file, budget, xml);
 }
 
 /** The entry's uncompressed size as its central directory states it (jszip keeps it, untyped). */
@@ -62,10 +63,18 @@ interface EntryStream {
   pause(): EntryStream;
 }
 
-function readEntry(file: JSZip.JSZipObject, budget: InflateBudget, xml?: { elements: number; chars: number }): Promise<void> {
+/**
+ * One entry inflated, counted and dropped. Read as XML: parts named .xml/.rels (strict: not
+ * well-formed is DOCUMENT_UNREADABLE, as Word says), and any other entry that starts like
+ * XML, since a relationship may point mammoth at any name (lenient: an SVG or an HTML
+ * altChunk that is not well-formed XML is just not scanned further; the limits still hold
+ * for what was read).
+ */
+function readEntry(file: JSZip.JSZipObject, budget: InflateBudget, xml: { elements: number; chars: number }): Promise<void> {
   return new Promise((resolve, reject) => {
     const stream = (file as unknown as { internalStream(type: 'uint8array'): EntryStream }).internalStream('uint8array');
-    const parser = xml ? xmlLimits(file.name, xml) : undefined;
+    const strict = XML_PART.test(file.name);
+    let parser: SaxesParser | undefined;
     let decoder: TextDecoder | undefined;
     let sinceTag = 0;
     let done = false;
@@ -75,19 +84,34 @@ function readEntry(file: JSZip.JSZipObject, budget: InflateBudget, xml?: { eleme
       stream.pause(); // no more inflating: the rest of a bomb is never produced
       reject(err instanceof TrawlError ? err : new DocumentUnreadableError(`the DOCX entry ${file.name} could not be read (${(err as Error).message})`));
     };
+    /** Feeds text to the parser; a lenient entry that turns out not to be XML stops being scanned. */
+    const scan = (text: string, end: boolean): void => {
+      if (!parser) return;
+      try {
+        parser.write(text);
+        if (end) parser.close();
+      } catch (err) {
+        if (strict || err instanceof DocumentTooComplexError) throw err;
+        parser = undefined;
+      }
+    };
     stream.on('data', (chunk) => {
       if (done) return;
       try {
         budget.take(chunk.length);
+        if (!decoder) {
+          decoder = new TextDecoder(chunk[0] === 0xff && chunk[1] === 0xfe ? 'utf-16le' : chunk[0] === 0xfe && chunk[1] === 0xff ? 'utf-16be' : 'utf-8');
+          const head = new TextDecoder(decoder.encoding).decode(chunk.subarray(0, 256));
+          if (strict || /^\uFEFF?\s*</.test(head)) parser = xmlLimits(file.name, xml, strict);
+        }
         if (!parser) return;
-        decoder ??= new TextDecoder(chunk[0] === 0xff && chunk[1] === 0xfe ? 'utf-16le' : chunk[0] === 0xfe && chunk[1] === 0xff ? 'utf-16be' : 'utf-8');
         const text = decoder.decode(chunk, { stream: true });
         // saxes reports a run of text (or a comment) only once it ends, holding it meanwhile:
         // a stretch without markup longer than the document's whole text budget stops here.
         const lastTag = text.lastIndexOf('<');
         sinceTag = lastTag === -1 ? sinceTag + text.length : text.length - lastTag;
         if (sinceTag > DOCUMENT_LIMITS.maxTextChars) throw new DocumentTooComplexError(`the DOCX part ${file.name} has more than ${DOCUMENT_LIMITS.maxTextChars} characters without markup`);
-        parser.write(text);
+        scan(text, false);
       } catch (err) {
         fail(err);
       }
@@ -96,10 +120,7 @@ function readEntry(file: JSZip.JSZipObject, budget: InflateBudget, xml?: { eleme
     stream.on('end', () => {
       if (done) return;
       try {
-        if (parser) {
-          if (decoder) parser.write(decoder.decode());
-          parser.close();
-        }
+        if (parser) scan(decoder!.decode(), true);
         done = true;
         resolve();
       } catch (err) {
@@ -111,11 +132,15 @@ function readEntry(file: JSZip.JSZipObject, budget: InflateBudget, xml?: { eleme
 }
 
 /** A streaming XML reader that only counts: elements and characters (all parts together), depth, no DTD. */
-function xmlLimits(name: string, counts: { elements: number; chars: number }): SaxesParser {
+function xmlLimits(name: string, counts: { elements: number; chars: number }, strict: boolean): SaxesParser {
   const parser = new SaxesParser({ position: false });
   let depth = 0;
-  parser.on('doctype', () => {
-    throw new DocumentTooComplexError(`the DOCX part ${name} declares a DTD: entity declarations are never expanded, and a package may not have one (ECMA-376 part 2)`);
+  parser.on('doctype', (doctype) => {
+    // Entities are declared in a DTD's internal subset ([...]); an SVG's reference to the
+    // external SVG DTD declares none (and no reader here fetches it).
+    if (strict || doctype.includes('[')) {
+      throw new DocumentTooComplexError(`the DOCX part ${name} declares a DTD: entity declarations are never expanded, and a package may not have one (ECMA-376 part 2)`);
+    }
   });
   parser.on('opentag', (tag) => {
     if (++counts.elements > DOCUMENT_LIMITS.maxXmlElements) throw new DocumentTooComplexError(`the DOCX has more than ${DOCUMENT_LIMITS.maxXmlElements} XML elements`);

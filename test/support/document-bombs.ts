@@ -87,6 +87,8 @@ function twice(size: number, opts: { head?: string; tail?: string } = {}): Buffe
 }
 
 const FLATE_TWICE = '/Filter [/FlateDecode /FlateDecode]';
+/** "Billion laughs": ten entities, each ten of the one before (10^9 "lol"s if expanded). */
+const LAUGHS = ['<!ENTITY lol0 "lol">', ...Array.from({ length: 9 }, (_, i) => `<!ENTITY lol${i + 1} "${`&lol${i};`.repeat(10)}">`)].join('');
 
 function stream(dict: string, data: Buffer): Buffer {
   return Buffer.concat([Buffer.from(`<< ${dict} /Length ${data.length} >>\nstream\n`, 'latin1'), data, Buffer.from('\nendstream', 'latin1')]);
@@ -173,6 +175,15 @@ export function textRunsPdf(count: number): Buffer {
 export function longRunsPdf(count: number): Buffer {
   const op = `BT /F1 0.01 Tf 1 0 0 1 10 10 Tm (${'abcdefgh'.repeat(62)}) Tj ET\n`;
   return pdfFile(['<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Pages /Kids [3 0 R] /Count 1 >>', PAGE, stream('/Filter /FlateDecode', deflated(op.length * count, { fill: op })), FONT]);
+}
+
+/** A readable one-page PDF whose XMP metadata declares the "billion laughs" entities and uses them. */
+export function entityXmpPdf(): Buffer {
+  const xmp = `<?xml version="1.0"?><!DOCTYPE x:xmpmeta [${LAUGHS}]><x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title><rdf:Alt><rdf:li xml:lang="x-default">&lol9;</rdf:li></rdf:Alt></dc:title></rdf:Description></rdf:RDF></x:xmpmeta>`;
+  return pdfFile([
+    '<< /Type /Catalog /Pages 2 0 R /Metadata 6 0 R >>', '<< /Type /Pages /Kids [3 0 R] /Count 1 >>', PAGE,
+    stream('', HELLO), FONT, stream('/Type /Metadata /Subtype /XML', Buffer.from(xmp)),
+  ]);
 }
 
 /** A small readable PDF built like the bombs (the control: it must still parse). */
@@ -293,8 +304,7 @@ export async function manyElementsDocx(count = 3_000_000, opts: { asPart?: strin
 
 /** A DOCX whose document.xml declares the "billion laughs" entities (10^9 "lol"s if expanded). */
 export function entityBombDocx(): Promise<Buffer> {
-  const entities = ['<!ENTITY lol0 "lol">', ...Array.from({ length: 9 }, (_, i) => `<!ENTITY lol${i + 1} "${`&lol${i};`.repeat(10)}">`)].join('');
-  return docxWith({ 'word/document.xml': `<?xml version="1.0" encoding="UTF-8"?><!DOCTYPE w:document [${entities}]><w:document ${W}><w:body><w:p><w:r><w:t>&lol9;</w:t></w:r></w:p>${DOC_TAIL}` });
+  return docxWith({ 'word/document.xml': `<?xml version="1.0" encoding="UTF-8"?><!DOCTYPE w:document [${LAUGHS}]><w:document ${W}><w:body><w:p><w:r><w:t>&lol9;</w:t></w:r></w:p>${DOC_TAIL}` });
 }
 
 /** A ZIP of `count` empty entries (~80 bytes each), served as a DOCX. */

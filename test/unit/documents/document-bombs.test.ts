@@ -15,7 +15,7 @@ import { parsePdf } from '../../../services/transformer/src/documents/pdf.js';
 import { parseDocument } from '../../../services/transformer/src/consumer.js';
 import { TransformPool, type TransformInput } from '../../../services/transformer/src/index.js';
 import {
-  contentBombPdf, entityBombDocx, GIB_1_1, longRunsPdf, manyElementsDocx, manyEntriesDocx, mediaBombDocx, metadataBombPdf, nestedXmlDocx, objectStreamBombPdf, smallPdf, textHeavyDocx, textRunsPdf, zipEntryBombDocx,
+  contentBombPdf, entityBombDocx, entityXmpPdf, GIB_1_1, longRunsPdf, manyElementsDocx, manyEntriesDocx, mediaBombDocx, metadataBombPdf, nestedXmlDocx, objectStreamBombPdf, smallPdf, textHeavyDocx, textRunsPdf, zipEntryBombDocx,
 } from '../../support/document-bombs.js';
 import { memoDocx, reportPdf } from '../../support/documents.js';
 
@@ -53,6 +53,11 @@ describe('document compression bombs', () => {
 
   test('given a PDF of 25,000 runs of 496 letters (12 million characters, a few KB), then refused at the text budget', async () => {
     await refused(() => parsePdf(longRunsPdf(25_000), 1000), new RegExp(`more than ${DOCUMENT_LIMITS.maxTextChars} characters of text`));
+  });
+
+  test('given a PDF whose XMP metadata declares the "billion laughs" entities, then it parses: pdf.js expands no declared entity', async () => {
+    const out = await parsePdf(entityXmpPdf(), 1000);
+    assert.equal(out.markdown, 'Hello from a small page');
   });
 
   test('given ordinary documents, then they still parse, and what pdf.js and the ZIP reader inflate is counted', async () => {

@@ -160,7 +160,7 @@ export class DocumentParseTimeoutError extends NonRetryableError {
 }
 /**
  * A document that would take more than its parse may have (shared/src/document-type.ts
- * DOCUMENT_LIMITS: bytes inflated, XML elements and depth, DTD entities): the same bytes
+ * DOCUMENT_LIMITS: bytes inflated, text, ZIP entries, XML elements and depth, DTDs): the same bytes
  * are as heavy next time, so it is never redelivered.
  */
 export class DocumentTooComplexError extends NonRetryableError {

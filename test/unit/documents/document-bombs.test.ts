@@ -1,8 +1,9 @@
 // Bounded document parsing (issue 20, item 4): given a compression bomb of each class,
-// small on disk and 1.1 GiB inflated (test/support/document-bombs.ts), then the parser
-// refuses it with DOCUMENT_TOO_COMPLEX (final: given up at the first delivery) having
-// inflated no more than its budget (DOCUMENT_LIMITS.maxInflatedBytes, plus one decoder
-// chunk), instead of the whole bomb; ordinary documents still parse; and the same holds
+// small on disk and 1.1 GiB inflated (test/support/document-bombs.ts), or a complexity bomb
+// within the inflate budget (text runs, text, elements, depth, ZIP entries, entities), then
+// the parser refuses it with DOCUMENT_TOO_COMPLEX (final: given up at the first delivery)
+// having inflated no more than its budget (DOCUMENT_LIMITS, plus what one decoder asks for
+// at once), instead of the whole bomb; ordinary documents still parse; and the same holds
 // through the transformer's thread pool, where the error has to cross a thread.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -20,7 +21,7 @@ import {
 import { memoDocx, reportPdf } from '../../support/documents.js';
 
 const FIRST_DELIVERY = { deliveryCount: 1, maxDeliver: 3 };
-/** The most one decoder produces past the budget before its next report (pdf.js doubles its buffer up to ~the budget). */
+/** What one decoder may ask for past the budget in one report (pdf.js doubles its buffer): counted, never allocated. */
 const SLACK_BYTES = DOCUMENT_LIMITS.maxInflatedBytes;
 
 async function refused(parse: () => Promise<unknown>, message: RegExp): Promise<void> {

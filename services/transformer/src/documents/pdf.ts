@@ -1,5 +1,5 @@
 // PDF bytes -> markdown and metadata through pdf.js (unpdf's build of it, which needs no
-// worker or canvas in Node): the text layer of each page (getTextContent) goes through the
+// worker or canvas in Node): the text layer of each page (streamTextContent) goes through the
 // layout heuristics of pdf-layout.ts (pdf.js's font family marks monospaced runs: code). Runs inside a transformer worker thread
 // (transform-thread.ts), where a parse that runs too long is stopped by terminating the thread.
 // Every byte pdf.js decodes counts against the document's budget (pdfjs-bounded.ts): a

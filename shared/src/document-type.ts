@@ -104,3 +104,28 @@ export function storedContentType(kind: DocumentKind, served: string | undefined
   if (served && kindFromMime(mimeOf(served)) === kind) return served;
   return { pdf: 'application/pdf', docx: DOCX_MIME, text: 'text/plain; charset=utf-8', markdown: 'text/markdown; charset=utf-8', json: 'application/json' }[kind];
 }
+
+/**
+ * What one document's parse may cost (docs/api.md "Documents"). The download cap
+ * (DOCUMENT_MAX_BYTES) bounds the bytes on the wire, not what they inflate to: a 1 MB PDF
+ * stream or DOCX entry can inflate to a gigabyte. Past any of these the document fails as
+ * DOCUMENT_TOO_COMPLEX (final: the same bytes are as heavy next time).
+ */
+export const DOCUMENT_LIMITS = {
+  /** Bytes decompressed for one document, every PDF stream (content, fonts, metadata, object
+   *  and xref streams, each filter stage) and every DOCX ZIP entry together. */
+  maxInflatedBytes: 128 * 1024 * 1024,
+  /** Runs of text (pdf.js text items) in the pages of one PDF parsed: ~1 KB of memory and
+   *  ~10 µs each; a long report has a few hundred a page. */
+  maxPdfTextItems: 500_000,
+  /** Characters of text in one document (PDF text runs; DOCX text, CDATA and comments):
+   *  ~3,000 pages of prose. Text is what every later step copies (HTML, markdown): a DOCX
+   *  of 30 MiB of text took a transformer thread 570 MB above idle. */
+  maxTextChars: 10_000_000,
+  /** XML elements of one DOCX, all its XML parts together (a DOM costs ~0.5 KB each). */
+  maxXmlElements: 500_000,
+  /** Nesting depth of any XML element in a DOCX (Word's own stays far below). */
+  maxXmlDepth: 256,
+  /** Entries of one DOCX's ZIP (a Word file has a few dozen). */
+  maxZipEntries: 10_000,
+} as const;

@@ -25,6 +25,7 @@ export const ERROR_CODES = {
   DOCUMENT_ENCRYPTED: { status: 422, title: 'Document encrypted' },
   DOCUMENT_UNREADABLE: { status: 422, title: 'Document unreadable' },
   DOCUMENT_PARSE_TIMEOUT: { status: 504, title: 'Document parse timeout' },
+  DOCUMENT_TOO_COMPLEX: { status: 422, title: 'Document too complex' },
   // The web console's (docs/console.md).
   FORBIDDEN: { status: 403, title: 'Forbidden' },
   CONFLICT: { status: 409, title: 'Conflict' },
@@ -41,7 +42,7 @@ export type ErrorCode = keyof typeof ERROR_CODES;
 /** Codes a failed scrape page may carry in its `error.code`. */
 export const PAGE_ERROR_CODES = [
   'INVALID_URL', 'URL_NOT_ALLOWED', 'PAGE_TIMEOUT', 'SELECTOR_NOT_FOUND', 'BROWSER_ERROR', 'NETWORK_ERROR',
-  'DOCUMENT_TOO_LARGE', 'DOCUMENT_ENCRYPTED', 'DOCUMENT_UNREADABLE', 'DOCUMENT_PARSE_TIMEOUT',
+  'DOCUMENT_TOO_LARGE', 'DOCUMENT_ENCRYPTED', 'DOCUMENT_UNREADABLE', 'DOCUMENT_PARSE_TIMEOUT', 'DOCUMENT_TOO_COMPLEX',
 ] as const satisfies readonly ErrorCode[];
 export type PageErrorCode = (typeof PAGE_ERROR_CODES)[number];
 
@@ -157,6 +158,14 @@ export class DocumentUnreadableError extends NonRetryableError {
 export class DocumentParseTimeoutError extends NonRetryableError {
   readonly code = 'DOCUMENT_PARSE_TIMEOUT';
 }
+/**
+ * A document that would take more than its parse may have (shared/src/document-type.ts
+ * DOCUMENT_LIMITS: bytes inflated, text, ZIP entries, XML elements and depth, DTDs): the same bytes
+ * are as heavy next time, so it is never redelivered.
+ */
+export class DocumentTooComplexError extends NonRetryableError {
+  readonly code = 'DOCUMENT_TOO_COMPLEX';
+}
 /** Infrastructure is down (NATS, store): the request may be repeated. */
 export class ServiceUnavailableError extends RetryableError {
   readonly code = 'SERVICE_UNAVAILABLE';
@@ -166,10 +175,19 @@ export class InternalError extends RetryableError {
   readonly code = 'INTERNAL_ERROR';
 }
 
+/**
+ * Final classes that may arrive as a plain Error carrying only their class's name: thrown
+ * in a transformer worker thread, they cross to the consumer as { name, message }. Rebuilt
+ * by that name, so that they stay final instead of becoming internal (and redelivered).
+ */
+const REBUILT_BY_NAME: Record<string, new (message: string) => TrawlError> = { DocumentTooComplexError };
+
 /** Anything thrown becomes a TrawlError; unknown errors are internal and retryable. */
 export function toTrawlError(err: unknown): TrawlError {
   if (err instanceof TrawlError) return err;
   const message = err instanceof Error ? err.message : String(err);
+  const Rebuilt = err instanceof Error && Object.hasOwn(REBUILT_BY_NAME, err.name) ? REBUILT_BY_NAME[err.name] : undefined;
+  if (Rebuilt) return new Rebuilt(message);
   return new InternalError(message, { cause: err });
 }
 

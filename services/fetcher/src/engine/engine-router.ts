@@ -97,6 +97,7 @@ export class EngineRouter {
   }
 
   private async route(kind: JobKind, url: string, options: ResolvedScrapeOptions, ctx: CaptureContext): Promise<RoutedPage> {
+    const startedAt = performance.now();
     const needs = resolvedBrowserNeeds(options);
     let requested: Engine = options.engine ?? this.deps.defaults[kind];
     // A server default of http never refuses a page: options that need a browser get one.
@@ -113,7 +114,7 @@ export class EngineRouter {
     const asDocument = (page: HttpFetchResult): RoutedPage => ({ ...fromHttp(page), engine: record('http', { action: 'http', reason: DOCUMENT_REASON }) });
     if (plan.action === 'browser') {
       const page = await this.deps.capture(url, options, ctx);
-      const document = await this.documentBehind(page, url, options, ctx.signal);
+      const document = await this.documentBehind(page, url, options, ctx.signal, startedAt);
       return document ? asDocument(document) : { ...page, engine: record('browser', plan) };
     }
     if (requested === 'http') {
@@ -128,7 +129,7 @@ export class EngineRouter {
       return { ...fromHttp(got), engine: record('http', next) };
     }
     const rendered = next.action === 'verify' && got ? await this.verifyRender(url, options, ctx) : await this.deps.capture(url, options, ctx);
-    const document = got ? undefined : await this.documentBehind(rendered, url, options, ctx.signal);
+    const document = got ? undefined : await this.documentBehind(rendered, url, options, ctx.signal, startedAt);
     if (document) return asDocument(document);
     if (next.action !== 'verify' || !got) {
       return { ...rendered, engine: record('browser', next) };
@@ -168,16 +169,25 @@ export class EngineRouter {
    * document, was unlabelled and left an empty page (Chromium downloaded it), or was a PDF
    * a server labelled HTML (Chromium shows its bytes as text). Fetched again over HTTP;
    * undefined when that finds HTML (then the rendered page stands).
+   *
+   * The page timeout is the whole page's: the download gets what the render left of it, and
+   * a body that does not arrive within it (a server dripping its PDF) fails the page as
+   * PAGE_TIMEOUT. The rendered page is no answer then: Chromium left it empty.
    */
-  private async documentBehind(page: CaptureResult, url: string, options: ResolvedScrapeOptions, signal: AbortSignal): Promise<HttpFetchResult | undefined> {
+  private async documentBehind(page: CaptureResult, url: string, options: ResolvedScrapeOptions, signal: AbortSignal, startedAt: number): Promise<HttpFetchResult | undefined> {
     const labelled = page.contentType !== undefined && page.contentType.trim() !== '';
     const looksLikeOne = labelled ? mayBeDocument(page.contentType) || showsPdfBytes(page.html) : isEmptyDocument(page.html);
     if (!looksLikeOne) return undefined;
+    const timedOut = (cause?: unknown): PageTimeoutError =>
+      new PageTimeoutError(`${url} did not deliver its document within the page timeout of ${options.timeoutMs} ms`, { cause });
+    const leftMs = Math.floor(options.timeoutMs - (performance.now() - startedAt));
+    if (leftMs <= 0) throw timedOut();
     try {
-      const got = await this.deps.http.fetch(url, options, signal);
+      const got = await this.deps.http.fetch(url, { ...options, timeoutMs: leftMs }, signal);
       return got.document ? got : undefined;
     } catch (err) {
       if (signal.aborted || err instanceof DocumentTooLargeError) throw err;
+      if (err instanceof PageTimeoutError) throw timedOut(err);
       this.deps.logger.info({ url, err: (err as Error).message }, 'a document-like response could not be fetched over HTTP: the rendered page stands');
       return undefined;
     }

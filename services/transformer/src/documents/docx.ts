@@ -1,16 +1,22 @@
 // DOCX bytes -> HTML through mammoth (headings, lists, tables and links from the document's
 // styles), then the same markdown conversion as web pages (transform.ts), so tables come
 // out as GFM. Title, author and page count come from the package's core and app properties.
+// Nothing reads the package before docx-guard.ts has: every entry inflated within the
+// document's budget, every XML part within its element and depth limits and without a DTD.
 import JSZip from 'jszip';
 import mammoth from 'mammoth';
 import { DOMParser } from 'linkedom';
 import { isCompoundFile } from '../../../../shared/src/document-type.js';
 import { DocumentEncryptedError, DocumentUnreadableError } from '../../../../shared/src/errors.js';
+import { InflateBudget } from './budget.js';
+import { checkZipEntries, guardDocx } from './docx-guard.js';
 import type { ParsedDocument } from './types.js';
 
-export async function parseDocx(bytes: Uint8Array): Promise<Omit<ParsedDocument, 'markdown'> & { html: string }> {
+/** `budget`: the document's (DOCUMENT_LIMITS.maxInflatedBytes); tests pass their own to read it. */
+export async function parseDocx(bytes: Uint8Array, budget = new InflateBudget('DOCX')): Promise<Omit<ParsedDocument, 'markdown'> & { html: string }> {
   // Office encrypts a DOCX by wrapping it in an OLE compound file (so does legacy .doc).
   if (isCompoundFile(bytes)) throw new DocumentEncryptedError('the document is an encrypted (password-protected) Office file or a legacy .doc, not a readable DOCX');
+  checkZipEntries(bytes);
   let zip: JSZip;
   try {
     zip = await JSZip.loadAsync(bytes);
@@ -18,6 +24,7 @@ export async function parseDocx(bytes: Uint8Array): Promise<Omit<ParsedDocument,
     throw new DocumentUnreadableError(`the DOCX is not a readable ZIP package (${(err as Error).message})`);
   }
   if (!zip.file('word/document.xml')) throw new DocumentUnreadableError('the DOCX has no word/document.xml');
+  await guardDocx(zip, budget);
   let html: string;
   try {
     // Embedded images have no URL: not base64-encoded into the HTML (tidy() keeps their alt text).

@@ -94,33 +94,50 @@ export function groupLines(page: PdfPageText, pageIndex = 0): Line[] {
 
 function toLine(items: PdfTextItem[], page: number): Line {
   const sorted = [...items].sort((a, b) => a.x - b.x);
-  const cells: Cell[] = [];
-  let text = '';
+  // Pieces are collected and joined once, and the text's last character is tracked, not
+  // read back: a hostile PDF draws 200,000 items on one baseline, and appending to a growing
+  // string while testing or trimming it is quadratic (each test flattens the whole string).
+  const cells: { x: number; endX: number; parts: string[] }[] = [];
+  const parts: string[] = [];
+  let endsInSpace = false;
+  const append = (piece: string): void => {
+    parts.push(piece);
+    if (piece !== '') endsInSpace = /\s$/.test(piece);
+  };
   for (const [i, item] of sorted.entries()) {
     const prev = sorted[i - 1];
     const piece = item.text.replace(/\s+/g, ' ');
     const gap = prev ? item.x - (prev.x + prev.width) : 0;
     if (!prev || gap >= CELL_GAP_EM * item.fontSize) {
-      cells.push({ x: item.x, endX: item.x + item.width, text: piece.trim() });
-      text += (prev ? ' ' : '') + piece.trimStart();
+      cells.push({ x: item.x, endX: item.x + item.width, parts: [piece.trim()] });
+      append((prev ? ' ' : '') + piece.trimStart());
       continue;
     }
     const cell = cells[cells.length - 1]!;
-    const space = gap > 0.15 * item.fontSize && !/\s$/.test(text) && !/^\s/.test(piece) ? ' ' : '';
-    cell.text = (cell.text + space + piece).trim();
+    const space = gap > 0.15 * item.fontSize && !endsInSpace && !/^\s/.test(piece) ? ' ' : '';
+    // A cell's text is trimmed as it grows: a piece's trailing space never reaches the next.
+    cell.parts.push(space + piece.trimEnd());
     cell.endX = item.x + item.width;
-    text += space + piece;
+    append(space + piece);
   }
   const mono = sorted.every((i) => i.mono);
-  return { page, x: sorted[0]!.x, y: sorted[0]!.y, fontSize: dominantSize(sorted), text: text.trim().replace(/\s+/g, ' '), cells, mono, raw: mono ? rawText(sorted) : '' };
+  return {
+    page, x: sorted[0]!.x, y: sorted[0]!.y, fontSize: dominantSize(sorted),
+    text: parts.join('').trim().replace(/\s+/g, ' '),
+    cells: cells.map((c) => ({ x: c.x, endX: c.endX, text: c.parts.join('') })),
+    mono, raw: mono ? rawText(sorted) : '',
+  };
 }
+
+const MAX_CODE_INDENT = 400;
 
 /** Monospaced items with their gaps as spaces (one space is 0.6 font sizes wide). */
 function rawText(items: PdfTextItem[]): string {
   let out = '';
   let end = items[0]!.x;
   for (const item of items) {
-    const spaces = Math.round((item.x - end) / (0.6 * item.fontSize));
+    // Capped: positions are the PDF's to choose, and a hostile gap is a billion spaces.
+    const spaces = Math.min(MAX_CODE_INDENT, Math.round((item.x - end) / (0.6 * item.fontSize)));
     out += ' '.repeat(Math.max(0, spaces)) + item.text;
     end = item.x + item.width;
   }

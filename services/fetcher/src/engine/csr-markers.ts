@@ -12,6 +12,14 @@ export const MIN_BODY_TEXT_CHARS = 200;
 const NOSCRIPT_ASKS_FOR_JS = /(enable|turn on|activate|requires?|need)\s+(your\s+)?javascript|javascript\s+(is\s+)?(required|disabled|needed|must be enabled)/i;
 /** Elements whose text is not page text. */
 const NOT_TEXT = new Set(['script', 'style', 'noscript', 'template', 'head', 'title']);
+/**
+ * Elements that are never "an empty element a script fills" however empty they look: a
+ * <script> holds data or code, not page text (a data island such as Next.js's
+ * `<script id="__NEXT_DATA__" type="application/json">`, Nuxt's __NUXT_DATA__, Remix's and
+ * Astro's, JSON-LD or an import map, read by getElementById to hydrate a page the server
+ * already rendered); <style> and <template> are not shown either.
+ */
+const NEVER_FILLED = new Set(['script', 'style', 'template']);
 const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr']);
 
 interface Open {
@@ -71,7 +79,7 @@ export function csrMarkers(html: string): string[] {
       if (index === -1) return;
       for (const open of stack.splice(index)) {
         if (NOT_TEXT.has(open.name)) skipDepth = Math.max(0, skipDepth - 1);
-        if (open.id && !open.filled) emptyIds.push(open.id);
+        if (open.id && !open.filled && !NEVER_FILLED.has(open.name)) emptyIds.push(open.id);
       }
     },
   }, { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true });

@@ -1,8 +1,9 @@
 // Signs in served HTML that the page is built by JavaScript in the browser, so its HTTP
-// HTML is not the page a user sees. A page showing any of them is rendered, whatever its
-// host's profile says (host-profile.ts). Cheap by design: one streaming htmlparser2 pass,
-// no DOM is built and no script is run (a few ms for a 70 KB page). False positives only
-// cost a render; the host-level verification catches what these miss.
+// HTML may not be the page a user sees. They are hints, not verdicts: a page showing one is
+// verified (rendered too and compared) until its host has learnt that marker kind, then
+// rendered or served over HTTP as the kind verified (host-profile.ts). Cheap by design: one
+// streaming htmlparser2 pass, no DOM is built and no script is run (a few ms for a 70 KB
+// page). The host-level verification catches what these miss.
 import { Parser } from 'htmlparser2';
 
 /** Ids single-page-app frameworks mount into (React, Next.js, Vue, Nuxt, Gatsby, Svelte...). */

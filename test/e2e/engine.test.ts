@@ -105,6 +105,11 @@ describe('fetch engines end to end', () => {
     assert.ok(overHttp.every((e) => /verified static/.test(e.data.engine.reason)));
     const apps = events.filter((e) => e.part && /client-side rendering markers .*empty app root #root/.test(e.data.engine.reason));
     assert.ok(apps.length >= 1, 'app pages went to the browser for their markers');
+    // One request per page: verified and rendered pages were given the GET's response.
+    for (const page of job.data) {
+      const path = new URL(page.url).pathname;
+      assert.equal(mixed.hits.get(path), 1, `${path} was requested once (${page.metadata.engine})`);
+    }
   });
 
   test('a host that turns dynamic mid-crawl goes back to the browser', async () => {

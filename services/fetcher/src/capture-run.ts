@@ -27,6 +27,7 @@ import { CONTENT_MIN_CHARS, preferSnapshot, type DomSnapshots } from './dom-snap
 import type { AbortedNavigation, PageInterceptor } from './page-interceptor.js';
 import { ACTION_SCREENSHOT_DEFAULTS, takeScreenshot, type CapturedScreenshot, type ShotRequest } from './screenshots.js';
 import type { SsrfProxy } from './ssrf-proxy.js';
+import type { ServedResponse } from './engine/http-engine.js';
 
 export interface CaptureResult {
   finalUrl: string;
@@ -82,6 +83,7 @@ export class CaptureRun {
     private readonly options: ResolvedScrapeOptions,
     private readonly settle: SettleOptions,
     private readonly guards?: PageGuards,
+    private readonly served?: ServedResponse,
   ) {
     this.deadline = new Deadline(options.timeoutMs);
     this.lastNavigationUrl = url;
@@ -195,8 +197,14 @@ export class CaptureRun {
 
   private async navigate(): Promise<void> {
     let response: Response | null;
+    // A response already fetched is given to the browser, which goes straight to its final URL.
+    const served = this.guards ? this.served : undefined;
+    if (served) {
+      await this.guards!.interceptor.serve(served);
+      this.lastNavigationUrl = served.url;
+    }
     try {
-      response = await this.page.goto(this.url, { waitUntil: 'commit', timeout: this.deadline.remainingMs() });
+      response = await this.page.goto(served?.url ?? this.url, { waitUntil: 'commit', timeout: this.deadline.remainingMs() });
     } catch (err) {
       if (/Download is starting/i.test(shortMessage(err)) && this.mainResponse) {
         this.downloaded = true;

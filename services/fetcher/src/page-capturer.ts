@@ -25,6 +25,7 @@ import { captureError, isClosed } from './failures.js';
 import { SsrfProxy } from './ssrf-proxy.js';
 import { PageInterceptor } from './page-interceptor.js';
 import { DomSnapshots } from './dom-snapshot.js';
+import type { ServedResponse } from './engine/http-engine.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /** Upper bound on waiting for a context's close event (a dead browser never sends one). */
@@ -47,6 +48,11 @@ export interface CaptureContext {
    * process for a next render that is seconds away.
    */
   refillsSpare?: boolean;
+  /**
+   * The main document's response, already fetched (auto's GET): the browser is given it
+   * instead of requesting it again, and navigates to its final URL.
+   */
+  served?: ServedResponse;
 }
 
 export interface PageCapturerOptions {
@@ -293,7 +299,7 @@ export class PageCapturer {
       const busy = now - this.lastCaptureAt < this.settings.spareBusyWindowMs || this.slots.activeCount > 1 || this.slots.queuedCount > 0;
       this.lastCaptureAt = now;
       if (busy && ctx.refillsSpare !== false) this.refillSpare();
-      const result = await new CaptureRun(page, proxy, url, options, this.settings, { interceptor, snapshots }).run();
+      const result = await new CaptureRun(page, proxy, url, options, this.settings, { interceptor, snapshots }, ctx.served).run();
       this.counts.succeeded++;
       return result;
     } catch (err) {

@@ -19,7 +19,13 @@
 // response is labelled like one (or unlabelled and empty: a download) is fetched again by
 // the HTTP engine, with the same SSRF protections, and served from there when it is one.
 //
-// Cost of a verification: one extra GET and two transforms (transformPage, in this
+// One request per page: when the GET was made and the page still needs the browser (a
+// render or a verification), the browser is handed that response for its main document
+// (CaptureContext.served, fulfilled by page-interceptor.ts with the original status,
+// headers and final URL) instead of requesting it again; its subresources load as usual,
+// through the capture's SSRF proxy.
+//
+// Cost of a verification: two transforms (transformPage, in this
 // process's thread, on the same options with markdown only) beside the render it would
 // have paid anyway. It happens for the first K pages of a host and 1 page in
 // `recheckEvery` after that. A failed GET under auto costs one extra round trip. Each auto
@@ -132,7 +138,11 @@ export class EngineRouter {
     // A page with markers renders with every slot even when verified: before its marker
     // kind was learnt, it was rendered anyway, and most such pages do need the browser.
     const check = next.action === 'verify' && got && !(probe.ok && probe.csrMarkers.length > 0);
-    const rendered = check ? await this.verifyRender(url, options, ctx) : await this.deps.capture(url, options, ctx);
+    // The browser renders the response the GET already has: the site sees one request per page.
+    const renderCtx: CaptureContext = got?.served ? { ...ctx, served: got.served } : ctx;
+    const rendered = check ? await this.verifyRender(url, options, renderCtx) : await this.deps.capture(url, options, renderCtx);
+    // The page's fetch was the GET's: its time counts in the page's fetchMs.
+    if (renderCtx.served && got) rendered.timings = { ...rendered.timings, fetchMs: rendered.timings.fetchMs + got.timings.fetchMs };
     const document = got ? undefined : await this.documentBehind(rendered, url, options, ctx.signal);
     if (document) return asDocument(document);
     if (next.action !== 'verify' || !got) {
@@ -221,5 +231,6 @@ function isEmptyDocument(html: string): boolean {
 }
 
 function fromHttp(page: HttpFetchResult): CaptureResult & Pick<RoutedPage, 'document'> {
-  return { ...page, screenshots: [] };
+  const { served: _served, ...result } = page;
+  return { ...result, screenshots: [] };
 }

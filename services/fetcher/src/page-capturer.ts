@@ -25,6 +25,7 @@ import { captureError, isClosed } from './failures.js';
 import { SsrfProxy } from './ssrf-proxy.js';
 import { PageInterceptor } from './page-interceptor.js';
 import { DomSnapshots } from './dom-snapshot.js';
+import { SettleWatch } from './settle-watch.js';
 import type { ServedResponse } from './engine/http-engine.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -68,8 +69,14 @@ export interface PageCapturerOptions {
   lookup?: Lookup;
   workingIntervalMs?: number;
   loadWaitMaxMs?: number;
-  networkQuietMs?: number;
-  networkSettleMaxMs?: number;
+  /** After load, the page is settled once its DOM (and network) has been still this long, with nothing pending (settle-watch.ts)... */
+  settleQuietMs?: number;
+  /** ...but no longer than this. */
+  settleMaxMs?: number;
+  /** Timers of at most this delay are waited for. */
+  settleTimerMaxMs?: number;
+  /** Callbacks scheduled by callbacks are waited for this many levels deep. */
+  settleChainMax?: number;
   screenshotTimeoutMs?: number;
   proxyConnectTimeoutMs?: number;
   launchTimeoutMs?: number;
@@ -104,8 +111,10 @@ export interface PageCapturerOptions {
 export const CAPTURER_DEFAULTS = {
   workingIntervalMs: 5_000,
   loadWaitMaxMs: 10_000,
-  networkQuietMs: 50,
-  networkSettleMaxMs: 2_000,
+  settleQuietMs: 100,
+  settleMaxMs: 3_000,
+  settleTimerMaxMs: 2_500,
+  settleChainMax: 3,
   screenshotTimeoutMs: 15_000,
   proxyConnectTimeoutMs: 15_000,
   launchTimeoutMs: 30_000,
@@ -149,6 +158,7 @@ interface Prepared {
   page: Page;
   interceptor: PageInterceptor;
   snapshots: DomSnapshots;
+  settle: SettleWatch;
 }
 
 /** Spares are made for requests that change nothing about the context. */
@@ -285,7 +295,7 @@ export class PageCapturer {
       if (ctx.signal.aborted) throw ctx.signal.reason;
       browser = await this.host!.getForPage();
       const prepared = (await this.takeSpare(browser, options)) ?? (await this.prepare(browser, options));
-      const { proxy, context, page, interceptor, snapshots } = prepared;
+      const { proxy, context, page, interceptor, snapshots, settle } = prepared;
       held.proxy = proxy;
       held.context = context;
       held.contextClosed = prepared.contextClosed;
@@ -299,7 +309,7 @@ export class PageCapturer {
       const busy = now - this.lastCaptureAt < this.settings.spareBusyWindowMs || this.slots.activeCount > 1 || this.slots.queuedCount > 0;
       this.lastCaptureAt = now;
       if (busy && ctx.refillsSpare !== false) this.refillSpare();
-      const result = await new CaptureRun(page, proxy, url, options, this.settings, { interceptor, snapshots }, ctx.served).run();
+      const result = await new CaptureRun(page, proxy, url, options, this.settings, { interceptor, snapshots, settle }, ctx.served).run();
       this.counts.succeeded++;
       return result;
     } catch (err) {
@@ -335,7 +345,8 @@ export class PageCapturer {
       page.once('close', () => this.counts.pages--);
       const interceptor = await PageInterceptor.install(made, page, proxy, skippedResourceTypes(options));
       const snapshots = await DomSnapshots.install(page);
-      return { browser, proxy, context: made, contextClosed, page, interceptor, snapshots };
+      const settle = await SettleWatch.install(page, { timerMaxMs: this.settings.settleTimerMaxMs, chainMax: this.settings.settleChainMax });
+      return { browser, proxy, context: made, contextClosed, page, interceptor, snapshots, settle };
     } catch (err) {
       await this.dispose({ proxy, ...(context ? { context } : {}), contextClosed: Promise.resolve() });
       throw err;

@@ -14,6 +14,7 @@
 // every page carries a __NEXT_DATA__-style data island read by an inline script (issue 21:
 // such pages are not client-rendered, so at most a few of them may be rendered).
 import { startSite, type TestSite } from '../../test/support/site.js';
+import { pageRequests } from '../../test/zoo/sites.js';
 import type { BaselineRun } from '../lib/baseline-runner.js';
 import { articleHtml } from '../lib/pages.js';
 import { cpuShares, snapshotTree, TreeSampler, type TreeUsage } from '../lib/proc.js';
@@ -30,7 +31,7 @@ interface CrawlView {
   data?: CrawlPage[]; next?: string;
 }
 
-interface CrawlRun {
+export interface CrawlRun {
   engine: EngineName;
   status: string;
   pages: number;
@@ -45,7 +46,7 @@ interface CrawlRun {
   requestedTwice: number;
 }
 
-async function crawlWith(ctx: BenchContext, site: TestSite, engine: EngineName, body: Record<string, unknown>): Promise<CrawlRun> {
+export async function crawlWith(ctx: BenchContext, site: TestSite, engine: EngineName, body: Record<string, unknown>): Promise<CrawlRun> {
   const { sys, rootPid } = ctx.bs;
   const before = snapshotTree(rootPid);
   ctx.log(`  PSS before the ${engine} crawl: ${Math.round(mb(before.pssKb))} MB (${Object.entries(before.byName).map(([k, v]) => `${k} ${Math.round(mb(v.pssKb))}`).join(', ')})`);
@@ -59,11 +60,13 @@ async function crawlWith(ctx: BenchContext, site: TestSite, engine: EngineName, 
   const usage = sampler.stop();
   if (!view) throw new Error(`crawl ${res.body.id} (${engine}) did not finish in 15 minutes`);
   const markdown = new Map<string, string>();
+  const crawled: string[] = [];
   const served: Record<string, number> = {};
   let part: CrawlView | undefined = view;
   while (part) {
     for (const p of part.data ?? []) {
       // Each run crawls its own copy of the site (its own port): links are compared without the origin.
+      crawled.push(new URL(p.url).pathname);
       markdown.set(new URL(p.url).pathname.replace(/\/$/, '') || '/', (p.markdown ?? '').trim().replaceAll(site.origin, 'ORIGIN'));
       const used = p.metadata?.engine ?? 'unknown';
       served[used] = (served[used] ?? 0) + 1;
@@ -73,12 +76,13 @@ async function crawlWith(ctx: BenchContext, site: TestSite, engine: EngineName, 
     part = (await sys.api<CrawlView>('GET', `${next.pathname}${next.search}`)).body;
   }
   const jobMs = view.completedAt ? Date.parse(view.completedAt) - Date.parse(view.createdAt) : usage.wallMs;
-  const requestedTwice = [...markdown.keys()].filter((p) => (site.hits.get(p) ?? 0) > 1).length;
+  // As pages: the engine's GETs and browser navigations, not a page's own prefetches of others.
+  const requestedTwice = crawled.filter((p) => pageRequests(site, p) > 1).length;
   return { engine, status: view.status, pages: view.completedUrls, failed: view.failedUrls, jobMs, usage, markdown, served, requestedTwice };
 }
 
 /** Pages of both runs, and those whose markdown is identical (origins aside). */
-function sameMarkdown(browser: CrawlRun, auto: CrawlRun): { identical: number; compared: number } {
+export function sameMarkdown(browser: CrawlRun, auto: CrawlRun): { identical: number; compared: number } {
   let identical = 0;
   let compared = 0;
   for (const [path, md] of browser.markdown) {

@@ -38,6 +38,7 @@ const articles = (prefix: (n: number) => string, rule: ZooRule): ZooPage[] => ID
 
 export const ZOO: ZooSite[] = [
   { name: 'next-export', what: 'Next.js pages router, static export: SSR HTML, props in a __NEXT_DATA__ island, hydrated', pages: articles((n) => `/article/${n}/`, 'http') },
+  { name: 'next-app', what: 'Next.js app router, static export: server components as HTML, the RSC payload in inline __next_f scripts, a client component', pages: articles((n) => `/article/${n}/`, 'http') },
   { name: 'sveltekit', what: 'SvelteKit, prerendered (adapter-static): SSR HTML, data inlined in a module script, hydrated', pages: articles((n) => `/article/${n}/`, 'http') },
   { name: 'astro', what: 'Astro, static, with a Preact island (client:load) that hydrates to the same text', pages: articles((n) => `/article/${n}/`, 'http') },
   { name: 'vitepress', what: 'VitePress docs (Vue SSG): SSR HTML, hydrated', pages: articles((n) => `/article/${n}.html`, 'http') },
@@ -85,4 +86,14 @@ export async function serveZooSite(site: ZooSite): Promise<TestSite> {
   walk(dir);
   for (const p of site.spaPaths ?? []) routes[p] = routes['/index.html']!;
   return startSite(routes);
+}
+
+/**
+ * Requests for a page as a page: the engine's GET (no Sec-Fetch-Dest) and browser
+ * navigations (`document`). A page's scripts may fetch other pages too (Next's app router
+ * prefetches every linked page with fetch()): those are the page's subresources, which a
+ * browser render loads whatever the engine does.
+ */
+export function pageRequests(site: TestSite, path: string): number {
+  return site.requests.filter((r) => r.path === path && (r.headers['sec-fetch-dest'] === undefined || r.headers['sec-fetch-dest'] === 'document')).length;
 }

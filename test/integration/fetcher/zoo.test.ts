@@ -3,7 +3,7 @@
 // markdown has its token and is the browser's own markdown (the same page fetched with the
 // browser engine from a second copy of the site); server-rendered pages are served from
 // the GET once the host has verified K of them; client-rendered pages are rendered; and
-// the site's own count shows each page requested once. Real Chromium, real nats-server
+// the site's own count shows each page requested once (as a page: see pageRequests). Real Chromium, real nats-server
 // (host profiles), the fetcher's engine router and the transformer's transformPage.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -17,7 +17,7 @@ import type { PageCapturer } from '../../../services/fetcher/src/page-capturer.j
 import { transformPage } from '../../../services/transformer/src/transform.js';
 import { startNatsServer, type NatsServerHandle } from '../../support/nats-server.js';
 import type { TestSite } from '../../support/site.js';
-import { serveZooSite, ZOO, zooBuilt } from '../../zoo/sites.js';
+import { pageRequests, serveZooSite, ZOO, zooBuilt } from '../../zoo/sites.js';
 import { ctx, LOOPBACK_ALLOWED, opts, startCapturer } from './helpers.js';
 
 const AGREEMENTS = 3;
@@ -75,7 +75,7 @@ describe('the site zoo under auto', () => {
           const sameKindBefore = site.pages.slice(0, i).filter((p) => p.rule === 'http').length;
           if (page.rule === 'http' && sameKindBefore >= 2 * AGREEMENTS) assert.equal(got.engine.used, 'http', `${where} is served from the GET`);
           served.push(got.engine.used);
-          assert.equal(auto.hits.get(page.path), 1, `${where} requested once`);
+          assert.equal(pageRequests(auto, page.path), 1, `${where} requested once`);
         }
         const renderedCount = served.filter((u) => u === 'browser').length;
         t.diagnostic(`${site.name}: ${renderedCount}/${served.length} pages rendered, each requested once, markdown as the browser's`);

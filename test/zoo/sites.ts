@@ -39,6 +39,7 @@ const articles = (prefix: (n: number) => string, rule: ZooRule): ZooPage[] => ID
 export const ZOO: ZooSite[] = [
   { name: 'next-export', what: 'Next.js pages router, static export: SSR HTML, props in a __NEXT_DATA__ island, hydrated', pages: articles((n) => `/article/${n}/`, 'http') },
   { name: 'next-app', what: 'Next.js app router, static export: server components as HTML, the RSC payload in inline __next_f scripts, a client component', pages: articles((n) => `/article/${n}/`, 'http') },
+  { name: 'nuxt', what: 'Nuxt, prerendered (nuxt generate): SSR HTML, the payload in a __NUXT_DATA__ island, hydrated', pages: articles((n) => `/article/${n}`, 'http') },
   { name: 'sveltekit', what: 'SvelteKit, prerendered (adapter-static): SSR HTML, data inlined in a module script, hydrated', pages: articles((n) => `/article/${n}/`, 'http') },
   { name: 'astro', what: 'Astro, static, with a Preact island (client:load) that hydrates to the same text', pages: articles((n) => `/article/${n}/`, 'http') },
   { name: 'vitepress', what: 'VitePress docs (Vue SSG): SSR HTML, hydrated', pages: articles((n) => `/article/${n}.html`, 'http') },
@@ -66,7 +67,7 @@ export function zooBuilt(site: ZooSite): boolean {
   return fs.existsSync(path.join(ROOT, site.name, 'index.html'));
 }
 
-/** Serves a site's built output as a static host would: files, dir/ -> dir/index.html, SPA paths -> index.html. */
+/** Serves a site's built output as a static host would: files, dir/ and dir -> dir/index.html, SPA paths -> index.html. */
 export async function serveZooSite(site: ZooSite): Promise<TestSite> {
   const dir = path.join(ROOT, site.name);
   const routes: Record<string, Route> = {};
@@ -80,7 +81,11 @@ export async function serveZooSite(site: ZooSite): Promise<TestSite> {
       const rel = `/${path.relative(dir, full).split(path.sep).join('/')}`;
       const route: Route = { body: fs.readFileSync(full), contentType: TYPES[path.extname(entry.name)] ?? 'application/octet-stream' };
       routes[rel] = route;
-      if (entry.name === 'index.html') routes[rel.slice(0, -'index.html'.length)] = route;
+      if (entry.name === 'index.html') {
+        // dir/ and dir (as static hosts with clean URLs answer both).
+        routes[rel.slice(0, -'index.html'.length)] = route;
+        if (rel !== '/index.html') routes[rel.slice(0, -'/index.html'.length)] = route;
+      }
     }
   };
   walk(dir);

@@ -21,6 +21,7 @@ import type { BenchContext, ScenarioResult, Sizes } from './scenarios/context.js
 import { crawl } from './scenarios/crawl.js';
 import { documents } from './scenarios/documents.js';
 import { engineCrawl, engineMixed, engineThroughput } from './scenarios/engines.js';
+import { engineZoo } from './scenarios/zoo.js';
 import { extraction } from './scenarios/extraction.js';
 import { extractionService } from './scenarios/extraction-service.js';
 import { ARTICLE_PATH, latency, latencyUrls } from './scenarios/latency.js';
@@ -143,6 +144,7 @@ async function main(): Promise<void> {
         results.engineCrawl = await guarded('8. Engines: crawl', 'crawl', () => engineCrawl(ctx, throughputBase), logs);
         results.engineMixed = await guarded('9. Engines: mixed site', 'mixed', () => engineMixed(ctx), logs);
         if (throughputBase) results.engineThroughput = await guarded('10. Engines: scrapes', 'throughput', () => engineThroughput(ctx, throughputBase, fetcherConcurrency), logs);
+        results.engineZoo = await guarded('14. Engines: site zoo', 'zoo', () => engineZoo(ctx), logs);
       }
       if (runs('extraction-service')) results.extractionService = await guarded('12. Extraction through the service', 'extraction-service', () => extractionService(ctx), logs);
       if (runs('documents')) results.documents = await guarded('13. Documents', 'documents', () => documents(ctx, SIZES.documentRuns), logs);
@@ -152,7 +154,7 @@ async function main(): Promise<void> {
   }
   await site.close();
 
-  const order = ['latency', 'throughput', 'apiLoad', 'map', 'crawl', 'stability', 'engineCrawl', 'engineMixed', 'engineThroughput', 'extraction', 'extractionService', 'documents'];
+  const order = ['latency', 'throughput', 'apiLoad', 'map', 'crawl', 'stability', 'engineCrawl', 'engineMixed', 'engineThroughput', 'engineZoo', 'extraction', 'extractionService', 'documents'];
   const rows: Row[] = order.flatMap((k) => results[k]?.rows ?? []);
   const wallMs = performance.now() - wallStarted;
   const table = formatTable(rows);

@@ -30,13 +30,15 @@ interface CrawlView {
   error?: { message: string };
 }
 
-export async function crawlSite(pages: number): Promise<TestSite> {
+/** `decorate`: turns each generated page into another site's (the engines' data-island site). */
+export async function crawlSite(pages: number, decorate?: (html: string, i: number) => string): Promise<TestSite> {
   const site = await startSite();
   for (let i = 0; i < pages; i++) {
     const links = crawlLinks(i, pages);
     const targetBytes = 65_000 + ((i * 7919) % 20_000);
     // Boilerplate text stays (header, cookie banner, sidebar, footer); its links are only the header's.
-    const body = Buffer.from(articleHtml({ seed: 50_000 + i, targetBytes, navLinks: links.nav, bodyLinks: links.body, footerLinks: [], relatedLinks: [] }));
+    const html = articleHtml({ seed: 50_000 + i, targetBytes, navLinks: links.nav, bodyLinks: links.body, footerLinks: [], relatedLinks: [] });
+    const body = Buffer.from(decorate ? decorate(html, i) : html);
     site.route(crawlPath(i), { body });
     if (i > 0) site.route(`${crawlPath(i)}/`, { body });
   }

@@ -4,11 +4,17 @@
 //     pages/s, CPU ms/page, peak PSS of the tree, and the share of pages whose markdown is
 //     identical between the two runs;
 //  9. a mixed site where every third page builds its content with JavaScript (an empty
-//     app root filled by a script): browser against auto, pages/s, and pages whose markdown
-//     lacks the page's own token (missing content);
+//     app root filled by a script at once, from data fetched at load, or after a timer of
+//     50 ms to 2 s): browser against auto, pages/s, and pages whose markdown lacks the
+//     page's own token (missing content);
 // 10. N scrapes submitted at once with engine auto against the naive Playwright baseline
 //     (scenario 2 with `engine: auto`).
+// Every crawl also counts the site's requests per page: under auto each page is requested
+// once (the browser is given the GET's response), and 8 adds a server-rendered site whose
+// every page carries a __NEXT_DATA__-style data island read by an inline script (issue 21:
+// such pages are not client-rendered, so at most a few of them may be rendered).
 import { startSite, type TestSite } from '../../test/support/site.js';
+import { pageRequests } from '../../test/zoo/sites.js';
 import type { BaselineRun } from '../lib/baseline-runner.js';
 import { articleHtml } from '../lib/pages.js';
 import { cpuShares, snapshotTree, TreeSampler, type TreeUsage } from '../lib/proc.js';
@@ -25,7 +31,7 @@ interface CrawlView {
   data?: CrawlPage[]; next?: string;
 }
 
-interface CrawlRun {
+export interface CrawlRun {
   engine: EngineName;
   status: string;
   pages: number;
@@ -36,9 +42,11 @@ interface CrawlRun {
   markdown: Map<string, string>;
   /** Pages per engine used (metadata.engine). */
   served: Record<string, number>;
+  /** Crawled pages the site was asked for more than once (any spelling of the path aside). */
+  requestedTwice: number;
 }
 
-async function crawlWith(ctx: BenchContext, site: TestSite, engine: EngineName, body: Record<string, unknown>): Promise<CrawlRun> {
+export async function crawlWith(ctx: BenchContext, site: TestSite, engine: EngineName, body: Record<string, unknown>): Promise<CrawlRun> {
   const { sys, rootPid } = ctx.bs;
   const before = snapshotTree(rootPid);
   ctx.log(`  PSS before the ${engine} crawl: ${Math.round(mb(before.pssKb))} MB (${Object.entries(before.byName).map(([k, v]) => `${k} ${Math.round(mb(v.pssKb))}`).join(', ')})`);
@@ -52,11 +60,13 @@ async function crawlWith(ctx: BenchContext, site: TestSite, engine: EngineName, 
   const usage = sampler.stop();
   if (!view) throw new Error(`crawl ${res.body.id} (${engine}) did not finish in 15 minutes`);
   const markdown = new Map<string, string>();
+  const crawled: string[] = [];
   const served: Record<string, number> = {};
   let part: CrawlView | undefined = view;
   while (part) {
     for (const p of part.data ?? []) {
       // Each run crawls its own copy of the site (its own port): links are compared without the origin.
+      crawled.push(new URL(p.url).pathname);
       markdown.set(new URL(p.url).pathname.replace(/\/$/, '') || '/', (p.markdown ?? '').trim().replaceAll(site.origin, 'ORIGIN'));
       const used = p.metadata?.engine ?? 'unknown';
       served[used] = (served[used] ?? 0) + 1;
@@ -66,11 +76,13 @@ async function crawlWith(ctx: BenchContext, site: TestSite, engine: EngineName, 
     part = (await sys.api<CrawlView>('GET', `${next.pathname}${next.search}`)).body;
   }
   const jobMs = view.completedAt ? Date.parse(view.completedAt) - Date.parse(view.createdAt) : usage.wallMs;
-  return { engine, status: view.status, pages: view.completedUrls, failed: view.failedUrls, jobMs, usage, markdown, served };
+  // As pages: the engine's GETs and browser navigations, not a page's own prefetches of others.
+  const requestedTwice = crawled.filter((p) => pageRequests(site, p) > 1).length;
+  return { engine, status: view.status, pages: view.completedUrls, failed: view.failedUrls, jobMs, usage, markdown, served, requestedTwice };
 }
 
 /** Pages of both runs, and those whose markdown is identical (origins aside). */
-function sameMarkdown(browser: CrawlRun, auto: CrawlRun): { identical: number; compared: number } {
+export function sameMarkdown(browser: CrawlRun, auto: CrawlRun): { identical: number; compared: number } {
   let identical = 0;
   let compared = 0;
   for (const [path, md] of browser.markdown) {
@@ -96,7 +108,46 @@ function compareRows(B: string, browser: CrawlRun, auto: CrawlRun): Row[] {
     row(B, 'pages per second, auto', pps(auto), { baseline: pps(browser), note: `baseline = engine browser; ${auto.pages} pages (${servedNote(auto)}) vs ${browser.pages}; ${auto.failed}/${browser.failed} failed` }),
     row(B, 'CPU per page, auto', cpuPerPage(auto), { unit: 'ms', baseline: cpuPerPage(browser), note: `auto: ${cpuShares(auto.usage.cpuByName)}; browser: ${cpuShares(browser.usage.cpuByName)}` }),
     row(B, 'peak PSS of the tree, auto', mb(auto.usage.peakPssKb), { unit: 'MB', baseline: mb(browser.usage.peakPssKb) }),
+    requestedTwiceRow(B, auto, browser),
   ];
+}
+
+function requestedTwiceRow(B: string, auto: CrawlRun, browser?: CrawlRun): Row {
+  return row(B, 'pages requested more than once, auto', auto.requestedTwice, { note: `of ${auto.markdown.size} pages, by the site's own count${browser ? `; browser run: ${browser.requestedTwice}` : ''}` });
+}
+
+/**
+ * A server-rendered page as SSR frameworks serve it: the article inside `#__next`, its data
+ * in a `<script id="__NEXT_DATA__" type="application/json">` island, read back by an
+ * inline script that changes nothing visible (hydration).
+ */
+function withDataIsland(html: string, i: number): string {
+  const island = `<script id="__NEXT_DATA__" type="application/json">${JSON.stringify({ props: { pageProps: { id: i, slug: `p${i}` } }, page: '/[slug]', buildId: 'bench' })}</script>`
+    + '<script>window.__data = JSON.parse(document.getElementById("__NEXT_DATA__").textContent); document.documentElement.dataset.hydrated = "1";</script>';
+  return html.replace(/<body([^>]*)>/i, '<body$1><div id="__next">').replace(/<\/body>/i, `</div>${island}</body>`);
+}
+
+/** The data-island site crawled with auto only: how many pages it renders, and requests per page. */
+async function islandCrawl(ctx: BenchContext, pages: number, browser: CrawlRun, plainAuto: CrawlRun): Promise<{ rows: Row[]; run: CrawlRun }> {
+  const B = '8. Engines: crawl';
+  const site = await crawlSite(pages, withDataIsland);
+  let run: CrawlRun;
+  try {
+    ctx.log(`  crawl of ${pages} pages with data islands, engine auto`);
+    run = await crawlWith(ctx, site, 'auto', { maxDepth: 5, limit: 1000 });
+  } finally {
+    await site.close();
+  }
+  const rendered = run.served.browser ?? 0;
+  return {
+    run,
+    rows: [
+      row(B, 'SSR site with data islands: pages/s, auto', pps(run), { baseline: pps(browser), note: `baseline = engine browser on the plain site; auto on the plain site: ${pps(plainAuto).toFixed(1)}; ${run.pages} pages (${servedNote(run)}); ${run.failed} failed` }),
+      row(B, 'SSR site with data islands: pages rendered, auto', (100 * rendered) / Math.max(1, run.pages), { unit: '%', note: `${rendered}/${run.pages} (goal <= 10%)` }),
+      row(B, 'SSR site with data islands: CPU per page, auto', cpuPerPage(run), { unit: 'ms', baseline: cpuPerPage(browser), note: 'baseline = engine browser on the plain site' }),
+      requestedTwiceRow(`${B}, data islands`, run),
+    ],
+  };
 }
 
 export async function engineCrawl(ctx: BenchContext, baseline?: BaselineRun): Promise<ScenarioResult> {
@@ -119,8 +170,13 @@ export async function engineCrawl(ctx: BenchContext, baseline?: BaselineRun): Pr
   if (baseline) {
     rows.push(row(B, 'peak PSS of the tree during the auto crawl vs naive baseline', mb(auto.usage.peakPssKb), { unit: 'MB', baseline: mb(baseline.usage.peakPssKb), note: 'baseline = the naive Playwright script of scenario 2' }));
   }
-  return { rows, details: { browser: summary(browser), auto: summary(auto), identical, compared } };
+  const islands = await islandCrawl(ctx, pages, browser, auto);
+  rows.push(...islands.rows);
+  return { rows, details: { browser: summary(browser), auto: summary(auto), islands: summary(islands.run), identical, compared } };
 }
+
+/** Delays of the mixed site's timer-built pages. */
+const MIXED_TIMERS_MS = [50, 300, 1000, 2000];
 
 /** Every third page builds its article in the browser; every page carries its own token. */
 async function mixedSite(pages: number): Promise<TestSite> {
@@ -136,8 +192,20 @@ async function mixedSite(pages: number): Promise<TestSite> {
     }
     const body = /<body[^>]*>([\s\S]*)<\/body>/i.exec(article)?.[1] ?? '';
     const head = /<head>([\s\S]*)<\/head>/i.exec(article)?.[1] ?? '';
+    const content = body.replace(/<script[\s\S]*?<\/script>/gi, '');
+    // Built three ways: inline at once, from data fetched at load, after a timer of 50 ms to 2 s.
+    const build = (i: number): string => {
+      const k = Math.floor(i / 3);
+      if (k % 3 === 0) return `document.getElementById('root').innerHTML = ${JSON.stringify(content).replace(/</g, '\\u003c')};`;
+      if (k % 3 === 1) {
+        site.route(`/m-data/${i}.json`, { contentType: 'application/json', body: JSON.stringify({ html: content }) });
+        return `fetch('/m-data/${i}.json').then((r) => r.json()).then((d) => { document.getElementById('root').innerHTML = d.html; });`;
+      }
+      const delay = MIXED_TIMERS_MS[Math.floor(k / 3) % MIXED_TIMERS_MS.length];
+      return `setTimeout(() => { document.getElementById('root').innerHTML = ${JSON.stringify(content).replace(/</g, '\\u003c')}; }, ${delay});`;
+    };
     site.route(p, `<!doctype html><html lang="en"><head>${head}</head><body><div id="root"></div>
-<script>document.getElementById('root').innerHTML = ${JSON.stringify(body.replace(/<script[\s\S]*?<\/script>/gi, '')).replace(/</g, '\\u003c')};</script></body></html>`);
+<script>${build(i)}</script></body></html>`);
   });
   return site;
 }
@@ -164,7 +232,8 @@ export async function engineMixed(ctx: BenchContext): Promise<ScenarioResult> {
     rows: [
       ...compareRows(B, browser, auto).slice(0, 2),
       identicalRow(B, browser, auto),
-      row(B, 'pages with missing content, auto', missingAuto, { note: `of ${pages} (${Math.floor((pages + 1) / 3)} JS-built); browser run: ${missingBrowser}` }),
+      row(B, 'pages with missing content, auto', missingAuto, { note: `of ${pages} (${Math.floor((pages + 1) / 3)} JS-built: inline, fetched, timers of ${MIXED_TIMERS_MS.join('/')} ms); browser run: ${missingBrowser}` }),
+      requestedTwiceRow(B, auto, browser),
     ],
     details: { browser: summary(browser), auto: summary(auto), missingAuto, missingBrowser },
   };
@@ -175,6 +244,6 @@ export function engineThroughput(ctx: BenchContext, baseline: BaselineRun, basel
 }
 
 function summary(r: CrawlRun) {
-  return { status: r.status, pages: r.pages, failed: r.failed, jobMs: r.jobMs, pagesPerSec: pps(r), cpuMsPerPage: cpuPerPage(r), peakPssMb: mb(r.usage.peakPssKb), served: r.served, cpuByName: r.usage.cpuByName,
+  return { status: r.status, pages: r.pages, failed: r.failed, requestedTwice: r.requestedTwice, jobMs: r.jobMs, pagesPerSec: pps(r), cpuMsPerPage: cpuPerPage(r), peakPssMb: mb(r.usage.peakPssKb), served: r.served, cpuByName: r.usage.cpuByName,
     pssMbAtPeak: Object.fromEntries(Object.entries(r.usage.atPeak.byName).map(([k, v]) => [k, Math.round(mb(v.pssKb))])) };
 }

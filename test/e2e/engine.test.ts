@@ -93,14 +93,23 @@ describe('fetch engines end to end', () => {
       assert.equal(e.data.timings.engine, e.data.engine.used);
       assert.equal(typeof e.data.engine.reason, 'string');
     }
-    const verified = events.filter((e) => e.data.engine.verification);
+    const isApp = (e: any): boolean => new URL(e.data.finalUrl).pathname.startsWith('/app/');
+    const verified = events.filter((e) => e.data.engine.verification && !isApp(e));
     assert.ok(verified.length >= 3, 'the host was verified before HTTP was trusted');
     assert.ok(verified.every((e) => e.data.engine.verification.agreed), JSON.stringify(verified.map((e) => e.data.engine)));
+    // Markers are hints: the first app page was verified, and its disagreement taught the host that the marker matters.
+    const appChecks = events.filter((e) => e.data.engine.verification && isApp(e));
+    assert.ok(appChecks.length >= 1 && appChecks.every((e) => !e.data.engine.verification.agreed), JSON.stringify(appChecks.map((e) => e.data.engine)));
     const overHttp = events.filter((e) => e.data.engine.used === 'http');
     assert.ok(overHttp.length >= 5, `static pages were served over HTTP (${overHttp.length})`);
     assert.ok(overHttp.every((e) => /verified static/.test(e.data.engine.reason)));
-    const apps = events.filter((e) => e.part && /client-side rendering markers: empty app root #root/.test(e.data.engine.reason));
+    const apps = events.filter((e) => e.part && /client-side rendering markers .*empty app root #root/.test(e.data.engine.reason));
     assert.ok(apps.length >= 1, 'app pages went to the browser for their markers');
+    // One request per page: verified and rendered pages were given the GET's response.
+    for (const page of job.data) {
+      const path = new URL(page.url).pathname;
+      assert.equal(mixed.hits.get(path), 1, `${path} was requested once (${page.metadata.engine})`);
+    }
   });
 
   test('a host that turns dynamic mid-crawl goes back to the browser', async () => {

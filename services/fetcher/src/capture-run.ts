@@ -25,8 +25,10 @@ import { runActions } from './actions.js';
 import { captureError, Deadline, isClosed, isTimeout, navigationError, selectorError, shortMessage } from './failures.js';
 import { CONTENT_MIN_CHARS, preferSnapshot, type DomSnapshots } from './dom-snapshot.js';
 import type { AbortedNavigation, PageInterceptor } from './page-interceptor.js';
+import type { SettleWatch } from './settle-watch.js';
 import { ACTION_SCREENSHOT_DEFAULTS, takeScreenshot, type CapturedScreenshot, type ShotRequest } from './screenshots.js';
 import type { SsrfProxy } from './ssrf-proxy.js';
+import type { ServedResponse } from './engine/http-engine.js';
 
 export interface CaptureResult {
   finalUrl: string;
@@ -50,22 +52,32 @@ export interface CaptureResult {
 export interface PageGuards {
   interceptor: PageInterceptor;
   snapshots: DomSnapshots;
+  settle: SettleWatch;
 }
 
 export interface SettleOptions {
   /** After DOMContentLoaded, wait at most this long for the load event (then go on without it). */
   loadWaitMaxMs: number;
-  /** After load, wait until no request has been in flight for this long... */
-  networkQuietMs: number;
+  /** After load, wait until the DOM and the network have been still this long with nothing pending (settle-watch.ts)... */
+  settleQuietMs: number;
   /** ...but no longer than this. */
-  networkSettleMaxMs: number;
+  settleMaxMs: number;
   screenshotTimeoutMs: number;
 }
 
+/** How often the settle wait looks at the page (one evaluate each time). */
+const SETTLE_POLL_MS = 25;
+/** The settle wait ends this long before the page's timeout, which the DOM's serialization still needs. */
+const SETTLE_DEADLINE_MARGIN_MS = 500;
+/** Requests that never end on their own (streams, pings) or bring no content: not waited for. */
+const NOT_CONTENT_REQUESTS = new Set(['eventsource', 'websocket', 'ping', 'manifest', 'media', 'font', 'texttrack', 'beacon']);
+
 export class CaptureRun {
   private readonly deadline: Deadline;
+  /** Requests that may bring content, in flight. */
   private readonly inflight = new Set<Request>();
-  private lastActivity = performance.now();
+  /** performance.now() of the last such request's start or end. */
+  private lastNetworkAt = performance.now();
   private lastNavigationUrl: string;
   private mainResponse: Response | undefined;
   private downloaded = false;
@@ -82,19 +94,21 @@ export class CaptureRun {
     private readonly options: ResolvedScrapeOptions,
     private readonly settle: SettleOptions,
     private readonly guards?: PageGuards,
+    private readonly served?: ServedResponse,
   ) {
     this.deadline = new Deadline(options.timeoutMs);
     this.lastNavigationUrl = url;
     page.on('request', (request) => {
       const from = request.redirectedFrom();
       if (from) this.inflight.delete(from);
-      this.inflight.add(request);
-      this.lastActivity = performance.now();
+      if (!NOT_CONTENT_REQUESTS.has(request.resourceType())) {
+        this.inflight.add(request);
+        this.lastNetworkAt = performance.now();
+      }
       if (request.isNavigationRequest() && request.frame() === page.mainFrame()) this.lastNavigationUrl = request.url();
     });
     const done = (request: Request): void => {
-      this.inflight.delete(request);
-      this.lastActivity = performance.now();
+      if (this.inflight.delete(request)) this.lastNetworkAt = performance.now();
     };
     page.on('requestfinished', done);
     page.on('requestfailed', done);
@@ -195,8 +209,14 @@ export class CaptureRun {
 
   private async navigate(): Promise<void> {
     let response: Response | null;
+    // A response already fetched is given to the browser, which goes straight to its final URL.
+    const served = this.guards ? this.served : undefined;
+    if (served) {
+      await this.guards!.interceptor.serve(served);
+      this.lastNavigationUrl = served.url;
+    }
     try {
-      response = await this.page.goto(this.url, { waitUntil: 'commit', timeout: this.deadline.remainingMs() });
+      response = await this.page.goto(served?.url ?? this.url, { waitUntil: 'commit', timeout: this.deadline.remainingMs() });
     } catch (err) {
       if (/Download is starting/i.test(shortMessage(err)) && this.mainResponse) {
         this.downloaded = true;
@@ -235,12 +255,27 @@ export class CaptureRun {
     } catch (err) {
       if (!isTimeout(err)) throw captureError(err, 'loading the page');
     }
-    const until = performance.now() + Math.min(this.deadline.remainingMs(), this.settle.networkSettleMaxMs);
-    while (performance.now() < until) {
-      const quietFor = performance.now() - this.lastActivity;
-      if (this.inflight.size === 0 && quietFor >= this.settle.networkQuietMs) break;
-      const step = this.inflight.size === 0 ? this.settle.networkQuietMs - quietFor : 50;
-      await new Promise((resolve) => setTimeout(resolve, Math.max(10, Math.min(step, until - performance.now()))));
+    await this.untilStill();
+  }
+
+  /**
+   * After load: until nothing the page started is pending, no content request is in flight
+   * and the DOM (and the network since load) has been still for settleQuietMs; at most
+   * settleMaxMs, and never into the margin the page's timeout keeps for serializing.
+   */
+  private async untilStill(): Promise<void> {
+    const loadedAt = performance.now();
+    const capMs = Math.min(this.settle.settleMaxMs, this.deadline.remainingMs() - SETTLE_DEADLINE_MARGIN_MS);
+    const until = loadedAt + Math.max(0, capMs);
+    for (;;) {
+      const state = this.guards ? await this.guards.settle.state() : undefined;
+      const now = performance.now();
+      if (now >= until) return;
+      const sinceNetwork = this.lastNetworkAt > loadedAt ? now - this.lastNetworkAt : Infinity;
+      const sinceChange = Math.min(state?.sinceChangeMs ?? Infinity, sinceNetwork);
+      if ((state?.pending ?? 0) === 0 && this.inflight.size === 0 && sinceChange >= this.settle.settleQuietMs) return;
+      const step = this.inflight.size === 0 && (state?.pending ?? 0) === 0 ? this.settle.settleQuietMs - sinceChange : SETTLE_POLL_MS;
+      await new Promise((resolve) => setTimeout(resolve, Math.max(5, Math.min(step, SETTLE_POLL_MS, until - now))));
     }
   }
 

@@ -12,11 +12,10 @@
 //   away from the loaded page that fail are cancelled so the page keeps its document
 //   (page-interceptor.ts; only those requests are intercepted, the rest runs at full speed).
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { DEFAULT_BROWSER_IDLE_CLOSE_MS, DEFAULT_BROWSER_RETIRE_AFTER_PAGES } from '../../../shared/src/config.js';
 import { BrowserError, type TrawlError } from '../../../shared/src/errors.js';
 import type { Logger } from '../../../shared/src/logger.js';
 import { normalizeScrapeOptions, type ResolvedScrapeOptions } from '../../../shared/src/scrape-options.js';
-import { parseHttpUrl, type CidrRange, type Lookup } from '../../../shared/src/url-safety.js';
+import { parseHttpUrl } from '../../../shared/src/url-safety.js';
 import { BrowserHost } from './browser-pool.js';
 import { Slots, type CapturePriority } from './slots.js';
 import { CaptureRun, type CaptureResult } from './capture-run.js';
@@ -25,12 +24,16 @@ import { captureError, isClosed } from './failures.js';
 import { SsrfProxy } from './ssrf-proxy.js';
 import { PageInterceptor } from './page-interceptor.js';
 import { DomSnapshots } from './dom-snapshot.js';
+import { SettleWatch } from './settle-watch.js';
+import type { ServedResponse } from './engine/http-engine.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /** Upper bound on waiting for a context's close event (a dead browser never sends one). */
 const CONTEXT_CLOSE_WAIT_MS = 5_000;
 
 export type { CaptureResult } from './capture-run.js';
+export { CAPTURER_DEFAULTS, type CapturerStats, type PageCapturerOptions } from './capturer-options.js';
+import { CAPTURER_DEFAULTS, type CapturerStats, type PageCapturerOptions } from './capturer-options.js';
 export type { CapturedScreenshot } from './screenshots.js';
 export { DEVICE_PRESETS, resolveEmulation } from './device-presets.js';
 
@@ -47,84 +50,11 @@ export interface CaptureContext {
    * process for a next render that is seconds away.
    */
   refillsSpare?: boolean;
-}
-
-export interface PageCapturerOptions {
-  chromiumPath?: string;
-  /** SSRF_ALLOW_CIDRS: ranges exempt from the SSRF rules. */
-  allowCidrs: CidrRange[];
-  /** Pages rendering at once. */
-  poolSize: number;
-  /** Bulk (crawl, batch) pages of one host rendering at once (default: no bound but poolSize). */
-  hostMaxInFlight?: number;
-  logger: Logger;
-  /** DNS used by the proxy (default: the system resolver). */
-  lookup?: Lookup;
-  workingIntervalMs?: number;
-  loadWaitMaxMs?: number;
-  networkQuietMs?: number;
-  networkSettleMaxMs?: number;
-  screenshotTimeoutMs?: number;
-  proxyConnectTimeoutMs?: number;
-  launchTimeoutMs?: number;
-  /** Accept invalid TLS certificates (content extraction, not a trust decision). */
-  ignoreHttpsErrors?: boolean;
   /**
-   * Keep one fresh, unused context (with its own proxy and page) ready for the next job
-   * with default emulation, so it does not wait for context creation. 0 turns it off.
-   * A spare costs a renderer process (about 50 MB): it is made only while captures come
-   * close together (`spareBusyWindowMs`) and closed when unused for `spareIdleMs`, so an
-   * `auto` crawl that renders one page in 25 does not hold one.
+   * The main document's response, already fetched (auto's GET): the browser is given it
+   * instead of requesting it again, and navigates to its final URL.
    */
-  spareContexts?: 0 | 1;
-  /** A capture starting within this long of the previous one (or beside others) refills the spare. */
-  spareBusyWindowMs?: number;
-  /** An untaken spare is closed after this long. */
-  spareIdleMs?: number;
-  /**
-   * Close Chromium after this long without a capture (0: never); the next capture launches
-   * it again (about 0.3 s). A fetcher serving HTTP-engine pages gives the memory back.
-   */
-  browserIdleCloseMs?: number;
-  /** Retire a browser after this many pages (0: never); see BrowserHostOptions.retireAfterPages. */
-  browserRetireAfterPages?: number;
-  /**
-   * Launch Chromium in start() (a missing browser fails at once) or only when the first
-   * capture needs it (a fetcher serving HTTP-engine pages never holds a browser's memory).
-   */
-  launchAtStart?: boolean;
-}
-
-export const CAPTURER_DEFAULTS = {
-  workingIntervalMs: 5_000,
-  loadWaitMaxMs: 10_000,
-  networkQuietMs: 50,
-  networkSettleMaxMs: 2_000,
-  screenshotTimeoutMs: 15_000,
-  proxyConnectTimeoutMs: 15_000,
-  launchTimeoutMs: 30_000,
-  ignoreHttpsErrors: true,
-  spareContexts: 1,
-  spareBusyWindowMs: 1_000,
-  spareIdleMs: 5_000,
-  browserIdleCloseMs: DEFAULT_BROWSER_IDLE_CLOSE_MS,
-  browserRetireAfterPages: DEFAULT_BROWSER_RETIRE_AFTER_PAGES,
-  launchAtStart: true,
-} as const;
-
-export interface CapturerStats {
-  /** Captures holding a slot / waiting for one. */
-  active: number;
-  queued: number;
-  /** Contexts and pages this capturer has open (its own bookkeeping)... */
-  openContexts: number;
-  openPages: number;
-  /** ...and what Playwright reports for the current browser (should agree). */
-  browserContexts: number;
-  browserPages: number;
-  openProxies: number;
-  browserLaunches: number;
-  captures: { started: number; succeeded: number; failed: number };
+  served?: ServedResponse;
 }
 
 /** What one capture holds open, closed after its answer (PageCapturer.dispose). */
@@ -143,6 +73,7 @@ interface Prepared {
   page: Page;
   interceptor: PageInterceptor;
   snapshots: DomSnapshots;
+  settle: SettleWatch;
 }
 
 /** Spares are made for requests that change nothing about the context. */
@@ -279,7 +210,7 @@ export class PageCapturer {
       if (ctx.signal.aborted) throw ctx.signal.reason;
       browser = await this.host!.getForPage();
       const prepared = (await this.takeSpare(browser, options)) ?? (await this.prepare(browser, options));
-      const { proxy, context, page, interceptor, snapshots } = prepared;
+      const { proxy, context, page, interceptor, snapshots, settle } = prepared;
       held.proxy = proxy;
       held.context = context;
       held.contextClosed = prepared.contextClosed;
@@ -293,7 +224,7 @@ export class PageCapturer {
       const busy = now - this.lastCaptureAt < this.settings.spareBusyWindowMs || this.slots.activeCount > 1 || this.slots.queuedCount > 0;
       this.lastCaptureAt = now;
       if (busy && ctx.refillsSpare !== false) this.refillSpare();
-      const result = await new CaptureRun(page, proxy, url, options, this.settings, { interceptor, snapshots }).run();
+      const result = await new CaptureRun(page, proxy, url, options, this.settings, { interceptor, snapshots, settle }, ctx.served).run();
       this.counts.succeeded++;
       return result;
     } catch (err) {
@@ -329,7 +260,8 @@ export class PageCapturer {
       page.once('close', () => this.counts.pages--);
       const interceptor = await PageInterceptor.install(made, page, proxy, skippedResourceTypes(options));
       const snapshots = await DomSnapshots.install(page);
-      return { browser, proxy, context: made, contextClosed, page, interceptor, snapshots };
+      const settle = await SettleWatch.install(page, { timerMaxMs: this.settings.settleTimerMaxMs, chainMax: this.settings.settleChainMax });
+      return { browser, proxy, context: made, contextClosed, page, interceptor, snapshots, settle };
     } catch (err) {
       await this.dispose({ proxy, ...(context ? { context } : {}), contextClosed: Promise.resolve() });
       throw err;

@@ -12,11 +12,20 @@
 //   document's DOM. Each cancelled navigation is recorded (CaptureResult.abortedNavigations,
 //   then the page_fetched event). A navigation that succeeds is followed as before.
 //
-// The requested URL's own navigation (and its redirects) is never touched: its failure is
-// the page's failure, reported with the proxy's reason by CaptureRun.
+// - a main document already fetched (auto's GET; CaptureContext.served) is given to the
+//   browser at its request stage (Fetch.fulfillRequest with the original status, headers
+//   and bytes), so the site is not asked for it twice. Only that one request is answered
+//   here; Documents are paused at their request stage only until it has been.
+//
+// The requested URL's own navigation (and its redirects) is otherwise never touched: its
+// failure is the page's failure, reported with the proxy's reason by CaptureRun.
 import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 import { NetworkError, type TrawlError } from '../../../shared/src/errors.js';
 import type { SsrfProxy } from './ssrf-proxy.js';
+import type { ServedResponse } from './engine/http-engine.js';
+
+/** The resource types paused here: the refused ones (skippedResourceTypes) and Documents. */
+type FetchPattern = { resourceType: 'Document' | 'Font' | 'Media' | 'Image'; requestStage: 'Request' | 'Response' };
 
 /** A main-frame navigation away from the loaded page that failed and was cancelled. */
 export interface AbortedNavigation {
@@ -55,16 +64,24 @@ export class PageInterceptor {
    */
   readonly navigationRequested = new Promise<void>((resolve) => { this.signalRequested = resolve; });
 
+  /** The main document to answer from memory, until its request comes. */
+  private served: ServedResponse | undefined;
+
   private constructor(
     private readonly cdp: CDPSession,
     private readonly mainFrameId: string,
     private readonly proxy: SsrfProxy,
+    private readonly patterns: FetchPattern[],
   ) {}
 
   static async install(context: BrowserContext, page: Page, proxy: SsrfProxy, refusedResourceTypes: string[]): Promise<PageInterceptor> {
     const cdp = await context.newCDPSession(page);
     const { frameTree } = await cdp.send('Page.getFrameTree');
-    const interceptor = new PageInterceptor(cdp, frameTree.frame.id, proxy);
+    const patterns: FetchPattern[] = [
+      ...refusedResourceTypes.map((resourceType) => ({ resourceType: resourceType as FetchPattern['resourceType'], requestStage: 'Request' as const })),
+      { resourceType: 'Document', requestStage: 'Response' },
+    ];
+    const interceptor = new PageInterceptor(cdp, frameTree.frame.id, proxy, patterns);
     cdp.on('Fetch.requestPaused', (event) => void interceptor.paused(event));
     cdp.on('Page.frameRequestedNavigation', (event) => {
       if (event.frameId !== interceptor.mainFrameId) return;
@@ -72,13 +89,14 @@ export class PageInterceptor {
       interceptor.signalRequested();
     });
     await cdp.send('Page.enable');
-    await cdp.send('Fetch.enable', {
-      patterns: [
-        ...refusedResourceTypes.map((resourceType) => ({ resourceType: resourceType as 'Font', requestStage: 'Request' as const })),
-        { resourceType: 'Document' as const, requestStage: 'Response' as const },
-      ],
-    });
+    await cdp.send('Fetch.enable', { patterns });
     return interceptor;
+  }
+
+  /** The next main-frame request for `served.url` is answered with `served` (call before navigating there). */
+  async serve(served: ServedResponse): Promise<void> {
+    this.served = served;
+    await this.cdp.send('Fetch.enable', { patterns: [...this.patterns, { resourceType: 'Document', requestStage: 'Request' }] });
   }
 
   /** The main-frame navigations cancelled so far, oldest first. */
@@ -100,7 +118,11 @@ export class PageInterceptor {
     const { requestId } = event;
     try {
       if (event.responseStatusCode === undefined && event.responseErrorReason === undefined) {
-        // Request stage: only the refused resource types are paused there.
+        if (event.resourceType === 'Document') {
+          await this.requestedDocument(event);
+          return;
+        }
+        // Request stage: otherwise only the refused resource types are paused there.
         await this.cdp.send('Fetch.failRequest', { requestId, errorReason: 'BlockedByClient' });
         return;
       }
@@ -127,6 +149,25 @@ export class PageInterceptor {
     }
   }
 
+  /** A document's request while a served response waits: the main frame's request for it gets it. */
+  private async requestedDocument(event: RequestPaused): Promise<void> {
+    const served = this.served;
+    if (!served || event.frameId !== this.mainFrameId || withoutHash(event.request.url) !== withoutHash(served.url)) {
+      await this.cdp.send('Fetch.continueRequest', { requestId: event.requestId });
+      return;
+    }
+    this.served = undefined;
+    this.initialDone = true;
+    await this.cdp.send('Fetch.fulfillRequest', {
+      requestId: event.requestId,
+      responseCode: served.status,
+      responseHeaders: served.headers,
+      body: served.body.toString('base64'),
+    });
+    // Documents need not stop at their request stage any more.
+    await this.cdp.send('Fetch.enable', { patterns: this.patterns });
+  }
+
   /** Why a later main-frame navigation failed, or undefined when it has a real response. */
   private failureOf(event: RequestPaused): TrawlError | undefined {
     const { url } = event.request;
@@ -142,4 +183,14 @@ export class PageInterceptor {
 function isRedirect(event: RequestPaused): boolean {
   const status = event.responseStatusCode ?? 0;
   return status >= 300 && status < 400 && (event.responseHeaders ?? []).some((h) => h.name.toLowerCase() === 'location');
+}
+
+function withoutHash(url: string): string {
+  try {
+    const u = new URL(url);
+    u.hash = '';
+    return u.href;
+  } catch {
+    return url;
+  }
 }

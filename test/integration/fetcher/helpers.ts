@@ -19,7 +19,6 @@ export async function startCapturer(extra: Partial<PageCapturerOptions> = {}): P
     allowCidrs: LOOPBACK_ALLOWED,
     poolSize: 2,
     logger: createLogger('fetcher-test', process.env.LOG_LEVEL ?? 'silent'),
-    networkQuietMs: 50,
     ...extra,
   });
   await capturer.start();

@@ -21,6 +21,8 @@ import { ctx, LOOPBACK_ALLOWED, opts, startCapturer } from './helpers.js';
 const article = (n: number) => `<!doctype html><html><head><title>Page ${n}</title></head><body><article><h1>Page ${n}</h1>${'<p>Server-rendered text of a static page, the same with or without JavaScript.</p>'.repeat(6)}</article></body></html>`;
 // Client-side rendered: an empty app root, filled by a script.
 const app = '<!doctype html><html><head><title>App</title></head><body><div id="root"></div><script>document.getElementById("root").innerHTML = "<h1>Built</h1><p>" + "Text built by JavaScript. ".repeat(20) + "</p>"</script></body></html>';
+// Server-rendered, with a marker that changes nothing: an empty element a script looks up by id (it only sets a class).
+const harmless = (n: number) => `<!doctype html><html><head><title>Harmless ${n}</title></head><body><article><h1>Harmless ${n}</h1>${'<p>Server-rendered text beside a widget slot that stays empty.</p>'.repeat(6)}</article><div id="widget"></div><script>document.getElementById('widget').className = 'ready'</script></body></html>`;
 const logger = createLogger('verify-renders-test', 'silent');
 
 describe('auto: verification renders', () => {
@@ -60,6 +62,7 @@ describe('auto: verification renders', () => {
     nc = await connect({ servers: server.url });
     const routes: Record<string, string> = { '/app1': app, '/app2': app, '/app3': app };
     for (let n = 0; n < 4; n++) routes[`/p${n}`] = article(n);
+    for (let n = 0; n < 6; n++) routes[`/h${n}`] = harmless(n);
     site = await startSite(routes);
     // A spare would be made for any capture close to another (a 60 s window).
     capturer = await startCapturer({ poolSize: 3, spareContexts: 1, spareBusyWindowMs: 60_000, spareIdleMs: 60_000 });
@@ -103,5 +106,19 @@ describe('auto: verification renders', () => {
     await capturer.idle();
     // The spare context, made while renders came close together.
     await until(() => capturer.stats().openContexts === 1, { timeoutMs: 10_000 });
+  });
+
+  test('given a marker kind that verified identical K times on a host, then its next pages are served over HTTP', async () => {
+    reset();
+    const r = router();
+    const engines: string[] = [];
+    for (let n = 0; n < 5; n++) {
+      const page = await r.fetch('crawl', site.url(`/h${n}`), opts({ formats: ['markdown'] }), ctx());
+      engines.push(`${page.engine.used}: ${page.engine.reason}`);
+      assert.match(page.html, /widget slot/);
+    }
+    for (const e of engines.slice(0, 3)) assert.match(e, /^browser: client-side rendering markers unverified on this host: script fills empty #widget/);
+    for (const e of engines.slice(3)) assert.match(e, /^http: host verified static .*markers verified harmless on this host: script fills empty #widget/);
+    assert.equal(seen.length, 3, 'only the three verifications rendered');
   });
 });

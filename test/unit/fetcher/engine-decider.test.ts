@@ -2,7 +2,7 @@
 // the host's history is folded with evolve, so each test states what happened, not state.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { decide, evolve, NEW_HOST, type AutoPolicy, type EngineCommand, type EngineDecision, type HostEvent, type HostProfile } from '../../../services/fetcher/src/engine/host-profile.js';
+import { decide, evolve, MAX_MARKER_KINDS, NEW_HOST, type AutoPolicy, type EngineCommand, type EngineDecision, type HostEvent, type HostProfile } from '../../../services/fetcher/src/engine/host-profile.js';
 
 const POLICY: AutoPolicy = { agreements: 3, recheckEvery: 5 };
 const at = '2026-01-01T00:00:00.000Z';
@@ -44,8 +44,6 @@ describe('engine decider: after the probe', () => {
   test('an unknown host is verified (both engines, compared)', () => given([seen]).when(probedHtml()).then('verify', /0\/3 agreeing/));
   test('two agreeing pages are not enough', () => given([agreed, agreed, seen]).when(probedHtml()).then('verify', /2\/3/));
   test('after K agreeing pages the host is served over HTTP', () => given([agreed, agreed, agreed, seen]).when(probedHtml()).then('http', /verified static/));
-  test('client-side rendering markers go to the browser whatever the host', () =>
-    given([agreed, agreed, agreed, seen]).when(probedHtml(['empty app root #root'])).then('browser', /markers: empty app root #root/));
   test('a failed or non-HTML probe goes to the browser', () =>
     given([agreed, agreed, agreed, seen]).when({ type: 'probed', requested: 'auto', probe: { ok: false, why: 'not-html', detail: 'application/json' } }).then('browser', /not-html/));
   test('every recheckEvery-th page of a static host is verified (drift check)', () => {
@@ -59,6 +57,55 @@ describe('engine decider: after the probe', () => {
     given([agreed, agreed, agreed, ...Array<HostEvent>(10).fill(seen)]).when(probedHtml()).then('verify', /drift check/);
   });
   test('engine http serves the probe as is', () => given([disagreed, seen]).when({ type: 'probed', requested: 'http', probe: { ok: true, csrMarkers: ['meta refresh'] } }).then('http'));
+});
+
+describe('engine decider: markers are hints, verification is the judge (per host and marker kind)', () => {
+  const islandPage = (url: string, agreedNow: boolean, markers = ['script fills empty #comments']): HostEvent =>
+    ({ type: 'verified', agreed: agreedNow, similarity: agreedNow ? 1 : 0.5, url, at, markers });
+  const root = ['empty app root #root'];
+  test('a marker never verified on its host is verified, not just rendered (even on a static host)', () =>
+    given([agreed, agreed, agreed, seen]).when(probedHtml(root)).then('verify', /markers unverified on this host: empty app root #root \(0\/3 agreeing\)/));
+  test('a marker kind that verified identical K times is served over HTTP on a static host', () =>
+    given([islandPage('http://h/1', true), islandPage('http://h/2', true), islandPage('http://h/3', true), seen])
+      .when(probedHtml(['script fills empty #comments'])).then('http', /host verified static.*markers verified harmless on this host: script fills empty #comments/));
+  test('pages with markers teach the host too: a host whose every page carries a harmless marker becomes static', () =>
+    assert.equal(given([islandPage('http://h/1', true), islandPage('http://h/2', true), islandPage('http://h/3', true)]).profile.mode, 'static'));
+  test('two agreeing pages are not enough for a marker kind', () =>
+    given([agreed, agreed, agreed, islandPage('http://h/1', true), islandPage('http://h/2', true), seen])
+      .when(probedHtml(['script fills empty #comments'])).then('verify', /\(2\/3 agreeing\)/));
+  test('a trusted kind does not vouch for another kind on the same page', () =>
+    given([islandPage('http://h/1', true), islandPage('http://h/2', true), islandPage('http://h/3', true), seen])
+      .when(probedHtml(['script fills empty #comments', 'empty app root #root'])).then('verify', /unverified on this host: empty app root #root/));
+  test('marker kinds are learnt per host profile: the measured detail is not part of the kind', () =>
+    given([islandPage('http://h/1', true, ['little body text (12 chars) beside scripts']), islandPage('http://h/2', true, ['little body text (40 chars) beside scripts']), islandPage('http://h/3', true, ['little body text (7 chars) beside scripts']), seen])
+      .when(probedHtml(['little body text (99 chars) beside scripts'])).then('http'));
+  test('a marker kind that rendered differently sends its pages to the browser...', () =>
+    given([agreed, agreed, agreed, islandPage('http://h/spa', false, root), seen]).when(probedHtml(root)).then('browser', /markers that changed pages of this host: empty app root #root/));
+  test('...but not the host: its pages without that marker stay on HTTP', () => {
+    const history = [agreed, agreed, agreed, islandPage('http://h/spa', false, root), seen];
+    assert.equal(given(history).profile.mode, 'static');
+    given(history).when(probedHtml()).then('http');
+    given(history).when(plan()).then('probe');
+  });
+  test('a rendering marker kind is rechecked 1 page in recheckEvery, and an agreeing recheck learns it again', () => {
+    const history = [agreed, agreed, agreed, islandPage('http://h/spa', false, root), seen, seen, seen, seen, seen];
+    given(history).when(probedHtml(root)).then('verify', /recheck of markers/);
+    const relearning = [...history, islandPage('http://h/spa', true, root)];
+    assert.equal(given(relearning).profile.markers?.['empty app root #root']?.mode, 'learning');
+    given([...relearning, seen]).when(probedHtml(root)).then('verify', /1\/3 agreeing/);
+  });
+  test('drift checks go on for pages with trusted markers, and a drift that disagrees sends only that kind to the browser', () => {
+    const trusted = [islandPage('http://h/1', true), islandPage('http://h/2', true), islandPage('http://h/3', true)];
+    given([...trusted, seen, seen, seen, seen, seen]).when(probedHtml(['script fills empty #comments'])).then('verify', /drift check/);
+    const drifted = given([...trusted, seen, seen, seen, seen, seen, islandPage('http://h/8', false)]).profile;
+    assert.equal(drifted.mode, 'static');
+    assert.equal(drifted.markers?.['script fills empty #comments']?.mode, 'browser');
+  });
+  test('a host keeps at most MAX_MARKER_KINDS kinds (later ones stay unverified, so verified)', () => {
+    const many = Array.from({ length: MAX_MARKER_KINDS + 5 }, (_, i) => islandPage(`http://h/${i}`, true, [`script fills empty #c${i}`]));
+    const { profile } = given(many);
+    assert.equal(Object.keys(profile.markers ?? {}).length, MAX_MARKER_KINDS);
+  });
 });
 
 describe('engine decider: evolve', () => {

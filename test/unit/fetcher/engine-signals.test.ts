@@ -32,6 +32,25 @@ describe('client-side rendering markers', () => {
       ['script fills empty #specs'],
     );
   });
+  describe('a data island read by id is not an empty element (SSR frameworks hydrate from it)', () => {
+    const article = `<main><h1>Server-rendered</h1><p>${TEXT}</p></main>`;
+    const islands: [string, string, string][] = [
+      ['Next.js pages router', '<script id="__NEXT_DATA__" type="application/json">{"props":{"pageProps":{"id":7}},"page":"/a"}</script>', 'JSON.parse(document.getElementById("__NEXT_DATA__").textContent)'],
+      ['Nuxt', '<script type="application/json" id="__NUXT_DATA__" data-ssr="true">[{"state":1},{"id":7}]</script>', "const el = document.getElementById('__NUXT_DATA__'); JSON.parse(el.textContent)"],
+      ['Astro / a hand-made island', '<script id="props-7" type="application/json">{"id":7}</script>', "document.querySelector('#props-7').textContent"],
+      ['JSON-LD', '<script id="ld" type="application/ld+json">{"@type":"Article"}</script>', "$('#ld').text()"],
+      ['an import map', '<script id="map" type="importmap">{"imports":{"a":"/a.js"}}</script>', "document.getElementById('map')"],
+      ['an empty executable script with an id', '<script id="boot" src="/boot.js"></script>', "document.getElementById('boot').dataset.x"],
+      ['an empty template', '<template id="row"></template>', "document.getElementById('row').content"],
+    ];
+    for (const [name, island, reader] of islands) {
+      test(name, () => assert.deepEqual(csrMarkers(page(`<div id="__next">${article}</div>${island}<script>${reader}</script>`)), []));
+    }
+    test('an empty element beside the island is still one', () => {
+      const html = page(`${article}<div id="comments"></div><script id="d" type="application/json">{}</script><script>const d = document.getElementById('d'); document.getElementById('comments').textContent = d.textContent</script>`);
+      assert.deepEqual(csrMarkers(html), ['script fills empty #comments']);
+    });
+  });
   test('JSON data scripts do not count as scripts', () => {
     assert.deepEqual(csrMarkers(page(`<p>Short.</p><script type="application/ld+json">${'{"a":1}'.repeat(300)}</script>`)), []);
   });

@@ -1,8 +1,9 @@
 // Signs in served HTML that the page is built by JavaScript in the browser, so its HTTP
-// HTML is not the page a user sees. A page showing any of them is rendered, whatever its
-// host's profile says (host-profile.ts). Cheap by design: one streaming htmlparser2 pass,
-// no DOM is built and no script is run (a few ms for a 70 KB page). False positives only
-// cost a render; the host-level verification catches what these miss.
+// HTML may not be the page a user sees. They are hints, not verdicts: a page showing one is
+// verified (rendered too and compared) until its host has learnt that marker kind, then
+// rendered or served over HTTP as the kind verified (host-profile.ts). Cheap by design: one
+// streaming htmlparser2 pass, no DOM is built and no script is run (a few ms for a 70 KB
+// page). The host-level verification catches what these miss.
 import { Parser } from 'htmlparser2';
 
 /** Ids single-page-app frameworks mount into (React, Next.js, Vue, Nuxt, Gatsby, Svelte...). */
@@ -12,6 +13,14 @@ export const MIN_BODY_TEXT_CHARS = 200;
 const NOSCRIPT_ASKS_FOR_JS = /(enable|turn on|activate|requires?|need)\s+(your\s+)?javascript|javascript\s+(is\s+)?(required|disabled|needed|must be enabled)/i;
 /** Elements whose text is not page text. */
 const NOT_TEXT = new Set(['script', 'style', 'noscript', 'template', 'head', 'title']);
+/**
+ * Elements that are never "an empty element a script fills" however empty they look: a
+ * <script> holds data or code, not page text (a data island such as Next.js's
+ * `<script id="__NEXT_DATA__" type="application/json">`, Nuxt's __NUXT_DATA__, Remix's and
+ * Astro's, JSON-LD or an import map, read by getElementById to hydrate a page the server
+ * already rendered); <style> and <template> are not shown either.
+ */
+const NEVER_FILLED = new Set(['script', 'style', 'template']);
 const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr']);
 
 interface Open {
@@ -71,7 +80,7 @@ export function csrMarkers(html: string): string[] {
       if (index === -1) return;
       for (const open of stack.splice(index)) {
         if (NOT_TEXT.has(open.name)) skipDepth = Math.max(0, skipDepth - 1);
-        if (open.id && !open.filled) emptyIds.push(open.id);
+        if (open.id && !open.filled && !NEVER_FILLED.has(open.name)) emptyIds.push(open.id);
       }
     },
   }, { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true });

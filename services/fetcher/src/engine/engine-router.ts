@@ -5,11 +5,13 @@
 //   browser -> PageCapturer (today's path)
 //   http    -> HttpEngine; its errors are the page's errors
 //   auto    -> plan: browser-only options or a JavaScript host -> browser; else the GET,
-//              then: CSR markers, non-HTML, too large, failed -> browser;
+//              then: non-HTML, too large, failed -> browser;
+//                    CSR markers: a kind that changed pages of this host -> browser; a
+//                    kind not yet verified on it -> verify; all trusted -> as without;
 //                    static host -> the GET's HTML;
 //                    learning host, drift check, recheck -> verify: render too, transform
 //                    both, compare (similarity.ts), serve the browser's result, and record
-//                    the verdict on the host.
+//                    the verdict on the host (and on the page's marker kinds).
 //
 // Documents (PDF, DOCX, text, markdown, JSON; shared/src/document-type.ts) never go
 // through the browser, which would download a PDF instead of rendering it: an HTTP GET that
@@ -17,7 +19,13 @@
 // response is labelled like one (or unlabelled and empty: a download) is fetched again by
 // the HTTP engine, with the same SSRF protections, and served from there when it is one.
 //
-// Cost of a verification: one extra GET and two transforms (transformPage, in this
+// One request per page: when the GET was made and the page still needs the browser (a
+// render or a verification), the browser is handed that response for its main document
+// (CaptureContext.served, fulfilled by page-interceptor.ts with the original status,
+// headers and final URL) instead of requesting it again; its subresources load as usual,
+// through the capture's SSRF proxy.
+//
+// Cost of a verification: two transforms (transformPage, in this
 // process's thread, on the same options with markdown only) beside the render it would
 // have paid anyway. It happens for the first K pages of a host and 1 page in
 // `recheckEvery` after that. A failed GET under auto costs one extra round trip. Each auto
@@ -128,15 +136,25 @@ export class EngineRouter {
     if (next.action === 'http' && got) {
       return { ...fromHttp(got), engine: record('http', next) };
     }
-    const rendered = next.action === 'verify' && got ? await this.verifyRender(url, options, ctx) : await this.deps.capture(url, options, ctx);
+    // A page with markers renders with every slot even when verified: before its marker
+    // kind was learnt, it was rendered anyway, and most such pages do need the browser.
+    const check = next.action === 'verify' && got && !(probe.ok && probe.csrMarkers.length > 0);
+    // The browser renders the response the GET already has: the site sees one request per page.
+    const renderCtx: CaptureContext = got?.served ? { ...ctx, served: got.served } : ctx;
+    const rendered = check ? await this.verifyRender(url, options, renderCtx) : await this.deps.capture(url, options, renderCtx);
+    // The page's fetch was the GET's: its time counts in the page's fetchMs.
+    if (renderCtx.served && got) rendered.timings = { ...rendered.timings, fetchMs: rendered.timings.fetchMs + got.timings.fetchMs };
     const document = got ? undefined : await this.documentBehind(rendered, url, options, ctx.signal, startedAt);
     if (document) return asDocument(document);
     if (next.action !== 'verify' || !got) {
       return { ...rendered, engine: record('browser', next) };
     }
     const verification = await this.compare(got, rendered, options);
-    await this.deps.profiles.record(hostKey!, { type: 'verified', agreed: verification.agreed, similarity: verification.markdown, url, at: this.deps.clock().toISOString() });
-    if (!verification.agreed) this.deps.logger.info({ hostKey, url, verification }, 'HTTP and browser results differ: host goes to the browser');
+    const markers = probe.ok ? probe.csrMarkers : [];
+    await this.deps.profiles.record(hostKey!, { type: 'verified', agreed: verification.agreed, similarity: verification.markdown, url, at: this.deps.clock().toISOString(), markers });
+    if (!verification.agreed) {
+      this.deps.logger.info({ hostKey, url, verification, markers }, markers.length > 0 ? 'HTTP and browser results differ: these markers go to the browser on this host' : 'HTTP and browser results differ: host goes to the browser');
+    }
     return { ...rendered, engine: record('browser', next, verification) };
   }
 
@@ -223,5 +241,6 @@ function isEmptyDocument(html: string): boolean {
 }
 
 function fromHttp(page: HttpFetchResult): CaptureResult & Pick<RoutedPage, 'document'> {
-  return { ...page, screenshots: [] };
+  const { served: _served, ...result } = page;
+  return { ...result, screenshots: [] };
 }

@@ -7,8 +7,16 @@
 //   browser  --an agreeing recheck (1 page in `recheckEvery`)--> learning
 //
 // A verification fetches the page both ways and compares the two markdowns and link sets
-// (similarity.ts); the browser's result is the one served. Whatever the host's mode, a
-// page whose HTTP HTML shows client-side rendering markers (csr-markers.ts) is rendered.
+// (similarity.ts); the browser's result is the one served.
+//
+// Client-side rendering markers in the HTTP HTML (csr-markers.ts) are hints, not verdicts:
+// the same learning runs per host AND per marker kind (`markers`). A page showing a kind
+// not yet verified on its host is verified (so the kind is learnt instead of always
+// rendered); a kind that verified identical K times is trusted and the page follows its
+// host's mode (served over HTTP on a static host, with the same drift checks); a kind that
+// once rendered differently sends its pages to the browser, rechecked 1 page in
+// `recheckEvery` like a JavaScript host. A disagreement on a page with markers is blamed on
+// its markers, not on the host: the host's other pages stay on HTTP.
 import type { Engine } from '../../../../shared/src/scrape-options.js';
 
 export type HostMode = 'learning' | 'static' | 'browser';
@@ -27,9 +35,30 @@ export interface HostProfile {
   disagreements: number;
   /** The last verification, for operators (GET .../events shows it on the page too). */
   last?: { agreed: boolean; similarity: number; url: string; at: string };
+  /** What verifications taught about each marker kind on this host (absent: none seen). */
+  markers?: Record<string, MarkerProfile>;
+}
+
+/** The learning of one marker kind on one host (same modes and thresholds as the host's). */
+export interface MarkerProfile {
+  mode: HostMode;
+  agreeing: number;
+  verifications: number;
+  disagreements: number;
 }
 
 export const NEW_HOST: HostProfile = { mode: 'learning', agreeing: 0, sinceCheck: 0, verifications: 0, disagreements: 0 };
+const NEW_MARKER: MarkerProfile = { mode: 'learning', agreeing: 0, verifications: 0, disagreements: 0 };
+/** Marker kinds kept per host: a site minting ids per page cannot grow its profile without bound (later kinds stay unverified). */
+export const MAX_MARKER_KINDS = 32;
+
+/**
+ * A marker's kind: the marker without its measured detail ("little body text (12 chars)
+ * beside scripts" -> "little body text beside scripts"); ids stay ("script fills empty #comments").
+ */
+export function markerKind(marker: string): string {
+  return marker.replace(/\s*\(\d+ chars\)/, '');
+}
 
 export interface AutoPolicy {
   /** Agreeing verifications before a host is trusted over HTTP (K). */
@@ -64,7 +93,8 @@ export type EngineDecision =
 export type HostEvent =
   /** A page of the host is about to be decided (auto only). */
   | { type: 'seen' }
-  | { type: 'verified'; agreed: boolean; similarity: number; url: string; at: string };
+  /** `markers`: the CSR markers the verified page's HTTP HTML showed (none: a plain page). */
+  | { type: 'verified'; agreed: boolean; similarity: number; url: string; at: string; markers?: string[] };
 
 /** `profile` is the host's profile with this page already `seen`. */
 export function decide(profile: HostProfile, command: EngineCommand, policy: AutoPolicy = AUTO_POLICY_DEFAULTS): EngineDecision {
@@ -80,7 +110,27 @@ export function decide(profile: HostProfile, command: EngineCommand, policy: Aut
   if (command.requested === 'http') return { action: 'http', reason: 'engine http' };
   const { probe } = command;
   if (!probe.ok) return { action: 'browser', reason: `HTTP fetch ${probe.why}: ${probe.detail}` };
-  if (probe.csrMarkers.length > 0) return { action: 'browser', reason: `client-side rendering markers: ${probe.csrMarkers.join(', ')}` };
+  const kinds = [...new Set(probe.csrMarkers.map(markerKind))];
+  let trusted = '';
+  if (kinds.length > 0) {
+    const known = (kind: string): MarkerProfile => profile.markers?.[kind] ?? NEW_MARKER;
+    const rendering = kinds.filter((k) => known(k).mode === 'browser');
+    if (rendering.length > 0) {
+      return recheckDue(profile, policy)
+        ? { action: 'verify', reason: `recheck of markers that changed pages of this host (1 page in ${policy.recheckEvery}): ${rendering.join(', ')}` }
+        : { action: 'browser', reason: `client-side rendering markers that changed pages of this host: ${rendering.join(', ')}` };
+    }
+    const unverified = kinds.filter((k) => known(k).mode === 'learning');
+    if (unverified.length > 0) {
+      return { action: 'verify', reason: `client-side rendering markers unverified on this host: ${unverified.map((k) => `${k} (${known(k).agreeing}/${policy.agreements} agreeing)`).join(', ')}` };
+    }
+    trusted = `; markers verified harmless on this host: ${kinds.join(', ')}`;
+  }
+  const decision = byHostMode(profile, policy);
+  return trusted ? { ...decision, reason: decision.reason + trusted } : decision;
+}
+
+function byHostMode(profile: HostProfile, policy: AutoPolicy): EngineDecision {
   switch (profile.mode) {
     case 'learning':
       return { action: 'verify', reason: `host unverified (${profile.agreeing}/${policy.agreements} agreeing pages)` };
@@ -96,20 +146,42 @@ export function decide(profile: HostProfile, command: EngineCommand, policy: Aut
 export function evolve(profile: HostProfile, event: HostEvent, policy: AutoPolicy = AUTO_POLICY_DEFAULTS): HostProfile {
   if (event.type === 'seen') return { ...profile, sinceCheck: profile.sinceCheck + 1 };
   const last = { agreed: event.agreed, similarity: event.similarity, url: event.url, at: event.at };
+  const kinds = [...new Set((event.markers ?? []).map(markerKind))];
+  if (kinds.length > 0) {
+    // The markers explain a disagreement: they learn, the host's own count is left as it is.
+    const markers = evolveMarkers(profile.markers ?? {}, kinds, event.agreed, policy);
+    if (!event.agreed) return { ...profile, sinceCheck: 0, verifications: profile.verifications + 1, disagreements: profile.disagreements + 1, last, markers };
+    return { ...agreedBy(profile, policy), last, markers };
+  }
   if (!event.agreed) {
     return { ...profile, mode: 'browser', agreeing: 0, sinceCheck: 0, verifications: profile.verifications + 1, disagreements: profile.disagreements + 1, last };
   }
+  return { ...agreedBy(profile, policy), last };
+}
+
+/** A host after one more agreeing verification. */
+function agreedBy(profile: HostProfile, policy: AutoPolicy): HostProfile {
   const agreeing = profile.agreeing + 1;
   // A JavaScript host whose recheck agrees is learnt again (every page verified until K agree).
   const mode = agreeing >= policy.agreements ? 'static' : profile.mode === 'browser' ? 'learning' : profile.mode;
-  return {
-    ...profile,
-    mode,
-    agreeing,
-    sinceCheck: 0,
-    verifications: profile.verifications + 1,
-    last,
-  };
+  return { ...profile, mode, agreeing, sinceCheck: 0, verifications: profile.verifications + 1 };
+}
+
+function evolveMarkers(markers: Record<string, MarkerProfile>, kinds: string[], agreed: boolean, policy: AutoPolicy): Record<string, MarkerProfile> {
+  const next = { ...markers };
+  for (const kind of kinds) {
+    const known = next[kind];
+    if (!known && Object.keys(next).length >= MAX_MARKER_KINDS) continue;
+    const m = known ?? NEW_MARKER;
+    if (!agreed) {
+      next[kind] = { mode: 'browser', agreeing: 0, verifications: m.verifications + 1, disagreements: m.disagreements + 1 };
+      continue;
+    }
+    const agreeing = m.agreeing + 1;
+    const mode = agreeing >= policy.agreements ? 'static' : m.mode === 'browser' ? 'learning' : m.mode;
+    next[kind] = { mode, agreeing, verifications: m.verifications + 1, disagreements: m.disagreements };
+  }
+  return next;
 }
 
 /** Every `recheckEvery`-th page seen since the last verification is verified. */

@@ -62,7 +62,29 @@ export interface HttpFetchResult {
   html: string;
   /** Set when the response is a document: its bytes as served and its detected kind. */
   document?: { kind: DocumentKind; bytes: Uint8Array };
+  /** An HTML page's response as served, for a browser that renders it next without fetching it again. */
+  served?: ServedResponse;
   timings: { fetchMs: number; renderMs: number; screenshotMs: number };
+}
+
+/**
+ * A main document already fetched: what the browser is given instead of requesting it
+ * (page-interceptor.ts). `body` is the decompressed bytes in their own charset; `headers`
+ * leave out the transfer framing that no longer describes them.
+ */
+export interface ServedResponse {
+  url: string;
+  status: number;
+  headers: { name: string; value: string }[];
+  body: Buffer;
+}
+
+/** Headers that described the bytes on the wire (compressed, chunked), not the decoded body. */
+const WIRE_HEADERS = new Set(['content-encoding', 'content-length', 'transfer-encoding', 'connection', 'keep-alive']);
+
+function servedHeaders(headers: Record<string, string | string[] | undefined>): ServedResponse['headers'] {
+  return Object.entries(headers).flatMap(([name, value]) => WIRE_HEADERS.has(name) || value === undefined ? []
+    : (Array.isArray(value) ? value : [value]).map((v) => ({ name, value: v })));
 }
 
 export class HttpEngine {
@@ -128,6 +150,7 @@ export class HttpEngine {
       statusCode: res.status,
       ...(contentType ? { contentType } : {}),
       html,
+      served: { url: res.url, status: res.status, headers: servedHeaders(res.headers), body },
       timings,
     };
   }

@@ -1,0 +1,89 @@
+// The site zoo under `auto` (test/zoo/sites.ts: sites built with the real frameworks, the
+// built output served as a static host would): each site's rule holds. For every page the
+// markdown has its token and is the browser's own markdown (the same page fetched with the
+// browser engine from a second copy of the site); server-rendered pages are served from
+// the GET once the host has verified K of them; client-rendered pages are rendered; and
+// the site's own count shows each page requested once (as a page: see pageRequests). Real Chromium, real nats-server
+// (host profiles), the fetcher's engine router and the transformer's transformPage.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { connect, type NatsConnection } from 'nats';
+import { createLogger } from '../../../shared/src/logger.js';
+import { ENGINE_DEFAULTS } from '../../../shared/src/scrape-options.js';
+import { EngineRouter } from '../../../services/fetcher/src/engine/engine-router.js';
+import { KvHostProfiles } from '../../../services/fetcher/src/engine/host-profile-store.js';
+import { HttpEngine } from '../../../services/fetcher/src/engine/http-engine.js';
+import type { PageCapturer } from '../../../services/fetcher/src/page-capturer.js';
+import { transformPage } from '../../../services/transformer/src/transform.js';
+import { startNatsServer, type NatsServerHandle } from '../../support/nats-server.js';
+import type { TestSite } from '../../support/site.js';
+import { pageRequests, serveZooSite, ZOO, zooBuilt } from '../../zoo/sites.js';
+import { ctx, LOOPBACK_ALLOWED, opts, startCapturer } from './helpers.js';
+
+const AGREEMENTS = 3;
+const logger = createLogger('zoo-test', 'silent');
+const options = opts({ formats: ['markdown'] });
+
+describe('the site zoo under auto', () => {
+  let server: NatsServerHandle;
+  let nc: NatsConnection;
+  let capturer: PageCapturer;
+  let router: EngineRouter;
+
+  before(async () => {
+    server = await startNatsServer();
+    nc = await connect({ servers: server.url });
+    capturer = await startCapturer({ poolSize: 2 });
+    const policy = { agreements: AGREEMENTS, recheckEvery: 25 };
+    router = new EngineRouter({
+      capture: (url, o, cctx) => capturer.capture(url, o, cctx),
+      http: new HttpEngine({ allowCidrs: LOOPBACK_ALLOWED, maxBytes: 5_000_000, documentMaxBytes: 5_000_000, chromeVersion: () => '140' }),
+      profiles: new KvHostProfiles(nc.jetstream(), policy, logger),
+      policy,
+      defaults: ENGINE_DEFAULTS,
+      clock: () => new Date(),
+      logger,
+    });
+  });
+  after(async () => {
+    await capturer?.stop();
+    await nc?.close();
+    await server?.stop();
+  });
+
+  const markdownOf = (html: string, url: string, statusCode: number): string =>
+    (transformPage({ html, url, options, statusCode }).markdown ?? '').trim();
+
+  for (const site of ZOO) {
+    test(`${site.name}: ${site.what}`, { skip: zooBuilt(site) ? false : 'not built (bash test/zoo/build.sh)' }, async (t) => {
+      let auto: TestSite | undefined;
+      let browser: TestSite | undefined;
+      try {
+        auto = await serveZooSite(site);
+        browser = await serveZooSite(site);
+        const served: string[] = [];
+        for (const [i, page] of site.pages.entries()) {
+          const got = await router.fetch('crawl', auto.url(page.path), options, ctx());
+          const rendered = await capturer.capture(browser.url(page.path), options, ctx());
+          const mine: string = markdownOf(got.html, got.finalUrl, got.statusCode).replaceAll(auto.origin, 'ORIGIN');
+          const theirs: string = markdownOf(rendered.html, rendered.finalUrl, rendered.statusCode).replaceAll(browser.origin, 'ORIGIN');
+          const where = `${site.name}${page.path} (${got.engine.used}: ${got.engine.reason})`;
+          assert.ok(mine.includes(page.token), `${where} has its token`);
+          if (page.rule !== 'either') assert.equal(mine, theirs, `${where}: the browser's markdown`);
+          if (page.rule === 'browser') assert.equal(got.engine.used, 'browser', `${where} is rendered`);
+          // Served over HTTP once the host (and its markers) verified K pages of this kind.
+          const sameKindBefore = site.pages.slice(0, i).filter((p) => p.rule === 'http').length;
+          if (page.rule === 'http' && sameKindBefore >= 2 * AGREEMENTS) assert.equal(got.engine.used, 'http', `${where} is served from the GET`);
+          served.push(got.engine.used);
+          assert.equal(pageRequests(auto, page.path), 1, `${where} requested once`);
+        }
+        const renderedCount = served.filter((u) => u === 'browser').length;
+        t.diagnostic(`${site.name}: ${renderedCount}/${served.length} pages rendered, each requested once, markdown as the browser's`);
+        const httpPages = site.pages.filter((p) => p.rule === 'http').length;
+        if (httpPages === site.pages.length) assert.ok(renderedCount <= 2 * AGREEMENTS, `${site.name}: ${renderedCount} of ${served.length} pages rendered`);
+      } finally {
+        await Promise.all([auto?.close(), browser?.close()]);
+      }
+    });
+  }
+});

@@ -1,0 +1,6 @@
+import Link from 'next/link';
+import articles from '../data/articles.json';
+export const metadata = { title: 'Harbour notes (Next.js app router)' };
+export default function Home() {
+  return <main><h1>Harbour notes</h1><ul>{articles.map((a) => <li key={a.id}><Link href={`/article/${a.id}/`}>{a.title}</Link></li>)}</ul></main>;
+}

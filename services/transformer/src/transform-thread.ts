@@ -1,6 +1,7 @@
 // Worker-thread entry of TransformPool (transform-pool.ts): one message at a time, a web
 // page through transformPage (synchronous) or a document through transformDocument (pdf.js
 // and mammoth are asynchronous; the pool still gives this thread one task at a time).
+import { getHeapStatistics } from 'node:v8';
 import { parentPort } from 'node:worker_threads';
 import { transformDocument } from './documents/transform-document.js';
 import { transformPage } from './transform.js';
@@ -23,5 +24,15 @@ port.on('message', async (request: WorkerRequest) => {
       error: { name: error.name, message: error.message, ...(typeof field === 'string' ? { field } : {}) },
     };
   }
-  port.postMessage(reply);
+  port.postMessage({ ...reply, memoryMb: heldMb() });
 });
+
+/**
+ * What this thread holds now: V8's committed heap (it does not shrink soon after a big
+ * page) plus external memory (a document's buffers). The pool replaces a thread above
+ * its recycleAboveMb, which is how that memory goes back to the system.
+ */
+function heldMb(): number {
+  const heap = getHeapStatistics();
+  return Math.round((heap.total_heap_size + (heap.external_memory ?? 0)) / 2 ** 20);
+}

@@ -3,7 +3,8 @@
 // and so that no page, schema or tenant can hold the transformer hostage (issue 20).
 //
 // Behaviour:
-//   - `size` workers at most, each doing one transform at a time; extra calls wait in a
+//   - `size` workers at most, each doing one transform at a time (one more than the busy ones
+//     is kept started while below size, warm for the next key); extra calls wait in a
 //     FairQueue: one FIFO per `key` (the API key), served round-robin across keys.
 //   - One key holds at most `threadsPerKey` threads (default: all but one), so another key's
 //     page always finds a thread, whatever the first key's pages do. Documents (`heavy`) run
@@ -215,6 +216,9 @@ export class TransformPool {
       this.slots.push(slot);
       this.give(slot, task);
     }
+    // Keep one started thread free while below size: a thread takes a second or more to load
+    // the transform modules, and the next key's page should not wait for that.
+    if (this.slots.length < this.size && !this.slots.some((s) => !s.task && !s.stopping)) this.slots.push(this.spawn());
     for (const slot of this.slots) if (!slot.task && !slot.stopping) this.retireWhenIdle(slot);
   }
 

@@ -3,9 +3,13 @@
 // and mammoth are asynchronous; the pool still gives this thread one task at a time).
 import { getHeapStatistics } from 'node:v8';
 import { parentPort } from 'node:worker_threads';
-import { transformDocument } from './documents/transform-document.js';
 import { transformPage } from './transform.js';
 import type { WorkerReply, WorkerRequest } from './transform-pool.js';
+
+// The document parsers (pdf.js, mammoth) are loaded by the first document, not by every
+// thread: a thread started to replace a killed one, or warm for the next key, is ready sooner.
+let documentModule: Promise<typeof import('./documents/transform-document.js')> | undefined;
+const documents = () => (documentModule ??= import('./documents/transform-document.js'));
 
 if (!parentPort) throw new Error('transformer worker must run in a worker thread');
 const port = parentPort;
@@ -13,7 +17,7 @@ const port = parentPort;
 port.on('message', async (request: WorkerRequest) => {
   let reply: WorkerReply;
   try {
-    const output = request.input.document ? await transformDocument(request.input) : transformPage(request.input);
+    const output = request.input.document ? await (await documents()).transformDocument(request.input) : transformPage(request.input);
     reply = { id: request.id, ok: true, output };
   } catch (err) {
     const error = err instanceof Error ? err : new Error(String(err));

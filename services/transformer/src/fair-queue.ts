@@ -36,6 +36,20 @@ export class FairQueue<T> {
     return undefined;
   }
 
+  /** Whether some waiting item is `eligible` (nothing is taken). */
+  some(eligible: (item: T, key: string) => boolean): boolean {
+    for (const [key, items] of this.byKey) if (items.some((item) => eligible(item, key))) return true;
+    return false;
+  }
+
+  /** Puts an item back at the head of its key's FIFO (a preempted task runs first next time). */
+  unshift(key: string, item: T): void {
+    const items = this.byKey.get(key);
+    if (items) items.unshift(item);
+    else this.byKey.set(key, [item]);
+    this.count += 1;
+  }
+
   /** Removes one item (a cancelled task); false when it is not waiting. */
   remove(item: T): boolean {
     for (const [key, items] of this.byKey) {

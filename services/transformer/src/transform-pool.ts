@@ -6,9 +6,11 @@
 //   - `size` workers at most, each doing one transform at a time (one more than the busy ones
 //     is kept started while below size, warm for the next key); extra calls wait in a
 //     FairQueue: one FIFO per `key` (the API key), served round-robin across keys.
-//   - One key holds at most `threadsPerKey` threads (default: all but one), so another key's
-//     page always finds a thread, whatever the first key's pages do. Documents (`heavy`) run
-//     at most `heavyThreads` at once.
+//   - A key's share is `threadsPerKey` threads (default: all but one). Alone, a key may use
+//     more; when another key's task waits and every thread is busy, the newest transform of
+//     a key over its share is stopped and queued again (preempt), so another key's page
+//     always finds a thread soon, whatever the first key's pages do. Documents (`heavy`)
+//     run at most `heavyThreads` at once.
 //   - `budgetMs`: a transform still running after it has its thread terminated (the only way
 //     to stop synchronous CPU work) and replaced, and rejects with TransformTimeoutError.
 //   - A worker that dies (past `maxOldGenerationSizeMb`, a crash) rejects its task with
@@ -90,6 +92,8 @@ interface Slot {
   worker: Worker;
   task?: Task;
   budgetTimer?: NodeJS.Timeout;
+  /** When its task started (preempt() stops the newest). */
+  startedAt?: number;
   /** Being terminated (abort, budget, recycling): takes no work, replaced on exit. */
   stopping?: boolean;
   /** Pending retirement of an idle thread above idleThreads. */
@@ -196,36 +200,71 @@ export class TransformPool {
     return slot;
   }
 
-  /** Whether a task may start now: its key under its share, a document under heavyThreads. */
-  private eligible = (task: Task): boolean =>
-    (task.key === NO_KEY || (this.running.get(task.key) ?? 0) < this.threadsPerKey) && (!task.heavy || this.heavyRunning < this.heavyThreads);
+  /** A document may start while fewer than heavyThreads run. */
+  private heavyOk = (task: Task): boolean => !task.heavy || this.heavyRunning < this.heavyThreads;
+  /** A task within its key's share of the threads (work without a key has no share). */
+  private fair = (task: Task): boolean =>
+    (task.key === NO_KEY || (this.running.get(task.key) ?? 0) < this.threadsPerKey) && this.heavyOk(task);
+
+  /**
+   * The next task for a free thread: one within its key's share first (round-robin by key);
+   * else one over its share, so a key alone uses every thread (preempt() takes the extra
+   * threads back when another key's task comes).
+   */
+  private next(): Task | undefined {
+    return this.queue.take(this.fair) ?? this.queue.take(this.heavyOk);
+  }
 
   private dispatch(): void {
     if (this.closed) return;
     for (const slot of this.slots) {
       if (slot.task || slot.stopping) continue;
-      const task = this.queue.take(this.eligible);
+      const task = this.next();
       if (!task) break;
       this.give(slot, task);
     }
     // More work than threads: grow up to size (a new thread takes its message once online).
     while (this.slots.length < this.size) {
-      const task = this.queue.take(this.eligible);
+      const task = this.next();
       if (!task) break;
       const slot = this.spawn();
       this.slots.push(slot);
       this.give(slot, task);
     }
+    this.preempt();
     // Keep one started thread free while below size: a thread takes a second or more to load
     // the transform modules, and the next key's page should not wait for that.
     if (this.slots.length < this.size && !this.slots.some((s) => !s.task && !s.stopping)) this.slots.push(this.spawn());
     for (const slot of this.slots) if (!slot.task && !slot.stopping) this.retireWhenIdle(slot);
   }
 
+  /**
+   * Every thread is busy and a task within its key's share waits, while some key runs over
+   * its share: that key's newest transform is stopped (its thread terminated and replaced)
+   * and put back at the head of its key's queue, to run again (with its whole budget) when a
+   * thread is free. The cost of sharing is one restarted transform, and only under contention.
+   */
+  private preempt(): void {
+    if (this.slots.length < this.size || this.slots.some((s) => !s.task || s.stopping)) return; // a thread is free or coming
+    if (!this.queue.some(this.fair)) return;
+    let victim: Slot | undefined;
+    for (const slot of this.slots) {
+      const task = slot.task!;
+      if (task.key === NO_KEY || (this.running.get(task.key) ?? 0) <= this.threadsPerKey) continue;
+      if (!victim || slot.startedAt! > victim.startedAt!) victim = slot;
+    }
+    if (!victim) return;
+    const task = this.release(victim)!;
+    victim.stopping = true;
+    void victim.worker.terminate();
+    this.queue.unshift(task.key, task);
+  }
+
   private give(slot: Slot, task: Task): void {
     clearTimeout(slot.idleTimer);
     slot.idleTimer = undefined;
     slot.task = task;
+    slot.startedAt = performance.now();
     this.running.set(task.key, (this.running.get(task.key) ?? 0) + 1);
     if (task.heavy) this.heavyRunning += 1;
     if (task.budgetMs !== undefined) slot.budgetTimer = setTimeout(() => this.overBudget(slot, task), task.budgetMs);

@@ -62,17 +62,21 @@ describe('TransformPool budgets', () => {
 });
 
 describe('TransformPool fairness', () => {
-  test('given one key stalls every thread it may hold, then another key still gets a thread at once', async () => {
+  test('given one key stalls every thread, then another key still gets a thread at once (the key over its share gives one back)', async () => {
     const pool = new TransformPool({ size: 2 });
     try {
       const stalls = [1, 2, 3].map((n) => pool.run(stall(n), { key: 'a', budgetMs: 20_000 }).catch((e: unknown) => e));
-      // Key a holds one thread (size - 1), its other pages wait; the second thread stays for others.
-      assert.deepEqual(pool.runningByKey(), { a: 1 });
+      // Alone, key a uses both threads (its share is one: size - 1); the third page waits.
+      assert.deepEqual(pool.runningByKey(), { a: 2 });
+      assert.equal(pool.stats().queued, 1);
       const started = performance.now();
-      const other = await pool.run(page(9), { key: 'b', budgetMs: 20_000 });
-      assert.equal(other.metadata.title, 'Page 9');
+      const other = pool.run(page(9), { key: 'b', budgetMs: 20_000 });
+      // Key a's newest stall is stopped and queued again; b takes its thread once replaced.
+      assert.deepEqual(pool.runningByKey(), { a: 1 });
+      assert.deepEqual(pool.stats(), { size: 2, busy: 1, queued: 3 });
+      assert.equal((await other).metadata.title, 'Page 9');
       assert.ok(performance.now() - started < 5_000, 'not behind the stalled pages');
-      assert.deepEqual(pool.runningByKey(), { a: 1 }, 'key a still stalls its one thread');
+      assert.deepEqual(pool.runningByKey(), { a: 2 }, 'the freed thread goes back to key a');
       await pool.close();
       await Promise.all(stalls);
     } finally {
@@ -91,6 +95,25 @@ describe('TransformPool fairness', () => {
       await Promise.all(runs);
       // a1 was running, a2 was next in turn; then b's turn comes before a's other pages.
       assert.deepEqual(done, ['a1', 'a2', 'b1', 'a3', 'a4']);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  test('given a key over its share is preempted, then its stopped transform runs again and completes', async () => {
+    const pool = new TransformPool({ size: 2 });
+    try {
+      const big = (n: number): TransformInput => ({
+        ...page(n), html: `<html><head><title>Big ${n}</title></head><body>${'<div><p>Paragraph text <a href="/x">link</a></p></div>'.repeat(20_000)}</body></html>`,
+      });
+      const done: string[] = [];
+      const a = [1, 2].map((n) => pool.run(big(n), { key: 'a' }).then((out) => done.push(out.metadata.title)));
+      assert.deepEqual(pool.runningByKey(), { a: 2 });
+      const b = pool.run(page(3), { key: 'b' }).then((out) => done.push(out.metadata.title));
+      assert.deepEqual(pool.runningByKey(), { a: 1 }, 'a\'s newest page was stopped for b');
+      await Promise.all([...a, b]);
+      assert.equal(done[0], 'Page 3', 'b did not wait for a\'s pages');
+      assert.deepEqual(done.slice(1).sort(), ['Big 1', 'Big 2'], 'the preempted page still completed');
     } finally {
       await pool.close();
     }

@@ -3,7 +3,7 @@
 // at a bounded concurrency; a thread that kept a big heap is replaced after its transform.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { ackDecision, TransformTimeoutError } from '../../../shared/src/errors.js';
+import { ackDecision, DocumentTooComplexError, TransformTimeoutError } from '../../../shared/src/errors.js';
 import { normalizeScrapeOptions } from '../../../shared/src/scrape-options.js';
 import { TransformPool, type TransformInput } from '../../../services/transformer/src/index.js';
 
@@ -136,6 +136,21 @@ describe('TransformPool fairness', () => {
 });
 
 describe('TransformPool memory', () => {
+  test('given a document (heavy) whose transform exhausts its thread\'s heap, then DOCUMENT_TOO_COMPLEX (final) and the pool goes on', async () => {
+    const pool = new TransformPool({ size: 1, maxOldGenerationSizeMb: 32 });
+    try {
+      const huge = page(1);
+      huge.html = `<html><body>${'<div><p>word <b>bold</b> <a href="/x">l</a></p></div>'.repeat(100_000)}</body></html>`;
+      const err = await pool.run(huge, { heavy: true }).then(() => undefined, (e: unknown) => e);
+      assert.ok(err instanceof DocumentTooComplexError, String(err));
+      assert.equal(err.code, 'DOCUMENT_TOO_COMPLEX');
+      assert.equal(ackDecision(err, FIRST_DELIVERY).kind, 'giveUp', 'never redelivered into another crash');
+      assert.equal((await pool.run(page(2), { heavy: true })).metadata.title, 'Page 2');
+    } finally {
+      await pool.close();
+    }
+  });
+
   test('given a transform that left its thread holding more than recycleAboveMb, then the thread is replaced', async () => {
     const pool = new TransformPool({ size: 1, recycleAboveMb: 16 });
     try {

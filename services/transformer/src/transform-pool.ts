@@ -20,14 +20,17 @@
 //     replaced, so the memory one big page or document took is given back to the system.
 //   - An aborted signal rejects with the signal's reason: a queued task leaves the queue, a
 //     running one has its worker terminated and replaced (a cancelled job frees its threads).
-//   - An error thrown in the worker comes back with its class when it is one of ours
-//     (REBUILT_ERRORS), else as an Error of that name; document parsers need nothing else.
+//   - An error thrown in the worker comes back with its class when the pool knows it
+//     (REBUILT_ERRORS), as a WorkerTrawlError with its code and retryability when it is any
+//     other TrawlError, else as an Error of that name. So a document parser that throws one
+//     of our errors (DocumentTooComplexError for a bomb, say) decides the message's fate;
+//     it needs nothing else from the pool.
 //   - close() rejects queued and running tasks and terminates every worker.
 import { Worker } from 'node:worker_threads';
 import { TRANSFORMER_DEFAULTS } from '../../../shared/src/config.js';
 import {
   DocumentEncryptedError, DocumentParseTimeoutError, DocumentTooComplexError, DocumentTooLargeError, DocumentUnreadableError,
-  InvalidUrlError, PageTooComplexError, TransformTimeoutError, ValidationError,
+  ERROR_CODES, InvalidUrlError, PageTooComplexError, TransformTimeoutError, TrawlError, ValidationError, type ErrorCode,
 } from '../../../shared/src/errors.js';
 import { FairQueue } from './fair-queue.js';
 import type { TransformInput, TransformOutput } from './types.js';
@@ -74,6 +77,9 @@ export interface WorkerErrorShape {
   name: string;
   message: string;
   field?: string;
+  /** A TrawlError's code and retryability (the thread sends them for any of ours). */
+  code?: string;
+  retryable?: boolean;
 }
 
 interface Task {
@@ -379,11 +385,23 @@ const REBUILT_ERRORS: Record<string, new (message: string) => Error> = {
   PageTooComplexError, TransformTimeoutError,
 };
 
-function rebuildError(error: WorkerErrorShape): Error {
+/**
+ * Any TrawlError thrown in a worker, with what ackDecision reads (`code`, `retryable`): one
+ * of ours the pool does not name (a new document error, say) needs no change here.
+ */
+export class WorkerTrawlError extends TrawlError {
+  constructor(message: string, readonly code: ErrorCode, readonly retryable: boolean, name: string) {
+    super(message);
+    this.name = name;
+  }
+}
+
+export function rebuildError(error: WorkerErrorShape): Error {
   if (error.name === 'InvalidUrlError') return new InvalidUrlError(error.message, error.field);
   if (error.name === 'ValidationError') return new ValidationError(error.message, error.field);
   const Known = REBUILT_ERRORS[error.name];
   if (Known) return new Known(error.message);
+  if (error.code && error.code in ERROR_CODES) return new WorkerTrawlError(error.message, error.code as ErrorCode, error.retryable ?? true, error.name);
   const rebuilt = new Error(error.message);
   rebuilt.name = error.name;
   return rebuilt;

@@ -21,11 +21,19 @@ port.on('message', async (request: WorkerRequest) => {
     reply = { id: request.id, ok: true, output };
   } catch (err) {
     const error = err instanceof Error ? err : new Error(String(err));
-    const field = (error as { field?: unknown }).field;
+    const { field, code, retryable } = error as { field?: unknown; code?: unknown; retryable?: unknown };
     reply = {
       id: request.id,
       ok: false,
-      error: { name: error.name, message: error.message, ...(typeof field === 'string' ? { field } : {}) },
+      // A TrawlError's code and retryability cross the boundary, so the pool can rebuild any
+      // of our errors (even one it does not know by name) for ackDecision.
+      error: {
+        name: error.name,
+        message: error.message,
+        ...(typeof field === 'string' ? { field } : {}),
+        ...(typeof code === 'string' ? { code } : {}),
+        ...(typeof retryable === 'boolean' ? { retryable } : {}),
+      },
     };
   }
   port.postMessage({ ...reply, memoryMb: heldMb() });

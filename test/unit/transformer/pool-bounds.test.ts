@@ -6,6 +6,7 @@ import { describe, test } from 'node:test';
 import { ackDecision, DocumentTooComplexError, TransformTimeoutError } from '../../../shared/src/errors.js';
 import { normalizeScrapeOptions } from '../../../shared/src/scrape-options.js';
 import { TransformPool, type TransformInput } from '../../../services/transformer/src/index.js';
+import { rebuildError, WorkerTrawlError } from '../../../services/transformer/src/transform-pool.js';
 
 function page(n: number): TransformInput {
   const html = `<html><head><title>Page ${n}</title></head><body><h1>Heading ${n}</h1><p>Body ${n}</p></body></html>`;
@@ -174,5 +175,22 @@ describe('TransformPool memory', () => {
     } finally {
       await pool.close();
     }
+  });
+});
+
+describe('errors across the thread boundary', () => {
+  test('given one of our errors the pool does not name, then its code and retryability still decide the message', () => {
+    const err = rebuildError({ name: 'DocumentBombError', message: 'inflated past 64 MiB', code: 'DOCUMENT_TOO_COMPLEX', retryable: false });
+    assert.ok(err instanceof WorkerTrawlError);
+    assert.equal(err.code, 'DOCUMENT_TOO_COMPLEX');
+    assert.equal(err.name, 'DocumentBombError');
+    assert.equal(ackDecision(err, FIRST_DELIVERY).kind, 'giveUp');
+    const known = rebuildError({ name: 'TransformTimeoutError', message: 'x', code: 'TRANSFORM_TIMEOUT', retryable: false });
+    assert.ok(known instanceof TransformTimeoutError);
+    const plain = rebuildError({ name: 'TypeError', message: 'boom' });
+    assert.equal(plain.name, 'TypeError');
+    assert.equal(ackDecision(plain, FIRST_DELIVERY).kind, 'nak', 'an unknown failure is retried as before');
+    const badCode = rebuildError({ name: 'X', message: 'y', code: 'NOT_A_CODE', retryable: false });
+    assert.ok(!(badCode instanceof WorkerTrawlError));
   });
 });

@@ -1,7 +1,8 @@
 // Transforms that no page and no schema can hold hostage (issue 20, item 3), through the
 // whole system (gateway -> fetcher with Chromium -> transformer -> projector) on pages the
 // test serves:
-//   - the issue's backtracking selector is refused at validation (400 naming the field);
+//   - the issue's backtracking selector and its three nested lists of `div` are refused at
+//     validation (400 naming the field);
 //   - a schema the validation lets through but that still backtracks for ~40 s on a page of
 //     300 nested divs (baseSelector `div` x `section div div span`): two scrapes and a crawl
 //     of eight such pages by one key at once; another key's scrape still completes at once,
@@ -80,6 +81,15 @@ describe('transform bounds (issue 20)', () => {
     const crawl = await system.api('POST', '/api/v1/crawl', { url: site.url('/hub'), scrapeOptions: { formats: ['extract'], extract: { schema: { fields: { x: { selector: ISSUE_SELECTOR } } } } } });
     assert.equal(crawl.status, 400, JSON.stringify(crawl.body));
     assert.match(crawl.body.detail, /scrapeOptions\.extract\.schema\.fields\.x\.selector/);
+    // The issue's other schema: ordinary `div` selectors in three nested lists (it ran a
+    // thread out of memory): the third level is refused.
+    const lists = await system.api('POST', '/api/v1/scrape', {
+      url: site.url('/deep/0'),
+      formats: ['extract'],
+      extract: { schema: { baseSelector: 'div', fields: { a: { selector: 'div', list: true, type: 'object', fields: { b: { selector: 'div', list: true } } } } } },
+    });
+    assert.equal(lists.status, 400, JSON.stringify(lists.body));
+    assert.match(lists.body.detail, /extract\.schema\.fields\.a\.fields\.b\.list: lists nest at most 2 levels/);
   });
 
   test('one key stalls transforms with two scrapes and a crawl: another key\'s scrape completes at once, the stalls fail with TRANSFORM_TIMEOUT once, a cancel frees the threads', async () => {

@@ -22,7 +22,7 @@ import { PayloadStore } from '../../../shared/src/nats/payloads.js';
 import { BASELINE_BUCKET, eventFilter } from '../../../shared/src/subjects.js';
 import { PageObserver, type ObserveOutcome } from './change-tracking/observer.js';
 import { Cancellations, JobCancelledError } from './cancellations.js';
-import type { TransformPool } from './transform-pool.js';
+import type { TransformPool, TransformSource } from './transform-pool.js';
 import type { DocumentInput, TransformInput, TransformOutput } from './types.js';
 
 type PageFetchedEvent = TrawlEvent<'page_fetched'> & { seq: number };
@@ -113,7 +113,7 @@ export class TransformConsumer {
     const transformOptions = asked.has('changeTracking') && !asked.has('markdown') ? { ...options, formats: [...options.formats, 'markdown' as const] } : options;
     const input = { html, url: event.data.finalUrl, options: transformOptions, statusCode: event.data.statusCode };
     const out = document
-      ? await parseDocument(pool, { ...input, document: await this.documentInput(document, options) }, mctx.signal, ctx.config.documentParseTimeoutMs, apiKeyId)
+      ? await parseDocument(pool, async () => ({ ...input, document: await this.documentInput(document, options) }), mctx.signal, ctx.config.documentParseTimeoutMs, { key: apiKeyId, kind: document.type })
       : await pool.run(input, { signal: mctx.signal, key: apiKeyId, budgetMs: ctx.config.transformTimeoutMs });
     const transformMs = Math.round(performance.now() - started);
     const observed = await this.observe(event, requested, out.markdown, clock());
@@ -200,18 +200,26 @@ export class TransformConsumer {
 }
 
 /**
- * A document's parse in the pool, a `heavy` task (TRANSFORMER_DOCUMENT_THREADS at once),
+ * A document's parse in the pool (`input` may be a loader: the bytes are read only when a
+ * thread takes the parse), a `heavy` task (TRANSFORMER_DOCUMENT_THREADS at once),
  * under `timeoutMs` (DOCUMENT_PARSE_TIMEOUT_MS) of running time: past it the thread is
  * terminated (the only way to stop pdf.js mid-page) and the page fails for good with
  * DOCUMENT_PARSE_TIMEOUT. A parse that kills its thread (out of memory) fails for good with
  * DOCUMENT_TOO_COMPLEX (the pool's): the same bytes would do it again. A cancel of the
  * message itself (`signal`) is passed on as it is.
  */
-export async function parseDocument(pool: Pick<TransformPool, 'run'>, input: TransformInput, signal: AbortSignal, timeoutMs: number, key?: string): Promise<TransformOutput> {
+export async function parseDocument(
+  pool: Pick<TransformPool, 'run'>,
+  input: TransformSource,
+  signal: AbortSignal,
+  timeoutMs: number,
+  { key, kind }: { key?: string; kind?: string } = {},
+): Promise<TransformOutput> {
   try {
     return await pool.run(input, { signal, key, budgetMs: timeoutMs, heavy: true });
   } catch (err) {
-    if (err instanceof TransformTimeoutError) throw new DocumentParseTimeoutError(`parsing the ${input.document!.kind} document took longer than ${timeoutMs} ms (DOCUMENT_PARSE_TIMEOUT_MS)`);
+    const what = kind ?? (typeof input === 'function' ? 'document' : input.document!.kind);
+    if (err instanceof TransformTimeoutError) throw new DocumentParseTimeoutError(`parsing the ${what} document took longer than ${timeoutMs} ms (DOCUMENT_PARSE_TIMEOUT_MS)`);
     throw err;
   }
 }

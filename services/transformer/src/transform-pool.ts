@@ -82,9 +82,17 @@ export interface WorkerErrorShape {
   retryable?: boolean;
 }
 
+/**
+ * What to transform, or how to get it: a loader runs only when a thread takes the task, so
+ * documents waiting for a thread hold no bytes (a transformer prefetches many messages).
+ */
+export type TransformSource = TransformInput | (() => Promise<TransformInput>);
+
 interface Task {
   id: number;
-  input: TransformInput;
+  input?: TransformInput;
+  load?: () => Promise<TransformInput>;
+  loading?: Promise<void>;
   key: string;
   heavy: boolean;
   budgetMs?: number;
@@ -157,13 +165,15 @@ export class TransformPool {
     return Object.fromEntries(this.running);
   }
 
-  run(input: TransformInput, opts: TransformRunOptions = {}): Promise<TransformOutput> {
+  run(source: TransformSource, opts: TransformRunOptions = {}): Promise<TransformOutput> {
     const { signal } = opts;
     if (this.closed) return Promise.reject(new Error('TransformPool is closed'));
     if (signal?.aborted) return Promise.reject(signal.reason);
     return new Promise<TransformOutput>((resolve, reject) => {
       const task: Task = {
-        id: this.nextId++, input, key: opts.key ?? NO_KEY, heavy: opts.heavy ?? false, budgetMs: opts.budgetMs, resolve, reject, signal,
+        id: this.nextId++,
+        ...(typeof source === 'function' ? { load: source } : { input: source }),
+        key: opts.key ?? NO_KEY, heavy: opts.heavy ?? false, budgetMs: opts.budgetMs, resolve, reject, signal,
       };
       if (signal) {
         task.onAbort = () => this.abort(task);
@@ -273,8 +283,28 @@ export class TransformPool {
     slot.startedAt = performance.now();
     this.running.set(task.key, (this.running.get(task.key) ?? 0) + 1);
     if (task.heavy) this.heavyRunning += 1;
+    if (task.input) return this.post(slot, task);
+    // Loaded once, even if the task is preempted and given again.
+    task.loading ??= task.load!().then((input) => {
+      task.input = input;
+    });
+    task.loading.then(
+      () => {
+        if (slot.task === task) this.post(slot, task);
+      },
+      (err: unknown) => {
+        if (slot.task !== task) return;
+        this.release(slot);
+        this.settle(task, () => task.reject(err));
+        this.dispatch();
+      },
+    );
+  }
+
+  /** Sends the task to its thread; its budget runs from here. */
+  private post(slot: Slot, task: Task): void {
     if (task.budgetMs !== undefined) slot.budgetTimer = setTimeout(() => this.overBudget(slot, task), task.budgetMs);
-    const request: WorkerRequest = { id: task.id, input: task.input };
+    const request: WorkerRequest = { id: task.id, input: task.input! };
     slot.worker.postMessage(request);
   }
 
@@ -303,7 +333,7 @@ export class TransformPool {
 
   private overBudget(slot: Slot, task: Task): void {
     if (slot.task !== task) return;
-    const what = task.heavy ? `the ${task.input.document?.kind ?? 'document'} document's parse` : `the transform of ${task.input.url}`;
+    const what = task.heavy ? `the ${task.input?.document?.kind ?? 'document'} document's parse` : `the transform of ${task.input?.url ?? 'a page'}`;
     this.stop(slot, new TransformTimeoutError(`${what} ran longer than ${task.budgetMs} ms; its thread was stopped`));
   }
 
@@ -375,8 +405,8 @@ export class TransformPool {
 
 /** What a task whose thread died gets: final, since the same input would kill the next thread. */
 function deathError(task: Task, reason: string, crash: Error | undefined): Error {
-  if (task.heavy) return new DocumentTooComplexError(`the ${task.input.document?.kind ?? 'document'} document killed its transform thread (${reason})`, { cause: crash });
-  return new PageTooComplexError(`transform worker died (${reason}) on ${task.input.url}`, { cause: crash });
+  if (task.heavy) return new DocumentTooComplexError(`the ${task.input?.document?.kind ?? 'document'} document killed its transform thread (${reason})`, { cause: crash });
+  return new PageTooComplexError(`transform worker died (${reason}) on ${task.input?.url ?? 'a page'}`, { cause: crash });
 }
 
 /** Errors that decide the message's fate, rebuilt with their class (ackDecision reads it). */

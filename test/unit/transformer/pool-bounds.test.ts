@@ -178,6 +178,29 @@ describe('TransformPool memory', () => {
   });
 });
 
+describe('TransformPool lazy inputs', () => {
+  test('given a loader, then it runs only when a thread takes the task (a waiting document holds no bytes); a failed load fails only its task', async () => {
+    const pool = new TransformPool({ size: 1 });
+    try {
+      let loads = 0;
+      const first = pool.run(stall(1), { budgetMs: 300 }).catch((e: unknown) => e);
+      const lazy = pool.run(async () => {
+        loads += 1;
+        return page(2);
+      });
+      const broken = pool.run(() => Promise.reject(new Error('payload expired')));
+      assert.equal(loads, 0, 'not loaded while it waits');
+      assert.ok((await first) instanceof TransformTimeoutError);
+      assert.equal((await lazy).metadata.title, 'Page 2');
+      assert.equal(loads, 1);
+      await assert.rejects(broken, /payload expired/);
+      assert.equal((await pool.run(page(3))).metadata.title, 'Page 3', 'the pool goes on');
+    } finally {
+      await pool.close();
+    }
+  });
+});
+
 describe('errors across the thread boundary', () => {
   test('given one of our errors the pool does not name, then its code and retryability still decide the message', () => {
     const err = rebuildError({ name: 'DocumentBombError', message: 'inflated past 64 MiB', code: 'DOCUMENT_TOO_COMPLEX', retryable: false });

@@ -66,8 +66,17 @@ describe('cancelling a crawl stops its transforms', () => {
       await until(() => mine.signal.aborted, { timeoutMs: 5_000 });
       assert.ok(mine.signal.reason instanceof JobCancelledError);
       assert.equal(other.signal.aborted, false);
+      // A batch's cancel event does the same for the batch's pages.
+      const batchPage = cancellations.track('batch', 'b-track', parent.signal);
+      await ctx.log.append(makeEvent('batch_cancel_requested', { kind: 'batch', id: 'b-track', part: 'job' }, { requestedAt: now.toISOString() }, { eventId: newId(), now }));
+      await until(() => batchPage.signal.aborted, { timeoutMs: 5_000 });
+      assert.equal(other.signal.aborted, false);
+      // The handler's own deadline (the parent signal) still aborts with its reason.
+      parent.abort(new Error('handler exceeded'));
+      assert.match(String(other.signal.reason), /handler exceeded/);
       mine.done();
       other.done();
+      batchPage.done();
     } finally {
       cancellations.close();
     }

@@ -3,6 +3,7 @@ import { newId, systemClock } from '../../../shared/src/ids.js';
 import { runService } from '../../../shared/src/service.js';
 import { TransformPool } from './transform-pool.js';
 import { TransformConsumer } from './consumer.js';
+import { observePool } from './metrics.js';
 
 await runService('transformer', async (ctx) => {
   // One thread while idle; up to TRANSFORMER_CONCURRENCY under load (each thread is a V8 heap).
@@ -15,6 +16,7 @@ await runService('transformer', async (ctx) => {
     maxOldGenerationSizeMb: config.transformerMaxHeapMb,
     recycleAboveMb: config.transformerRecycleAboveMb,
   });
+  observePool(pool);
   const worker = new TransformConsumer({ ctx, pool, newId, clock: systemClock });
   await worker.consumer.start();
   return {

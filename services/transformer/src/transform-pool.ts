@@ -137,6 +137,8 @@ export class TransformPool {
   private readonly recycleAboveMb: number;
   private nextId = 1;
   private closed = false;
+  /** Threads stopped since the start, by why (metrics: trawl_transform_threads_stopped). */
+  private readonly stopped = { budget: 0, died: 0, preempted: 0, recycled: 0, aborted: 0 };
 
   constructor(opts: TransformPoolOptions) {
     if (!Number.isInteger(opts.size) || opts.size < 1) throw new RangeError(`TransformPool size must be an integer >= 1, got ${opts.size}`);
@@ -158,6 +160,11 @@ export class TransformPool {
   /** The worker threads' ids (tests: a replaced thread has a new one). */
   threadIds(): number[] {
     return this.slots.map((s) => s.worker.threadId);
+  }
+
+  /** Threads stopped since the start: past a budget, dead, preempted, recycled, aborted (metrics). */
+  stoppedThreads(): Readonly<typeof this.stopped> {
+    return { ...this.stopped };
   }
 
   /** Transforms running now per key (tests, metrics). */
@@ -270,6 +277,7 @@ export class TransformPool {
       if (!victim || slot.startedAt! > victim.startedAt!) victim = slot;
     }
     if (!victim) return;
+    this.stopped.preempted += 1;
     const task = this.release(victim)!;
     victim.stopping = true;
     void victim.worker.terminate();
@@ -333,6 +341,7 @@ export class TransformPool {
 
   private overBudget(slot: Slot, task: Task): void {
     if (slot.task !== task) return;
+    this.stopped.budget += 1;
     const what = task.heavy ? `the ${task.input?.document?.kind ?? 'document'} document's parse` : `the transform of ${task.input?.url ?? 'a page'}`;
     this.stop(slot, new TransformTimeoutError(`${what} ran longer than ${task.budgetMs} ms; its thread was stopped`));
   }
@@ -357,6 +366,7 @@ export class TransformPool {
     else this.settle(task, () => task.reject(rebuildError(reply.error)));
     // A thread that kept a big heap (a huge page, a document) gives it back by being replaced.
     if ((reply.memoryMb ?? 0) > this.recycleAboveMb && !this.closed) {
+      this.stopped.recycled += 1;
       slot.stopping = true;
       void slot.worker.terminate();
     }
@@ -368,7 +378,10 @@ export class TransformPool {
     if (index === -1) return;
     const reason = crash ? `${crash.name}: ${crash.message}` : `exit code ${code}`;
     const task = this.release(slot);
-    if (task) this.settle(task, () => task.reject(deathError(task, reason, crash)));
+    if (task) {
+      this.stopped.died += 1;
+      this.settle(task, () => task.reject(deathError(task, reason, crash)));
+    }
     if (this.closed) return;
     // A thread we stopped (budget, abort, recycling) is replaced even if it was still starting.
     if (wasOnline || slot.stopping) {
@@ -394,7 +407,9 @@ export class TransformPool {
     }
     const slot = this.slots.find((s) => s.task === task);
     // Synchronous work cannot be interrupted: stop the thread, onExit replaces it.
-    if (slot) this.stop(slot, task.signal?.reason);
+    if (!slot) return;
+    this.stopped.aborted += 1;
+    this.stop(slot, task.signal?.reason);
   }
 
   private settle(task: Task, finish: () => void): void {

@@ -41,6 +41,7 @@ describe('TransformPool budgets', () => {
       assert.deepEqual(pool.stats(), { size: 2, busy: 0, queued: 0 });
       assert.equal((await pool.run(page(2), { budgetMs: 10_000 })).metadata.title, 'Page 2');
       assert.notDeepEqual(pool.threadIds(), ids, 'the stalled thread was replaced');
+      assert.equal(pool.stoppedThreads().budget, 1);
     } finally {
       await pool.close();
     }
@@ -55,6 +56,7 @@ describe('TransformPool budgets', () => {
       assert.deepEqual(pool.stats(), { size: 1, busy: 1, queued: 1 });
       cancel.abort(new Error('crawl cancelled'));
       await assert.rejects(stalled, /crawl cancelled/);
+      assert.equal(pool.stoppedThreads().aborted, 1);
       assert.equal((await behind).metadata.title, 'Page 2');
     } finally {
       await pool.close();
@@ -114,6 +116,7 @@ describe('TransformPool fairness', () => {
       assert.deepEqual(pool.runningByKey(), { a: 1 }, 'a\'s newest page was stopped for b');
       await Promise.all([...a, b]);
       assert.equal(done[0], 'Page 3', 'b did not wait for a\'s pages');
+      assert.equal(pool.stoppedThreads().preempted, 1);
       assert.deepEqual(done.slice(1).sort(), ['Big 1', 'Big 2'], 'the preempted page still completed');
     } finally {
       await pool.close();
@@ -146,6 +149,7 @@ describe('TransformPool memory', () => {
       assert.ok(err instanceof DocumentTooComplexError, String(err));
       assert.equal(err.code, 'DOCUMENT_TOO_COMPLEX');
       assert.equal(ackDecision(err, FIRST_DELIVERY).kind, 'giveUp', 'never redelivered into another crash');
+      assert.equal(pool.stoppedThreads().died, 1);
       assert.equal((await pool.run(page(2), { heavy: true })).metadata.title, 'Page 2');
     } finally {
       await pool.close();
@@ -162,6 +166,7 @@ describe('TransformPool memory', () => {
       const deadline = Date.now() + 5_000;
       while (pool.threadIds()[0] === ids[0] && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
       assert.notEqual(pool.threadIds()[0], ids[0], 'recycled');
+      assert.equal(pool.stoppedThreads().recycled, 1);
       assert.equal((await pool.run(page(2))).metadata.title, 'Page 2');
 
       const small = new TransformPool({ size: 1, recycleAboveMb: 4096 });

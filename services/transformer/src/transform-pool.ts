@@ -20,19 +20,15 @@
 //     replaced, so the memory one big page or document took is given back to the system.
 //   - An aborted signal rejects with the signal's reason: a queued task leaves the queue, a
 //     running one has its worker terminated and replaced (a cancelled job frees its threads).
-//   - An error thrown in the worker comes back with its class when the pool knows it
-//     (REBUILT_ERRORS), as a WorkerTrawlError with its code and retryability when it is any
-//     other TrawlError, else as an Error of that name. So a document parser that throws one
-//     of our errors (DocumentTooComplexError for a bomb, say) decides the message's fate;
-//     it needs nothing else from the pool.
+//   - An error thrown in the worker comes back as the same kind of error (thread-protocol.ts):
+//     a document parser that throws one of our errors (DocumentTooComplexError for a bomb,
+//     say) decides the message's fate; it needs nothing else from the pool.
 //   - close() rejects queued and running tasks and terminates every worker.
 import { Worker } from 'node:worker_threads';
 import { TRANSFORMER_DEFAULTS } from '../../../shared/src/config.js';
-import {
-  DocumentEncryptedError, DocumentParseTimeoutError, DocumentTooComplexError, DocumentTooLargeError, DocumentUnreadableError,
-  ERROR_CODES, InvalidUrlError, PageTooComplexError, TransformTimeoutError, TrawlError, ValidationError, type ErrorCode,
-} from '../../../shared/src/errors.js';
+import { TransformTimeoutError } from '../../../shared/src/errors.js';
 import { FairQueue } from './fair-queue.js';
+import { deathError, rebuildError, type WorkerReply, type WorkerRequest } from './thread-protocol.js';
 import type { TransformInput, TransformOutput } from './types.js';
 
 export interface TransformPoolOptions {
@@ -65,22 +61,6 @@ export interface TransformRunOptions {
   heavy?: boolean;
 }
 
-export interface WorkerRequest {
-  id: number;
-  input: TransformInput;
-}
-export type WorkerReply = ({ id: number; ok: true; output: TransformOutput } | { id: number; ok: false; error: WorkerErrorShape }) & {
-  /** MiB the worker holds after the transform (V8 heap committed + external), for recycling. */
-  memoryMb?: number;
-};
-export interface WorkerErrorShape {
-  name: string;
-  message: string;
-  field?: string;
-  /** A TrawlError's code and retryability (the thread sends them for any of ours). */
-  code?: string;
-  retryable?: boolean;
-}
 
 /**
  * What to transform, or how to get it: a loader runs only when a thread takes the task, so
@@ -380,7 +360,7 @@ export class TransformPool {
     const task = this.release(slot);
     if (task) {
       this.stopped.died += 1;
-      this.settle(task, () => task.reject(deathError(task, reason, crash)));
+      this.settle(task, () => task.reject(deathError(task.heavy, task.input, reason, crash)));
     }
     if (this.closed) return;
     // A thread we stopped (budget, abort, recycling) is replaced even if it was still starting.
@@ -416,38 +396,4 @@ export class TransformPool {
     if (task.onAbort) task.signal?.removeEventListener('abort', task.onAbort);
     finish();
   }
-}
-
-/** What a task whose thread died gets: final, since the same input would kill the next thread. */
-function deathError(task: Task, reason: string, crash: Error | undefined): Error {
-  if (task.heavy) return new DocumentTooComplexError(`the ${task.input?.document?.kind ?? 'document'} document killed its transform thread (${reason})`, { cause: crash });
-  return new PageTooComplexError(`transform worker died (${reason}) on ${task.input?.url ?? 'a page'}`, { cause: crash });
-}
-
-/** Errors that decide the message's fate, rebuilt with their class (ackDecision reads it). */
-const REBUILT_ERRORS: Record<string, new (message: string) => Error> = {
-  DocumentEncryptedError, DocumentUnreadableError, DocumentTooLargeError, DocumentParseTimeoutError, DocumentTooComplexError,
-  PageTooComplexError, TransformTimeoutError,
-};
-
-/**
- * Any TrawlError thrown in a worker, with what ackDecision reads (`code`, `retryable`): one
- * of ours the pool does not name (a new document error, say) needs no change here.
- */
-export class WorkerTrawlError extends TrawlError {
-  constructor(message: string, readonly code: ErrorCode, readonly retryable: boolean, name: string) {
-    super(message);
-    this.name = name;
-  }
-}
-
-export function rebuildError(error: WorkerErrorShape): Error {
-  if (error.name === 'InvalidUrlError') return new InvalidUrlError(error.message, error.field);
-  if (error.name === 'ValidationError') return new ValidationError(error.message, error.field);
-  const Known = REBUILT_ERRORS[error.name];
-  if (Known) return new Known(error.message);
-  if (error.code && error.code in ERROR_CODES) return new WorkerTrawlError(error.message, error.code as ErrorCode, error.retryable ?? true, error.name);
-  const rebuilt = new Error(error.message);
-  rebuilt.name = error.name;
-  return rebuilt;
 }

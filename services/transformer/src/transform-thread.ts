@@ -4,7 +4,7 @@
 import { getHeapStatistics } from 'node:v8';
 import { parentPort } from 'node:worker_threads';
 import { transformPage } from './transform.js';
-import type { WorkerReply, WorkerRequest } from './transform-pool.js';
+import { errorShape, type WorkerReply, type WorkerRequest } from './thread-protocol.js';
 
 // The document parsers (pdf.js, mammoth) are loaded by the first document, not by every
 // thread: a thread started to replace a killed one, or warm for the next key, is ready sooner.
@@ -20,21 +20,7 @@ port.on('message', async (request: WorkerRequest) => {
     const output = request.input.document ? await (await documents()).transformDocument(request.input) : transformPage(request.input);
     reply = { id: request.id, ok: true, output };
   } catch (err) {
-    const error = err instanceof Error ? err : new Error(String(err));
-    const { field, code, retryable } = error as { field?: unknown; code?: unknown; retryable?: unknown };
-    reply = {
-      id: request.id,
-      ok: false,
-      // A TrawlError's code and retryability cross the boundary, so the pool can rebuild any
-      // of our errors (even one it does not know by name) for ackDecision.
-      error: {
-        name: error.name,
-        message: error.message,
-        ...(typeof field === 'string' ? { field } : {}),
-        ...(typeof code === 'string' ? { code } : {}),
-        ...(typeof retryable === 'boolean' ? { retryable } : {}),
-      },
-    };
+    reply = { id: request.id, ok: false, error: errorShape(err) };
   }
   port.postMessage({ ...reply, memoryMb: heldMb() });
 });

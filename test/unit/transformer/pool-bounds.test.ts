@@ -6,7 +6,7 @@ import { describe, test } from 'node:test';
 import { ackDecision, DocumentTooComplexError, TransformTimeoutError } from '../../../shared/src/errors.js';
 import { normalizeScrapeOptions } from '../../../shared/src/scrape-options.js';
 import { TransformPool, type TransformInput } from '../../../services/transformer/src/index.js';
-import { rebuildError, WorkerTrawlError } from '../../../services/transformer/src/transform-pool.js';
+import { rebuildError, WorkerTrawlError } from '../../../services/transformer/src/thread-protocol.js';
 
 function page(n: number): TransformInput {
   const html = `<html><head><title>Page ${n}</title></head><body><h1>Heading ${n}</h1><p>Body ${n}</p></body></html>`;

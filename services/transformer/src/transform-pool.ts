@@ -3,14 +3,15 @@
 // and so that no page, schema or tenant can hold the transformer hostage (issue 20).
 //
 // Behaviour:
-//   - `size` workers at most, each doing one transform at a time (one more than the busy ones
-//     is kept started while below size, warm for the next key); extra calls wait in a
-//     FairQueue: one FIFO per `key` (the API key), served round-robin across keys.
+//   - `size` transforms at once at most, one per worker thread; extra calls wait in a
+//     FairQueue: one FIFO per `key` (the API key), served round-robin across keys. One
+//     started thread is kept free, warm for the next key's page.
 //   - A key's share is `threadsPerKey` threads (default: all but one). Alone, a key may use
-//     more; when another key's task waits and every thread is busy, the newest transform of
-//     a key over its share is stopped and queued again (preempt), so another key's page
-//     always finds a thread soon, whatever the first key's pages do. Documents (`heavy`)
-//     run at most `heavyThreads` at once.
+//     every thread; while it runs over its share the free thread is one more than `size`.
+//     Another key's page starts on it at once, and the newest transform of the key over its
+//     share is stopped and queued again (preempt), back to `size` running: whatever one
+//     key's pages do, another key's page never waits for them. Documents (`heavy`) run at
+//     most `heavyThreads` at once.
 //   - `budgetMs`: a transform still running after it has its thread terminated (the only way
 //     to stop synchronous CPU work) and replaced, and rejects with TransformTimeoutError.
 //   - A worker that dies (past `maxOldGenerationSizeMb`, a crash) rejects its task with
@@ -28,45 +29,11 @@ import { Worker } from 'node:worker_threads';
 import { TRANSFORMER_DEFAULTS } from '../../../shared/src/config.js';
 import { TransformTimeoutError } from '../../../shared/src/errors.js';
 import { FairQueue } from './fair-queue.js';
+import type { TransformPoolOptions, TransformRunOptions, TransformSource } from './pool-options.js';
 import { deathError, rebuildError, type WorkerReply, type WorkerRequest } from './thread-protocol.js';
 import type { TransformInput, TransformOutput } from './types.js';
 
-export interface TransformPoolOptions {
-  /** Number of worker threads at most (at least 1). */
-  size: number;
-  /**
-   * Threads kept while there is no work (default: size). Threads above it are started when
-   * work queues up and stop after `idleTimeoutMs` without work: each holds its own V8 heap.
-   */
-  idleThreads?: number;
-  idleTimeoutMs?: number;
-  /** V8 old-generation limit per worker; a page that needs more fails alone. */
-  maxOldGenerationSizeMb?: number;
-  /** Threads one key may hold at once (default: size - 1, at least 1). */
-  threadsPerKey?: number;
-  /** `heavy` transforms (documents) running at once at most. */
-  heavyThreads?: number;
-  /** A worker holding more than this (MiB of V8 heap + external memory) after a transform is replaced. */
-  recycleAboveMb?: number;
-}
-
-export interface TransformRunOptions {
-  /** Cancels the transform (queued: removed; running: its thread terminated). */
-  signal?: AbortSignal;
-  /** Fairness key (the API key): queues are served round-robin by key, threads shared by key (none without one). */
-  key?: string;
-  /** Running time at most; past it the thread is terminated and the run fails with TransformTimeoutError. */
-  budgetMs?: number;
-  /** A document parse: bounded by heavyThreads, a dead worker means DocumentTooComplexError. */
-  heavy?: boolean;
-}
-
-
-/**
- * What to transform, or how to get it: a loader runs only when a thread takes the task, so
- * documents waiting for a thread hold no bytes (a transformer prefetches many messages).
- */
-export type TransformSource = TransformInput | (() => Promise<TransformInput>);
+export type { TransformPoolOptions, TransformRunOptions, TransformSource } from './pool-options.js';
 
 interface Task {
   id: number;
@@ -209,13 +176,25 @@ export class TransformPool {
   private fair = (task: Task): boolean =>
     (task.key === NO_KEY || (this.running.get(task.key) ?? 0) < this.threadsPerKey) && this.heavyOk(task);
 
+  private busy(): number {
+    return this.slots.filter((s) => s.task).length;
+  }
+
+  /** Whether some key runs more transforms than its share (then a spare thread is kept). */
+  private someKeyOverShare(): boolean {
+    for (const [key, n] of this.running) if (key !== NO_KEY && n > this.threadsPerKey) return true;
+    return false;
+  }
+
   /**
-   * The next task for a free thread: one within its key's share first (round-robin by key);
-   * else one over its share, so a key alone uses every thread (preempt() takes the extra
-   * threads back when another key's task comes).
+   * The next task for a free thread. While fewer than `size` transforms run: one within its
+   * key's share first (round-robin by key), else one over its share, so a key alone uses
+   * every thread. At `size`, only a task within its share, and only while a key runs over its
+   * share (the spare thread is for it; preempt() then stops the over-share transform).
    */
   private next(): Task | undefined {
-    return this.queue.take(this.fair) ?? this.queue.take(this.heavyOk);
+    if (this.busy() < this.size) return this.queue.take(this.fair) ?? this.queue.take(this.heavyOk);
+    return this.someKeyOverShare() ? this.queue.take(this.fair) : undefined;
   }
 
   private dispatch(): void {
@@ -235,21 +214,29 @@ export class TransformPool {
       this.give(slot, task);
     }
     this.preempt();
-    // Keep one started thread free while below size: a thread takes a second or more to load
-    // the transform modules, and the next key's page should not wait for that.
-    if (this.slots.length < this.size && !this.slots.some((s) => !s.task && !s.stopping)) this.slots.push(this.spawn());
+    // Keep one started thread free: a thread takes up to a second or more to load the
+    // transform modules, and the next key's page should not wait for that. Below size, the
+    // free thread is one of the `size`; while a key runs over its share, it is one more
+    // (size + 1 threads, size transforms): another key's page starts on it at once, and
+    // preempt() then stops the over-share transform to go back to `size` running.
+    const spares = this.someKeyOverShare() ? this.size + 1 : this.size;
+    if (this.slots.length < spares && !this.slots.some((s) => !s.task && !s.stopping)) this.slots.push(this.spawn());
+    while (this.slots.length < this.idleThreads) this.slots.push(this.spawn());
     for (const slot of this.slots) if (!slot.task && !slot.stopping) this.retireWhenIdle(slot);
   }
 
   /**
-   * Every thread is busy and a task within its key's share waits, while some key runs over
-   * its share: that key's newest transform is stopped (its thread terminated and replaced)
-   * and put back at the head of its key's queue, to run again (with its whole budget) when a
-   * thread is free. The cost of sharing is one restarted transform, and only under contention.
+   * More than `size` transforms run (another key's task took the spare thread), or every
+   * thread is busy while a task within its key's share waits, and some key runs over its
+   * share: that key's newest transform is stopped (its thread terminated) and put back at the
+   * head of its key's queue, to run again (with its whole budget) when a thread is free. The
+   * cost of sharing is one restarted transform, and only under contention.
    */
   private preempt(): void {
-    if (this.slots.length < this.size || this.slots.some((s) => !s.task || s.stopping)) return; // a thread is free or coming
-    if (!this.queue.some(this.fair)) return;
+    const busy = this.busy();
+    const overloaded = busy > this.size;
+    const starving = busy >= this.size && !this.slots.some((s) => !s.task || s.stopping) && this.queue.some(this.fair);
+    if (!overloaded && !starving) return;
     let victim: Slot | undefined;
     for (const slot of this.slots) {
       const task = slot.task!;
@@ -363,9 +350,10 @@ export class TransformPool {
       this.settle(task, () => task.reject(deathError(task.heavy, task.input, reason, crash)));
     }
     if (this.closed) return;
-    // A thread we stopped (budget, abort, recycling) is replaced even if it was still starting.
+    // A thread we stopped (budget, abort, preemption, recycling) or that died is replaced as
+    // needed by dispatch (work waiting, a spare, idleThreads), even if it was still starting.
     if (wasOnline || slot.stopping) {
-      this.slots[index] = this.spawn();
+      this.slots.splice(index, 1);
       this.dispatch();
       return;
     }

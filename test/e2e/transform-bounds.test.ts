@@ -28,8 +28,8 @@ const DEEP_PAGES = 8;
 
 const deep = (n: number) => `<!doctype html><html><head><title>Deep ${n}</title></head><body><h1>Deep ${n}</h1>`
   + `${'<div>'.repeat(300)}<span>bottom ${n}</span>${'</div>'.repeat(300)}</body></html>`;
-const hub = `<!doctype html><html><head><title>Hub</title></head><body><h1>Hub</h1><ul>${
-  Array.from({ length: DEEP_PAGES }, (_, i) => `<li><a href="/deep/${i}">Deep ${i}</a></li>`).join('')}</ul></body></html>`;
+const hub = (dir: string) => `<!doctype html><html><head><title>Hub</title></head><body><h1>Hub</h1><ul>${
+  Array.from({ length: DEEP_PAGES }, (_, i) => `<li><a href="/${dir}/${i}">Deep ${i}</a></li>`).join('')}</ul></body></html>`;
 const plain = (name: string) => `<!doctype html><html><head><title>${name}</title></head><body><h1>${name}</h1><p>An ordinary page.</p></body></html>`;
 
 /** Within the cost check (3 descendant combinators), but run once per `div`: ~0.14 s each, ~40 s a page. */
@@ -42,8 +42,10 @@ describe('transform bounds (issue 20)', () => {
 
   before(async () => {
     site = await startSite({
-      '/hub': hub,
+      '/hub': hub('deep'),
+      '/hub-cancelled': hub('deep-cancelled'),
       ...Object.fromEntries(Array.from({ length: DEEP_PAGES + 2 }, (_, i) => [`/deep/${i}`, deep(i)])),
+      ...Object.fromEntries(Array.from({ length: DEEP_PAGES }, (_, i) => [`/deep-cancelled/${i}`, deep(100 + i)])),
       '/plain-other': plain('Other key'),
       '/plain-after-cancel': plain('After cancel'),
     });
@@ -125,9 +127,15 @@ describe('transform bounds (issue 20)', () => {
     // (two 60 s handler timeouts and redeliveries before).
     assert.ok(stalledMs < 60_000, `the stalled scrapes ended in ${Math.round(stalledMs)} ms`);
 
-    // The crawl's deep pages now hold this key's transform thread, one after another.
-    const crawlId = crawl.body.id;
-    const crawlHits = () => Array.from({ length: DEEP_PAGES }, (_, i) => site.hits.get(`/deep/${i}`) ?? 0).reduce((x, y) => x + y, 0);
+    // The crawl ends too: each of its deep pages is cut at the budget, once.
+    const first = await system.poll(`/api/v1/crawl/${crawl.body.id}`, (b: any) => ['COMPLETED', 'FAILED', 'CANCELLED'].includes(b.status), 180_000);
+    assert.equal(first.failedUrls, DEEP_PAGES, JSON.stringify({ status: first.status, completed: first.completedUrls, failed: first.failedUrls }));
+
+    // A second crawl of such pages, cancelled while its pages hold this key's threads.
+    const second = await system.api('POST', '/api/v1/crawl', { url: site.url('/hub-cancelled'), limit: DEEP_PAGES + 1, scrapeOptions: { formats: ['extract'], extract: { schema: STALLING_SCHEMA } } });
+    assert.equal(second.status, 202, JSON.stringify(second.body));
+    const crawlId = second.body.id;
+    const crawlHits = () => Array.from({ length: DEEP_PAGES }, (_, i) => site.hits.get(`/deep-cancelled/${i}`) ?? 0).reduce((x, y) => x + y, 0);
     const fetched = Date.now() + 30_000;
     while (crawlHits() < 2 && Date.now() < fetched) await new Promise((r) => setTimeout(r, 50));
     await new Promise((r) => setTimeout(r, 500));

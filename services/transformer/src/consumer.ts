@@ -106,15 +106,20 @@ export class TransformConsumer {
     }
     const asked = new Set(options.formats);
     const { document } = event.data;
-    // Events from before documents always carry rawHtml.
-    const html = document ? '' : await ctx.payloads.getText(event.data.rawHtml!);
     const started = performance.now();
     // changeTracking compares markdown, so it is made even when not asked for (and not returned then).
     const transformOptions = asked.has('changeTracking') && !asked.has('markdown') ? { ...options, formats: [...options.formats, 'markdown' as const] } : options;
-    const input = { html, url: event.data.finalUrl, options: transformOptions, statusCode: event.data.statusCode };
+    const input = { html: '', url: event.data.finalUrl, options: transformOptions, statusCode: event.data.statusCode };
+    // The page's HTML or the document's bytes are read when a thread takes the transform (a
+    // loader): the messages waiting in the pool's fair queue hold no page.
+    let html = '';
     const out = document
       ? await parseDocument(pool, async () => ({ ...input, document: await this.documentInput(document, options) }), mctx.signal, ctx.config.documentParseTimeoutMs, { key: apiKeyId, kind: document.type })
-      : await pool.run(input, { signal: mctx.signal, key: apiKeyId, budgetMs: ctx.config.transformTimeoutMs });
+      : await pool.run(async () => {
+        // Events from before documents always carry rawHtml.
+        html = await ctx.payloads.getText(event.data.rawHtml!);
+        return { ...input, html };
+      }, { signal: mctx.signal, key: apiKeyId, budgetMs: ctx.config.transformTimeoutMs });
     const transformMs = Math.round(performance.now() - started);
     const observed = await this.observe(event, requested, out.markdown, clock());
     // The observation's time is the page's completedAt (a redelivered page keeps the time it

@@ -5,9 +5,11 @@
 //     validation (400 naming the field);
 //   - a schema the validation lets through but that still backtracks for ~40 s on a page of
 //     300 nested divs (baseSelector `div` x `section div div span`): two scrapes and a crawl
-//     of eight such pages by one key at once; another key's scrape still completes at once,
-//     the stalled scrapes fail with TRANSFORM_TIMEOUT at their budget, once (not
-//     redelivered), and cancelling the crawl frees its transform threads at once.
+//     of eight such pages by one key at once; another key's scrape still completes at once
+//     (its transform within 2 s), the stalled scrapes and crawl pages fail with
+//     TRANSFORM_TIMEOUT at their budget, once (not redelivered), and cancelling a second
+//     such crawl frees its transform threads at once (the same key's next scrape does not
+//     wait for its pages).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { scrapeFinished } from '../support/scrape-job.js';

@@ -15,6 +15,23 @@ export class ConfigError extends Error {
 
 export interface BootstrapKey { key: string; plan: Plan }
 
+/**
+ * The transformer's bounds, written once (the pool's defaults and the environment's):
+ *   transformTimeoutMs  a web page's transform past it is killed (TRANSFORM_TIMEOUT);
+ *   documentThreads     documents parsed at once (each may hold hundreds of MB);
+ *   maxHeapMb           V8 old generation of a transform thread (past it: PAGE_TOO_COMPLEX / DOCUMENT_TOO_COMPLEX);
+ *   recycleAboveMb      a thread holding more after its transform is replaced, so RSS comes back;
+ *   prefetch            messages held at once: more than the threads, so the pool's fair
+ *                       queue sees other keys' pages behind one key's stalled ones.
+ */
+export const TRANSFORMER_DEFAULTS = {
+  transformTimeoutMs: 15_000,
+  documentThreads: 1,
+  maxHeapMb: 1024,
+  recycleAboveMb: 256,
+  prefetch: 16,
+} as const;
+
 export interface Config {
   host: string;
   port: number;
@@ -41,8 +58,20 @@ export interface Config {
   browserIdleCloseMs: number;
   /** Move to a new Chromium after this many pages, closing the old one when its pages are done (0: never). */
   browserRetireAfterPages: number;
-  /** Concurrent page transforms one transformer instance runs. */
+  /** Concurrent page transforms one transformer instance runs (its worker threads at most). */
   transformerConcurrency: number;
+  /** Transform bounds (TRANSFORMER_DEFAULTS, docs/api.md "Transform budgets"). */
+  transformTimeoutMs: number;
+  /** Threads one API key's transforms may hold at once (0: all but one). */
+  transformerThreadsPerKey: number;
+  /** Documents (PDF, DOCX...) parsed at once per transformer. */
+  transformerDocumentThreads: number;
+  /** V8 old-generation limit of one transform thread. */
+  transformerMaxHeapMb: number;
+  /** A thread that holds more than this after a transform is replaced (its memory given back). */
+  transformerRecycleAboveMb: number;
+  /** Messages one transformer holds (running or waiting for a thread) at once. */
+  transformerPrefetch: number;
   /** How long a scrape result stays in the cache. */
   cacheTtlMs: number;
   /** How long payloads (raw HTML, results, screenshots) stay in the Object Store. */
@@ -213,6 +242,12 @@ export function loadConfig(env: Env = process.env): Config {
     browserIdleCloseMs: int(env, 'BROWSER_IDLE_CLOSE_MS', DEFAULT_BROWSER_IDLE_CLOSE_MS, 0, 24 * 3_600_000),
     browserRetireAfterPages: int(env, 'BROWSER_RETIRE_AFTER_PAGES', DEFAULT_BROWSER_RETIRE_AFTER_PAGES, 0, 1_000_000),
     transformerConcurrency: int(env, 'TRANSFORMER_CONCURRENCY', 2, 1, 64),
+    transformTimeoutMs: int(env, 'TRANSFORM_TIMEOUT_MS', TRANSFORMER_DEFAULTS.transformTimeoutMs, 100, 600_000),
+    transformerThreadsPerKey: int(env, 'TRANSFORMER_THREADS_PER_KEY', 0, 0, 64),
+    transformerDocumentThreads: int(env, 'TRANSFORMER_DOCUMENT_THREADS', TRANSFORMER_DEFAULTS.documentThreads, 1, 64),
+    transformerMaxHeapMb: int(env, 'TRANSFORMER_MAX_HEAP_MB', TRANSFORMER_DEFAULTS.maxHeapMb, 64, 16_384),
+    transformerRecycleAboveMb: int(env, 'TRANSFORMER_RECYCLE_ABOVE_MB', TRANSFORMER_DEFAULTS.recycleAboveMb, 16, 16_384),
+    transformerPrefetch: int(env, 'TRANSFORMER_PREFETCH', TRANSFORMER_DEFAULTS.prefetch, 1, 1024),
     cacheTtlMs: int(env, 'CACHE_TTL_MS', 3_600_000, 0, 30 * 86_400_000),
     payloadTtlMs: int(env, 'PAYLOAD_TTL_MS', 7 * 86_400_000, 60_000, 365 * 86_400_000),
     baselineTtlMs: int(env, 'BASELINE_TTL_MS', BASELINE_TTL_DEFAULT_MS, 0, 10 * 365 * 86_400_000),

@@ -26,6 +26,9 @@ export const ERROR_CODES = {
   DOCUMENT_UNREADABLE: { status: 422, title: 'Document unreadable' },
   DOCUMENT_PARSE_TIMEOUT: { status: 504, title: 'Document parse timeout' },
   DOCUMENT_TOO_COMPLEX: { status: 422, title: 'Document too complex' },
+  // The transform's own bounds: decided in docs/api.md "Transform budgets".
+  TRANSFORM_TIMEOUT: { status: 504, title: 'Transform timeout' },
+  PAGE_TOO_COMPLEX: { status: 422, title: 'Page too complex' },
   // The web console's (docs/console.md).
   FORBIDDEN: { status: 403, title: 'Forbidden' },
   CONFLICT: { status: 409, title: 'Conflict' },
@@ -43,6 +46,7 @@ export type ErrorCode = keyof typeof ERROR_CODES;
 export const PAGE_ERROR_CODES = [
   'INVALID_URL', 'URL_NOT_ALLOWED', 'PAGE_TIMEOUT', 'SELECTOR_NOT_FOUND', 'BROWSER_ERROR', 'NETWORK_ERROR',
   'DOCUMENT_TOO_LARGE', 'DOCUMENT_ENCRYPTED', 'DOCUMENT_UNREADABLE', 'DOCUMENT_PARSE_TIMEOUT', 'DOCUMENT_TOO_COMPLEX',
+  'TRANSFORM_TIMEOUT', 'PAGE_TOO_COMPLEX',
 ] as const satisfies readonly ErrorCode[];
 export type PageErrorCode = (typeof PAGE_ERROR_CODES)[number];
 
@@ -159,12 +163,25 @@ export class DocumentParseTimeoutError extends NonRetryableError {
   readonly code = 'DOCUMENT_PARSE_TIMEOUT';
 }
 /**
- * A document that would take more than its parse may have (shared/src/document-type.ts
- * DOCUMENT_LIMITS: bytes inflated, text, ZIP entries, XML elements and depth, DTDs): the same bytes
- * are as heavy next time, so it is never redelivered.
+ * A document too heavy to parse: over its parse budget (shared/src/document-type.ts
+ * DOCUMENT_LIMITS: bytes inflated, text, ZIP entries, XML elements and depth, DTDs), or one
+ * whose parse killed its worker thread (past the thread's V8 heap limit, or a crash). The
+ * same bytes are as heavy next time, so it is never redelivered.
  */
 export class DocumentTooComplexError extends NonRetryableError {
   readonly code = 'DOCUMENT_TOO_COMPLEX';
+}
+/**
+ * A web page's transform that ran past TRANSFORM_TIMEOUT_MS: its worker thread was
+ * terminated (the only way to stop synchronous work) and replaced. The same page and
+ * options would stall the next thread the same way, so it is never redelivered.
+ */
+export class TransformTimeoutError extends NonRetryableError {
+  readonly code = 'TRANSFORM_TIMEOUT';
+}
+/** A web page whose transform killed its worker thread (out of memory): never redelivered. */
+export class PageTooComplexError extends NonRetryableError {
+  readonly code = 'PAGE_TOO_COMPLEX';
 }
 /** Infrastructure is down (NATS, store): the request may be repeated. */
 export class ServiceUnavailableError extends RetryableError {

@@ -26,6 +26,7 @@
 import { createRequire } from 'node:module';
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { ValidationError } from './errors.js';
+import { selectorCostProblem } from './selector-cost.js';
 import { StringEnum } from './string-enum.js';
 
 export const EXTRACT_TYPES = ['text', 'html', 'attribute', 'url', 'number', 'boolean', 'object'] as const;
@@ -35,6 +36,17 @@ export type ExtractType = (typeof EXTRACT_TYPES)[number];
 export const MAX_EXTRACT_DEPTH = 4;
 /** Fields in a whole schema, all levels together. */
 export const MAX_EXTRACT_FIELDS = 200;
+/**
+ * Lists inside lists at most (baseSelector counts as one): each level multiplies the items
+ * the one before made, and three levels of `div` ran a transform thread out of memory.
+ */
+export const MAX_EXTRACT_LIST_NESTING = 2;
+/**
+ * List items in one page's `json` at most, all lists together (objects count, even empty
+ * ones); past it lists stop and metadata.extractTruncated is set. MAX_EXTRACT_OUTPUT_CHARS
+ * bounds text only, and a list of empty objects has none.
+ */
+export const MAX_EXTRACT_OUTPUT_ITEMS = 100_000;
 /** Items of one list (baseSelector or a `list` field); `maxItems` lowers it per list. */
 export const MAX_EXTRACT_ITEMS = 10_000;
 export const DEFAULT_EXTRACT_ITEMS = 1000;
@@ -134,17 +146,21 @@ export function checkExtractOptions(options: ExtractOptionsInput, field: string)
   const { schema } = options;
   if (schema.baseSelector !== undefined) checkSelector(schema.baseSelector, `${path}.baseSelector`);
   let count = 0;
-  const walk = (fields: Record<string, ExtractField>, at: string, depth: number): void => {
+  const walk = (fields: Record<string, ExtractField>, at: string, depth: number, lists: number): void => {
     for (const [name, f] of Object.entries(fields)) {
       count += 1;
+      const nestedLists = lists + (f.list ? 1 : 0);
+      if (f.list && nestedLists > MAX_EXTRACT_LIST_NESTING) {
+        fail(`${at}.${name}.list: lists nest at most ${MAX_EXTRACT_LIST_NESTING} levels (baseSelector counts as one); each level multiplies the items of the one above`, `${at}.${name}.list`);
+      }
       if (!FIELD_NAME_RE.test(name)) fail(`${at}.${name}: a field name is a letter or _ then letters, digits, _ or - (64 characters at most)`, `${at}.${name}`);
       if (count > MAX_EXTRACT_FIELDS) fail(`${path} has more than ${MAX_EXTRACT_FIELDS} fields`, `${at}.${name}`);
       if (f.fields && depth >= MAX_EXTRACT_DEPTH) fail(`${at}.${name}.fields: objects nest at most ${MAX_EXTRACT_DEPTH} levels below ${path}.fields`, `${at}.${name}.fields`);
       checkField(f, `${at}.${name}`);
-      if (f.fields) walk(f.fields, `${at}.${name}.fields`, depth + 1);
+      if (f.fields) walk(f.fields, `${at}.${name}.fields`, depth + 1, nestedLists);
     }
   };
-  walk(schema.fields, `${path}.fields`, 0);
+  walk(schema.fields, `${path}.fields`, 0, schema.baseSelector !== undefined ? 1 : 0);
 }
 
 function checkField(f: ExtractField, at: string): void {
@@ -169,12 +185,15 @@ function fail(message: string, field: string): never {
 
 let probe: Element | undefined;
 /**
- * Runs the selector once on an empty document with the transformer's DOM: throws if it
+ * Checks the selector's cost (selector-cost.ts: a selector that can take exponential time is
+ * refused), then runs it once on an empty document with the transformer's DOM: throws if it
  * cannot. linkedom is loaded on the first extract schema (synchronously, its CommonJS
  * build): the gateway and the service host validate options on every request, and most
  * never see an extract schema (linkedom is about 10 MB of resident memory).
  */
 function checkSelector(selector: string, field: string): void {
+  const costly = selectorCostProblem(selector);
+  if (costly) throw new ValidationError(`${field}: the selector ${JSON.stringify(selector.slice(0, 100))} ${costly}`, field);
   if (!probe) {
     const { parseHTML } = createRequire(import.meta.url)('linkedom') as typeof import('linkedom');
     probe = (parseHTML('<!DOCTYPE html><html><head></head><body><p></p></body></html>').document as unknown as Document).body;

@@ -6,6 +6,7 @@ import { FormatRegistry, Type, type Static } from '@sinclair/typebox';
 import { parse as parseCss } from 'css-what';
 import { ValidationError } from './errors.js';
 import { checkExtractOptions, ExtractOptions, type ExtractOptionsInput } from './extract-schema.js';
+import { selectorCostProblem } from './selector-cost.js';
 import { StringEnum } from './string-enum.js';
 import { ENGINES } from './engines.js';
 
@@ -213,6 +214,13 @@ export function normalizeScrapeOptions(input: ScrapeOptionsInput, field = ''): R
   if (asked.has('extract') && !input.extract) throw new ValidationError('the extract format needs an extraction schema in extract.schema', `${field}extract`);
   if (input.extract && !asked.has('extract')) throw new ValidationError('extract.schema is given but formats does not include "extract"', `${field}formats`);
   if (input.extract) checkExtractOptions(input.extract as ExtractOptionsInput, field);
+  // The transformer runs these on the page too: the same cost check as extract's selectors.
+  for (const name of ['includeTags', 'excludeTags'] as const) {
+    input[name]?.forEach((selector, i) => {
+      const costly = selectorCostProblem(selector);
+      if (costly) throw new ValidationError(`${field}${name}[${i}]: the selector ${JSON.stringify(selector.slice(0, 100))} ${costly}`, `${field}${name}`);
+    });
+  }
   const formats = FORMATS.filter((f) => asked.has(f));
   if (input.changeTrackingOptions && !asked.has('changeTracking')) {
     throw new ValidationError('changeTrackingOptions needs the changeTracking format in formats', `${field}changeTrackingOptions`);

@@ -2,10 +2,18 @@
 // a document (page_fetched.document) -> documents/transform-document.ts, under a time cap.
 // The transform runs in a worker-thread pool, so a heavy page never blocks this
 // process's NATS heartbeats. The result document goes to the Object Store.
-import { DocumentParseTimeoutError, DocumentUnreadableError, type TrawlError } from '../../../shared/src/errors.js';
+//
+// Bounds (issue 20, docs/api.md "Transform budgets"): each transform runs under a budget
+// (TRANSFORM_TIMEOUT_MS, a document's DOCUMENT_PARSE_TIMEOUT_MS) past which its thread is
+// killed and the page fails for good (TRANSFORM_TIMEOUT, DOCUMENT_PARSE_TIMEOUT; never
+// redelivered into the same stall); the pool shares its threads fairly by API key; a
+// cancelled crawl or batch has its transforms stopped (cancellations.ts). The consumer
+// holds TRANSFORMER_PREFETCH messages, more than the threads, so another key's page is
+// already here, in the pool's fair queue, while one key's pages stall.
+import { DocumentParseTimeoutError, TransformTimeoutError, type TrawlError } from '../../../shared/src/errors.js';
 import type { ResolvedScrapeOptions } from '../../../shared/src/scrape-options.js';
 import { pageSettled, recordPageFailure } from '../../../shared/src/page-failure.js';
-import { makeEvent, MAX_EVENT_LINKS, type PageResultPayload, type ScreenshotPayload, type StoredEvent, type TrawlEvent } from '../../../shared/src/events/index.js';
+import { cancelEventOf, makeEvent, MAX_EVENT_LINKS, type PageResultPayload, type ScreenshotPayload, type StoredEvent, type TrawlEvent } from '../../../shared/src/events/index.js';
 import type { Clock, IdGenerator } from '../../../shared/src/ids.js';
 import { ConsumerWorker, type MessageContext } from '../../../shared/src/nats/worker.js';
 import type { ServiceContext } from '../../../shared/src/service.js';
@@ -13,10 +21,17 @@ import { contentOptionsHash } from '../../../shared/src/change-tracking.js';
 import { PayloadStore } from '../../../shared/src/nats/payloads.js';
 import { BASELINE_BUCKET, eventFilter } from '../../../shared/src/subjects.js';
 import { PageObserver, type ObserveOutcome } from './change-tracking/observer.js';
-import type { TransformPool } from './transform-pool.js';
+import { Cancellations, JobCancelledError } from './cancellations.js';
+import type { TransformPool, TransformSource } from './transform-pool.js';
 import type { DocumentInput, TransformInput, TransformOutput } from './types.js';
 
 type PageFetchedEvent = TrawlEvent<'page_fetched'> & { seq: number };
+
+/**
+ * Time a message may also spend waiting for a thread (the pool's fair queue) before its
+ * handler gives up and hands it back (nak, a retry): its transform's own budget is the pool's.
+ */
+const QUEUE_WAIT_ALLOWANCE_MS = 5 * 60_000;
 
 export interface TransformConsumerDeps {
   ctx: ServiceContext;
@@ -28,26 +43,48 @@ export interface TransformConsumerDeps {
 export class TransformConsumer {
   readonly consumer: ConsumerWorker<PageFetchedEvent>;
   private readonly observer: PageObserver;
+  private readonly cancellations: Cancellations;
 
   constructor(private readonly deps: TransformConsumerDeps) {
     const { ctx } = deps;
     this.observer = new PageObserver({
       log: ctx.log, baselines: new PayloadStore(ctx.js, BASELINE_BUCKET), newId: deps.newId, baselineTtlMs: ctx.config.baselineTtlMs,
     });
+    this.cancellations = new Cancellations(ctx.nc);
     this.consumer = new ConsumerWorker<PageFetchedEvent>({
       js: ctx.js,
       jsm: ctx.jsm,
       logger: ctx.logger,
       durable: 'transformer',
       filterSubject: eventFilter('page_fetched'),
-      concurrency: ctx.config.transformerConcurrency,
+      concurrency: Math.max(ctx.config.transformerPrefetch, ctx.config.transformerConcurrency),
       ackWaitMs: 15_000,
       maxDeliver: 3,
-      // A document's parse has its own cap (DOCUMENT_PARSE_TIMEOUT_MS); this only backs it up.
-      handlerTimeoutMs: (event) => (event.data.document ? ctx.config.documentParseTimeoutMs + 30_000 : 60_000),
-      handle: (event, mctx) => this.handle(event, mctx),
+      // The transform's own budget is the pool's; this only bounds the wait for a thread.
+      handlerTimeoutMs: (event) => (event.data.document ? ctx.config.documentParseTimeoutMs : ctx.config.transformTimeoutMs) + QUEUE_WAIT_ALLOWANCE_MS,
+      handle: (event, mctx) => this.handleTracked(event, mctx),
       giveUp: (event, error, mctx) => this.recordFailure(event, error, mctx),
     });
+  }
+
+  /** Stops the consumer and the cancel listener (the pool is closed by its owner). */
+  async stop(): Promise<void> {
+    await this.consumer.stop();
+    this.cancellations.close();
+  }
+
+  /** handle() under a signal that a cancel of the page's crawl or batch also aborts. */
+  private async handleTracked(event: PageFetchedEvent, mctx: MessageContext): Promise<void> {
+    const tracked = this.cancellations.track(event.kind, event.id, mctx.signal);
+    try {
+      await this.handle(event, { ...mctx, signal: tracked.signal });
+    } catch (err) {
+      if (!(err instanceof JobCancelledError) && !(tracked.signal.reason instanceof JobCancelledError)) throw err;
+      // The job is over (the frontier ended it CANCELLED): nothing to record for this page.
+      mctx.logger.info('job cancelled; transform stopped');
+    } finally {
+      tracked.done();
+    }
   }
 
   private at(event: StoredEvent) {
@@ -62,18 +99,27 @@ export class TransformConsumer {
     if (requested?.event !== 'page_requested' && requested?.event !== 'page_shared') {
       throw new Error(`page_fetched without page_requested at ${event.kind}.${event.id}.${event.part}`);
     }
-    const { options } = requested.data;
+    const { options, apiKeyId } = requested.data;
+    const cancelEvent = cancelEventOf(event.kind);
+    if (cancelEvent && (await ctx.log.exists({ kind: event.kind, id: event.id, part: 'job', event: cancelEvent }))) {
+      throw new JobCancelledError(event.kind, event.id);
+    }
     const asked = new Set(options.formats);
     const { document } = event.data;
-    // Events from before documents always carry rawHtml.
-    const html = document ? '' : await ctx.payloads.getText(event.data.rawHtml!);
     const started = performance.now();
     // changeTracking compares markdown, so it is made even when not asked for (and not returned then).
     const transformOptions = asked.has('changeTracking') && !asked.has('markdown') ? { ...options, formats: [...options.formats, 'markdown' as const] } : options;
-    const input = { html, url: event.data.finalUrl, options: transformOptions, statusCode: event.data.statusCode };
+    const input = { html: '', url: event.data.finalUrl, options: transformOptions, statusCode: event.data.statusCode };
+    // The page's HTML or the document's bytes are read when a thread takes the transform (a
+    // loader): the messages waiting in the pool's fair queue hold no page.
+    let html = '';
     const out = document
-      ? await parseDocument(pool, { ...input, document: await this.documentInput(document, options) }, mctx.signal, ctx.config.documentParseTimeoutMs)
-      : await pool.run(input, mctx.signal);
+      ? await parseDocument(pool, async () => ({ ...input, document: await this.documentInput(document, options) }), mctx.signal, ctx.config.documentParseTimeoutMs, { key: apiKeyId, kind: document.type })
+      : await pool.run(async () => {
+        // Events from before documents always carry rawHtml.
+        html = await ctx.payloads.getText(event.data.rawHtml!);
+        return { ...input, html };
+      }, { signal: mctx.signal, key: apiKeyId, budgetMs: ctx.config.transformTimeoutMs });
     const transformMs = Math.round(performance.now() - started);
     const observed = await this.observe(event, requested, out.markdown, clock());
     // The observation's time is the page's completedAt (a redelivered page keeps the time it
@@ -159,18 +205,26 @@ export class TransformConsumer {
 }
 
 /**
- * A document's parse in the pool under `timeoutMs` (DOCUMENT_PARSE_TIMEOUT_MS): past it the
- * thread is terminated (the only way to stop pdf.js mid-page) and the page fails for good,
- * as it does when the parse kills its thread (out of memory): the same bytes would do it
- * again. A cancel of the message itself (`signal`) is passed on as it is.
+ * A document's parse in the pool (`input` may be a loader: the bytes are read only when a
+ * thread takes the parse), a `heavy` task (TRANSFORMER_DOCUMENT_THREADS at once),
+ * under `timeoutMs` (DOCUMENT_PARSE_TIMEOUT_MS) of running time: past it the thread is
+ * terminated (the only way to stop pdf.js mid-page) and the page fails for good with
+ * DOCUMENT_PARSE_TIMEOUT. A parse that kills its thread (out of memory) fails for good with
+ * DOCUMENT_TOO_COMPLEX (the pool's): the same bytes would do it again. A cancel of the
+ * message itself (`signal`) is passed on as it is.
  */
-export async function parseDocument(pool: Pick<TransformPool, 'run'>, input: TransformInput, signal: AbortSignal, timeoutMs: number): Promise<TransformOutput> {
-  const deadline = AbortSignal.timeout(timeoutMs);
+export async function parseDocument(
+  pool: Pick<TransformPool, 'run'>,
+  input: TransformSource,
+  signal: AbortSignal,
+  timeoutMs: number,
+  { key, kind }: { key?: string; kind?: string } = {},
+): Promise<TransformOutput> {
   try {
-    return await pool.run(input, AbortSignal.any([signal, deadline]));
+    return await pool.run(input, { signal, key, budgetMs: timeoutMs, heavy: true });
   } catch (err) {
-    if (deadline.aborted && !signal.aborted) throw new DocumentParseTimeoutError(`parsing the ${input.document!.kind} document took longer than ${timeoutMs} ms (DOCUMENT_PARSE_TIMEOUT_MS)`);
-    if (!signal.aborted && err instanceof Error && /transform worker died/.test(err.message)) throw new DocumentUnreadableError(`the ${input.document!.kind} document could not be parsed: ${err.message}`);
+    const what = kind ?? (typeof input === 'function' ? 'document' : input.document!.kind);
+    if (err instanceof TransformTimeoutError) throw new DocumentParseTimeoutError(`parsing the ${what} document took longer than ${timeoutMs} ms (DOCUMENT_PARSE_TIMEOUT_MS)`);
     throw err;
   }
 }

@@ -12,10 +12,11 @@
 //     page URL; anything but http(s) (javascript:, mailto:, data:) is null;
 //   - number parses the text (or `attribute`), see parseNumber;
 //   - boolean is whether the selector matched (and the element has `attribute`, when given).
-// Output is bounded by MAX_EXTRACT_OUTPUT_CHARS (text summed): past it lists stop and
-// strings are cut, and the caller marks metadata.extractTruncated.
+// Output is bounded by MAX_EXTRACT_OUTPUT_CHARS (text summed) and MAX_EXTRACT_OUTPUT_ITEMS
+// (list items summed, empty objects included): past either, lists stop and strings are
+// cut, and the caller marks metadata.extractTruncated.
 import {
-  DEFAULT_EXTRACT_ITEMS, MAX_EXTRACT_OUTPUT_CHARS, type ExtractField, type ExtractSchemaInput,
+  DEFAULT_EXTRACT_ITEMS, MAX_EXTRACT_OUTPUT_CHARS, MAX_EXTRACT_OUTPUT_ITEMS, type ExtractField, type ExtractSchemaInput,
 } from '../../../shared/src/extract-schema.js';
 import { resolveHttpUrl, selectAll } from './dom.js';
 
@@ -28,9 +29,20 @@ type Value = string | number | boolean | null | Value[] | { [key: string]: Value
 
 class Budget {
   left: number;
+  itemsLeft: number;
   truncated = false;
-  constructor(chars: number) {
+  constructor(chars: number, items: number) {
     this.left = chars;
+    this.itemsLeft = items;
+  }
+  /** Takes one list item from the budget; false (and truncated) when none is left. */
+  takeItem(): boolean {
+    if (this.itemsLeft <= 0 || this.left <= 0) {
+      this.truncated = true;
+      return false;
+    }
+    this.itemsLeft -= 1;
+    return true;
   }
   /** Takes a string's length from the budget; cuts the string when it does not fit. */
   take(text: string): string {
@@ -43,23 +55,17 @@ class Budget {
     this.left = 0;
     return cut;
   }
-  get exhausted(): boolean {
-    return this.left <= 0;
-  }
 }
 
-export function extractJson(document: Document, schema: ExtractSchemaInput, base: URL, maxChars = MAX_EXTRACT_OUTPUT_CHARS): ExtractResult {
-  const budget = new Budget(maxChars);
+export function extractJson(document: Document, schema: ExtractSchemaInput, base: URL, maxChars = MAX_EXTRACT_OUTPUT_CHARS, maxItems = MAX_EXTRACT_OUTPUT_ITEMS): ExtractResult {
+  const budget = new Budget(maxChars, maxItems);
   const evaluator = new Evaluator(base, budget);
   const root = document.documentElement;
   let json: Value;
   if (schema.baseSelector !== undefined) {
     const items: Value[] = [];
     for (const el of selectAll(root, schema.baseSelector, 'extract.schema.baseSelector').slice(0, schema.maxItems ?? DEFAULT_EXTRACT_ITEMS)) {
-      if (budget.exhausted) {
-        budget.truncated = true;
-        break;
-      }
+      if (!budget.takeItem()) break;
       const item = evaluator.object(el, schema.fields, 'extract.schema.fields');
       if (item !== null) items.push(item);
     }
@@ -91,10 +97,7 @@ class Evaluator {
       const matches = field.selector === undefined ? [scope] : selectAll(scope, field.selector, `${path}.selector`);
       const values: Value[] = [];
       for (const el of matches.slice(0, field.maxItems ?? DEFAULT_EXTRACT_ITEMS)) {
-        if (this.budget.exhausted) {
-          this.budget.truncated = true;
-          break;
-        }
+        if (!this.budget.takeItem()) break;
         const value = this.value(el, field, path);
         if (value !== null) values.push(value);
       }

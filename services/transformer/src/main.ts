@@ -3,16 +3,26 @@ import { newId, systemClock } from '../../../shared/src/ids.js';
 import { runService } from '../../../shared/src/service.js';
 import { TransformPool } from './transform-pool.js';
 import { TransformConsumer } from './consumer.js';
+import { observePool } from './metrics.js';
 
 await runService('transformer', async (ctx) => {
   // One thread while idle; up to TRANSFORMER_CONCURRENCY under load (each thread is a V8 heap).
-  const pool = new TransformPool({ size: ctx.config.transformerConcurrency, idleThreads: 1 });
+  const { config } = ctx;
+  const pool = new TransformPool({
+    size: config.transformerConcurrency,
+    idleThreads: 1,
+    threadsPerKey: config.transformerThreadsPerKey,
+    heavyThreads: config.transformerDocumentThreads,
+    maxOldGenerationSizeMb: config.transformerMaxHeapMb,
+    recycleAboveMb: config.transformerRecycleAboveMb,
+  });
+  observePool(pool);
   const worker = new TransformConsumer({ ctx, pool, newId, clock: systemClock });
   await worker.consumer.start();
   return {
     ready: async () => ({ consumer: worker.consumer.ready }),
     stop: async () => {
-      await worker.consumer.stop();
+      await worker.stop();
       await pool.close();
     },
   };

@@ -1,47 +1,48 @@
-// A fixed pool of worker threads running transformPage, so that parsing and converting a
-// large page (tens to hundreds of milliseconds of CPU) never blocks the service's event
-// loop, where NATS heartbeats and JetStream acks must keep flowing.
+// A pool of worker threads running transformPage / transformDocument, so that parsing and
+// converting a large page never blocks the service's event loop (NATS heartbeats and acks),
+// and so that no page, schema or tenant can hold the transformer hostage (issue 20).
 //
 // Behaviour:
-//   - `size` workers, each doing one transform at a time; extra calls wait in a FIFO queue.
-//   - A transform that throws rejects with an Error carrying the message (ValidationError /
-//     InvalidUrlError are rebuilt with their class and field, so callers can map them).
-//   - A worker that dies (uncaught error, out of memory past `maxOldGenerationSizeMb`)
-//     rejects only its own task and is replaced; queued work continues on the new worker.
+//   - `size` transforms at once at most, one per worker thread; extra calls wait in a
+//     FairQueue: one FIFO per `key` (the API key), served round-robin across keys. One
+//     started thread is kept free, warm for the next key's page.
+//   - A key's share is `threadsPerKey` threads (default: all but one). Alone, a key may use
+//     every thread; while it runs over its share the free thread is one more than `size`.
+//     Another key's page starts on it at once, and the newest transform of the key over its
+//     share is stopped and queued again (preempt), back to `size` running: whatever one
+//     key's pages do, another key's page never waits for them. Documents (`heavy`) run at
+//     most `heavyThreads` at once.
+//   - `budgetMs`: a transform still running after it has its thread terminated (the only way
+//     to stop synchronous CPU work) and replaced, and rejects with TransformTimeoutError.
+//   - A worker that dies (past `maxOldGenerationSizeMb`, a crash) rejects its task with
+//     PageTooComplexError (DocumentTooComplexError for `heavy`) and is replaced: the same
+//     input would kill the next thread, so both are final (never redelivered).
+//   - A worker holding more than `recycleAboveMb` (V8 heap + external) after a transform is
+//     replaced, so the memory one big page or document took is given back to the system.
 //   - An aborted signal rejects with the signal's reason: a queued task leaves the queue, a
-//     running one has its worker terminated (the only way to stop synchronous CPU work) and
-//     replaced.
+//     running one has its worker terminated and replaced (a cancelled job frees its threads).
+//   - An error thrown in the worker comes back as the same kind of error (thread-protocol.ts):
+//     a document parser that throws one of our errors (DocumentTooComplexError for a bomb,
+//     say) decides the message's fate; it needs nothing else from the pool.
 //   - close() rejects queued and running tasks and terminates every worker.
 import { Worker } from 'node:worker_threads';
-import {
-  DocumentEncryptedError, DocumentParseTimeoutError, DocumentTooLargeError, DocumentUnreadableError, InvalidUrlError, ValidationError,
-} from '../../../shared/src/errors.js';
+import { TRANSFORMER_DEFAULTS } from '../../../shared/src/config.js';
+import { TransformTimeoutError } from '../../../shared/src/errors.js';
+import { FairQueue } from './fair-queue.js';
+import type { TransformPoolOptions, TransformRunOptions, TransformSource } from './pool-options.js';
+import { deathError, rebuildError, type WorkerReply, type WorkerRequest } from './thread-protocol.js';
 import type { TransformInput, TransformOutput } from './types.js';
 
-export interface TransformPoolOptions {
-  /** Number of worker threads at most (at least 1). */
-  size: number;
-  /**
-   * Threads kept while there is no work (default: size). Threads above it are started when
-   * work queues up and stop after `idleTimeoutMs` without work: each holds its own V8 heap.
-   */
-  idleThreads?: number;
-  idleTimeoutMs?: number;
-  /** V8 old-generation limit per worker; a page that needs more fails alone. Default 1024. */
-  maxOldGenerationSizeMb?: number;
-}
-
-export interface WorkerRequest {
-  id: number;
-  input: TransformInput;
-}
-export type WorkerReply =
-  | { id: number; ok: true; output: TransformOutput }
-  | { id: number; ok: false; error: { name: string; message: string; field?: string } };
+export type { TransformPoolOptions, TransformRunOptions, TransformSource } from './pool-options.js';
 
 interface Task {
   id: number;
-  input: TransformInput;
+  input?: TransformInput;
+  load?: () => Promise<TransformInput>;
+  loading?: Promise<void>;
+  key: string;
+  heavy: boolean;
+  budgetMs?: number;
   resolve: (output: TransformOutput) => void;
   reject: (err: unknown) => void;
   signal?: AbortSignal;
@@ -51,15 +52,19 @@ interface Task {
 interface Slot {
   worker: Worker;
   task?: Task;
-  /** Being terminated (abort): takes no work, replaced on exit. */
+  budgetTimer?: NodeJS.Timeout;
+  /** When its task started (preempt() stops the newest). */
+  startedAt?: number;
+  /** Being terminated (abort, budget, recycling): takes no work, replaced on exit. */
   stopping?: boolean;
   /** Pending retirement of an idle thread above idleThreads. */
   idleTimer?: NodeJS.Timeout;
 }
 
-const DEFAULT_MAX_OLD_GENERATION_MB = 1024;
 const DEFAULT_IDLE_TIMEOUT_MS = 30_000;
 const RESTART_AFTER_FAILED_START_MS = 1000;
+/** Work run without a key (tests, tools) shares one queue and has no thread share. */
+const NO_KEY = '';
 
 // Compiled: transform-thread.js beside this file. Under tsx (tests, dev): the .ts source,
 // which the worker can load because it inherits tsx's loader through process.execArgv.
@@ -67,38 +72,68 @@ const THREAD_URL = new URL(`./transform-thread${import.meta.url.endsWith('.ts') 
 
 export class TransformPool {
   private readonly slots: Slot[] = [];
-  private readonly queue: Task[] = [];
+  private readonly queue = new FairQueue<Task>();
+  private readonly running = new Map<string, number>();
+  private heavyRunning = 0;
   private readonly maxOldGenerationSizeMb: number;
   private readonly size: number;
   private readonly idleThreads: number;
   private readonly idleTimeoutMs: number;
+  private readonly threadsPerKey: number;
+  private readonly heavyThreads: number;
+  private readonly recycleAboveMb: number;
   private nextId = 1;
   private closed = false;
+  /** Threads stopped since the start, by why (metrics: trawl_transform_threads_stopped). */
+  private readonly stopped = { budget: 0, died: 0, preempted: 0, recycled: 0, aborted: 0 };
 
   constructor(opts: TransformPoolOptions) {
     if (!Number.isInteger(opts.size) || opts.size < 1) throw new RangeError(`TransformPool size must be an integer >= 1, got ${opts.size}`);
-    this.maxOldGenerationSizeMb = opts.maxOldGenerationSizeMb ?? DEFAULT_MAX_OLD_GENERATION_MB;
+    this.maxOldGenerationSizeMb = opts.maxOldGenerationSizeMb ?? TRANSFORMER_DEFAULTS.maxHeapMb;
     this.size = opts.size;
     this.idleThreads = Math.min(opts.size, Math.max(1, opts.idleThreads ?? opts.size));
     this.idleTimeoutMs = opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+    this.threadsPerKey = Math.max(1, Math.min(opts.size, opts.threadsPerKey || opts.size - 1));
+    this.heavyThreads = Math.max(1, opts.heavyThreads ?? TRANSFORMER_DEFAULTS.documentThreads);
+    this.recycleAboveMb = opts.recycleAboveMb ?? TRANSFORMER_DEFAULTS.recycleAboveMb;
     for (let i = 0; i < this.idleThreads; i++) this.slots.push(this.spawn());
   }
 
   /** Workers, transforms running now, transforms waiting (health checks, tests, metrics). */
   stats(): { size: number; busy: number; queued: number } {
-    return { size: this.slots.length, busy: this.slots.filter((s) => s.task).length, queued: this.queue.length };
+    return { size: this.slots.length, busy: this.slots.filter((s) => s.task).length, queued: this.queue.size };
   }
 
-  run(input: TransformInput, signal?: AbortSignal): Promise<TransformOutput> {
+  /** The worker threads' ids (tests: a replaced thread has a new one). */
+  threadIds(): number[] {
+    return this.slots.map((s) => s.worker.threadId);
+  }
+
+  /** Threads stopped since the start: past a budget, dead, preempted, recycled, aborted (metrics). */
+  stoppedThreads(): Readonly<typeof this.stopped> {
+    return { ...this.stopped };
+  }
+
+  /** Transforms running now per key (tests, metrics). */
+  runningByKey(): Record<string, number> {
+    return Object.fromEntries(this.running);
+  }
+
+  run(source: TransformSource, opts: TransformRunOptions = {}): Promise<TransformOutput> {
+    const { signal } = opts;
     if (this.closed) return Promise.reject(new Error('TransformPool is closed'));
     if (signal?.aborted) return Promise.reject(signal.reason);
     return new Promise<TransformOutput>((resolve, reject) => {
-      const task: Task = { id: this.nextId++, input, resolve, reject, signal };
+      const task: Task = {
+        id: this.nextId++,
+        ...(typeof source === 'function' ? { load: source } : { input: source }),
+        key: opts.key ?? NO_KEY, heavy: opts.heavy ?? false, budgetMs: opts.budgetMs, resolve, reject, signal,
+      };
       if (signal) {
         task.onAbort = () => this.abort(task);
         signal.addEventListener('abort', task.onAbort, { once: true });
       }
-      this.queue.push(task);
+      this.queue.push(task.key, task);
       this.dispatch();
     });
   }
@@ -107,12 +142,11 @@ export class TransformPool {
     if (this.closed) return;
     this.closed = true;
     const error = new Error('TransformPool is closed');
-    for (const task of this.queue.splice(0)) this.settle(task, () => task.reject(error));
+    for (const task of this.queue.drain()) this.settle(task, () => task.reject(error));
     await Promise.all(
       this.slots.map(async (slot) => {
         clearTimeout(slot.idleTimer);
-        const task = slot.task;
-        slot.task = undefined;
+        const task = this.release(slot);
         if (task) this.settle(task, () => task.reject(error));
         await slot.worker.terminate();
       }),
@@ -136,28 +170,147 @@ export class TransformPool {
     return slot;
   }
 
+  /** A document may start while fewer than heavyThreads run. */
+  private heavyOk = (task: Task): boolean => !task.heavy || this.heavyRunning < this.heavyThreads;
+  /** A task within its key's share of the threads (work without a key has no share). */
+  private fair = (task: Task): boolean =>
+    (task.key === NO_KEY || (this.running.get(task.key) ?? 0) < this.threadsPerKey) && this.heavyOk(task);
+
+  private busy(): number {
+    return this.slots.filter((s) => s.task).length;
+  }
+
+  /** Whether some key runs more transforms than its share (then a spare thread is kept). */
+  private someKeyOverShare(): boolean {
+    for (const [key, n] of this.running) if (key !== NO_KEY && n > this.threadsPerKey) return true;
+    return false;
+  }
+
+  /**
+   * The next task for a free thread. While fewer than `size` transforms run: one within its
+   * key's share first (round-robin by key), else one over its share, so a key alone uses
+   * every thread. At `size`, only a task within its share, and only while a key runs over its
+   * share (the spare thread is for it; preempt() then stops the over-share transform).
+   */
+  private next(): Task | undefined {
+    if (this.busy() < this.size) return this.queue.take(this.fair) ?? this.queue.take(this.heavyOk);
+    return this.someKeyOverShare() ? this.queue.take(this.fair) : undefined;
+  }
+
   private dispatch(): void {
+    if (this.closed) return;
     for (const slot of this.slots) {
       if (slot.task || slot.stopping) continue;
-      const task = this.queue.shift();
+      const task = this.next();
       if (!task) break;
       this.give(slot, task);
     }
     // More work than threads: grow up to size (a new thread takes its message once online).
-    while (this.queue.length > 0 && this.slots.length < this.size && !this.closed) {
+    while (this.slots.length < this.size) {
+      const task = this.next();
+      if (!task) break;
       const slot = this.spawn();
       this.slots.push(slot);
-      this.give(slot, this.queue.shift()!);
+      this.give(slot, task);
     }
+    this.preempt();
+    // Keep one started thread free: a thread takes up to a second or more to load the
+    // transform modules, and the next key's page should not wait for that. Below size, the
+    // free thread is one of the `size`; while a key runs over its share, it is one more
+    // (size + 1 threads, size transforms): another key's page starts on it at once, and
+    // preempt() then stops the over-share transform to go back to `size` running.
+    const spares = this.someKeyOverShare() ? this.size + 1 : this.size;
+    if (this.slots.length < spares && !this.slots.some((s) => !s.task && !s.stopping)) this.slots.push(this.spawn());
+    while (this.slots.length < this.idleThreads) this.slots.push(this.spawn());
     for (const slot of this.slots) if (!slot.task && !slot.stopping) this.retireWhenIdle(slot);
+  }
+
+  /**
+   * More than `size` transforms run (another key's task took the spare thread), or every
+   * thread is busy while a task within its key's share waits, and some key runs over its
+   * share: that key's newest transform is stopped (its thread terminated) and put back at the
+   * head of its key's queue, to run again (with its whole budget) when a thread is free. The
+   * cost of sharing is one restarted transform, and only under contention.
+   */
+  private preempt(): void {
+    const busy = this.busy();
+    const overloaded = busy > this.size;
+    const starving = busy >= this.size && !this.slots.some((s) => !s.task || s.stopping) && this.queue.some(this.fair);
+    if (!overloaded && !starving) return;
+    let victim: Slot | undefined;
+    for (const slot of this.slots) {
+      const task = slot.task!;
+      if (task.key === NO_KEY || (this.running.get(task.key) ?? 0) <= this.threadsPerKey) continue;
+      if (!victim || slot.startedAt! > victim.startedAt!) victim = slot;
+    }
+    if (!victim) return;
+    this.stopped.preempted += 1;
+    const task = this.release(victim)!;
+    victim.stopping = true;
+    void victim.worker.terminate();
+    this.queue.unshift(task.key, task);
   }
 
   private give(slot: Slot, task: Task): void {
     clearTimeout(slot.idleTimer);
     slot.idleTimer = undefined;
     slot.task = task;
-    const request: WorkerRequest = { id: task.id, input: task.input };
+    slot.startedAt = performance.now();
+    this.running.set(task.key, (this.running.get(task.key) ?? 0) + 1);
+    if (task.heavy) this.heavyRunning += 1;
+    if (task.input) return this.post(slot, task);
+    // Loaded once, even if the task is preempted and given again.
+    task.loading ??= task.load!().then((input) => {
+      task.input = input;
+    });
+    task.loading.then(
+      () => {
+        if (slot.task === task) this.post(slot, task);
+      },
+      (err: unknown) => {
+        if (slot.task !== task) return;
+        this.release(slot);
+        this.settle(task, () => task.reject(err));
+        this.dispatch();
+      },
+    );
+  }
+
+  /** Sends the task to its thread; its budget runs from here. */
+  private post(slot: Slot, task: Task): void {
+    if (task.budgetMs !== undefined) slot.budgetTimer = setTimeout(() => this.overBudget(slot, task), task.budgetMs);
+    const request: WorkerRequest = { id: task.id, input: task.input! };
     slot.worker.postMessage(request);
+  }
+
+  /** The slot's task leaves it (answered, failed, aborted): its key's and the heavy counts go down. */
+  private release(slot: Slot): Task | undefined {
+    const task = slot.task;
+    clearTimeout(slot.budgetTimer);
+    slot.budgetTimer = undefined;
+    slot.task = undefined;
+    if (!task) return undefined;
+    const left = (this.running.get(task.key) ?? 1) - 1;
+    if (left > 0) this.running.set(task.key, left);
+    else this.running.delete(task.key);
+    if (task.heavy) this.heavyRunning -= 1;
+    return task;
+  }
+
+  /** Stops the slot's thread (replaced in onExit) and gives its task `error`. */
+  private stop(slot: Slot, error: unknown): void {
+    const task = this.release(slot);
+    slot.stopping = true;
+    if (task) this.settle(task, () => task.reject(error));
+    void slot.worker.terminate();
+    this.dispatch();
+  }
+
+  private overBudget(slot: Slot, task: Task): void {
+    if (slot.task !== task) return;
+    this.stopped.budget += 1;
+    const what = task.heavy ? `the ${task.input?.document?.kind ?? 'document'} document's parse` : `the transform of ${task.input?.url ?? 'a page'}`;
+    this.stop(slot, new TransformTimeoutError(`${what} ran longer than ${task.budgetMs} ms; its thread was stopped`));
   }
 
   /** A free thread above idleThreads stops after idleTimeoutMs without work. */
@@ -174,11 +327,16 @@ export class TransformPool {
   }
 
   private onReply(slot: Slot, reply: WorkerReply): void {
-    const task = slot.task;
-    if (!task || task.id !== reply.id) return; // an aborted task's late answer
-    slot.task = undefined;
+    if (!slot.task || slot.task.id !== reply.id) return; // an aborted task's late answer
+    const task = this.release(slot)!;
     if (reply.ok) this.settle(task, () => task.resolve(reply.output));
     else this.settle(task, () => task.reject(rebuildError(reply.error)));
+    // A thread that kept a big heap (a huge page, a document) gives it back by being replaced.
+    if ((reply.memoryMb ?? 0) > this.recycleAboveMb && !this.closed) {
+      this.stopped.recycled += 1;
+      slot.stopping = true;
+      void slot.worker.terminate();
+    }
     this.dispatch();
   }
 
@@ -186,19 +344,23 @@ export class TransformPool {
     const index = this.slots.indexOf(slot);
     if (index === -1) return;
     const reason = crash ? `${crash.name}: ${crash.message}` : `exit code ${code}`;
-    const task = slot.task;
-    slot.task = undefined;
-    if (task) this.settle(task, () => task.reject(new Error(`transform worker died (${reason})`, { cause: crash })));
+    const task = this.release(slot);
+    if (task) {
+      this.stopped.died += 1;
+      this.settle(task, () => task.reject(deathError(task.heavy, task.input, reason, crash)));
+    }
     if (this.closed) return;
-    if (wasOnline) {
-      this.slots[index] = this.spawn();
+    // A thread we stopped (budget, abort, preemption, recycling) or that died is replaced as
+    // needed by dispatch (work waiting, a spare, idleThreads), even if it was still starting.
+    if (wasOnline || slot.stopping) {
+      this.slots.splice(index, 1);
       this.dispatch();
       return;
     }
     // The thread could not even start (a broken install): fail what waits instead of
     // spinning, and try again a little later.
     const error = new Error(`transform worker failed to start (${reason})`, { cause: crash });
-    for (const queued of this.queue.splice(0)) this.settle(queued, () => queued.reject(error));
+    for (const queued of this.queue.drain()) this.settle(queued, () => queued.reject(error));
     setTimeout(() => {
       if (this.closed) return;
       this.slots[index] = this.spawn();
@@ -207,38 +369,19 @@ export class TransformPool {
   }
 
   private abort(task: Task): void {
-    const queued = this.queue.indexOf(task);
-    if (queued !== -1) {
-      this.queue.splice(queued, 1);
+    if (this.queue.remove(task)) {
       this.settle(task, () => task.reject(task.signal?.reason));
       return;
     }
     const slot = this.slots.find((s) => s.task === task);
-    if (!slot) return;
     // Synchronous work cannot be interrupted: stop the thread, onExit replaces it.
-    slot.task = undefined;
-    slot.stopping = true;
-    this.settle(task, () => task.reject(task.signal?.reason));
-    void slot.worker.terminate();
+    if (!slot) return;
+    this.stopped.aborted += 1;
+    this.stop(slot, task.signal?.reason);
   }
 
   private settle(task: Task, finish: () => void): void {
     if (task.onAbort) task.signal?.removeEventListener('abort', task.onAbort);
     finish();
   }
-}
-
-/** Errors that decide the message's fate, rebuilt with their class (ackDecision reads it). */
-const DOCUMENT_ERRORS: Record<string, new (message: string) => Error> = {
-  DocumentEncryptedError, DocumentUnreadableError, DocumentTooLargeError, DocumentParseTimeoutError,
-};
-
-function rebuildError(error: { name: string; message: string; field?: string }): Error {
-  if (error.name === 'InvalidUrlError') return new InvalidUrlError(error.message, error.field);
-  if (error.name === 'ValidationError') return new ValidationError(error.message, error.field);
-  const DocumentError = DOCUMENT_ERRORS[error.name];
-  if (DocumentError) return new DocumentError(error.message);
-  const rebuilt = new Error(error.message);
-  rebuilt.name = error.name;
-  return rebuilt;
 }

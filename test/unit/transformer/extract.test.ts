@@ -127,6 +127,18 @@ describe('extract: lists and nested objects', () => {
     assert.deepEqual(json, { paragraphs: ['0123456789', '0123456789', '0123456789', '0123456789', '01234'] });
     assert.equal(truncated, true);
   });
+
+  test('given lists of empty objects (no text to count), then the item bound stops them and truncated is set', () => {
+    // Nested lists of `div` multiply: without an item bound, empty objects grow without any text.
+    const html = `<html><body>${'<div><div></div><div></div><div></div></div>'.repeat(20)}</body></html>`;
+    const schema: ExtractSchemaInput = { baseSelector: 'div', fields: { inner: { selector: 'div', list: true, type: 'object', fields: { none: { selector: 'i' } } } } };
+    const whole = extractJson(parseDocument(html), schema, new URL('https://shop.example.com/'));
+    assert.equal(whole.truncated, false);
+    const bounded = extractJson(parseDocument(html), schema, new URL('https://shop.example.com/'), undefined, 30);
+    const items = (bounded.json as Array<{ inner: unknown[] }>).reduce((n, item) => n + 1 + item.inner.length, 0);
+    assert.equal(items, 30, 'base items and inner items together');
+    assert.equal(bounded.truncated, true);
+  });
 });
 
 describe('extract: numbers', () => {

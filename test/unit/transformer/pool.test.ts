@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { InvalidUrlError, ValidationError } from '../../../shared/src/errors.js';
+import { ackDecision, InvalidUrlError, PageTooComplexError, ValidationError } from '../../../shared/src/errors.js';
 import { normalizeScrapeOptions, type ScrapeOptionsInput } from '../../../shared/src/scrape-options.js';
 import { TransformPool, type TransformInput } from '../../../services/transformer/src/index.js';
 
@@ -47,13 +47,13 @@ describe('TransformPool', () => {
   test('an aborted signal rejects a queued or running transform; the stopped worker is replaced', async () => {
     const early = new AbortController();
     early.abort(new Error('gave up early'));
-    await assert.rejects(pool.run(input(1), early.signal), /gave up early/);
+    await assert.rejects(pool.run(input(1), { signal: early.signal }), /gave up early/);
 
     // A big page keeps a worker busy long enough to abort it while it runs.
     const big = input(2);
     big.html = `<html><body>${'<div><p>Paragraph text <a href="/x">link</a></p></div>'.repeat(40_000)}</body></html>`;
     const controller = new AbortController();
-    const running = pool.run(big, controller.signal);
+    const running = pool.run(big, { signal: controller.signal });
     assert.equal(pool.stats().busy, 1);
     controller.abort(new Error('stop now'));
     await assert.rejects(running, /stop now/);
@@ -72,7 +72,13 @@ describe('TransformPool crash recovery', () => {
       const crashing = pool.run(huge);
       const queuedBehind = pool.run(input(2));
       assert.deepEqual(pool.stats(), { size: 1, busy: 1, queued: 1 });
-      await assert.rejects(crashing, /transform worker died/);
+      await assert.rejects(crashing, (err: unknown) => {
+        // Final: the same page would kill the next thread (issue 20), so it is never redelivered.
+        assert.ok(err instanceof PageTooComplexError, String(err));
+        assert.match(err.message, /transform worker died/);
+        assert.equal(ackDecision(err, { deliveryCount: 1, maxDeliver: 3 }).kind, 'giveUp');
+        return true;
+      });
       // The task waiting behind the crash runs on the replacement worker.
       assert.equal((await queuedBehind).metadata.title, 'Page 2');
       const after = await pool.run(input(3));

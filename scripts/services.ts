@@ -14,6 +14,16 @@ export type ServiceName = (typeof SERVICES)[number];
  * 500-page crawl's results, at no measurable CPU per page. Not for the transformer, whose
  * CPU is the crawl's bottleneck.
  */
+/**
+ * Environment a service starts with (the operator's own variables win). The transformer's
+ * buffers of 128 KiB and more are mapped and unmapped one by one (glibc's threshold fixed
+ * instead of rising to 32 MiB after the first big free), so what a document or a recycled
+ * thread gave back leaves the process instead of staying in malloc's arenas.
+ */
+export const SERVICE_ENV: Partial<Record<ServiceName, Record<string, string>>> = {
+  transformer: { MALLOC_MMAP_THRESHOLD_: '131072' },
+};
+
 export const SERVICE_NODE_FLAGS: Record<ServiceName, string[]> = {
   projector: ['--max-semi-space-size=1', '--max-old-space-size=512', '--optimize-for-size'],
   fetcher: ['--max-semi-space-size=2', '--max-old-space-size=768'],

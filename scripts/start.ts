@@ -14,7 +14,7 @@ import { loadConfigOrExit, type BootstrapKey, type Config } from '../shared/src/
 import { newApiKey } from '../shared/src/ids.js';
 import { consoleConfig } from '../services/gateway/src/console/config.js';
 import { createLogger } from '../shared/src/logger.js';
-import { cohostedServices, HOST_NODE_FLAGS, SERVICE_NODE_FLAGS, SERVICES, type ServiceName } from './services.js';
+import { cohostedServices, HOST_NODE_FLAGS, SERVICE_ENV, SERVICE_NODE_FLAGS, SERVICES, type ServiceName } from './services.js';
 
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -269,7 +269,7 @@ async function main(cfg: Config): Promise<void> {
   // Service i of the chosen ones serves its health and metrics on HEALTH_PORT + i, hosted or not.
   const healthPortOf = (name: ServiceName): string => (healthBase === 0 ? '0' : String(healthBase + chosen.indexOf(name)));
   const services = chosen.flatMap((name): Supervised[] => {
-    if (!hosted.includes(name)) return [serviceProcess(name, { ...env, HEALTH_PORT: healthPortOf(name) })];
+    if (!hosted.includes(name)) return [serviceProcess(name, { ...SERVICE_ENV[name], ...env, HEALTH_PORT: healthPortOf(name) })];
     // The host starts where its first service would have.
     if (name !== hosted[0]) return [];
     return [hostProcess(hosted.map((n) => ({ name: n, healthPort: healthPortOf(n) })), env)];

@@ -331,8 +331,12 @@ export class TransformPool {
     const task = this.release(slot)!;
     if (reply.ok) this.settle(task, () => task.resolve(reply.output));
     else this.settle(task, () => task.reject(rebuildError(reply.error)));
-    // A thread that kept a big heap (a huge page, a document) gives it back by being replaced.
-    if ((reply.memoryMb ?? 0) > this.recycleAboveMb && !this.closed) {
+    // A thread that kept a big heap (a huge page) gives it back by being replaced; so does
+    // one that parsed a document over a quarter of that, or that failed one (a bomb stopped
+    // at its budget leaves its inflated buffers behind): documents are few, threads cheap.
+    const heldMb = reply.memoryMb ?? 0;
+    const heavyLeftovers = task.heavy && (!reply.ok || heldMb > this.recycleAboveMb / 4);
+    if ((heldMb > this.recycleAboveMb || heavyLeftovers) && !this.closed) {
       this.stopped.recycled += 1;
       slot.stopping = true;
       void slot.worker.terminate();

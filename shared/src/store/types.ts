@@ -89,6 +89,8 @@ export interface ApiKeyDoc {
   revokedAt?: string;
   /** The console account that owns it (absent: an operator's key). */
   accountId?: string;
+  /** When an operator's key joined that account (key_adopted); absent: made by it. */
+  adoptedAt?: string;
   lastSeq: number;
 }
 
@@ -357,6 +359,8 @@ export interface InviteDoc {
   createdBy: string;
   redeemedAt?: string;
   redeemedBy?: string;
+  /** Taken back unused by an admin (invite_revoked). */
+  revokedAt?: string;
   lastSeq: number;
 }
 

@@ -6,7 +6,7 @@ import type { StoredEvent } from '../../../shared/src/events/index.js';
 import { normalizeScrapeOptions } from '../../../shared/src/scrape-options.js';
 import { consoleConfig } from '../../../services/gateway/src/console/config.js';
 import { html } from '../../../services/gateway/src/console/html.js';
-import { requestBodyOf } from '../../../services/gateway/src/console/pages/playground.js';
+import { requestBodyOf } from '../../../services/gateway/src/console/pages/code-tabs.js';
 import { changeSection } from '../../../services/gateway/src/console/pages/jobs.js';
 import { renderMarkdown } from '../../../services/gateway/src/console/markdown-view.js';
 import { evolve as evolveAccount } from '../../../services/projector/src/read-models/accounts/index.js';

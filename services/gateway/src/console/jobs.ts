@@ -22,6 +22,8 @@ export interface JobRow {
   keyId: string;
   createdAt: string;
   completedAt?: string | undefined;
+  /** Pages done and asked for (a scrape: 1). */
+  pages: { completed: number; failed: number; total: number };
 }
 
 export type LoadedJob =
@@ -58,11 +60,14 @@ export class AccountJobs {
   private async listKind(kind: JobKind, keyId: string): Promise<JobRow[]> {
     switch (kind) {
       case 'scrape':
-        return (await this.store.listScrapeJobs(keyId, PER_KEY)).map((j) => ({ kind, id: j.id, status: j.status, target: j.url, keyId, createdAt: j.createdAt, completedAt: j.completedAt }));
+        return (await this.store.listScrapeJobs(keyId, PER_KEY)).map((j) => ({ kind, id: j.id, status: j.status, target: j.url, keyId, createdAt: j.createdAt, completedAt: j.completedAt,
+          pages: { completed: j.status === 'COMPLETED' ? 1 : 0, failed: j.status === 'FAILED' ? 1 : 0, total: 1 } }));
       case 'crawl':
-        return (await this.store.listCrawlJobs(keyId, PER_KEY)).map((j) => ({ kind, id: j.id, status: j.status, target: j.startUrl, keyId, createdAt: j.createdAt, completedAt: j.completedAt }));
+        return (await this.store.listCrawlJobs(keyId, PER_KEY)).map((j) => ({ kind, id: j.id, status: j.status, target: j.startUrl, keyId, createdAt: j.createdAt, completedAt: j.completedAt,
+          pages: { completed: j.completedUrls, failed: j.failedUrls, total: j.totalUrls } }));
       case 'batch':
-        return (await this.store.listBatchJobs(keyId, PER_KEY)).map((j) => ({ kind, id: j.id, status: j.status, target: `${j.totalUrls} URL${j.totalUrls === 1 ? '' : 's'}`, keyId, createdAt: j.createdAt, completedAt: j.completedAt }));
+        return (await this.store.listBatchJobs(keyId, PER_KEY)).map((j) => ({ kind, id: j.id, status: j.status, target: `${j.totalUrls} URL${j.totalUrls === 1 ? '' : 's'}`, keyId, createdAt: j.createdAt, completedAt: j.completedAt,
+          pages: { completed: j.completedUrls, failed: j.failedUrls, total: j.totalUrls } }));
     }
   }
 

@@ -26,7 +26,7 @@ export function evolve(doc: ApiKeyDoc | null, event: StoredEvent): ApiKeyDoc | n
     case 'key_adopted':
       // Once per key, into one account (the decider's rule): a second adoption changes nothing.
       if (!doc || doc.revokedAt || doc.accountId) return null;
-      return { ...doc, accountId: event.data.accountId, lastSeq: event.seq };
+      return { ...doc, accountId: event.data.accountId, adoptedAt: event.data.adoptedAt, lastSeq: event.seq };
     default:
       return null;
   }

@@ -53,7 +53,7 @@ img.shot{max-width:100%;height:auto;border:1px solid var(--line)}svg.chart{width
 .method{display:inline-block;min-width:4.2rem;font-weight:700;font-family:ui-monospace,monospace}
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem;margin:0}dl.facts dt{font-weight:600}dl.facts dd{margin:0;word-break:break-word}
 @media (max-width:40rem){main{padding:.75rem}header.top{padding:.5rem .75rem;gap:.35rem .75rem}header.top .who{margin-left:auto;font-size:.8rem}header.top .who .email{display:none}
-nav.main{order:3;width:100%;flex-wrap:nowrap;overflow-x:auto;gap:.9rem;font-size:.9rem;padding-bottom:.15rem;scrollbar-width:none}nav.main a{white-space:nowrap}
+nav.main{order:3;width:100%;flex-wrap:nowrap;overflow-x:auto;gap:.9rem;font-size:.9rem;padding:0 1.5rem .15rem 0;scrollbar-width:none;-webkit-mask-image:linear-gradient(to right,#000 88%,transparent);mask-image:linear-gradient(to right,#000 88%,transparent)}nav.main a{white-space:nowrap}
 header.top .who button{padding:.25rem .6rem;font-size:.85rem}h1{font-size:1.3rem}
 th,td{padding:.35rem .4rem}
 table.stack thead{position:absolute;left:-9999px}table.stack tr{display:block;border-bottom:1px solid var(--line);padding:.4rem 0}

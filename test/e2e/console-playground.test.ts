@@ -136,6 +136,15 @@ describe('console playground and job pages end to end', () => {
     const result = page.getByTestId('map-result');
     await result.waitFor({ timeout: 60_000 });
     assert.match(await result.innerText(), new RegExp(site.url('/one').replace(/[.]/g, '\\.')));
+    // And it is listed under Jobs (the map-jobs read model), opening on its links.
+    await until(async () => {
+      await page.goto(url('/console/jobs?kind=map'));
+      return /\d+ URLs found/.test(await page.locator('main').innerText());
+    }, { timeoutMs: 10_000, intervalMs: 300 });
+    await page.getByRole('link', { name: site.url('/start') }).click();
+    await page.waitForURL(/\/console\/jobs\/map\/[\w-]{22}$/);
+    assert.match(await page.locator('#links').innerText(), /Links \(\d+\)/);
+    assert.match(await page.locator('main').innerText(), new RegExp(site.url('/two').replace(/[.]/g, '\\.')));
     await shoot(browser, await ctx.storageState(), url('/console/playground?tab=extract'), 'playground-extract');
   });
 

@@ -1,7 +1,8 @@
 // The console's code snippets are made by serializers: the Python one is read back by the
 // real python3, the shell one by the real sh, and a URL with "true" in it survives both
 // (issue 24: the old regex made …/a-true-story into …/a-True-story). Also the playground's
-// request per tab, the per-page event groups, and the ZIP of a crawl's pages.
+// request per tab, the per-page event groups, the ZIP of a crawl's pages, and the map-jobs
+// read model that lets the console list maps.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { describe, test } from 'node:test';
@@ -12,6 +13,8 @@ import { groupEvents } from '../../../services/gateway/src/console/pages/job-eve
 import { duration } from '../../../services/gateway/src/console/pages/jobs.js';
 import { DEFAULT_VALUES, requestOf } from '../../../services/gateway/src/console/playground-request.js';
 import { shellQuote, snippetsOf, toPython } from '../../../services/gateway/src/console/snippets.js';
+import { evolve as evolveMap, mapJobsReadModel } from '../../../services/projector/src/read-models/map-jobs/index.js';
+import type { MapJobDoc } from '../../../shared/src/store/index.js';
 
 const TRUE_STORY = 'https://news.example/a-true-story?draft=false&n=null';
 const TRICKY = { url: TRUE_STORY, onlyMainContent: false, mobile: true, waitFor: "it's \"quoted\" \\ \n ünïcode ☃", timeout: 1500, nothing: null, list: [true, 1.5, []], empty: {} };
@@ -96,5 +99,21 @@ describe('job pages', () => {
     assert.equal(duration('2026-11-01T00:00:00.000Z', '2026-11-01T00:00:01.234Z'), '1.2 s');
     assert.equal(duration('2026-11-01T00:00:00.000Z', '2026-11-01T00:03:04.000Z'), '3 min 4 s');
     assert.equal(duration('2026-11-01T00:00:00.000Z', undefined), '');
+  });
+});
+
+describe('map-jobs read model', () => {
+  const ev = (seq: number, event: string, data: Record<string, unknown>): StoredEvent =>
+    ({ kind: 'map', id: 'm', part: 'job', event, data, seq, eventId: `e${seq}`, occurredAt: '2026-11-01T00:00:00.000Z' }) as unknown as StoredEvent;
+  const requested = ev(1, 'map_requested', { url: 'https://a.example', limit: 10, ignoreSitemap: false, includeSubdomains: false, apiKeyId: 'k', requestedAt: '2026-11-01T00:00:00.000Z', budgetMs: 30_000 });
+  const fold = (events: StoredEvent[]) => events.reduce<MapJobDoc | null>((doc, e) => evolveMap(doc, e) ?? doc, null);
+
+  test('requested, then completed with its inline links or failed with its error; a late answer changes nothing', () => {
+    const done = fold([requested, ev(2, 'map_completed', { links: ['https://a.example/x'], count: 1, sources: ['crawl'], partial: false, sitemapsFetched: 0, pagesCrawled: 1, durationMs: 5, completedAt: '2026-11-01T00:00:01.000Z' })]);
+    assert.deepEqual(done, { id: 'm', apiKeyId: 'k', url: 'https://a.example', status: 'COMPLETED', createdAt: '2026-11-01T00:00:00.000Z', completedAt: '2026-11-01T00:00:01.000Z', count: 1, partial: false, links: ['https://a.example/x'], lastSeq: 2 });
+    const failed = fold([requested, ev(2, 'map_failed', { error: { code: 'NETWORK_ERROR', message: 'down' }, failedAt: '2026-11-01T00:00:02.000Z' })]);
+    assert.equal(failed?.status, 'FAILED');
+    assert.equal(evolveMap(failed, ev(3, 'map_completed', { count: 0, sources: [], partial: false, sitemapsFetched: 0, pagesCrawled: 0, durationMs: 1, completedAt: '2026-11-01T00:00:03.000Z' })), null);
+    assert.equal(mapJobsReadModel.accepts?.({ ...requested, part: 'p1' } as StoredEvent), false, 'the browser fallback\'s pages are not the map');
   });
 });

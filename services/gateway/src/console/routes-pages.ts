@@ -136,7 +136,7 @@ export async function pageRoutes(app: FastifyInstance, ctx: ConsoleContext): Pro
     const { kind, id } = request.params as { kind: string; id: string };
     const job = await ctx.jobs.load(account.id, kind, id);
     const [events, counts] = await Promise.all([ctx.jobs.timeline(job), ctx.jobs.progress(job)]);
-    const pages = job.kind === 'scrape' ? [] : await jobPages(store, job, PAGES_SHOWN);
+    const pages = job.kind === 'scrape' || job.kind === 'map' ? [] : await jobPages(store, job, PAGES_SHOWN);
     return sendPage(reply, `${job.kind} job`, 'jobs', viewer, jobPage({ baseUrl: config.publicBaseUrl, job, events, timelineMax: TIMELINE_MAX, counts, pages, pagesMax: PAGES_SHOWN }));
   });
 
@@ -145,7 +145,7 @@ export async function pageRoutes(app: FastifyInstance, ctx: ConsoleContext): Pro
     const { kind, id } = request.params as { kind: string; id: string };
     if (kind !== 'crawl' && kind !== 'batch') throw new NotFoundError('only a crawl or a batch has pages');
     const job = await ctx.jobs.load(me(request).account.id, kind, id);
-    if (job.kind === 'scrape') throw new NotFoundError('only a crawl or a batch has pages');
+    if (job.kind === 'scrape' || job.kind === 'map') throw new NotFoundError('only a crawl or a batch has pages');
     return job;
   }
 

@@ -35,10 +35,10 @@ ${opts.rows.length === 0 ? html`<p class="muted">No jobs${opts.kind || opts.stat
 <caption class="skip">Your jobs, newest first</caption>
 <thead><tr><th scope="col">Kind</th><th scope="col">Target</th><th scope="col">Status</th><th scope="col">Pages</th><th scope="col">Took</th><th scope="col">Created</th><th scope="col">Key</th></tr></thead><tbody>
 ${opts.rows.map((r) => html`<tr><td data-label="Kind">${r.kind}</td><td data-label="Target"><a href="/console/jobs/${r.kind}/${r.id}">${r.target}</a></td><td data-label="Status">${statusBadge(r.status)}</td>
-<td data-label="Pages">${r.pages.completed}${r.pages.total > 1 || r.kind !== 'scrape' ? ` of ${r.pages.total}` : ''}${r.pages.failed ? html` <span class="muted small">(${r.pages.failed} failed)</span>` : ''}</td>
+<td data-label="Pages">${r.kind === 'map' ? (r.urls !== undefined ? `${r.urls} URLs found` : '') : html`${r.pages.completed}${r.pages.total > 1 || r.kind !== 'scrape' ? ` of ${r.pages.total}` : ''}${r.pages.failed ? html` <span class="muted small">(${r.pages.failed} failed)</span>` : ''}`}</td>
 <td data-label="Took">${duration(r.createdAt, r.completedAt) || html`<span class="muted">—</span>`}</td><td data-label="Created">${when(r.createdAt)}</td><td data-label="Key">${opts.keys.get(r.keyId)?.label ?? r.keyId}</td></tr>`)}
 </tbody></table></div>`}
-<p class="muted small">Map requests answer at once and keep no job document, so they are not listed here; each counts on the Usage page. Run one in the <a href="/console/playground?tab=map">playground</a>.</p>`;
+<p class="muted small">Maps answer at once; each is listed with the URLs it found (run one in the <a href="/console/playground?tab=map">playground</a>).</p>`;
 }
 
 function facts(rows: [string, SafeHtml | string | number | undefined | null][]): SafeHtml {
@@ -61,7 +61,7 @@ export function jobPage(opts: { baseUrl: string; job: LoadedJob; events: StoredE
   const head = html`<p><a href="/console/jobs">← Jobs</a></p><h1>${job.kind} job ${statusBadge(job.doc.status)}</h1>`;
   const common: [string, SafeHtml | string | number | undefined][] = [
     ['Id', html`<span class="mono">${job.doc.id}</span>`], ['Key', `${job.key.label} (${job.key.id})`],
-    ['Created', when(job.doc.createdAt)], ['Started', job.doc.startedAt ? when(job.doc.startedAt) : undefined], ['Finished', job.doc.completedAt ? when(job.doc.completedAt) : undefined], ['Took', duration(job.doc.createdAt, job.doc.completedAt) || undefined],
+    ['Created', when(job.doc.createdAt)], ['Started', 'startedAt' in job.doc && job.doc.startedAt ? when(job.doc.startedAt) : undefined], ['Finished', job.doc.completedAt ? when(job.doc.completedAt) : undefined], ['Took', duration(job.doc.createdAt, job.doc.completedAt) || undefined],
   ];
   let body: SafeHtml;
   if (job.kind === 'scrape') {
@@ -84,6 +84,13 @@ ${content?.json !== undefined ? html`<section><h2>Extracted JSON</h2><pre>${JSON
 ${content?.links?.length ? html`<section><h2>Links (${content.links.length})</h2><ul class="small">${content.links.slice(0, 200).map((l) => html`<li>${l}</li>`)}</ul></section>` : ''}
 </div>
 ${codeTabs(opts.baseUrl, doc.options.extract ? 'extract' : 'scrape', requestBodyOf(doc.url, doc.options))}`;
+  } else if (job.kind === 'map') {
+    const doc = job.doc;
+    body = html`${facts([['URL', doc.url], ['Search', doc.search], ...common, ['URLs found', doc.count !== undefined ? `${doc.count}${doc.partial ? ' (stopped early: the list may be incomplete)' : ''}` : undefined]])}
+${doc.error ? html`<div class="panel notice bad" role="alert"><p class="err">${doc.error.code}</p><p>${doc.error.message}</p></div>` : ''}
+${doc.links ? html`<section aria-labelledby="links"><h2 id="links">Links (${doc.links.length})</h2><ol class="small links">${doc.links.map((l) => html`<li>${l}</li>`)}</ol></section>`
+    : doc.count ? html`<p class="muted">Too many links to keep here (over 32 KiB): run the map again to get them.</p>` : ''}
+${codeTabs(opts.baseUrl, 'map', { url: doc.url, ...(doc.search ? { search: doc.search } : {}) })}`;
   } else if (job.kind === 'crawl') {
     const doc = job.doc;
     body = html`${facts([['Start URL', doc.startUrl], ...common, ['Max depth', doc.maxDepth], ['Limit', doc.limit]])}

@@ -2,8 +2,8 @@
 // the real system (issue 24, items 1 and 3): every tab (scrape, extract, crawl, batch,
 // map) runs and shows its result; the snippets of a URL with "true" in it keep it; a
 // crawl's and a batch's pages open (rendered, raw) and download as JSON and as a ZIP of
-// markdown; the jobs list shows pages and durations; the 404 page has a way on; phones
-// get a compact nav. With CONSOLE_SCREENSHOTS_DIR set it saves those pages there.
+// markdown; maps are listed; the jobs list shows pages and durations; the 404 page has a
+// way on; an invite is revoked; phones get a compact nav. With CONSOLE_SCREENSHOTS_DIR set it saves those pages there.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import JSZip from 'jszip';
@@ -158,6 +158,20 @@ describe('console playground and job pages end to end', () => {
     await page.getByRole('navigation', { name: 'Console' }).waitFor();
     await page.getByRole('link', { name: 'Your jobs' }).click();
     await page.waitForURL(/\/console\/jobs$/);
+  });
+
+  test('an admin revokes an open invite: told so, and its link no longer works', async () => {
+    await page.goto(url('/console/admin'));
+    await page.getByRole('button', { name: 'Make an invite link' }).click();
+    const link = (await page.locator('#invite-link').innerText()).trim();
+    page.once('dialog', (d) => void d.accept());
+    await page.getByRole('button', { name: /^Revoke the member invite/ }).click();
+    assert.match(await page.getByRole('status').innerText(), /The invite is revoked/);
+    const other = await browser.newContext();
+    const p = await other.newPage();
+    assert.equal((await p.goto(link))?.status(), 403);
+    assert.match(await p.getByRole('alert').innerText(), /revoked by an admin/);
+    await other.close();
   });
 
   test('on a phone (390 px) the nav is one compact row and nothing scrolls sideways', async () => {

@@ -8,7 +8,9 @@ import { execFileSync } from 'node:child_process';
 import { describe, test } from 'node:test';
 import JSZip from 'jszip';
 import type { StoredEvent } from '../../../shared/src/events/index.js';
-import { fileNameOf, zipOf } from '../../../services/gateway/src/console/job-pages.js';
+import { fileNameOf, jobPages, zipOf } from '../../../services/gateway/src/console/job-pages.js';
+import { normalizeScrapeOptions } from '../../../shared/src/scrape-options.js';
+import { SqliteStore, type ApiKeyDoc, type BatchJobDoc } from '../../../shared/src/store/index.js';
 import { groupEvents } from '../../../services/gateway/src/console/pages/job-events.js';
 import { duration } from '../../../services/gateway/src/console/pages/jobs.js';
 import { DEFAULT_VALUES, requestOf } from '../../../services/gateway/src/console/playground-request.js';
@@ -93,6 +95,27 @@ describe('job pages', () => {
     assert.deepEqual(Object.keys(zip.files).sort(), ['0001-a.example.md', 'pages.json']);
     assert.match(await zip.file('0001-a.example.md')!.async('string'), /^<!-- https:\/\/a\.example\/ -->\n\n# A$/);
     assert.equal(JSON.parse(await zip.file('pages.json')!.async('string'))[1].status, 'FAILED');
+  });
+
+  test('a batch\'s pages read from a real (in-memory) store in request order, cut at the content bound', async () => {
+    const store = new SqliteStore(':memory:');
+    await store.init();
+    try {
+      const pages = ['a', 'b', 'c'].map((k) => ({ url: `https://a.example/${k}`, pageKey: k, status: 'COMPLETED' as const }));
+      const doc: BatchJobDoc = { id: 'B', apiKeyId: 'k', status: 'COMPLETED', createdAt: '2026-11-01T00:00:00.000Z', options: normalizeScrapeOptions({}), pages, totalUrls: 3, completedUrls: 3, failedUrls: 0, lastSeq: 1 };
+      await store.saveBatchJob(doc);
+      for (const p of pages) await store.saveBatchPage({ batchId: 'B', pageKey: p.pageKey, content: { markdown: `# ${p.pageKey} `.padEnd(10, '.') }, metadata: { sourceURL: p.url, statusCode: 200 } as never, resultSeq: 2, lastSeq: 2 });
+      const job = { kind: 'batch' as const, doc, key: { id: 'k' } as ApiKeyDoc };
+      const all = await jobPages(store, job);
+      assert.deepEqual(all.pages.map((p) => p.url), pages.map((p) => p.url));
+      assert.equal(all.truncated, false);
+      const cut = await jobPages(store, job, 1000, 25);
+      assert.deepEqual([cut.pages.length, cut.truncated], [2, true]);
+      const zip = await JSZip.loadAsync(await zipOf(cut.pages, cut.truncated));
+      assert.equal(JSON.parse(await zip.file('pages.json')!.async('string')).truncated, true);
+    } finally {
+      await store.close();
+    }
   });
 
   test('durations read as people say them', () => {

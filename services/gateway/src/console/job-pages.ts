@@ -23,13 +23,36 @@ export interface ResultPage {
 
 /** The most pages one download holds (a crawl's limit is 1,000; a batch's 100). */
 export const DOWNLOAD_MAX_PAGES = 1000;
+/** The most content (markdown, HTML, raw HTML characters) one read holds: the gateway's memory, not the job's size, sets it. */
+export const DOWNLOAD_MAX_CHARS = 64 * 1024 * 1024;
+
+const sizeOf = (p: ResultPage): number => (p.markdown?.length ?? 0) + (p.html?.length ?? 0) + (p.rawHtml?.length ?? 0);
+
+export interface JobPages {
+  pages: ResultPage[];
+  /** True when the content bound stopped the read before the job's last page. */
+  truncated: boolean;
+}
 const CHUNK = 50;
 
 type JobWithPages = Extract<LoadedJob, { kind: 'crawl' | 'batch' }>;
 
-/** The job's pages in order: every page requested so far, finished or not, at most `max`. */
-export async function jobPages(store: ReadModelStore, job: JobWithPages, max = DOWNLOAD_MAX_PAGES): Promise<ResultPage[]> {
+/** The job's pages in order: every page requested so far, finished or not, at most `max` and `maxChars` of content. */
+export async function jobPages(store: ReadModelStore, job: JobWithPages, max = DOWNLOAD_MAX_PAGES, maxChars = DOWNLOAD_MAX_CHARS): Promise<JobPages> {
+  const all = await readPages(store, job, max, maxChars);
+  let chars = 0;
+  const pages: ResultPage[] = [];
+  for (const p of all) {
+    chars += sizeOf(p);
+    if (chars > maxChars) return { pages, truncated: true };
+    pages.push(p);
+  }
+  return { pages, truncated: false };
+}
+
+async function readPages(store: ReadModelStore, job: JobWithPages, max: number, maxChars: number): Promise<ResultPage[]> {
   const out: ResultPage[] = [];
+  let chars = 0;
   if (job.kind === 'crawl') {
     let after = 0;
     while (out.length < max) {
@@ -38,12 +61,15 @@ export async function jobPages(store: ReadModelStore, job: JobWithPages, max = D
         ...(job.doc.frozenAtSeq !== undefined ? { beforeResultSeq: job.doc.frozenAtSeq } : {}),
       });
       for (const p of chunk) {
-        out.push({
+        const page: ResultPage = {
           pageKey: p.pageKey, url: p.url, status: p.status, depth: p.depth,
           ...pick(p), ...(p.metadata ? { metadata: p.metadata } : {}), ...(p.error ? { error: p.error } : {}),
-        });
+        };
+        out.push(page);
+        chars += sizeOf(page);
       }
-      if (chunk.length < CHUNK) break;
+      // Past the bound: one page more than fits tells the caller it was cut.
+      if (chunk.length < CHUNK || chars > maxChars) break;
       after = chunk.at(-1)!.requestedSeq;
     }
     return out;
@@ -54,8 +80,11 @@ export async function jobPages(store: ReadModelStore, job: JobWithPages, max = D
     const docs = new Map((await store.getBatchPages(job.doc.id, slice.map((s) => s.pageKey))).map((d) => [d.pageKey, d]));
     for (const s of slice) {
       const d = docs.get(s.pageKey);
-      out.push({ pageKey: s.pageKey, url: s.url, status: s.status, ...(d ? { ...pick(d.content), metadata: d.metadata } : {}), ...(s.error ? { error: s.error } : {}) });
+      const page: ResultPage = { pageKey: s.pageKey, url: s.url, status: s.status, ...(d ? { ...pick(d.content), metadata: d.metadata } : {}), ...(s.error ? { error: s.error } : {}) };
+      out.push(page);
+      chars += sizeOf(page);
     }
+    if (chars > maxChars) break;
   }
   return out;
 }
@@ -92,13 +121,13 @@ export function fileNameOf(index: number, url: string): string {
 }
 
 /** The job's pages as a ZIP: one markdown file a page with its URL on top, and pages.json (URL, status, title, file). */
-export async function zipOf(pages: ResultPage[]): Promise<Buffer> {
+export async function zipOf(pages: ResultPage[], truncated = false): Promise<Buffer> {
   const zip = new JSZip();
   const index = pages.map((p, i) => {
     const file = p.markdown !== undefined ? fileNameOf(i, p.url) : undefined;
     if (file) zip.file(file, `<!-- ${p.url} -->\n\n${p.markdown}`);
     return { url: p.url, status: p.status, ...(p.metadata?.title ? { title: p.metadata.title } : {}), ...(file ? { file } : {}), ...(p.error ? { error: p.error } : {}) };
   });
-  zip.file('pages.json', JSON.stringify(index, null, 2));
+  zip.file('pages.json', JSON.stringify(truncated ? { truncated: true, note: 'too much content for one download: the first pages only; the API pages through all', pages: index } : index, null, 2));
   return zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' });
 }

@@ -136,7 +136,7 @@ export async function pageRoutes(app: FastifyInstance, ctx: ConsoleContext): Pro
     const { kind, id } = request.params as { kind: string; id: string };
     const job = await ctx.jobs.load(account.id, kind, id);
     const [events, counts] = await Promise.all([ctx.jobs.timeline(job), ctx.jobs.progress(job)]);
-    const pages = job.kind === 'scrape' || job.kind === 'map' ? [] : await jobPages(store, job, PAGES_SHOWN);
+    const pages = job.kind === 'scrape' || job.kind === 'map' ? [] : (await jobPages(store, job, PAGES_SHOWN)).pages;
     return sendPage(reply, `${job.kind} job`, 'jobs', viewer, jobPage({ baseUrl: config.publicBaseUrl, job, events, timelineMax: TIMELINE_MAX, counts, pages, pagesMax: PAGES_SHOWN }));
   });
 
@@ -160,14 +160,15 @@ export async function pageRoutes(app: FastifyInstance, ctx: ConsoleContext): Pro
   // The whole job: every page as JSON, or its markdown as a ZIP (job-pages.ts).
   app.get('/jobs/:kind/:id/pages.json', member, async (request, reply) => {
     const job = await pagedJob(request);
-    const pages = await jobPages(store, job);
+    const { pages, truncated } = await jobPages(store, job);
     return reply.type('application/json; charset=utf-8').header('content-disposition', `attachment; filename="${job.kind}-${job.doc.id}.json"`)
-      .send(JSON.stringify({ id: job.doc.id, kind: job.kind, status: job.doc.status, data: pages }, null, 2));
+      .send(JSON.stringify({ id: job.doc.id, kind: job.kind, status: job.doc.status, ...(truncated ? { truncated: true } : {}), data: pages }, null, 2));
   });
 
   app.get('/jobs/:kind/:id/pages.zip', member, async (request, reply) => {
     const job = await pagedJob(request);
-    const zip = await zipOf(await jobPages(store, job));
+    const { pages, truncated } = await jobPages(store, job);
+    const zip = await zipOf(pages, truncated);
     return reply.type('application/zip').header('content-disposition', `attachment; filename="${job.kind}-${job.doc.id}.zip"`).send(zip);
   });
 

@@ -5,6 +5,7 @@
 // markdown; maps are listed; the jobs list shows pages and durations; the 404 page has a
 // way on; an invite is revoked; phones get a compact nav. With CONSOLE_SCREENSHOTS_DIR set it saves those pages there.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
 import JSZip from 'jszip';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
@@ -12,7 +13,7 @@ import { SERVICES } from '../../scripts/services.js';
 import { CHROMIUM_ARGS, resolveChromiumPath } from '../../shared/src/chromium.js';
 import { freePortRange } from '../support/nats-server.js';
 import { startSite, type TestSite } from '../support/site.js';
-import { startSystem, type TrawlSystem } from '../support/system.js';
+import { startSystem, TEST_API_KEY, type TrawlSystem } from '../support/system.js';
 import { until } from '../support/wait.js';
 import { shoot } from './console-shots.js';
 
@@ -69,6 +70,14 @@ describe('console playground and job pages end to end', () => {
     assert.match(py, /"onlyMainContent": False/);
     assert.match(py, /"waitMs": 60000/);
     assert.doesNotMatch(py, /a-True-story/);
+    // Each snippet, run as a user would with their key in TRAWL_API_KEY, prints the page's content.
+    const env = { ...process.env, TRAWL_API_KEY: TEST_API_KEY };
+    for (const [id, run] of [['curl', (code: string) => execFileSync('sh', ['-c', code], { env, encoding: 'utf8' })],
+      ['py', (code: string) => execFileSync('python3', ['-c', code], { env, encoding: 'utf8' })],
+      ['js', (code: string) => execFileSync(process.execPath, ['--input-type=module', '-e', code], { env, encoding: 'utf8' })]] as const) {
+      const code = await page.locator(`#snippet-${id}`).textContent();
+      assert.match(run(code!), /# A true story/, `the ${id} snippet returns the content`);
+    }
   });
 
   test('extract: the schema editor starts with an example; the job shows the extracted JSON', async () => {

@@ -135,6 +135,10 @@ describe('web console end to end', () => {
     await page.getByRole('button', { name: 'Create key' }).click();
     apiKey = (await page.locator('#new-key-value').innerText()).trim();
     assert.match(apiKey, /^trawl_[\w-]{32}$/);
+    // "Try it" answers with the content: the body asks to wait for the result.
+    const tryIt = await page.locator('#try-it').innerText();
+    assert.ok(tryIt.includes(`Bearer ${apiKey}`));
+    assert.deepEqual(JSON.parse(/-d '(.*)'$/.exec(tryIt)![1]!), { url: 'https://example.com', waitMs: 60_000 });
     assert.equal(await page.getByRole('button', { name: 'Copy', exact: true }).isVisible(), true, 'the script shows the copy button');
     const row = page.getByRole('row', { name: /e2e key/ });
     keyId = (await row.locator('td.mono').innerText()).trim();

@@ -5,7 +5,11 @@
 // markdown; maps are listed; the jobs list shows pages and durations; the 404 page has a
 // way on; an invite is revoked; phones get a compact nav. With CONSOLE_SCREENSHOTS_DIR set it saves those pages there.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import JSZip from 'jszip';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
@@ -16,6 +20,10 @@ import { startSite, type TestSite } from '../support/site.js';
 import { startSystem, TEST_API_KEY, type TrawlSystem } from '../support/system.js';
 import { until } from '../support/wait.js';
 import { shoot } from './console-shots.js';
+
+// Asynchronous: the test site answers from this process, so it must not block while a snippet runs.
+const run = async (file: string, args: string[], opts: { env: NodeJS.ProcessEnv; cwd?: string }): Promise<string> =>
+  (await promisify(execFile)(file, args, { ...opts, encoding: 'utf8', timeout: 120_000 })).stdout;
 
 const PAGE = (title: string, links: string[] = []): string => `<!doctype html><html><head><title>${title}</title></head><body><main><article><h1>${title}</h1>
 <p>${'A paragraph about fish and the sea, long enough to be content. '.repeat(4)}</p>
@@ -72,11 +80,9 @@ describe('console playground and job pages end to end', () => {
     assert.doesNotMatch(py, /a-True-story/);
     // Each snippet, run as a user would with their key in TRAWL_API_KEY, prints the page's content.
     const env = { ...process.env, TRAWL_API_KEY: TEST_API_KEY };
-    for (const [id, run] of [['curl', (code: string) => execFileSync('sh', ['-c', code], { env, encoding: 'utf8' })],
-      ['py', (code: string) => execFileSync('python3', ['-c', code], { env, encoding: 'utf8' })],
-      ['js', (code: string) => execFileSync(process.execPath, ['--input-type=module', '-e', code], { env, encoding: 'utf8' })]] as const) {
+    for (const [id, file, args] of [['curl', 'sh', ['-c']], ['py', 'python3', ['-c']], ['js', process.execPath, ['--input-type=module', '-e']]] as const) {
       const code = await page.locator(`#snippet-${id}`).textContent();
-      assert.match(run(code!), /# A true story/, `the ${id} snippet returns the content`);
+      assert.match(await run(file, [...args, code!], { env }), /# A true story/, `the ${id} snippet returns the content`);
     }
   });
 
@@ -99,6 +105,13 @@ describe('console playground and job pages end to end', () => {
     await tab('Crawl');
     await page.getByLabel('Start URL').fill(site.url('/start'));
     await page.getByLabel('Most pages (1–1000)').fill('3');
+    // "Show as code" shows the typed request; its curl, run as is, polls until the crawl is done.
+    await page.getByRole('button', { name: 'Show as code' }).click();
+    const curl = await page.locator('#snippet-curl').textContent();
+    assert.ok(curl!.includes(`"url":"${site.url('/start')}","limit":3`), curl!);
+    const printed = await run('sh', ['-c', curl!], { env: { ...process.env, TRAWL_API_KEY: TEST_API_KEY }, cwd: fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-snippet-')) });
+    for (const p of ['/start', '/one', '/two']) assert.ok(printed.includes(site.url(p)), printed);
+    assert.equal(await page.getByLabel('Start URL').inputValue(), site.url('/start'), 'the form keeps what was typed');
     await page.getByRole('button', { name: 'Start the crawl' }).click();
     await page.waitForURL(/\/console\/jobs\/crawl\/[\w-]{22}$/);
     crawlId = page.url().split('/').at(-1)!;
@@ -159,7 +172,7 @@ describe('console playground and job pages end to end', () => {
 
   test('the jobs list shows pages and how long each job took; the 404 page offers a way on', async () => {
     await page.goto(url('/console/jobs'));
-    const row = page.getByRole('row', { name: new RegExp(site.url('/start').replace(/[.]/g, '\\.')) }).filter({ hasText: 'crawl' });
+    const row = page.getByRole('row', { name: new RegExp(site.url('/start').replace(/[.]/g, '\\.')) }).filter({ hasText: 'crawl' }).first();
     assert.match(await row.innerText(), /3 of 3/);
     assert.match(await row.innerText(), /\d+(\.\d)? s|\d+ min/);
     const missing = await page.goto(url('/console/jobs/crawl/AAAAAAAAAAAAAAAAAAAAAA'));

@@ -54,7 +54,7 @@ img.shot{max-width:100%;height:auto;border:1px solid var(--line)}svg.chart{width
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem;margin:0}dl.facts dt{font-weight:600}dl.facts dd{margin:0;word-break:break-word}
 @media (max-width:40rem){main{padding:.75rem}header.top{padding:.5rem .75rem;gap:.35rem .75rem}header.top .who{margin-left:auto;font-size:.8rem}header.top .who .email{display:none}
 nav.main{order:3;width:100%;flex-wrap:nowrap;overflow-x:auto;gap:.9rem;font-size:.9rem;padding:0 1.5rem .15rem 0;scrollbar-width:none;-webkit-mask-image:linear-gradient(to right,#000 88%,transparent);mask-image:linear-gradient(to right,#000 88%,transparent)}nav.main a{white-space:nowrap}
-header.top .who button{padding:.25rem .6rem;font-size:.85rem}h1{font-size:1.3rem}
+header.top .who button{padding:.25rem .6rem;font-size:.85rem}h1{font-size:1.3rem}nav.tabs-nav{gap:0}nav.tabs-nav a{padding:.35rem .55rem}
 th,td{padding:.35rem .4rem}
 table.stack thead{position:absolute;left:-9999px}table.stack tr{display:block;border-bottom:1px solid var(--line);padding:.4rem 0}
 table.stack td{display:block;position:relative;min-height:1.6rem;border:none;padding:.2rem .25rem .2rem 7.75rem;word-break:break-word}table.stack td::before{content:attr(data-label);position:absolute;left:.25rem;width:7rem;font-weight:600;color:var(--muted);font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;font-size:.9rem}input[type=text],input[type=email],input[type=password],select{min-width:0;width:100%}.row>*{flex:1 1 100%}}
@@ -97,7 +97,8 @@ export const CONSOLE_JS = `
     show(tabs[0], false);
   });
   document.querySelectorAll('form[data-busy]').forEach(function(form){
-    form.addEventListener('submit', function(){
+    form.addEventListener('submit', function(e){
+      if (e.submitter && e.submitter.name === 'preview') return;
       var note = form.querySelector('[data-busy-text]'); if (note) note.textContent = form.getAttribute('data-busy');
       var btn = form.querySelector('button[type=submit]'); if (btn) { setTimeout(function(){ btn.disabled = true; }, 0); }
     });

@@ -71,6 +71,8 @@ export async function playgroundRoutes(app: FastifyInstance, ctx: ConsoleContext
     const { account, viewer } = request.signedIn!;
     const keys = await activeKeys(account.id);
     const values = valuesOf(request);
+    // "Show as code": the snippets of what is typed, nothing run.
+    if (field(request, 'preview', 2) === '1') return sendPage(reply, 'Playground', 'playground', viewer, playgroundPage({ csrf: viewer.csrf, keys, values, baseUrl: base }));
     try {
       const key = keys.find((k) => k.id === values.keyId);
       if (!key) throw new NotFoundError('choose one of your active keys');

@@ -61,7 +61,7 @@ function curl(baseUrl: string, kind: RequestKind, body: Record<string, unknown>)
   return `id=$(curl -s -X POST ${url} \\\n  ${auth} \\\n  -d ${shellQuote(JSON.stringify(body))} | jq -r .id)\n`
     + `# each GET waits up to a minute for the job to finish; repeat until the status is final\n`
     + `until curl -s "${url}/$id?waitMs=${SNIPPET_WAIT_MS}" -H "Authorization: Bearer $TRAWL_API_KEY" > result.json \\\n`
-    + `  && jq -e '.status | IN("COMPLETED","FAILED","CANCELLED")' result.json > /dev/null; do :; done\njq '.data[].metadata.sourceURL' result.json`;
+    + `  && jq -e '.status | IN("COMPLETED","FAILED","CANCELLED")' result.json > /dev/null; do :; done\njq -r '.data[].url' result.json`;
 }
 
 function sdk(baseUrl: string, kind: RequestKind, body: Record<string, unknown>): string {
@@ -69,13 +69,13 @@ function sdk(baseUrl: string, kind: RequestKind, body: Record<string, unknown>):
   if (kind === 'batch') {
     const { urls, ...rest } = body;
     const opts = Object.keys(rest).length ? `, ${toJs(rest)}` : '';
-    return `${head}const job = await trawl.batchScrape(${toJs(urls)}${opts});\nfor await (const page of job.pages()) console.log(page.metadata?.sourceURL, page.markdown?.length);`;
+    return `${head}const job = await trawl.batchScrape(${toJs(urls)}${opts});\nfor await (const page of job.pages()) console.log(page.url, page.markdown?.length);`;
   }
   const { url, ...rest } = body;
   const opts = Object.keys(rest).length ? `, ${toJs(rest)}` : '';
   switch (kind) {
     case 'crawl':
-      return `${head}const job = await trawl.crawl(${JSON.stringify(url)}${opts});\nfor await (const page of job.pages()) console.log(page.metadata?.sourceURL, page.markdown?.length);`;
+      return `${head}const job = await trawl.crawl(${JSON.stringify(url)}${opts});\nfor await (const page of job.pages()) console.log(page.url, page.markdown?.length);`;
     case 'map':
       return `${head}const { links } = await trawl.map(${JSON.stringify(url)}${opts});\nconsole.log(links);`;
     default:

@@ -69,7 +69,7 @@ ${opts.error ? html`<div class="panel notice bad" role="alert"><p class="err">${
 <form method="post" action="/console/playground" class="panel stack wide" data-busy="${v.kind === 'map' ? 'Mapping…' : v.kind === 'scrape' || v.kind === 'extract' ? 'Scraping… the result opens when it is ready' : 'Starting…'}"><input type="hidden" name="_csrf" value="${opts.csrf}"><input type="hidden" name="kind" value="${v.kind}">
 ${fieldsOf(v)}
 <div><label for="key">Run as key</label><select id="key" name="keyId">${opts.keys.map((k) => html`<option value="${k.id}"${k.id === v.keyId ? html` selected` : ''}>${k.label} (${k.id})</option>`)}</select></div>
-<div><button type="submit">${SUBMIT[v.kind]}</button> <span class="muted small" data-busy-text role="status"></span></div></form>
+<div class="actions"><button type="submit">${SUBMIT[v.kind]}</button> <button type="submit" name="preview" value="1" class="secondary" formnovalidate>Show as code</button> <span class="muted small" data-busy-text role="status"></span></div></form>
 ${opts.mapped ? mapResult(opts.mapped) : ''}
 ${codeTabs(opts.baseUrl, v.kind, shown)}`;
 }

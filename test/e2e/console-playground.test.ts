@@ -80,9 +80,10 @@ describe('console playground and job pages end to end', () => {
     assert.doesNotMatch(py, /a-True-story/);
     // Each snippet, run as a user would with their key in TRAWL_API_KEY, prints the page's content.
     const env = { ...process.env, TRAWL_API_KEY: TEST_API_KEY };
-    for (const [id, file, args] of [['curl', 'sh', ['-c']], ['py', 'python3', ['-c']], ['js', process.execPath, ['--input-type=module', '-e']]] as const) {
+    // (The SDK's snippet imports it from the checkout's dist/, so it runs from the checkout.)
+    for (const [id, file, args] of [['curl', 'sh', ['-c']], ['py', 'python3', ['-c']], ['js', process.execPath, ['--input-type=module', '-e']], ['sdk', process.execPath, ['--input-type=module', '-e']]] as const) {
       const code = await page.locator(`#snippet-${id}`).textContent();
-      assert.match(await run(file, [...args, code!], { env }), /# A true story/, `the ${id} snippet returns the content`);
+      assert.match(await run(file, [...args, code!], { env, cwd: process.cwd() }), /# A true story/, `the ${id} snippet returns the content`);
     }
   });
 

@@ -302,7 +302,7 @@ async function main(cfg: Config): Promise<void> {
   if (generated.length) say(`API key (plan ${first.plan}): ${first.key}`);
   else say(`API keys: the ${keys.length} from BOOTSTRAP_API_KEYS`);
   say(`web console: ${cfg.publicBaseUrl}/console`);
-  if (adminInvite) say(`console admin invite (one use, 7 days; makes the first admin account): ${adminInvite}`);
+  if (adminInvite) say(`console admin invite (one use, 7 days; makes the first admin account, which takes over the keys above): ${adminInvite}`);
   else say('console: invite people from its Admin page, or with npm run keys -- invite');
   if (logs.file) say(`service logs: ${logs.file} (tail -f it, or start with npm start -- --follow-logs, or SERVICE_LOGS=stdout)`);
   // waitMs: the answer is the page itself, not {"status":"PENDING"}.

@@ -48,7 +48,7 @@ describe('console: a cross-site auto-posting form', () => {
     await page.getByLabel('Email').fill('victim@example.org');
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Create account' }).click();
-    await page.waitForURL(/\/console\/keys$/);
+    await page.waitForURL(/\/console\/keys\?welcome=1$/);
 
     const [answer] = await Promise.all([
       page.waitForResponse((r) => r.url() === `${base}/console/signout` && r.request().method() === 'POST'),

@@ -4,8 +4,6 @@
 // CSRF refusals, revocation, and the sign-in limit. With CONSOLE_SCREENSHOTS_DIR set it
 // also saves every page at desktop and phone widths there (docs/console/).
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { SERVICES } from '../../scripts/services.js';
@@ -13,8 +11,10 @@ import { CHROMIUM_ARGS, resolveChromiumPath } from '../../shared/src/chromium.js
 import { reportPdf } from '../support/documents.js';
 import { freePortRange } from '../support/nats-server.js';
 import { startSite, type TestSite } from '../support/site.js';
-import { startSystem, type TrawlSystem } from '../support/system.js';
+import { OTHER_API_KEY, startSystem, TEST_API_KEY, type TrawlSystem } from '../support/system.js';
 import { until } from '../support/wait.js';
+import { apiKeyId } from '../../shared/src/ids.js';
+import { SHOTS, shoot } from './console-shots.js';
 
 const ARTICLE = `<!doctype html><html lang="en"><head><title>Console test article</title></head><body>
 <main><article><h1>Herring migrations</h1>
@@ -27,20 +27,6 @@ const PAGE = (title: string): string => `<!doctype html><html><head><title>${tit
 
 const ADMIN = { email: 'Admin@Example.com', password: 'correct horse battery staple' };
 const MEMBER = { email: 'member@example.com', password: 'another long passphrase' };
-const SHOTS = process.env.CONSOLE_SCREENSHOTS_DIR;
-
-async function shoot(browser: Browser, storage: Awaited<ReturnType<BrowserContext['storageState']>> | undefined, url: string, name: string): Promise<void> {
-  if (!SHOTS) return;
-  fs.mkdirSync(SHOTS, { recursive: true });
-  for (const [suffix, viewport] of [['desktop', { width: 1280, height: 860 }], ['phone', { width: 390, height: 844 }]] as const) {
-    const ctx = await browser.newContext({ viewport, ...(storage ? { storageState: storage } : {}), deviceScaleFactor: 1 });
-    const p = await ctx.newPage();
-    await p.goto(url);
-    await p.screenshot({ path: path.join(SHOTS, `${name}-${suffix}.png`), fullPage: suffix === 'desktop' });
-    await ctx.close();
-  }
-}
-
 describe('web console end to end', () => {
   let site: TestSite;
   let system: TrawlSystem;
@@ -82,7 +68,7 @@ describe('web console end to end', () => {
     await shoot(browser, undefined, url('/console/signin'), 'signin');
   });
 
-  test('sign up from the start invite: the first account is an admin', async () => {
+  test('sign up from the start invite: the first account is an admin on the top plan, with npm start\'s key and the next steps', async () => {
     const invite = /console admin invite[^:]*: (\S+)/.exec(system.logs())?.[1];
     assert.ok(invite, 'the invite link is printed');
     await shoot(browser, undefined, invite, 'signup');
@@ -91,9 +77,25 @@ describe('web console end to end', () => {
     await page.getByLabel('Email').fill(ADMIN.email);
     await page.getByLabel('Password').fill(ADMIN.password);
     await page.getByRole('button', { name: 'Create account' }).click();
-    await page.waitForURL(/\/console\/keys$/);
+    await page.waitForURL(/\/console\/keys\?welcome=1$/);
     await page.getByRole('link', { name: 'Admin' }).waitFor();
-    assert.match(await page.locator('.who').innerText(), /admin@example\.com · free · admin/);
+    assert.match(await page.locator('.who').innerText(), /admin@example\.com · team · admin/, 'the operator\'s own server: the top plan');
+    const steps = await page.getByTestId('next-steps').innerText();
+    assert.match(steps, /Welcome: next steps/);
+    assert.match(steps, /npx trawl login/);
+    // The harness starts like npm start with BOOTSTRAP_API_KEYS: both keys are the admin's now.
+    const printed = TEST_API_KEY;
+    for (const key of [TEST_API_KEY, OTHER_API_KEY]) assert.match(steps, new RegExp(apiKeyId(key)), 'npm start\'s keys are in the account');
+    assert.equal(await page.getByRole('row', { name: /from npm start/ }).count(), 2);
+    const mcp = JSON.parse(await page.locator('#mcp-config').innerText()) as { mcpServers: { trawl: { args: string[]; env: Record<string, string> } } };
+    assert.deepEqual(mcp.mcpServers.trawl.args, ['trawl', 'mcp']);
+    assert.equal(mcp.mcpServers.trawl.env.TRAWL_API_URL, system.baseUrl);
+    await shoot(browser, await admin.storageState(), url('/console/keys?welcome=1'), 'welcome');
+    // What the CLI, the SDK or the MCP server does with that key is the admin's to see.
+    const cli = await api('POST', '/api/v1/scrape', printed, { url: site.url('/third'), waitMs: 60_000 });
+    assert.equal(((await cli.json()) as { status: string }).status, 'COMPLETED');
+    await page.goto(url('/console/jobs'));
+    await page.getByRole('link', { name: site.url('/third') }).waitFor();
     const cookies = await admin.cookies();
     const session = cookies.find((c) => c.name === 'trawl_session');
     assert.ok(session?.httpOnly, 'the session cookie is HttpOnly');
@@ -106,7 +108,8 @@ describe('web console end to end', () => {
   test('sign out, then sign in again', async () => {
     await page.goto(url('/console/keys'));
     await page.getByRole('button', { name: 'Sign out' }).click();
-    await page.waitForURL(/\/console\/signin$/);
+    await page.waitForURL(/\/console\/signin\?signedOut=1$/);
+    assert.match(await page.getByRole('status').innerText(), /You are signed out/);
     await page.goto(url('/console/usage'));
     await page.waitForURL(/\/console\/signin\?next=/);
     await page.getByLabel('Email').fill(ADMIN.email);
@@ -115,12 +118,15 @@ describe('web console end to end', () => {
     await page.waitForURL(/\/console\/usage$/);
   });
 
-  test('an admin moves an account to another plan; its keys take that plan', async () => {
-    await page.goto(url('/console/admin'));
-    await page.getByLabel('Plan of admin@example.com').selectOption('team');
-    await page.getByRole('row', { name: /admin@example\.com/ }).getByRole('button', { name: 'Set plan' }).click();
-    await page.waitForURL(/\/console\/admin$/);
-    assert.match(await page.locator('.who').innerText(), /· team ·/);
+  test('an admin moves an account to another plan, and is told so; its keys take that plan', async () => {
+    for (const plan of ['pro', 'team']) {
+      await page.goto(url('/console/admin'));
+      await page.getByLabel('Plan of admin@example.com').selectOption(plan);
+      await page.getByRole('row', { name: /admin@example\.com/ }).getByRole('button', { name: 'Set plan' }).click();
+      await page.waitForURL(/\/console\/admin\?plan=[0-9a-f]{20}$/);
+      assert.match(await page.getByRole('status').innerText(), new RegExp(`admin@example\\.com is on the ${plan} plan now`));
+      assert.match(await page.locator('.who').innerText(), new RegExp(`· ${plan} ·`));
+    }
   });
 
   test('create a key (shown once, with a copy button) and use it with the API: the scrape completes', async () => {
@@ -129,7 +135,11 @@ describe('web console end to end', () => {
     await page.getByRole('button', { name: 'Create key' }).click();
     apiKey = (await page.locator('#new-key-value').innerText()).trim();
     assert.match(apiKey, /^trawl_[\w-]{32}$/);
-    assert.equal(await page.getByRole('button', { name: 'Copy' }).isVisible(), true, 'the script shows the copy button');
+    // "Try it" answers with the content: the body asks to wait for the result.
+    const tryIt = await page.locator('#try-it').innerText();
+    assert.ok(tryIt.includes(`Bearer ${apiKey}`));
+    assert.deepEqual(JSON.parse(/-d '(.*)'$/.exec(tryIt)![1]!), { url: 'https://example.com', waitMs: 60_000 });
+    assert.equal(await page.getByRole('button', { name: 'Copy', exact: true }).isVisible(), true, 'the script shows the copy button');
     const row = page.getByRole('row', { name: /e2e key/ });
     keyId = (await row.locator('td.mono').innerText()).trim();
     assert.match(await row.innerText(), /active/);
@@ -157,14 +167,23 @@ describe('web console end to end', () => {
     assert.equal((await page.locator('main .rendered h2').first().innerText()).trim(), 'Herring migrations', 'the markdown is shown rendered, its headings one level down');
     await page.getByText('Show the raw markdown').click();
     assert.match(await page.locator('main').innerText(), /# Herring migrations/, 'and raw');
-    for (const event of ['page_requested', 'page_started', 'page_fetched', 'page_completed']) assert.match(text, new RegExp(event));
+    // The event history is collapsed, grouped per page with its URL.
+    assert.doesNotMatch(text, /page_fetched/, 'collapsed by default');
+    await page.locator('details.events > summary').click();
+    const groups = page.locator('details.event-group > summary');
+    assert.ok(await groups.count() >= 1);
+    for (let i = 0; i < await groups.count(); i++) await groups.nth(i).click();
+    const events = await page.locator('details.events').innerText();
+    for (const event of ['page_requested', 'page_started', 'page_fetched', 'page_completed']) assert.match(events, new RegExp(event));
     await page.goto(url('/console/jobs?kind=crawl'));
     assert.equal(await page.locator(`a[href="/console/jobs/scrape/${scrapeId}"]`).count(), 0, 'the kind filter holds');
     await page.locator(`a[href="/console/jobs/crawl/${crawlId}"]`).click();
     await page.locator('progress').waitFor();
     // A running crawl polls its progress; once done the page shows the final counts.
     await until(async () => { await page.reload(); return /completed/.test(await page.locator('h1').innerText()); }, { timeoutMs: 60_000, intervalMs: 500 });
-    assert.match(await page.locator('main').innerText(), /crawl_finished/);
+    await page.locator('details.events > summary').click();
+    await page.getByText('The job', { exact: true }).click();
+    assert.match(await page.locator('details.events').innerText(), /crawl_finished/);
   });
 
   test('a document scrape\'s page offers the stored bytes, which only the account can download', async () => {
@@ -197,7 +216,7 @@ describe('web console end to end', () => {
 
   test('the playground scrapes a URL as one of the account\'s keys and shows the same request as code', async () => {
     await page.goto(url('/console/playground'));
-    await page.getByLabel('URL').fill(site.url('/second'));
+    await page.getByLabel('URL', { exact: true }).fill(site.url('/second'));
     await page.getByLabel('Timeout (ms, 1000–300000)').fill('500');
     const [refused] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/console/playground') && r.request().method() === 'POST'), page.getByRole('button', { name: 'Scrape' }).click()]);
     assert.equal(refused.status(), 400);
@@ -205,10 +224,16 @@ describe('web console end to end', () => {
     await page.getByLabel('Timeout (ms, 1000–300000)').fill('');
     await page.getByLabel('links').check();
     await page.getByRole('button', { name: 'Scrape' }).click();
-    await page.waitForURL(/\/console\/jobs\/scrape\/[\w-]{22}$/);
-    await until(async () => { await page.reload(); return /completed/.test(await page.locator('h1').innerText()); }, { timeoutMs: 60_000, intervalMs: 500 });
+    // The playground waits for the result: the job's page opens on the content, no reload.
+    await page.waitForURL(/\/console\/jobs\/scrape\/[\w-]{22}$/, { timeout: 70_000 });
+    assert.match(await page.locator('h1').innerText(), /completed/);
+    assert.doesNotMatch(await page.locator('main').innerText(), /0 completed · 1 pages/);
     assert.equal((await page.locator('main .rendered h2').first().innerText()).trim(), 'Second page');
-    assert.match(await page.locator('#snippet-curl').innerText(), /"formats":\["markdown","links"\]/);
+    assert.match(await page.locator('#snippet-curl').innerText(), /"formats":\["markdown","links"\],"waitMs":60000/);
+    // The snippets are tabs: one shows at a time.
+    assert.equal(await page.locator('#snippet-sdk').isVisible(), false);
+    await page.getByRole('tab', { name: 'Trawl SDK' }).click();
+    assert.equal(await page.locator('#snippet-curl').isVisible(), false);
     assert.match(await page.locator('#snippet-sdk').innerText(), /trawl\.scrape\("http:\/\/127\.0\.0\.1:\d+\/second", \{\s+"formats": \[\s+"markdown",\s+"links"\s+\]\s+\}\)/);
     assert.doesNotMatch(await page.locator('main').innerHTML(), /trawl_[\w-]{32}/, 'no key on the page');
   });
@@ -224,7 +249,8 @@ describe('web console end to end', () => {
     await mp.getByLabel('Email').fill(MEMBER.email);
     await mp.getByLabel('Password').fill(MEMBER.password);
     await mp.getByRole('button', { name: 'Create account' }).click();
-    await mp.waitForURL(/\/console\/keys$/);
+    await mp.waitForURL(/\/console\/keys\?welcome=1$/);
+    assert.match(await mp.getByTestId('next-steps').innerText(), /free plan\. An admin of this server can change it/);
     assert.equal(await mp.getByRole('link', { name: 'Admin' }).count(), 0);
     assert.doesNotMatch(await mp.locator('main').innerText(), /e2e key/);
     await mp.getByLabel('Label').fill('member key');

@@ -134,7 +134,7 @@ export async function buildApp(deps: GatewayDeps) {
     await api.register(changeRoutes, routeDeps);
     await api.register(keyRoutes, routeDeps);
   }, { prefix: '/api/v1' });
-  await app.register(consolePlugin, { deps, openapi: () => app.swagger(), scrapes });
+  await app.register(consolePlugin, { deps, openapi: () => app.swagger(), playground: { scrapes, route: routeDeps } });
 
   return app;
 }

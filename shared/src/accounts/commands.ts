@@ -13,7 +13,7 @@ import { sessionDecider, type SessionCommand, type SessionState } from './sessio
 import { INVITE_TTL_MS, inviteIdOf, inviteTokenHash, newInviteToken } from './tokens.js';
 import type { Role } from '../events/account.js';
 
-const ONCE: ReadonlySet<string> = new Set(['account_registered', 'invite_created', 'invite_redeemed', 'session_started', 'session_ended']);
+const ONCE: ReadonlySet<string> = new Set(['account_registered', 'invite_created', 'invite_redeemed', 'invite_revoked', 'session_started', 'session_ended']);
 const MAX_ATTEMPTS = 5;
 
 interface Decider<C, S> {

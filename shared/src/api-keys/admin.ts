@@ -35,6 +35,7 @@ export interface KeySummary {
   createdAt: string;
   revokedAt: string | null;
   revokeReason: string | null;
+  accountId: string | null;
 }
 
 export interface Outcome {
@@ -82,6 +83,11 @@ export function changeKeyPlan(deps: AdminDeps, keyId: string, plan: Plan): Promi
   return execute(deps, { type: 'ChangePlan', keyId, plan });
 }
 
+/** Moves an operator's key (owned by no account) into a console account (seq null: it is there already). Throws NotFoundError, or KeyStateError 'revoked' / 'owned'. */
+export function adoptKey(deps: AdminDeps, keyId: string, accountId: string): Promise<Outcome> {
+  return execute(deps, { type: 'AdoptKey', keyId, accountId });
+}
+
 /** Every key ever created, oldest first, folded from the log. */
 export async function listKeys(log: EventLog): Promise<KeySummary[]> {
   const byKey = new Map<string, StoredEvent[]>();
@@ -94,7 +100,7 @@ export async function listKeys(log: EventLog): Promise<KeySummary[]> {
   for (const [keyId, events] of byKey) {
     const s = rehydrate(events);
     if (s.status === 'NONE' || !s.plan || !s.createdAt) continue;
-    keys.push({ keyId, plan: s.plan, label: s.label, createdAt: s.createdAt, revokedAt: s.revokedAt, revokeReason: s.revokeReason });
+    keys.push({ keyId, plan: s.plan, label: s.label, createdAt: s.createdAt, revokedAt: s.revokedAt, revokeReason: s.revokeReason, accountId: s.accountId });
   }
   return keys.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.keyId.localeCompare(b.keyId));
 }

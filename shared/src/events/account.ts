@@ -9,6 +9,7 @@
 //   trawl.account.<accountId>.account.account_enabled       each enabling again
 //   trawl.invite.<inviteId>.invite.invite_created           once
 //   trawl.invite.<inviteId>.invite.invite_redeemed          once: an invite makes one account
+//   trawl.invite.<inviteId>.invite.invite_revoked           once: an admin took it back unused
 //   trawl.session.<sessionId>.session.session_started       once: the id is the token's hash
 //   trawl.session.<sessionId>.session.session_ended         once (signed out)
 import { Type, type Static } from '@sinclair/typebox';
@@ -58,6 +59,8 @@ export const InviteCreated = Type.Object({
 export type InviteCreated = Static<typeof InviteCreated>;
 
 export const InviteRedeemed = Type.Object({ accountId: AccountId, redeemedAt: Timestamp });
+/** An open invite taken back by an admin: its link stops working. Final. */
+export const InviteRevoked = Type.Object({ revokedAt: Timestamp, by: AccountId });
 
 export const SessionStarted = Type.Object({ accountId: AccountId, startedAt: Timestamp, expiresAt: Timestamp });
 export const SessionEnded = Type.Object({ endedAt: Timestamp, reason: Type.Literal('signed_out') });
@@ -69,6 +72,7 @@ export const accountEvents = {
   account_enabled: AccountEnabled,
   invite_created: InviteCreated,
   invite_redeemed: InviteRedeemed,
+  invite_revoked: InviteRevoked,
   session_started: SessionStarted,
   session_ended: SessionEnded,
 } as const;

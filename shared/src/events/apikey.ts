@@ -3,6 +3,9 @@
 //   trawl.apikey.<keyId>.key.key_created              once, when the key is made
 //   trawl.apikey.<keyId>.key.key_revoked              once: a revoked key stays revoked
 //   trawl.apikey.<keyId>.key.key_plan_changed         each change of the key's plan
+//   trawl.apikey.<keyId>.key.key_adopted              once: an operator's key (made by npm
+//                                                     start or BOOTSTRAP_API_KEYS, owned by no
+//                                                     account) joins a console account
 //   trawl.apikey.<keyId>.key.webhook_secret_rotated   each rotation of the key's webhook
 //                                                     signing secret; the last one names the
 //                                                     current generation (none: generation 0)
@@ -35,6 +38,17 @@ export const KeyPlanChanged = Type.Object({
 });
 export type KeyPlanChanged = Static<typeof KeyPlanChanged>;
 
+/**
+ * An operator's key joins a console account (the first admin adopts the keys `npm start`
+ * made, so their jobs and usage show in the console). Once per key: an owned key never
+ * changes hands.
+ */
+export const KeyAdopted = Type.Object({
+  accountId: Type.String({ pattern: '^[0-9a-f]{20}$' }),
+  adoptedAt: Timestamp,
+});
+export type KeyAdopted = Static<typeof KeyAdopted>;
+
 /** The subject part of every API key event. */
 export const KEY_PART = 'key';
 
@@ -51,5 +65,6 @@ export const apiKeyEvents = {
   key_created: KeyCreated,
   key_revoked: KeyRevoked,
   key_plan_changed: KeyPlanChanged,
+  key_adopted: KeyAdopted,
   webhook_secret_rotated: WebhookSecretRotated,
 } as const;

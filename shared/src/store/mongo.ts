@@ -7,7 +7,7 @@ import type { ApiKeyDoc, KeyUsageDoc, ScrapeCacheDoc, Page, ReadModelStore, Scra
 import type { CrawlJobDoc, CrawlPageDoc, CrawlPageQuery } from './types.js';
 import { toScrapeSummary } from './types.js';
 import { toBatchSummary, type BatchJobDoc, type BatchJobSummary, type BatchPageDoc } from './types.js';
-import type { AccountDoc, InviteDoc, KeyDailyPagesDoc, SessionDoc } from './types.js';
+import type { AccountDoc, InviteDoc, KeyDailyPagesDoc, MapJobDoc, SessionDoc } from './types.js';
 
 type Stored<T> = T & { _id: string };
 
@@ -43,6 +43,7 @@ export class MongoStore implements ReadModelStore {
     await this.col<ApiKeyDoc>('api_keys').createIndex({ accountId: 1, createdAt: -1, _id: -1 }, { name: 'by_account', sparse: true });
     await this.col<AccountDoc>('accounts').createIndex({ createdAt: -1, _id: -1 }, { name: 'newest' });
     await this.col<InviteDoc>('invites').createIndex({ createdAt: -1, _id: -1 }, { name: 'newest' });
+    await this.col<MapJobDoc>('map_jobs').createIndex({ apiKeyId: 1, createdAt: -1, _id: -1 }, { name: 'by_owner' });
     await this.initCrawls();
     await this.initBatches();
   }
@@ -285,5 +286,19 @@ export class MongoStore implements ReadModelStore {
 
   async saveKeyDailyPages(doc: KeyDailyPagesDoc): Promise<void> {
     await this.put('key_daily_pages', doc);
+  }
+
+  async getMapJob(id: string): Promise<MapJobDoc | null> {
+    return strip(await this.col<MapJobDoc>('map_jobs').findOne({ _id: id }));
+  }
+
+  async saveMapJob(doc: MapJobDoc): Promise<void> {
+    await this.put('map_jobs', doc);
+  }
+
+  async listMapJobs(apiKeyId: string, page: Page): Promise<MapJobDoc[]> {
+    const docs = await this.col<MapJobDoc>('map_jobs').find({ apiKeyId }, { projection: { links: 0 } })
+      .sort({ createdAt: -1, _id: -1 }).skip(page.offset).limit(page.limit).toArray();
+    return docs.map((d) => strip(d)!);
   }
 }

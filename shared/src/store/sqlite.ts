@@ -9,12 +9,12 @@ import type { ApiKeyDoc, KeyUsageDoc, ScrapeCacheDoc, Page, ReadModelStore, Scra
 import type { CrawlJobDoc, CrawlPageDoc, CrawlPageQuery } from './types.js';
 import { toScrapeSummary } from './types.js';
 import { toBatchSummary, type BatchJobDoc, type BatchJobSummary, type BatchPageDoc } from './types.js';
-import type { AccountDoc, InviteDoc, KeyDailyPagesDoc, SessionDoc } from './types.js';
+import type { AccountDoc, InviteDoc, KeyDailyPagesDoc, MapJobDoc, SessionDoc } from './types.js';
 
 /** The owner column of collections listed whole (accounts, invites). */
 const EVERYONE = '*';
 
-export const COLLECTIONS = ['scrape_jobs', 'scrape_cache', 'api_keys', 'crawl_jobs', 'key_usage', 'accounts', 'invites', 'sessions', 'key_daily_pages'] as const;
+export const COLLECTIONS = ['scrape_jobs', 'scrape_cache', 'api_keys', 'crawl_jobs', 'key_usage', 'accounts', 'invites', 'sessions', 'key_daily_pages', 'map_jobs'] as const;
 type Collection = (typeof COLLECTIONS)[number] | (string & {});
 
 interface Indexed {
@@ -304,5 +304,17 @@ export class SqliteStore implements ReadModelStore {
 
   async saveKeyDailyPages(doc: KeyDailyPagesDoc): Promise<void> {
     this.putDoc('key_daily_pages', doc.id, doc, {});
+  }
+
+  async getMapJob(id: string): Promise<MapJobDoc | null> {
+    return this.getDoc<MapJobDoc>('map_jobs', id);
+  }
+
+  async saveMapJob(doc: MapJobDoc): Promise<void> {
+    this.putDoc('map_jobs', doc.id, doc, { owner: doc.apiKeyId, createdAt: doc.createdAt });
+  }
+
+  async listMapJobs(apiKeyId: string, page: Page): Promise<MapJobDoc[]> {
+    return this.listDocs<MapJobDoc>('map_jobs', apiKeyId, page, ['links']);
   }
 }

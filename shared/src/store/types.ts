@@ -89,6 +89,8 @@ export interface ApiKeyDoc {
   revokedAt?: string;
   /** The console account that owns it (absent: an operator's key). */
   accountId?: string;
+  /** When an operator's key joined that account (key_adopted); absent: made by it. */
+  adoptedAt?: string;
   lastSeq: number;
 }
 
@@ -357,6 +359,8 @@ export interface InviteDoc {
   createdBy: string;
   redeemedAt?: string;
   redeemedBy?: string;
+  /** Taken back unused by an admin (invite_revoked). */
+  revokedAt?: string;
   lastSeq: number;
 }
 
@@ -377,6 +381,26 @@ export interface KeyDailyPagesDoc {
   lastSeq: number;
 }
 
+/**
+ * A map request as the console lists it (maps-jobs read model): what was asked, and what
+ * the map worker answered. The links are kept when map_completed carried them inline
+ * (up to MAP_INLINE_LINKS_MAX_BYTES); a larger answer keeps only its count.
+ */
+export interface MapJobDoc {
+  id: string;
+  apiKeyId: string;
+  url: string;
+  search?: string;
+  status: 'PROCESSING' | 'COMPLETED' | 'FAILED';
+  createdAt: string;
+  completedAt?: string;
+  count?: number;
+  partial?: boolean;
+  links?: string[];
+  error?: { code: string; message: string };
+  lastSeq: number;
+}
+
 export interface ConsoleStore {
   getAccount(id: string): Promise<AccountDoc | null>;
   saveAccount(doc: AccountDoc): Promise<void>;
@@ -392,4 +416,8 @@ export interface ConsoleStore {
   listApiKeysByAccount(accountId: string, page: Page): Promise<ApiKeyDoc[]>;
   getKeyDailyPages(keyId: string): Promise<KeyDailyPagesDoc | null>;
   saveKeyDailyPages(doc: KeyDailyPagesDoc): Promise<void>;
+  getMapJob(id: string): Promise<MapJobDoc | null>;
+  saveMapJob(doc: MapJobDoc): Promise<void>;
+  /** The key's map requests, newest first (links left out). */
+  listMapJobs(apiKeyId: string, page: Page): Promise<MapJobDoc[]>;
 }

@@ -45,7 +45,7 @@ describe('console accounts: open sign-up', () => {
     assert.equal(form.status, 200);
     const res = await post(gw, '/console/signup', form, { email: ' Bob@Example.org ', password: PASSWORD });
     assert.equal(res.statusCode, 303);
-    assert.equal(res.headers.location, '/console/keys');
+    assert.equal(res.headers.location, '/console/keys?welcome=1');
     const session = cookiesOf(res).find((c) => c.startsWith('trawl_session='))!;
     assert.match(session, /; Path=\/console; Max-Age=604800; HttpOnly; SameSite=Lax$/, 'no Secure over plain http');
     const token = /^trawl_session=([^;]+)/.exec(session)![1]!;

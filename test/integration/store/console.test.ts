@@ -49,6 +49,24 @@ storeContract('console store contract', 'console', (store) => {
     assert.equal(own[1]?.revokedAt, '2026-01-05T00:00:00.000Z');
     assert.deepEqual((await store().listApiKeysByAccount('acc2', { limit: 10, offset: 0 })).map((k) => k.id), ['k3']);
     assert.equal((await store().findApiKeyByHash('k4'.padEnd(64, '0')))?.accountId, undefined);
+    // An adopted key (key_adopted) is listed under its account from then on.
+    await store().saveApiKey({ ...key('k4', '2026-01-04T00:00:00.000Z', 'acc2'), adoptedAt: '2026-01-06T00:00:00.000Z', lastSeq: 3 });
+    assert.deepEqual((await store().listApiKeysByAccount('acc2', { limit: 10, offset: 0 })).map((k) => k.id), ['k4', 'k3']);
+  });
+
+  test('map jobs round-trip; a key\'s list is newest first and leaves the links out', async () => {
+    const map = { id: 'm1', apiKeyId: 'k1', url: 'https://a.example', status: 'PROCESSING' as const, createdAt: '2026-01-01T00:00:00.000Z', lastSeq: 1 };
+    assert.equal(await store().getMapJob('m1'), null);
+    await store().saveMapJob(map);
+    await store().saveMapJob({ ...map, id: 'm2', createdAt: '2026-01-02T00:00:00.000Z' });
+    await store().saveMapJob({ ...map, id: 'm3', apiKeyId: 'k2' });
+    const done = { ...map, status: 'COMPLETED' as const, completedAt: '2026-01-01T00:00:01.000Z', count: 2, partial: false, links: ['https://a.example/1', 'https://a.example/2'], lastSeq: 2 };
+    await store().saveMapJob(done);
+    assert.deepEqual(await store().getMapJob('m1'), done);
+    const listed = await store().listMapJobs('k1', { limit: 10, offset: 0 });
+    assert.deepEqual(listed.map((m) => m.id), ['m2', 'm1']);
+    assert.equal(listed[1]?.count, 2);
+    assert.equal(listed[1]?.links, undefined);
   });
 
   test('pages per day round-trip', async () => {

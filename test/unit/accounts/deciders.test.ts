@@ -84,6 +84,16 @@ describe('invite decider', () => {
     spec.given([created]).when({ type: 'RedeemInvite', inviteId: I, accountId: A, adminExists: true, at }).thenMatches((events) => assert.equal(events.length, 1));
   });
 
+  test('an admin revokes an open invite (once); a revoked invite makes no account; a used one cannot be revoked', () => {
+    const revoked: InviteEvent = { part: 'invite', event: 'invite_revoked', data: { revokedAt: at.toISOString(), by: ADMIN } };
+    const redeemed: InviteEvent = { part: 'invite', event: 'invite_redeemed', data: { accountId: A, redeemedAt: at.toISOString() } };
+    spec.given([created]).when({ type: 'RevokeInvite', inviteId: I, by: ADMIN, at }).then([revoked]);
+    spec.given([created, revoked]).when({ type: 'RevokeInvite', inviteId: I, by: ADMIN, at }).then([]);
+    spec.given([created, revoked]).when({ type: 'RedeemInvite', inviteId: I, accountId: A, adminExists: false, at }).thenThrows(InviteStateError, /revoked/);
+    spec.given([created, redeemed]).when({ type: 'RevokeInvite', inviteId: I, by: ADMIN, at }).thenThrows(InviteStateError, /used/);
+    spec.given([]).when({ type: 'RevokeInvite', inviteId: I, by: ADMIN, at }).thenThrows(NotFoundError);
+  });
+
   test('an expired or unknown invite is refused', () => {
     spec.given([created]).when({ type: 'RedeemInvite', inviteId: I, accountId: A, adminExists: false, at: later }).thenThrows(InviteStateError, /expired/);
     spec.given([]).when({ type: 'RedeemInvite', inviteId: I, accountId: A, adminExists: false, at }).thenThrows(NotFoundError);

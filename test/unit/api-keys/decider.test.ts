@@ -84,10 +84,36 @@ describe('api key decider: change plan', () => {
   });
 });
 
+const ACCOUNT = 'ab'.repeat(10);
+const OTHER = 'cd'.repeat(10);
+const adopted = (accountId = ACCOUNT): KeyEvent => ({ part: 'key', event: 'key_adopted', data: { accountId, adoptedAt: EARLIER } });
+const adopt = (accountId = ACCOUNT): KeyCommand => ({ type: 'AdoptKey', keyId: ID, accountId });
+
+describe('api key decider: adopt (the first admin takes the keys npm start made)', () => {
+  test('an operator\'s key joins the account', () => {
+    given([created()]).when(adopt()).then([{ part: 'key', event: 'key_adopted', data: { accountId: ACCOUNT, adoptedAt: AT } }]);
+  });
+
+  test('no event when the account owns it already, by adoption or from its creation', () => {
+    given([created(), adopted()]).when(adopt()).then([]);
+    given([{ part: 'key', event: 'key_created', data: { keyHash: HASH, plan: 'free', label: 'mine', createdAt: EARLIER, accountId: ACCOUNT } }]).when(adopt()).then([]);
+  });
+
+  test('a key of another account never changes hands; a revoked or unknown key is refused', () => {
+    given([created(), adopted(OTHER)]).when(adopt()).thenThrows(KeyStateError, /another account/);
+    given([created(), revoked()]).when(adopt()).thenThrows(KeyStateError, /revoked/);
+    given([]).when(adopt()).thenThrows(NotFoundError, /not found/);
+  });
+
+  test('a second adoption in the log (a race) changes nothing: the first owner stays', () => {
+    assert.equal(rehydrate([created(), adopted(OTHER), adopted(ACCOUNT)]).accountId, OTHER);
+  });
+});
+
 describe('api key state', () => {
   test('a plan change recorded after the revocation (a race) changes nothing: revoked stays revoked', () => {
     const s = rehydrate([created('free'), revoked(EARLIER, 'gone'), planChanged('team')]);
-    assert.deepEqual(s, { status: 'REVOKED', plan: 'free', label: 'ci', createdAt: EARLIER, revokedAt: EARLIER, revokeReason: 'gone' });
+    assert.deepEqual(s, { status: 'REVOKED', plan: 'free', label: 'ci', createdAt: EARLIER, revokedAt: EARLIER, revokeReason: 'gone', accountId: null });
   });
 
   test('a second key_created or key_revoked is ignored (the log refuses them anyway)', () => {
@@ -98,7 +124,7 @@ describe('api key state', () => {
   });
 
   test('every event the decider emits is valid against its schema', () => {
-    for (const [history, command] of [[[], create], [[created()], revoke('why')], [[created()], revoke()], [[created()], changePlan('team')]] as const) {
+    for (const [history, command] of [[[], create], [[created()], revoke('why')], [[created()], revoke()], [[created()], changePlan('team')], [[created()], adopt()]] as const) {
       for (const e of decide(command, rehydrate(history), { now: NOW })) validateEventData(e.event, e.data);
     }
   });

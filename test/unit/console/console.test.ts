@@ -6,12 +6,13 @@ import type { StoredEvent } from '../../../shared/src/events/index.js';
 import { normalizeScrapeOptions } from '../../../shared/src/scrape-options.js';
 import { consoleConfig } from '../../../services/gateway/src/console/config.js';
 import { html } from '../../../services/gateway/src/console/html.js';
-import { requestBodyOf } from '../../../services/gateway/src/console/pages/playground.js';
+import { requestBodyOf } from '../../../services/gateway/src/console/pages/code-tabs.js';
 import { changeSection } from '../../../services/gateway/src/console/pages/jobs.js';
 import { renderMarkdown } from '../../../services/gateway/src/console/markdown-view.js';
 import { evolve as evolveAccount } from '../../../services/projector/src/read-models/accounts/index.js';
 import { evolve as evolveDaily, KEEP_DAYS } from '../../../services/projector/src/read-models/key-daily-pages/index.js';
 import { evolve as evolveSession } from '../../../services/projector/src/read-models/sessions/index.js';
+import { evolve as evolveInvite } from '../../../services/projector/src/read-models/invites/index.js';
 
 const ev = (event: string, data: unknown, seq: number, kind = 'account', id = 'a'.repeat(20)): StoredEvent =>
   ({ kind, id, part: kind, event, data, seq, eventId: `e${seq}`, occurredAt: '2026-11-01T00:00:00.000Z' }) as unknown as StoredEvent;
@@ -51,6 +52,15 @@ describe('console read models', () => {
     const ended = evolveSession(s, ev('session_ended', { endedAt: 'z', reason: 'signed_out' }, 2, 'session'))!;
     assert.equal(ended.endedAt, 'z');
     assert.equal(evolveSession(ended, ev('session_ended', { endedAt: 'w', reason: 'signed_out' }, 3, 'session')), null);
+  });
+
+  test('invites: an open one is redeemed or revoked, whichever comes first; the other changes nothing', () => {
+    const made = evolveInvite(null, ev('invite_created', { tokenHash: 'f'.repeat(64), role: 'member', createdAt: 'a', expiresAt: 'b', createdBy: 'operator' }, 1, 'invite'))!;
+    const revoked = evolveInvite(made, ev('invite_revoked', { revokedAt: 'r', by: 'a'.repeat(20) }, 2, 'invite'))!;
+    assert.equal(revoked.revokedAt, 'r');
+    assert.equal(evolveInvite(revoked, ev('invite_redeemed', { accountId: 'b'.repeat(20), redeemedAt: 'x' }, 3, 'invite')), null);
+    const used = evolveInvite(made, ev('invite_redeemed', { accountId: 'b'.repeat(20), redeemedAt: 'x' }, 2, 'invite'))!;
+    assert.equal(evolveInvite(used, ev('invite_revoked', { revokedAt: 'r', by: 'a'.repeat(20) }, 3, 'invite')), null);
   });
 
   test('pages per day count what the quota counts and keep 62 days', () => {

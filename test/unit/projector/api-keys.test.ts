@@ -46,7 +46,16 @@ test('events for a key without a document, and a second key_created, change noth
   assert.equal(evolve(given([created('free')]), created('team')), null);
 });
 
+test('key_adopted gives an operator\'s key its account once; a revoked or owned key keeps its owner', () => {
+  const adopted = (accountId: string) => ev('key_adopted', { accountId, adoptedAt: '2026-05-04T00:00:00.000Z' });
+  assert.equal(given([created('team'), adopted('a'.repeat(20))])?.accountId, 'a'.repeat(20));
+  assert.equal(given([created('team'), adopted('a'.repeat(20))])?.adoptedAt, '2026-05-04T00:00:00.000Z');
+  assert.equal(given([created('team'), adopted('a'.repeat(20)), adopted('b'.repeat(20))])?.accountId, 'a'.repeat(20));
+  assert.equal(given([created('team'), revoked(), adopted('a'.repeat(20))])?.accountId, undefined);
+  assert.equal(evolve(null, adopted('a'.repeat(20))), null);
+});
+
 test('the projector announces each change with the key hash on the key-changed subject', () => {
-  assert.deepEqual([...apiKeysReadModel.handles].sort(), ['key_created', 'key_plan_changed', 'key_revoked']);
+  assert.deepEqual([...apiKeysReadModel.handles].sort(), ['key_adopted', 'key_created', 'key_plan_changed', 'key_revoked']);
   assert.deepEqual(apiKeysReadModel.notice?.(given([created()])!), { subject: KEY_CHANGED_SUBJECT, data: HASH });
 });

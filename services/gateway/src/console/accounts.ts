@@ -2,7 +2,7 @@
 // a command decided against the log (shared/src/accounts/commands.ts); reads come from the
 // read models, and fall back to the log itself for what was appended a moment ago and is
 // not projected yet (a session started by the previous response).
-import { changeKeyPlan, revokeKey } from '../../../../shared/src/api-keys/admin.js';
+import { adoptKey, changeKeyPlan, listKeys, revokeKey, type KeySummary } from '../../../../shared/src/api-keys/admin.js';
 import { KeyStateError } from '../../../../shared/src/api-keys/decider.js';
 import { accountDecider, checkPassword, normalizeEmail, type AccountState } from '../../../../shared/src/accounts/account-decider.js';
 import { createInvite, hasAdmin, inviteLink, runAccountCommand, runInviteCommand, runSessionCommand } from '../../../../shared/src/accounts/commands.js';
@@ -14,7 +14,7 @@ import { ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } fro
 import type { Role } from '../../../../shared/src/events/account.js';
 import type { Clock } from '../../../../shared/src/ids.js';
 import type { EventLog } from '../../../../shared/src/nats/event-log.js';
-import type { Plan } from '../../../../shared/src/plans.js';
+import { PLANS, type Plan } from '../../../../shared/src/plans.js';
 import type { AccountDoc, ReadModelStore, SessionDoc } from '../../../../shared/src/store/index.js';
 import type { ProjectionWaiter } from '../projection-wait.js';
 import type { ConsoleConfig } from './config.js';
@@ -33,6 +33,8 @@ export interface AccountsDeps {
 /** How long a command waits for its event to reach the read models before answering. */
 const PROJECTION_WAIT_MS = 5_000;
 const PAGE = { limit: 500, offset: 0 };
+/** The largest plan: the first admin's (it is the operator's own server). */
+export const TOP_PLAN: Plan = PLANS[PLANS.length - 1]!;
 
 export class ConsoleAccounts {
   constructor(private readonly deps: AccountsDeps) {}
@@ -79,17 +81,25 @@ export class ConsoleAccounts {
     return token;
   }
 
-  /** Makes an account (from an invite unless sign-up is open) and signs it in; returns the session token. */
-  async signUp(input: { email: string; password: string; invite?: string | undefined }): Promise<{ token: string; account: AccountDoc }> {
+  /**
+   * Makes an account (from an invite unless sign-up is open) and signs it in; returns the
+   * session token. The first admin (from npm start's invite) is the operator: their account
+   * gets the top plan and adopts the keys npm start made, so the jobs and usage of those
+   * keys (the CLI's, the SDK's, the MCP server's) show in the console.
+   */
+  async signUp(input: { email: string; password: string; invite?: string | undefined }): Promise<{ token: string; account: AccountDoc; adopted: number }> {
     const { signup, defaultPlan } = this.deps.config;
     const email = normalizeEmail(input.email);
     checkPassword(input.password);
     const accountId = accountIdOf(email);
     let role: Role = 'member';
     let inviteId: string | undefined;
+    let operator = false;
     if (input.invite) {
       inviteId = await this.usableInvite(input.invite);
-      role = (await this.inviteState(inviteId)).role;
+      const invite = await this.inviteState(inviteId);
+      role = invite.role;
+      operator = invite.bootstrap;
     } else if (signup !== 'open') {
       throw new ForbiddenError(signup === 'closed' ? 'sign-up is closed on this server' : 'sign-up needs an invite link; ask an admin for one');
     }
@@ -103,10 +113,34 @@ export class ConsoleAccounts {
     // no account. (If the email were taken in between, the invite is spent: rare, and an
     // admin makes another.)
     if (inviteId) await runInviteCommand(this.deps.log, { type: 'RedeemInvite', inviteId, accountId, adminExists: await hasAdmin(this.deps.log), at });
-    const outcome = await runAccountCommand(this.deps.log, { type: 'Register', accountId, email, passwordHash, role, plan: defaultPlan, ...(inviteId ? { inviteId } : {}), at });
+    const plan = operator ? TOP_PLAN : defaultPlan;
+    const outcome = await runAccountCommand(this.deps.log, { type: 'Register', accountId, email, passwordHash, role, plan, ...(inviteId ? { inviteId } : {}), at });
     await this.projected(outcome.seq);
     const account = (await this.account(accountId))!;
-    return { token: await this.startSession(account), account };
+    const adopted = operator ? await this.adoptOperatorKeys(account) : 0;
+    return { token: await this.startSession(account), account, adopted };
+  }
+
+  /** The keys no account owns (npm start's, BOOTSTRAP_API_KEYS, npm run keys), not revoked; from the log. */
+  async operatorKeys(): Promise<KeySummary[]> {
+    return (await listKeys(this.deps.log)).filter((k) => k.accountId === null && k.revokedAt === null);
+  }
+
+  /** Moves operator keys (all, or those named) into the account; returns how many moved. */
+  async adoptOperatorKeys(account: AccountDoc, keyIds?: string[]): Promise<number> {
+    let last: number | null = null;
+    let moved = 0;
+    for (const key of await this.operatorKeys()) {
+      if (keyIds && !keyIds.includes(key.keyId)) continue;
+      try {
+        const outcome = await adoptKey({ log: this.deps.log, now: this.deps.clock }, key.keyId, account.id);
+        if (outcome.seq !== null) { last = outcome.seq; moved++; }
+      } catch (err) {
+        if (!(err instanceof KeyStateError)) throw err; // revoked or adopted meanwhile
+      }
+    }
+    await this.projected(last);
+    return moved;
   }
 
   private async inviteState(inviteId: string) {
@@ -121,6 +155,7 @@ export class ConsoleAccounts {
     const state = await this.inviteState(inviteId);
     if (state.status === 'NONE' || state.tokenHash !== inviteTokenHash(token)) throw new NotFoundError('this invite link is not valid');
     if (state.status === 'USED') throw new ForbiddenError('this invite link has been used already');
+    if (state.status === 'REVOKED') throw new ForbiddenError('this invite link was revoked by an admin; ask them for a new one');
     if (this.deps.clock().getTime() >= Date.parse(state.expiresAt)) throw new ForbiddenError('this invite link has expired; ask an admin for a new one');
     if (state.bootstrap && await hasAdmin(this.deps.log)) throw new ForbiddenError('this start-up invite was for the first admin, and an admin exists now: ask them for an invite');
     return inviteId;
@@ -156,6 +191,12 @@ export class ConsoleAccounts {
     const made = await createInvite(this.deps.log, { role, createdBy: by.id, now: this.deps.clock() });
     await this.projected(made.seq);
     return { link: inviteLink(this.deps.publicBaseUrl, made.token), expiresAt: made.expiresAt };
+  }
+
+  /** Takes back an open invite: its link stops working. Revoking it again changes nothing. */
+  async revokeInvite(by: AccountDoc, inviteId: string): Promise<void> {
+    const outcome = await runInviteCommand(this.deps.log, { type: 'RevokeInvite', inviteId, by: by.id, at: this.deps.clock() });
+    await this.projected(outcome.seq);
   }
 
   async changePlan(by: AccountDoc, accountId: string, plan: Plan): Promise<void> {

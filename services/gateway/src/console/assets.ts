@@ -26,6 +26,13 @@ form.inline{display:inline}form.stack{display:grid;gap:.75rem;max-width:26rem}fo
 fieldset{border:1px solid var(--line);border-radius:6px;padding:.5rem .75rem}legend{font-weight:600;font-size:.9rem}label.check{font-weight:400;display:inline-flex;gap:.35rem;align-items:center}
 .code{position:relative}.code button{margin-bottom:.75rem}.results{display:grid;gap:0 1.5rem}@media (min-width:64rem){.results{grid-template-columns:1fr 1fr}}.results>section{min-width:0}.rendered{border:1px solid #d0d7de;border-radius:6px;padding:0 1rem;max-height:40rem;overflow:auto;overflow-wrap:anywhere}.rendered img{max-width:100%}.rendered table{border-collapse:collapse}.rendered th,.rendered td{border:1px solid #d0d7de;padding:.25rem .5rem}
 input[type=url]{width:100%}
+textarea{font:inherit;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.875rem;width:100%;padding:.45rem .55rem;border:1px solid #8c959f;border-radius:6px}
+nav.tabs-nav{display:flex;flex-wrap:wrap;gap:.25rem;border-bottom:1px solid var(--line);margin:0 0 1rem}nav.tabs-nav a{padding:.4rem .9rem;text-decoration:none;border:1px solid transparent;border-bottom:none;border-radius:6px 6px 0 0;color:var(--fg)}
+nav.tabs-nav a[aria-current=page]{border-color:var(--line);background:var(--bg);font-weight:600;margin-bottom:-1px}
+[role=tablist]{display:flex;gap:.25rem;border-bottom:1px solid var(--line);margin-bottom:.5rem}[role=tab]{background:none;color:var(--fg);border:1px solid transparent;border-bottom:none;border-radius:6px 6px 0 0}
+[role=tab][aria-selected=true]{border-color:var(--line);font-weight:600;margin-bottom:-1px;background:var(--bg)}.tabs.live .tab-heading{position:absolute;left:-9999px}
+details.events>summary,details.event-group>summary{cursor:pointer}details.events>summary h2{display:inline;font-size:1.15rem}details.events{margin:1.5rem 0}details.event-group{margin:.35rem 0 .35rem 1rem}
+ol.steps{padding-left:1.25rem}ol.steps li{margin:.4rem 0}ol.links{padding-left:1.5rem;max-height:30rem;overflow:auto;word-break:break-all}a.button.secondary-link{background:#fff;color:var(--accent)}
 .row{display:flex;flex-wrap:wrap;gap:.75rem;align-items:flex-end}
 label{display:block;font-weight:600;font-size:.9rem;margin-bottom:.2rem}
 input[type=text],input[type=email],input[type=password],input[type=url],select{font:inherit;padding:.45rem .55rem;border:1px solid #8c959f;border-radius:6px;min-width:12rem;max-width:100%;background:#fff;color:var(--fg)}
@@ -45,7 +52,9 @@ img.shot{max-width:100%;height:auto;border:1px solid var(--line)}svg.chart{width
 .api-op code,nav.panel a{word-break:break-all}.api-op{border:1px solid var(--line);border-radius:8px;margin:.75rem 0;padding:.5rem .75rem}.api-op summary{cursor:pointer}
 .method{display:inline-block;min-width:4.2rem;font-weight:700;font-family:ui-monospace,monospace}
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem;margin:0}dl.facts dt{font-weight:600}dl.facts dd{margin:0;word-break:break-word}
-@media (max-width:40rem){main{padding:.75rem}header.top{padding:.6rem .75rem}header.top .who{margin-left:0}
+@media (max-width:40rem){main{padding:.75rem}header.top{padding:.5rem .75rem;gap:.35rem .75rem}header.top .who{margin-left:auto;font-size:.8rem}header.top .who .email{display:none}
+nav.main{order:3;width:100%;flex-wrap:nowrap;overflow-x:auto;gap:.9rem;font-size:.9rem;padding:0 1.5rem .15rem 0;scrollbar-width:none;-webkit-mask-image:linear-gradient(to right,#000 88%,transparent);mask-image:linear-gradient(to right,#000 88%,transparent)}nav.main a{white-space:nowrap}
+header.top .who button{padding:.25rem .6rem;font-size:.85rem}h1{font-size:1.3rem}nav.tabs-nav{gap:0}nav.tabs-nav a{padding:.35rem .55rem}
 th,td{padding:.35rem .4rem}
 table.stack thead{position:absolute;left:-9999px}table.stack tr{display:block;border-bottom:1px solid var(--line);padding:.4rem 0}
 table.stack td{display:block;position:relative;min-height:1.6rem;border:none;padding:.2rem .25rem .2rem 7.75rem;word-break:break-word}table.stack td::before{content:attr(data-label);position:absolute;left:.25rem;width:7rem;font-weight:600;color:var(--muted);font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;font-size:.9rem}input[type=text],input[type=email],input[type=password],select{min-width:0;width:100%}.row>*{flex:1 1 100%}}
@@ -66,6 +75,33 @@ export const CONSOLE_JS = `
   });
   document.querySelectorAll('form[data-confirm]').forEach(function(form){
     form.addEventListener('submit', function(e){ if (!window.confirm(form.getAttribute('data-confirm'))) e.preventDefault(); });
+  });
+  document.querySelectorAll('[data-tabs]').forEach(function(box){
+    var list = box.querySelector('[role=tablist]'); if (!list) return;
+    var tabs = Array.prototype.slice.call(list.querySelectorAll('[role=tab]'));
+    var show = function(tab, focus){
+      tabs.forEach(function(t){
+        var on = t === tab; t.setAttribute('aria-selected', on ? 'true' : 'false'); t.tabIndex = on ? 0 : -1;
+        var panel = document.getElementById(t.getAttribute('aria-controls')); if (panel) panel.hidden = !on;
+      });
+      if (focus) tab.focus();
+    };
+    list.hidden = false; box.classList.add('live');
+    tabs.forEach(function(t, i){
+      t.addEventListener('click', function(){ show(t, false); });
+      t.addEventListener('keydown', function(e){
+        var next = e.key === 'ArrowRight' ? tabs[(i + 1) % tabs.length] : e.key === 'ArrowLeft' ? tabs[(i + tabs.length - 1) % tabs.length] : null;
+        if (next) { e.preventDefault(); show(next, true); }
+      });
+    });
+    show(tabs[0], false);
+  });
+  document.querySelectorAll('form[data-busy]').forEach(function(form){
+    form.addEventListener('submit', function(e){
+      if (e.submitter && e.submitter.name === 'preview') return;
+      var note = form.querySelector('[data-busy-text]'); if (note) note.textContent = form.getAttribute('data-busy');
+      var btn = form.querySelector('button[type=submit]'); if (btn) { setTimeout(function(){ btn.disabled = true; }, 0); }
+    });
   });
   var live = document.querySelector('[data-progress-url]');
   if (live) {

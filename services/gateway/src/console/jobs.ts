@@ -6,11 +6,11 @@ import { NotFoundError } from '../../../../shared/src/errors.js';
 import type { StoredEvent } from '../../../../shared/src/events/index.js';
 import { isJobId } from '../../../../shared/src/ids.js';
 import type { EventLog } from '../../../../shared/src/nats/event-log.js';
-import type { ApiKeyDoc, BatchJobDoc, CrawlJobDoc, ReadModelStore, ScrapeJobDoc } from '../../../../shared/src/store/index.js';
+import type { ApiKeyDoc, BatchJobDoc, CrawlJobDoc, MapJobDoc, ReadModelStore, ScrapeJobDoc } from '../../../../shared/src/store/index.js';
 import { historyFilter } from '../../../../shared/src/subjects.js';
 import { publicEvent } from '../job-event-view.js';
 
-export const JOB_KINDS = ['scrape', 'crawl', 'batch'] as const;
+export const JOB_KINDS = ['scrape', 'crawl', 'batch', 'map'] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 export const JOB_STATUSES = ['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED', 'CANCELLED'] as const;
 
@@ -22,12 +22,17 @@ export interface JobRow {
   keyId: string;
   createdAt: string;
   completedAt?: string | undefined;
+  /** Pages done and asked for (a scrape: 1). */
+  pages: { completed: number; failed: number; total: number };
+  /** A map: how many URLs it found. */
+  urls?: number | undefined;
 }
 
 export type LoadedJob =
   | { kind: 'scrape'; doc: ScrapeJobDoc; key: ApiKeyDoc; source: ScrapeJobDoc | null }
   | { kind: 'crawl'; doc: CrawlJobDoc; key: ApiKeyDoc }
-  | { kind: 'batch'; doc: BatchJobDoc; key: ApiKeyDoc };
+  | { kind: 'batch'; doc: BatchJobDoc; key: ApiKeyDoc }
+  | { kind: 'map'; doc: MapJobDoc; key: ApiKeyDoc };
 
 const PER_KEY = { limit: 100, offset: 0 };
 /** The most events a job page shows (a large crawl has many; the API pages through all). */
@@ -58,11 +63,17 @@ export class AccountJobs {
   private async listKind(kind: JobKind, keyId: string): Promise<JobRow[]> {
     switch (kind) {
       case 'scrape':
-        return (await this.store.listScrapeJobs(keyId, PER_KEY)).map((j) => ({ kind, id: j.id, status: j.status, target: j.url, keyId, createdAt: j.createdAt, completedAt: j.completedAt }));
+        return (await this.store.listScrapeJobs(keyId, PER_KEY)).map((j) => ({ kind, id: j.id, status: j.status, target: j.url, keyId, createdAt: j.createdAt, completedAt: j.completedAt,
+          pages: { completed: j.status === 'COMPLETED' ? 1 : 0, failed: j.status === 'FAILED' ? 1 : 0, total: 1 } }));
       case 'crawl':
-        return (await this.store.listCrawlJobs(keyId, PER_KEY)).map((j) => ({ kind, id: j.id, status: j.status, target: j.startUrl, keyId, createdAt: j.createdAt, completedAt: j.completedAt }));
+        return (await this.store.listCrawlJobs(keyId, PER_KEY)).map((j) => ({ kind, id: j.id, status: j.status, target: j.startUrl, keyId, createdAt: j.createdAt, completedAt: j.completedAt,
+          pages: { completed: j.completedUrls, failed: j.failedUrls, total: j.totalUrls } }));
       case 'batch':
-        return (await this.store.listBatchJobs(keyId, PER_KEY)).map((j) => ({ kind, id: j.id, status: j.status, target: `${j.totalUrls} URL${j.totalUrls === 1 ? '' : 's'}`, keyId, createdAt: j.createdAt, completedAt: j.completedAt }));
+        return (await this.store.listBatchJobs(keyId, PER_KEY)).map((j) => ({ kind, id: j.id, status: j.status, target: `${j.totalUrls} URL${j.totalUrls === 1 ? '' : 's'}`, keyId, createdAt: j.createdAt, completedAt: j.completedAt,
+          pages: { completed: j.completedUrls, failed: j.failedUrls, total: j.totalUrls } }));
+      case 'map':
+        return (await this.store.listMapJobs(keyId, PER_KEY)).map((j) => ({ kind, id: j.id, status: j.status, target: j.url, keyId, createdAt: j.createdAt, completedAt: j.completedAt,
+          pages: { completed: 0, failed: 0, total: 0 }, urls: j.count }));
     }
   }
 
@@ -70,7 +81,8 @@ export class AccountJobs {
   async load(accountId: string, kind: string, id: string): Promise<LoadedJob> {
     const missing = new NotFoundError(`no ${isJobKind(kind) ? kind : ''} job with this id in your account`.replace('  ', ' '));
     if (!isJobKind(kind) || !isJobId(id)) throw missing;
-    const doc = kind === 'scrape' ? await this.store.getScrapeJob(id) : kind === 'crawl' ? await this.store.getCrawlJob(id) : await this.store.getBatchJob(id);
+    const doc = kind === 'scrape' ? await this.store.getScrapeJob(id) : kind === 'crawl' ? await this.store.getCrawlJob(id)
+      : kind === 'batch' ? await this.store.getBatchJob(id) : await this.store.getMapJob(id);
     if (!doc) throw missing;
     const key = await this.store.getApiKey(doc.apiKeyId);
     if (!key || key.accountId !== accountId) throw missing;
@@ -79,6 +91,7 @@ export class AccountJobs {
       const source = scrape.sourceJobId && !scrape.content ? await this.store.getScrapeJob(scrape.sourceJobId) : null;
       return { kind, doc: scrape, key, source };
     }
+    if (kind === 'map') return { kind, doc: doc as MapJobDoc, key };
     return kind === 'crawl' ? { kind, doc: doc as CrawlJobDoc, key } : { kind, doc: doc as BatchJobDoc, key };
   }
 
@@ -96,6 +109,7 @@ export class AccountJobs {
       const counts = job.doc.countersFinal ? { completed: job.doc.completedUrls, failed: job.doc.failedUrls } : await this.store.countCrawlPages(job.doc.id, job.doc.frozenAtSeq);
       return { status: job.doc.status, done, totalUrls: job.doc.totalUrls, completedUrls: counts.completed, failedUrls: counts.failed };
     }
+    if (job.kind === 'map') return { status: job.doc.status, done, totalUrls: 1, completedUrls: job.doc.status === 'COMPLETED' ? 1 : 0, failedUrls: job.doc.status === 'FAILED' ? 1 : 0 };
     if (job.kind === 'batch') return { status: job.doc.status, done, totalUrls: job.doc.totalUrls, completedUrls: job.doc.completedUrls, failedUrls: job.doc.failedUrls };
     return { status: job.doc.status, done, totalUrls: 1, completedUrls: job.doc.status === 'COMPLETED' ? 1 : 0, failedUrls: job.doc.status === 'FAILED' ? 1 : 0 };
   }

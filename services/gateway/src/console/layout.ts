@@ -26,7 +26,7 @@ export function page(opts: { title: string; current?: string; viewer?: Viewer | 
 <body><a class="skip" href="#main">Skip to content</a>
 <header class="top"><a class="brand" href="/console">Trawl</a>
 ${items.length ? html`<nav class="main" aria-label="Console">${items.map((i) => html`<a href="${i.href}"${i.id === opts.current ? html` aria-current="page"` : ''}>${i.label}</a>`)}</nav>` : ''}
-${viewer ? html`<div class="who"><span>${viewer.email} · ${viewer.plan}${viewer.role === 'admin' ? ' · admin' : ''}</span>
+${viewer ? html`<div class="who"><span><span class="email">${viewer.email} · </span>${viewer.plan}${viewer.role === 'admin' ? ' · admin' : ''}</span>
 <form class="inline" method="post" action="/console/signout"><input type="hidden" name="_csrf" value="${viewer.csrf}"><button class="secondary" type="submit">Sign out</button></form></div>` : ''}
 </header>
 <main id="main">${opts.body}</main></body></html>`}`;
@@ -38,6 +38,8 @@ export function errorPage(status: number, title: string, detail: string, request
     title, viewer: viewer ?? null,
     body: html`<h1>${title}</h1><div class="panel notice bad"><p>${detail}</p>
 <p class="muted small">Status ${status} · request id <code>${requestId}</code></p></div>
-<p><a href="/console">Back to the console</a></p>`,
+<nav aria-label="Where to go"><p class="actions">${viewer
+      ? html`<a href="/console/jobs">Your jobs</a> <a href="/console/keys">API keys</a> <a href="/console/playground">Playground</a>`
+      : html`<a href="/console/signin">Sign in</a>`} <a href="/console">The console's start</a></p></nav>`,
   });
 }

@@ -9,7 +9,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { loadServerSecret } from '../../../../shared/src/webhooks.js';
 import type { GatewayDeps } from '../app.js';
 import { problemOf, sendProblem, UNAVAILABLE_RETRY_AFTER_S } from '../plugins/problems.js';
-import type { ScrapeService } from '../scrape/service.js';
 import { WebhookSecretService } from '../webhooks/service.js';
 import { ConsoleAccounts } from './accounts.js';
 import { ASSETS } from './assets.js';
@@ -19,7 +18,7 @@ import { AccountJobs } from './jobs.js';
 import { errorPage } from './layout.js';
 import { authRoutes } from './routes-auth.js';
 import { pageRoutes } from './routes-pages.js';
-import { playgroundRoutes } from './routes-playground.js';
+import { playgroundRoutes, type PlaygroundServices } from './routes-playground.js';
 import { securityHeaders } from './security.js';
 import { LoginThrottle } from './throttle.js';
 
@@ -27,8 +26,8 @@ export interface ConsoleOptions {
   deps: GatewayDeps;
   /** The gateway's OpenAPI document (the API reference page renders it). */
   openapi: () => unknown;
-  /** The API's scrape service: the playground submits through it. */
-  scrapes?: ScrapeService;
+  /** The API's services: the playground submits through them (absent: no playground). */
+  playground?: PlaygroundServices;
   config?: ConsoleConfig;
   throttle?: LoginThrottle;
 }
@@ -87,7 +86,7 @@ export async function consolePlugin(app: FastifyInstance, opts: ConsoleOptions):
       routes.addHook('onRoute', (route) => { route.schema = { ...route.schema, hide: true }; });
       await authRoutes(routes, ctx);
       await pageRoutes(routes, ctx);
-      if (opts.scrapes) await playgroundRoutes(routes, ctx, opts.scrapes);
+      if (opts.playground) await playgroundRoutes(routes, ctx, opts.playground);
     });
   }, { prefix: '/console' });
 }

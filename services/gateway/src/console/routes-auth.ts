@@ -25,7 +25,8 @@ export async function authRoutes(app: FastifyInstance, ctx: ConsoleContext): Pro
     if (await resolveSession(ctx, request)) return reply.redirect('/console/keys', 303);
     const next = (request.query as { next?: string }).next;
     const csrf = preSessionToken(request, reply, secureCookies(ctx, request));
-    return sendPage(reply, 'Sign in', undefined, null, signInForm({ csrf, signup: ctx.config.signup, ...(next ? { next: safeNext(next) } : {}) }));
+    const signedOut = (request.query as { signedOut?: string }).signedOut === '1';
+    return sendPage(reply, 'Sign in', undefined, null, signInForm({ csrf, signup: ctx.config.signup, signedOut, ...(next ? { next: safeNext(next) } : {}) }));
   });
 
   app.post('/signin', quiet, async (request, reply) => {
@@ -72,7 +73,7 @@ export async function authRoutes(app: FastifyInstance, ctx: ConsoleContext): Pro
     try {
       const { token } = await ctx.accounts.signUp({ email, password: field(request, 'password', 1024), invite });
       signedInCookie(ctx, request, reply, token);
-      return reply.redirect('/console/keys', 303);
+      return reply.redirect('/console/keys?welcome=1', 303);
     } catch (err) {
       if (!(err instanceof ValidationError || err instanceof ForbiddenError || err instanceof NotFoundError || (err instanceof TrawlError && err.code === 'CONFLICT'))) throw err;
       return sendPage(reply, 'Create your account', undefined, null, signUpForm({ csrf: preToken!, email, error: err.message, ...(invite ? { invite } : {}) }), err.status);
@@ -91,6 +92,6 @@ export async function authRoutes(app: FastifyInstance, ctx: ConsoleContext): Pro
       await ctx.accounts.signOut(session.token);
     }
     if (session || readCookie(request, SESSION_COOKIE)) clearCookie(reply, SESSION_COOKIE, secure);
-    return reply.redirect('/console/signin', 303);
+    return reply.redirect(session ? '/console/signin?signedOut=1' : '/console/signin', 303);
   });
 }

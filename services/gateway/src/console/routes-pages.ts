@@ -10,11 +10,14 @@ import { PLANS, type Plan } from '../../../../shared/src/plans.js';
 import type { ApiKeyDoc } from '../../../../shared/src/store/index.js';
 import { payloadBytes, sendStoredDocument } from '../routes/stored-document.js';
 import { MAX_GRACE_SECONDS } from '../webhooks/schemas.js';
+import { TOP_PLAN } from './accounts.js';
 import { field, secureCookies, sendPage, signedInOnly, type ConsoleContext, type SignedIn } from './context.js';
 import { isJobKind, JOB_STATUSES, TIMELINE_MAX } from './jobs.js';
 import { newFlashScope, stashFlash, takeFlash } from './flash.js';
 import { adminPage } from './pages/admin.js';
 import { apiPage, type OpenApiDoc } from './pages/api.js';
+import { jobPage as jobResultPage, jobPages, zipOf } from './job-pages.js';
+import { resultPageView } from './pages/job-results.js';
 import { jobPage, jobsPage } from './pages/jobs.js';
 import { keysPage, webhookSecretPage, type KeyRow } from './pages/keys.js';
 import { usagePage } from './pages/usage.js';
@@ -22,6 +25,8 @@ import { usagePage } from './pages/usage.js';
 const MAX_ACTIVE_KEYS = 50;
 const ACCOUNT_ID = /^[0-9a-f]{20}$/;
 const DAY_MS = 24 * 3600 * 1000;
+/** Pages listed on a crawl's or batch's page (the downloads hold all). */
+const PAGES_SHOWN = 200;
 
 const me = (request: FastifyRequest): SignedIn => request.signedIn!;
 
@@ -59,7 +64,12 @@ export async function pageRoutes(app: FastifyInstance, ctx: ConsoleContext): Pro
     const made = createdId && /^[0-9a-f]{20}$/.test(createdId) ? rows.find((r) => r.key.id === createdId)?.key : undefined;
     const key = made ? takeFlash(request, reply, { sessionToken: token, scope: `key:${made.id}`, secure: secureCookies(ctx, request) }) : null;
     if (key) reply.header('cache-control', 'no-store');
-    return sendPage(reply, 'API keys', 'keys', viewer, keysPage({ csrf: viewer.csrf, rows: await keyRows(account.id), baseUrl: config.publicBaseUrl, ...(made && key ? { created: { key, label: made.label } } : {}) }));
+    // Right after sign-up (routes-auth.ts): the next steps.
+    const welcome = (request.query as { welcome?: string }).welcome === '1' ? {
+      baseUrl: config.publicBaseUrl, plan: account.plan, topPlan: account.plan === TOP_PLAN, admin: account.role === 'admin',
+      adopted: rows.filter((r) => r.key.adoptedAt && !r.key.revokedAt).map((r) => ({ id: r.key.id, label: r.key.label })),
+    } : undefined;
+    return sendPage(reply, 'API keys', 'keys', viewer, keysPage({ csrf: viewer.csrf, rows: await keyRows(account.id), baseUrl: config.publicBaseUrl, welcome, ...(made && key ? { created: { key, label: made.label } } : {}) }));
   });
 
   app.post('/keys', member, async (request, reply) => {
@@ -126,10 +136,40 @@ export async function pageRoutes(app: FastifyInstance, ctx: ConsoleContext): Pro
     const { kind, id } = request.params as { kind: string; id: string };
     const job = await ctx.jobs.load(account.id, kind, id);
     const [events, counts] = await Promise.all([ctx.jobs.timeline(job), ctx.jobs.progress(job)]);
-    const crawlPages = job.kind === 'crawl'
-      ? await store.listCrawlPages(job.doc.id, { afterRequestedSeq: 0, limit: 50, ...(job.doc.frozenAtSeq !== undefined ? { beforeResultSeq: job.doc.frozenAtSeq } : {}) })
-      : [];
-    return sendPage(reply, `${job.kind} job`, 'jobs', viewer, jobPage({ baseUrl: config.publicBaseUrl, job, events, timelineMax: TIMELINE_MAX, counts, crawlPages }));
+    const pages = job.kind === 'scrape' || job.kind === 'map' ? [] : (await jobPages(store, job, PAGES_SHOWN)).pages;
+    return sendPage(reply, `${job.kind} job`, 'jobs', viewer, jobPage({ baseUrl: config.publicBaseUrl, job, events, timelineMax: TIMELINE_MAX, counts, pages, pagesMax: PAGES_SHOWN }));
+  });
+
+  /** A crawl or batch of the account's; "not found" for a scrape or anyone else's. */
+  async function pagedJob(request: FastifyRequest) {
+    const { kind, id } = request.params as { kind: string; id: string };
+    if (kind !== 'crawl' && kind !== 'batch') throw new NotFoundError('only a crawl or a batch has pages');
+    const job = await ctx.jobs.load(me(request).account.id, kind, id);
+    if (job.kind === 'scrape' || job.kind === 'map') throw new NotFoundError('only a crawl or a batch has pages');
+    return job;
+  }
+
+  app.get('/jobs/:kind/:id/pages/:pageKey', member, async (request, reply) => {
+    const job = await pagedJob(request);
+    const pageKey = (request.params as { pageKey: string }).pageKey;
+    const one = /^[A-Za-z0-9_-]{1,200}$/.test(pageKey) ? await jobResultPage(store, job, pageKey) : null;
+    if (!one) throw new NotFoundError(`this ${job.kind} has no such page`);
+    return sendPage(reply, one.metadata?.title ?? one.url, 'jobs', me(request).viewer, resultPageView(job.kind, job.doc.id, one));
+  });
+
+  // The whole job: every page as JSON, or its markdown as a ZIP (job-pages.ts).
+  app.get('/jobs/:kind/:id/pages.json', member, async (request, reply) => {
+    const job = await pagedJob(request);
+    const { pages, truncated } = await jobPages(store, job);
+    return reply.type('application/json; charset=utf-8').header('content-disposition', `attachment; filename="${job.kind}-${job.doc.id}.json"`)
+      .send(JSON.stringify({ id: job.doc.id, kind: job.kind, status: job.doc.status, ...(truncated ? { truncated: true } : {}), data: pages }, null, 2));
+  });
+
+  app.get('/jobs/:kind/:id/pages.zip', member, async (request, reply) => {
+    const job = await pagedJob(request);
+    const { pages, truncated } = await jobPages(store, job);
+    const zip = await zipOf(pages, truncated);
+    return reply.type('application/zip').header('content-disposition', `attachment; filename="${job.kind}-${job.doc.id}.zip"`).send(zip);
   });
 
   app.get('/jobs/:kind/:id/progress.json', member, async (request, reply) => {
@@ -180,13 +220,24 @@ export async function pageRoutes(app: FastifyInstance, ctx: ConsoleContext): Pro
   async function renderAdmin(request: FastifyRequest, extra: { invited?: { link: string; expiresAt: string; role: string }; notice?: string } = {}) {
     const { viewer } = me(request);
     const month = clock().toISOString().slice(0, 7);
-    const [accounts, invites] = await Promise.all([store.listAccounts({ limit: 500, offset: 0 }), store.listInvites({ limit: 50, offset: 0 })]);
+    const [accounts, invites, operatorKeys] = await Promise.all([store.listAccounts({ limit: 500, offset: 0 }), store.listInvites({ limit: 50, offset: 0 }), ctx.accounts.operatorKeys()]);
     const rows = await Promise.all(accounts.map(async (account) => {
       const keys = await store.listApiKeysByAccount(account.id, { limit: 500, offset: 0 });
       const usages = await Promise.all(keys.map((k) => store.getKeyUsage(k.id)));
       return { account, activeKeys: keys.filter((k) => !k.revokedAt).length, monthPages: usages.reduce((n, u) => n + (u?.month === month ? u.pages : 0), 0) };
     }));
-    return adminPage({ csrf: viewer.csrf, viewerId: viewer.accountId, rows, invites, now: clock(), ...extra });
+    return adminPage({ csrf: viewer.csrf, viewerId: viewer.accountId, rows, invites, operatorKeys, now: clock(), ...extra });
+  }
+
+  /** What the last admin action did (post/redirect/get): read back from the read models (the URL names only ids and a count). */
+  async function adminNotice(q: Record<string, string | undefined>): Promise<string | undefined> {
+    if (q.plan && ACCOUNT_ID.test(q.plan)) {
+      const account = await store.getAccount(q.plan);
+      if (account) return `${account.email} is on the ${account.plan} plan now, and so are its active keys.`;
+    }
+    if (q.inviteRevoked && /^[0-9a-f]{20}$/.test(q.inviteRevoked) && (await store.getInvite(q.inviteRevoked))?.revokedAt) return 'The invite is revoked: its link no longer works.';
+    if (q.adopted && /^\d{1,4}$/.test(q.adopted)) return `${q.adopted} operator key${q.adopted === '1' ? '' : 's'} moved into your account: their jobs and usage show under Jobs and Usage.`;
+    return undefined;
   }
 
   const accountParam = (request: FastifyRequest): string => {
@@ -200,7 +251,8 @@ export async function pageRoutes(app: FastifyInstance, ctx: ConsoleContext): Pro
     const scope = (request.query as { invited?: string }).invited;
     const stashed = scope && /^[0-9a-f]{24}$/.test(scope) ? takeFlash(request, reply, { sessionToken: me(request).token, scope: `invite:${scope}`, secure: secureCookies(ctx, request) }) : null;
     const invited = stashed ? JSON.parse(stashed) as { link: string; expiresAt: string; role: string } : undefined;
-    return sendPage(reply, 'Admin', 'admin', me(request).viewer, await renderAdmin(request, invited ? { invited } : {}));
+    const notice = await adminNotice(request.query as Record<string, string | undefined>);
+    return sendPage(reply, 'Admin', 'admin', me(request).viewer, await renderAdmin(request, { ...(invited ? { invited } : {}), ...(notice ? { notice } : {}) }));
   });
 
   app.post('/admin/invites', admin, async (request, reply) => {
@@ -215,8 +267,23 @@ export async function pageRoutes(app: FastifyInstance, ctx: ConsoleContext): Pro
   app.post('/admin/accounts/:accountId/plan', admin, async (request, reply) => {
     const plan = field(request, 'plan', 20);
     if (!(PLANS as readonly string[]).includes(plan)) throw new ValidationError(`plan must be one of ${PLANS.join(', ')}`, 'plan');
-    await ctx.accounts.changePlan(me(request).account, accountParam(request), plan as Plan);
-    return reply.redirect('/console/admin', 303);
+    const accountId = accountParam(request);
+    await ctx.accounts.changePlan(me(request).account, accountId, plan as Plan);
+    return reply.redirect(`/console/admin?plan=${accountId}`, 303);
+  });
+
+  app.post('/admin/invites/:inviteId/revoke', admin, async (request, reply) => {
+    const { inviteId } = request.params as { inviteId: string };
+    if (!/^[0-9a-f]{20}$/.test(inviteId) || !(await store.getInvite(inviteId))) throw new NotFoundError('no such invite');
+    await ctx.accounts.revokeInvite(me(request).account, inviteId);
+    return reply.redirect(`/console/admin?inviteRevoked=${inviteId}`, 303);
+  });
+
+  // Keys no account owns (npm start's, BOOTSTRAP_API_KEYS, npm run keys): into the admin's account.
+  app.post('/admin/operator-keys/adopt', admin, async (request, reply) => {
+    const keyId = field(request, 'keyId', 40);
+    const moved = await ctx.accounts.adoptOperatorKeys(me(request).account, keyId ? [keyId] : undefined);
+    return reply.redirect(`/console/admin?adopted=${moved}`, 303);
   });
 
   for (const action of ['disable', 'enable'] as const) {

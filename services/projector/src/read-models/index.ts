@@ -11,8 +11,9 @@ import { accountsReadModel } from './accounts/index.js';
 import { invitesReadModel } from './invites/index.js';
 import { sessionsReadModel } from './sessions/index.js';
 import { keyDailyPagesReadModel } from './key-daily-pages/index.js';
+import { mapJobsReadModel } from './map-jobs/index.js';
 import type { AnyReadModel } from './types.js';
 
 // Order matters where one model reads another: key-usage finds a job's key in the job's own model.
 export const READ_MODELS: AnyReadModel[] = [apiKeysReadModel, scrapeJobsReadModel, scrapeCacheReadModel, crawlJobsReadModel, crawlPagesReadModel, batchPagesReadModel, batchJobsReadModel, keyUsageReadModel,
-  accountsReadModel, invitesReadModel, sessionsReadModel, keyDailyPagesReadModel];
+  accountsReadModel, invitesReadModel, sessionsReadModel, keyDailyPagesReadModel, mapJobsReadModel];

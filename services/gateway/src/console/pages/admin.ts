@@ -1,5 +1,7 @@
 // The admin page (admins only): accounts with their role, plan, status and usage; invite
-// someone; change an account's plan; disable or enable an account.
+// someone (and revoke an open invite); change an account's plan; disable or enable an
+// account; move the keys npm start made (owned by no account) into one's own account.
+import type { KeySummary } from '../../../../../shared/src/api-keys/admin.js';
 import { PLANS } from '../../../../../shared/src/plans.js';
 import type { AccountDoc, InviteDoc } from '../../../../../shared/src/store/index.js';
 import { html, statusBadge, when, type SafeHtml } from '../html.js';
@@ -10,7 +12,7 @@ export interface AccountRow {
   monthPages: number;
 }
 
-export function adminPage(opts: { csrf: string; viewerId: string; rows: AccountRow[]; invites: InviteDoc[]; now: Date; invited?: { link: string; expiresAt: string; role: string } | undefined; notice?: string | undefined }): SafeHtml {
+export function adminPage(opts: { csrf: string; viewerId: string; rows: AccountRow[]; invites: InviteDoc[]; operatorKeys: KeySummary[]; now: Date; invited?: { link: string; expiresAt: string; role: string } | undefined; notice?: string | undefined }): SafeHtml {
   return html`<h1>Admin</h1>
 ${opts.notice ? html`<div class="panel notice good" role="status"><p>${opts.notice}</p></div>` : ''}
 <section class="panel" aria-labelledby="invite"><h2 id="invite">Invite someone</h2>
@@ -30,9 +32,17 @@ ${opts.rows.map(({ account: a, activeKeys, monthPages }) => html`<tr><td data-la
 <input type="hidden" name="_csrf" value="${opts.csrf}"><button class="danger" type="submit">Disable</button></form>`
     : html`<form class="inline" method="post" action="/console/admin/accounts/${a.id}/enable"><input type="hidden" name="_csrf" value="${opts.csrf}"><button class="secondary" type="submit">Enable</button></form>`}</td></tr>`)}
 </tbody></table></div>
-<p class="muted small">An account's keys take its plan. Disabling signs the account out and revokes its keys (revocation is final; after enabling, it makes new keys).</p>
+<p class="muted small">An account's keys take its plan: pick one and press Set plan (the top plan is <strong>${PLANS.at(-1)}</strong>). New accounts get <code>CONSOLE_DEFAULT_PLAN</code>. Disabling signs the account out and revokes its keys (revocation is final; after enabling, it makes new keys).</p>
+${opts.operatorKeys.length ? html`<section class="panel" aria-labelledby="operator-keys"><h2 id="operator-keys">Operator keys</h2>
+<p>These keys belong to no account (made by <code>npm start</code>, <code>BOOTSTRAP_API_KEYS</code> or <code>npm run keys</code>), so their jobs and usage show nowhere in the console. Move them into your account to see them; they keep working as before, on your account's plan.</p>
+<ul>${opts.operatorKeys.map((k) => html`<li><span class="mono">${k.keyId}</span> “${k.label}” (${k.plan}, made ${when(k.createdAt)})
+<form class="inline" method="post" action="/console/admin/operator-keys/adopt"><input type="hidden" name="_csrf" value="${opts.csrf}"><input type="hidden" name="keyId" value="${k.keyId}"><button class="secondary" type="submit" aria-label="Move key ${k.keyId} into my account">Move into my account</button></form></li>`)}</ul></section>` : ''}
 <h2>Invites</h2>
-${opts.invites.length === 0 ? html`<p class="muted">None yet.</p>` : html`<div class="table-wrap"><table class="small"><thead><tr><th scope="col">Made</th><th scope="col">By</th><th scope="col">Role</th><th scope="col">State</th></tr></thead><tbody>
-${opts.invites.map((i) => html`<tr><td>${when(i.createdAt)}</td><td>${i.createdBy === 'operator' ? 'operator' : opts.rows.find((r) => r.account.id === i.createdBy)?.account.email ?? i.createdBy}</td><td>${i.role}</td>
-<td>${i.redeemedAt ? html`used ${when(i.redeemedAt)} by ${opts.rows.find((r) => r.account.id === i.redeemedBy)?.account.email ?? i.redeemedBy}` : Date.parse(i.expiresAt) <= opts.now.getTime() ? html`expired ${when(i.expiresAt)}` : html`open until ${when(i.expiresAt)}`}</td></tr>`)}</tbody></table></div>`}`;
+${opts.invites.length === 0 ? html`<p class="muted">None yet.</p>` : html`<div class="table-wrap"><table class="small stack"><thead><tr><th scope="col">Made</th><th scope="col">By</th><th scope="col">Role</th><th scope="col">State</th><th scope="col"><span class="skip">Actions</span></th></tr></thead><tbody>
+${opts.invites.map((i) => {
+    const open = !i.redeemedAt && !i.revokedAt && Date.parse(i.expiresAt) > opts.now.getTime();
+    return html`<tr><td data-label="Made">${when(i.createdAt)}</td><td data-label="By">${i.createdBy === 'operator' ? 'operator' : opts.rows.find((r) => r.account.id === i.createdBy)?.account.email ?? i.createdBy}</td><td data-label="Role">${i.role}</td>
+<td data-label="State">${i.redeemedAt ? html`used ${when(i.redeemedAt)} by ${opts.rows.find((r) => r.account.id === i.redeemedBy)?.account.email ?? i.redeemedBy}` : i.revokedAt ? html`revoked ${when(i.revokedAt)}` : open ? html`open until ${when(i.expiresAt)}` : html`expired ${when(i.expiresAt)}`}</td>
+<td data-label="">${open ? html`<form class="inline" method="post" action="/console/admin/invites/${i.id}/revoke" data-confirm="Revoke this invite? Its link stops working."><input type="hidden" name="_csrf" value="${opts.csrf}"><button class="danger" type="submit" aria-label="Revoke the ${i.role} invite made ${i.createdAt}">Revoke</button></form>` : ''}</td></tr>`;
+  })}</tbody></table></div>`}`;
 }

@@ -3,8 +3,9 @@
 import { html, type SafeHtml } from '../html.js';
 import type { SignupMode } from '../config.js';
 
-export function signInForm(opts: { csrf: string; email?: string; error?: string; next?: string; signup: SignupMode }): SafeHtml {
+export function signInForm(opts: { csrf: string; email?: string; error?: string; next?: string; signup: SignupMode; signedOut?: boolean }): SafeHtml {
   return html`<div class="auth"><h1>Sign in to Trawl</h1>
+${opts.signedOut ? html`<div class="panel notice good" role="status"><p>You are signed out.</p></div>` : ''}
 ${opts.error ? html`<div class="panel notice bad" role="alert"><p class="err">${opts.error}</p></div>` : ''}
 <form class="stack" method="post" action="/console/signin">
 <input type="hidden" name="_csrf" value="${opts.csrf}">

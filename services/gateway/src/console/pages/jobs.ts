@@ -1,12 +1,27 @@
-// The jobs pages: the account's jobs with kind and status filters, and one job with its
-// status, timings, result or error, and its event history from the log as a timeline.
+// The jobs pages: the account's jobs with kind and status filters (pages done and how long
+// each took), and one job with its status, timings, result or error, its pages (crawl,
+// batch: ./job-results.ts) and its event history (./job-events.ts).
 import type { ChangeTrackingReport } from '../../../../../shared/src/change-tracking.js';
 import type { StoredEvent } from '../../../../../shared/src/events/index.js';
-import type { ApiKeyDoc, CrawlPageDoc } from '../../../../../shared/src/store/index.js';
+import type { ApiKeyDoc } from '../../../../../shared/src/store/index.js';
 import { html, statusBadge, when, type SafeHtml } from '../html.js';
+import type { ResultPage } from '../job-pages.js';
 import { JOB_KINDS, JOB_STATUSES, type JobRow, type LoadedJob } from '../jobs.js';
-import { requestBodyOf, snippets } from './playground.js';
 import { renderMarkdown } from '../markdown-view.js';
+import { codeTabs, requestBodyOf } from './code-tabs.js';
+import { timeline } from './job-events.js';
+import { pagesTable } from './job-results.js';
+
+/** How long a job took, from its request to its end, as people read it (1.2 s, 3 min 4 s). */
+export function duration(fromIso: string, toIso: string | undefined): string {
+  if (!toIso) return '';
+  const ms = Date.parse(toIso) - Date.parse(fromIso);
+  if (!Number.isFinite(ms) || ms < 0) return '';
+  if (ms < 10_000) return `${(ms / 1000).toFixed(1)} s`;
+  if (ms < 60_000) return `${Math.round(ms / 1000)} s`;
+  const s = Math.round(ms / 1000);
+  return s < 3600 ? `${Math.floor(s / 60)} min ${s % 60} s` : `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
+}
 
 export function jobsPage(opts: { rows: JobRow[]; keys: Map<string, ApiKeyDoc>; kind?: string | undefined; status?: string | undefined }): SafeHtml {
   return html`<h1>Jobs</h1>
@@ -18,29 +33,12 @@ ${JOB_STATUSES.map((s) => html`<option value="${s}"${opts.status === s ? html` s
 <div><button type="submit">Filter</button></div></form>
 ${opts.rows.length === 0 ? html`<p class="muted">No jobs${opts.kind || opts.status ? ' match these filters' : ' yet: create a key and call the API'}.</p>` : html`<div class="table-wrap"><table class="stack">
 <caption class="skip">Your jobs, newest first</caption>
-<thead><tr><th scope="col">Kind</th><th scope="col">Target</th><th scope="col">Status</th><th scope="col">Created</th><th scope="col">Key</th></tr></thead><tbody>
-${opts.rows.map((r) => html`<tr><td data-label="Kind">${r.kind}</td><td data-label="Target"><a href="/console/jobs/${r.kind}/${r.id}">${r.target}</a></td><td data-label="Status">${statusBadge(r.status)}</td><td data-label="Created">${when(r.createdAt)}</td><td data-label="Key">${opts.keys.get(r.keyId)?.label ?? r.keyId}</td></tr>`)}
+<thead><tr><th scope="col">Kind</th><th scope="col">Target</th><th scope="col">Status</th><th scope="col">Pages</th><th scope="col">Took</th><th scope="col">Created</th><th scope="col">Key</th></tr></thead><tbody>
+${opts.rows.map((r) => html`<tr><td data-label="Kind">${r.kind}</td><td data-label="Target"><a href="/console/jobs/${r.kind}/${r.id}">${r.target}</a></td><td data-label="Status">${statusBadge(r.status)}</td>
+<td data-label="Pages">${r.kind === 'map' ? (r.urls !== undefined ? `${r.urls} URLs found` : '') : html`${r.pages.completed}${r.pages.total > 1 || r.kind !== 'scrape' ? ` of ${r.pages.total}` : ''}${r.pages.failed ? html` <span class="muted small">(${r.pages.failed} failed)</span>` : ''}`}</td>
+<td data-label="Took">${duration(r.createdAt, r.completedAt) || html`<span class="muted">—</span>`}</td><td data-label="Created">${when(r.createdAt)}</td><td data-label="Key">${opts.keys.get(r.keyId)?.label ?? r.keyId}</td></tr>`)}
 </tbody></table></div>`}
-<p class="muted small">Map requests answer at once and keep no job document, so they are not listed; each still counts on the Usage page.</p>`;
-}
-
-function summary(e: StoredEvent): string {
-  const d = e.data as Record<string, unknown>;
-  const bits: string[] = [];
-  for (const k of ['url', 'finalUrl', 'status', 'statusCode', 'attempt', 'startUrl', 'generation', 'type']) {
-    if (typeof d[k] === 'string' || typeof d[k] === 'number') bits.push(`${k} ${d[k]}`);
-  }
-  const error = d.error as { code?: string; message?: string } | undefined;
-  if (error?.code) bits.push(`${error.code}: ${error.message ?? ''}`);
-  return bits.join(' · ');
-}
-
-export function timeline(events: StoredEvent[], max: number): SafeHtml {
-  return html`<h2 id="events">Event history</h2>
-<p class="muted small">From the event log, in order${events.length >= max ? html` (the first ${max}; the API's <code>/events</code> pages through all)` : ''}.</p>
-<ol class="timeline">${events.map((e) => html`<li><strong>${e.event}</strong> <span class="muted small">#${e.seq} · ${when(e.occurredAt)}${e.part !== 'job' ? html` · part <span class="mono">${e.part}</span>` : ''}</span>
-${summary(e) ? html`<div class="small">${summary(e)}</div>` : ''}
-<details><summary class="small">data</summary><pre>${JSON.stringify(e.data, null, 2)}</pre></details></li>`)}</ol>`;
+<p class="muted small">Maps answer at once; each is listed with the URLs it found (run one in the <a href="/console/playground?tab=map">playground</a>).</p>`;
 }
 
 function facts(rows: [string, SafeHtml | string | number | undefined | null][]): SafeHtml {
@@ -48,18 +46,22 @@ function facts(rows: [string, SafeHtml | string | number | undefined | null][]):
 }
 
 function progress(job: LoadedJob, counts: { totalUrls: number; completedUrls: number; failedUrls: number }, running: boolean): SafeHtml {
+  // One page: its status says all (never "0 completed · 1 pages" while it runs).
+  if (job.kind === 'scrape') {
+    return html`<div class="panel" role="status" data-progress-url="/console/jobs/scrape/${job.doc.id}/progress.json"><p>Scraping ${job.doc.url}: <span data-field="status">${job.doc.status.toLowerCase()}</span> <span class="muted small">(the result shows here when it is ready)</span></p></div>`;
+  }
   return html`<div class="panel"${running ? html` data-progress-url="/console/jobs/${job.kind}/${job.doc.id}/progress.json"` : ''}>
 <p><span data-field="completedUrls">${counts.completedUrls}</span> completed · <span data-field="failedUrls">${counts.failedUrls}</span> failed · <span data-field="totalUrls">${counts.totalUrls}</span> pages${running ? html` · <span data-field="status">${job.doc.status}</span> <span class="muted small">(updates live)</span>` : ''}</p>
 <progress max="${Math.max(1, counts.totalUrls)}" value="${counts.completedUrls + counts.failedUrls}" aria-label="pages done">${counts.completedUrls + counts.failedUrls} of ${counts.totalUrls}</progress></div>`;
 }
 
-export function jobPage(opts: { baseUrl: string; job: LoadedJob; events: StoredEvent[]; timelineMax: number; counts: { totalUrls: number; completedUrls: number; failedUrls: number }; crawlPages: CrawlPageDoc[] }): SafeHtml {
+export function jobPage(opts: { baseUrl: string; job: LoadedJob; events: StoredEvent[]; timelineMax: number; counts: { totalUrls: number; completedUrls: number; failedUrls: number }; pages: ResultPage[]; pagesMax: number }): SafeHtml {
   const { job } = opts;
   const running = job.doc.status === 'PENDING' || job.doc.status === 'PROCESSING';
   const head = html`<p><a href="/console/jobs">← Jobs</a></p><h1>${job.kind} job ${statusBadge(job.doc.status)}</h1>`;
   const common: [string, SafeHtml | string | number | undefined][] = [
     ['Id', html`<span class="mono">${job.doc.id}</span>`], ['Key', `${job.key.label} (${job.key.id})`],
-    ['Created', when(job.doc.createdAt)], ['Started', job.doc.startedAt ? when(job.doc.startedAt) : undefined], ['Finished', job.doc.completedAt ? when(job.doc.completedAt) : undefined],
+    ['Created', when(job.doc.createdAt)], ['Started', 'startedAt' in job.doc && job.doc.startedAt ? when(job.doc.startedAt) : undefined], ['Finished', job.doc.completedAt ? when(job.doc.completedAt) : undefined], ['Took', duration(job.doc.createdAt, job.doc.completedAt) || undefined],
   ];
   let body: SafeHtml;
   if (job.kind === 'scrape') {
@@ -81,21 +83,26 @@ ${content?.rawHtml !== undefined ? html`<section><h2>Raw HTML</h2><details><summ
 ${content?.json !== undefined ? html`<section><h2>Extracted JSON</h2><pre>${JSON.stringify(content.json, null, 2)}</pre></section>` : ''}
 ${content?.links?.length ? html`<section><h2>Links (${content.links.length})</h2><ul class="small">${content.links.slice(0, 200).map((l) => html`<li>${l}</li>`)}</ul></section>` : ''}
 </div>
-${snippets(opts.baseUrl, requestBodyOf(doc.url, doc.options))}`;
+${codeTabs(opts.baseUrl, doc.options.extract ? 'extract' : 'scrape', requestBodyOf(doc.url, doc.options))}`;
+  } else if (job.kind === 'map') {
+    const doc = job.doc;
+    body = html`${facts([['URL', doc.url], ['Search', doc.search], ...common, ['URLs found', doc.count !== undefined ? `${doc.count}${doc.partial ? ' (stopped early: the list may be incomplete)' : ''}` : undefined]])}
+${doc.error ? html`<div class="panel notice bad" role="alert"><p class="err">${doc.error.code}</p><p>${doc.error.message}</p></div>` : ''}
+${doc.links ? html`<section aria-labelledby="links"><h2 id="links">Links (${doc.links.length})</h2><ol class="small links">${doc.links.map((l) => html`<li>${l}</li>`)}</ol></section>`
+    : doc.count ? html`<p class="muted">Too many links to keep here (over 32 KiB): run the map again to get them.</p>` : ''}
+${codeTabs(opts.baseUrl, 'map', { url: doc.url, ...(doc.search ? { search: doc.search } : {}) })}`;
   } else if (job.kind === 'crawl') {
     const doc = job.doc;
     body = html`${facts([['Start URL', doc.startUrl], ...common, ['Max depth', doc.maxDepth], ['Limit', doc.limit]])}
 ${doc.error ? html`<div class="panel notice bad" role="alert"><p>${doc.error.message}</p></div>` : ''}
 ${progress(job, opts.counts, running)}
-${opts.crawlPages.length ? html`<h2>Pages (first ${opts.crawlPages.length})</h2><div class="table-wrap"><table class="stack"><thead><tr><th scope="col">URL</th><th scope="col">Depth</th><th scope="col">Title</th></tr></thead><tbody>
-${opts.crawlPages.map((p) => html`<tr><td data-label="URL">${p.url}</td><td data-label="Depth">${p.depth}</td><td data-label="Title">${p.metadata?.title ?? ''}</td></tr>`)}</tbody></table></div>` : ''}`;
+${pagesTable('crawl', doc.id, opts.pages, { max: opts.pagesMax, running })}`;
   } else {
     const doc = job.doc;
     body = html`${facts([...common])}
 ${doc.error ? html`<div class="panel notice bad" role="alert"><p>${doc.error.message}</p></div>` : ''}
 ${progress(job, opts.counts, running)}
-<h2>Pages</h2><div class="table-wrap"><table class="stack"><thead><tr><th scope="col">URL</th><th scope="col">Status</th><th scope="col">Error</th></tr></thead><tbody>
-${doc.pages.map((p) => html`<tr><td data-label="URL">${p.url}</td><td data-label="Status">${statusBadge(p.status)}</td><td data-label="Error">${p.error ? `${p.error.code}: ${p.error.message}` : ''}</td></tr>`)}</tbody></table></div>`;
+${pagesTable('batch', doc.id, opts.pages, { max: opts.pagesMax, running })}`;
   }
   return html`${head}${body}${timeline(opts.events, opts.timelineMax)}`;
 }

@@ -1,6 +1,6 @@
 // API keys: who may call the API, with which plan. Looked up by key hash on every request.
 // A revoked key keeps its document (with `revokedAt`), so the gateway can say why it is
-// refused; a plan change replaces the plan. The same rules as the key decider
+// refused; a plan change replaces the plan; an adoption gives an operator's key its account. The same rules as the key decider
 // (shared/src/api-keys/decider.ts): a plan change after the revocation changes nothing.
 // After each change the projector publishes the key's hash on KEY_CHANGED_SUBJECT, and
 // the gateways drop it from their caches.
@@ -23,6 +23,10 @@ export function evolve(doc: ApiKeyDoc | null, event: StoredEvent): ApiKeyDoc | n
     case 'key_plan_changed':
       if (!doc || doc.revokedAt) return null;
       return { ...doc, plan: event.data.plan, lastSeq: event.seq };
+    case 'key_adopted':
+      // Once per key, into one account (the decider's rule): a second adoption changes nothing.
+      if (!doc || doc.revokedAt || doc.accountId) return null;
+      return { ...doc, accountId: event.data.accountId, adoptedAt: event.data.adoptedAt, lastSeq: event.seq };
     default:
       return null;
   }
@@ -30,7 +34,7 @@ export function evolve(doc: ApiKeyDoc | null, event: StoredEvent): ApiKeyDoc | n
 
 export const apiKeysReadModel: ReadModel<ApiKeyDoc> = {
   name: 'api-keys',
-  handles: ['key_created', 'key_revoked', 'key_plan_changed'],
+  handles: ['key_created', 'key_revoked', 'key_plan_changed', 'key_adopted'],
   load: (store, event) => store.getApiKey(event.id),
   save: (store, doc) => store.saveApiKey(doc),
   evolve,

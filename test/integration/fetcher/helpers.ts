@@ -6,6 +6,11 @@ import { createLogger } from '../../../shared/src/logger.js';
 import { normalizeScrapeOptions, type ResolvedScrapeOptions, type ScrapeOptionsInput } from '../../../shared/src/scrape-options.js';
 import { parseCidrList } from '../../../shared/src/url-safety.js';
 import { PageCapturer, type PageCapturerOptions } from '../../../services/fetcher/src/page-capturer.js';
+import type { NatsConnection } from 'nats';
+import { ENGINE_DEFAULTS } from '../../../shared/src/scrape-options.js';
+import { EngineRouter, type EngineRouterDeps } from '../../../services/fetcher/src/engine/engine-router.js';
+import { KvHostProfiles } from '../../../services/fetcher/src/engine/host-profile-store.js';
+import { HttpEngine } from '../../../services/fetcher/src/engine/http-engine.js';
 import { descendants, type Proc } from '../../support/processes.js';
 
 export function opts(input: ScrapeOptionsInput = {}): ResolvedScrapeOptions {
@@ -23,6 +28,24 @@ export async function startCapturer(extra: Partial<PageCapturerOptions> = {}): P
   });
   await capturer.start();
   return capturer;
+}
+
+/**
+ * The engine router as the fetcher builds it, over a real capturer (or a counted one), the
+ * HTTP engine for loopback sites and host profiles in the test's NATS.
+ */
+export function testRouter(nc: NatsConnection, capture: EngineRouterDeps['capture'], agreements = 3): EngineRouter {
+  const policy = { agreements, recheckEvery: 25 };
+  const logger = createLogger('engine-router-test', 'silent');
+  return new EngineRouter({
+    capture,
+    http: new HttpEngine({ allowCidrs: LOOPBACK_ALLOWED, maxBytes: 5_000_000, documentMaxBytes: 5_000_000, chromeVersion: () => '140' }),
+    profiles: new KvHostProfiles(nc.jetstream(), policy, logger),
+    policy,
+    defaults: ENGINE_DEFAULTS,
+    clock: () => new Date(),
+    logger,
+  });
 }
 
 export const ctx = (): { signal: AbortSignal } => ({ signal: new AbortController().signal });

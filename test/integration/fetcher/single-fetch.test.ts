@@ -7,17 +7,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { connect, type NatsConnection } from 'nats';
-import { createLogger } from '../../../shared/src/logger.js';
-import { ENGINE_DEFAULTS } from '../../../shared/src/scrape-options.js';
 import { EngineRouter } from '../../../services/fetcher/src/engine/engine-router.js';
-import { KvHostProfiles } from '../../../services/fetcher/src/engine/host-profile-store.js';
-import { HttpEngine } from '../../../services/fetcher/src/engine/http-engine.js';
 import type { PageCapturer } from '../../../services/fetcher/src/page-capturer.js';
 import { startNatsServer, type NatsServerHandle } from '../../support/nats-server.js';
 import { startSite, type TestSite } from '../../support/site.js';
-import { ctx, LOOPBACK_ALLOWED, opts, startCapturer } from './helpers.js';
+import { ctx, opts, startCapturer, testRouter } from './helpers.js';
 
-const logger = createLogger('single-fetch-test', 'silent');
 const PROSE = '<p>Server-rendered text of a static page, the same with or without JavaScript.</p>'.repeat(6);
 const article = (n: number) => `<!doctype html><html><head><title>Page ${n}</title></head><body><article><h1>Page ${n}</h1>${PROSE}</article></body></html>`;
 /** Client-rendered from data it fetches at load: the data is a subresource, loaded by the browser. */
@@ -56,16 +51,7 @@ describe('auto: each page is requested once', () => {
       site.route(`/data/${n}.json`, { contentType: 'application/json', body: JSON.stringify({ title: `Fetched title ${n}` }) });
     }
     capturer = await startCapturer({ poolSize: 2 });
-    const policy = { agreements: 3, recheckEvery: 25 };
-    router = new EngineRouter({
-      capture: (url, options, cctx) => capturer.capture(url, options, cctx),
-      http: new HttpEngine({ allowCidrs: LOOPBACK_ALLOWED, maxBytes: 5_000_000, documentMaxBytes: 5_000_000, chromeVersion: () => '140' }),
-      profiles: new KvHostProfiles(nc.jetstream(), policy, logger),
-      policy,
-      defaults: ENGINE_DEFAULTS,
-      clock: () => new Date(),
-      logger,
-    });
+    router = testRouter(nc, (url, options, cctx) => capturer.capture(url, options, cctx));
   });
   after(async () => {
     await capturer?.stop();

@@ -7,23 +7,18 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { connect, type NatsConnection } from 'nats';
-import { createLogger } from '../../../shared/src/logger.js';
-import { ENGINE_DEFAULTS } from '../../../shared/src/scrape-options.js';
 import { EngineRouter, VERIFY_RENDERS_AT_ONCE } from '../../../services/fetcher/src/engine/engine-router.js';
-import { KvHostProfiles } from '../../../services/fetcher/src/engine/host-profile-store.js';
-import { HttpEngine } from '../../../services/fetcher/src/engine/http-engine.js';
 import type { CaptureContext, PageCapturer } from '../../../services/fetcher/src/page-capturer.js';
 import { startNatsServer, type NatsServerHandle } from '../../support/nats-server.js';
 import { startSite, type TestSite } from '../../support/site.js';
 import { until } from '../../support/wait.js';
-import { ctx, LOOPBACK_ALLOWED, opts, startCapturer } from './helpers.js';
+import { ctx, opts, startCapturer, testRouter } from './helpers.js';
 
 const article = (n: number) => `<!doctype html><html><head><title>Page ${n}</title></head><body><article><h1>Page ${n}</h1>${'<p>Server-rendered text of a static page, the same with or without JavaScript.</p>'.repeat(6)}</article></body></html>`;
 // Client-side rendered: an empty app root, filled by a script.
 const app = '<!doctype html><html><head><title>App</title></head><body><div id="root"></div><script>document.getElementById("root").innerHTML = "<h1>Built</h1><p>" + "Text built by JavaScript. ".repeat(20) + "</p>"</script></body></html>';
 // Server-rendered, with a marker that changes nothing: an empty element a script looks up by id (it only sets a class).
 const harmless = (n: number) => `<!doctype html><html><head><title>Harmless ${n}</title></head><body><article><h1>Harmless ${n}</h1>${'<p>Server-rendered text beside a widget slot that stays empty.</p>'.repeat(6)}</article><div id="widget"></div><script>document.getElementById('widget').className = 'ready'</script></body></html>`;
-const logger = createLogger('verify-renders-test', 'silent');
 
 describe('auto: verification renders', () => {
   let server: NatsServerHandle;
@@ -34,27 +29,16 @@ describe('auto: verification renders', () => {
   let active = 0;
   let mostAtOnce = 0;
 
-  const router = (): EngineRouter => {
-    const policy = { agreements: 3, recheckEvery: 25 };
-    return new EngineRouter({
-      // The real capturer, counted: how many captures run at once, and with what context.
-      capture: async (url, options, cctx) => {
-        seen.push(cctx);
-        mostAtOnce = Math.max(mostAtOnce, ++active);
-        try {
-          return await capturer.capture(url, options, cctx);
-        } finally {
-          active--;
-        }
-      },
-      http: new HttpEngine({ allowCidrs: LOOPBACK_ALLOWED, maxBytes: 5_000_000, documentMaxBytes: 5_000_000, chromeVersion: () => '140' }),
-      profiles: new KvHostProfiles(nc.jetstream(), policy, logger),
-      policy,
-      defaults: ENGINE_DEFAULTS,
-      clock: () => new Date(),
-      logger,
-    });
-  };
+  // The real capturer, counted: how many captures run at once, and with what context.
+  const router = (): EngineRouter => testRouter(nc, async (url, options, cctx) => {
+    seen.push(cctx);
+    mostAtOnce = Math.max(mostAtOnce, ++active);
+    try {
+      return await capturer.capture(url, options, cctx);
+    } finally {
+      active--;
+    }
+  });
   const reset = () => { seen.length = 0; active = 0; mostAtOnce = 0; };
 
   before(async () => {

@@ -8,20 +8,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { connect, type NatsConnection } from 'nats';
-import { createLogger } from '../../../shared/src/logger.js';
-import { ENGINE_DEFAULTS } from '../../../shared/src/scrape-options.js';
 import { EngineRouter } from '../../../services/fetcher/src/engine/engine-router.js';
-import { KvHostProfiles } from '../../../services/fetcher/src/engine/host-profile-store.js';
-import { HttpEngine } from '../../../services/fetcher/src/engine/http-engine.js';
 import type { PageCapturer } from '../../../services/fetcher/src/page-capturer.js';
 import { transformPage } from '../../../services/transformer/src/transform.js';
 import { startNatsServer, type NatsServerHandle } from '../../support/nats-server.js';
 import type { TestSite } from '../../support/site.js';
 import { pageRequests, serveZooSite, ZOO, zooBuilt } from '../../zoo/sites.js';
-import { ctx, LOOPBACK_ALLOWED, opts, startCapturer } from './helpers.js';
+import { ctx, opts, startCapturer, testRouter } from './helpers.js';
 
 const AGREEMENTS = 3;
-const logger = createLogger('zoo-test', 'silent');
 const options = opts({ formats: ['markdown'] });
 
 describe('the site zoo under auto', () => {
@@ -34,16 +29,7 @@ describe('the site zoo under auto', () => {
     server = await startNatsServer();
     nc = await connect({ servers: server.url });
     capturer = await startCapturer({ poolSize: 2 });
-    const policy = { agreements: AGREEMENTS, recheckEvery: 25 };
-    router = new EngineRouter({
-      capture: (url, o, cctx) => capturer.capture(url, o, cctx),
-      http: new HttpEngine({ allowCidrs: LOOPBACK_ALLOWED, maxBytes: 5_000_000, documentMaxBytes: 5_000_000, chromeVersion: () => '140' }),
-      profiles: new KvHostProfiles(nc.jetstream(), policy, logger),
-      policy,
-      defaults: ENGINE_DEFAULTS,
-      clock: () => new Date(),
-      logger,
-    });
+    router = testRouter(nc, (url, o, cctx) => capturer.capture(url, o, cctx), AGREEMENTS);
   });
   after(async () => {
     await capturer?.stop();

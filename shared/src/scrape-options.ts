@@ -8,6 +8,7 @@ import { ValidationError } from './errors.js';
 import { checkExtractOptions, ExtractOptions, type ExtractOptionsInput } from './extract-schema.js';
 import { StringEnum } from './string-enum.js';
 import { ENGINES } from './engines.js';
+import { PAGE_OUTCOMES } from './page-outcome/outcome.js';
 
 export { StringEnum };
 
@@ -141,6 +142,11 @@ export const ScrapeOptionsSchema = Type.Object(
         + 'Default: browser for a scrape, auto for crawl and batch pages (server settings may change these).',
     })),
     extract: Type.Optional(ExtractOptions),
+    acceptOutcomes: Type.Optional(Type.Array(StringEnum(PAGE_OUTCOMES.filter((o) => o !== 'ok')), {
+      maxItems: PAGE_OUTCOMES.length - 1, uniqueItems: true,
+      description: 'Page outcomes to take as content (docs/api.md "Page outcome"): a page classified challenge, blocked or empty '
+        + 'fails with PAGE_CHALLENGE, PAGE_BLOCKED or PAGE_EMPTY unless its outcome is listed here. Default: none.',
+    })),
     changeTrackingOptions: Type.Optional(Type.Object({
       tag: Type.Optional(Type.String({
         minLength: 1, maxLength: 128,
@@ -187,6 +193,8 @@ export const ResolvedScrapeOptions = Type.Object({
   extract: Type.Optional(Type.Unsafe<ExtractOptionsInput>(Type.Object({ schema: Type.Object({}, { additionalProperties: true }) }))),
   /** changeTrackingOptions.tag: the observation history the page belongs to (none: the URL's own). */
   changeTrackingTag: Type.Optional(Type.String()),
+  /** Only when given and not empty (older events and requests without it keep their form and cache key). */
+  acceptOutcomes: Type.Optional(Type.Array(Type.String())),
   /** Only when not every parser (absent: all of PARSERS; events from before documents have none). */
   parsers: Type.Optional(Type.Array(Type.Union(PARSERS.map((p) => Type.Literal(p))))),
   /** Only when the request named one (absent: the server's DOCUMENT_MAX_PAGES). */
@@ -252,6 +260,7 @@ export function normalizeScrapeOptions(input: ScrapeOptionsInput, field = ''): R
     ...(input.engine ? { engine: input.engine } : {}),
     ...(input.extract ? { extract: input.extract as ExtractOptionsInput } : {}),
     ...(input.changeTrackingOptions?.tag !== undefined ? { changeTrackingTag: input.changeTrackingOptions.tag } : {}),
+    ...(input.acceptOutcomes?.length ? { acceptOutcomes: [...input.acceptOutcomes].sort() } : {}),
     ...documentOptions(input),
   };
 }

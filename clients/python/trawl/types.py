@@ -32,6 +32,7 @@ class ScrapeOptions(TypedDict, total=False):
     changeTrackingOptions: Dict[str, Any]
     parsers: List[str]
     maxPages: int
+    acceptOutcomes: List[str]
 
 
 class CrawlOptions(TypedDict, total=False):

@@ -27,6 +27,7 @@ import { CONTENT_MIN_CHARS, preferSnapshot, type DomSnapshots } from './dom-snap
 import type { AbortedNavigation, PageInterceptor } from './page-interceptor.js';
 import { ACTION_SCREENSHOT_DEFAULTS, takeScreenshot, type CapturedScreenshot, type ShotRequest } from './screenshots.js';
 import type { SsrfProxy } from './ssrf-proxy.js';
+import { pickOutcomeHeaders } from '../../../shared/src/page-outcome/outcome.js';
 
 export interface CaptureResult {
   finalUrl: string;
@@ -44,6 +45,8 @@ export interface CaptureResult {
    * 'served' (the document as the server sent it, when it was lost before that).
    */
   domSnapshot?: 'domcontentloaded' | 'served';
+  /** The main response's headers the page outcome reads (shared/src/page-outcome pickOutcomeHeaders). */
+  outcomeHeaders?: Record<string, string>;
 }
 
 /** What watches the page for scripts that misbehave (page-interceptor.ts, dom-snapshot.ts). */
@@ -121,6 +124,7 @@ export class CaptureRun {
       finalUrl: this.fallbacks.finalUrl ?? (this.downloaded && response ? response.url() : this.page.url()),
       statusCode: response?.status() ?? 200,
       ...(contentType ? { contentType } : {}),
+      ...(response ? { outcomeHeaders: pickOutcomeHeaders(response.headers()) } : {}),
       html,
       screenshots: this.screenshots,
       timings: {

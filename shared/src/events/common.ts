@@ -20,6 +20,9 @@ export type PayloadRef = Static<typeof PayloadRef>;
 export const PageError = Type.Object({
   code: Type.Union(PAGE_ERROR_CODES.map((c) => Type.Literal(c))),
   message: Type.String(),
+  /** PAGE_CHALLENGE, PAGE_BLOCKED, PAGE_EMPTY: what the page was and what was seen (docs/api.md "Page outcome"). */
+  pageOutcome: Type.Optional(Type.String()),
+  evidence: Type.Optional(Type.Array(Type.String())),
 });
 export type PageError = Static<typeof PageError>;
 

@@ -144,7 +144,7 @@ export function evolve(state: CrawlState, event: LogEvent): CrawlState {
           inFlight: without(state.inFlight, event.part),
           fetched,
           failed: state.failed + 1,
-          startPageError: event.part === state.startPageKey ? `the server answered HTTP ${event.data.metadata.statusCode}` : state.startPageError,
+          startPageError: event.part === state.startPageKey ? httpErrorReason(event.data.metadata) : state.startPageError,
         };
       }
       return {
@@ -348,4 +348,9 @@ export function rehydrate(events: Iterable<LogEvent>, from: CrawlState = initial
   let s = from;
   for (const e of events) s = evolve(s, e);
   return s;
+}
+
+/** Why an error page failed the start page: its status, or a soft 404's outcome (docs/api.md "Page outcome"). */
+function httpErrorReason(metadata: { statusCode?: number; pageOutcome?: unknown }): string {
+  return (metadata.statusCode ?? 0) >= 400 ? `the server answered HTTP ${metadata.statusCode}` : `the page is an error page served with HTTP ${metadata.statusCode ?? 200} (soft-404)`;
 }

@@ -15,6 +15,7 @@
 // Anything else (images, video, archives) is refused before its body is downloaded
 // (NotHtmlError); under `auto` such a page goes to the browser. A generic label
 // (octet-stream, none) is read to find out, within the larger of the two caps.
+import { pickOutcomeHeaders } from '../../../../shared/src/page-outcome/outcome.js';
 import { decodeBuffer } from 'encoding-sniffer';
 import { detectResponseKind, kindFromMime, looksLikeMarkup, maySignDocument, mimeOf, type DocumentKind } from '../../../../shared/src/document-type.js';
 import { DocumentTooLargeError, NetworkError, PageTimeoutError } from '../../../../shared/src/errors.js';
@@ -63,6 +64,8 @@ export interface HttpFetchResult {
   /** Set when the response is a document: its bytes as served and its detected kind. */
   document?: { kind: DocumentKind; bytes: Uint8Array };
   timings: { fetchMs: number; renderMs: number; screenshotMs: number };
+  /** The headers the page outcome reads (shared/src/page-outcome pickOutcomeHeaders). */
+  outcomeHeaders?: Record<string, string>;
 }
 
 export class HttpEngine {
@@ -129,6 +132,7 @@ export class HttpEngine {
       ...(contentType ? { contentType } : {}),
       html,
       timings,
+      outcomeHeaders: pickOutcomeHeaders(res.headers),
     };
   }
 

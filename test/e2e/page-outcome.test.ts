@@ -33,7 +33,11 @@ describe('page outcome end to end', () => {
         <a href="/crawl/article">article</a> <a href="/crawl/gone">gone</a></main></body></html>`,
       '/crawl/article': served(page('ok/cookie-recipe.html')),
       '/crawl/gone': served(page('soft-404/wordpress-oops.html')),
+      // A site whose every page but the first is a challenge.
+      '/walled': `<html><head><title>Walled start</title></head><body><main><h1>Walled start</h1><p>${'An ordinary start page that links to pages behind a bot wall. '.repeat(20)}</p>
+        ${Array.from({ length: 8 }, (_, i) => `<a href="/walled/${i}">page ${i}</a>`).join(' ')}</main></body></html>`,
     });
+    for (let i = 0; i < 8; i++) site.route(`/walled/${i}`, served(page('challenge/cloudflare-just-a-moment.html')));
     system = await startSystem();
   });
   after(async () => {
@@ -91,5 +95,18 @@ describe('page outcome end to end', () => {
     assert.deepEqual([job.totalUrls, job.completedUrls, job.failedUrls], [3, 2, 1]);
     const gone = job.data.find((p: any) => p.url === site.url('/crawl/gone'));
     assert.equal(gone?.metadata?.pageOutcome, 'soft-404', JSON.stringify(job.data.map((p: any) => [p.url, p.metadata?.pageOutcome])));
+  });
+
+  test('a host answering challenges: the crawl stops asking it after 3 in a row and says so', async () => {
+    const created = await system.api('POST', '/api/v1/crawl', { url: site.url('/walled'), maxDepth: 1 });
+    assert.equal(created.status, 202, JSON.stringify(created.body));
+    const job = await system.poll(`/api/v1/crawl/${created.body.id}`, (b: any) => ['COMPLETED', 'FAILED', 'CANCELLED'].includes(b.status), 120_000);
+    assert.equal(job.status, 'COMPLETED', JSON.stringify(job));
+    assert.deepEqual(job.blockedHosts?.map((b: any) => [b.host, b.refusals]), [[new URL(site.origin).host, 3]], JSON.stringify(job));
+    assert.deepEqual([job.totalUrls, job.completedUrls, job.failedUrls], [9, 1, 8]);
+    // Pages queued when the host was blocked were never asked for.
+    // (Distinct pages: under the crawl's default engine auto a page may be loaded twice, GET and render.)
+    const asked = Array.from({ length: 8 }, (_, i) => site.hits.get(`/walled/${i}`) ?? 0).filter((n) => n > 0).length;
+    assert.ok(asked < 8, `asked for ${asked} of the 8 walled pages`);
   });
 });

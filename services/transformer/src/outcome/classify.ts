@@ -30,6 +30,8 @@ const LOGIN_REST_CHARS = 700;
 const PAYWALL_MAIN_CHARS = 1200;
 /** Fewer visible characters than this (and no media) is an empty page. */
 const EMPTY_CHARS = 40;
+/** <noscript> text from this length on is content served to readers without scripts. */
+const NOSCRIPT_CONTENT_CHARS = 200;
 /** An error page with a site's full chrome still has little main text. */
 const SOFT_404_MAIN_CHARS = 1000;
 const SOFT_404_PAGE_CHARS = 4000;
@@ -110,10 +112,12 @@ const challenge: Rule = (s, e) => {
   if (!e.thin) return undefined;
   const title = firstMatch(CHALLENGE_TITLES, s.title);
   const phrase = firstMatch(CHALLENGE_PHRASES, s.text);
-  const vendor = e.markers('challenge');
+  const vendor = e.markers('challenge').filter((m) => !m.sensor);
+  const sensor = e.markers('challenge').filter((m) => m.sensor);
   const captcha = e.markers('captcha');
-  // A vendor's interstitial names itself and says what it is doing (or is served as an error).
-  if (vendor.length && (title || phrase || s.status >= 400 || captcha.length || s.textLength < 300)) {
+  // A vendor's interstitial names itself and says what it is doing (or is served as an
+  // error); a sensor, which ordinary pages carry too, counts only with the page's own words.
+  if ((vendor.length && (title || phrase || s.status >= 400 || captcha.length || s.textLength < 300)) || (sensor.length && (title || phrase))) {
     return e.verdict('challenge', [...e.vendorFacts('challenge', 'captcha'), ...e.said(title, phrase)]);
   }
   // A bare CAPTCHA widget is a challenge only when the page says it is one.
@@ -149,7 +153,8 @@ const consentWall: Rule = (s, e) => {
 const loginWall: Rule = (s, e) => {
   if (s.status === 401) return e.verdict('login-wall', s.headers['www-authenticate'] ? [`header www-authenticate: ${s.headers['www-authenticate']}`] : []);
   if (s.passwordInputs === 0) return undefined;
-  const rest = s.textLength - s.passwordFormTextLength;
+  // Text a reader without scripts gets counts as content too (Discourse serves topics in <noscript>).
+  const rest = s.textLength + s.noscriptTextLength - s.passwordFormTextLength;
   const title = LOGIN_TITLES.exec(s.title)?.[0];
   const path = LOGIN_PATH.exec(pathOf(s.url))?.[0];
   if (rest < LOGIN_REST_CHARS || ((title || path) && e.thin)) {
@@ -190,6 +195,8 @@ const empty: Rule = (s, e) => {
   if (s.status < 200 || s.status >= 300) return undefined;
   const words = s.text.replace(/\s+/g, ' ').trim();
   const jsOnly = words.length < 200 && /\b(enable|turn on|requires?) javascript\b/i.test(words) && (s.mainTextLength ?? 0) < EMPTY_CHARS * 5;
+  // A page that serves its content in <noscript> (for readers without scripts) is not a shell.
+  if (s.noscriptTextLength >= NOSCRIPT_CONTENT_CHARS) return undefined;
   if ((s.textLength < EMPTY_CHARS && s.media < 2) || jsOnly) {
     return e.verdict('empty', [...(jsOnly ? [`says only "${words.slice(0, 80)}"`] : []), ...e.vendorFacts('spa-root'), `media elements: ${s.media}`]);
   }

@@ -17,6 +17,11 @@ export type MarkerKind = 'challenge' | 'captcha' | 'block' | 'consent' | 'paywal
 export interface Marker {
   vendor: string;
   kind: MarkerKind;
+  /**
+   * A bot manager's sensor, which it puts into ordinary pages too (PerimeterX's _pxAppId,
+   * Imperva's _Incapsula_Resource script): names the vendor, never shows a challenge alone.
+   */
+  sensor?: true;
 }
 
 /** Element ids (exact) and their vendor. */
@@ -97,7 +102,8 @@ export const CLASS_MARKERS: Record<string, Marker> = {
 
 /** Script and iframe URLs (matched against host + path). */
 export const URL_MARKERS: Array<[RegExp, Marker]> = [
-  [/\/cdn-cgi\/challenge-platform\//, { vendor: 'cloudflare', kind: 'challenge' }],
+  // Not /scripts/jsd/: Cloudflare's JavaScript detections, injected into ordinary pages.
+  [/\/cdn-cgi\/challenge-platform\/(?!scripts\/jsd\/)/, { vendor: 'cloudflare', kind: 'challenge' }],
   [/challenges\.cloudflare\.com\/turnstile\//, { vendor: 'turnstile', kind: 'captcha' }],
   [/(?:captcha-delivery\.com|geo\.captcha-delivery|ct\.captcha-delivery)/, { vendor: 'datadome', kind: 'challenge' }],
   [/captcha\.px-cdn?\.net|\/captcha\/captcha\.js|px-cloud\.net\/.*captcha/, { vendor: 'perimeterx', kind: 'challenge' }],
@@ -113,9 +119,10 @@ export const URL_MARKERS: Array<[RegExp, Marker]> = [
 /** Inline scripts' globals (first 20 kB of each inline script). */
 export const INLINE_SCRIPT_MARKERS: Array<[RegExp, Marker]> = [
   [/window\._cf_chl_opt|_cf_chl_ctx|__cf_chl_/, { vendor: 'cloudflare', kind: 'challenge' }],
-  [/window\._pxAppId|_pxCaptcha|_pxUuid|_pxHostUrl/, { vendor: 'perimeterx', kind: 'challenge' }],
+  [/_pxCaptcha|pxCaptchaSrc|_pxBlockedUrl/, { vendor: 'perimeterx', kind: 'challenge' }],
+  [/window\._pxAppId|_pxUuid|_pxHostUrl/, { vendor: 'perimeterx', kind: 'challenge', sensor: true }],
   [/var dd=\{['"]?rt['"]?:|captcha-delivery\.com/, { vendor: 'datadome', kind: 'challenge' }],
   [/AwsWafIntegration|window\.gokuProps|awsWafCookieDomainList/, { vendor: 'aws-waf', kind: 'challenge' }],
   [/bm-verify|_sec\/verify\?provider=|sec-if-cpt/, { vendor: 'akamai', kind: 'challenge' }],
-  [/_Incapsula_Resource/, { vendor: 'imperva', kind: 'challenge' }],
+  [/_Incapsula_Resource/, { vendor: 'imperva', kind: 'challenge', sensor: true }],
 ];

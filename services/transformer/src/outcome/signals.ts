@@ -29,6 +29,11 @@ export interface PageSignals {
   /** <input type=password> count, and the visible text of the forms holding one. */
   passwordInputs: number;
   passwordFormTextLength: number;
+  /**
+   * Text inside <noscript>: what the page gives readers without scripts (a Discourse forum
+   * serves its whole topic there). Not in textLength: a browser running scripts hides it.
+   */
+  noscriptTextLength: number;
   /** Images, videos, canvases, pictures and embedded objects: a page of media is not empty. */
   media: number;
   /** JSON-LD says the content is not accessible for free (Google's paywalled-content markup). */
@@ -36,7 +41,9 @@ export interface PageSignals {
 }
 
 export const TEXT_SAMPLE = 6000;
-const SKIPPED = new Set(['script', 'style', 'noscript', 'template', 'head', 'svg', 'math']);
+const SKIPPED = new Set(['script', 'style', 'template', 'head', 'svg', 'math']);
+/** Inline styles that hide an element (clean.ts drops the same before extraction). */
+const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
 const MEDIA = new Set(['img', 'video', 'canvas', 'picture', 'object', 'embed']);
 const MAX_INLINE_SCRIPT = 20_000;
 
@@ -51,10 +58,10 @@ export interface ResponseFacts {
 export function readSignals(document: Document, response: ResponseFacts, html: string): PageSignals {
   const state: WalkState = {
     text: [], sampled: 0, textLength: 0, markers: new Map(), consentText: 0, paywallText: 0,
-    passwordInputs: 0, passwordFormText: 0, media: 0, h1: [], h2: [],
+    passwordInputs: 0, passwordFormText: 0, media: 0, h1: [], h2: [], noscriptText: 0,
   };
   const root = document.documentElement as Element | null;
-  if (root) walk(root, state, { consent: false, paywall: false, passwordForm: false, hidden: false });
+  if (root) walk(root, state, { consent: false, paywall: false, passwordForm: false, hidden: false, styleHidden: false, noscript: false });
   return {
     status: response.status,
     headers: response.headers ?? {},
@@ -68,6 +75,7 @@ export function readSignals(document: Document, response: ResponseFacts, html: s
     paywallTextLength: state.paywallText,
     passwordInputs: state.passwordInputs,
     passwordFormTextLength: state.passwordFormText,
+    noscriptTextLength: state.noscriptText,
     media: state.media,
     notFreeMarkup: /"isAccessibleForFree"\s*:\s*"?false"?/i.test(html),
   };
@@ -85,6 +93,7 @@ interface WalkState {
   media: number;
   h1: string[];
   h2: string[];
+  noscriptText: number;
 }
 
 interface Context {
@@ -92,19 +101,28 @@ interface Context {
   paywall: boolean;
   passwordForm: boolean;
   hidden: boolean;
+  styleHidden: boolean;
+  noscript: boolean;
 }
 
 function walk(el: Element, state: WalkState, ctx: Context): void {
   const tag = el.localName;
   const found = markersOf(el, tag, state);
-  if (tag === 'input' && (el.getAttribute('type') ?? '').toLowerCase() === 'password') state.passwordInputs++;
-  if (MEDIA.has(tag)) state.media++;
   if (SKIPPED.has(tag)) return;
+  const hidden = ctx.hidden || el.hasAttribute('hidden');
+  // A login form hidden by an inline style is kept for scripts (Discourse's), not shown. Text
+  // under such a style still counts: pages hide their body until their scripts run.
+  const styleHidden = ctx.styleHidden || HIDDEN_STYLE.test(el.getAttribute('style') ?? '');
+  const seen = !hidden && !ctx.noscript;
+  if (seen && !styleHidden && tag === 'input' && (el.getAttribute('type') ?? '').toLowerCase() === 'password') state.passwordInputs++;
+  if (seen && MEDIA.has(tag)) state.media++;
   const inner: Context = {
     consent: ctx.consent || found.has('consent'),
     paywall: ctx.paywall || found.has('paywall'),
-    passwordForm: ctx.passwordForm || (tag === 'form' && el.querySelector('input[type=password]') !== null),
-    hidden: ctx.hidden || el.hasAttribute('hidden'),
+    passwordForm: ctx.passwordForm || (tag === 'form' && !styleHidden && el.querySelector('input[type=password]') !== null),
+    hidden,
+    styleHidden,
+    noscript: ctx.noscript || tag === 'noscript',
   };
   if (tag === 'h1' || tag === 'h2') {
     const list = tag === 'h1' ? state.h1 : state.h2;
@@ -120,6 +138,10 @@ function addText(data: string, state: WalkState, ctx: Context): void {
   const collapsed = data.replace(/\s+/g, ' ').trim();
   if (!collapsed) return;
   const n = collapsed.length + 1;
+  if (ctx.noscript) {
+    state.noscriptText += n;
+    return;
+  }
   state.textLength += n;
   if (ctx.consent) state.consentText += n;
   if (ctx.paywall) state.paywallText += n;
@@ -154,7 +176,9 @@ function markersOf(el: Element, tag: string, state: WalkState): Set<MarkerKind> 
     const src = el.getAttribute('src');
     if (src) {
       const where = src.replace(/^[a-z]+:\/\//i, '').replace(/^\/\//, '').split(/[?#]/)[0]!.slice(0, 100);
-      for (const [re, marker] of URL_MARKERS) if (re.test(src)) add(marker, `${tag} ${where}`);
+      // Imperva's script is on every page it protects; its iframe is the challenge.
+      const sensor = tag === 'script' && /_Incapsula_Resource/.test(src);
+      for (const [re, marker] of URL_MARKERS) if (re.test(src)) add(sensor ? { ...marker, sensor: true } : marker, `${tag} ${where}`);
     } else if (tag === 'script') {
       const code = (el.textContent ?? '').slice(0, MAX_INLINE_SCRIPT);
       for (const [re, marker] of INLINE_SCRIPT_MARKERS) {

@@ -33,6 +33,7 @@ class ScrapeOptions(TypedDict, total=False):
     parsers: List[str]
     maxPages: int
     acceptOutcomes: List[str]
+    consent: Literal["reject", "accept"]
 
 
 class CrawlOptions(TypedDict, total=False):

@@ -28,6 +28,7 @@ import type { AbortedNavigation, PageInterceptor } from './page-interceptor.js';
 import { ACTION_SCREENSHOT_DEFAULTS, takeScreenshot, type CapturedScreenshot, type ShotRequest } from './screenshots.js';
 import type { SsrfProxy } from './ssrf-proxy.js';
 import { pickOutcomeHeaders } from '../../../shared/src/page-outcome/outcome.js';
+import { answerConsent } from './consent/consent.js';
 
 export interface CaptureResult {
   finalUrl: string;
@@ -113,6 +114,8 @@ export class CaptureRun {
     await this.navigate();
     const committed = performance.now();
     if (!this.downloaded) await this.settlePage();
+    // The consent option: the platform's reject/accept button, before waitFor and actions see the page.
+    if (!this.downloaded && this.options.consent) await answerConsent(this.page, this.options.consent);
     await this.waitFor();
     await runActions(this.options.actions, { page: this.page, deadline: this.deadline, screenshot: () => this.shoot('action') });
     const html = await this.finalHtml();

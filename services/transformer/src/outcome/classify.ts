@@ -28,8 +28,12 @@ const CONSENT_REST_CHARS = 400;
 const LOGIN_REST_CHARS = 700;
 /** A paywalled article's teaser: main text under this with a paywall named. */
 const PAYWALL_MAIN_CHARS = 1200;
-/** Fewer visible characters than this (and no media) is an empty page. */
-const EMPTY_CHARS = 40;
+/**
+ * No visible text at all (and at most one image) is an empty page. A page of one short line
+ * ("none", "OK") is a page: only a shell says nothing, or only "Loading…".
+ */
+const EMPTY_CHARS = 1;
+const LOADING_ONLY = /^(loading|please wait|laden|wird geladen|chargement|cargando|caricamento)\W*$/i;
 /** <noscript> text from this length on is content served to readers without scripts. */
 const NOSCRIPT_CONTENT_CHARS = 200;
 /** An error page with a site's full chrome still has little main text. */
@@ -194,11 +198,12 @@ const soft404: Rule = (s, e) => {
 const empty: Rule = (s, e) => {
   if (s.status < 200 || s.status >= 300) return undefined;
   const words = s.text.replace(/\s+/g, ' ').trim();
-  const jsOnly = words.length < 200 && /\b(enable|turn on|requires?) javascript\b/i.test(words) && (s.mainTextLength ?? 0) < EMPTY_CHARS * 5;
+  const jsOnly = words.length < 200 && /\b(enable|turn on|requires?) javascript\b/i.test(words) && (s.mainTextLength ?? 0) < 200;
+  const loadingOnly = LOADING_ONLY.test(words);
   // A page that serves its content in <noscript> (for readers without scripts) is not a shell.
   if (s.noscriptTextLength >= NOSCRIPT_CONTENT_CHARS) return undefined;
-  if ((s.textLength < EMPTY_CHARS && s.media < 2) || jsOnly) {
-    return e.verdict('empty', [...(jsOnly ? [`says only "${words.slice(0, 80)}"`] : []), ...e.vendorFacts('spa-root'), `media elements: ${s.media}`]);
+  if ((s.textLength < EMPTY_CHARS && s.media < 2) || jsOnly || loadingOnly) {
+    return e.verdict('empty', [...(jsOnly || loadingOnly ? [`says only "${words.slice(0, 80)}"`] : []), ...e.vendorFacts('spa-root'), `media elements: ${s.media}`]);
   }
   return undefined;
 };

@@ -15,7 +15,7 @@ const exact = <T>() => <const L extends readonly string[]>(list: L & Exact<T, L>
 
 export const SCRAPE_FIELDS = exact<ScrapeRequest>()([
   'url', 'formats', 'onlyMainContent', 'includeTags', 'excludeTags', 'viewport', 'mobile', 'device', 'darkMode', 'headers',
-  'waitFor', 'timeout', 'screenshotOptions', 'actions', 'engine', 'extract', 'changeTrackingOptions', 'parsers', 'maxPages',
+  'waitFor', 'timeout', 'screenshotOptions', 'actions', 'engine', 'extract', 'changeTrackingOptions', 'parsers', 'maxPages', 'acceptOutcomes', 'consent',
 ]);
 export const CRAWL_FIELDS = exact<CrawlRequest>()([
   'url', 'maxDepth', 'limit', 'includePaths', 'excludePaths', 'allowExternalLinks', 'ignoreRobots', 'scrapeOptions', 'webhookUrl',
@@ -30,7 +30,7 @@ export const SCRAPE_JOB_FIELDS = exact<ScrapeJob>()([
   'actions', 'metadata', 'timings', 'error', 'json', 'changeTracking', 'document',
 ]);
 export const CRAWL_JOB_FIELDS = exact<CrawlJob>()([
-  'id', 'status', 'startUrl', 'totalUrls', 'completedUrls', 'failedUrls', 'createdAt', 'startedAt', 'completedAt', 'data', 'next', 'error',
+  'id', 'status', 'startUrl', 'totalUrls', 'completedUrls', 'failedUrls', 'createdAt', 'startedAt', 'completedAt', 'data', 'next', 'error', 'blockedHosts',
 ]);
 export const CRAWL_PAGE_FIELDS = exact<CrawlPage>()(['url', 'depth', 'markdown', 'html', 'rawHtml', 'json', 'changeTracking', 'metadata', 'links', 'document']);
 export const BATCH_JOB_FIELDS = exact<BatchJob>()([

@@ -29,6 +29,10 @@ export const ERROR_CODES = {
   // The transform's own bounds: decided in docs/api.md "Transform budgets".
   TRANSFORM_TIMEOUT: { status: 504, title: 'Transform timeout' },
   PAGE_TOO_COMPLEX: { status: 422, title: 'Page too complex' },
+  // A page that is not the content asked for (docs/api.md "Page outcome").
+  PAGE_CHALLENGE: { status: 502, title: 'Page is a bot challenge' },
+  PAGE_BLOCKED: { status: 502, title: 'Page is a block page' },
+  PAGE_EMPTY: { status: 502, title: 'Page is empty' },
   // The web console's (docs/console.md).
   FORBIDDEN: { status: 403, title: 'Forbidden' },
   CONFLICT: { status: 409, title: 'Conflict' },
@@ -46,7 +50,7 @@ export type ErrorCode = keyof typeof ERROR_CODES;
 export const PAGE_ERROR_CODES = [
   'INVALID_URL', 'URL_NOT_ALLOWED', 'PAGE_TIMEOUT', 'SELECTOR_NOT_FOUND', 'BROWSER_ERROR', 'NETWORK_ERROR',
   'DOCUMENT_TOO_LARGE', 'DOCUMENT_ENCRYPTED', 'DOCUMENT_UNREADABLE', 'DOCUMENT_PARSE_TIMEOUT', 'DOCUMENT_TOO_COMPLEX',
-  'TRANSFORM_TIMEOUT', 'PAGE_TOO_COMPLEX',
+  'TRANSFORM_TIMEOUT', 'PAGE_TOO_COMPLEX', 'PAGE_CHALLENGE', 'PAGE_BLOCKED', 'PAGE_EMPTY',
 ] as const satisfies readonly ErrorCode[];
 export type PageErrorCode = (typeof PAGE_ERROR_CODES)[number];
 

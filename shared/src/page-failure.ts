@@ -26,13 +26,14 @@ export async function pageSettled(log: EventLog, at: PageAddress, done: 'page_fe
 export async function recordPageFailure(
   log: EventLog,
   at: PageAddress,
-  error: { code: string; message: string },
+  error: { code: string; message: string; pageOutcome?: string; evidence?: string[] },
   attempt: number,
   meta: { newId: IdGenerator; clock: Clock },
   cacheKey?: string,
 ): Promise<void> {
   const now = meta.clock();
-  const data = { error: { code: toPageErrorCode(error), message: error.message }, failedAt: now.toISOString(), attempt, ...(cacheKey ? { cacheKey } : {}) };
+  const outcome = error.pageOutcome ? { pageOutcome: error.pageOutcome, evidence: error.evidence ?? [] } : {};
+  const data = { error: { code: toPageErrorCode(error), message: error.message, ...outcome }, failedAt: now.toISOString(), attempt, ...(cacheKey ? { cacheKey } : {}) };
   await log.append(
     makeEvent('page_failed', at, data, { eventId: meta.newId(), now }),
     { once: true },

@@ -9,6 +9,7 @@ import { checkExtractOptions, ExtractOptions, type ExtractOptionsInput } from '.
 import { selectorCostProblem } from './selector-cost.js';
 import { StringEnum } from './string-enum.js';
 import { ENGINES } from './engines.js';
+import { PAGE_OUTCOMES } from './page-outcome/outcome.js';
 
 export { StringEnum };
 
@@ -142,6 +143,15 @@ export const ScrapeOptionsSchema = Type.Object(
         + 'Default: browser for a scrape, auto for crawl and batch pages (server settings may change these).',
     })),
     extract: Type.Optional(ExtractOptions),
+    acceptOutcomes: Type.Optional(Type.Array(StringEnum(PAGE_OUTCOMES.filter((o) => o !== 'ok')), {
+      maxItems: PAGE_OUTCOMES.length - 1, uniqueItems: true,
+      description: 'Page outcomes to take as content (docs/api.md "Page outcome"): a page classified challenge, blocked or empty '
+        + 'fails with PAGE_CHALLENGE, PAGE_BLOCKED or PAGE_EMPTY unless its outcome is listed here. Default: none.',
+    })),
+    consent: Type.Optional(StringEnum(['reject', 'accept'] as const, {
+      description: 'Before capture, click the reject (choose this unless you mean to consent) or accept button of a consent platform\'s dialog: '
+        + 'OneTrust, Cookiebot, Didomi, Quantcast, TrustArc, Usercentrics. Needs the browser. Default: the dialog is left as it is.',
+    })),
     changeTrackingOptions: Type.Optional(Type.Object({
       tag: Type.Optional(Type.String({
         minLength: 1, maxLength: 128,
@@ -188,6 +198,10 @@ export const ResolvedScrapeOptions = Type.Object({
   extract: Type.Optional(Type.Unsafe<ExtractOptionsInput>(Type.Object({ schema: Type.Object({}, { additionalProperties: true }) }))),
   /** changeTrackingOptions.tag: the observation history the page belongs to (none: the URL's own). */
   changeTrackingTag: Type.Optional(Type.String()),
+  /** Only when given and not empty (older events and requests without it keep their form and cache key). */
+  acceptOutcomes: Type.Optional(Type.Array(Type.String())),
+  /** Only when given (the consent option). */
+  consent: Type.Optional(Type.Union([Type.Literal('reject'), Type.Literal('accept')])),
   /** Only when not every parser (absent: all of PARSERS; events from before documents have none). */
   parsers: Type.Optional(Type.Array(Type.Union(PARSERS.map((p) => Type.Literal(p))))),
   /** Only when the request named one (absent: the server's DOCUMENT_MAX_PAGES). */
@@ -260,6 +274,8 @@ export function normalizeScrapeOptions(input: ScrapeOptionsInput, field = ''): R
     ...(input.engine ? { engine: input.engine } : {}),
     ...(input.extract ? { extract: input.extract as ExtractOptionsInput } : {}),
     ...(input.changeTrackingOptions?.tag !== undefined ? { changeTrackingTag: input.changeTrackingOptions.tag } : {}),
+    ...(input.acceptOutcomes?.length ? { acceptOutcomes: [...input.acceptOutcomes].sort() } : {}),
+    ...(input.consent ? { consent: input.consent } : {}),
     ...documentOptions(input),
   };
 }
@@ -286,8 +302,9 @@ export function parsersOf(options: Pick<ResolvedScrapeOptions, 'parsers'>): read
  * The options of a request that only a browser can honour (named as the request names
  * them). `mobile` and `device` are not among them: the HTTP engine sends their user agent.
  */
-export function browserOnlyOptions(input: Pick<ScrapeOptionsInput, 'formats' | 'actions' | 'waitFor' | 'darkMode' | 'viewport'>): string[] {
+export function browserOnlyOptions(input: Pick<ScrapeOptionsInput, 'formats' | 'actions' | 'waitFor' | 'darkMode' | 'viewport' | 'consent'>): string[] {
   const needs: string[] = [];
+  if (input.consent) needs.push('consent');
   if (input.formats?.includes('screenshot')) needs.push('the screenshot format');
   if (input.actions?.length) needs.push('actions');
   if (input.waitFor !== undefined) needs.push('waitFor');
@@ -305,5 +322,6 @@ export function resolvedBrowserNeeds(options: ResolvedScrapeOptions): string[] {
     ...(options.waitFor !== undefined ? { waitFor: options.waitFor } : {}),
     darkMode: options.darkMode,
     ...(viewportSet ? { viewport: options.viewport } : {}),
+    ...(options.consent ? { consent: options.consent } : {}),
   });
 }

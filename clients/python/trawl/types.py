@@ -32,6 +32,8 @@ class ScrapeOptions(TypedDict, total=False):
     changeTrackingOptions: Dict[str, Any]
     parsers: List[str]
     maxPages: int
+    acceptOutcomes: List[str]
+    consent: Literal["reject", "accept"]
 
 
 class CrawlOptions(TypedDict, total=False):

@@ -29,6 +29,8 @@ import type { SettleWatch } from './settle-watch.js';
 import { ACTION_SCREENSHOT_DEFAULTS, takeScreenshot, type CapturedScreenshot, type ShotRequest } from './screenshots.js';
 import type { SsrfProxy } from './ssrf-proxy.js';
 import type { ServedResponse } from './engine/http-engine.js';
+import { pickOutcomeHeaders } from '../../../shared/src/page-outcome/outcome.js';
+import { answerConsent } from './consent/consent.js';
 
 export interface CaptureResult {
   finalUrl: string;
@@ -46,6 +48,8 @@ export interface CaptureResult {
    * 'served' (the document as the server sent it, when it was lost before that).
    */
   domSnapshot?: 'domcontentloaded' | 'served';
+  /** The main response's headers the page outcome reads (shared/src/page-outcome pickOutcomeHeaders). */
+  outcomeHeaders?: Record<string, string>;
 }
 
 /** What watches the page for scripts that misbehave (page-interceptor.ts, dom-snapshot.ts). */
@@ -124,6 +128,8 @@ export class CaptureRun {
     await this.navigate();
     const committed = performance.now();
     if (!this.downloaded) await this.settlePage();
+    // The consent option: the platform's reject/accept button, before waitFor and actions see the page.
+    if (!this.downloaded && this.options.consent) await answerConsent(this.page, this.options.consent);
     await this.waitFor();
     await runActions(this.options.actions, { page: this.page, deadline: this.deadline, screenshot: () => this.shoot('action') });
     const html = await this.finalHtml();
@@ -135,6 +141,7 @@ export class CaptureRun {
       finalUrl: this.fallbacks.finalUrl ?? (this.downloaded && response ? response.url() : this.page.url()),
       statusCode: response?.status() ?? 200,
       ...(contentType ? { contentType } : {}),
+      ...(response ? { outcomeHeaders: pickOutcomeHeaders(response.headers()) } : {}),
       html,
       screenshots: this.screenshots,
       timings: {

@@ -113,6 +113,7 @@ export class FetchWorker {
         engine: result.engine,
         ...(result.abortedNavigations ? { abortedNavigations: result.abortedNavigations } : {}),
         ...(result.domSnapshot ? { domSnapshot: result.domSnapshot } : {}),
+        ...(result.outcomeHeaders && Object.keys(result.outcomeHeaders).length ? { outcomeHeaders: result.outcomeHeaders } : {}),
       }, { eventId: newId(), now }),
       { once: true },
     );

@@ -23,6 +23,7 @@ import { BASELINE_BUCKET, eventFilter } from '../../../shared/src/subjects.js';
 import { PageObserver, type ObserveOutcome } from './change-tracking/observer.js';
 import { Cancellations, JobCancelledError } from './cancellations.js';
 import type { TransformPool, TransformSource } from './transform-pool.js';
+import { outcomeRefusal } from './outcome/failure.js';
 import type { DocumentInput, TransformInput, TransformOutput } from './types.js';
 
 type PageFetchedEvent = TrawlEvent<'page_fetched'> & { seq: number };
@@ -109,7 +110,7 @@ export class TransformConsumer {
     const started = performance.now();
     // changeTracking compares markdown, so it is made even when not asked for (and not returned then).
     const transformOptions = asked.has('changeTracking') && !asked.has('markdown') ? { ...options, formats: [...options.formats, 'markdown' as const] } : options;
-    const input = { html: '', url: event.data.finalUrl, options: transformOptions, statusCode: event.data.statusCode };
+    const input = { html: '', url: event.data.finalUrl, options: transformOptions, statusCode: event.data.statusCode, headers: event.data.outcomeHeaders };
     // The page's HTML or the document's bytes are read when a thread takes the transform (a
     // loader): the messages waiting in the pool's fair queue hold no page.
     let html = '';
@@ -121,6 +122,9 @@ export class TransformConsumer {
         return { ...input, html };
       }, { signal: mctx.signal, key: apiKeyId, budgetMs: ctx.config.transformTimeoutMs });
     const transformMs = Math.round(performance.now() - started);
+    // A challenge, block or empty page fails with its evidence (outcome/failure.ts), before it is observed or stored.
+    const refused = outcomeRefusal(event.kind, out.metadata, options);
+    if (refused) return recordPageFailure(ctx.log, at, refused, mctx.deliveryCount, this.deps, requested.data.cacheKey);
     const observed = await this.observe(event, requested, out.markdown, clock());
     // The observation's time is the page's completedAt (a redelivered page keeps the time it
     // first observed), so a later report's previousScrapeAt is this page's completedAt.

@@ -44,6 +44,7 @@ import { extractJson } from './extract.js';
 import { jsonLdBlocks } from './json-ld.js';
 import { readStructuredData } from './structured-data.js';
 import type { TransformInput, TransformOutput } from './types.js';
+import { classifyPage, readSignals, type PageSignals } from './outcome/index.js';
 
 export function transformPage(input: TransformInput): TransformOutput {
   const pageUrl = parsePageUrl(input.url);
@@ -54,6 +55,8 @@ export function transformPage(input: TransformInput): TransformOutput {
   const structured = readStructuredData(document, base, jsonLd);
   if (structured) metadata.structured = structured;
   const links = extractLinks(document, base);
+  // Read before any clean-up removes the scripts and widgets that name their vendor.
+  const signals = readSignals(document, { status: input.statusCode ?? 200, headers: input.headers, url: input.url, title: metadata.title }, input.html);
   const output: TransformOutput = { links, metadata };
   if (input.options.formats.includes('extract') && input.options.extract) {
     const { json, truncated } = extractJson(document, input.options.extract.schema, base);
@@ -63,10 +66,11 @@ export function transformPage(input: TransformInput): TransformOutput {
 
   const wantMarkdown = input.options.formats.includes('markdown');
   const wantHtml = input.options.formats.includes('html');
-  if (!wantMarkdown && !wantHtml) return output;
+  if (!wantMarkdown && !wantHtml) return withOutcome(output, signals);
 
   const fallbacks: string[] = [];
   const root = contentRoot(document, base, input, metadata.ogTitle ?? metadata.title, fallbacks);
+  if (input.options.onlyMainContent && input.options.includeTags.length === 0) signals.mainTextLength = textLength(root);
   if (wantHtml) {
     removeComments(root);
     output.html = root.innerHTML.trim();
@@ -81,6 +85,14 @@ export function transformPage(input: TransformInput): TransformOutput {
     );
   }
   if (fallbacks.length > 0) metadata.extractionFallbacks = fallbacks;
+  return withOutcome(output, signals);
+}
+
+/** metadata.pageOutcome and its evidence (outcome/; docs/api.md "Page outcome"). */
+function withOutcome(output: TransformOutput, signals: PageSignals): TransformOutput {
+  const { outcome, evidence } = classifyPage(signals);
+  output.metadata.pageOutcome = outcome;
+  output.metadata.pageOutcomeEvidence = evidence;
   return output;
 }
 

@@ -2,6 +2,7 @@ import type { PageMetadata } from '../../../shared/src/events/common.js';
 import type { DocumentKind } from '../../../shared/src/document-type.js';
 import type { ResolvedScrapeOptions } from '../../../shared/src/scrape-options.js';
 import type { StructuredData } from './structured-data.js';
+import type { PageOutcome } from '../../../shared/src/page-outcome/outcome.js';
 
 export interface TransformInput {
   /** The rendered page (Chromium's serialization of the DOM after scripts). */
@@ -11,6 +12,8 @@ export interface TransformInput {
   options: ResolvedScrapeOptions;
   /** HTTP status of the main document, copied into metadata.statusCode. */
   statusCode?: number;
+  /** The response headers the page outcome reads (page_fetched.outcomeHeaders; shared/src/page-outcome). */
+  headers?: Record<string, string>;
   /** Set for a document response (then `html` is ''): documents/transform-document.ts. */
   document?: DocumentInput;
 }
@@ -49,6 +52,12 @@ export interface MetadataExtras {
   extractTruncated?: true;
 }
 
+/** What the page is (outcome/classify.ts; docs/api.md "Page outcome") and what was seen. */
+export interface OutcomeMetadata {
+  pageOutcome?: PageOutcome;
+  pageOutcomeEvidence?: string[];
+}
+
 /** A document's metadata (docs/api.md "Documents"): the stored Content-Type, page counts, the OCR flag, whether it was converted. */
 export interface DocumentMetadata {
   contentType?: string;
@@ -58,7 +67,7 @@ export interface DocumentMetadata {
   pagesWithoutText?: number[];
   parsed?: boolean;
 }
-export type TransformMetadata = PageMetadata & MetadataExtras & DocumentMetadata;
+export type TransformMetadata = PageMetadata & MetadataExtras & DocumentMetadata & OutcomeMetadata;
 
 export interface TransformOutput {
   /** Present only when options.formats includes 'markdown'. */

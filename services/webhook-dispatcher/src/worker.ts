@@ -48,13 +48,14 @@ export function createWebhookDispatcher(deps: DispatcherDeps): ConsumerWorker<We
   const record = async <N extends 'webhook_attempted' | 'webhook_delivered' | 'webhook_abandoned'>(
     source: WebhookRequestedEvent, event: N, data: TrawlEvent<N>['data'], once: boolean,
   ): Promise<void> => {
-    const e = makeEvent(event, { kind: source.kind, id: source.id, part: WEBHOOK_PART }, data, { eventId: newId(), now: clock() });
+    // On the request's own part: a crawl's final webhook is on WEBHOOK_PART, a crawl.host_blocked one on a part per host.
+    const e = makeEvent(event, { kind: source.kind, id: source.id, part: source.part }, data, { eventId: newId(), now: clock() });
     await deps.log.append(e as never, { once });
   };
 
   /** True when this webhook already has an outcome (a redelivery after a crash). */
   const settled = async (source: WebhookRequestedEvent): Promise<boolean> => {
-    const at = { kind: source.kind, id: source.id, part: WEBHOOK_PART };
+    const at = { kind: source.kind, id: source.id, part: source.part };
     return (await deps.log.exists({ ...at, event: 'webhook_delivered' })) || (await deps.log.exists({ ...at, event: 'webhook_abandoned' }));
   };
 

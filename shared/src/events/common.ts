@@ -1,6 +1,7 @@
 // Pieces shared by several event types.
 import { FormatRegistry, Type, type Static } from '@sinclair/typebox';
 import { PAGE_ERROR_CODES } from '../errors.js';
+import { PageOutcomeSchema } from '../page-outcome/outcome.js';
 
 // TypeBox's compiler knows no formats until told: ISO 8601 UTC timestamps, as the spec shows them.
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
@@ -20,6 +21,9 @@ export type PayloadRef = Static<typeof PayloadRef>;
 export const PageError = Type.Object({
   code: Type.Union(PAGE_ERROR_CODES.map((c) => Type.Literal(c))),
   message: Type.String(),
+  /** PAGE_CHALLENGE, PAGE_BLOCKED, PAGE_EMPTY: what the page was and what was seen (docs/api.md "Page outcome"). */
+  pageOutcome: Type.Optional(Type.String()),
+  evidence: Type.Optional(Type.Array(Type.String())),
 });
 export type PageError = Static<typeof PageError>;
 
@@ -37,6 +41,9 @@ export const PageMetadata = Type.Object(
     canonicalUrl: Type.Optional(Type.String()),
     sourceUrl: Type.Optional(Type.String()),
     statusCode: Type.Optional(Type.Integer()),
+    /** What the page is, and what was seen (docs/api.md "Page outcome"); absent on documents and older events. */
+    pageOutcome: Type.Optional(PageOutcomeSchema),
+    pageOutcomeEvidence: Type.Optional(Type.Array(Type.String())),
   },
   { additionalProperties: true },
 );

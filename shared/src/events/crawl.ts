@@ -35,7 +35,7 @@ export const CrawlStarted = Type.Object({
   startedAt: Timestamp,
 });
 
-export const CRAWL_SKIP_REASONS = ['duplicate', 'depth', 'external', 'pattern', 'robots', 'limit', 'invalid'] as const;
+export const CRAWL_SKIP_REASONS = ['duplicate', 'depth', 'external', 'pattern', 'robots', 'limit', 'invalid', 'blocked-host'] as const;
 export type CrawlSkipReason = (typeof CRAWL_SKIP_REASONS)[number];
 
 /** The frontier's verdict on one completed page's links: which join the crawl. */
@@ -47,6 +47,18 @@ export const CrawlLinksDiscovered = Type.Object({
   /** Links left out, by reason (observability only). */
   skipped: Type.Record(Type.String(), Count),
   discoveredAt: Timestamp,
+});
+
+/**
+ * The crawl stopped asking a host that refused it (bot challenges or block pages,
+ * HOST_BLOCK_AFTER in a row; services/crawler-frontier/src/crawl/host-blocks.ts). Part: a
+ * hash of the host (hostPart), so it is recorded once per host.
+ */
+export const CrawlHostBlocked = Type.Object({
+  host: Type.String(),
+  /** Refusals in a row when the crawl stopped asking. */
+  refusals: Count,
+  blockedAt: Timestamp,
 });
 
 export const CrawlCancelRequested = Type.Object({
@@ -67,7 +79,7 @@ export const CrawlFinished = Type.Object({
 });
 
 export const WEBHOOK_EVENT_TYPES = [
-  'crawl.completed', 'crawl.failed', 'crawl.cancelled',
+  'crawl.completed', 'crawl.failed', 'crawl.cancelled', 'crawl.host_blocked',
   // Batch scrape (shared/src/events/batch.ts): the same delivery pipeline.
   'batch.completed', 'batch.failed', 'batch.cancelled',
 ] as const;
@@ -119,6 +131,7 @@ export const crawlEvents = {
   crawl_started: CrawlStarted,
   crawl_links_discovered: CrawlLinksDiscovered,
   crawl_cancel_requested: CrawlCancelRequested,
+  crawl_host_blocked: CrawlHostBlocked,
   crawl_finished: CrawlFinished,
   ...webhookEvents,
 } as const;
@@ -128,6 +141,7 @@ export type CrawlStarted = Static<typeof CrawlStarted>;
 export type CrawlLinksDiscovered = Static<typeof CrawlLinksDiscovered>;
 export type CrawlCancelRequested = Static<typeof CrawlCancelRequested>;
 export type CrawlFinished = Static<typeof CrawlFinished>;
+export type CrawlHostBlocked = Static<typeof CrawlHostBlocked>;
 export type WebhookRequested = Static<typeof WebhookRequested>;
 export type WebhookAttempted = Static<typeof WebhookAttempted>;
 export type WebhookDelivered = Static<typeof WebhookDelivered>;

@@ -97,6 +97,11 @@ export const PageFetched = Type.Object({
    * DOMContentLoaded) or 'served' (lost before that: rawHtml is the document as served).
    */
   domSnapshot: Type.Optional(Type.Union([Type.Literal('domcontentloaded'), Type.Literal('served')])),
+  /**
+   * The response headers the page outcome reads (shared/src/page-outcome OUTCOME_HEADERS;
+   * Set-Cookie as cookie names only). Absent when none was sent, and on older events.
+   */
+  outcomeHeaders: Type.Optional(Type.Record(Type.String(), Type.String())),
 });
 
 export const PageCompleted = Type.Object({
@@ -129,12 +134,14 @@ export function cancelEventOf(kind: string): string | null {
 }
 
 /**
- * A page whose server answered with an error status (404, 500...). Its result is complete
+ * A page whose server answered with an error status (404, 500...), or an error page served
+ * with 200 (a soft 404, docs/api.md "Page outcome"). Its result is complete
  * (the error page's content, metadata.statusCode), but in a crawl or batch it counts under
  * failedUrls, not completedUrls, and a crawl does not follow its links (docs/api.md).
  */
-export function isHttpErrorPage(data: { metadata: { statusCode?: number } }): boolean {
-  return (data.metadata.statusCode ?? 0) >= 400;
+export function isHttpErrorPage(data: { metadata: { statusCode?: number; pageOutcome?: unknown } }): boolean {
+  // An error page served with 200 (metadata.pageOutcome 'soft-404') counts the same way.
+  return (data.metadata.statusCode ?? 0) >= 400 || data.metadata.pageOutcome === 'soft-404';
 }
 
 /** At most this many links ride on page_completed (the full list is in the result payload). */

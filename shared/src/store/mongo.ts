@@ -184,10 +184,10 @@ export class MongoStore implements ReadModelStore {
   async countCrawlPages(crawlId: string, beforeResultSeq?: number): Promise<{ completed: number; failed: number }> {
     const pages = this.col<CrawlPageDoc>('crawl_pages');
     const scope = { crawlId, ...MongoStore.resultFilter(beforeResultSeq) };
-    // A completed error page (HTTP >= 400) counts as failed (isHttpErrorPage).
+    // A completed error page (HTTP >= 400, or a soft 404) counts as failed (isHttpErrorPage).
     const [completed, failed] = await Promise.all([
-      pages.countDocuments({ ...scope, status: 'COMPLETED', 'metadata.statusCode': { $not: { $gte: 400 } } } as never),
-      pages.countDocuments({ ...scope, $or: [{ status: 'FAILED' }, { status: 'COMPLETED', 'metadata.statusCode': { $gte: 400 } }] } as never),
+      pages.countDocuments({ ...scope, status: 'COMPLETED', 'metadata.statusCode': { $not: { $gte: 400 } }, 'metadata.pageOutcome': { $ne: 'soft-404' } } as never),
+      pages.countDocuments({ ...scope, $or: [{ status: 'FAILED' }, { status: 'COMPLETED', 'metadata.statusCode': { $gte: 400 } }, { status: 'COMPLETED', 'metadata.pageOutcome': 'soft-404' }] } as never),
     ]);
     return { completed, failed };
   }

@@ -201,9 +201,9 @@ export class SqliteStore implements ReadModelStore {
 
   async countCrawlPages(crawlId: string, beforeResultSeq?: number): Promise<{ completed: number; failed: number }> {
     const rows = this.conn
-      // A completed error page (HTTP >= 400) counts as failed (isHttpErrorPage).
-      .prepare(`SELECT CASE WHEN status = 'COMPLETED' AND COALESCE(json_extract(doc, '$.metadata.statusCode'), 0) >= 400
-          THEN 'FAILED' ELSE status END AS status, COUNT(*) AS n
+      // A completed error page (HTTP >= 400, or a soft 404) counts as failed (isHttpErrorPage).
+      .prepare(`SELECT CASE WHEN status = 'COMPLETED' AND (COALESCE(json_extract(doc, '$.metadata.statusCode'), 0) >= 400
+          OR json_extract(doc, '$.metadata.pageOutcome') = 'soft-404') THEN 'FAILED' ELSE status END AS status, COUNT(*) AS n
         FROM crawl_pages WHERE crawl_id = ? AND status != 'PENDING'
         AND (? IS NULL OR result_seq < ?) GROUP BY 1`)
       .all(crawlId, beforeResultSeq ?? null, beforeResultSeq ?? null) as { status: string; n: number }[];

@@ -194,6 +194,8 @@ export interface CrawlJobDoc {
   /** Stream sequence of the cancel: page results at or after it do not count. */
   frozenAtSeq?: number;
   error?: { message: string };
+  /** Hosts the crawl stopped asking (crawl_host_blocked; docs/api.md "Page outcome"). */
+  blockedHosts?: Array<{ host: string; refusals: number; blockedAt: string }>;
   lastSeq: number;
 }
 

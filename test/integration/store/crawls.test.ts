@@ -59,6 +59,13 @@ storeContract('crawl store', 'crawls', (store) => {
     assert.equal((await store().listCrawlPages('err', { afterRequestedSeq: 0, limit: 10 })).length, 3);
   });
 
+  test('a completed soft 404 (metadata.pageOutcome soft-404) counts as failed like HTTP 404', async () => {
+    await store().saveCrawlPage({ ...pageDoc('soft', 1, 'COMPLETED', 10), metadata: { title: 'ok', description: '', statusCode: 200, pageOutcome: 'ok' } });
+    await store().saveCrawlPage({ ...pageDoc('soft', 2, 'COMPLETED', 20), metadata: { title: 'Page not found', description: '', statusCode: 200, pageOutcome: 'soft-404' } });
+    await store().saveCrawlPage({ ...pageDoc('soft', 3, 'COMPLETED', 30), metadata: { title: 'wall', description: '', statusCode: 200, pageOutcome: 'login-wall' } });
+    assert.deepEqual(await store().countCrawlPages('soft'), { completed: 2, failed: 1 });
+  });
+
   test('reset clears crawls too', async () => {
     await store().reset();
     assert.equal(await store().getCrawlJob('c1'), null);

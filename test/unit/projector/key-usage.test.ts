@@ -76,3 +76,18 @@ test('usage written before committed pages existed reads as none held', () => {
   assert.equal(doc?.committedPages, undefined);
   assert.equal(doc?.pages, 1);
 });
+
+test('a scrape that failed as a challenge, block or empty page is given back; other failures and crawl pages are not', () => {
+  const failed = (id: string, code: string, kind = 'scrape') => ev('page_failed', kind, id, { error: { code, message: 'x' }, failedAt: '2026-11-05T10:00:05.000Z' });
+  const doc = given([
+    ev('page_requested', 'scrape', 's1'), ev('page_requested', 'scrape', 's2'), ev('page_requested', 'scrape', 's3'), ev('page_requested', 'scrape', 's4'),
+    ev('page_requested', 'crawl', 'c1'),
+    failed('s1', 'PAGE_CHALLENGE'), failed('s2', 'PAGE_BLOCKED'), failed('s3', 'PAGE_TIMEOUT'), failed('c1', 'PAGE_CHALLENGE', 'crawl'),
+  ]);
+  assert.equal(doc.pages, 3);
+  assert.deepEqual(Object.keys(doc.activeJobs), ['s4']);
+  // A failure dated in another month than the one counted changes nothing.
+  const late = given([ev('page_requested', 'scrape', 'a', { requestedAt: '2026-11-30T23:59:59.000Z' }),
+    ev('page_failed', 'scrape', 'a', { error: { code: 'PAGE_EMPTY', message: 'x' }, failedAt: '2026-12-01T00:00:02.000Z' })]);
+  assert.deepEqual([late.month, late.pages], ['2026-11', 1]);
+});

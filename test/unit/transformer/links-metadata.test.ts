@@ -85,6 +85,9 @@ describe('metadata', () => {
       favicon: 'https://example.com/favicon.ico',
       type: 'article',
       dir: 'ltr',
+      // A page of one short line is a page, not an empty shell (docs/api.md "Page outcome").
+      pageOutcome: 'ok',
+      pageOutcomeEvidence: ['status 200', 'text 2 chars'],
       // The Open Graph tags again, all of them, as metadata.structured (structured-data.test.ts).
       structured: {
         jsonLd: [],

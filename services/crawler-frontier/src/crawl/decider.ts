@@ -27,6 +27,7 @@ import { JOB_PART, WEBHOOK_PART } from '../../../../shared/src/events/crawl.js';
 import type { EventData, EventName } from '../../../../shared/src/events/index.js';
 import { isHttpErrorPage } from '../../../../shared/src/events/page.js';
 import { checkLink, pageKeyOfUrl } from './links.js';
+import { backingOff, dueToBlock, hostOf, isBlocked, noRefusals, REFUSAL_CODES, withBlocked, withResult, type HostRefusals } from './host-blocks.js';
 
 /** Pages of one crawl loading at once (CRAWL_MAX_IN_FLIGHT overrides). */
 export const DEFAULT_MAX_IN_FLIGHT = 4;
@@ -70,6 +71,10 @@ export interface CrawlState {
   /** The start page's error, which fails the crawl. */
   startPageError: string | null;
   cancelRequested: boolean;
+  /** Hosts refusing the crawler (host-blocks.ts): streaks and the hosts no longer asked. */
+  hosts: HostRefusals;
+  /** The host of each page in flight, for the result's streak. */
+  pageHosts: ReadonlyMap<string, string>;
 }
 
 export const initialState = (): CrawlState => ({
@@ -85,6 +90,8 @@ export const initialState = (): CrawlState => ({
   failed: 0,
   startPageError: null,
   cancelRequested: false,
+  hosts: noRefusals(),
+  pageHosts: new Map(),
 });
 
 export const isFinished = (s: CrawlState): boolean =>
@@ -128,7 +135,8 @@ export function evolve(state: CrawlState, event: LogEvent): CrawlState {
       const index = state.queue.findIndex((q) => q.pageKey === event.part);
       if (index < 0) return state;
       const inFlight = new Map(state.inFlight).set(event.part, state.queue[index]!.depth);
-      return { ...state, queue: state.queue.filter((_, i) => i !== index), inFlight };
+      const pageHosts = new Map(state.pageHosts).set(event.part, hostOf(state.queue[index]!.url));
+      return { ...state, queue: state.queue.filter((_, i) => i !== index), inFlight, pageHosts };
     }
     case 'page_fetched':
       if (!state.inFlight.has(event.part) || state.fetched.has(event.part)) return state;
@@ -137,6 +145,7 @@ export function evolve(state: CrawlState, event: LogEvent): CrawlState {
       const depth = state.inFlight.get(event.part);
       if (depth === undefined || frozen(state)) return state;
       const fetched = withoutKey(state.fetched, event.part);
+      state = { ...state, hosts: withResult(state.hosts, state.pageHosts.get(event.part) ?? '', 'completed'), pageHosts: without(state.pageHosts, event.part) };
       if (isHttpErrorPage(event.data)) {
         // An error page's links are the server's error template, not the site: not followed.
         return {
@@ -144,7 +153,7 @@ export function evolve(state: CrawlState, event: LogEvent): CrawlState {
           inFlight: without(state.inFlight, event.part),
           fetched,
           failed: state.failed + 1,
-          startPageError: event.part === state.startPageKey ? `the server answered HTTP ${event.data.metadata.statusCode}` : state.startPageError,
+          startPageError: event.part === state.startPageKey ? httpErrorReason(event.data.metadata) : state.startPageError,
         };
       }
       return {
@@ -157,8 +166,11 @@ export function evolve(state: CrawlState, event: LogEvent): CrawlState {
     }
     case 'page_failed': {
       if (!state.inFlight.has(event.part) || frozen(state)) return state;
+      const result = REFUSAL_CODES.has(event.data.error.code) ? 'refused' : 'other';
       return {
         ...state,
+        hosts: withResult(state.hosts, state.pageHosts.get(event.part) ?? '', result),
+        pageHosts: without(state.pageHosts, event.part),
         inFlight: without(state.inFlight, event.part),
         fetched: withoutKey(state.fetched, event.part),
         failed: state.failed + 1,
@@ -178,6 +190,12 @@ export function evolve(state: CrawlState, event: LogEvent): CrawlState {
         queue.push({ pageKey, url, depth: event.data.depth });
       }
       return { ...state, discovered, queue, awaitingLinks: without(state.awaitingLinks, event.part) };
+    }
+    case 'crawl_host_blocked': {
+      // The host's queued pages are never asked for: they count as failed.
+      const host = event.data.host;
+      const queue = state.queue.filter((q) => hostOf(q.url) !== host);
+      return { ...state, hosts: withBlocked(state.hosts, host), queue, failed: state.failed + (state.queue.length - queue.length) };
     }
     case 'crawl_cancel_requested':
       return isFinished(state) || state.status === 'NONE' ? state : { ...state, cancelRequested: true };
@@ -246,9 +264,31 @@ function advance(crawlId: string, initial: CrawlState, ctx: DecideContext): Emit
     emit({ part: pageKey, event: 'crawl_links_discovered', data: { ...judgeLinks(s, page.depth + 1, page.links, ctx), discoveredAt: at } });
   }
 
+  for (const host of dueToBlock(s.hosts)) {
+    emit({ part: hostPart(host), event: 'crawl_host_blocked', data: { host, refusals: s.hosts.streak.get(host) ?? 0, blockedAt: at } });
+    const crawl = s.crawl!;
+    if (crawl.webhookUrl) {
+      // A part of its own: the crawl's final webhook is recorded once on WEBHOOK_PART.
+      emit({
+        part: `webhook-${hostPart(host)}`,
+        event: 'webhook_requested',
+        data: {
+          url: crawl.webhookUrl,
+          type: 'crawl.host_blocked',
+          body: JSON.stringify({ event: 'crawl.host_blocked', data: { id: crawlId, status: s.status, startUrl: crawl.startUrl, host, refusals: s.hosts.streak.get(host) ?? 0 }, timestamp: at }),
+          webhookId: `msg_${crawlId}_${hostPart(host)}`,
+          apiKeyId: crawl.apiKeyId,
+          requestedAt: at,
+        },
+      });
+    }
+  }
+
   const maxInFlight = ctx.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;
-  while (loadingCount(s) < maxInFlight && s.inFlight.size < maxUnfinished(maxInFlight) && s.queue.length > 0) {
-    const next = s.queue[0]!;
+  for (;;) {
+    if (!(loadingCount(s) < maxInFlight && s.inFlight.size < maxUnfinished(maxInFlight))) break;
+    const next = nextRequestable(s);
+    if (!next) break;
     const crawl = s.crawl!;
     emit({
       part: next.pageKey,
@@ -263,6 +303,22 @@ function advance(crawlId: string, initial: CrawlState, ctx: DecideContext): Emit
   return out;
 }
 
+/**
+ * The first queued page the crawl may ask for now: not of a blocked host, and not of a host
+ * backing off while one of its pages is still loading (host-blocks.ts).
+ */
+function nextRequestable(s: CrawlState): QueuedPage | undefined {
+  const loadingHosts = new Set<string>();
+  for (const [key, host] of s.pageHosts) if (!s.fetched.has(key)) loadingHosts.add(host);
+  return s.queue.find((q) => {
+    const host = hostOf(q.url);
+    return !isBlocked(s.hosts, host) && !(backingOff(s.hosts, host) && loadingHosts.has(host));
+  });
+}
+
+/** The subject part of a host's crawl_host_blocked: a hash token (a host has dots, subjects split at them). */
+export const hostPart = (host: string): string => pageKeyOfUrl(`http://${host}/`) ?? 'host';
+
 /** The verdict on one page's links, against the state the crawl is in now. */
 function judgeLinks(s: CrawlState, depth: number, links: readonly string[], ctx: DecideContext) {
   const crawl = s.crawl!;
@@ -275,6 +331,7 @@ function judgeLinks(s: CrawlState, depth: number, links: readonly string[], ctx:
     if (!verdict.accept) { skip(verdict.reason); continue; }
     const { url, pageKey } = verdict.candidate;
     if (s.discovered.has(pageKey) || taken.has(pageKey)) { skip('duplicate'); continue; }
+    if (isBlocked(s.hosts, hostOf(url))) { skip('blocked-host'); continue; }
     if (!crawl.ignoreRobots && ctx.robotsAllows && !ctx.robotsAllows(url)) { skip('robots'); continue; }
     if (s.discovered.size + urls.length >= crawl.limit) { skip('limit'); continue; }
     taken.add(pageKey);
@@ -348,4 +405,9 @@ export function rehydrate(events: Iterable<LogEvent>, from: CrawlState = initial
   let s = from;
   for (const e of events) s = evolve(s, e);
   return s;
+}
+
+/** Why an error page failed the start page: its status, or a soft 404's outcome (docs/api.md "Page outcome"). */
+function httpErrorReason(metadata: { statusCode?: number; pageOutcome?: unknown }): string {
+  return (metadata.statusCode ?? 0) >= 400 ? `the server answered HTTP ${metadata.statusCode}` : `the page is an error page served with HTTP ${metadata.statusCode ?? 200} (soft-404)`;
 }

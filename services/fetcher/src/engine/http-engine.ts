@@ -15,6 +15,7 @@
 // Anything else (images, video, archives) is refused before its body is downloaded
 // (NotHtmlError); under `auto` such a page goes to the browser. A generic label
 // (octet-stream, none) is read to find out, within the larger of the two caps.
+import { pickOutcomeHeaders } from '../../../../shared/src/page-outcome/outcome.js';
 import { decodeBuffer } from 'encoding-sniffer';
 import { detectResponseKind, kindFromMime, looksLikeMarkup, maySignDocument, mimeOf, type DocumentKind } from '../../../../shared/src/document-type.js';
 import { DocumentTooLargeError, NetworkError, PageTimeoutError } from '../../../../shared/src/errors.js';
@@ -65,6 +66,8 @@ export interface HttpFetchResult {
   /** An HTML page's response as served, for a browser that renders it next without fetching it again. */
   served?: ServedResponse;
   timings: { fetchMs: number; renderMs: number; screenshotMs: number };
+  /** The headers the page outcome reads (shared/src/page-outcome pickOutcomeHeaders). */
+  outcomeHeaders?: Record<string, string>;
 }
 
 /**
@@ -152,6 +155,7 @@ export class HttpEngine {
       html,
       served: { url: res.url, status: res.status, headers: servedHeaders(res.headers), body },
       timings,
+      outcomeHeaders: pickOutcomeHeaders(res.headers),
     };
   }
 

@@ -17,7 +17,9 @@ export const BatchPageEntry = Type.Object({
   url: Type.String(),
   status: StringEnum(['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED', 'CANCELLED'] as const),
   ...PageContentFields,
-  error: Type.Optional(Type.Object({ code: Type.String(), message: Type.String() })),
+  error: Type.Optional(Type.Object({
+    code: Type.String(), message: Type.String(), pageOutcome: Type.Optional(Type.String()), evidence: Type.Optional(Type.Array(Type.String())),
+  })),
 });
 export type BatchPageEntry = Static<typeof BatchPageEntry>;
 

@@ -76,6 +76,7 @@ export class CrawlService {
       ...(await this.summary(doc)),
       ...(doc.startedAt ? { startedAt: doc.startedAt } : {}),
       ...(TERMINAL.has(doc.status) && doc.completedAt ? { completedAt: doc.completedAt } : {}),
+      ...(doc.blockedHosts?.length ? { blockedHosts: doc.blockedHosts } : {}),
     };
     const after = cursor === undefined ? 0 : Number(cursor);
     const running = !TERMINAL.has(doc.status);

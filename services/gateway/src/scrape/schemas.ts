@@ -82,7 +82,12 @@ export const ScrapeJobView = Type.Object({
   completedAt: Type.Optional(Type.String()),
   ...PageContentFields,
   timings: Type.Optional(Type.Composite([FetchTimings, Type.Object({ transformMs: Type.Integer(), totalMs: Type.Integer() })])),
-  error: Type.Optional(Type.Object({ code: Type.String(), message: Type.String() })),
+  error: Type.Optional(Type.Object({
+    code: Type.String(),
+    message: Type.String(),
+    pageOutcome: Type.Optional(Type.String({ description: 'PAGE_CHALLENGE, PAGE_BLOCKED, PAGE_EMPTY: what the page was (docs/api.md "Page outcome")' })),
+    evidence: Type.Optional(Type.Array(Type.String(), { description: 'What was seen: status, headers, title, vendor elements and scripts, text sizes' })),
+  })),
 });
 export type ScrapeJobView = Static<typeof ScrapeJobView>;
 

@@ -42,6 +42,11 @@ export function evolve(doc: CrawlJobDoc | null, event: StoredEvent): CrawlJobDoc
     case 'crawl_cancel_requested':
       if (TERMINAL.has(doc.status)) return next;
       return { ...next, status: 'CANCELLED', frozenAtSeq: event.seq, completedAt: event.data.requestedAt };
+    case 'crawl_host_blocked': {
+      const { host, refusals, blockedAt } = event.data;
+      if (doc.blockedHosts?.some((b) => b.host === host)) return next;
+      return { ...next, blockedHosts: [...(doc.blockedHosts ?? []), { host, refusals, blockedAt }] };
+    }
     case 'crawl_finished': {
       const d = event.data;
       if (doc.countersFinal) return next;
@@ -54,7 +59,7 @@ export function evolve(doc: CrawlJobDoc | null, event: StoredEvent): CrawlJobDoc
 
 export const crawlJobsReadModel: ReadModel<CrawlJobDoc> = {
   name: 'crawl-jobs',
-  handles: ['crawl_requested', 'crawl_started', 'crawl_links_discovered', 'crawl_cancel_requested', 'crawl_finished'],
+  handles: ['crawl_requested', 'crawl_started', 'crawl_links_discovered', 'crawl_cancel_requested', 'crawl_host_blocked', 'crawl_finished'],
   accepts: (event) => event.kind === 'crawl',
   announcesStatus: true,
   load: (store, event) => store.getCrawlJob(event.id),

@@ -2,7 +2,8 @@
 //   - pages fetched this calendar month (UTC), for the monthly quota: every page a browser
 //     loads for the key counts 1 (a scrape, each crawl or batch page) and a map request
 //     counts 1; cache hits and joined identical scrapes count 0 (spec: "a cache hit does not
-//     count against the monthly quota");
+//     count against the monthly quota"); a scrape that failed as a challenge, block or empty
+//     page (PAGE_CHALLENGE, PAGE_BLOCKED, PAGE_EMPTY) is given back;
 //   - jobs running now (scrapes, crawls, batch scrapes), for the plan's concurrency limit;
 //   - pages still committed to running crawls and batches (granted when accepted, counted
 //     down as each page is requested, released when the job ends), so two crawls started
@@ -12,6 +13,10 @@
 import type { StoredEvent } from '../../../../../shared/src/events/index.js';
 import type { KeyUsageDoc, ReadModelStore } from '../../../../../shared/src/store/index.js';
 import type { ReadModel } from '../types.js';
+import { FAILING_OUTCOMES } from '../../../../../shared/src/page-outcome/outcome.js';
+
+const OUTCOME_CODES: ReadonlySet<string> = new Set(Object.values(FAILING_OUTCOMES));
+const isOutcomeFailure = (code: string): boolean => OUTCOME_CODES.has(code);
 
 export const monthOf = (iso: string): string => iso.slice(0, 7);
 
@@ -24,6 +29,15 @@ function addPages(doc: KeyUsageDoc, at: string, pages: number): KeyUsageDoc {
   if (month > doc.month) return { ...doc, month, pages };
   if (month < doc.month) return doc; // a late event of an earlier month
   return { ...doc, pages: doc.pages + pages };
+}
+
+/**
+ * A page given back, in the month the scrape failed (page_failed does not carry when it was
+ * requested; a scrape lasts seconds, so only one failing across a month's turn is given back
+ * to the new month), never below zero.
+ */
+function giveBack(doc: KeyUsageDoc, at: string): KeyUsageDoc {
+  return monthOf(at) === doc.month ? { ...doc, pages: Math.max(0, doc.pages - 1) } : doc;
 }
 
 function start(doc: KeyUsageDoc, jobId: string, at: string): KeyUsageDoc {
@@ -71,8 +85,11 @@ export function evolve(current: KeyUsageDoc | null, event: StoredEvent): KeyUsag
     case 'batch_requested': // a batch scrape is one job, however many pages
       return commit(start(doc, event.id, event.data.requestedAt), event.id, event.data.pages.length);
     case 'page_completed':
-    case 'page_failed':
       return event.kind === 'scrape' ? finish(doc, event.id) : null;
+    case 'page_failed':
+      if (event.kind !== 'scrape') return null;
+      // A scrape that met a challenge, a block or an empty page is not charged (docs/api.md "Page outcome").
+      return isOutcomeFailure(event.data.error?.code ?? '') ? giveBack(finish(doc, event.id), event.data.failedAt) : finish(doc, event.id);
     case 'crawl_finished':
     case 'batch_finished':
       return finish(doc, event.id);

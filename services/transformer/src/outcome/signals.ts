@@ -1,0 +1,196 @@
+// What the page outcome classifier reads from a page: one walk over the untouched document
+// (before any clean-up removes the scripts and widgets that name their vendor), plus the
+// response's status and headers. The classifier itself (classify.ts) is pure over this.
+import { CLASS_MARKERS, ID_MARKERS, ID_PREFIX_MARKERS, INLINE_SCRIPT_MARKERS, URL_MARKERS, type Marker, type MarkerKind } from './markers.js';
+
+export interface MarkerHit extends Marker {
+  /** What was seen, for the evidence: "element #challenge-form", "script challenges.cloudflare.com/turnstile/v0/api.js". */
+  seen: string;
+}
+
+export interface PageSignals {
+  status: number;
+  /** Lower-cased names (shared/src/page-outcome pickOutcomeHeaders); {} when not recorded. */
+  headers: Record<string, string>;
+  /** The final URL after redirects. */
+  url: string;
+  title: string;
+  /** Text of the first few <h1> (and, when there is none, <h2>) elements. */
+  headings: string[];
+  /** Visible text, whitespace collapsed: its length and its first TEXT_SAMPLE characters. */
+  textLength: number;
+  text: string;
+  /** Length of the extracted main content's text, when the transform made one (onlyMainContent). */
+  mainTextLength?: number;
+  markers: MarkerHit[];
+  /** Visible text inside consent-platform containers and inside paywall containers. */
+  consentTextLength: number;
+  paywallTextLength: number;
+  /** <input type=password> count, and the visible text of the forms holding one. */
+  passwordInputs: number;
+  passwordFormTextLength: number;
+  /**
+   * Text inside <noscript>: what the page gives readers without scripts (a Discourse forum
+   * serves its whole topic there). Not in textLength: a browser running scripts hides it.
+   */
+  noscriptTextLength: number;
+  /** Images, videos, canvases, pictures and embedded objects: a page of media is not empty. */
+  media: number;
+  /** JSON-LD says the content is not accessible for free (Google's paywalled-content markup). */
+  notFreeMarkup: boolean;
+}
+
+export const TEXT_SAMPLE = 6000;
+const SKIPPED = new Set(['script', 'style', 'template', 'head', 'svg', 'math']);
+/** Inline styles that hide an element (clean.ts drops the same before extraction). */
+const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
+const MEDIA = new Set(['img', 'video', 'canvas', 'picture', 'object', 'embed']);
+const MAX_INLINE_SCRIPT = 20_000;
+
+export interface ResponseFacts {
+  status: number;
+  headers?: Record<string, string>;
+  url: string;
+  title: string;
+}
+
+/** The signals of a parsed (untouched) document. */
+export function readSignals(document: Document, response: ResponseFacts, html: string): PageSignals {
+  const state: WalkState = {
+    text: [], sampled: 0, textLength: 0, markers: new Map(), consentText: 0, paywallText: 0,
+    passwordInputs: 0, passwordFormText: 0, media: 0, h1: [], h2: [], noscriptText: 0,
+  };
+  const root = document.documentElement as Element | null;
+  if (root) walk(root, state, { consent: false, paywall: false, passwordForm: false, hidden: false, styleHidden: false, noscript: false });
+  return {
+    status: response.status,
+    headers: response.headers ?? {},
+    url: response.url,
+    title: plain(response.title),
+    headings: (state.h1.length ? state.h1 : state.h2).slice(0, 3),
+    textLength: state.textLength,
+    text: plain(state.text.join(' ').slice(0, TEXT_SAMPLE)),
+    markers: [...state.markers.values()],
+    consentTextLength: state.consentText,
+    paywallTextLength: state.paywallText,
+    passwordInputs: state.passwordInputs,
+    passwordFormTextLength: state.passwordFormText,
+    noscriptTextLength: state.noscriptText,
+    media: state.media,
+    notFreeMarkup: /"isAccessibleForFree"\s*:\s*"?false"?/i.test(html),
+  };
+}
+
+interface WalkState {
+  text: string[];
+  sampled: number;
+  textLength: number;
+  markers: Map<string, MarkerHit>;
+  consentText: number;
+  paywallText: number;
+  passwordInputs: number;
+  passwordFormText: number;
+  media: number;
+  h1: string[];
+  h2: string[];
+  noscriptText: number;
+}
+
+interface Context {
+  consent: boolean;
+  paywall: boolean;
+  passwordForm: boolean;
+  hidden: boolean;
+  styleHidden: boolean;
+  noscript: boolean;
+}
+
+function walk(el: Element, state: WalkState, ctx: Context): void {
+  const tag = el.localName;
+  const found = markersOf(el, tag, state);
+  if (SKIPPED.has(tag)) return;
+  const hidden = ctx.hidden || el.hasAttribute('hidden');
+  // A login form hidden by an inline style is kept for scripts (Discourse's), not shown. Text
+  // under such a style still counts: pages hide their body until their scripts run.
+  const styleHidden = ctx.styleHidden || HIDDEN_STYLE.test(el.getAttribute('style') ?? '');
+  const seen = !hidden && !ctx.noscript;
+  if (seen && !styleHidden && tag === 'input' && (el.getAttribute('type') ?? '').toLowerCase() === 'password') state.passwordInputs++;
+  if (seen && MEDIA.has(tag)) state.media++;
+  const inner: Context = {
+    consent: ctx.consent || found.has('consent'),
+    paywall: ctx.paywall || found.has('paywall'),
+    passwordForm: ctx.passwordForm || (tag === 'form' && !styleHidden && el.querySelector('input[type=password]') !== null),
+    hidden,
+    styleHidden,
+    noscript: ctx.noscript || tag === 'noscript',
+  };
+  if (tag === 'h1' || tag === 'h2') {
+    const list = tag === 'h1' ? state.h1 : state.h2;
+    if (list.length < 3) list.push(plain(el.textContent ?? '').slice(0, 200));
+  }
+  for (let child = el.firstChild; child; child = child.nextSibling) {
+    if (child.nodeType === 1) walk(child as Element, state, inner);
+    else if (child.nodeType === 3 && !inner.hidden) addText((child as Text).data, state, inner);
+  }
+}
+
+function addText(data: string, state: WalkState, ctx: Context): void {
+  const collapsed = data.replace(/\s+/g, ' ').trim();
+  if (!collapsed) return;
+  const n = collapsed.length + 1;
+  if (ctx.noscript) {
+    state.noscriptText += n;
+    return;
+  }
+  state.textLength += n;
+  if (ctx.consent) state.consentText += n;
+  if (ctx.paywall) state.paywallText += n;
+  if (ctx.passwordForm) state.passwordFormText += n;
+  if (state.sampled < TEXT_SAMPLE) {
+    state.text.push(collapsed);
+    state.sampled += n;
+  }
+}
+
+/** Records the element's markers; returns their kinds. */
+function markersOf(el: Element, tag: string, state: WalkState): Set<MarkerKind> {
+  const kinds = new Set<MarkerKind>();
+  const add = (marker: Marker, seen: string) => {
+    kinds.add(marker.kind);
+    if (!state.markers.has(seen) && state.markers.size < 40) state.markers.set(seen, { ...marker, seen });
+  };
+  const id = el.getAttribute('id');
+  if (id) {
+    const byId = Object.hasOwn(ID_MARKERS, id) ? ID_MARKERS[id] : undefined;
+    if (byId) add(byId, `element #${id}`);
+    for (const [prefix, marker] of ID_PREFIX_MARKERS) if (id.startsWith(prefix)) add(marker, `element #${prefix}…`);
+  }
+  const cls = el.getAttribute('class');
+  if (cls) {
+    for (const token of cls.split(/\s+/)) {
+      const byClass = token && Object.hasOwn(CLASS_MARKERS, token) ? CLASS_MARKERS[token] : undefined;
+      if (byClass) add(byClass, `element .${token}`);
+    }
+  }
+  if (tag === 'script' || tag === 'iframe') {
+    const src = el.getAttribute('src');
+    if (src) {
+      const where = src.replace(/^[a-z]+:\/\//i, '').replace(/^\/\//, '').split(/[?#]/)[0]!.slice(0, 100);
+      // Imperva's script is on every page it protects; its iframe is the challenge.
+      const sensor = tag === 'script' && /_Incapsula_Resource/.test(src);
+      for (const [re, marker] of URL_MARKERS) if (re.test(src)) add(sensor ? { ...marker, sensor: true } : marker, `${tag} ${where}`);
+    } else if (tag === 'script') {
+      const code = (el.textContent ?? '').slice(0, MAX_INLINE_SCRIPT);
+      for (const [re, marker] of INLINE_SCRIPT_MARKERS) {
+        const m = re.exec(code);
+        if (m) add(marker, `inline script ${m[0].slice(0, 40)}`);
+      }
+    }
+  }
+  return kinds;
+}
+
+/** Whitespace collapsed and typographic apostrophes made plain, so "can’t" reads as "can't". */
+function plain(text: string): string {
+  return text.replace(/[\u2018\u2019\u02bc]/g, "'").replace(/\s+/g, ' ').trim();
+}

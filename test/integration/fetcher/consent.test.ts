@@ -1,0 +1,58 @@
+// The consent option against real Chromium (docs/api.md "Page outcome"): a page behind a
+// OneTrust-style wall and one with Usercentrics' dialog in a shadow root, each with a script
+// that does what the platform's SDK does on a click (records the choice, removes the dialog,
+// shows the page). Reject is clicked by default choice; accept when asked; nothing without.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { PageCapturer } from '../../../services/fetcher/src/page-capturer.js';
+import { startSite, type TestSite } from '../../support/site.js';
+import { ctx, opts, startCapturer } from './helpers.js';
+
+const ARTICLE = '<main id="content" hidden><h1>The article</h1><p>Behind the wall.</p></main>';
+const ONETRUST = `<!doctype html><html><head><title>Walled</title></head><body>${ARTICLE}
+<div id="onetrust-consent-sdk"><div id="onetrust-banner-sdk"><p>We value your privacy</p>
+<button id="onetrust-reject-all-handler">Reject All</button><button id="onetrust-accept-btn-handler">Accept All Cookies</button></div></div>
+<script>
+  const answer = (choice) => { document.getElementById('onetrust-consent-sdk').remove(); content.hidden = false; document.body.dataset.consent = choice; };
+  document.getElementById('onetrust-reject-all-handler').addEventListener('click', () => answer('rejected'));
+  document.getElementById('onetrust-accept-btn-handler').addEventListener('click', () => answer('accepted'));
+</script></body></html>`;
+const USERCENTRICS = `<!doctype html><html><head><title>Walled</title></head><body>${ARTICLE}<div id="usercentrics-root"></div>
+<script>
+  const root = document.getElementById('usercentrics-root').attachShadow({ mode: 'open' });
+  root.innerHTML = '<div><p>Datenschutz</p><button data-testid="uc-deny-all-button">Ablehnen</button><button data-testid="uc-accept-all-button">Alle akzeptieren</button></div>';
+  const answer = (choice) => { document.getElementById('usercentrics-root').remove(); content.hidden = false; document.body.dataset.consent = choice; };
+  root.querySelector('[data-testid="uc-deny-all-button"]').addEventListener('click', () => answer('rejected'));
+  root.querySelector('[data-testid="uc-accept-all-button"]').addEventListener('click', () => answer('accepted'));
+</script></body></html>`;
+
+describe('consent option', () => {
+  let site: TestSite;
+  let capturer: PageCapturer;
+  before(async () => {
+    site = await startSite({ '/onetrust': ONETRUST, '/usercentrics': USERCENTRICS });
+    capturer = await startCapturer();
+  });
+  after(async () => {
+    await capturer?.stop();
+    await site?.close();
+  });
+
+  test('reject clicks OneTrust\'s reject button: the wall is gone and the article shows', async () => {
+    const { html } = await capturer.capture(site.url('/onetrust'), opts({ consent: 'reject' }), ctx());
+    assert.match(html, /data-consent="rejected"/);
+    assert.doesNotMatch(html, /onetrust-banner-sdk/);
+    assert.doesNotMatch(html, /<main id="content" hidden/);
+  });
+
+  test('accept clicks the accept button; without the option the wall stays', async () => {
+    assert.match((await capturer.capture(site.url('/onetrust'), opts({ consent: 'accept' }), ctx())).html, /data-consent="accepted"/);
+    const untouched = (await capturer.capture(site.url('/onetrust'), opts(), ctx())).html;
+    assert.match(untouched, /onetrust-banner-sdk/);
+    assert.doesNotMatch(untouched, /data-consent/);
+  });
+
+  test('Usercentrics\' buttons are found in its shadow root', async () => {
+    assert.match((await capturer.capture(site.url('/usercentrics'), opts({ consent: 'reject' }), ctx())).html, /data-consent="rejected"/);
+  });
+});

@@ -78,7 +78,8 @@ function cutTailSection(root: Element, title: Element | null): number {
   for (const el of root.querySelectorAll('h1, h2, h3, h4, h5, h6, p, div')) {
     if (el === title || el.contains(title)) continue;
     const s = stats.get(el);
-    if (!s || s.text === 0 || s.text > MAX_SECTION_TITLE || (!HEADINGS.has(el.nodeName) && hasContainerChild(el))) continue;
+    // A title, not a link ("Comments (74 posted)" links to another page; it heads nothing).
+    if (!s || s.text === 0 || s.text > MAX_SECTION_TITLE || s.link > 0 || (!HEADINGS.has(el.nodeName) && hasContainerChild(el))) continue;
     const text = textOf(el);
     if (!isBoilerplateHeading(text, s.text) && phraseKind(text, s.text) !== 'teaser') continue;
     const after = following(el, root);

@@ -66,7 +66,7 @@ export function transformPage(input: TransformInput): TransformOutput {
   if (!wantMarkdown && !wantHtml) return output;
 
   const fallbacks: string[] = [];
-  const root = contentRoot(document, base, input, metadata.ogTitle ?? metadata.title, fallbacks);
+  const root = contentRoot(document, base, input, { title: metadata.ogTitle ?? metadata.title, siteName: metadata.siteName}, fallbacks);
   if (wantHtml) {
     removeComments(root);
     output.html = root.innerHTML.trim();
@@ -82,6 +82,12 @@ export function transformPage(input: TransformInput): TransformOutput {
   }
   if (fallbacks.length > 0) metadata.extractionFallbacks = fallbacks;
   return output;
+}
+
+/** The page's title (og:title, else <title>) and its site's name: where the markdown's heading comes from. */
+interface PageTitle {
+  title: string;
+  siteName?: string | undefined;
 }
 
 export interface Candidate<T> {
@@ -107,12 +113,12 @@ export function firstWorking<T>(candidates: readonly Candidate<T>[], fallbacks: 
   throw new Error('firstWorking: no candidates');
 }
 
-function contentRoot(document: Document, base: URL, input: TransformInput, title: string, fallbacks: string[]): Element {
+function contentRoot(document: Document, base: URL, input: TransformInput, title: PageTitle, fallbacks: string[]): Element {
   const { includeTags, excludeTags, onlyMainContent } = input.options;
   prepare(document, base, excludeTags);
   if (includeTags.length > 0) return collectIncluded(document, includeTags);
-  if (!onlyMainContent) return document.body;
-  return firstWorking(
+  if (!onlyMainContent) return nonEmpty(document.body, [{ name: 'page body with hidden content revealed', run: () => freshDocument(input, base, true).body, hidden: true }], fallbacks);
+  const root = firstWorking(
     [
       { name: 'main-content extraction', run: () => mainContent(document, base, input, title) },
       { name: 'page body without site chrome', run: () => chromeless(freshBody(input, base)) },
@@ -120,6 +126,61 @@ function contentRoot(document: Document, base: URL, input: TransformInput, title
     ],
     fallbacks,
   );
+  return nonEmpty(
+    root,
+    [
+      { name: 'page body without site chrome', run: () => chromeless(freshBody(input, base)) },
+      { name: 'main content with hidden content revealed', run: () => mainContent(freshDocument(input, base, true), base, input, title), hidden: true },
+      { name: 'page body with hidden content revealed, without site chrome', run: () => chromeless(freshDocument(input, base, true).body), hidden: true },
+    ],
+    fallbacks,
+  );
+}
+
+/**
+ * Content under this much text (a title, a stray line) is no result for a page that has
+ * more: the fallbacks are tried.
+ */
+const MIN_CONTENT_TEXT = 100;
+/**
+ * Hidden content is shown only when it is a page's worth: a page that hides a few lines
+ * (a "secret" paragraph, a no-JS notice) keeps them hidden.
+ */
+const MIN_REVEALED_TEXT = 500;
+
+/**
+ * The content, or when it came out empty or tiny (under MIN_CONTENT_TEXT), the first
+ * fallback that has that much text (the longest when none has): the body without site
+ * chrome (a page the extractor misread), then the page with what scripts would reveal (a
+ * forum's crawler view in <noscript>, an anti-flicker hidden wrapper), when that is at
+ * least MIN_REVEALED_TEXT. The step taken is
+ * recorded in metadata.extractionFallbacks ("empty main content: <name>"). A fallback that
+ * throws is skipped.
+ */
+function nonEmpty(root: Element, candidates: ReadonlyArray<Candidate<Element> & { hidden?: boolean }>, fallbacks: string[]): Element {
+  let best = root;
+  let bestLength = textLength(root);
+  if (bestLength >= MIN_CONTENT_TEXT) return root;
+  let taken: string | undefined;
+  for (const candidate of candidates) {
+    let el: Element;
+    try {
+      el = candidate.run();
+    } catch (err) {
+      fallbacks.push(`${candidate.name} failed: ${err instanceof Error ? err.message : String(err)}`);
+      continue;
+    }
+    const length = textLength(el);
+    if (candidate.hidden && length < MIN_REVEALED_TEXT) continue;
+    if (length > bestLength) {
+      best = el;
+      bestLength = length;
+      taken = candidate.name;
+    }
+    if (length >= MIN_CONTENT_TEXT) break;
+  }
+  if (taken) fallbacks.push(`empty main content: ${taken}`);
+  return best;
 }
 
 /**
@@ -128,15 +189,15 @@ function contentRoot(document: Document, base: URL, input: TransformInput, title
  * boilerplate pass (prune.ts). A page that does not look like an article and where
  * Readability kept under a quarter of the text gets the body without site chrome instead.
  */
-function mainContent(document: Document, base: URL, input: TransformInput, title: string): Element {
+function mainContent(document: Document, base: URL, input: TransformInput, title: PageTitle): Element {
   // Judged before Readability, which mutates the document: a page that may not be an
   // article keeps a copy of its prepared body for the fallback.
   const readerable = isProbablyReaderable(document);
   removeBoilerplateByName(document.body);
   const backup = readerable ? undefined : (document.body.cloneNode(true) as Element);
-  const lead = collectLead(document, title);
+  const lead = collectLead(document, title.title);
   const containers = semanticContainers(document.body);
-  const article = extractMainContent(document);
+  const article = extractMainContent(document, title);
   if (article && (readerable || textLength(article) >= MIN_ARTICLE_SHARE * textLength(backup!))) {
     removeNavigation(article);
     restoreLead(article, lead);
@@ -157,9 +218,13 @@ function chromeless(body: Element): Element {
 
 /** The page parsed and prepared again (the first document was changed by an extractor). */
 function freshBody(input: TransformInput, base: URL): Element {
+  return freshDocument(input, base, false).body;
+}
+
+function freshDocument(input: TransformInput, base: URL, revealHidden: boolean): Document {
   const fresh = parseDocument(input.html);
-  prepare(fresh, base, input.options.excludeTags);
-  return fresh.body;
+  prepare(fresh, base, input.options.excludeTags, revealHidden);
+  return fresh;
 }
 
 /** Text of the content with one block per line: the markdown of last resort. */
@@ -182,8 +247,8 @@ function textLength(el: Element): number {
   return (el.textContent ?? '').replace(/\s+/g, ' ').trim().length;
 }
 
-function prepare(document: Document, base: URL, excludeTags: readonly string[]): void {
-  prepareBody(document.body, base);
+function prepare(document: Document, base: URL, excludeTags: readonly string[], revealHidden = false): void {
+  prepareBody(document.body, base, { revealHidden });
   removeExcluded(document.body, excludeTags);
 }
 

@@ -70,7 +70,7 @@ export function extractMetadata(document: Document, context: MetadataContext): T
     sourceUrl: context.url,
     ...(context.statusCode !== undefined ? { statusCode: context.statusCode } : {}),
   };
-  const extras: Required<{ [K in Exclude<keyof MetadataExtras, 'extractionFallbacks' | 'structured' | 'extractTruncated'> | 'language' | 'canonicalUrl']: string | undefined }> = {
+  const extras: Required<{ [K in Exclude<keyof MetadataExtras, 'extractionFallbacks' | 'structured' | 'extractTruncated' | 'pageType'> | 'language' | 'canonicalUrl']: string | undefined }> = {
     language,
     canonicalUrl: absolute(links.get('canonical') ?? first('og:url') ?? ld.url),
     siteName: first('og:site_name', 'application-name') ?? ld.siteName ?? splitTitle(titleText).site,

@@ -33,16 +33,17 @@ import { InvalidUrlError } from '../../../shared/src/errors.js';
 import { collectIncluded, prepareBody, removeBoilerplate, removeComments, removeExcluded, removeNavigation } from './clean.js';
 import { removeBoilerplateByName } from './boilerplate.js';
 import { pruneBoilerplate } from './prune.js';
-import { betterCandidate, semanticContainers } from './candidate.js';
+import { betterCandidate, proseContainer, semanticContainers } from './candidate.js';
 import { collectLead, restoreLead } from './lead.js';
 import { documentBaseUrl, parseDocument } from './dom.js';
 import { extractLinks } from './links.js';
 import { extractMainContent } from './main-content.js';
 import { toMarkdown } from './markdown.js';
-import { extractMetadata } from './metadata.js';
+import { extractMetadata, splitTitle } from './metadata.js';
 import { extractJson } from './extract.js';
 import { jsonLdBlocks } from './json-ld.js';
 import { readStructuredData } from './structured-data.js';
+import { detectPageType, type PageType } from './page-type.js';
 import type { TransformInput, TransformOutput } from './types.js';
 
 export function transformPage(input: TransformInput): TransformOutput {
@@ -53,6 +54,7 @@ export function transformPage(input: TransformInput): TransformOutput {
   const metadata = extractMetadata(document, { url: input.url, base, statusCode: input.statusCode, jsonLd });
   const structured = readStructuredData(document, base, jsonLd);
   if (structured) metadata.structured = structured;
+  metadata.pageType = detectPageType(document, { url: input.url, jsonLd, ogType: metadata.type, generator: document.querySelector('meta[name="generator" i]')?.getAttribute('content') ?? undefined });
   const links = extractLinks(document, base);
   const output: TransformOutput = { links, metadata };
   if (input.options.formats.includes('extract') && input.options.extract) {
@@ -66,7 +68,7 @@ export function transformPage(input: TransformInput): TransformOutput {
   if (!wantMarkdown && !wantHtml) return output;
 
   const fallbacks: string[] = [];
-  const root = contentRoot(document, base, input, { title: metadata.ogTitle ?? metadata.title, siteName: metadata.siteName}, fallbacks);
+  const root = contentRoot(document, base, input, { title: metadata.ogTitle ?? metadata.title, siteName: metadata.siteName, pageType: metadata.pageType }, fallbacks);
   if (wantHtml) {
     removeComments(root);
     output.html = root.innerHTML.trim();
@@ -88,6 +90,7 @@ export function transformPage(input: TransformInput): TransformOutput {
 interface PageTitle {
   title: string;
   siteName?: string | undefined;
+  pageType?: PageType;
 }
 
 export interface Candidate<T> {
@@ -120,7 +123,7 @@ function contentRoot(document: Document, base: URL, input: TransformInput, title
   if (!onlyMainContent) return nonEmpty(document.body, [{ name: 'page body with hidden content revealed', run: () => freshDocument(input, base, true).body, hidden: true }], fallbacks);
   const root = firstWorking(
     [
-      { name: 'main-content extraction', run: () => mainContent(document, base, input, title) },
+      { name: 'main-content extraction', run: () => (title.pageType === 'forum' ? thread(document, title) : mainContent(document, base, input, title)) },
       { name: 'page body without site chrome', run: () => chromeless(freshBody(input, base)) },
       { name: 'page body', run: () => freshBody(input, base) },
     ],
@@ -207,6 +210,23 @@ function mainContent(document: Document, base: URL, input: TransformInput, title
   // No article (a home page, a listing): the body without site chrome. Readability found
   // no text on a page that looked readable (rare): start again from the page.
   return chromeless(backup ?? freshBody(input, base));
+}
+
+/**
+ * A forum thread: every post, with its author line. Readability keeps one post, and the
+ * comment, reply and author names that mark boilerplate on an article are the content
+ * here, so neither runs: the container of most of the page's prose (the thread), without
+ * site chrome, with the page's heading on top.
+ */
+function thread(document: Document, title: PageTitle): Element {
+  const h1 = document.body.querySelector('h1');
+  const root = chromeless(proseContainer(document.body));
+  if (!root.querySelector('h1')) {
+    const heading = document.createElement('h1');
+    heading.textContent = (h1?.textContent ?? '').replace(/\s+/g, ' ').trim() || splitTitle(title.title, title.siteName).heading;
+    root.prepend(heading);
+  }
+  return root;
 }
 
 /** A page that is not an article: the body without site chrome; its links are its content. */

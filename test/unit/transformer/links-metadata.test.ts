@@ -85,6 +85,7 @@ describe('metadata', () => {
       favicon: 'https://example.com/favicon.ico',
       type: 'article',
       dir: 'ltr',
+      pageType: 'article',
       // The Open Graph tags again, all of them, as metadata.structured (structured-data.test.ts).
       structured: {
         jsonLd: [],

@@ -216,11 +216,14 @@ function mainContent(document: Document, base: URL, input: TransformInput, title
  * A forum thread: every post, with its author line. Readability keeps one post, and the
  * comment, reply and author names that mark boilerplate on an article are the content
  * here, so neither runs: the container of most of the page's prose (the thread), without
- * site chrome, with the page's heading on top.
+ * site chrome and link-dense blocks, with the page's heading on top.
  */
 function thread(document: Document, title: PageTitle): Element {
   const h1 = document.body.querySelector('h1');
-  const root = chromeless(proseContainer(document.body));
+  const root = proseContainer(document.body);
+  removeBoilerplate(root);
+  // Link density on: a thread's menus, tag lists and "similar topics" are links, its posts are not.
+  pruneBoilerplate(root);
   if (!root.querySelector('h1')) {
     const heading = document.createElement('h1');
     heading.textContent = (h1?.textContent ?? '').replace(/\s+/g, ' ').trim() || splitTitle(title.title, title.siteName).heading;

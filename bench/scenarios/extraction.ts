@@ -6,6 +6,7 @@
 import { devSetDir, loadDevPages, loadMarkdownToText, readabilityExtractor, runExtractor, scoreSnippets, serviceExtractor, sharedDir } from '../lib/extraction-dev.js';
 import { missing, row, type Row } from '../lib/table.js';
 import { outcomeDevPages, runOutcomeDev } from '../lib/page-outcome.js';
+import { loadWcxbPages, RS_TRAFILATURA_DEV, scoreWcxb, wcxbDir, type WcxbScore } from '../lib/wcxb-dev.js';
 import type { ScenarioResult } from './context.js';
 
 const BENCH = '11. Extraction (dev set)';
@@ -45,9 +46,12 @@ export async function extraction(log: (message: string) => void): Promise<Scenar
     }),
     ...PUBLISHED.map((p) => row(BENCH, `${p.name} F1`, pct(p.f1), { unit: '%', note: `P ${pct(p.precision)} R ${pct(p.recall)}` })),
   ];
+  const wcxb = await wcxbRows(shared, log);
+  rows.push(...wcxb.rows);
   return {
     rows,
     details: {
+      wcxb: wcxb.details,
       pages: pages.length,
       service: { ...summary(score), cpuMsPerPage: ours.cpuMsPerPage, errors: ours.errors },
       readability: { ...summary(baseScore), cpuMsPerPage: base.cpuMsPerPage, errors: base.errors },
@@ -64,4 +68,35 @@ function summary(s: ReturnType<typeof scoreSnippets>): Record<string, number> {
 function round(value: number, digits = 3): number {
   const f = 10 ** digits;
   return Math.round(value * f) / f;
+}
+
+const WCXB_BENCH = '11b. Extraction (WCXB dev, 7 page types)';
+
+/**
+ * The WCXB dev split (1,358 pages of seven types), in-process like the rows above: the
+ * published-table F1 overall and per type beside plain Readability -> turndown (same run)
+ * and rs-trafilatura's published dev figure, the snippet rates and the empty results.
+ * BENCH_WCXB_EVERY=N keeps one page in N (a quick check of the scenario itself).
+ */
+async function wcxbRows(shared: string, log: (message: string) => void): Promise<{ rows: Row[]; details: unknown }> {
+  const dir = wcxbDir(shared);
+  if (!dir) return { rows: [missing(WCXB_BENCH, 'WCXB dev set not found beside the repository')], details: {} };
+  const every = Math.max(1, Number(process.env.BENCH_WCXB_EVERY ?? 1));
+  const pages = loadWcxbPages(dir, (id) => Number.parseInt(id, 10) % every === 0);
+  log(`extraction: WCXB dev, ${pages.length} pages, Readability -> turndown baseline`);
+  const base = runExtractor(pages, readabilityExtractor);
+  const baseScore = await scoreWcxb(shared, pages, base.markdown);
+  log('extraction: WCXB dev, the service transform');
+  const ours = runExtractor(pages, serviceExtractor);
+  const score = await scoreWcxb(shared, pages, ours.markdown);
+  const typeF1 = (s: WcxbScore, type: string): number => round(s.published.byType.find((t) => t.type === type)?.f1 ?? 0);
+  const rows: Row[] = [
+    row(WCXB_BENCH, 'published-table F1, all', round(score.published.overall.f1), { baseline: round(baseScore.published.overall.f1), note: `evaluate.py F1 ${round(score.overall.f1)} (Readability ${round(baseScore.overall.f1)}); goal 0.90` }),
+    ...score.byType.map((t) => row(WCXB_BENCH, `published-table F1, ${t.type} (${t.pages})`, typeF1(score, t.type), { baseline: typeF1(baseScore, t.type), note: `rs-trafilatura (published dev) ${RS_TRAFILATURA_DEV[t.type] ?? '-'}` })),
+    row(WCXB_BENCH, 'with-snippets kept', round(score.overall.withRate), { baseline: round(baseScore.overall.withRate), note: 'goal >= 0.85' }),
+    row(WCXB_BENCH, 'without-snippets let through', round(score.overall.withoutRate), { baseline: round(baseScore.overall.withoutRate), note: 'goal <= 0.05' }),
+    row(WCXB_BENCH, 'empty results where the annotation has content', score.emptyWithContent.length, { baseline: baseScore.emptyWithContent.length }),
+    row(WCXB_BENCH, 'pages failed (transform threw)', ours.errors.length, { baseline: base.errors.length }),
+  ];
+  return { rows, details: { pages: pages.length, service: { overall: score.overall, published: score.published, emptyWithContent: score.emptyWithContent }, readability: { overall: baseScore.overall, published: baseScore.published } } };
 }

@@ -81,3 +81,45 @@ function firstProse(article: Element): string | undefined {
 function collapsed(text: string | null): string {
   return (text ?? '').replace(/\s+/g, ' ').trim();
 }
+
+/** A block counts as prose for proseContainer when it holds this much text with few links. */
+const MIN_PROSE_BLOCK = 30;
+const MAX_PROSE_BLOCK_LINK_DENSITY = 0.3;
+/** proseContainer: the deepest element holding this share of the page's prose. */
+const PROSE_CONTAINER_SHARE = 0.8;
+const PROSE_LEAVES = new Set(['P', 'LI', 'TD', 'DD', 'BLOCKQUOTE', 'PRE', 'DIV', 'SPAN', 'SECTION', 'ARTICLE']);
+
+/**
+ * The deepest element that holds most (PROSE_CONTAINER_SHARE) of the page's prose, counted
+ * over blocks with text and few links: on a thread of many posts it is the thread, where
+ * Readability keeps one post, and it leaves the sidebars and menus around it out.
+ */
+export function proseContainer(body: Element): Element {
+  const stats = textStats(body);
+  const prose = new Map<Element, number>();
+  let total = 0;
+  for (const el of body.querySelectorAll('*')) {
+    if (!PROSE_LEAVES.has(el.nodeName)) continue;
+    const s = stats.get(el);
+    if (!s || s.text < MIN_PROSE_BLOCK || s.link / s.text > MAX_PROSE_BLOCK_LINK_DENSITY) continue;
+    // Only the innermost such block counts (its ancestors get it through the walk below).
+    if ([...el.children].some((c) => PROSE_LEAVES.has(c.nodeName) && (stats.get(c)?.text ?? 0) >= MIN_PROSE_BLOCK)) continue;
+    total += s.text;
+    for (let a: Element | null = el; a && a !== body; a = a.parentElement) prose.set(a, (prose.get(a) ?? 0) + s.text);
+  }
+  if (total === 0) return body;
+  let best = body;
+  for (const [el, n] of prose) if (n >= PROSE_CONTAINER_SHARE * total && body.contains(el) && best.contains(el)) best = el;
+  // One long post can hold most of the prose: the thread is the parent of it and its like
+  // (siblings of the same tag and class that hold prose too).
+  while (best !== body && best.parentElement && best.parentElement !== body && hasTwin(best, prose)) best = best.parentElement;
+  return best;
+}
+
+function hasTwin(el: Element, prose: ReadonlyMap<Element, number>): boolean {
+  const cls = el.getAttribute('class') ?? '';
+  for (const sibling of el.parentElement!.children) {
+    if (sibling !== el && sibling.nodeName === el.nodeName && (sibling.getAttribute('class') ?? '') === cls && (prose.get(sibling) ?? 0) > 0) return true;
+  }
+  return false;
+}

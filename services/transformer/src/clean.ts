@@ -23,6 +23,16 @@ const URL_ATTRIBUTES: Record<string, readonly string[]> = {
 /** Lazy-loading attributes that hold the real image when `src` is a placeholder. */
 const LAZY_SRC_ATTRIBUTES = ['data-src', 'data-original', 'data-lazy-src', 'data-url', 'data-hi-res-src', 'data-orig-file'];
 
+export interface PrepareOptions {
+  /**
+   * Keep what the page hides from a reader with scripts on: <noscript> content (unwrapped),
+   * elements hidden by attributes or inline styles. For the fallback of a page whose
+   * visible content came out empty: a static page that shows its text only once a script
+   * has run (an anti-flicker "visibility:hidden" wrapper, a forum's crawler view in <noscript>).
+   */
+  revealHidden?: boolean;
+}
+
 /**
  * One pass over the body:
  *   - URL attributes (href, src, srcset, poster, cite) resolved against the base URL.
@@ -35,16 +45,29 @@ const LAZY_SRC_ATTRIBUTES = ['data-src', 'data-original', 'data-lazy-src', 'data
  *     visibility:hidden. Elements hidden by stylesheets cannot be seen without computed styles;
  *   - MathJax containers lose their class (see below).
  */
-export function prepareBody(body: Element, base: URL): void {
+export function prepareBody(body: Element, base: URL, options: PrepareOptions = {}): void {
   // A snapshot: removing an element leaves its (detached) descendants in the list, harmless.
   for (const el of body.querySelectorAll('*')) {
     const name = el.nodeName;
     if (JUNK.has(name)) {
-      if (name === 'NOSCRIPT') unwrapNoscriptImage(el);
+      if (name === 'NOSCRIPT') {
+        releaseAfterNestedNoscript(el);
+        if (options.revealHidden) {
+          // Its content follows in the snapshot and is prepared like the rest.
+          el.replaceWith(...el.childNodes);
+          continue;
+        }
+        unwrapNoscriptImage(el);
+      }
       el.remove();
       continue;
     }
-    if ((name === 'DIALOG' && !el.hasAttribute('open')) || isHidden(el)) {
+    if (options.revealHidden) {
+      // Readability skips hidden nodes too: the marks go.
+      el.removeAttribute('aria-hidden');
+      el.removeAttribute('hidden');
+      if (/(display\s*:\s*none|visibility\s*:\s*hidden)/i.test(el.getAttribute('style') ?? '')) el.removeAttribute('style');
+    } else if ((name === 'DIALOG' && !el.hasAttribute('open')) || isHidden(el)) {
       el.remove();
       continue;
     }
@@ -118,6 +141,23 @@ function isRealSrc(src: string | null): boolean {
  * <noscript> holding the real one: the real image takes the placeholder's place before the
  * noscript goes (Readability does the same).
  */
+/**
+ * A <noscript> nested in another ends the outer one, as a browser with scripts on reads it:
+ * the outer's content is raw text up to the first </noscript>. Chromium serializes it that
+ * way, and an HTML parser that reads <noscript> as markup (linkedom) then leaves the outer
+ * one open, so the rest of the page ends up inside it (a tag manager's <noscript> around
+ * another is common). What follows the inner one is moved out, after the outer one.
+ */
+function releaseAfterNestedNoscript(noscript: Element): void {
+  const inner = noscript.querySelector('noscript');
+  if (!inner) return;
+  const released: Node[] = [];
+  for (let node: Node | null = inner; node && node !== noscript; node = node.parentNode) {
+    for (let next = node.nextSibling; next; next = next.nextSibling) released.push(next);
+  }
+  noscript.after(...released);
+}
+
 function unwrapNoscriptImage(noscript: Element): void {
   const images = noscript.querySelectorAll('img');
   if (images.length !== 1 || (noscript.textContent ?? '').trim()) return;

@@ -72,7 +72,7 @@ export function restoreLead(article: Element, lead: readonly Element[]): void {
  * (titles carry the site name and headings a kicker, so neither contains the other), or the
  * page's only <h1>.
  */
-function titleHeading(document: Document, title: string): Element | undefined {
+export function titleHeading(document: Document, title: string): Element | undefined {
   const titleWords = new Set(words(title));
   const headings = [...document.body.querySelectorAll('h1')];
   for (const h1 of headings) {

@@ -1,6 +1,8 @@
 // onlyMainContent: Mozilla Readability picks the article. It runs on the already cleaned,
 // URL-resolved document (and mutates it, so it comes after metadata and links).
 import { Readability } from '@mozilla/readability';
+import { titleHeading } from './lead.js';
+import { splitTitle } from './metadata.js';
 
 const H1_MARK = 'data-trawl-h1';
 
@@ -10,9 +12,12 @@ const H1_MARK = 'data-trawl-h1';
  *
  * Two Readability habits are undone for Markdown: it demotes every <h1> to <h2> (they are
  * restored), and it drops the heading that repeats the article title, so an article
- * without an <h1> gets the title back as its first heading.
+ * without an <h1> gets its heading back: the page's own <h1> when it has one (the
+ * headline as the page shows it), else the <title> without the site's name ("Introduction",
+ * not "Introduction | Acme"; the name is metadata.siteName).
  */
-export function extractMainContent(document: Document): Element | null {
+export function extractMainContent(document: Document, page: { title: string; siteName?: string | undefined }): Element | null {
+  const ownHeading = pageHeading(document, page.title);
   for (const h1 of document.body.querySelectorAll('h1')) h1.setAttribute(H1_MARK, '');
   const article = new Readability<Element>(document, {
     // Classes carry the code language (language-x); the html output keeps them too.
@@ -39,11 +44,18 @@ export function extractMainContent(document: Document): Element | null {
     heading.replaceWith(h1);
     hasH1 = true;
   }
-  const title = article.title?.trim();
+  const title = ownHeading || splitTitle(article.title?.trim() || page.title, page.siteName).heading;
   if (!hasH1 && title) {
     const h1 = document.createElement('h1');
     h1.textContent = title;
     content.prepend(h1);
   }
   return content;
+}
+
+/** The text of the page's own headline: the <h1> that matches the title, else the first <h1> with text. */
+function pageHeading(document: Document, title: string): string | undefined {
+  const h1 = titleHeading(document, title) ?? [...document.body.querySelectorAll('h1')].find((h) => (h.textContent ?? '').trim());
+  const text = h1?.textContent?.replace(/\s+/g, ' ').trim();
+  return text || undefined;
 }

@@ -70,10 +70,10 @@ export function extractMetadata(document: Document, context: MetadataContext): T
     sourceUrl: context.url,
     ...(context.statusCode !== undefined ? { statusCode: context.statusCode } : {}),
   };
-  const extras: Required<{ [K in Exclude<keyof MetadataExtras, 'extractionFallbacks' | 'structured' | 'extractTruncated'> | 'language' | 'canonicalUrl']: string | undefined }> = {
+  const extras: Required<{ [K in Exclude<keyof MetadataExtras, 'extractionFallbacks' | 'structured' | 'extractTruncated' | 'pageType'> | 'language' | 'canonicalUrl']: string | undefined }> = {
     language,
     canonicalUrl: absolute(links.get('canonical') ?? first('og:url') ?? ld.url),
-    siteName: first('og:site_name', 'application-name') ?? ld.siteName,
+    siteName: first('og:site_name', 'application-name') ?? ld.siteName ?? splitTitle(titleText).site,
     ogTitle: first('og:title'),
     ogDescription: first('og:description'),
     image: absolute(first('og:image', 'og:image:url', 'og:image:secure_url', 'twitter:image', 'twitter:image:src')),
@@ -139,3 +139,45 @@ function nonUrl(value: string | undefined): string | undefined {
 function localeToLanguageTag(locale: string | undefined): string | undefined {
   return locale ? locale.replace('_', '-') : undefined;
 }
+
+/**
+ * Separators between a page's headline and its site's name in a <title>. Only the
+ * unambiguous ones: a dash is as often part of a headline ("Brexit - what next") and is
+ * split only when the site's name is known.
+ */
+const SITE_SEPARATOR = /\s+(?:\||::|·|»|\/\/)\s+/;
+const ANY_SEPARATOR = /\s+(?:\||::|·|»|\/\/|-|–|—)\s+/;
+/** A site name is a few words. */
+const MAX_SITE_NAME = 40;
+
+/**
+ * A <title> split into the page's own headline and the site's name: "Introduction | Acme"
+ * -> { heading: "Introduction", site: "Acme" }. With the site's name known (og:site_name),
+ * it is cut from either end after any separator, dashes included; without it, the part
+ * after the last '|', '::', '·' or '»' is the site when it is short. A title with no
+ * separator is all heading.
+ */
+export function splitTitle(title: string, siteName?: string): { heading: string; site?: string } {
+  const text = title.replace(/\s+/g, ' ').trim();
+  const name = siteName?.replace(/\s+/g, ' ').trim().toLowerCase();
+  if (name) {
+    const parts = text.split(ANY_SEPARATOR);
+    if (parts.length > 1 && parts[parts.length - 1]!.toLowerCase() === name) return { heading: rejoin(text, parts.length - 1, 'end'), site: parts[parts.length - 1]! };
+    if (parts.length > 1 && parts[0]!.toLowerCase() === name) return { heading: rejoin(text, 1, 'start'), site: parts[0]! };
+  }
+  const match = [...text.matchAll(new RegExp(SITE_SEPARATOR.source, 'g'))].pop();
+  if (!match || match.index === undefined) return { heading: text };
+  const heading = text.slice(0, match.index).trim();
+  const site = text.slice(match.index + match[0].length).trim();
+  if (!heading || !site || site.length > MAX_SITE_NAME) return { heading: text };
+  return { heading, site };
+}
+
+/** `text` without its first `n` separated parts ('start') or with only its first `n` ('end'). */
+function rejoin(text: string, n: number, from: 'start' | 'end'): string {
+  const seps = [...text.matchAll(new RegExp(ANY_SEPARATOR.source, 'g'))];
+  if (from === 'end') return text.slice(0, seps[n - 1]!.index).trim();
+  const sep = seps[n - 1]!;
+  return text.slice(sep.index! + sep[0].length).trim();
+}
+

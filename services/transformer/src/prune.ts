@@ -1,102 +1,13 @@
 // The final boilerplate pass, on the chosen content tree: what survives every candidate
 // extractor because it sits inside the article's own container and carries no telling
-// class name. Each rule reads general signals only: how much of a block is link text, how
-// short it is, and the stock phrases that announce boilerplate in the languages of the big
-// European web (en, de, fr, es, it, pt, pl, nl). A phrase is matched at the start of a short
-// block only: "Read more:" opening a one-line teaser is boilerplate, the words inside a
-// paragraph are not.
+// class name. Boilerplate is recognised by structure and position: how much of a block is
+// link text, whether it stands outside the run of the article's prose (before its first
+// paragraph or after its last), whether it is a one-line call-out (all bold or italic) or a
+// credit beside an image. The stock phrases of phrases.ts only veto a block that structure
+// or position has already marked: words alone never delete a block inside the article, so
+// an article about cookies, dates or newsletters keeps its paragraphs.
 import { collapsedLength, hasText, linkDensity, textStats, type TextStats } from './text.js';
-
-/** Openers of teaser lines that point to another article ("Read more: <headline>"). */
-const TEASER_OPENER =
-  /^(read (more|also|next)|see also|related|more on this|recommended|you (may|might) also like|also read|lesen sie (auch|mehr|hier)|auch lesen|mehr zum thema|mehr (themen|dazu|lesen)|weitere (artikel|beiträge|themen|nachrichten)|weiterlesen|das könnte (sie|dich) auch interessieren|das thema könnte (sie|dich) auch interessieren|entdecke (weitere|mehr)|entdecken sie (weitere|mehr)|discover more|auch interessant|hier geht('s| es) (zu(r|m)?|weiter)|empfohlene (beiträge|artikel)|beiträge zum thema|ähnliche (beiträge|artikel)|verwandte (beiträge|artikel|themen)|à lire (aussi|également)|lire (aussi|la suite)|voir aussi|sur le même sujet|lea (también|más|además)|lea:|vea (también|además)|le puede interesar|te puede interesar|más noticias|noticias relacionadas|leggi anche|potrebbe interessarti|articoli correlati|leia (também|mais)|veja também|zobacz (też|także|również)|czytaj (też|także|również|więcej)|przeczytaj (też|także)|lees ook|meer nieuws)(?![\p{L}])/iu;
-
-/** Openers of calls to subscribe, follow or share (newsletters, apps, social accounts, paywalls). */
-const CALL_TO_ACTION =
-  /^(subscribe|sign up|signing up|follow (us|the)|download (the|our)|get the|never miss|join (us|our)|share (this|on)|abonnieren|abonniere|jetzt (abonnieren|anmelden|registrieren|teilen)|folgen sie|melden sie sich|abonnez|inscrivez|suivez|partagez|suscríbete|suscribete|síguenos|únete|iscriviti|seguici|assine|siga|zapraszamy|subskrybuj|obserwuj|abonneer|volg ons|support (us|our)|help us (continue|keep)|become a (member|supporter|patron)|donate|unterstütze|unterstützen sie (uns|unsere)|jetzt spenden|werde (mitglied|unterstützer)|soutenez|faites un don|devenez (membre|abonné)|hazte (miembro|socio)|apóyanos|dona ahora|sostienici|wesprzyj)(?![\p{L}])/iu;
-
-/**
- * Prompts that are boilerplate wherever they stand in a short line: subscription and paywall
- * prompts, app promotion, "was this helpful?" and "share this article?" widgets, in the
- * same languages. A line about subscribing in an article body is rare; a prompt is common.
- */
-const PROMPT =
-  /\b(subscribe|subscribers?|subscription|abonnieren|abonnent(en)?|abonnez|suscr[ií]b\p{L}*|iscriviti|(download|get) (the|our)\b[^.]{0,60}\bapps?|was this (article|page|post) (helpful|useful)|war (der|dieser) (artikel|beitrag) (hilfreich|nützlich)|(möchten sie|willst du) (den|diesen) (artikel|beitrag) teilen|share this (article|story|post)|pour lire la suite|to (continue|keep) reading|um (weiter|den (ganzen|vollständigen) artikel) zu lesen|para (seguir|continuar) leyendo|per continuare a leggere|(telegram|whatsapp)[- ]?(kanal|channel)|(canal|channel|kanal) (de |on |auf |bei )?(telegram|whatsapp)|(teilen sie|teile) uns (ihre|deine) (erfahrung(en)?|meinung)|share your (experience|thoughts)|(sie müssen|du musst) (sich|dich) (einloggen|anmelden)|you (must|need to) (be )?(log(ged)? in|sign(ed)? in)|(log|sign) in to (comment|reply|post)|vous devez (être connecté|vous connecter)|debes (iniciar sesión|estar registrado))\b/iu;
-const MAX_PROMPT_LENGTH = 200;
-
-/**
- * Placeholders of embeds that wait for consent ("We respect your privacy and do not connect
- * to Twitter without your consent"): a short block naming both privacy and consent is the
- * placeholder, on any site that embeds social media under the GDPR.
- */
-const CONSENT_PLACEHOLDER = /\b(privatsphäre|privacy|datenschutz|vie privée|privacidad)\b.*\b(einverständnis|einwilligung|zustimmung|consent|consentement|consentimiento)/isu;
-const MAX_CONSENT_PLACEHOLDER_LENGTH = 300;
-
-/** Server error output printed into the page (PHP warnings and notices), never content. */
-const SERVER_ERROR = /^(warning|notice|deprecated|fatal error|parse error|strict standards)\s*:.*\bon line \d+/isu;
-/** SERVER_ERROR's opening, tested on the first SERVER_ERROR_PREFIX characters of a block's text. */
-const SERVER_ERROR_START = /^(warning|notice|deprecated|fatal error|parse error|strict standards)\s*:/iu;
-const SERVER_ERROR_PREFIX = 40;
-
-/** Photo credits and sources: "Foto: X", "Photo: AFP", "Bild: dpa", "Quelle: ...", "© 2020 ...". */
-const CREDIT_LINE = /^(©|\(c\)|copyright|fotos?|photos?|bild(er)?|image|crédits?( photos?)?|credits?|quelle|source|fuente|fonte|źródło|bron)\s*[:©(/]/iu;
-
-/** Figure captions written as text: "Abbildung 4: ...", "Fig. 2.", "Foto 3:". */
-const FIGURE_LINE = /^(abbildung|abb\.|figure|fig\.|bild|foto|photo|imagen|figura|rysunek|ilustracja)\s*\d+\s*[:.]/iu;
-
-/** Cookie notices: a short block that speaks of cookies is the consent banner, not the article. */
-const COOKIE_NOTICE = /\bcookies?\b/iu;
-const MAX_COOKIE_NOTICE_LENGTH = 300;
-
-/**
- * A line that is only a date (with an optional label and time): "23.10.2018",
- * "Veröffentlichung: 2. Februar 2022", "Updated March 3, 2021, 10:15". The date is in the
- * metadata (publishedTime); in the text it is page furniture.
- */
-const DATE = /(\d{1,4}[./-]\s?\d{1,2}[./-]\s?\d{2,4}|\d{1,2}\.?\s+\p{L}{3,12}\.?\s+\d{4}|\p{L}{3,12}\.?\s+\d{1,2},?\s+\d{4})/u;
-const TIME = /\b\d{1,2}[:.h]\d{2}(\s?(am|pm|uhr|h))?\b/giu;
-const MAX_DATE_LINE_LENGTH = 60;
-/** What may stand beside the date in a date line: a label of up to this many characters. */
-const MAX_DATE_LABEL = 25;
-
-/** Headings that announce boilerplate sections (related articles, the author, comments, tags). */
-const BOILERPLATE_HEADING =
-  /^(related|more (from|stories|articles|news)|recommended|you (may|might) also like|popular|most read|trending|about the author|comments?|leave a (reply|comment)|tags|share|auch interessant|das könnte (sie|dich) auch interessieren|mehr (zum thema|themen)|weitere (artikel|beiträge|themen|nachrichten|meldungen)|empfohlen|ähnliche|meistgelesen|beliebt|über (den|die) autor|kommentare?|schlagwörter|themen im artikel|teilen|à lire|articles? (similaires|liés)|commentaires?|sur le même sujet|noticias relacionadas|más noticias|lo más (leído|visto)|comentarios?|te puede interesar|articoli correlati|commenti|leggi anche|zobacz (też|także)|komentarze|czytaj (też|także)|gerelateerd|reacties|entdecke (weitere|mehr)|discover more|meist-?(gelesen|diskutiert|kommentiert)|most (discussed|commented)|das thema könnte (sie|dich) auch interessieren|unterstütze|support us|hazte miembro)/iu;
-
-/** The title of a table of contents (whose links go with the link-list rule). */
-const TOC_TITLE = /^(inhaltsverzeichnis|inhalt|table of contents|contents|sommaire|table des matières|índice|indice|spis treści|inhoud|sisällys)$/iu;
-
-/**
- * Interface controls written into the text: "Load more", "Show sources", "Back to the list",
- * "Permalink" (alone or followed by its URL). Every template with a button or a toggle has one; the whole line only, so a
- * sentence that starts with "Back to..." is untouched.
- */
-const UI_CONTROL_LINE =
-  /^[«‹<←]?\s*(zurück zu(r|m)?( [\p{L}-]+){0,3}|back to( [\p{L}-]+){0,3}|retour (à|aux?)( [\p{L}'-]+){0,3}|volver a( [\p{L}-]+){0,3}|(lade|mehr|weitere) (weitere )?(inhalte|artikel|beiträge)( laden| anzeigen)?|load more( [\p{L}]+)?|show (more|less|all)|mehr (anzeigen|laden)|weniger anzeigen|alle anzeigen|(quellen|details|mehr|kommentare) (ein|aus)blenden|voir plus|charger plus|ver más|cargar más|mostra (altro|di più)|pokaż więcej|(permalink|permalien|enlace permanente|kurzlink|short ?link)(\s*:?\s*https?:\/\/\S+)?)\s*(\.{3}|…)?$/iu;
-const MAX_UI_CONTROL_LENGTH = 60;
-
-/**
- * Disclaimers about the post rather than its subject: "The views expressed are the
- * author's", "Dieser Beitrag gibt die Meinung des Autors wieder", "Bei diesem Beitrag handelt
- * es sich um einen Blog/eine Anzeige". Stock sentences of opinion and community sections.
- */
-const DISCLAIMER =
-  /^(the (views|opinions) expressed|(dieser|der) (beitrag|artikel|text) gibt (die|ausschließlich die|nur die) meinung|bei (diesem|dem) (beitrag|artikel|text) handelt es sich um (ein|eine|einen) (blog|gastbeitrag|meinungsbeitrag|anzeige|pressemitteilung)|les opinions exprimées|las opiniones expresadas|le opinioni espresse)/iu;
-const MAX_DISCLAIMER_LENGTH = 250;
-
-/** An advertising label opening a line ("ANZEIGE - ...", "Advertisement: ..."): the line is the ad. */
-const AD_LABEL = /^(anzeige|werbung|advertisement|sponsored|publicidad|publicité|pubblicità|reklama)\s*[-–—:|]/iu;
-
-/** A byline label left alone when its name was a link that went ("Von:", "By:"). */
-const LONE_LABEL = /^(von|by|autor(in)?|author|par|por|di|od)\s*:$/iu;
-
-/** A boilerplate section title written as a plain line ("Über den Autor" in a <div>): the whole line only. */
-const BOILERPLATE_LINE = /^(about the author|über (den|die) autor(in)?|à propos de l'auteur|sobre el autor|o autorze|share this( article| story| post)?|teilen|partager|compartir)[:.!]?$/iu;
-
-/** Teaser lines and calls to action are short: one sentence, a headline. */
-const MAX_TEASER_LENGTH = 200;
-/** A credit is a line, not a paragraph. */
-const MAX_CREDIT_LENGTH = 120;
+import { isBoilerplateHeading, isServerError, phraseKind, SERVER_ERROR_PREFIX_LENGTH, type PhraseKind } from './phrases.js';
 /** Lists and blocks mostly made of links are navigation or related links (trafilatura's link-density test). */
 const MAX_LIST_LINK_DENSITY = 0.6;
 const MAX_BLOCK_LINK_DENSITY = 0.5;
@@ -130,22 +41,65 @@ export function pruneBoilerplate(root: Element, options: PruneOptions = { linkDe
     el.remove();
     removed++;
   };
+  const core = proseSpan(root, stats);
   for (const el of [...root.querySelectorAll(BLOCKS)]) {
     if (!root.contains(el) || el === title || el.contains(title)) continue;
     const s = stats.get(el);
     if (!s || s.text === 0) continue;
     if (HEADINGS.has(el.nodeName)) {
-      // A heading that is a call or a prompt ("Subscribe to our newsletter", "To continue
-      // reading, create an account") heads a boilerplate box just as "Related" does.
-      const heading = textOf(el);
-      const prompt = s.text <= MAX_PROMPT_LENGTH && (CALL_TO_ACTION.test(heading) || PROMPT.test(heading));
-      if (prompt || BOILERPLATE_HEADING.test(heading) || TOC_TITLE.test(heading)) removeSection(el, stats, remove);
+      // A heading that announces boilerplate ("Related", "Comments", "Subscribe to our
+      // newsletter") takes its section along, when it stands outside the prose or heads links.
+      if (s.text <= MAX_HEADING_LENGTH && isBoilerplateHeading(textOf(el), s.text) && (core.outside(el) || headsLinks(el, stats))) removeSection(el, stats, remove);
       continue;
     }
-    if (isBoilerplateBlock(el, s, { ...options, linkDensity: options.linkDensity && s.text <= maxLinkBlock })) remove(el);
+    if (isBoilerplateBlock(el, s, core, { ...options, linkDensity: options.linkDensity && s.text <= maxLinkBlock })) remove(el);
   }
+  removed += cutTailSection(root, title);
   removed += trimTail(root, title);
   return { removed };
+}
+
+/** A closing section is short: at most this much text after its heading, and this share of the content. */
+const MAX_TAIL_SECTION_TEXT = 800;
+const MAX_TAIL_SECTION_SHARE = 0.2;
+const MAX_SECTION_TITLE = 60;
+
+/**
+ * The last section of the content, when its title announces boilerplate ("About the
+ * author", "Related", "Support us") and little text follows it: templates close articles
+ * with such boxes, and their few lines are prose-shaped (a bio, a pitch), so neither the
+ * line rules nor trimTail see them. Position marks the section (the end of the content,
+ * short); the title's words confirm it. A long closing section with such a title stays.
+ */
+function cutTailSection(root: Element, title: Element | null): number {
+  const stats = textStats(root);
+  const total = stats.get(root)?.text ?? 0;
+  const limit = Math.min(MAX_TAIL_SECTION_TEXT, MAX_TAIL_SECTION_SHARE * total);
+  for (const el of root.querySelectorAll('h1, h2, h3, h4, h5, h6, p, div')) {
+    if (el === title || el.contains(title)) continue;
+    const s = stats.get(el);
+    // A title, not a link ("Comments (74 posted)" links to another page; it heads nothing).
+    if (!s || s.text === 0 || s.text > MAX_SECTION_TITLE || s.link > 0 || (!HEADINGS.has(el.nodeName) && hasContainerChild(el))) continue;
+    const text = textOf(el);
+    if (!isBoilerplateHeading(text, s.text) && phraseKind(text, s.text) !== 'teaser') continue;
+    const after = following(el, root);
+    const rest = after.reduce((n, e) => n + (stats.get(e)?.text ?? 0), 0);
+    if (rest > limit) continue;
+    if (title && after.some((e) => e.contains(title))) continue;
+    for (const e of after) e.remove();
+    el.remove();
+    return after.length + 1;
+  }
+  return 0;
+}
+
+/** The elements after `el` in document order that are not inside it: its following siblings, and those of each ancestor below `root`. */
+function following(el: Element, root: Element): Element[] {
+  const out: Element[] = [];
+  for (let node: Element | null = el; node && node !== root; node = node.parentElement) {
+    for (let next = node.nextElementSibling; next; next = next.nextElementSibling) out.push(next);
+  }
+  return out;
 }
 
 /** Blocks that hold text directly: the units the tail is made of. */
@@ -233,27 +187,16 @@ function leadingText(el: Element, chars: number): string {
   return raw.replace(/\s+/g, ' ').trim();
 }
 
-function isBoilerplateBlock(el: Element, s: TextStats, options: PruneOptions): boolean {
+function isBoilerplateBlock(el: Element, s: TextStats, core: ProseSpan, options: PruneOptions): boolean {
   const name = el.nodeName;
-  // The block's text, built once (textContent of a big block is the costly part).
-  let text: string | undefined;
-  const textOfEl = (): string => (text ??= textOf(el));
-  // Judged as a whole only where a block starts: inline elements are judged as lines below.
-  if (s.text <= MAX_TEASER_LENGTH) {
-    const text = textOfEl();
-    if (TEASER_OPENER.test(text) || CALL_TO_ACTION.test(text) || TOC_TITLE.test(text) || BOILERPLATE_LINE.test(text)) return isLine(el);
-    if (s.text <= MAX_PROMPT_LENGTH && PROMPT.test(text)) return isLine(el);
-    if (AD_LABEL.test(text) || LONE_LABEL.test(text)) return isLine(el);
-    if (s.text <= MAX_UI_CONTROL_LENGTH && UI_CONTROL_LINE.test(text)) return isLine(el);
-    if (s.text <= MAX_CREDIT_LENGTH && (CREDIT_LINE.test(text) || FIGURE_LINE.test(text))) return isLine(el);
-    if (s.text <= MAX_DATE_LINE_LENGTH && isDateLine(text)) return isLine(el);
+  // Machine output (PHP warnings) is never prose: the opening words decide first, so a big
+  // block's whole text is built only when it starts like a server error.
+  // (Not a wrapper holding prose as well: its text also starts with the warning.)
+  if (name !== 'PRE' && isServerError(leadingText(el, SERVER_ERROR_PREFIX_LENGTH), () => textOf(el)) && isLine(el) && !core.holdsProse(el)) return true;
+  if (s.text <= MAX_PHRASE_BLOCK && !core.holdsProse(el)) {
+    const kind = phraseKind(textOf(el), s.text);
+    if (kind && isLine(el) && structureMarks(el, s, kind, core)) return true;
   }
-  if (s.text <= MAX_COOKIE_NOTICE_LENGTH && COOKIE_NOTICE.test(textOfEl()) && isLine(el)) return true;
-  if (s.text <= MAX_DISCLAIMER_LENGTH && DISCLAIMER.test(textOfEl()) && isLine(el)) return true;
-  if (s.text <= MAX_CONSENT_PLACEHOLDER_LENGTH && CONSENT_PLACEHOLDER.test(textOfEl()) && isLine(el)) return true;
-  // Any length: the opening words decide first, so a big block's whole text is built only
-  // when it starts like a server error.
-  if (SERVER_ERROR_START.test(leadingText(el, SERVER_ERROR_PREFIX)) && SERVER_ERROR.test(textOfEl()) && isLine(el)) return true;
   if (!options.linkDensity) return false;
   if (name === 'UL' || name === 'OL' || name === 'DL') {
     return linkDensity(s) > MAX_LIST_LINK_DENSITY && itemCount(el) >= 2;
@@ -266,6 +209,137 @@ function isBoilerplateBlock(el: Element, s: TextStats, options: PruneOptions): b
   return false;
 }
 
+/** No phrase rule looks at a block longer than this (phrases.ts: 300 for a consent notice). */
+const MAX_PHRASE_BLOCK = 300;
+/** A boilerplate section heading is a phrase, not a paragraph set in a heading tag. */
+const MAX_HEADING_LENGTH = 200;
+/** A block mostly made of link text: a teaser, a button, a link to another page. */
+const MARKED_LINK_DENSITY = 0.5;
+/** A call-out line: (almost) all of it bold or italic. */
+const CALLOUT_EMPHASIS = 0.9;
+
+/**
+ * Whether structure or position marks a block whose words read as boilerplate of `kind`:
+ * the words then confirm what the block is. Outside the article's prose (its head or tail)
+ * every kind is marked, except consent notices, which must also link somewhere (a banner
+ * links to its policy; a paragraph about cookies need not). Inside the prose: a block that
+ * is mostly link text (a teaser, a button), a one-line call-out in bold or italic (not for
+ * dates and consent notices, where a bold line is as likely a sub-heading), or a credit
+ * right beside an image.
+ */
+function structureMarks(el: Element, s: TextStats, kind: PhraseKind, core: ProseSpan): boolean {
+  if (linkDensity(s) >= MARKED_LINK_DENSITY) return true;
+  if (kind === 'consent') return (core.outside(el) && s.link > 0) || controlAfter(el);
+  if (core.outside(el)) return true;
+  if (kind === 'date') return false;
+  if (kind === 'credit' && besideMedia(el)) return true;
+  return emphasizedLength(el) >= CALLOUT_EMPHASIS * s.text;
+}
+
+/** The article's prose: where it starts and ends, and which blocks are part of it. */
+interface ProseSpan {
+  /** Before the first prose block or after the last one (always true when there is no prose). */
+  outside(el: Element): boolean;
+  /** Whether the element is or holds a prose block (never removed for its words). */
+  holdsProse(el: Element): boolean;
+}
+
+/** A prose block: a leaf block of at least this much text, with few links, that no phrase rule reads as boilerplate. */
+const MIN_PROSE_TEXT = 80;
+const MAX_PROSE_LINK_DENSITY = 0.3;
+
+/**
+ * The run of the article's prose, by document order: from its first prose block to its
+ * last. Blocks before or after it are the article's head and tail, where templates put
+ * bylines, dates, credits, calls to subscribe and consent notices.
+ */
+function proseSpan(root: Element, stats: Map<Element, TextStats>): ProseSpan {
+  const order = new Map<Element, number>();
+  const prose: Element[] = [];
+  let i = 0;
+  for (const el of root.querySelectorAll('*')) {
+    order.set(el, i++);
+    if (!LEAF_BLOCKS.has(el.nodeName) || HEADINGS.has(el.nodeName)) continue;
+    const s = ownInlineStats(el, stats);
+    if (s.text < MIN_PROSE_TEXT || linkDensity(s) > MAX_PROSE_LINK_DENSITY) continue;
+    const whole = stats.get(el)!;
+    if (whole.text <= MAX_PHRASE_BLOCK && phraseKind(textOf(el), whole.text)) continue;
+    if (isServerError(leadingText(el, SERVER_ERROR_PREFIX_LENGTH), () => textOf(el))) continue;
+    prose.push(el);
+  }
+  const first = prose[0];
+  const last = prose[prose.length - 1];
+  const proseSet = new Set(prose);
+  return {
+    outside(el) {
+      if (!first || !last) return true;
+      const at = order.get(el) ?? -1;
+      if (at < order.get(first)!) return !el.contains(first);
+      return at > order.get(last)! && !last.contains(el);
+    },
+    holdsProse(el) {
+      if (proseSet.has(el)) return true;
+      for (const p of prose) if (el.contains(p)) return true;
+      return false;
+    },
+  };
+}
+
+const INLINE = new Set(['A', 'SPAN', 'STRONG', 'B', 'EM', 'I', 'U', 'S', 'CODE', 'SMALL', 'SUP', 'SUB', 'MARK', 'ABBR', 'Q', 'CITE', 'TIME', 'BR', 'DFN', 'KBD', 'SAMP', 'VAR', 'FONT']);
+
+/**
+ * The text an element holds itself, in its text nodes and inline children (not in child
+ * blocks): a paragraph is prose by its own text, not by the blocks a wrapper holds.
+ */
+function ownInlineStats(el: Element, stats: Map<Element, TextStats>): TextStats {
+  const own: TextStats = { text: 0, link: 0 };
+  for (let child = el.firstChild; child; child = child.nextSibling) {
+    if (child.nodeType === 3) own.text += collapsedLength((child as Text).data);
+    else if (child.nodeType === 1 && INLINE.has((child as Element).nodeName)) {
+      const s = stats.get(child as Element);
+      if (s) {
+        own.text += s.text;
+        own.link += s.link;
+      }
+    }
+  }
+  return own;
+}
+
+/** Whether an image, picture, video or figure stands right before the block, or the block is in a figure. */
+function besideMedia(el: Element): boolean {
+  if (el.closest('figure')) return true;
+  const prev = el.previousElementSibling;
+  return !!prev && (/^(IMG|PICTURE|VIDEO|FIGURE)$/.test(prev.nodeName) || !!prev.querySelector('img, picture, video'));
+}
+
+/** Text length inside outermost <strong>, <b>, <em>, <i> (or the element itself when it is one). */
+function emphasizedLength(el: Element): number {
+  if (/^(STRONG|B|EM|I)$/.test(el.nodeName)) return collapsedLength(el.textContent ?? '');
+  let n = 0;
+  for (const b of el.querySelectorAll('strong, b, em, i')) if (!b.parentElement?.closest('strong, b, em, i')) n += collapsedLength(b.textContent ?? '');
+  return n;
+}
+
+/** A button-like line right after the block (a notice's "Manage settings" or "Accept"): short and all link. */
+function controlAfter(el: Element): boolean {
+  const next = el.nextElementSibling;
+  if (!next) return false;
+  const text = textOf(next);
+  const links = [...next.querySelectorAll('a')].reduce((n, a) => n + collapsedLength(a.textContent ?? ''), next.nodeName === 'A' ? text.length : 0);
+  return text.length > 0 && text.length <= MAX_CONTROL_TEXT && links >= 0.9 * text.length;
+}
+const MAX_CONTROL_TEXT = 60;
+
+/** Whether the blocks after a heading are links (a "Related" list): what removeSection takes. */
+function headsLinks(heading: Element, stats: Map<Element, TextStats>): boolean {
+  const next = heading.nextElementSibling;
+  if (!next) return false;
+  const s = stats.get(next);
+  // Thumbnails that link (no text at all) count as links too.
+  return linkDensity(s) > MAX_BLOCK_LINK_DENSITY || ((s?.text ?? 0) === 0 && !!next.querySelector('a img, a picture'));
+}
+
 /**
  * An inline element (a <strong>, a <span>) is a line of its own when nothing but whitespace
  * stands beside it in its parent block: then removing it removes the line, not part of a sentence.
@@ -274,13 +348,6 @@ function isLine(el: Element): boolean {
   if (!['SPAN', 'SMALL', 'STRONG', 'EM', 'B', 'I', 'A'].includes(el.nodeName)) return true;
   const parent = el.parentElement;
   return !!parent && textOf(parent) === textOf(el);
-}
-
-function isDateLine(text: string): boolean {
-  const match = DATE.exec(text);
-  if (!match) return false;
-  const rest = text.replace(match[0], '').replace(TIME, '').replace(/[\s,|:–—-]+/g, ' ').trim();
-  return rest.length <= MAX_DATE_LABEL;
 }
 
 function itemCount(list: Element): number {

@@ -33,16 +33,17 @@ import { InvalidUrlError } from '../../../shared/src/errors.js';
 import { collectIncluded, prepareBody, removeBoilerplate, removeComments, removeExcluded, removeNavigation } from './clean.js';
 import { removeBoilerplateByName } from './boilerplate.js';
 import { pruneBoilerplate } from './prune.js';
-import { betterCandidate, semanticContainers } from './candidate.js';
+import { betterCandidate, proseContainer, semanticContainers } from './candidate.js';
 import { collectLead, restoreLead } from './lead.js';
 import { documentBaseUrl, parseDocument } from './dom.js';
 import { extractLinks } from './links.js';
 import { extractMainContent } from './main-content.js';
 import { toMarkdown } from './markdown.js';
-import { extractMetadata } from './metadata.js';
+import { extractMetadata, splitTitle } from './metadata.js';
 import { extractJson } from './extract.js';
 import { jsonLdBlocks } from './json-ld.js';
 import { readStructuredData } from './structured-data.js';
+import { detectPageType, type PageType } from './page-type.js';
 import type { TransformInput, TransformOutput } from './types.js';
 import { classifyPage, readSignals, type PageSignals } from './outcome/index.js';
 
@@ -54,6 +55,7 @@ export function transformPage(input: TransformInput): TransformOutput {
   const metadata = extractMetadata(document, { url: input.url, base, statusCode: input.statusCode, jsonLd });
   const structured = readStructuredData(document, base, jsonLd);
   if (structured) metadata.structured = structured;
+  metadata.pageType = detectPageType(document, { url: input.url, jsonLd, ogType: metadata.type, generator: document.querySelector('meta[name="generator" i]')?.getAttribute('content') ?? undefined });
   const links = extractLinks(document, base);
   // Read before any clean-up removes the scripts and widgets that name their vendor.
   const signals = readSignals(document, { status: input.statusCode ?? 200, headers: input.headers, url: input.url, title: metadata.title }, input.html);
@@ -69,7 +71,7 @@ export function transformPage(input: TransformInput): TransformOutput {
   if (!wantMarkdown && !wantHtml) return withOutcome(output, signals);
 
   const fallbacks: string[] = [];
-  const root = contentRoot(document, base, input, metadata.ogTitle ?? metadata.title, fallbacks);
+  const root = contentRoot(document, base, input, { title: metadata.ogTitle ?? metadata.title, siteName: metadata.siteName, pageType: metadata.pageType }, fallbacks);
   if (input.options.onlyMainContent && input.options.includeTags.length === 0) signals.mainTextLength = textLength(root);
   if (wantHtml) {
     removeComments(root);
@@ -96,6 +98,13 @@ function withOutcome(output: TransformOutput, signals: PageSignals): TransformOu
   return output;
 }
 
+/** The page's title (og:title, else <title>) and its site's name: where the markdown's heading comes from. */
+interface PageTitle {
+  title: string;
+  siteName?: string | undefined;
+  pageType?: PageType;
+}
+
 export interface Candidate<T> {
   name: string;
   run: () => T;
@@ -119,19 +128,74 @@ export function firstWorking<T>(candidates: readonly Candidate<T>[], fallbacks: 
   throw new Error('firstWorking: no candidates');
 }
 
-function contentRoot(document: Document, base: URL, input: TransformInput, title: string, fallbacks: string[]): Element {
+function contentRoot(document: Document, base: URL, input: TransformInput, title: PageTitle, fallbacks: string[]): Element {
   const { includeTags, excludeTags, onlyMainContent } = input.options;
   prepare(document, base, excludeTags);
   if (includeTags.length > 0) return collectIncluded(document, includeTags);
-  if (!onlyMainContent) return document.body;
-  return firstWorking(
+  if (!onlyMainContent) return nonEmpty(document.body, [{ name: 'page body with hidden content revealed', run: () => freshDocument(input, base, true).body, hidden: true }], fallbacks);
+  const root = firstWorking(
     [
-      { name: 'main-content extraction', run: () => mainContent(document, base, input, title) },
+      { name: 'main-content extraction', run: () => (title.pageType === 'forum' ? thread(document, title) : mainContent(document, base, input, title)) },
       { name: 'page body without site chrome', run: () => chromeless(freshBody(input, base)) },
       { name: 'page body', run: () => freshBody(input, base) },
     ],
     fallbacks,
   );
+  return nonEmpty(
+    root,
+    [
+      { name: 'page body without site chrome', run: () => chromeless(freshBody(input, base)) },
+      { name: 'main content with hidden content revealed', run: () => mainContent(freshDocument(input, base, true), base, input, title), hidden: true },
+      { name: 'page body with hidden content revealed, without site chrome', run: () => chromeless(freshDocument(input, base, true).body), hidden: true },
+    ],
+    fallbacks,
+  );
+}
+
+/**
+ * Content under this much text (a title, a stray line) is no result for a page that has
+ * more: the fallbacks are tried.
+ */
+const MIN_CONTENT_TEXT = 100;
+/**
+ * Hidden content is shown only when it is a page's worth: a page that hides a few lines
+ * (a "secret" paragraph, a no-JS notice) keeps them hidden.
+ */
+const MIN_REVEALED_TEXT = 500;
+
+/**
+ * The content, or when it came out empty or tiny (under MIN_CONTENT_TEXT), the first
+ * fallback that has that much text (the longest when none has): the body without site
+ * chrome (a page the extractor misread), then the page with what scripts would reveal (a
+ * forum's crawler view in <noscript>, an anti-flicker hidden wrapper), when that is at
+ * least MIN_REVEALED_TEXT. The step taken is
+ * recorded in metadata.extractionFallbacks ("empty main content: <name>"). A fallback that
+ * throws is skipped.
+ */
+function nonEmpty(root: Element, candidates: ReadonlyArray<Candidate<Element> & { hidden?: boolean }>, fallbacks: string[]): Element {
+  let best = root;
+  let bestLength = textLength(root);
+  if (bestLength >= MIN_CONTENT_TEXT) return root;
+  let taken: string | undefined;
+  for (const candidate of candidates) {
+    let el: Element;
+    try {
+      el = candidate.run();
+    } catch (err) {
+      fallbacks.push(`${candidate.name} failed: ${err instanceof Error ? err.message : String(err)}`);
+      continue;
+    }
+    const length = textLength(el);
+    if (candidate.hidden && length < MIN_REVEALED_TEXT) continue;
+    if (length > bestLength) {
+      best = el;
+      bestLength = length;
+      taken = candidate.name;
+    }
+    if (length >= MIN_CONTENT_TEXT) break;
+  }
+  if (taken) fallbacks.push(`empty main content: ${taken}`);
+  return best;
 }
 
 /**
@@ -140,15 +204,15 @@ function contentRoot(document: Document, base: URL, input: TransformInput, title
  * boilerplate pass (prune.ts). A page that does not look like an article and where
  * Readability kept under a quarter of the text gets the body without site chrome instead.
  */
-function mainContent(document: Document, base: URL, input: TransformInput, title: string): Element {
+function mainContent(document: Document, base: URL, input: TransformInput, title: PageTitle): Element {
   // Judged before Readability, which mutates the document: a page that may not be an
   // article keeps a copy of its prepared body for the fallback.
   const readerable = isProbablyReaderable(document);
   removeBoilerplateByName(document.body);
   const backup = readerable ? undefined : (document.body.cloneNode(true) as Element);
-  const lead = collectLead(document, title);
+  const lead = collectLead(document, title.title);
   const containers = semanticContainers(document.body);
-  const article = extractMainContent(document);
+  const article = extractMainContent(document, title);
   if (article && (readerable || textLength(article) >= MIN_ARTICLE_SHARE * textLength(backup!))) {
     removeNavigation(article);
     restoreLead(article, lead);
@@ -160,6 +224,26 @@ function mainContent(document: Document, base: URL, input: TransformInput, title
   return chromeless(backup ?? freshBody(input, base));
 }
 
+/**
+ * A forum thread: every post, with its author line. Readability keeps one post, and the
+ * comment, reply and author names that mark boilerplate on an article are the content
+ * here, so neither runs: the container of most of the page's prose (the thread), without
+ * site chrome and link-dense blocks, with the page's heading on top.
+ */
+function thread(document: Document, title: PageTitle): Element {
+  const h1 = document.body.querySelector('h1');
+  const root = proseContainer(document.body);
+  removeBoilerplate(root);
+  // Link density on: a thread's menus, tag lists and "similar topics" are links, its posts are not.
+  pruneBoilerplate(root);
+  if (!root.querySelector('h1')) {
+    const heading = document.createElement('h1');
+    heading.textContent = (h1?.textContent ?? '').replace(/\s+/g, ' ').trim() || splitTitle(title.title, title.siteName).heading;
+    root.prepend(heading);
+  }
+  return root;
+}
+
 /** A page that is not an article: the body without site chrome; its links are its content. */
 function chromeless(body: Element): Element {
   removeBoilerplate(body);
@@ -169,9 +253,13 @@ function chromeless(body: Element): Element {
 
 /** The page parsed and prepared again (the first document was changed by an extractor). */
 function freshBody(input: TransformInput, base: URL): Element {
+  return freshDocument(input, base, false).body;
+}
+
+function freshDocument(input: TransformInput, base: URL, revealHidden: boolean): Document {
   const fresh = parseDocument(input.html);
-  prepare(fresh, base, input.options.excludeTags);
-  return fresh.body;
+  prepare(fresh, base, input.options.excludeTags, revealHidden);
+  return fresh;
 }
 
 /** Text of the content with one block per line: the markdown of last resort. */
@@ -194,8 +282,8 @@ function textLength(el: Element): number {
   return (el.textContent ?? '').replace(/\s+/g, ' ').trim().length;
 }
 
-function prepare(document: Document, base: URL, excludeTags: readonly string[]): void {
-  prepareBody(document.body, base);
+function prepare(document: Document, base: URL, excludeTags: readonly string[], revealHidden = false): void {
+  prepareBody(document.body, base, { revealHidden });
   removeExcluded(document.body, excludeTags);
 }
 

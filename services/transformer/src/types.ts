@@ -1,3 +1,4 @@
+import type { PageType } from './page-type.js';
 import type { PageMetadata } from '../../../shared/src/events/common.js';
 import type { DocumentKind } from '../../../shared/src/document-type.js';
 import type { ResolvedScrapeOptions } from '../../../shared/src/scrape-options.js';
@@ -41,6 +42,8 @@ export interface MetadataExtras {
   favicon?: string;
   type?: string;
   dir?: string;
+  /** What kind of page this is (page-type.ts): article, documentation, service, forum, listing, product or collection. */
+  pageType?: PageType;
   /**
    * Only when a content candidate threw on the page's markup and the next one was used:
    * one "<candidate> failed: <message>" per failure, in order (see transform.ts firstWorking).

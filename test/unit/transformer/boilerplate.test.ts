@@ -15,11 +15,14 @@ const PROSE = [
   'The project is funded jointly by the region and the city, and a quarter of the budget is set aside for unexpected ground conditions.',
 ];
 
-/** An article of four paragraphs with `extra` inserted after the second one (and `tail` after the last). */
-function page(extra: string, tail = '', head = ''): string {
+/**
+ * An article of four paragraphs with `extra` inserted after the second one (and `tail`
+ * after the last, `start` before the first, inside the body container).
+ */
+function page(extra: string, tail = '', head = '', start = ''): string {
   return `<!DOCTYPE html><html lang="en"><head><title>River crossing approved</title></head><body>
     <main><article><h1>River crossing approved</h1>${head}
-      <div class="article-body"><p>${PROSE[0]}</p><p>${PROSE[1]}</p>${extra}<p>${PROSE[2]}</p><p>${PROSE[3]}</p>${tail}</div>
+      <div class="article-body">${start}<p>${PROSE[0]}</p><p>${PROSE[1]}</p>${extra}<p>${PROSE[2]}</p><p>${PROSE[3]}</p>${tail}</div>
     </article></main></body></html>`;
 }
 
@@ -103,16 +106,36 @@ describe('final boilerplate pass', () => {
     ['advertising line', '<p><strong>ANZEIGE - Heute mal ausgehen? Wie wäre es mit:</strong></p>', 'Heute mal ausgehen'],
     ['paywall heading', '<h2>Pour lire la suite et accéder gratuitement à 3 articles par mois, créez votre compte</h2>', 'Pour lire la suite'],
     ['messenger channel promotion', '<p>¿Ya sabías que tenemos canal de Telegram? Únete desde tu celular en este <a href="https://t.me/x">enlace</a>.</p>', 'canal de Telegram'],
-    ['embed consent placeholder', '<p>Wir respektieren deine Privatsphäre und stellen ohne dein Einverständnis keine Verbindung zu Twitter her.</p>', 'Privatsphäre'],
+    ['embed consent placeholder', '<p>Wir respektieren deine Privatsphäre und stellen ohne dein Einverständnis keine Verbindung zu Twitter her.</p><p><a href="/privacy">Einstellungen verwalten</a></p>', 'Privatsphäre'],
     ['review prompt', '<p>Bitte teilen Sie uns Ihre Erfahrungen mit, wenn Sie das Produkt probiert haben.</p>', 'Erfahrungen mit'],
     ['"hier geht es zur" link line', '<p><a href="/doc.pdf">Hier geht es zur neuen Vorstandsstruktur</a></p>', 'Vorstandsstruktur'],
     ['permalink with its URL', '<ul><li><strong>Permalink</strong> https://p.example.com/p/RPYx</li></ul>', 'p.example.com/p/RPYx'],
     ['lone byline label', '<p><strong>Von:</strong></p>', 'Von:'],
     ['"most discussed" heading and its links', '<h3>meist-diskutiert</h3><ul><li><a href="/a">Streit um die Brücke</a></li><li><a href="/b">Neue Fähre</a></li></ul>', 'Neue Fähre'],
   ];
+  // Where templates put them: at the edge of the article, before its first paragraph
+  // (position marks them; their words confirm it).
   for (const [what, html, gone] of lines) {
-    test(`removes a ${what}`, () => assertClean(page(html), [gone]));
+    test(`removes a ${what} at the edge of the article`, () => assertClean(page('', '', '', html), [gone]));
   }
+
+  // Inside the prose, a line needs a structural mark besides its words: mostly link text,
+  // a call-out all in bold or italic, a credit under an image, a button after a notice.
+  const marked: Array<[string, string, string]> = [
+    ['teaser line that is mostly its link', '<p>Read more: <a href="/x">Why old bridges crumble under heavy trucks</a></p>', 'Why old bridges crumble'],
+    ['bold call to subscribe', '<p><strong>Subscribe now to get the full story in your inbox.</strong></p>', 'Subscribe now'],
+    ['photo credit under an image', '<p><img src="/b.jpg" alt=""></p><p>Foto: dpa / Max Mustermann</p>', 'Max Mustermann'],
+    ['italic opinion disclaimer', '<p><em>Dieser Beitrag gibt die Meinung des Autors wieder, nicht notwendigerweise die der Redaktion.</em></p>', 'Meinung des Autors'],
+    ['consent placeholder with its settings button', '<p>Wir respektieren deine Privatsphäre und stellen ohne dein Einverständnis keine Verbindung zu Twitter her.</p><p><a href="/privacy">Einstellungen verwalten</a></p>', 'Privatsphäre'],
+  ];
+  for (const [what, html, gone] of marked) {
+    test(`removes a ${what} inside the prose`, () => assertClean(page(html), [gone]));
+  }
+
+  test('a short closing section titled as boilerplate goes with its prose ("About the author" and a bio)', () => {
+    const tail = '<h3>About the author</h3><p>Jane Doe has written about cities, bridges and public transport for the paper since 2009.</p>';
+    assertClean(page('', tail), ['About the author', 'Jane Doe has written']);
+  });
 
   test('removes the furniture at the end of the article: orphan heading, bold call-out, introducer', () => {
     const tail = '<h3>You might also like</h3><p><strong>Follow us on all channels and never miss a story again!</strong></p><p>Our partners:</p>';

@@ -88,6 +88,7 @@ describe('metadata', () => {
       // A page of one short line is a page, not an empty shell (docs/api.md "Page outcome").
       pageOutcome: 'ok',
       pageOutcomeEvidence: ['status 200', 'text 2 chars'],
+      pageType: 'article',
       // The Open Graph tags again, all of them, as metadata.structured (structured-data.test.ts).
       structured: {
         jsonLd: [],

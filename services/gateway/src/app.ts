@@ -5,15 +5,8 @@ import { randomUUID } from 'node:crypto';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController } from 'fastify';
-import type { NatsConnection } from 'nats';
-import type { Config } from '../../../shared/src/config.js';
 import { readiness } from '../../../shared/src/health.js';
 import { isNatsConnected } from '../../../shared/src/nats/connect.js';
-import type { Clock, IdGenerator } from '../../../shared/src/ids.js';
-import type { Logger } from '../../../shared/src/logger.js';
-import type { EventLog } from '../../../shared/src/nats/event-log.js';
-import type { PayloadStore } from '../../../shared/src/nats/payloads.js';
-import type { ReadModelStore } from '../../../shared/src/store/index.js';
 import { authPlugin, KeyDirectory } from './plugins/auth.js';
 import { metricsPlugin } from './plugins/metrics.js';
 import { clientErrorHandler, frameworkErrorHandler, notFoundHandler, problemsPlugin } from './plugins/problems.js';
@@ -22,9 +15,9 @@ import { rateLimitPlugin } from './plugins/rate-limit.js';
 import { RateLimiter } from './rate-limit.js';
 import { AdmissionLedger } from './admission-ledger.js';
 import { PlanLimiter } from './limits.js';
+import type { GatewayDeps, RouteDeps } from './deps.js';
 import { JobWaits } from './job-waits.js';
 import { validatorCompiler } from './plugins/validation.js';
-import type { ProjectionWaiter } from './projection-wait.js';
 import { mapRoutes } from './routes/map.js';
 import { batchRoutes } from './routes/batch.js';
 import { crawlRoutes } from './routes/crawl.js';
@@ -38,20 +31,7 @@ import { ScrapeService } from './scrape/service.js';
 import type { PresentDeps } from './scrape/present.js';
 import { consolePlugin } from './console/plugin.js';
 
-export interface GatewayDeps {
-  config: Config;
-  logger: Logger;
-  nc: NatsConnection;
-  log: EventLog;
-  payloads: PayloadStore;
-  store: ReadModelStore;
-  waiter: ProjectionWaiter;
-  newId: IdGenerator;
-  clock: Clock;
-}
-
-/** What route plugins get: the external dependencies plus the gateway's own services. */
-export type RouteDeps = GatewayDeps & { limits: PlanLimiter; waits: JobWaits };
+export type { GatewayDeps, RouteDeps } from './deps.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,128}$/;
 

@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { csrfTokenOf } from '../../../../shared/src/accounts/tokens.js';
 import { ForbiddenError, UnauthorizedError } from '../../../../shared/src/errors.js';
 import type { AccountDoc } from '../../../../shared/src/store/index.js';
-import type { GatewayDeps } from '../app.js';
+import type { GatewayDeps } from '../deps.js';
 import type { WebhookSecretService } from '../webhooks/service.js';
 import type { ConsoleAccounts } from './accounts.js';
 import type { ConsoleConfig } from './config.js';

@@ -7,7 +7,7 @@
 // request (the progress poll, or Accept: application/json) gets RFC 7807 problem+json.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { loadServerSecret } from '../../../../shared/src/webhooks.js';
-import type { GatewayDeps } from '../app.js';
+import type { GatewayDeps } from '../deps.js';
 import { problemOf, sendProblem, UNAVAILABLE_RETRY_AFTER_S } from '../plugins/problems.js';
 import { WebhookSecretService } from '../webhooks/service.js';
 import { ConsoleAccounts } from './accounts.js';

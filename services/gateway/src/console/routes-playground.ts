@@ -10,7 +10,7 @@ import { BatchScrapeRequestSchema, type BatchScrapeRequest } from '../../../../s
 import { CrawlRequestSchema, type CrawlRequest } from '../../../../shared/src/crawl-options.js';
 import { NotFoundError, TrawlError } from '../../../../shared/src/errors.js';
 import { ScrapeRequestSchema, type ScrapeRequest } from '../../../../shared/src/scrape-options.js';
-import type { RouteDeps } from '../app.js';
+import type { RouteDeps } from '../deps.js';
 import { BatchService } from '../batch/service.js';
 import { CrawlService } from '../crawl/service.js';
 import { MAX_WAIT_MS } from '../job-waits.js';

@@ -5,7 +5,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
 import { BatchScrapeRequestSchema } from '../../../../shared/src/batch-options.js';
 import type { ScreenshotInfo } from '../../../../shared/src/store/index.js';
-import type { RouteDeps } from '../app.js';
+import type { RouteDeps } from '../deps.js';
 import { IMAGE_MIME } from '../batch/present.js';
 import { BatchCancelled, BatchCreated, BatchGetQuery, BatchJobView, BatchListItem } from '../batch/schemas.js';
 import { BatchService } from '../batch/service.js';

@@ -10,7 +10,7 @@ import { InvalidUrlError } from '../../../../shared/src/errors.js';
 import { StringEnum } from '../../../../shared/src/scrape-options.js';
 import { subjectOf } from '../../../../shared/src/subjects.js';
 import { normalizeUrl } from '../../../../shared/src/url-normalize.js';
-import type { RouteDeps } from '../app.js';
+import type { RouteDeps } from '../deps.js';
 import { ProblemSchema } from '../scrape/schemas.js';
 
 export const ChangesQuery = Type.Object(

@@ -3,7 +3,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { CrawlRequestSchema } from '../../../../shared/src/crawl-options.js';
-import type { RouteDeps } from '../app.js';
+import type { RouteDeps } from '../deps.js';
 import { CrawlCancelled, CrawlCreated, CrawlGetQuery, CrawlJobView, CrawlListItem } from '../crawl/schemas.js';
 import { CrawlService } from '../crawl/service.js';
 import { IdParams, Pagination, ProblemSchema } from '../scrape/schemas.js';

@@ -11,7 +11,7 @@ import { Type } from '@sinclair/typebox';
 import { NotFoundError } from '../../../../shared/src/errors.js';
 import type { StoredEvent } from '../../../../shared/src/events/index.js';
 import { historyFilter, type AggregateKind } from '../../../../shared/src/subjects.js';
-import type { RouteDeps } from '../app.js';
+import type { RouteDeps } from '../deps.js';
 import { publicEventData } from '../job-event-view.js';
 import { IdParams, ProblemSchema } from '../scrape/schemas.js';
 

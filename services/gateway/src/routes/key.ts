@@ -3,7 +3,7 @@
 // one request of the per-minute limit like every request, and no quota.
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { RouteDeps } from '../app.js';
+import type { RouteDeps } from '../deps.js';
 import { ProblemSchema } from '../scrape/schemas.js';
 
 const Count = Type.Integer({ minimum: 0 });

@@ -4,7 +4,7 @@
 import type { SwaggerTransformObject } from '@fastify/swagger';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { loadServerSecret } from '../../../../shared/src/webhooks.js';
-import type { RouteDeps } from '../app.js';
+import type { RouteDeps } from '../deps.js';
 import { ProblemSchema } from '../scrape/schemas.js';
 import { DEFAULT_GRACE_SECONDS, RotateWebhookSecretBody, WebhookSecretRotation, WebhookSecretView } from '../webhooks/schemas.js';
 import { WebhookSecretService } from '../webhooks/service.js';

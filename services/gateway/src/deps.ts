@@ -1,0 +1,28 @@
+// What the gateway is built from, as types only: the external dependencies (buildApp's
+// argument) and what route plugins get beside them. In a module of their own so that the
+// route and console plugins that app.ts registers need not import app.ts back.
+import type { NatsConnection } from 'nats';
+import type { Config } from '../../../shared/src/config.js';
+import type { Clock, IdGenerator } from '../../../shared/src/ids.js';
+import type { Logger } from '../../../shared/src/logger.js';
+import type { EventLog } from '../../../shared/src/nats/event-log.js';
+import type { PayloadStore } from '../../../shared/src/nats/payloads.js';
+import type { ReadModelStore } from '../../../shared/src/store/index.js';
+import type { JobWaits } from './job-waits.js';
+import type { PlanLimiter } from './limits.js';
+import type { ProjectionWaiter } from './projection-wait.js';
+
+export interface GatewayDeps {
+  config: Config;
+  logger: Logger;
+  nc: NatsConnection;
+  log: EventLog;
+  payloads: PayloadStore;
+  store: ReadModelStore;
+  waiter: ProjectionWaiter;
+  newId: IdGenerator;
+  clock: Clock;
+}
+
+/** What route plugins get: the external dependencies plus the gateway's own services. */
+export type RouteDeps = GatewayDeps & { limits: PlanLimiter; waits: JobWaits };

@@ -1,10 +1,14 @@
 // Runs the compiled test suite with Node's test runner. Test files run one at a time by
 // default: end-to-end files boot a whole system (nats-server, six services, Chromium) and
 // two of those at once on a 2-core machine only measure contention. TEST_CONCURRENCY
-// overrides; extra arguments select files (e.g. `npm test -- dist/test/unit`).
+// overrides. Arguments pick what runs: a layer (`unit`, `integration`, `e2e`: see
+// scripts/test-layers.mjs), folders or single files (`npm test -- dist/test/e2e/map.test.js`).
+// At the end it prints each layer's time and counts, then the totals as the last line.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { LAYERS } from './test-layers.mjs';
 
 function collect(dir) {
   if (!fs.existsSync(dir)) return [];
@@ -16,17 +20,33 @@ function collect(dir) {
 }
 
 const args = process.argv.slice(2);
-const roots = args.length ? args : ['dist/test'];
+const roots = args.length ? args.flatMap((a) => LAYERS[a] ?? [a]) : ['dist/test'];
 const files = roots.flatMap((r) => (r.endsWith('.js') ? [r] : collect(r))).sort();
 if (files.length === 0) {
   console.error('no test files found under', roots.join(', '));
   process.exit(1);
 }
+const layersOut = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-tests-')), 'layers.json');
+const started = Date.now();
 const result = spawnSync(process.execPath, [
   '--test',
   `--test-concurrency=${process.env.TEST_CONCURRENCY ?? 1}`,
-  '--test-reporter=spec',
+  '--test-reporter=spec', '--test-reporter-destination=stdout',
+  `--test-reporter=${path.resolve('scripts/test-layers.mjs')}`, '--test-reporter-destination=stderr',
   '--enable-source-maps',
   ...files,
-], { stdio: 'inherit' });
+], { stdio: 'inherit', env: { ...process.env, TEST_LAYERS_OUT: layersOut } });
+
+let layers = {};
+try { layers = JSON.parse(fs.readFileSync(layersOut, 'utf8')); } catch { /* the run died before its end */ }
+const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
+console.log(`\nsuite: ${seconds(Date.now() - started)} in all`);
+let pass = 0;
+let fail = 0;
+for (const [layer, t] of Object.entries(layers)) {
+  console.log(`  ${layer.padEnd(12)} ${seconds(t.ms).padStart(9)}  ${String(t.files).padStart(3)} files  ${t.pass} passed, ${t.fail} failed`);
+  pass += t.pass;
+  fail += t.fail;
+}
+if (Object.keys(layers).length) console.log(`${pass} passed, ${fail} failed`);
 process.exit(result.status ?? 1);

@@ -56,7 +56,6 @@ describe('engine decider: after the probe', () => {
     given([agreed, agreed, agreed, ...Array<HostEvent>(9).fill(seen)]).when(probedHtml()).then('http');
     given([agreed, agreed, agreed, ...Array<HostEvent>(10).fill(seen)]).when(probedHtml()).then('verify', /drift check/);
   });
-  test('engine http serves the probe as is', () => given([disagreed, seen]).when({ type: 'probed', requested: 'http', probe: { ok: true, csrMarkers: ['meta refresh'] } }).then('http'));
 });
 
 describe('engine decider: markers are hints, verification is the judge (per host and marker kind)', () => {

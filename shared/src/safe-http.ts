@@ -20,7 +20,7 @@ export interface SafeRequestOptions {
   headers?: Record<string, string>;
   body?: string | Buffer;
   timeoutMs: number;
-  /** Decoded body bytes at most; more is an error for safeRequest, a truncation for safeStream. */
+  /** Decoded body bytes at most; the stream ends there and reports `truncated()`. */
   maxBytes: number;
   maxRedirects?: number;
   signal?: AbortSignal;
@@ -28,15 +28,11 @@ export interface SafeRequestOptions {
   insecureTls?: boolean;
 }
 
-export interface SafeResponse {
+export interface SafeStreamResponse {
   status: number;
   headers: http.IncomingHttpHeaders;
   /** The URL after redirects. */
   url: string;
-  body: Buffer;
-}
-
-export interface SafeStreamResponse extends Omit<SafeResponse, 'body'> {
   /** Decoded body, ending early (without error) when maxBytes is reached. */
   body: Readable;
   truncated(): boolean;
@@ -141,13 +137,4 @@ export async function safeStream(rawUrl: string, opts: SafeRequestOptions): Prom
     decoded.once('error', (err) => { if (!truncated) capped.destroy(toNetworkError(err, url, deadline.aborted)); });
     return { status: res.statusCode ?? 0, headers: res.headers, url: url.toString(), body: capped, truncated: () => truncated };
   }
-}
-
-/** Like safeStream, but buffers the body; a body over maxBytes is a BodyTooLargeError. */
-export async function safeRequest(url: string, opts: SafeRequestOptions): Promise<SafeResponse> {
-  const res = await safeStream(url, opts);
-  const chunks: Buffer[] = [];
-  for await (const chunk of res.body) chunks.push(chunk as Buffer);
-  if (res.truncated()) throw new BodyTooLargeError(opts.maxBytes);
-  return { status: res.status, headers: res.headers, url: res.url, body: Buffer.concat(chunks) };
 }

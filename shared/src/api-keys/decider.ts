@@ -94,8 +94,6 @@ export function decide(command: KeyCommand, state: KeyState, ctx: { now: Date })
   }
 }
 
-export const keyDecider = { decide, evolve, initialState };
-
 /** Folds a history into a state. */
 export function rehydrate(events: Iterable<KeyEvent>, from: KeyState = initialState()): KeyState {
   let s = from;

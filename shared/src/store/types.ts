@@ -199,8 +199,6 @@ export interface CrawlJobDoc {
   lastSeq: number;
 }
 
-export type CrawlJobSummary = Pick<CrawlJobDoc, 'id' | 'status' | 'startUrl' | 'totalUrls' | 'completedUrls' | 'failedUrls' | 'createdAt'>;
-
 export type CrawlPageStatus = 'PENDING' | 'COMPLETED' | 'FAILED';
 
 export interface CrawlPageDoc {
@@ -251,18 +249,6 @@ export interface CrawlStore {
   listCrawlPages(crawlId: string, query: CrawlPageQuery): Promise<CrawlPageDoc[]>;
   /** Pages with a COMPLETED / FAILED first result (before `beforeResultSeq` when given). */
   countCrawlPages(crawlId: string, beforeResultSeq?: number): Promise<{ completed: number; failed: number }>;
-}
-
-export function toCrawlSummary(doc: CrawlJobDoc): CrawlJobSummary {
-  return {
-    id: doc.id,
-    status: doc.status,
-    startUrl: doc.startUrl,
-    totalUrls: doc.totalUrls,
-    completedUrls: doc.completedUrls,
-    failedUrls: doc.failedUrls,
-    createdAt: doc.createdAt,
-  };
 }
 
 // ---- batches (batch scrape; docs/architecture.md "Batch read models") ---------------

@@ -1,13 +1,20 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import zlib from 'node:zlib';
-import { filterLinks } from '../../../services/crawler-frontier/src/map/filter.js';
-import { collectSitemapUrls, discoverSitemaps } from '../../../services/crawler-frontier/src/map/sitemaps.js';
+import { discoverSitemaps, type SitemapDiscoveryOptions, type SitemapDiscoveryResult } from '../../../services/crawler-frontier/src/map/sitemaps.js';
 import { parseCidrList } from '../../../shared/src/url-safety.js';
+import { filterLinks } from '../../support/link-filter.js';
 import { startSite, type TestSite } from '../../support/site.js';
 
 const allow = parseCidrList('127.0.0.0/8');
 const XML = 'application/xml';
+
+/** Every page URL of the site's sitemaps, exact duplicates removed. */
+async function collectSitemapUrls(siteUrl: string, opts: Omit<SitemapDiscoveryOptions, 'onUrl'>): Promise<SitemapDiscoveryResult & { urls: string[] }> {
+  const found = new Set<string>();
+  const result = await discoverSitemaps(siteUrl, { ...opts, onUrl: (url) => { found.add(url); } });
+  return { ...result, urls: [...found] };
+}
 
 function urlset(urls: string[]): string {
   return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.map((u) => `  <url><loc>${u}</loc><lastmod>2024-05-01</lastmod></url>`).join('\n')}\n</urlset>\n`;

@@ -5,8 +5,9 @@ import { uniquePages } from '../../../shared/src/batch-options.js';
 import { validateEventData } from '../../../shared/src/events/index.js';
 import { normalizeScrapeOptions } from '../../../shared/src/scrape-options.js';
 import {
-  batchWebhookBody, decide, rehydrate, type BatchCommand, type DecideContext, type Emitted, type LogEvent,
+  batchWebhookBody, decide, evolve, initialState, rehydrate, type BatchCommand, type BatchState, type DecideContext, type Emitted, type LogEvent,
 } from '../../../services/crawler-frontier/src/batch/decider.js';
+import { deciderSpec } from '../../support/decider.js';
 
 const NOW = new Date('2026-01-02T03:04:05.678Z');
 const AT = NOW.toISOString();
@@ -50,61 +51,52 @@ const webhook = (type: 'batch.completed' | 'batch.failed' | 'batch.cancelled', s
 });
 const advance: BatchCommand = { type: 'Advance', batchId: ID };
 
-function given(...events: LogEvent[]) {
-  const state = rehydrate(events);
-  return {
-    state,
-    when(command: BatchCommand, ctx: Partial<DecideContext> = {}) {
-      const run = (): Emitted[] => decide(command, state, { now: NOW, ...ctx });
-      return {
-        then: (...expected: LogEvent[]): void => assert.deepEqual(run(), expected),
-        thenNothing: (): void => assert.deepEqual(run(), []),
-        result: run,
-      };
-    },
-  };
-}
+const { given } = deciderSpec<BatchCommand, LogEvent, BatchState, Emitted[], Partial<DecideContext>>({
+  decide: (command, state, ctx) => decide(command, state, { now: NOW, ...ctx }),
+  evolve,
+  initialState,
+});
 
 describe('batch decider', () => {
   test('a requested batch starts and requests its pages in request order, up to maxInFlight', () => {
-    given(requested(['/a', '/b', '/c', '/d', '/e']))
+    given([requested(['/a', '/b', '/c', '/d', '/e'])])
       .when(advance, { maxInFlight: 3 })
-      .then(started(), pageRequested('/a'), pageRequested('/b'), pageRequested('/c'));
+      .then([started(), pageRequested('/a'), pageRequested('/b'), pageRequested('/c')]);
   });
 
   test('the default bound is 4 pages in flight', () => {
-    const out = given(requested(['/1', '/2', '/3', '/4', '/5', '/6'])).when(advance).result();
+    const out = given([requested(['/1', '/2', '/3', '/4', '/5', '/6'])]).when(advance).result();
     assert.equal(out.filter((e) => e.event === 'page_requested').length, 4);
   });
 
   test('advancing again with every slot taken decides nothing (a redelivery is harmless)', () => {
-    given(requested(['/a', '/b', '/c']), started(), pageRequested('/a'), pageRequested('/b'))
+    given([requested(['/a', '/b', '/c']), started(), pageRequested('/a'), pageRequested('/b')])
       .when(advance, { maxInFlight: 2 })
-      .thenNothing();
+      .then([]);
   });
 
   test('a result frees a slot for the next queued page', () => {
-    given(requested(['/a', '/b', '/c']), started(), pageRequested('/a'), pageRequested('/b'), failed('/a'))
+    given([requested(['/a', '/b', '/c']), started(), pageRequested('/a'), pageRequested('/b'), failed('/a')])
       .when(advance, { maxInFlight: 2 })
-      .then(pageRequested('/c'));
+      .then([pageRequested('/c')]);
   });
 
   test('the batch completes once every page has a result; failures only count', () => {
-    given(requested(['/a', '/b']), started(), pageRequested('/a'), pageRequested('/b'), completed('/a'), failed('/b'))
+    given([requested(['/a', '/b']), started(), pageRequested('/a'), pageRequested('/b'), completed('/a'), failed('/b')])
       .when(advance)
-      .then(finished('COMPLETED', 2, 1, 1));
+      .then([finished('COMPLETED', 2, 1, 1)]);
   });
 
   test('a batch whose every page failed is FAILED, with the reason', () => {
-    given(requested(['/a', '/b']), started(), pageRequested('/a'), pageRequested('/b'), failed('/a'), failed('/b'))
+    given([requested(['/a', '/b']), started(), pageRequested('/a'), pageRequested('/b'), failed('/a'), failed('/b')])
       .when(advance)
-      .then(finished('FAILED', 2, 0, 2, 'all 2 pages failed'));
+      .then([finished('FAILED', 2, 0, 2, 'all 2 pages failed')]);
   });
 
   test('with a webhookUrl the end requests a batch.completed webhook with the counters', () => {
-    given(requested(['/a'], { webhookUrl: 'https://hooks.test/b' }), started(), pageRequested('/a'), completed('/a'))
+    given([requested(['/a'], { webhookUrl: 'https://hooks.test/b' }), started(), pageRequested('/a'), completed('/a')])
       .when(advance)
-      .then(finished('COMPLETED', 1, 1, 0), webhook('batch.completed', 'COMPLETED', 1, 1, 0));
+      .then([finished('COMPLETED', 1, 1, 0), webhook('batch.completed', 'COMPLETED', 1, 1, 0)]);
   });
 
   test('the webhook body has the crawl webhook shape without startUrl', () => {
@@ -114,38 +106,38 @@ describe('batch decider', () => {
 
   test('a cancel finishes the batch at once: nothing more is requested, later results do not count', () => {
     const history = [requested(['/a', '/b', '/c'], { webhookUrl: 'https://hooks.test/b' }), started(), pageRequested('/a'), pageRequested('/b'), completed('/a'), cancel()];
-    given(...history).when(advance, { maxInFlight: 2 })
-      .then(finished('CANCELLED', 3, 1, 0), webhook('batch.cancelled', 'CANCELLED', 3, 1, 0));
-    const { state } = given(...history, completed('/b'));
+    given([...history]).when(advance, { maxInFlight: 2 })
+      .then([finished('CANCELLED', 3, 1, 0), webhook('batch.cancelled', 'CANCELLED', 3, 1, 0)]);
+    const { state } = given([...history, completed('/b')]);
     assert.equal(state.completed, 1, 'a result after the cancel is not counted');
   });
 
   test('a cancel before the start cancels without starting', () => {
-    given(requested(['/a']), cancel()).when(advance).then(finished('CANCELLED', 1, 0, 0));
+    given([requested(['/a']), cancel()]).when(advance).then([finished('CANCELLED', 1, 0, 0)]);
   });
 
   test('a finished batch decides nothing more, even on a late cancel', () => {
-    given(requested(['/a']), started(), pageRequested('/a'), completed('/a'), finished('COMPLETED', 1, 1, 0), cancel())
+    given([requested(['/a']), started(), pageRequested('/a'), completed('/a'), finished('COMPLETED', 1, 1, 0), cancel()])
       .when(advance)
-      .thenNothing();
+      .then([]);
   });
 
   test('a repeated result (redelivery) counts once; a result for an unknown page is ignored', () => {
-    const { state } = given(requested(['/a', '/b']), started(), pageRequested('/a'), completed('/a'), completed('/a'), failed('/a'), completed('/zzz'));
+    const { state } = given([requested(['/a', '/b']), started(), pageRequested('/a'), completed('/a'), completed('/a'), failed('/a'), completed('/zzz')]);
     assert.deepEqual([state.completed, state.failed, state.inFlight.size], [1, 0, 0]);
   });
 
   test('FailBatch ends a running batch FAILED with the reason; an unknown batch decides nothing', () => {
-    given(requested(['/a', '/b']), started(), pageRequested('/a'), completed('/a'))
+    given([requested(['/a', '/b']), started(), pageRequested('/a'), completed('/a')])
       .when({ type: 'FailBatch', batchId: ID, reason: 'gave up' })
-      .then(finished('FAILED', 2, 1, 0, 'gave up'));
-    given().when(advance).thenNothing();
+      .then([finished('FAILED', 2, 1, 0, 'gave up')]);
+    given([]).when(advance).then([]);
   });
 
   test('every decided event satisfies its schema', () => {
     const events = [
-      ...given(requested(['/a', '/b'], { webhookUrl: 'https://hooks.test/b' })).when(advance).result(),
-      ...given(requested(['/a'], { webhookUrl: 'https://hooks.test/b' }), started(), pageRequested('/a'), failed('/a')).when(advance).result(),
+      ...given([requested(['/a', '/b'], { webhookUrl: 'https://hooks.test/b' })]).when(advance).result(),
+      ...given([requested(['/a'], { webhookUrl: 'https://hooks.test/b' }), started(), pageRequested('/a'), failed('/a')]).when(advance).result(),
     ];
     assert.ok(events.length >= 5);
     for (const e of events) validateEventData(e.event, e.data);

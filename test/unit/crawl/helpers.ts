@@ -1,7 +1,6 @@
 // Given / when / then for the crawl decider (emmett's DeciderSpecification, in node:test
 // terms), event builders, and a small simulator that plays the page pipeline's part
 // against a link graph so tests can assert exact page sets.
-import assert from 'node:assert/strict';
 import { normalizeScrapeOptions } from '../../../shared/src/scrape-options.js';
 import { urlKeyHash, normalizeUrl } from '../../../shared/src/url-normalize.js';
 import type { CrawlRequested } from '../../../shared/src/events/crawl.js';
@@ -9,6 +8,7 @@ import {
   decide, evolve, initialState, rehydrate,
   type CrawlCommand, type CrawlState, type DecideContext, type Emitted, type LogEvent,
 } from '../../../services/crawler-frontier/src/crawl/decider.js';
+import { deciderSpec } from '../../support/decider.js';
 
 export const NOW = new Date('2025-01-02T03:04:05.678Z');
 export const AT = NOW.toISOString();
@@ -84,28 +84,12 @@ export const finished = (status: 'COMPLETED' | 'FAILED' | 'CANCELLED', totalUrls
 
 export const advance: CrawlCommand = { type: 'Advance', crawlId: CRAWL_ID };
 
-/** given(events).when(command, ctx).then(events) | .thenNothing() | .thenThrows(Class) */
-export function given(...events: LogEvent[]) {
-  const state = rehydrate(events);
-  return {
-    state,
-    when(command: CrawlCommand, ctx: Partial<DecideContext> = {}) {
-      const run = (): Emitted[] => decide(command, state, { now: NOW, ...ctx });
-      return {
-        then(...expected: LogEvent[]): void {
-          assert.deepEqual(run(), expected);
-        },
-        thenNothing(): void {
-          assert.deepEqual(run(), []);
-        },
-        thenThrows(errorClass: new (...args: never[]) => Error): void {
-          assert.throws(run, errorClass);
-        },
-        result: run,
-      };
-    },
-  };
-}
+/** given([events]).when(command, ctx).then([events]) | .thenThrows(Class) | .result() */
+export const { given } = deciderSpec<CrawlCommand, LogEvent, CrawlState, Emitted[], Partial<DecideContext>>({
+  decide: (command, state, ctx) => decide(command, state, { now: NOW, ...ctx }),
+  evolve,
+  initialState,
+});
 
 export interface SimResult {
   /** Paths requested, in request order. */

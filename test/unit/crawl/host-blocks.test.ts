@@ -45,23 +45,23 @@ describe('host refusals (pure)', () => {
 
 describe('crawl decider: hosts that refuse the crawler', () => {
   test('after a refusal the host has one page loading at a time; other hosts go on', () => {
-    given(...crawlWithOthers(), pageRequested(O(1), 1), pageRequested(O(2), 1), refused(O(1)))
+    given([...crawlWithOthers(), pageRequested(O(1), 1), pageRequested(O(2), 1), refused(O(1))])
       .when(advance)
       // other.test backs off while O(2) loads: /a is asked for, O(3) waits.
-      .then(pageRequested('/a', 1));
+      .then([pageRequested('/a', 1)]);
   });
 
   test('once the backing-off host\'s page is fetched, its next page is asked for', () => {
-    const decided = given(...crawlWithOthers(), pageRequested(O(1), 1), pageRequested(O(2), 1), refused(O(1)), pageRequested('/a', 1), pageFetched(O(2)))
+    const decided = given([...crawlWithOthers(), pageRequested(O(1), 1), pageRequested(O(2), 1), refused(O(1)), pageRequested('/a', 1), pageFetched(O(2))])
       .when(advance).result();
     assert.deepEqual(decided, [pageRequested(O(3), 1)]);
   });
 
   test(`${HOST_BLOCK_AFTER} refusals in a row: crawl_host_blocked and a crawl.host_blocked webhook; its queued pages count as failed`, () => {
-    const decided = given(
+    const decided = given([
       ...crawlWithOthers({ webhookUrl: 'https://hooks.test/h' }), pageRequested(O(1), 1), pageRequested(O(2), 1), pageRequested(O(3), 1), pageRequested('/a', 1),
       refused(O(1)), refused(O(2), 'PAGE_BLOCKED'), refused(O(3)), pageCompleted('/a', [], 200), linksDiscovered('/a', 2, []),
-    ).when(advance).result();
+    ]).when(advance).result();
     assert.deepEqual(decided[0], blocked('other.test', 3));
     const hook = decided[1]!;
     assert.equal(hook.event, 'webhook_requested');
@@ -78,22 +78,22 @@ describe('crawl decider: hosts that refuse the crawler', () => {
   });
 
   test('a page that completes in between ends the streak; timeouts neither count nor reset', () => {
-    given(
+    given([
       ...crawlWithOthers(), pageRequested(O(1), 1), pageRequested(O(2), 1), pageRequested(O(3), 1), pageRequested(O(4), 1),
       refused(O(1)), refused(O(2)), pageCompleted(O(3), [], 200), refused(O(4)), linksDiscovered(O(3), 2, []),
-    )
+    ])
       .when(advance)
-      .then(pageRequested(O(5), 1), pageRequested('/a', 1));
-    const timeouts = given(...crawlWithOthers(), pageRequested(O(1), 1), pageRequested(O(2), 1), pageRequested(O(3), 1), pageRequested(O(4), 1),
-      refused(O(1)), timedOut(O(2)), refused(O(3)), refused(O(4))).when(advance).result();
+      .then([pageRequested(O(5), 1), pageRequested('/a', 1)]);
+    const timeouts = given([...crawlWithOthers(), pageRequested(O(1), 1), pageRequested(O(2), 1), pageRequested(O(3), 1), pageRequested(O(4), 1),
+      refused(O(1)), timedOut(O(2)), refused(O(3)), refused(O(4))]).when(advance).result();
     assert.deepEqual(timeouts[0], blocked('other.test', 3));
   });
 
   test('links to a blocked host are skipped as blocked-host', () => {
-    const decided = given(
+    const decided = given([
       ...crawlWithOthers(), pageRequested(O(1), 1), pageRequested(O(2), 1), pageRequested(O(3), 1), pageRequested('/a', 1),
       refused(O(1)), refused(O(2)), refused(O(3)), blocked('other.test', 3), pageCompleted('/a', [O(9), '/b'], 200),
-    ).when(advance).result();
+    ]).when(advance).result();
     const links = decided.find((e) => e.event === 'crawl_links_discovered')?.data as { urls: string[]; skipped: Record<string, number> } | undefined;
     assert.deepEqual([links?.urls, links?.skipped], [['https://site.test/b'], { 'blocked-host': 1 }]);
   });

@@ -12,18 +12,18 @@ const soft404 = (path: string, links: string[] = []): LogEvent => {
 
 describe('crawl decider: page outcomes', () => {
   test('a soft 404 counts as failed and its links are not followed', () => {
-    given(
+    given([
       requested(), started(), pageRequested('/', 0), pageCompleted('/', ['/gone', '/ok'], 200),
       linksDiscovered('/', 1, ['/gone', '/ok']), pageRequested('/gone', 1), pageRequested('/ok', 1),
       soft404('/gone', ['/from-error-template']), pageCompleted('/ok', [], 200),
-    )
+    ])
       .when(advance)
-      .then(linksDiscovered('/ok', 2, []), finished('COMPLETED', 3, 2, 1));
+      .then([linksDiscovered('/ok', 2, []), finished('COMPLETED', 3, 2, 1)]);
   });
 
   test('a soft-404 start page fails the crawl, naming it', () => {
-    given(requested(), started(), pageRequested('/', 0), soft404('/', ['/a']))
+    given([requested(), started(), pageRequested('/', 0), soft404('/', ['/a'])])
       .when(advance)
-      .then(finished('FAILED', 1, 0, 1, 'start page failed: the page is an error page served with HTTP 200 (soft-404)'));
+      .then([finished('FAILED', 1, 0, 1, 'start page failed: the page is an error page served with HTTP 200 (soft-404)')]);
   });
 });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { filterLinks, LinkCollector, searchScore, searchTerms } from '../../../services/crawler-frontier/src/map/filter.js';
+import { LinkCollector, searchScore, searchTerms } from '../../../services/crawler-frontier/src/map/filter.js';
+import { filterLinks } from '../../support/link-filter.js';
 
 const base = { baseUrl: 'https://example.com/', includeSubdomains: false };
 

@@ -2,11 +2,20 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import zlib from 'node:zlib';
 import { NetworkError, UrlNotAllowedError } from '../../../shared/src/errors.js';
-import { BodyTooLargeError, safeRequest, safeStream } from '../../../shared/src/safe-http.js';
+import { BodyTooLargeError, safeStream, type SafeRequestOptions } from '../../../shared/src/safe-http.js';
 import { parseCidrList } from '../../../shared/src/url-safety.js';
 import { startSite, type TestSite } from '../../support/site.js';
 
 const loopback = parseCidrList('127.0.0.0/8');
+
+/** safeStream, buffered: a body over maxBytes is a BodyTooLargeError (as the HTTP engine treats it). */
+async function safeRequest(url: string, opts: SafeRequestOptions): Promise<{ status: number; url: string; body: Buffer }> {
+  const res = await safeStream(url, opts);
+  const chunks: Buffer[] = [];
+  for await (const chunk of res.body) chunks.push(chunk as Buffer);
+  if (res.truncated()) throw new BodyTooLargeError(opts.maxBytes);
+  return { status: res.status, url: res.url, body: Buffer.concat(chunks) };
+}
 
 describe('safe-http', () => {
   let site: TestSite;

@@ -168,8 +168,6 @@ export function batchWebhookBody(
   });
 }
 
-export const batchDecider = { decide, evolve, initialState };
-
 /** Folds a history into a state. */
 export function rehydrate(events: Iterable<LogEvent>, from: BatchState = initialState()): BatchState {
   let s = from;

@@ -398,8 +398,6 @@ export function crawlWebhookBody(
   });
 }
 
-export const crawlDecider = { decide, evolve, initialState };
-
 /** Folds a history into a state. */
 export function rehydrate(events: Iterable<LogEvent>, from: CrawlState = initialState()): CrawlState {
   let s = from;

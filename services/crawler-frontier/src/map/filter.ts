@@ -126,10 +126,3 @@ export class LinkCollector {
       .map((e) => e.url);
   }
 }
-
-/** One-shot form of LinkCollector for a finished list. */
-export function filterLinks(urls: Iterable<string>, opts: LinkFilterOptions & { limit: number }): string[] {
-  const collector = new LinkCollector(opts);
-  for (const url of urls) collector.add(url);
-  return collector.links(opts.limit);
-}

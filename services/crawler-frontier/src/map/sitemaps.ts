@@ -258,17 +258,3 @@ export async function discoverSitemaps(siteUrl: string, opts: SitemapDiscoveryOp
   }
   return result;
 }
-
-/** Convenience: every page URL of the site's sitemaps, exact duplicates removed, at most maxUrls. */
-export async function collectSitemapUrls(
-  siteUrl: string,
-  opts: Omit<SitemapDiscoveryOptions, 'onUrl'> & { maxUrls?: number },
-): Promise<SitemapDiscoveryResult & { urls: string[] }> {
-  const found = new Set<string>();
-  const maxUrls = opts.maxUrls ?? Infinity;
-  const result = await discoverSitemaps(siteUrl, {
-    ...opts,
-    onUrl: (url) => { found.add(url); return found.size < maxUrls; },
-  });
-  return { ...result, urls: [...found] };
-}

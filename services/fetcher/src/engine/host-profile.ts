@@ -77,8 +77,8 @@ export type ProbeOutcome =
 export type EngineCommand =
   /** Before anything is fetched. `browserNeeds`: options only a browser can honour. */
   | { type: 'plan'; requested: Engine; browserNeeds: string[] }
-  /** After the probe (only asked when `plan` said probe). */
-  | { type: 'probed'; requested: Engine; probe: ProbeOutcome };
+  /** After the probe (only asked when `plan` said probe; engine http is served its GET without asking). */
+  | { type: 'probed'; requested: Exclude<Engine, 'http'>; probe: ProbeOutcome };
 
 export type EngineDecision =
   /** Render in the browser only. */
@@ -107,7 +107,6 @@ export function decide(profile: HostProfile, command: EngineCommand, policy: Aut
     }
     return { action: 'probe', reason: `host ${profile.mode}` };
   }
-  if (command.requested === 'http') return { action: 'http', reason: 'engine http' };
   const { probe } = command;
   if (!probe.ok) return { action: 'browser', reason: `HTTP fetch ${probe.why}: ${probe.detail}` };
   const kinds = [...new Set(probe.csrMarkers.map(markerKind))];

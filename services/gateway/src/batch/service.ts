@@ -116,10 +116,6 @@ export class BatchService {
     return doc;
   }
 
-  async get(caller: Caller, id: string, cursor?: string): Promise<BatchJobView> {
-    return this.view(await this.own(caller, id), cursor);
-  }
-
   /** The GET answer for a batch read with `own` (a long-poll reads the document first). */
   async view(doc: BatchJobDoc, cursor?: string): Promise<BatchJobView> {
     const { data, nextCursor } = await this.data(doc, cursor === undefined ? 0 : Number(cursor));

@@ -66,10 +66,6 @@ export class CrawlService {
     return doc;
   }
 
-  async get(caller: Caller, id: string, cursor?: string): Promise<CrawlJobView> {
-    return this.view(await this.own(caller, id), cursor);
-  }
-
   /** The GET answer for a crawl read with `own` (a long-poll reads the document first). */
   async view(doc: CrawlJobDoc, cursor?: string): Promise<CrawlJobView> {
     const view: CrawlJobView = {

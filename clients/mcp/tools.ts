@@ -62,6 +62,8 @@ const PAGE_OPTION_TEXT: Record<string, string> = {
   engine: 'browser: Chromium; http: one GET, fast, no screenshot/waitFor/darkMode/viewport; auto: http when it gives the same page',
   changeTrackingOptions: 'With the changeTracking format',
   'changeTrackingOptions.tag': 'Compare only with earlier scrapes that named this tag',
+  acceptOutcomes: 'Take these page outcomes as content instead of failing (challenge, blocked, empty…)',
+  consent: 'Click a cookie dialog\'s reject (or accept) button first',
 };
 
 /**

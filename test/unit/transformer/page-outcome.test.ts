@@ -8,6 +8,7 @@ import { describe, test } from 'node:test';
 import { normalizeScrapeOptions } from '../../../shared/src/scrape-options.js';
 import { outcomeFailure, PAGE_OUTCOMES, pickOutcomeHeaders, type PageOutcome } from '../../../shared/src/page-outcome/outcome.js';
 import { transformPage } from '../../../services/transformer/src/index.js';
+import { outcomeRefusal } from '../../../services/transformer/src/outcome/failure.js';
 import { corpusFiles, loadCorpus } from '../../support/outcome-corpus.js';
 
 const MIN_RECALL = 0.95;
@@ -73,6 +74,20 @@ describe('page outcome vocabulary', () => {
     } satisfies Record<PageOutcome, string | undefined>);
     assert.equal(outcomeFailure('challenge', ['challenge']), undefined);
     assert.equal(outcomeFailure('blocked', ['challenge']), 'PAGE_BLOCKED');
+  });
+
+  test('given an SVG file as the browser shows it, then its text is content, not an empty page', () => {
+    const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><text y="9">svg text</text></svg>';
+    assert.equal(classify({ html: svg, url: 'https://example.com/pixel.svg', status: 200, headers: {} }).pageOutcome, 'ok');
+  });
+
+  test('given an empty app shell, then it fails PAGE_EMPTY, unless rawHtml was asked (the HTML as it came is the content)', () => {
+    const shell = '<!doctype html><html><head><title>App</title></head><body><div id="root"></div><script src="/app.js"></script></body></html>';
+    const metadata = classify({ html: shell, url: 'https://example.com/app', status: 200, headers: {} });
+    assert.equal(metadata.pageOutcome, 'empty');
+    assert.equal(outcomeRefusal('scrape', metadata, normalizeScrapeOptions({ formats: ['markdown'] }))?.code, 'PAGE_EMPTY');
+    assert.equal(outcomeRefusal('scrape', metadata, normalizeScrapeOptions({ formats: ['markdown', 'rawHtml'] })), undefined);
+    assert.equal(outcomeRefusal('scrape', metadata, normalizeScrapeOptions({ formats: ['markdown'], acceptOutcomes: ['empty'] })), undefined);
   });
 
   test('only the headers the classifier reads are kept, and cookies by name only', () => {

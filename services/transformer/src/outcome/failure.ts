@@ -22,9 +22,12 @@ export interface OutcomeRefusal {
   evidence: string[];
 }
 
-export function outcomeRefusal(kind: string, metadata: TransformMetadata, options: Pick<ResolvedScrapeOptions, 'acceptOutcomes'>): OutcomeRefusal | undefined {
+export function outcomeRefusal(kind: string, metadata: TransformMetadata, options: Pick<ResolvedScrapeOptions, 'acceptOutcomes' | 'formats'>): OutcomeRefusal | undefined {
   const outcome = metadata.pageOutcome;
   if (!outcome || !JUDGED_KINDS.has(kind)) return undefined;
+  // Who asked for rawHtml gets the HTML as it came, which an empty page still has (an app
+  // shell's data islands, under engine http): the outcome is reported, not a failure.
+  if (outcome === 'empty' && options.formats.includes('rawHtml')) return undefined;
   const code = outcomeFailure(outcome, (options.acceptOutcomes ?? []) as PageOutcome[]);
   if (!code) return undefined;
   const evidence = metadata.pageOutcomeEvidence ?? [];

@@ -61,7 +61,16 @@ export function readSignals(document: Document, response: ResponseFacts, html: s
     passwordInputs: 0, passwordFormText: 0, media: 0, h1: [], h2: [], noscriptText: 0,
   };
   const root = document.documentElement as Element | null;
-  if (root) walk(root, state, { consent: false, paywall: false, passwordForm: false, hidden: false, styleHidden: false, noscript: false });
+  const body = document.body as Element | null;
+  const standaloneSvg = body !== null && body.children.length === 1 && body.firstElementChild?.localName === 'svg' && !/<html[\s>]/i.test(html);
+  if (root && (root.localName !== 'html' || standaloneSvg)) {
+    // Not an HTML page (an SVG file the browser showed as it is): its text is its content.
+    const text = plain((standaloneSvg ? body : root)!.textContent ?? '');
+    state.textLength = text.length;
+    state.text.push(text.slice(0, TEXT_SAMPLE));
+  } else if (root) {
+    walk(root, state, { consent: false, paywall: false, passwordForm: false, hidden: false, styleHidden: false, noscript: false });
+  }
   return {
     status: response.status,
     headers: response.headers ?? {},

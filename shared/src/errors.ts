@@ -196,19 +196,10 @@ export class InternalError extends RetryableError {
   readonly code = 'INTERNAL_ERROR';
 }
 
-/**
- * Final classes that may arrive as a plain Error carrying only their class's name: thrown
- * in a transformer worker thread, they cross to the consumer as { name, message }. Rebuilt
- * by that name, so that they stay final instead of becoming internal (and redelivered).
- */
-const REBUILT_BY_NAME: Record<string, new (message: string) => TrawlError> = { DocumentTooComplexError };
-
 /** Anything thrown becomes a TrawlError; unknown errors are internal and retryable. */
 export function toTrawlError(err: unknown): TrawlError {
   if (err instanceof TrawlError) return err;
   const message = err instanceof Error ? err.message : String(err);
-  const Rebuilt = err instanceof Error && Object.hasOwn(REBUILT_BY_NAME, err.name) ? REBUILT_BY_NAME[err.name] : undefined;
-  if (Rebuilt) return new Rebuilt(message);
   return new InternalError(message, { cause: err });
 }
 

@@ -17,9 +17,9 @@ import { ConsumerWorker, type MessageContext } from '../../../shared/src/nats/wo
 import type { ServiceContext } from '../../../shared/src/service.js';
 import { SUBJECT_ROOT, type AggregateKind } from '../../../shared/src/subjects.js';
 import type { EngineRouter, JobKind, RoutedPage } from './engine/engine-router.js';
-import type { CaptureResult } from './page-capturer.js';
+import type { CaptureResult } from './engine/browser/page-capturer.js';
 import { storedContentType } from '../../../shared/src/document-type.js';
-import type { CapturePriority } from './slots.js';
+import type { CapturePriority } from './engine/browser/slots.js';
 
 type PageRequestedEvent = TrawlEvent<'page_requested'> & { seq: number };
 

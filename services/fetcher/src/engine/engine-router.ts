@@ -41,7 +41,7 @@ import { DocumentTooLargeError, PageTimeoutError, UrlNotAllowedError } from '../
 import type { Logger } from '../../../../shared/src/logger.js';
 import { resolvedBrowserNeeds, type Engine, type EngineDefaults, type ResolvedScrapeOptions } from '../../../../shared/src/scrape-options.js';
 import type { transformPage as TransformPage } from '../../../transformer/src/transform.js';
-import type { CaptureContext, CaptureResult } from '../page-capturer.js';
+import type { CaptureContext, CaptureResult } from './browser/page-capturer.js';
 import { csrMarkers } from './csr-markers.js';
 import { decide, NEW_HOST, type AutoPolicy, type EngineDecision, type HostProfile, type ProbeOutcome } from './host-profile.js';
 import { hostKeyOf, type HostProfiles } from './host-profile-store.js';
@@ -49,7 +49,7 @@ import { NotHtmlError, type HttpEngine, type HttpFetchResult } from './http-engi
 import { BodyTooLargeError } from '../../../../shared/src/safe-http.js';
 import { comparePages, type PageComparison } from './similarity.js';
 import { countEngineDecision } from './engine-metrics.js';
-import { Slots } from '../slots.js';
+import { Slots } from './browser/slots.js';
 
 /** What page_fetched records about the engine: which one served the page, and why. */
 export interface EngineRecord {

@@ -24,7 +24,7 @@
 // Screenshots are taken in CSS pixels (scale "css"), so their size is the viewport (or
 // page, or element) size whatever the pixel ratio.
 import type { BrowserContextOptions } from 'playwright-core';
-import { SCRAPE_DEFAULTS, type ResolvedScrapeOptions } from '../../../shared/src/scrape-options.js';
+import { SCRAPE_DEFAULTS, type ResolvedScrapeOptions } from '../../../../shared/src/scrape-options.js';
 
 export type DeviceName = 'desktop' | 'tablet' | 'mobile';
 

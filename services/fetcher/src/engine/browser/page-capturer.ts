@@ -12,20 +12,20 @@
 //   away from the loaded page that fail are cancelled so the page keeps its document
 //   (page-interceptor.ts; only those requests are intercepted, the rest runs at full speed).
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { BrowserError, type TrawlError } from '../../../shared/src/errors.js';
-import type { Logger } from '../../../shared/src/logger.js';
-import { normalizeScrapeOptions, type ResolvedScrapeOptions } from '../../../shared/src/scrape-options.js';
-import { parseHttpUrl } from '../../../shared/src/url-safety.js';
+import { BrowserError, type TrawlError } from '../../../../../shared/src/errors.js';
+import type { Logger } from '../../../../../shared/src/logger.js';
+import { normalizeScrapeOptions, type ResolvedScrapeOptions } from '../../../../../shared/src/scrape-options.js';
+import { parseHttpUrl } from '../../../../../shared/src/url-safety.js';
 import { BrowserHost } from './browser-pool.js';
 import { Slots, type CapturePriority } from './slots.js';
 import { CaptureRun, type CaptureResult } from './capture-run.js';
-import { resolveEmulation } from './device-presets.js';
+import { resolveEmulation } from '../device-presets.js';
 import { captureError, isClosed } from './failures.js';
 import { SsrfProxy } from './ssrf-proxy.js';
 import { PageInterceptor } from './page-interceptor.js';
 import { DomSnapshots } from './dom-snapshot.js';
 import { SettleWatch } from './settle-watch.js';
-import type { ServedResponse } from './engine/http-engine.js';
+import type { ServedResponse } from '../http-engine.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /** Upper bound on waiting for a context's close event (a dead browser never sends one). */
@@ -35,7 +35,7 @@ export type { CaptureResult } from './capture-run.js';
 export { CAPTURER_DEFAULTS, type CapturerStats, type PageCapturerOptions } from './capturer-options.js';
 import { CAPTURER_DEFAULTS, type CapturerStats, type PageCapturerOptions } from './capturer-options.js';
 export type { CapturedScreenshot } from './screenshots.js';
-export { DEVICE_PRESETS, resolveEmulation } from './device-presets.js';
+export { DEVICE_PRESETS, resolveEmulation } from '../device-presets.js';
 
 export interface CaptureContext {
   /** Aborting fails a queued capture at once and closes a running one's page. */

@@ -19,8 +19,8 @@
 // does a settled DOM that lost most of its text (dom-snapshot.ts). Only when the document
 // has no content does a failed navigation away fail the page.
 import type { Page, Request, Response } from 'playwright-core';
-import { NetworkError, PageTimeoutError, UrlNotAllowedError } from '../../../shared/src/errors.js';
-import type { ResolvedScrapeOptions } from '../../../shared/src/scrape-options.js';
+import { NetworkError, PageTimeoutError, UrlNotAllowedError } from '../../../../../shared/src/errors.js';
+import type { ResolvedScrapeOptions } from '../../../../../shared/src/scrape-options.js';
 import { runActions } from './actions.js';
 import { captureError, Deadline, isClosed, isTimeout, navigationError, selectorError, shortMessage } from './failures.js';
 import { CONTENT_MIN_CHARS, preferSnapshot, type DomSnapshots } from './dom-snapshot.js';
@@ -28,9 +28,9 @@ import type { AbortedNavigation, PageInterceptor } from './page-interceptor.js';
 import type { SettleWatch } from './settle-watch.js';
 import { ACTION_SCREENSHOT_DEFAULTS, takeScreenshot, type CapturedScreenshot, type ShotRequest } from './screenshots.js';
 import type { SsrfProxy } from './ssrf-proxy.js';
-import type { ServedResponse } from './engine/http-engine.js';
-import { pickOutcomeHeaders } from '../../../shared/src/page-outcome/outcome.js';
-import { answerConsent } from './consent/consent.js';
+import type { ServedResponse } from '../http-engine.js';
+import { pickOutcomeHeaders } from '../../../../../shared/src/page-outcome/outcome.js';
+import { answerConsent } from '../../consent/consent.js';
 
 export interface CaptureResult {
   finalUrl: string;

@@ -20,9 +20,9 @@
 // The requested URL's own navigation (and its redirects) is otherwise never touched: its
 // failure is the page's failure, reported with the proxy's reason by CaptureRun.
 import type { BrowserContext, CDPSession, Page } from 'playwright-core';
-import { NetworkError, type TrawlError } from '../../../shared/src/errors.js';
+import { NetworkError, type TrawlError } from '../../../../../shared/src/errors.js';
 import type { SsrfProxy } from './ssrf-proxy.js';
-import type { ServedResponse } from './engine/http-engine.js';
+import type { ServedResponse } from '../http-engine.js';
 
 /** The resource types paused here: the refused ones (skippedResourceTypes) and Documents. */
 type FetchPattern = { resourceType: 'Document' | 'Font' | 'Media' | 'Image'; requestStage: 'Request' | 'Response' };

@@ -16,7 +16,8 @@ import type { IdGenerator, Clock } from '../../../shared/src/ids.js';
 import { ConsumerWorker, type MessageContext } from '../../../shared/src/nats/worker.js';
 import type { ServiceContext } from '../../../shared/src/service.js';
 import { SUBJECT_ROOT, type AggregateKind } from '../../../shared/src/subjects.js';
-import type { EngineRouter, JobKind, RoutedPage } from './engine/engine-router.js';
+import type { EngineRouter, RoutedPage } from './engine/engine-router.js';
+import type { JobKind } from './engine/resolve-engine.js';
 import type { CaptureResult } from './engine/browser/page-capturer.js';
 import { storedContentType } from '../../../shared/src/document-type.js';
 import type { CapturePriority } from './engine/browser/slots.js';
@@ -98,7 +99,7 @@ export class FetchWorker {
       makeEvent('page_started', at, { attempt: mctx.deliveryCount, startedAt: startedAt.toISOString(), worker: this.deps.workerName }, { eventId: newId(), now: startedAt }),
       { msgId: `${event.kind}.${event.id}.${event.part}.page_started.${mctx.deliveryCount}` },
     );
-    const result: RoutedPage = await router.fetch(jobKindOf(event.kind), event.data.url, event.data.options, { signal: mctx.signal, working: mctx.working, priority });
+    const result: RoutedPage = await router.fetch(jobKindOf(event.kind), event.data.url, event.data.options, { signal: mctx.signal, priority });
     const fetched = await this.store(event, result);
     const now = clock();
     const queueWaitMs = Math.max(0, startedAt.getTime() - Date.parse(event.data.requestedAt));
@@ -108,8 +109,9 @@ export class FetchWorker {
         statusCode: result.statusCode,
         ...(result.contentType ? { contentType: result.contentType } : {}),
         ...fetched,
-        timings: { queueWaitMs, ...roundTimings(result.timings), engine: result.engine.used },
+        timings: { queueWaitMs, ...roundTimings(result.timings) },
         fetchedAt: now.toISOString(),
+        // The one field that says which engine served the page, and why.
         engine: result.engine,
         ...(result.abortedNavigations ? { abortedNavigations: result.abortedNavigations } : {}),
         ...(result.domSnapshot ? { domSnapshot: result.domSnapshot } : {}),

@@ -14,7 +14,6 @@ export interface PageCapturerOptions {
   logger: Logger;
   /** DNS used by the proxy (default: the system resolver). */
   lookup?: Lookup;
-  workingIntervalMs?: number;
   loadWaitMaxMs?: number;
   /** After load, the page is settled once its DOM (and network) has been still this long, with nothing pending (settle-watch.ts)... */
   settleQuietMs?: number;
@@ -56,7 +55,6 @@ export interface PageCapturerOptions {
 }
 
 export const CAPTURER_DEFAULTS = {
-  workingIntervalMs: 5_000,
   loadWaitMaxMs: 10_000,
   settleQuietMs: 100,
   settleMaxMs: 3_000,

@@ -40,8 +40,6 @@ export { DEVICE_PRESETS, resolveEmulation } from '../device-presets.js';
 export interface CaptureContext {
   /** Aborting fails a queued capture at once and closes a running one's page. */
   signal: AbortSignal;
-  /** Called every `workingIntervalMs` while the capture is queued or running (JetStream working()). */
-  working?: () => void;
   /** Interactive (default) goes before bulk for a free slot; bulk is bounded per host (slots.ts). */
   priority?: CapturePriority;
   /**
@@ -122,8 +120,6 @@ export class PageCapturer {
   async capture(url: string, options: ResolvedScrapeOptions, ctx: CaptureContext): Promise<CaptureResult> {
     if (this.stopped || !this.host) throw new BrowserError(this.stopped ? 'the page capturer is stopped' : 'the page capturer is not started');
     const { hostname } = parseHttpUrl(url);
-    const { working } = ctx;
-    const ticker = working ? setInterval(() => tryWorking(working, this.opts.logger), this.settings.workingIntervalMs) : undefined;
     const job = (async () => {
       const release = await this.slots.acquire(ctx.signal, { priority: ctx.priority ?? 'interactive', host: hostname });
       clearTimeout(this.idleTimer);
@@ -145,7 +141,6 @@ export class PageCapturer {
       return await job;
     } finally {
       this.running.delete(job);
-      clearInterval(ticker);
     }
   }
 
@@ -355,14 +350,6 @@ function fitsSpare(options: ResolvedScrapeOptions): boolean {
 export function skippedResourceTypes(options: ResolvedScrapeOptions): string[] {
   const wantsPixels = options.screenshot !== undefined || options.actions.some((a) => a.type === 'screenshot');
   return wantsPixels ? ['Font', 'Media'] : ['Font', 'Media', 'Image'];
-}
-
-function tryWorking(working: () => void, logger: Logger): void {
-  try {
-    working();
-  } catch (err) {
-    logger.warn({ err }, 'working() threw');
-  }
 }
 
 function definedOnly<T extends object>(value: T): Partial<T> {

@@ -40,7 +40,7 @@ import { mayBeDocument, type DocumentKind } from '../../../../shared/src/documen
 import { DocumentTooLargeError, PageTimeoutError, UrlNotAllowedError } from '../../../../shared/src/errors.js';
 import type { Logger } from '../../../../shared/src/logger.js';
 import type { Engine, EngineDefaults, ResolvedScrapeOptions } from '../../../../shared/src/scrape-options.js';
-import type { transformPage as TransformPage } from '../../../transformer/src/transform.js';
+import type { extractPage as ExtractPage } from '../../../../packages/extract/src/index.js';
 import type { CaptureContext, CaptureResult } from './browser/page-capturer.js';
 import { csrMarkers } from './csr-markers.js';
 import { decide, NEW_HOST, type AutoPolicy, type EngineDecision, type HostProfile, type ProbeOutcome } from './host-profile.js';
@@ -213,9 +213,9 @@ export class EngineRouter {
 
 }
 
-let transform: Promise<typeof TransformPage> | undefined;
-function loadTransform(): Promise<typeof TransformPage> {
-  transform ??= import('../../../transformer/src/transform.js').then((m) => m.transformPage);
+let transform: Promise<typeof ExtractPage> | undefined;
+function loadTransform(): Promise<typeof ExtractPage> {
+  transform ??= import('../../../../packages/extract/src/index.js').then((m) => m.extractPage);
   return transform;
 }
 

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { normalizeScrapeOptions, type ScrapeOptionsInput } from '../../../shared/src/scrape-options.js';
-import { transformPage } from '../../../services/transformer/src/index.js';
+import { extractPage } from '../../../packages/extract/src/index.js';
 
 const URL_ = 'https://example.com/docs/guide/page.html';
 
 function markdownOf(body: string, options: ScrapeOptionsInput = {}, head = ''): string {
   const html = `<!DOCTYPE html><html><head><title>T</title>${head}</head><body>${body}</body></html>`;
-  const out = transformPage({ html, url: URL_, options: normalizeScrapeOptions({ onlyMainContent: false, ...options }) });
+  const out = extractPage({ html, url: URL_, options: normalizeScrapeOptions({ onlyMainContent: false, ...options }) });
   assert.equal(typeof out.markdown, 'string');
   return out.markdown!;
 }

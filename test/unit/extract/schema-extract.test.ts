@@ -1,12 +1,12 @@
-// The extract format's evaluation (services/transformer/src/extract.ts): given a page and a
+// The extract format's evaluation (packages/extract/src/schema-extract.ts): given a page and a
 // schema, when the transformer runs, then json holds what the schema's selectors found.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { ExtractSchemaInput } from '../../../shared/src/extract-schema.js';
 import { normalizeScrapeOptions } from '../../../shared/src/scrape-options.js';
-import { parseDocument } from '../../../services/transformer/src/dom.js';
-import { extractJson, parseNumber } from '../../../services/transformer/src/extract.js';
-import { transformPage } from '../../../services/transformer/src/index.js';
+import { parseDocument } from '../../../packages/extract/src/dom.js';
+import { extractJson, parseNumber } from '../../../packages/extract/src/schema-extract.js';
+import { extractPage } from '../../../packages/extract/src/index.js';
 
 const PAGE_URL = 'https://shop.example.com/catalog/shoes/';
 
@@ -152,16 +152,16 @@ describe('extract: numbers', () => {
   }
 });
 
-describe('extract: through transformPage', () => {
+describe('extract: through extractPage', () => {
   test('given the extract format, then json is computed on the whole page even with onlyMainContent', () => {
     const options = normalizeScrapeOptions({ formats: ['markdown', 'extract'], extract: { schema: { fields: { sku: { selector: '.product', type: 'attribute', attribute: 'data-sku' }, title: { selector: 'title' } } } } });
-    const out = transformPage({ html: CATALOG, url: PAGE_URL, options });
+    const out = extractPage({ html: CATALOG, url: PAGE_URL, options });
     assert.deepEqual(out.json, { sku: 'A-1', title: 'Shoes' });
     assert.ok(out.markdown);
   });
 
   test('given no extract format, then no json', () => {
-    const out = transformPage({ html: CATALOG, url: PAGE_URL, options: normalizeScrapeOptions({ formats: ['links'] }) });
+    const out = extractPage({ html: CATALOG, url: PAGE_URL, options: normalizeScrapeOptions({ formats: ['links'] }) });
     assert.equal(out.json, undefined);
   });
 });

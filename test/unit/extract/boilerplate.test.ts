@@ -1,12 +1,12 @@
 // One small hand-made page per boilerplate rule of the extractor (boilerplate.ts by name,
-// prune.ts final pass, lead.ts), each checked through transformPage with onlyMainContent, as
+// prune.ts final pass, lead.ts), each checked through extractPage with onlyMainContent, as
 // the service runs it: the boilerplate goes, the article around it stays.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { normalizeScrapeOptions } from '../../../shared/src/scrape-options.js';
-import { judgeName, nameTokens } from '../../../services/transformer/src/boilerplate.js';
-import { parseDocument } from '../../../services/transformer/src/dom.js';
-import { transformPage } from '../../../services/transformer/src/index.js';
+import { judgeName, nameTokens } from '../../../packages/extract/src/boilerplate.js';
+import { parseDocument } from '../../../packages/extract/src/dom.js';
+import { extractPage } from '../../../packages/extract/src/index.js';
 
 const PROSE = [
   'The council approved the new river crossing after a long debate about costs, traffic and the protection of the old harbour walls.',
@@ -27,7 +27,7 @@ function page(extra: string, tail = '', head = '', start = ''): string {
 }
 
 function markdown(html: string): string {
-  return transformPage({ html, url: 'https://news.example.com/river', options: normalizeScrapeOptions({ formats: ['markdown'] }) }).markdown!;
+  return extractPage({ html, url: 'https://news.example.com/river', options: normalizeScrapeOptions({ formats: ['markdown'] }) }).markdown!;
 }
 
 function assertClean(html: string, gone: string[], kept: string[] = []): void {

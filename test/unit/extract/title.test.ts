@@ -4,8 +4,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { normalizeScrapeOptions } from '../../../shared/src/scrape-options.js';
-import { transformPage } from '../../../services/transformer/src/index.js';
-import { splitTitle } from '../../../services/transformer/src/metadata.js';
+import { extractPage } from '../../../packages/extract/src/index.js';
+import { splitTitle } from '../../../packages/extract/src/metadata.js';
 
 const PROSE = [
   'This guide walks through installing the command line tool, creating a first project and running it on a local machine.',
@@ -15,7 +15,7 @@ const PROSE = [
 
 function run(head: string, body: string) {
   const html = `<!DOCTYPE html><html><head>${head}</head><body><nav><a href="/a">Install</a> <a href="/b">Usage</a></nav>${body}</body></html>`;
-  return transformPage({ html, url: 'https://docs.example.com/intro', options: normalizeScrapeOptions({ formats: ['markdown'] }) });
+  return extractPage({ html, url: 'https://docs.example.com/intro', options: normalizeScrapeOptions({ formats: ['markdown'] }) });
 }
 
 function firstHeading(md: string): string | undefined {

@@ -5,14 +5,14 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { normalizeScrapeOptions } from '../../../shared/src/scrape-options.js';
-import { transformPage } from '../../../services/transformer/src/index.js';
+import { extractPage } from '../../../packages/extract/src/index.js';
 
 function markdown(title: string, body: string): string {
   const html = `<!DOCTYPE html><html lang="en"><head><title>${title} | Example Blog</title></head><body>
     <header><nav><a href="/">Home</a> <a href="/about">About</a></nav></header>
     <main><article><h1>${title}</h1><div class="post-body">${body}</div></article></main>
     <footer><p>© Example Blog</p></footer></body></html>`;
-  return transformPage({ html, url: 'https://blog.example.com/post', options: normalizeScrapeOptions({ formats: ['markdown'] }) }).markdown!;
+  return extractPage({ html, url: 'https://blog.example.com/post', options: normalizeScrapeOptions({ formats: ['markdown'] }) }).markdown!;
 }
 
 /** Long enough paragraphs around the lines under test, so the page reads as an article. */

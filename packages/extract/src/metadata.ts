@@ -28,7 +28,7 @@
 //   favicon        <link rel=icon> (or shortcut icon / apple-touch-icon), absolute
 //   type           og:type
 //   dir            <html dir> (ltr / rtl)
-import type { MetadataExtras, TransformMetadata } from './types.js';
+import type { MetadataExtras, ExtractMetadata } from './types.js';
 import { resolveHttpUrl } from './dom.js';
 import { readJsonLd } from './json-ld.js';
 
@@ -42,7 +42,7 @@ export interface MetadataContext {
   jsonLd?: unknown[];
 }
 
-export function extractMetadata(document: Document, context: MetadataContext): TransformMetadata {
+export function extractMetadata(document: Document, context: MetadataContext): ExtractMetadata {
   const { meta, links, title: titleText } = survey(document);
   const first = (...keys: string[]): string | undefined => {
     for (const key of keys) {
@@ -64,7 +64,7 @@ export function extractMetadata(document: Document, context: MetadataContext): T
   const language = clean(html?.getAttribute('lang')) || first('content-language') || localeToLanguageTag(first('og:locale')) || ld.language;
   const author = first('author') ?? nonUrl(first('article:author')) ?? ld.author;
 
-  const result: TransformMetadata = {
+  const result: ExtractMetadata = {
     title,
     description,
     sourceUrl: context.url,

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { ValidationError } from '../../../shared/src/errors.js';
 import { normalizeScrapeOptions, type ScrapeOptionsInput } from '../../../shared/src/scrape-options.js';
-import { transformPage, type TransformOutput } from '../../../services/transformer/src/index.js';
+import { extractPage, type ExtractOutput } from '../../../packages/extract/src/index.js';
 
 const PARAGRAPH =
   'The committee met on Tuesday to review the proposal in detail, weighing the costs of the new bridge against ' +
@@ -23,8 +23,8 @@ const ARTICLE_PAGE = `<!DOCTYPE html><html lang="en"><head><title>Bridge report<
   <footer>Copyright Example News <a href="/about">About</a></footer>
 </body></html>`;
 
-function run(options: ScrapeOptionsInput, html = ARTICLE_PAGE): TransformOutput {
-  return transformPage({ html, url: 'https://news.example.com/2024/bridge', options: normalizeScrapeOptions(options) });
+function run(options: ScrapeOptionsInput, html = ARTICLE_PAGE): ExtractOutput {
+  return extractPage({ html, url: 'https://news.example.com/2024/bridge', options: normalizeScrapeOptions(options) });
 }
 
 describe('content selection', () => {

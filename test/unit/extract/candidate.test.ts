@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { betterCandidate, semanticContainers } from '../../../services/transformer/src/candidate.js';
-import { parseDocument } from '../../../services/transformer/src/dom.js';
+import { betterCandidate, semanticContainers } from '../../../packages/extract/src/candidate.js';
+import { parseDocument } from '../../../packages/extract/src/dom.js';
 
 const PROSE = (n: number): string =>
   `Paragraph ${n}: the council approved the new cycle lanes after a long debate about parking, ` +

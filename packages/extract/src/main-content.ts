@@ -8,7 +8,7 @@ const H1_MARK = 'data-trawl-h1';
 
 /**
  * The main content element, or null when Readability finds no text at all (the caller
- * then falls back to the body without site chrome, see transform.ts).
+ * then falls back to the body without site chrome, see extract-page.ts).
  *
  * Two Readability habits are undone for Markdown: it demotes every <h1> to <h2> (they are
  * restored), and it drops the heading that repeats the article title, so an article

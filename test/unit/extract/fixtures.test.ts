@@ -20,7 +20,7 @@ const CASES: Case[] = [
   // Readability's output is the reference here, and the extractor departs from it on purpose
   // where Readability keeps navigation: link lists (Wikipedia's "See also", LWN's link
   // boxes, Mercurial's table of contents) and headings left without a section at the end
-  // (hidden-nodes) are boilerplate for us (see services/transformer/src/prune.ts).
+  // (hidden-nodes) are boilerplate for us (see packages/extract/src/prune.ts).
   { page: 'wikipedia', why: 'long article, lists, infobox', minF1: 0.97, title: 'exact', sameCounts: ['images'] },
   { page: 'lwn-1', why: 'data tables (colspan headers) in blockquotes', minF1: 0.98, title: 'exact', sameCounts: ['headings'] },
   { page: 'v8-blog', why: 'fenced code with languages', minF1: 0.97, title: 'contains', sameCounts: ['codeBlocks', 'links', 'headings'] },

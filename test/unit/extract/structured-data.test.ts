@@ -3,10 +3,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { normalizeScrapeOptions } from '../../../shared/src/scrape-options.js';
-import { parseDocument } from '../../../services/transformer/src/dom.js';
-import { readMicrodata } from '../../../services/transformer/src/microdata.js';
-import { bound, readStructuredData, type StructuredData } from '../../../services/transformer/src/structured-data.js';
-import { transformPage } from '../../../services/transformer/src/index.js';
+import { parseDocument } from '../../../packages/extract/src/dom.js';
+import { readMicrodata } from '../../../packages/extract/src/microdata.js';
+import { bound, readStructuredData, type StructuredData } from '../../../packages/extract/src/structured-data.js';
+import { extractPage } from '../../../packages/extract/src/index.js';
 
 const BASE = new URL('https://shop.example.com/p/42');
 const read = (html: string) => readStructuredData(parseDocument(html), BASE);
@@ -129,7 +129,7 @@ describe('metadata.structured', () => {
 
   test('given a page without structured data, then there is no metadata.structured', () => {
     assert.equal(read('<html><head><title>Plain</title><meta name="description" content="d"></head><body><p>x</p></body></html>'), undefined);
-    const out = transformPage({ html: '<html><body><p>x</p></body></html>', url: BASE.href, options: normalizeScrapeOptions({}) });
+    const out = extractPage({ html: '<html><body><p>x</p></body></html>', url: BASE.href, options: normalizeScrapeOptions({}) });
     assert.equal(out.metadata.structured, undefined);
   });
 
@@ -139,7 +139,7 @@ describe('metadata.structured', () => {
       <script type="application/ld+json">{"@type":"Product","name":"A"}</script>
       <script type="application/ld+json">${JSON.stringify(huge)}</script>
       <script type="application/ld+json">{"@type":"Organization","name":"B"}</script></head><body></body></html>`;
-    const out = transformPage({ html, url: BASE.href, options: normalizeScrapeOptions({}) });
+    const out = extractPage({ html, url: BASE.href, options: normalizeScrapeOptions({}) });
     const data = out.metadata.structured!;
     assert.equal(data.truncated, true);
     assert.deepEqual(data.jsonLd, [{ '@type': 'Product', name: 'A' }, { '@type': 'Organization', name: 'B' }]);
@@ -162,7 +162,7 @@ describe('metadata.structured', () => {
       <header><div itemscope itemtype="https://schema.org/Organization"><span itemprop="name">Site</span></div></header>
       <main><article><h1>Article</h1>${'<p>Long enough paragraph of article text to be the main content of the page.</p>'.repeat(8)}</article></main>
       </body></html>`;
-    const out = transformPage({ html, url: BASE.href, options: normalizeScrapeOptions({ formats: ['markdown'] }) });
+    const out = extractPage({ html, url: BASE.href, options: normalizeScrapeOptions({ formats: ['markdown'] }) });
     assert.doesNotMatch(out.markdown!, /Site/);
     assert.deepEqual(out.metadata.structured?.microdata, [{ type: ['https://schema.org/Organization'], properties: { name: ['Site'] } }]);
   });

@@ -3,12 +3,12 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { normalizeScrapeOptions } from '../../../shared/src/scrape-options.js';
-import { parseDocument } from '../../../services/transformer/src/dom.js';
-import { firstWorking } from '../../../services/transformer/src/transform.js';
-import { transformPage } from '../../../services/transformer/src/index.js';
+import { parseDocument } from '../../../packages/extract/src/dom.js';
+import { firstWorking } from '../../../packages/extract/src/extract-page.js';
+import { extractPage } from '../../../packages/extract/src/index.js';
 
 function transform(html: string) {
-  return transformPage({ html, url: 'https://news.example.com/a/1', options: normalizeScrapeOptions({ formats: ['markdown'] }) });
+  return extractPage({ html, url: 'https://news.example.com/a/1', options: normalizeScrapeOptions({ formats: ['markdown'] }) });
 }
 
 const LD = {

@@ -1,7 +1,7 @@
 // metadata.pageType: what kind of page this is, from what the page declares (JSON-LD @type,
 // og:type, a forum engine's generator tag) and then its URL and structure. The seven kinds
 // are WCXB's (the benchmark the extractor is tuned on): article, documentation, service,
-// forum, listing, product, collection. transform.ts uses it where the layout needs another
+// forum, listing, product, collection. extract-page.ts uses it where the layout needs another
 // root than one article: a forum thread keeps every post (the comment and author names that
 // mark boilerplate on an article are its content), and listings keep their repeated cards.
 export type PageType = 'article' | 'documentation' | 'service' | 'forum' | 'listing' | 'product' | 'collection';

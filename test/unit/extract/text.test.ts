@@ -3,8 +3,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { parseDocument } from '../../../services/transformer/src/dom.js';
-import { collapsedLength, hasNonSpace, hasText } from '../../../services/transformer/src/text.js';
+import { parseDocument } from '../../../packages/extract/src/dom.js';
+import { collapsedLength, hasNonSpace, hasText } from '../../../packages/extract/src/text.js';
 
 const SPACES = [' ', '\t', '\n', '\r', '\v', '\f', '\u00a0', '\u1680', '\u2000', '\u2005', '\u200a', '\u2028', '\u2029', '\u202f', '\u205f', '\u3000', '\ufeff'];
 const NOT_SPACES = ['a', 'Z', '.', '\u200b', '\u180e', 'é', '😀', '\u0085'];

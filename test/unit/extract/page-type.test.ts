@@ -4,10 +4,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { normalizeScrapeOptions } from '../../../shared/src/scrape-options.js';
-import { transformPage } from '../../../services/transformer/src/index.js';
+import { extractPage } from '../../../packages/extract/src/index.js';
 
 function run(html: string, url = 'https://example.com/page') {
-  return transformPage({ html, url, options: normalizeScrapeOptions({ formats: ['markdown'] }) });
+  return extractPage({ html, url, options: normalizeScrapeOptions({ formats: ['markdown'] }) });
 }
 
 const ld = (type: string): string => `<script type="application/ld+json">${JSON.stringify({ '@context': 'https://schema.org', '@type': type, name: 'x' })}</script>`;

@@ -1,11 +1,11 @@
-// patches/linkedom+*.patch (see services/transformer/src/dom.ts): nodes no longer get an
+// patches/linkedom+*.patch (see packages/extract/src/dom.ts): nodes no longer get an
 // event-listener map at construction, and events work as before.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { parseDocument } from '../../../services/transformer/src/dom.js';
+import { parseDocument } from '../../../packages/extract/src/dom.js';
 
 describe('linkedom, as patched', () => {
   test('the patch is applied: the EventTarget constructor no longer fills the listener WeakMap', () => {

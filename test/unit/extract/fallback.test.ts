@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { normalizeScrapeOptions } from '../../../shared/src/scrape-options.js';
-import { transformPage } from '../../../services/transformer/src/index.js';
+import { extractPage } from '../../../packages/extract/src/index.js';
 
 const POSTS = [
   'We upgraded the agent last night and since then it stops a few seconds after it starts, on two different servers.',
@@ -16,7 +16,7 @@ const POSTS = [
 const THREAD = `<h1>Agents crash after the upgrade</h1>${POSTS.map((p, i) => `<div class="post"><span class="author">user${i}</span><p>${p}</p></div>`).join('')}`;
 
 function run(html: string, onlyMainContent = true) {
-  return transformPage({ html, url: 'https://forum.example.com/t/1', options: normalizeScrapeOptions({ formats: ['markdown'], onlyMainContent }) });
+  return extractPage({ html, url: 'https://forum.example.com/t/1', options: normalizeScrapeOptions({ formats: ['markdown'], onlyMainContent }) });
 }
 
 describe('no empty result for a page with content', () => {

@@ -15,7 +15,7 @@ import type { CrawlJobDoc, CrawlPageDoc, DocumentInfo, Page } from '../../../../
 import { cancelJob } from '../cancel-job.js';
 import type { Caller } from '../plugins/auth.js';
 import { checkSubmittedUrl } from '../url-policy.js';
-import type { CrawlJobView, CrawlListItem, CrawlPageEntry } from './schemas.js';
+import { isFinalStatus, payloadUrls, type CrawlJobView, type CrawlListItem, type CrawlPageEntry } from '../../../../shared/src/api/index.js';
 import { jsonBytes } from '../json-bytes.js';
 import { recordJob, type JobServiceDeps } from '../job-service.js';
 
@@ -25,8 +25,6 @@ export const CRAWL_DATA_LIMITS = {
   /** Pages read from the store per query. */
   batch: 25,
 } as const;
-
-const TERMINAL = new Set(['COMPLETED', 'FAILED', 'CANCELLED']);
 
 export interface CrawlServiceDeps extends JobServiceDeps {
   publicBaseUrl: string;
@@ -71,11 +69,11 @@ export class CrawlService {
     const view: CrawlJobView = {
       ...(await this.summary(doc)),
       ...(doc.startedAt ? { startedAt: doc.startedAt } : {}),
-      ...(TERMINAL.has(doc.status) && doc.completedAt ? { completedAt: doc.completedAt } : {}),
+      ...(isFinalStatus(doc.status) && doc.completedAt ? { completedAt: doc.completedAt } : {}),
       ...(doc.blockedHosts?.length ? { blockedHosts: doc.blockedHosts } : {}),
     };
     const after = cursor === undefined ? 0 : Number(cursor);
-    const running = !TERMINAL.has(doc.status);
+    const running = !isFinalStatus(doc.status);
     const { data, nextCursor } = await this.data(doc, after, running);
     view.data = data;
     if (nextCursor !== undefined) view.next = `${this.deps.publicBaseUrl}/api/v1/crawl/${encodeURIComponent(doc.id)}?cursor=${nextCursor}`;
@@ -149,7 +147,7 @@ function contentBytes(page: CrawlPageDoc): number {
 
 /** Where a crawl page's stored document is served (the page key is the page's part in the log). */
 export function crawlDocumentUrl(publicBaseUrl: string, crawlId: string, pageKey: string): string {
-  return `${publicBaseUrl}/api/v1/crawl/${encodeURIComponent(crawlId)}/pages/${encodeURIComponent(pageKey)}/document`;
+  return payloadUrls.crawlPageDocument(publicBaseUrl, crawlId, pageKey);
 }
 
 function entry(page: CrawlPageDoc, publicBaseUrl: string): CrawlPageEntry {

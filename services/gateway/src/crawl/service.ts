@@ -10,7 +10,7 @@
 import { NotFoundError } from '../../../../shared/src/errors.js';
 import { JOB_PART } from '../../../../shared/src/events/crawl.js';
 import { makeEvent } from '../../../../shared/src/events/index.js';
-import { normalizeCrawlRequest, type CrawlRequest } from '../../../../shared/src/crawl-options.js';
+import { askedOf, normalizeCrawlRequest, type CrawlRequest } from '../../../../shared/src/crawl-options.js';
 import type { CrawlJobDoc, CrawlPageDoc, DocumentInfo, Page } from '../../../../shared/src/store/index.js';
 import { cancelJob } from '../cancel-job.js';
 import type { Caller } from '../plugins/auth.js';
@@ -37,15 +37,16 @@ export class CrawlService {
   async submit(caller: Caller, request: CrawlRequest): Promise<{ id: string; status: 'PENDING' }> {
     const url = await checkSubmittedUrl(request.url, this.deps.urlPolicy);
     if (request.webhookUrl !== undefined) await checkSubmittedUrl(request.webhookUrl, this.deps.urlPolicy, 'webhookUrl');
-    const asked = normalizeCrawlRequest({ ...request, url: url.toString() });
+    const wanted = normalizeCrawlRequest({ ...request, url: url.toString() });
     const id = this.deps.newId();
     // A crawl uses one page of quota per page: it never plans more pages than remain, and
-    // the pages it plans are held for it until it ends.
-    const admission = await this.deps.limits.admit(caller, { id, pages: 1, upToPages: asked.limit, job: true });
-    const resolved = { ...asked, limit: admission.grantedPages };
+    // the pages it plans are held for it until it ends. The log keeps both: the limit
+    // granted, and in `asked` the request as posted.
+    const admission = await this.deps.limits.admit(caller, { id, pages: 1, upToPages: wanted.limit, job: true });
+    const granted = { ...wanted, limit: admission.grantedPages };
     const now = this.deps.clock();
     const event = makeEvent('crawl_requested', { kind: 'crawl', id, part: JOB_PART },
-      { ...resolved, apiKeyId: caller.keyId, requestedAt: now.toISOString() }, { eventId: this.deps.newId(), now });
+      { ...granted, apiKeyId: caller.keyId, requestedAt: now.toISOString(), asked: askedOf(request) }, { eventId: this.deps.newId(), now });
     await recordJob(this.deps, event, admission);
     return { id, status: 'PENDING' };
   }

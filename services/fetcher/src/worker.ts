@@ -9,6 +9,7 @@
 // in log order, so a scrape requested after a thousand crawl pages would wait for them;
 // with lanes, each kind is pulled on its own, and the browser pool gives the next free slot
 // to scrapes and maps (interactive) before crawl and batch pages (bulk; slots.ts).
+import { screenshotMediaType } from '../../../shared/src/api/media.js';
 import type { TrawlError } from '../../../shared/src/errors.js';
 import { pageSettled, recordPageFailure } from '../../../shared/src/page-failure.js';
 import { cancelEventOf, makeEvent, type StoredEvent, type TrawlEvent } from '../../../shared/src/events/index.js';
@@ -32,8 +33,6 @@ export interface FetchWorkerDeps {
   clock: Clock;
   workerName: string;
 }
-
-const MIME_OF: Record<string, string> = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp' };
 
 /** The job kinds whose pages the fetcher loads, and who is waiting for them. */
 export const FETCH_LANES = { scrape: 'interactive', map: 'interactive', crawl: 'bulk', batch: 'bulk' } as const satisfies Record<string, CapturePriority>;
@@ -134,7 +133,7 @@ export class FetchWorker {
     const screenshots = [];
     for (const shot of result.screenshots) {
       const name = shot.role === 'final' ? `${base}/screenshot.${shot.format}` : `${base}/action-${actionIndex++}.${shot.format}`;
-      const ref = await payloads.putBytes(name, shot.data, MIME_OF[shot.format] ?? 'application/octet-stream');
+      const ref = await payloads.putBytes(name, shot.data, screenshotMediaType(shot.format));
       screenshots.push({ ref, width: shot.width, height: shot.height, format: shot.format, role: shot.role });
     }
     return { rawHtml, ...(screenshots.length ? { screenshots } : {}) };

@@ -1,14 +1,15 @@
-// Response schemas of the crawl endpoints (spec "Crawl"): they document the API (OpenAPI)
-// and drive serialization.
+// The crawl answers (spec "Crawl"): they document the API (OpenAPI), drive the gateway's
+// serialization and type the SDK. The request is shared/src/crawl-options.ts.
 import { Type, type Static } from '@sinclair/typebox';
-import { DocumentView, ExtractedJson, WaitMs } from '../scrape/schemas.js';
-import { StringEnum } from '../../../../shared/src/scrape-options.js';
-import { ChangeTrackingReport } from '../../../../shared/src/change-tracking.js';
-
-export const CrawlStatus = StringEnum(['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED', 'CANCELLED'] as const);
+import { ChangeTrackingReport } from '../change-tracking.js';
+import { JobStatusSchema, WaitMs } from './common.js';
+import { DocumentView, ExtractedJson } from './scrape.js';
 
 export const CrawlCreated = Type.Object({ id: Type.String(), status: Type.Literal('PENDING') });
-export const CrawlCancelled = Type.Object({ id: Type.String(), status: Type.Literal('CANCELLED') });
+export type CrawlCreated = Static<typeof CrawlCreated>;
+/** The answer of a crawl's or a batch's DELETE. */
+export const JobCancelled = Type.Object({ id: Type.String(), status: Type.Literal('CANCELLED') });
+export type JobCancelled = Static<typeof JobCancelled>;
 
 export const CrawlPageEntry = Type.Object({
   url: Type.String(),
@@ -26,13 +27,16 @@ export type CrawlPageEntry = Static<typeof CrawlPageEntry>;
 
 const Counters = {
   id: Type.String(),
-  status: CrawlStatus,
+  status: JobStatusSchema,
   startUrl: Type.String(),
   totalUrls: Type.Integer(),
   completedUrls: Type.Integer(),
   failedUrls: Type.Integer(),
   createdAt: Type.String(),
 };
+
+export const BlockedHost = Type.Object({ host: Type.String(), refusals: Type.Integer(), blockedAt: Type.String() });
+export type BlockedHost = Static<typeof BlockedHost>;
 
 export const CrawlJobView = Type.Object({
   ...Counters,
@@ -41,7 +45,7 @@ export const CrawlJobView = Type.Object({
   data: Type.Optional(Type.Array(CrawlPageEntry)),
   next: Type.Optional(Type.String({ description: 'URL of the next part of `data`, when it did not fit in one response' })),
   error: Type.Optional(Type.Object({ message: Type.String() })),
-  blockedHosts: Type.Optional(Type.Array(Type.Object({ host: Type.String(), refusals: Type.Integer(), blockedAt: Type.String() }), {
+  blockedHosts: Type.Optional(Type.Array(BlockedHost, {
     description: 'Hosts the crawl stopped asking after they answered bot challenges or block pages in a row (docs/api.md "Page outcome")',
   })),
 });
@@ -57,3 +61,4 @@ export const CrawlGetQuery = Type.Object(
   },
   { additionalProperties: false },
 );
+export type CrawlGetQuery = Static<typeof CrawlGetQuery>;

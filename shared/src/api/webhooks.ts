@@ -1,5 +1,4 @@
-// Schemas of the webhook secret endpoints: they validate the body, document the API
-// (OpenAPI) and drive serialization.
+// The webhook secret endpoints (docs/api.md "Webhooks") and the body of a delivery.
 import { Type, type Static } from '@sinclair/typebox';
 
 /** The longest grace period a rotation may keep the previous secret signing: 7 days. */
@@ -31,3 +30,10 @@ export const WebhookSecretRotation = Type.Object({
   previousSecretValidUntil: Type.String({ description: 'Until then deliveries carry a signature with the previous secret too' }),
 });
 export type WebhookSecretRotation = Static<typeof WebhookSecretRotation>;
+
+/** The body of a webhook delivery (docs/api.md "Webhooks"). */
+export interface WebhookPayload {
+  event: `${'crawl' | 'batch'}.${'completed' | 'failed' | 'cancelled'}`;
+  data: { id: string; status: string; startUrl?: string; totalUrls: number; completedUrls: number; failedUrls: number };
+  timestamp: string;
+}

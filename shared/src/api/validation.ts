@@ -1,17 +1,20 @@
-// Validation with the route's TypeBox schemas (compiled by Ajv). Bodies are validated
-// strictly: a number sent as "5" is a wrong type, not something to coerce. Query strings
-// and path params are text by nature, so there numbers are coerced. Defaults are applied.
+// Validation with the contract's TypeBox schemas (compiled by Ajv), for the gateway's routes
+// and the MCP server's tools. Bodies are validated strictly: a number sent as "5" is a
+// wrong type, not something to coerce, and they stay as asked (no defaults filled in): the
+// request's resolver applies the defaults once (normalizeScrapeOptions, normalizeCrawlRequest)
+// and the log keeps the request as asked beside what was granted. Query strings and path
+// params are text by nature, so there numbers are coerced and the schema's defaults apply.
 // Errors name the field: `viewport.width must be <= 3840`.
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
-import { ValidationError } from '../../../../shared/src/errors.js';
-import { isCssSelector } from '../../../../shared/src/scrape-options.js';
+import { ValidationError } from '../errors.js';
+import { isCssSelector } from '../scrape-options.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
-function makeAjv(coerceTypes: boolean): Ajv {
-  const ajv = new Ajv({ coerceTypes, useDefaults: true, removeAdditional: false, allErrors: true, strict: false });
+function makeAjv(text: boolean): Ajv {
+  const ajv = new Ajv({ coerceTypes: text, useDefaults: text, removeAdditional: false, allErrors: true, strict: false });
   addFormats(ajv);
   ajv.addFormat('css-selector', { type: 'string', validate: isCssSelector });
   return ajv;

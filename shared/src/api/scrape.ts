@@ -1,12 +1,12 @@
-// Response schemas of the scrape endpoints: they document the API (OpenAPI) and drive
-// serialization. Field names follow the spec; docs/api.md lists what the spec left open.
+// The scrape answers (spec "Scrape"): they document the API (OpenAPI), drive the
+// gateway's serialization and type the SDK. Field names follow the spec; docs/api.md lists
+// what the spec left open. The request is shared/src/scrape-options.ts.
 import { Type, type Static } from '@sinclair/typebox';
-import { ChangeTrackingReport } from '../../../../shared/src/change-tracking.js';
-import { FetchTimings } from '../../../../shared/src/events/common.js';
-import { ScrapeRequestSchema, StringEnum } from '../../../../shared/src/scrape-options.js';
-import { MAX_WAIT_MS } from '../job-waits.js';
-
-export const JobStatus = StringEnum(['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED'] as const);
+import { ChangeTrackingReport } from '../change-tracking.js';
+import { FetchTimings } from '../events/common.js';
+import { ScrapeRequestSchema } from '../scrape-options.js';
+import { StringEnum } from '../string-enum.js';
+import { WaitMs, ScrapeStatusSchema } from './common.js';
 
 export const ScreenshotView = Type.Object({
   url: Type.Optional(Type.String()),
@@ -17,6 +17,7 @@ export const ScreenshotView = Type.Object({
   fileSize: Type.Integer(),
   expiresAt: Type.Optional(Type.String()),
 });
+export type ScreenshotView = Static<typeof ScreenshotView>;
 
 /** A document page's stored bytes (docs/api.md "Documents"): served by the gateway, same API key. */
 export const DocumentView = Type.Object({
@@ -25,6 +26,7 @@ export const DocumentView = Type.Object({
   fileSize: Type.Integer(),
   expiresAt: Type.String(),
 });
+export type DocumentView = Static<typeof DocumentView>;
 
 export const Metadata = Type.Object({
   title: Type.String({ description: "The page's title; a document's own title, else its URL's file name" }),
@@ -38,6 +40,7 @@ export const Metadata = Type.Object({
   parsed: Type.Optional(Type.Boolean({ description: 'Documents: false when `parsers` left the type out (only the document link)' })),
   engine: Type.Optional(StringEnum(['browser', 'http'] as const, { description: 'The engine that fetched the page: browser (rendered in Chromium) or http (one GET; rawHtml is the served HTML)' })),
 }, { additionalProperties: true });
+export type Metadata = Static<typeof Metadata>;
 
 /** The `extract` format's result: what the schema's fields found (docs/api.md "extract"). */
 export const ExtractedJson = Type.Unknown({
@@ -58,58 +61,46 @@ export const PageContentFields = {
   changeTracking: Type.Optional(ChangeTrackingReport),
 };
 
-/** `waitMs` of a GET (query) or of POST /scrape (body): long-poll up to this long (docs/api.md "Waiting"). */
-export const WaitMs = Type.Integer({
-  minimum: 0, maximum: MAX_WAIT_MS, default: 0,
-  description: 'Hold the answer until the job is finished (COMPLETED, FAILED or CANCELLED), at most this many milliseconds; 0 answers at once',
+/** Why a page failed: its error code, message and, for a refused page, what was seen. */
+export const PageError = Type.Object({
+  code: Type.String(),
+  message: Type.String(),
+  pageOutcome: Type.Optional(Type.String({ description: 'PAGE_CHALLENGE, PAGE_BLOCKED, PAGE_EMPTY: what the page was (docs/api.md "Page outcome")' })),
+  evidence: Type.Optional(Type.Array(Type.String(), { description: 'What was seen: status, headers, title, vendor elements and scripts, text sizes' })),
 });
-/** The query of a job's GET: how long to wait for it to finish. */
-export const WaitQuery = Type.Object({ waitMs: Type.Optional(WaitMs) }, { additionalProperties: false });
+export type PageError = Static<typeof PageError>;
 
 /** POST /scrape's body: the spec's scrape request, plus `waitMs`. */
 export const ScrapePostBody = Type.Composite([ScrapeRequestSchema, Type.Object({ waitMs: Type.Optional(WaitMs) })], { additionalProperties: false });
+export type ScrapePostBody = Static<typeof ScrapePostBody>;
 
 /** A new job; PROCESSING only when a `waitMs` ended before the job finished. */
 export const ScrapeCreated = Type.Object({ id: Type.String(), status: StringEnum(['PENDING', 'PROCESSING'] as const) });
+export type ScrapeCreated = Static<typeof ScrapeCreated>;
+
+export const ScrapeTimings = Type.Composite([FetchTimings, Type.Object({ transformMs: Type.Integer(), totalMs: Type.Integer() })]);
+export type ScrapeTimings = Static<typeof ScrapeTimings>;
 
 export const ScrapeJobView = Type.Object({
   id: Type.String(),
   url: Type.String(),
-  status: Type.Optional(JobStatus),
+  status: Type.Optional(ScrapeStatusSchema),
   fromCache: Type.Boolean(),
   createdAt: Type.Optional(Type.String()),
   startedAt: Type.Optional(Type.String()),
   completedAt: Type.Optional(Type.String()),
   ...PageContentFields,
-  timings: Type.Optional(Type.Composite([FetchTimings, Type.Object({ transformMs: Type.Integer(), totalMs: Type.Integer() })])),
-  error: Type.Optional(Type.Object({
-    code: Type.String(),
-    message: Type.String(),
-    pageOutcome: Type.Optional(Type.String({ description: 'PAGE_CHALLENGE, PAGE_BLOCKED, PAGE_EMPTY: what the page was (docs/api.md "Page outcome")' })),
-    evidence: Type.Optional(Type.Array(Type.String(), { description: 'What was seen: status, headers, title, vendor elements and scripts, text sizes' })),
-  })),
+  timings: Type.Optional(ScrapeTimings),
+  error: Type.Optional(PageError),
 });
 export type ScrapeJobView = Static<typeof ScrapeJobView>;
 
 export const ScrapeListItem = Type.Object({
   id: Type.String(),
   url: Type.String(),
-  status: JobStatus,
+  status: ScrapeStatusSchema,
   fromCache: Type.Boolean(),
   createdAt: Type.String(),
   completedAt: Type.Optional(Type.String()),
 });
-
-export const Pagination = Type.Object(
-  {
-    limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
-    offset: Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 }),
-  },
-  { additionalProperties: false },
-);
-
-export const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
-
-export const ProblemSchema = Type.Object({
-  type: Type.String(), title: Type.String(), status: Type.Integer(), detail: Type.String(), code: Type.String(), requestId: Type.String(),
-});
+export type ScrapeListItem = Static<typeof ScrapeListItem>;

@@ -1,31 +1,28 @@
-// Response schemas of the batch scrape endpoints: they document the API (OpenAPI) and drive
-// serialization. Counters and states are named as for crawls; page entries as scrape results.
+// The batch scrape answers: they document the API (OpenAPI), drive the gateway's
+// serialization and type the SDK. Counters and states are named as for crawls; page
+// entries as scrape results. The request is shared/src/batch-options.ts.
 import { Type, type Static } from '@sinclair/typebox';
-import { StringEnum } from '../../../../shared/src/scrape-options.js';
-import { PageContentFields, WaitMs } from '../scrape/schemas.js';
-
-export const BatchStatus = StringEnum(['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED', 'CANCELLED'] as const);
+import { JobStatusSchema, WaitMs } from './common.js';
+import { PageContentFields, PageError } from './scrape.js';
 
 export const BatchCreated = Type.Object({
   id: Type.String(),
   status: Type.Literal('PENDING'),
   invalidUrls: Type.Optional(Type.Array(Type.String(), { description: 'With ignoreInvalidUrls: the URLs left out, as given' })),
 });
-export const BatchCancelled = Type.Object({ id: Type.String(), status: Type.Literal('CANCELLED') });
+export type BatchCreated = Static<typeof BatchCreated>;
 
 export const BatchPageEntry = Type.Object({
   url: Type.String(),
-  status: StringEnum(['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED', 'CANCELLED'] as const),
+  status: JobStatusSchema,
   ...PageContentFields,
-  error: Type.Optional(Type.Object({
-    code: Type.String(), message: Type.String(), pageOutcome: Type.Optional(Type.String()), evidence: Type.Optional(Type.Array(Type.String())),
-  })),
+  error: Type.Optional(PageError),
 });
 export type BatchPageEntry = Static<typeof BatchPageEntry>;
 
 const Counters = {
   id: Type.String(),
-  status: BatchStatus,
+  status: JobStatusSchema,
   totalUrls: Type.Integer({ description: 'Unique pages of the batch (a URL given twice is one page)' }),
   completedUrls: Type.Integer(),
   failedUrls: Type.Integer(),
@@ -52,3 +49,4 @@ export const BatchGetQuery = Type.Object(
   },
   { additionalProperties: false },
 );
+export type BatchGetQuery = Static<typeof BatchGetQuery>;

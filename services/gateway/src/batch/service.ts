@@ -7,7 +7,7 @@
 // to DATA_MAX_BYTES (at least one page), and `next` (?cursor=) points at the rest.
 import { NotFoundError, UrlNotAllowedError, ValidationError } from '../../../../shared/src/errors.js';
 import { uniquePages, type BatchScrapeRequest } from '../../../../shared/src/batch-options.js';
-import { JOB_PART } from '../../../../shared/src/events/crawl.js';
+import { JOB_PART } from '../../../../shared/src/events/job.js';
 import { makeEvent } from '../../../../shared/src/events/index.js';
 import { normalizeScrapeOptions } from '../../../../shared/src/scrape-options.js';
 import { toBatchSummary, type BatchJobDoc, type BatchPageDoc, type DocumentInfo, type Page, type ScreenshotInfo } from '../../../../shared/src/store/index.js';

@@ -8,7 +8,7 @@
 // crawl runs, `data` holds the pages finished so far up to the first one still loading,
 // and `next` is always there: the cursor then never passes a page that finishes later.
 import { NotFoundError } from '../../../../shared/src/errors.js';
-import { JOB_PART } from '../../../../shared/src/events/crawl.js';
+import { JOB_PART } from '../../../../shared/src/events/job.js';
 import { makeEvent } from '../../../../shared/src/events/index.js';
 import { normalizeCrawlRequest, type CrawlRequest } from '../../../../shared/src/crawl-options.js';
 import type { CrawlJobDoc, CrawlPageDoc, DocumentInfo, Page } from '../../../../shared/src/store/index.js';

@@ -4,7 +4,7 @@
 // bounded parts of `data` a GET returns. A kind (crawl/service.ts, batch/service.ts) adds how
 // a request is checked and how its pages are shown; routes/job-routes.ts serves any kind.
 import { IllegalStateError, NotFoundError } from '../../../shared/src/errors.js';
-import { JOB_PART, type JobKind } from '../../../shared/src/events/job.js';
+import { JOB_PART, type MultiPageKind } from '../../../shared/src/events/job.js';
 import { makeEvent, type AnyEvent } from '../../../shared/src/events/index.js';
 import type { Clock, IdGenerator } from '../../../shared/src/ids.js';
 import type { EventLog } from '../../../shared/src/nats/event-log.js';
@@ -61,7 +61,7 @@ export interface DataItem<E> { present?: () => E | Promise<E>; bytes: number; re
 
 export abstract class JobService<Doc extends JobDoc, Req, Created, View, Item> {
   /** The job's kind, its name in messages ('crawl', 'batch scrape') and its API path. */
-  protected abstract readonly kind: JobKind;
+  protected abstract readonly kind: MultiPageKind;
   protected abstract readonly label: string;
   protected abstract readonly path: string;
 

@@ -21,8 +21,8 @@ import { Timestamp } from './common.js';
 
 const Count = Type.Integer({ minimum: 0 });
 
-export const JOB_KINDS = ['crawl', 'batch'] as const;
-export type JobKind = (typeof JOB_KINDS)[number];
+export const MULTI_PAGE_KINDS = ['crawl', 'batch'] as const;
+export type MultiPageKind = (typeof MULTI_PAGE_KINDS)[number];
 
 /** The subject part of job-level and webhook events. */
 export const JOB_PART = 'job';
@@ -143,7 +143,7 @@ export const WebhookAbandoned = Type.Object({
 });
 
 /** The lifecycle events of one kind of job, under the kind's names. */
-function lifecycle<K extends JobKind, R extends typeof CrawlRequested | typeof BatchRequested>(kind: K, requested: R) {
+function lifecycle<K extends MultiPageKind, R extends typeof CrawlRequested | typeof BatchRequested>(kind: K, requested: R) {
   return {
     [`${kind}_requested`]: requested,
     [`${kind}_started`]: JobStarted,

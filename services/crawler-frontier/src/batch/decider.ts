@@ -5,7 +5,7 @@
 import type { BatchRequested } from '../../../../shared/src/events/job.js';
 import { jobDecider, jobState, type DecideContext, type JobCommand, type JobState } from '../job/decider.js';
 
-export { DEFAULT_MAX_IN_FLIGHT, isFinished, jobWebhookBody } from '../job/decider.js';
+export { isFinished, jobWebhookBody } from '../job/decider.js';
 export type { DecideContext, Emitted, LogEvent } from '../job/decider.js';
 export type BatchCommand = JobCommand;
 export type BatchState = JobState<BatchRequested>;

@@ -16,7 +16,7 @@ import {
   jobDecider, jobState, type DecideContext as JobContext, type Emitted, type JobCommand, type JobState, type LogEvent, type PageResult, type QueuedPage,
 } from '../job/decider.js';
 
-export { DEFAULT_MAX_IN_FLIGHT, isFinished, jobWebhookBody, loadingCount, maxUnfinished } from '../job/decider.js';
+export { isFinished, jobWebhookBody } from '../job/decider.js';
 export type { Emitted, LogEvent, QueuedPage } from '../job/decider.js';
 export type CrawlCommand = JobCommand;
 

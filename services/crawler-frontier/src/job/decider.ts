@@ -18,7 +18,7 @@
 //      for its webhook).
 // "Do what is due" rather than "react to this event": deciding again after a crash or a
 // redelivery yields the same events, which the log refuses as duplicates (appended `once`).
-import { JOB_PART, WEBHOOK_PART, type JobFinalStatus, type JobKind } from '../../../../shared/src/events/job.js';
+import { JOB_PART, WEBHOOK_PART, type JobFinalStatus, type MultiPageKind } from '../../../../shared/src/events/job.js';
 import type { EventData, EventName } from '../../../../shared/src/events/index.js';
 import { isHttpErrorPage } from '../../../../shared/src/events/page.js';
 import type { ResolvedScrapeOptions } from '../../../../shared/src/scrape-options.js';
@@ -84,7 +84,7 @@ export interface DecideContext {
 type Emit = (e: Emitted) => void;
 
 export interface JobPolicy<R extends JobRequest, S extends JobState<R>, C extends DecideContext = DecideContext> {
-  kind: JobKind;
+  kind: MultiPageKind;
   initialState(): S;
   /** The state once <kind>_started is folded in: its first pages queued. */
   start(s: S): S;

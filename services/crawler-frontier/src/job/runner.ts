@@ -15,7 +15,7 @@
 // events not seen yet); the next catch-up reads them back. A message the worker gives up on
 // ends its job FAILED (`Fail`).
 import { makeEvent, type AnyEvent } from '../../../../shared/src/events/index.js';
-import type { JobKind } from '../../../../shared/src/events/job.js';
+import type { MultiPageKind } from '../../../../shared/src/events/job.js';
 import { newId as defaultNewId, systemClock, type Clock, type IdGenerator } from '../../../../shared/src/ids.js';
 import { KeyedLock } from '../../../../shared/src/keyed-lock.js';
 import type { Logger } from '../../../../shared/src/logger.js';
@@ -37,7 +37,7 @@ export const JOB_RUNNER_DEFAULTS = {
 
 /** What the runner needs of one kind of job. */
 export interface JobSpec<S extends { status: JobStatus }, C extends DecideContext> {
-  kind: JobKind;
+  kind: MultiPageKind;
   decider: JobDecider<S, C>;
   /** The durable consumer's name (kept across releases: a new name would replay the stream). */
   durable: string;
@@ -106,7 +106,7 @@ export function createJobRunner<S extends { status: JobStatus }, C extends Decid
 }
 
 /** The events a job reacts to. */
-const triggers = (kind: JobKind): ReadonlySet<string> =>
+const triggers = (kind: MultiPageKind): ReadonlySet<string> =>
   new Set([`${kind}_requested`, 'page_fetched', 'page_completed', 'page_failed', `${kind}_cancel_requested`]);
 
 export async function startJobWorker<S extends { status: JobStatus }, C extends DecideContext>(

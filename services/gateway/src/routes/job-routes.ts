@@ -4,14 +4,14 @@
 // Handlers are thin: the kind's schemas validate, its service (../job-service.ts) acts.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type TSchema } from '@sinclair/typebox';
-import type { JobKind } from '../../../../shared/src/events/job.js';
+import type { MultiPageKind } from '../../../../shared/src/events/job.js';
 import type { RouteDeps } from '../deps.js';
 import type { JobDoc, JobService } from '../job-service.js';
 import { IdParams, Pagination, ProblemSchema } from '../scrape/schemas.js';
 import { longPoll } from './long-poll.js';
 
 export interface JobRoutes {
-  kind: JobKind;
+  kind: MultiPageKind;
   /** Under /api/v1: '/crawl', '/batch/scrape'. */
   path: string;
   service: JobService<JobDoc, never, unknown, unknown, unknown>;

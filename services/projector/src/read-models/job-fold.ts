@@ -5,7 +5,7 @@
 // the time of its cancel as its completedAt. A kind (crawl-jobs, batch-jobs) says how its
 // document is made and what else it folds; crawl-pages and batch-pages share pageContent.
 import type { PageResultPayload, StoredEvent } from '../../../../shared/src/events/index.js';
-import type { JobFinished, JobKind } from '../../../../shared/src/events/job.js';
+import type { JobFinished, MultiPageKind } from '../../../../shared/src/events/job.js';
 import type { ChangeTrackingReport } from '../../../../shared/src/change-tracking.js';
 import type { DocumentInfo } from '../../../../shared/src/store/index.js';
 import type { ReadModel } from './types.js';
@@ -25,7 +25,7 @@ interface JobDocBase {
 }
 
 export interface JobFold<Doc extends JobDocBase> {
-  kind: JobKind;
+  kind: MultiPageKind;
   /** The document <kind>_requested makes. */
   create(event: StoredEvent): Doc;
   /** Whether <kind>_finished still changes the document (it is applied once). */

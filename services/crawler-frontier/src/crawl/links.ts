@@ -18,7 +18,7 @@
 // "/" or "*" is anchored at the root ("docs/*" is "/docs/*"). Exclude wins over include.
 import { Minimatch, type MinimatchOptions } from 'minimatch';
 import { isSameSite, normalizeUrl, urlKeyHash } from '../../../../shared/src/url-normalize.js';
-import type { CrawlSkipReason } from '../../../../shared/src/events/crawl.js';
+import type { CrawlSkipReason } from '../../../../shared/src/events/job.js';
 
 const GLOB_OPTIONS: MinimatchOptions = { dot: true, matchBase: true, nonegate: true, nocomment: true };
 

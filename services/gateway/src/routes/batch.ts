@@ -1,5 +1,5 @@
-// Batch scrape endpoints (spec "Batch scrape": 1-100 URLs per request). Handlers are thin:
-// the schemas validate, the service acts. Registered with one line in app.ts.
+// Batch scrape endpoints (spec "Batch scrape": 1-100 URLs per request): the job routes
+// (job-routes.ts) and a page's stored screenshots and document. Registered with one line in app.ts.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
@@ -7,13 +7,10 @@ import { BatchScrapeRequestSchema } from '../../../../shared/src/batch-options.j
 import type { ScreenshotInfo } from '../../../../shared/src/store/index.js';
 import type { RouteDeps } from '../deps.js';
 import { BatchService } from '../batch/service.js';
-import {
-  BatchCreated, BatchGetQuery, BatchJobView, BatchListItem, IdParams, JobCancelled, Pagination, payloadUrls, ProblemSchema, screenshotMediaType,
-} from '../../../../shared/src/api/index.js';
-import { longPoll } from './long-poll.js';
+import { BatchCreated, BatchGetQuery, BatchJobView, BatchListItem, IdParams, JobCancelled, payloadUrls, screenshotMediaType } from '../../../../shared/src/api/index.js';
+import { jobRoutes } from './job-routes.js';
 import { payloadBytes, sendStoredDocument, storedBytes } from './stored-document.js';
 
-const errors = { 400: ProblemSchema, 401: ProblemSchema, 404: ProblemSchema, 409: ProblemSchema, 413: ProblemSchema, 429: ProblemSchema };
 const PageParams = Type.Composite([IdParams, Type.Object({ index: Type.Integer({ minimum: 0, maximum: 99 }) })]);
 
 export const batchRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
@@ -28,25 +25,19 @@ export const batchRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, dep
     },
   });
 
-  app.post('/batch/scrape', {
-    schema: { summary: 'Start a batch scrape of 1-100 URLs', body: BatchScrapeRequestSchema, response: { 202: BatchCreated, ...errors } },
-  }, async (request, reply) => reply.code(202).send(await batches.submit(request.caller, request.body)));
-
-  app.get('/batch/scrape/:id', {
-    schema: { summary: 'Get a batch scrape job and its pages; with waitMs, once it is finished (long-poll)', params: IdParams, querystring: BatchGetQuery, response: { 200: BatchJobView, ...errors } },
-  }, async (request, reply) => {
-    const { id } = request.params;
-    const doc = await longPoll(deps.waits, request, reply, { kind: 'batch', id, waitMs: request.query.waitMs }, () => batches.own(request.caller, id));
-    return batches.view(doc, request.query.cursor);
-  });
-
-  app.delete('/batch/scrape/:id', {
-    schema: { summary: 'Cancel a running batch scrape job', params: IdParams, response: { 200: JobCancelled, ...errors } },
-  }, async (request) => batches.cancel(request.caller, request.params.id));
-
-  app.get('/batch/scrape', {
-    schema: { summary: "List the caller's batch scrape jobs, newest first", querystring: Pagination, response: { 200: Type.Array(BatchListItem), ...errors } },
-  }, async (request) => batches.list(request.caller, request.query));
+  await app.register(jobRoutes({
+    kind: 'batch',
+    path: '/batch/scrape',
+    service: batches,
+    schemas: { request: BatchScrapeRequestSchema, created: BatchCreated, getQuery: BatchGetQuery, view: BatchJobView, listItem: BatchListItem, cancelled: JobCancelled },
+    moreErrors: [413],
+    summaries: {
+      submit: 'Start a batch scrape of 1-100 URLs',
+      get: 'Get a batch scrape job and its pages; with waitMs, once it is finished (long-poll)',
+      cancel: 'Cancel a running batch scrape job',
+      list: "List the caller's batch scrape jobs, newest first",
+    },
+  }), deps);
 
   const sendImage = async (shot: ScreenshotInfo | undefined, reply: FastifyReply) => {
     const bytes = await storedBytes('screenshot', shot, storedPayload);

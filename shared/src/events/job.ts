@@ -1,22 +1,33 @@
-// Crawl events and webhook delivery events. Subjects (shared/src/subjects.ts):
+// Multi-page job events: crawl and batch scrape are one kind of job with two policies
+// (services/crawler-frontier/src/job/). Both streams have the same lifecycle, under names
+// that carry the kind (the names and payloads on the log never change: old logs replay):
 //
-//   trawl.crawl.<crawlId>.job.<event>        crawl_requested (gateway), crawl_started,
-//                                            crawl_cancel_requested (gateway), crawl_finished
-//   trawl.crawl.<crawlId>.<pageKey>.<event>  page_requested (frontier) -> page_started,
-//                                            page_fetched -> page_completed | page_failed (the
-//                                            one page pipeline), crawl_links_discovered (frontier)
-//   trawl.crawl.<crawlId>.webhook.<event>    webhook_requested (frontier), webhook_attempted,
-//                                            webhook_delivered | webhook_abandoned (dispatcher)
+//   trawl.<kind>.<id>.job.<event>        <kind>_requested (gateway), <kind>_started,
+//                                        <kind>_cancel_requested (gateway), <kind>_finished
+//   trawl.<kind>.<id>.<pageKey>.<event>  page_requested (frontier) -> page_started,
+//                                        page_fetched -> page_completed | page_failed (the one
+//                                        page pipeline); a crawl adds crawl_links_discovered
+//   trawl.<kind>.<id>.<hostPart>.<event> crawl_host_blocked (a crawl only)
+//   trawl.<kind>.<id>.webhook.<event>    webhook_requested (frontier), webhook_attempted,
+//                                        webhook_delivered | webhook_abandoned (dispatcher)
 //
 // pageKey = urlKeyHash(normalizeUrl(url).key): a page found twice names the same subjects,
 // and the frontier appends page_requested and crawl_links_discovered with `once`, so the
 // log itself refuses a second scrape of a page or a second processing of its links.
+// Only the request differs: a crawl's start URL and rules, a batch's deduplicated pages.
 import { Type, type Static } from '@sinclair/typebox';
 import { CrawlAsked } from '../crawl-options.js';
 import { ResolvedScrapeOptions } from '../scrape-options.js';
 import { Timestamp } from './common.js';
 
 const Count = Type.Integer({ minimum: 0 });
+
+export const MULTI_PAGE_KINDS = ['crawl', 'batch'] as const;
+export type MultiPageKind = (typeof MULTI_PAGE_KINDS)[number];
+
+/** The subject part of job-level and webhook events. */
+export const JOB_PART = 'job';
+export const WEBHOOK_PART = 'webhook';
 
 export const CrawlRequested = Type.Object({
   startUrl: Type.String(),
@@ -37,8 +48,38 @@ export const CrawlRequested = Type.Object({
   asked: Type.Optional(CrawlAsked),
 });
 
-export const CrawlStarted = Type.Object({
+export const BatchRequested = Type.Object({
+  /** The unique pages in request order (a URL given twice is one page). */
+  pages: Type.Array(Type.Object({ url: Type.String(), pageKey: Type.String() }), { minItems: 1 }),
+  /** URLs in the request, duplicates included (observability). */
+  requestedUrls: Count,
+  /** URLs left out with ignoreInvalidUrls (observability). */
+  invalidUrls: Count,
+  options: ResolvedScrapeOptions,
+  webhookUrl: Type.Optional(Type.String()),
+  apiKeyId: Type.String(),
+  requestedAt: Timestamp,
+});
+
+export const JobStarted = Type.Object({
   startedAt: Timestamp,
+});
+
+export const JobCancelRequested = Type.Object({
+  requestedAt: Timestamp,
+});
+
+export const JOB_FINAL_STATUSES = ['COMPLETED', 'FAILED', 'CANCELLED'] as const;
+export type JobFinalStatus = (typeof JOB_FINAL_STATUSES)[number];
+
+export const JobFinished = Type.Object({
+  status: Type.Union(JOB_FINAL_STATUSES.map((s) => Type.Literal(s))),
+  totalUrls: Count,
+  completedUrls: Count,
+  failedUrls: Count,
+  /** Why the job FAILED (a crawl's start page, a batch whose every page failed, the frontier gave up). */
+  reason: Type.Optional(Type.String()),
+  finishedAt: Timestamp,
 });
 
 export const CRAWL_SKIP_REASONS = ['duplicate', 'depth', 'external', 'pattern', 'robots', 'limit', 'invalid', 'blocked-host'] as const;
@@ -67,26 +108,8 @@ export const CrawlHostBlocked = Type.Object({
   blockedAt: Timestamp,
 });
 
-export const CrawlCancelRequested = Type.Object({
-  requestedAt: Timestamp,
-});
-
-export const CRAWL_FINAL_STATUSES = ['COMPLETED', 'FAILED', 'CANCELLED'] as const;
-export type CrawlFinalStatus = (typeof CRAWL_FINAL_STATUSES)[number];
-
-export const CrawlFinished = Type.Object({
-  status: Type.Union(CRAWL_FINAL_STATUSES.map((s) => Type.Literal(s))),
-  totalUrls: Count,
-  completedUrls: Count,
-  failedUrls: Count,
-  /** Why a crawl FAILED (the start page's error). */
-  reason: Type.Optional(Type.String()),
-  finishedAt: Timestamp,
-});
-
 export const WEBHOOK_EVENT_TYPES = [
   'crawl.completed', 'crawl.failed', 'crawl.cancelled', 'crawl.host_blocked',
-  // Batch scrape (shared/src/events/batch.ts): the same delivery pipeline.
   'batch.completed', 'batch.failed', 'batch.cancelled',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
@@ -125,34 +148,36 @@ export const WebhookAbandoned = Type.Object({
   abandonedAt: Timestamp,
 });
 
-export const webhookEvents = {
+/** The lifecycle events of one kind of job, under the kind's names. */
+function lifecycle<K extends MultiPageKind, R extends typeof CrawlRequested | typeof BatchRequested>(kind: K, requested: R) {
+  return {
+    [`${kind}_requested`]: requested,
+    [`${kind}_started`]: JobStarted,
+    [`${kind}_cancel_requested`]: JobCancelRequested,
+    [`${kind}_finished`]: JobFinished,
+  } as { [N in `${K}_requested`]: R } & { [N in `${K}_started`]: typeof JobStarted }
+    & { [N in `${K}_cancel_requested`]: typeof JobCancelRequested } & { [N in `${K}_finished`]: typeof JobFinished };
+}
+
+export const jobEvents = {
+  ...lifecycle('crawl', CrawlRequested),
+  ...lifecycle('batch', BatchRequested),
+  crawl_links_discovered: CrawlLinksDiscovered,
+  crawl_host_blocked: CrawlHostBlocked,
   webhook_requested: WebhookRequested,
   webhook_attempted: WebhookAttempted,
   webhook_delivered: WebhookDelivered,
   webhook_abandoned: WebhookAbandoned,
 } as const;
 
-export const crawlEvents = {
-  crawl_requested: CrawlRequested,
-  crawl_started: CrawlStarted,
-  crawl_links_discovered: CrawlLinksDiscovered,
-  crawl_cancel_requested: CrawlCancelRequested,
-  crawl_host_blocked: CrawlHostBlocked,
-  crawl_finished: CrawlFinished,
-  ...webhookEvents,
-} as const;
-
 export type CrawlRequested = Static<typeof CrawlRequested>;
-export type CrawlStarted = Static<typeof CrawlStarted>;
+export type BatchRequested = Static<typeof BatchRequested>;
+export type JobStarted = Static<typeof JobStarted>;
+export type JobCancelRequested = Static<typeof JobCancelRequested>;
+export type JobFinished = Static<typeof JobFinished>;
 export type CrawlLinksDiscovered = Static<typeof CrawlLinksDiscovered>;
-export type CrawlCancelRequested = Static<typeof CrawlCancelRequested>;
-export type CrawlFinished = Static<typeof CrawlFinished>;
 export type CrawlHostBlocked = Static<typeof CrawlHostBlocked>;
 export type WebhookRequested = Static<typeof WebhookRequested>;
 export type WebhookAttempted = Static<typeof WebhookAttempted>;
 export type WebhookDelivered = Static<typeof WebhookDelivered>;
 export type WebhookAbandoned = Static<typeof WebhookAbandoned>;
-
-/** The subject part of job-level and webhook events. */
-export const JOB_PART = 'job';
-export const WEBHOOK_PART = 'webhook';

@@ -1,4 +1,4 @@
-// The states of one kind of aggregate (crawls, batches) folded from the log by their pure
+// The states of one kind of job (crawls, batches) folded from the log by their pure
 // `evolve`, each cached with the stream sequence of the last event folded in (bounded, LRU).
 //
 // load() brings a state up to the log's end: a cached one is caught up with the events after
@@ -6,9 +6,9 @@
 // another replica, eviction) is rebuilt from the whole history, and so is one whose catch-up
 // ends before the sequence of the message being handled (a gap). Finished aggregates are
 // remembered by id only, so their late messages need no read at all.
-import type { StoredEvent } from '../../../shared/src/events/index.js';
-import type { EventLog } from '../../../shared/src/nats/event-log.js';
-import type { AggregateKind } from '../../../shared/src/subjects.js';
+import type { StoredEvent } from '../../../../shared/src/events/index.js';
+import type { EventLog } from '../../../../shared/src/nats/event-log.js';
+import type { AggregateKind } from '../../../../shared/src/subjects.js';
 
 export interface Folding<S, E> {
   kind: AggregateKind;

@@ -5,7 +5,7 @@ import { Type } from '@sinclair/typebox';
 import { CrawlRequestSchema } from '../../../../shared/src/crawl-options.js';
 import type { RouteDeps } from '../deps.js';
 import { CrawlService } from '../crawl/service.js';
-import { CrawlCreated, CrawlGetQuery, CrawlJobView, CrawlListItem, IdParams, JobCancelled, Pagination, ProblemSchema } from '../../../../shared/src/api/index.js';
+import { CrawlCreated, CrawlGetQuery, CrawlJobView, CrawlListItem, CrawlPageParams, IdParams, JobCancelled, Pagination, ProblemSchema } from '../../../../shared/src/api/index.js';
 import { longPoll } from './long-poll.js';
 import { payloadBytes, sendStoredDocument } from './stored-document.js';
 
@@ -36,7 +36,7 @@ export const crawlRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, dep
   app.get('/crawl/:id/pages/:pageKey/document', {
     schema: {
       summary: 'The stored bytes of a completed document page of a crawl (its `document.url`; same API key)',
-      params: Type.Composite([IdParams, Type.Object({ pageKey: Type.String({ minLength: 1, maxLength: 200 }) })]),
+      params: CrawlPageParams,
     },
   }, async (request, reply) => sendStoredDocument(
     await crawls.document(request.caller, request.params.id, request.params.pageKey),

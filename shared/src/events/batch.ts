@@ -12,7 +12,6 @@
 // urlKeyHash(normalizeUrl(url).key), as for crawl pages); the frontier's batch worker
 // requests them a few at a time with `once` and records the end.
 import { Type, type Static } from '@sinclair/typebox';
-import { FINAL_JOB_STATUSES } from '../api/lifecycle.js';
 import { ResolvedScrapeOptions } from '../scrape-options.js';
 import { Timestamp } from './common.js';
 
@@ -39,7 +38,7 @@ export const BatchCancelRequested = Type.Object({
   requestedAt: Timestamp,
 });
 
-export const BATCH_FINAL_STATUSES = FINAL_JOB_STATUSES;
+export const BATCH_FINAL_STATUSES = ['COMPLETED', 'FAILED', 'CANCELLED'] as const;
 export type BatchFinalStatus = (typeof BATCH_FINAL_STATUSES)[number];
 
 export const BatchFinished = Type.Object({

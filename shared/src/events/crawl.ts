@@ -12,7 +12,6 @@
 // and the frontier appends page_requested and crawl_links_discovered with `once`, so the
 // log itself refuses a second scrape of a page or a second processing of its links.
 import { Type, type Static } from '@sinclair/typebox';
-import { FINAL_JOB_STATUSES } from '../api/lifecycle.js';
 import { CrawlAsked } from '../crawl-options.js';
 import { ResolvedScrapeOptions } from '../scrape-options.js';
 import { Timestamp } from './common.js';
@@ -72,7 +71,7 @@ export const CrawlCancelRequested = Type.Object({
   requestedAt: Timestamp,
 });
 
-export const CRAWL_FINAL_STATUSES = FINAL_JOB_STATUSES;
+export const CRAWL_FINAL_STATUSES = ['COMPLETED', 'FAILED', 'CANCELLED'] as const;
 export type CrawlFinalStatus = (typeof CRAWL_FINAL_STATUSES)[number];
 
 export const CrawlFinished = Type.Object({

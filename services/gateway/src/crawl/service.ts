@@ -15,7 +15,7 @@ import type { CrawlJobDoc, CrawlPageDoc, DocumentInfo, Page } from '../../../../
 import { cancelJob } from '../cancel-job.js';
 import type { Caller } from '../plugins/auth.js';
 import { checkSubmittedUrl } from '../url-policy.js';
-import { isFinalStatus, payloadUrls, type CrawlJobView, type CrawlListItem, type CrawlPageEntry } from '../../../../shared/src/api/index.js';
+import { payloadUrls, type CrawlJobView, type CrawlListItem, type CrawlPageEntry } from '../../../../shared/src/api/index.js';
 import { jsonBytes } from '../json-bytes.js';
 import { recordJob, type JobServiceDeps } from '../job-service.js';
 
@@ -25,6 +25,8 @@ export const CRAWL_DATA_LIMITS = {
   /** Pages read from the store per query. */
   batch: 25,
 } as const;
+
+const TERMINAL = new Set(['COMPLETED', 'FAILED', 'CANCELLED']);
 
 export interface CrawlServiceDeps extends JobServiceDeps {
   publicBaseUrl: string;
@@ -70,11 +72,11 @@ export class CrawlService {
     const view: CrawlJobView = {
       ...(await this.summary(doc)),
       ...(doc.startedAt ? { startedAt: doc.startedAt } : {}),
-      ...(isFinalStatus(doc.status) && doc.completedAt ? { completedAt: doc.completedAt } : {}),
+      ...(TERMINAL.has(doc.status) && doc.completedAt ? { completedAt: doc.completedAt } : {}),
       ...(doc.blockedHosts?.length ? { blockedHosts: doc.blockedHosts } : {}),
     };
     const after = cursor === undefined ? 0 : Number(cursor);
-    const running = !isFinalStatus(doc.status);
+    const running = !TERMINAL.has(doc.status);
     const { data, nextCursor } = await this.data(doc, after, running);
     view.data = data;
     if (nextCursor !== undefined) view.next = `${this.deps.publicBaseUrl}/api/v1/crawl/${encodeURIComponent(doc.id)}?cursor=${nextCursor}`;

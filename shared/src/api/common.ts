@@ -38,3 +38,17 @@ export const ProblemSchema = Type.Object({
   type: Type.String(), title: Type.String(), status: Type.Integer(), detail: Type.String(), code: Type.String(), requestId: Type.String(),
 });
 export type Problem = Static<typeof ProblemSchema>;
+
+// The paths of a job's stored payloads (payload-urls.ts builds them).
+const JobId = IdParams.properties.id;
+/** /scrape/:id/screenshots/:index: a screenshot action's image. */
+export const ScrapeActionParams = Type.Object({ id: JobId, index: Type.Integer({ minimum: 0, maximum: 1000 }) });
+export type ScrapeActionParams = Static<typeof ScrapeActionParams>;
+/** /batch/scrape/:id/pages/:index/…: a page by its index in `data`. */
+export const BatchPageParams = Type.Object({ id: JobId, index: Type.Integer({ minimum: 0, maximum: 99 }) });
+export type BatchPageParams = Static<typeof BatchPageParams>;
+export const BatchPageActionParams = Type.Object({ ...BatchPageParams.properties, action: Type.Integer({ minimum: 0, maximum: 1000 }) });
+export type BatchPageActionParams = Static<typeof BatchPageActionParams>;
+/** /crawl/:id/pages/:pageKey/document: a page by its key (its part in the log). */
+export const CrawlPageParams = Type.Object({ id: JobId, pageKey: Type.String({ minLength: 1, maxLength: 200 }) });
+export type CrawlPageParams = Static<typeof CrawlPageParams>;

@@ -1,17 +1,16 @@
 // Batch scrape endpoints (spec "Batch scrape": 1-100 URLs per request): the job routes
 // (job-routes.ts) and a page's stored screenshots and document. Registered with one line in app.ts.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
 import { BatchScrapeRequestSchema } from '../../../../shared/src/batch-options.js';
 import type { ScreenshotInfo } from '../../../../shared/src/store/index.js';
 import type { RouteDeps } from '../deps.js';
 import { BatchService } from '../batch/service.js';
-import { BatchCreated, BatchGetQuery, BatchJobView, BatchListItem, IdParams, JobCancelled, payloadUrls, screenshotMediaType } from '../../../../shared/src/api/index.js';
+import {
+  BatchCreated, BatchGetQuery, BatchPageActionParams, BatchPageParams, BatchJobView, BatchListItem, JobCancelled, payloadUrls, screenshotMediaType,
+} from '../../../../shared/src/api/index.js';
 import { jobRoutes } from './job-routes.js';
 import { payloadBytes, sendStoredDocument, storedBytes } from './stored-document.js';
-
-const PageParams = Type.Composite([IdParams, Type.Object({ index: Type.Integer({ minimum: 0, maximum: 99 }) })]);
 
 export const batchRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
   const storedPayload = payloadBytes(deps.payloads);
@@ -45,17 +44,17 @@ export const batchRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, dep
   };
 
   app.get('/batch/scrape/:id/pages/:index/screenshot', {
-    schema: { summary: 'The screenshot of a completed page of a batch (index in `data`; same API key)', params: PageParams },
+    schema: { summary: 'The screenshot of a completed page of a batch (index in `data`; same API key)', params: BatchPageParams },
   }, async (request, reply) => sendImage(await batches.screenshot(request.caller, request.params.id, request.params.index), reply));
 
   app.get('/batch/scrape/:id/pages/:index/document', {
-    schema: { summary: 'The stored bytes of a completed document page of a batch (index in `data`; same API key)', params: PageParams },
+    schema: { summary: 'The stored bytes of a completed document page of a batch (index in `data`; same API key)', params: BatchPageParams },
   }, async (request, reply) => sendStoredDocument(await batches.document(request.caller, request.params.id, request.params.index), storedPayload, reply));
 
   app.get('/batch/scrape/:id/pages/:index/screenshots/:action', {
     schema: {
       summary: 'A screenshot taken by a screenshot action on a page of a batch',
-      params: Type.Composite([PageParams, Type.Object({ action: Type.Integer({ minimum: 0, maximum: 1000 }) })]),
+      params: BatchPageActionParams,
     },
   }, async (request, reply) => sendImage(await batches.screenshot(request.caller, request.params.id, request.params.index, request.params.action), reply));
 };

@@ -1,11 +1,10 @@
 // Crawl endpoints (spec "Crawl"): the job routes (job-routes.ts) and a crawl page's stored
 // document. Registered with one line in app.ts. (The webhook secret is in routes/webhooks.ts.)
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
 import { CrawlRequestSchema } from '../../../../shared/src/crawl-options.js';
 import type { RouteDeps } from '../deps.js';
 import { CrawlService } from '../crawl/service.js';
-import { CrawlCreated, CrawlGetQuery, CrawlJobView, CrawlListItem, IdParams, JobCancelled } from '../../../../shared/src/api/index.js';
+import { CrawlCreated, CrawlGetQuery, CrawlJobView, CrawlListItem, CrawlPageParams, JobCancelled } from '../../../../shared/src/api/index.js';
 import { jobRoutes } from './job-routes.js';
 import { payloadBytes, sendStoredDocument } from './stored-document.js';
 
@@ -31,7 +30,7 @@ export const crawlRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, dep
   app.get('/crawl/:id/pages/:pageKey/document', {
     schema: {
       summary: 'The stored bytes of a completed document page of a crawl (its `document.url`; same API key)',
-      params: Type.Composite([IdParams, Type.Object({ pageKey: Type.String({ minLength: 1, maxLength: 200 }) })]),
+      params: CrawlPageParams,
     },
   }, async (request, reply) => sendStoredDocument(
     await crawls.document(request.caller, request.params.id, request.params.pageKey),

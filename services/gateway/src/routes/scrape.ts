@@ -6,7 +6,7 @@ import type { ScrapeJobDoc, ScreenshotInfo } from '../../../../shared/src/store/
 import { isFinal, type JobWaits } from '../job-waits.js';
 import { presentCacheHit, presentScrapeJob, type PresentDeps } from '../scrape/present.js';
 import {
-  IdParams, Pagination, ProblemSchema, ScrapeCreated, ScrapeJobView, ScrapeListItem, ScrapePostBody, screenshotMediaType, WaitQuery,
+  IdParams, Pagination, ProblemSchema, ScrapeActionParams, ScrapeCreated, ScrapeJobView, ScrapeListItem, ScrapePostBody, screenshotMediaType, WaitQuery,
 } from '../../../../shared/src/api/index.js';
 import type { ScrapeService } from '../scrape/service.js';
 import { longPoll } from './long-poll.js';
@@ -64,7 +64,7 @@ export const scrapeRoutes: FastifyPluginAsyncTypebox<ScrapeRoutesOptions> = asyn
   app.get('/scrape/:id/screenshots/:index', {
     schema: {
       summary: 'An intermediate screenshot taken by a screenshot action',
-      params: Type.Composite([IdParams, Type.Object({ index: Type.Integer({ minimum: 0, maximum: 1000 }) })]),
+      params: ScrapeActionParams,
     },
   }, async (request, reply) => sendImage((await scrapes.get(request.caller, request.params.id)).content?.actionScreenshots?.[request.params.index], reply));
 

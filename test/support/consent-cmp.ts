@@ -149,11 +149,14 @@ export const TCF_CMP_SCRIPT = `(function () {
   queued.forEach(function (args) { window.__tcfapi.apply(null, args); });
 })();`;
 
-/** A page with the TCF stub, a CMP script at `/cmp.js` and its dialog in the cross-origin frame. */
-export function tcfWallPage(frameOrigin: string, config: TcfCmpConfig): string {
+/**
+ * A page with the TCF stub, a CMP script (at `/cmp.js` unless told) and its dialog in the
+ * cross-origin frame. A script path the site does not serve leaves only the stub.
+ */
+export function tcfWallPage(frameOrigin: string, config: TcfCmpConfig, cmpScript = '/cmp.js'): string {
   const cfg = { ...config, frameOrigin, messageUrl: messageFrame(frameOrigin) };
   return `<!doctype html><html><head><title>Walled</title>${TCF_STUB}
-<script>window.__cmpConfig = ${JSON.stringify(cfg)};</script><script src="/cmp.js" async></script></head><body>${ARTICLE}</body></html>`;
+<script>window.__cmpConfig = ${JSON.stringify(cfg)};</script><script src="${cmpScript}" async></script></head><body>${ARTICLE}</body></html>`;
 }
 
 /**

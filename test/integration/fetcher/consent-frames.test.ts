@@ -28,6 +28,7 @@ describe('consent option: iframes and the IAB TCF API', () => {
       '/tcf-reject-command': tcfWallPage(cmpSite.origin, { rejectCommand: true }),
       '/tcf': tcfWallPage(cmpSite.origin, { rejectCommand: false }),
       '/tcf-stored': tcfWallPage(cmpSite.origin, { rejectCommand: true, stored: 'accepted' }),
+      '/tcf-stub-only': tcfWallPage(cmpSite.origin, { rejectCommand: true }, '/cmp-not-served.js'),
       '/cmp.js': { body: TCF_CMP_SCRIPT, contentType: 'text/javascript', delayMs: 150 },
       '/bot-check': botCheckPage(cmpSite.origin),
     });
@@ -106,6 +107,13 @@ describe('consent option: iframes and the IAB TCF API', () => {
     assert.equal(answer.platform, undefined);
     assert.deepEqual({ status: answer.tcf?.eventStatus, cmpStatus: answer.tcf?.cmpStatus, purposes: answer.tcf?.purposeConsents }, { status: 'tcloaded', cmpStatus: 'loaded', purposes: ALL_PURPOSES });
     assert.deepEqual(await body(page), { consent: 'accepted', contentShown: true });
+  });
+
+  test('a stub whose CMP never loads: its calls stay queued, the wait is bounded and nothing is answered', async () => {
+    const page = await open('/tcf-stub-only');
+    const answer = await answerConsent(page, 'reject');
+    assert.deepEqual(answer, { tcf: { cmpStatus: 'stub', gdprApplies: true, purposeConsents: [], vendorConsents: 0 } });
+    assert.ok(await page.evaluate(() => (window as unknown as { __tcfapi: () => unknown[] }).__tcfapi().length > 0), 'the stub queued the listener');
   });
 
   test('a bot check\'s frame is never looked into, even with a consent platform\'s button ids in it', async () => {

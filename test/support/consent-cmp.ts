@@ -26,6 +26,28 @@ function messageFrame(frameOrigin: string): string {
   return `${frameOrigin}/index.html?message_id=1234&consentUUID=5e6f&requestUUID=7a8b`;
 }
 
+/** OneTrust's banner drawn in a frame of its own (a set-up some sites use): its ids, in the frame. */
+export const ONETRUST_FRAME = `<!doctype html><html><body><div id="onetrust-consent-sdk"><div id="onetrust-banner-sdk">
+<p>We value your privacy</p><button id="onetrust-reject-all-handler">Reject All</button><button id="onetrust-accept-btn-handler">Accept All Cookies</button></div></div>
+<script>
+  const post = (choice) => () => parent.postMessage({ otChoice: choice }, '*');
+  document.getElementById('onetrust-reject-all-handler').addEventListener('click', post('rejected'));
+  document.getElementById('onetrust-accept-btn-handler').addEventListener('click', post('accepted'));
+</script></body></html>`;
+
+export function oneTrustFramedPage(frameOrigin: string): string {
+  return `<!doctype html><html><head><title>Walled</title></head><body>${ARTICLE}
+<iframe id="ot-frame" src="${frameOrigin}/onetrust-frame" title="Cookie banner" style="position:fixed;inset:0;width:100%;height:100%"></iframe>
+<script>
+  addEventListener('message', (e) => {
+    if (e.origin !== ${JSON.stringify(frameOrigin)} || !e.data || !e.data.otChoice) return;
+    document.getElementById('ot-frame').remove();
+    content.hidden = false;
+    document.body.dataset.consent = e.data.otChoice;
+  });
+</script></body></html>`;
+}
+
 /** A page whose dialog is only the cross-origin message frame (no TCF API). */
 export function framedWallPage(frameOrigin: string): string {
   return `<!doctype html><html><head><title>Walled</title></head><body>${ARTICLE}

@@ -8,7 +8,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, resolveChromiumPath } from '../../../shared/src/chromium.js';
 import { answerConsent } from '../../../services/fetcher/src/consent/consent.js';
 import type { PageCapturer } from '../../../services/fetcher/src/page-capturer.js';
-import { BOT_CHECK_FRAME, botCheckPage, framedWallPage, MESSAGE_FRAME, TCF_CMP_SCRIPT, tcfWallPage } from '../../support/consent-cmp.js';
+import { BOT_CHECK_FRAME, botCheckPage, framedWallPage, MESSAGE_FRAME, ONETRUST_FRAME, oneTrustFramedPage, TCF_CMP_SCRIPT, tcfWallPage } from '../../support/consent-cmp.js';
 import { startSite, type TestSite } from '../../support/site.js';
 import { ctx, opts, startCapturer } from './helpers.js';
 
@@ -22,9 +22,10 @@ describe('consent option: iframes and the IAB TCF API', () => {
   const pages: Page[] = [];
 
   before(async () => {
-    cmpSite = await startSite({ '/index.html': MESSAGE_FRAME, '/cdn-cgi/challenge-platform/h/b/turnstile/if/ov2/av0/rcv0/0/abc123/light/normal': BOT_CHECK_FRAME });
+    cmpSite = await startSite({ '/index.html': MESSAGE_FRAME, '/onetrust-frame': ONETRUST_FRAME, '/cdn-cgi/challenge-platform/h/b/turnstile/if/ov2/av0/rcv0/0/abc123/light/normal': BOT_CHECK_FRAME });
     site = await startSite({
       '/framed': framedWallPage(cmpSite.origin),
+      '/onetrust-framed': oneTrustFramedPage(cmpSite.origin),
       '/tcf-reject-command': tcfWallPage(cmpSite.origin, { rejectCommand: true }),
       '/tcf': tcfWallPage(cmpSite.origin, { rejectCommand: false }),
       '/tcf-stored': tcfWallPage(cmpSite.origin, { rejectCommand: true, stored: 'accepted' }),
@@ -64,6 +65,13 @@ describe('consent option: iframes and the IAB TCF API', () => {
     const page = await open('/framed');
     assert.equal((await answerConsent(page, 'accept')).platform, 'sourcepoint');
     assert.deepEqual(await body(page), { consent: 'accepted', contentShown: true });
+  });
+
+  test('OneTrust\'s buttons are found in a cross-origin frame too', async () => {
+    const page = await open('/onetrust-framed');
+    const answer = await answerConsent(page, 'reject');
+    assert.deepEqual({ platform: answer.platform, frame: answer.frameUrl }, { platform: 'onetrust', frame: `${cmpSite.origin}/onetrust-frame` });
+    assert.deepEqual(await body(page), { consent: 'rejected', contentShown: true });
   });
 
   test('through the capturer: the framed wall is answered before capture; without the option it stays', async () => {

@@ -48,6 +48,32 @@ export function oneTrustFramedPage(frameOrigin: string): string {
 </script></body></html>`;
 }
 
+/** TrustArc's preference frame (consent-pref.trustarc.com): plain class names, so looked for only there. */
+export const TRUSTARC_FRAME = `<!doctype html><html><body><div id="defaultpreferencemanager"><div class="mainContent" aria-hidden="false">
+<h2>Your choices regarding cookies on this site</h2><a class="call" role="button" tabindex="0">Agree and Proceed</a>
+<a class="rejectAll" role="button" tabindex="0">Reject all</a><a class="shp" role="button" tabindex="0">More information</a></div></div>
+<script>
+  const post = (choice) => () => parent.postMessage({ trustarcChoice: choice }, '*');
+  document.querySelector('.rejectAll').addEventListener('click', post('rejected'));
+  document.querySelector('.call').addEventListener('click', post('accepted'));
+</script></body></html>`;
+
+export const TRUSTARC_FRAME_URL = 'https://consent-pref.trustarc.com/?type=example&site=example.com&action=notice&country=de&locale=en&behavior=expressed&layout=default_eu';
+
+/** A page with TrustArc's overlay and frame (from `frameUrl`: TrustArc's, or any other origin). */
+export function trustArcPage(frameUrl: string): string {
+  return `<!doctype html><html><head><title>Walled</title></head><body>${ARTICLE}
+<div id="truste_overlay"><div id="truste_box_overlay" class="truste_box_overlay"><iframe class="truste_popframe" src="${frameUrl}" title="TrustArc Cookie Consent Manager"></iframe></div></div>
+<script>
+  addEventListener('message', (e) => {
+    if (!e.data || !e.data.trustarcChoice) return;
+    document.getElementById('truste_overlay').remove();
+    content.hidden = false;
+    document.body.dataset.consent = e.data.trustarcChoice;
+  });
+</script></body></html>`;
+}
+
 /** A page whose dialog is only the cross-origin message frame (no TCF API). */
 export function framedWallPage(frameOrigin: string): string {
   return `<!doctype html><html><head><title>Walled</title></head><body>${ARTICLE}

@@ -1,14 +1,15 @@
 // The consent option against consent dialogs drawn in iframes and CMPs that speak the IAB
 // TCF API, in real Chromium (docs/api.md "Page outcome"). The pages come from one loopback
-// site and the CMP's message frame from a second one (another port: a cross-origin frame),
-// built like the real platforms in test/support/consent-cmp.ts.
+// site and the CMPs' frames from a second one (another port: cross-origin frames), or, for
+// TrustArc's frame host, from the test through the browser context's router; all built like
+// the real platforms in test/support/consent-cmp.ts.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, resolveChromiumPath } from '../../../shared/src/chromium.js';
 import { answerConsent } from '../../../services/fetcher/src/consent/consent.js';
 import type { PageCapturer } from '../../../services/fetcher/src/page-capturer.js';
-import { BOT_CHECK_FRAME, botCheckPage, framedWallPage, MESSAGE_FRAME, ONETRUST_FRAME, oneTrustFramedPage, TCF_CMP_SCRIPT, tcfWallPage } from '../../support/consent-cmp.js';
+import { BOT_CHECK_FRAME, botCheckPage, framedWallPage, MESSAGE_FRAME, ONETRUST_FRAME, oneTrustFramedPage, TCF_CMP_SCRIPT, tcfWallPage, TRUSTARC_FRAME, TRUSTARC_FRAME_URL, trustArcPage } from '../../support/consent-cmp.js';
 import { startSite, type TestSite } from '../../support/site.js';
 import { ctx, opts, startCapturer } from './helpers.js';
 
@@ -19,13 +20,14 @@ describe('consent option: iframes and the IAB TCF API', () => {
   let cmpSite: TestSite;
   let browser: Browser;
   let capturer: PageCapturer;
-  const pages: Page[] = [];
 
   before(async () => {
-    cmpSite = await startSite({ '/index.html': MESSAGE_FRAME, '/onetrust-frame': ONETRUST_FRAME, '/cdn-cgi/challenge-platform/h/b/turnstile/if/ov2/av0/rcv0/0/abc123/light/normal': BOT_CHECK_FRAME });
+    cmpSite = await startSite({ '/index.html': MESSAGE_FRAME, '/onetrust-frame': ONETRUST_FRAME, '/trustarc-lookalike': TRUSTARC_FRAME, '/cdn-cgi/challenge-platform/h/b/turnstile/if/ov2/av0/rcv0/0/abc123/light/normal': BOT_CHECK_FRAME });
     site = await startSite({
       '/framed': framedWallPage(cmpSite.origin),
       '/onetrust-framed': oneTrustFramedPage(cmpSite.origin),
+      '/trustarc': trustArcPage(TRUSTARC_FRAME_URL),
+      '/trustarc-lookalike': trustArcPage(`${cmpSite.origin}/trustarc-lookalike`),
       '/tcf-reject-command': tcfWallPage(cmpSite.origin, { rejectCommand: true }),
       '/tcf': tcfWallPage(cmpSite.origin, { rejectCommand: false }),
       '/tcf-stored': tcfWallPage(cmpSite.origin, { rejectCommand: true, stored: 'accepted' }),
@@ -44,8 +46,10 @@ describe('consent option: iframes and the IAB TCF API', () => {
   });
 
   async function open(path: string): Promise<Page> {
-    const page = await (await browser.newContext()).newPage();
-    pages.push(page);
+    const context = await browser.newContext();
+    // TrustArc's frame host, served by the test (the browser reaches nothing else).
+    await context.route('https://consent-pref.trustarc.com/**', (route) => route.fulfill({ body: TRUSTARC_FRAME, contentType: 'text/html' }));
+    const page = await context.newPage();
     await page.goto(site.url(path), { waitUntil: 'load' });
     return page;
   }
@@ -72,6 +76,16 @@ describe('consent option: iframes and the IAB TCF API', () => {
     const answer = await answerConsent(page, 'reject');
     assert.deepEqual({ platform: answer.platform, frame: answer.frameUrl }, { platform: 'onetrust', frame: `${cmpSite.origin}/onetrust-frame` });
     assert.deepEqual(await body(page), { consent: 'rejected', contentShown: true });
+  });
+
+  test('TrustArc\'s frame is answered by its classes; the same classes in a frame from elsewhere are not clicked', async () => {
+    const page = await open('/trustarc');
+    const answer = await answerConsent(page, 'reject');
+    assert.deepEqual({ platform: answer.platform, via: answer.via }, { platform: 'trustarc', via: 'button' });
+    assert.deepEqual(await body(page), { consent: 'rejected', contentShown: true });
+    const lookalike = await open('/trustarc-lookalike');
+    assert.deepEqual(await answerConsent(lookalike, 'reject'), {});
+    assert.deepEqual(await body(lookalike), { contentShown: false });
   });
 
   test('through the capturer: the framed wall is answered before capture; without the option it stays', async () => {

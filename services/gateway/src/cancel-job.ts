@@ -1,6 +1,7 @@
 // Cancelling a multi-page job (crawl, batch): one rule for both. A job that has finished
 // cannot be cancelled (409); the read model may lag behind the log, so the log decides.
 // The cancel event is appended `once`: a second cancel finds it and is a 409 too.
+import { isFinalStatus } from '../../../shared/src/api/index.js';
 import { IllegalStateError } from '../../../shared/src/errors.js';
 import { makeEvent } from '../../../shared/src/events/index.js';
 import type { Clock, IdGenerator } from '../../../shared/src/ids.js';
@@ -14,15 +15,13 @@ export interface CancelDeps {
   newId: IdGenerator;
 }
 
-const TERMINAL = new Set(['COMPLETED', 'FAILED', 'CANCELLED']);
-
 export async function cancelJob(
   deps: CancelDeps,
   job: { kind: 'crawl' | 'batch'; id: string; status: string; label: string },
 ): Promise<{ id: string; status: 'CANCELLED' }> {
   const finished = (status: string): IllegalStateError =>
     new IllegalStateError(`${job.label} "${job.id}" has already finished (${status}) and cannot be cancelled`);
-  if (TERMINAL.has(job.status)) throw finished(job.status);
+  if (isFinalStatus(job.status)) throw finished(job.status);
   const at = { kind: job.kind, id: job.id, part: 'job' };
   const done = await deps.log.last({ ...at, event: `${job.kind}_finished` });
   if (done && (done.event === 'crawl_finished' || done.event === 'batch_finished')) throw finished(done.data.status);

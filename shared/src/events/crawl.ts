@@ -12,6 +12,7 @@
 // and the frontier appends page_requested and crawl_links_discovered with `once`, so the
 // log itself refuses a second scrape of a page or a second processing of its links.
 import { Type, type Static } from '@sinclair/typebox';
+import { CrawlAsked } from '../crawl-options.js';
 import { ResolvedScrapeOptions } from '../scrape-options.js';
 import { Timestamp } from './common.js';
 
@@ -29,6 +30,11 @@ export const CrawlRequested = Type.Object({
   webhookUrl: Type.Optional(Type.String()),
   apiKeyId: Type.String(),
   requestedAt: Timestamp,
+  /**
+   * The crawl's fields as posted, before defaults and the quota's grant (`limit` above is
+   * what was granted). Absent on events from before it was kept: their request is unknown.
+   */
+  asked: Type.Optional(CrawlAsked),
 });
 
 export const CrawlStarted = Type.Object({

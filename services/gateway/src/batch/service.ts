@@ -16,7 +16,7 @@ import { cancelJob } from '../cancel-job.js';
 import type { Caller } from '../plugins/auth.js';
 import { checkSubmittedUrl } from '../url-policy.js';
 import { entryBytes, presentPage, type BatchPresentDeps } from './present.js';
-import type { BatchJobView, BatchListItem, BatchPageEntry } from './schemas.js';
+import type { BatchJobView, BatchListItem, BatchPageEntry } from '../../../../shared/src/api/index.js';
 import { recordJob, type JobServiceDeps } from '../job-service.js';
 
 export const BATCH_DATA_LIMITS = {

@@ -10,12 +10,12 @@
 import { NotFoundError } from '../../../../shared/src/errors.js';
 import { JOB_PART } from '../../../../shared/src/events/crawl.js';
 import { makeEvent } from '../../../../shared/src/events/index.js';
-import { normalizeCrawlRequest, type CrawlRequest } from '../../../../shared/src/crawl-options.js';
+import { askedOf, normalizeCrawlRequest, type CrawlRequest } from '../../../../shared/src/crawl-options.js';
 import type { CrawlJobDoc, CrawlPageDoc, DocumentInfo, Page } from '../../../../shared/src/store/index.js';
 import { cancelJob } from '../cancel-job.js';
 import type { Caller } from '../plugins/auth.js';
 import { checkSubmittedUrl } from '../url-policy.js';
-import type { CrawlJobView, CrawlListItem, CrawlPageEntry } from './schemas.js';
+import { isFinalStatus, payloadUrls, type CrawlJobView, type CrawlListItem, type CrawlPageEntry } from '../../../../shared/src/api/index.js';
 import { jsonBytes } from '../json-bytes.js';
 import { recordJob, type JobServiceDeps } from '../job-service.js';
 
@@ -25,8 +25,6 @@ export const CRAWL_DATA_LIMITS = {
   /** Pages read from the store per query. */
   batch: 25,
 } as const;
-
-const TERMINAL = new Set(['COMPLETED', 'FAILED', 'CANCELLED']);
 
 export interface CrawlServiceDeps extends JobServiceDeps {
   publicBaseUrl: string;
@@ -39,15 +37,16 @@ export class CrawlService {
   async submit(caller: Caller, request: CrawlRequest): Promise<{ id: string; status: 'PENDING' }> {
     const url = await checkSubmittedUrl(request.url, this.deps.urlPolicy);
     if (request.webhookUrl !== undefined) await checkSubmittedUrl(request.webhookUrl, this.deps.urlPolicy, 'webhookUrl');
-    const asked = normalizeCrawlRequest({ ...request, url: url.toString() });
+    const wanted = normalizeCrawlRequest({ ...request, url: url.toString() });
     const id = this.deps.newId();
     // A crawl uses one page of quota per page: it never plans more pages than remain, and
-    // the pages it plans are held for it until it ends.
-    const admission = await this.deps.limits.admit(caller, { id, pages: 1, upToPages: asked.limit, job: true });
-    const resolved = { ...asked, limit: admission.grantedPages };
+    // the pages it plans are held for it until it ends. The log keeps both: the limit
+    // granted, and in `asked` the request as posted.
+    const admission = await this.deps.limits.admit(caller, { id, pages: 1, upToPages: wanted.limit, job: true });
+    const granted = { ...wanted, limit: admission.grantedPages };
     const now = this.deps.clock();
     const event = makeEvent('crawl_requested', { kind: 'crawl', id, part: JOB_PART },
-      { ...resolved, apiKeyId: caller.keyId, requestedAt: now.toISOString() }, { eventId: this.deps.newId(), now });
+      { ...granted, apiKeyId: caller.keyId, requestedAt: now.toISOString(), asked: askedOf(request) }, { eventId: this.deps.newId(), now });
     await recordJob(this.deps, event, admission);
     return { id, status: 'PENDING' };
   }
@@ -71,11 +70,11 @@ export class CrawlService {
     const view: CrawlJobView = {
       ...(await this.summary(doc)),
       ...(doc.startedAt ? { startedAt: doc.startedAt } : {}),
-      ...(TERMINAL.has(doc.status) && doc.completedAt ? { completedAt: doc.completedAt } : {}),
+      ...(isFinalStatus(doc.status) && doc.completedAt ? { completedAt: doc.completedAt } : {}),
       ...(doc.blockedHosts?.length ? { blockedHosts: doc.blockedHosts } : {}),
     };
     const after = cursor === undefined ? 0 : Number(cursor);
-    const running = !TERMINAL.has(doc.status);
+    const running = !isFinalStatus(doc.status);
     const { data, nextCursor } = await this.data(doc, after, running);
     view.data = data;
     if (nextCursor !== undefined) view.next = `${this.deps.publicBaseUrl}/api/v1/crawl/${encodeURIComponent(doc.id)}?cursor=${nextCursor}`;
@@ -149,7 +148,7 @@ function contentBytes(page: CrawlPageDoc): number {
 
 /** Where a crawl page's stored document is served (the page key is the page's part in the log). */
 export function crawlDocumentUrl(publicBaseUrl: string, crawlId: string, pageKey: string): string {
-  return `${publicBaseUrl}/api/v1/crawl/${encodeURIComponent(crawlId)}/pages/${encodeURIComponent(pageKey)}/document`;
+  return payloadUrls.crawlPageDocument(publicBaseUrl, crawlId, pageKey);
 }
 
 function entry(page: CrawlPageDoc, publicBaseUrl: string): CrawlPageEntry {

@@ -6,10 +6,10 @@ import type { FastifyReply } from 'fastify';
 import { BatchScrapeRequestSchema } from '../../../../shared/src/batch-options.js';
 import type { ScreenshotInfo } from '../../../../shared/src/store/index.js';
 import type { RouteDeps } from '../deps.js';
-import { IMAGE_MIME } from '../batch/present.js';
-import { BatchCancelled, BatchCreated, BatchGetQuery, BatchJobView, BatchListItem } from '../batch/schemas.js';
 import { BatchService } from '../batch/service.js';
-import { IdParams, Pagination, ProblemSchema } from '../scrape/schemas.js';
+import {
+  BatchCreated, BatchGetQuery, BatchJobView, BatchListItem, IdParams, JobCancelled, Pagination, payloadUrls, ProblemSchema, screenshotMediaType,
+} from '../../../../shared/src/api/index.js';
 import { longPoll } from './long-poll.js';
 import { payloadBytes, sendStoredDocument, storedBytes } from './stored-document.js';
 
@@ -22,10 +22,9 @@ export const batchRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, dep
     log: deps.log, store: deps.store, waiter: deps.waiter, newId: deps.newId, clock: deps.clock,
     urlPolicy: { allowCidrs: deps.config.ssrfAllowCidrs }, publicBaseUrl: deps.config.publicBaseUrl, limits: deps.limits,
     present: {
-      screenshotUrl: (id, index, action) =>
-        `${deps.config.publicBaseUrl}/api/v1/batch/scrape/${id}/pages/${index}/${action === undefined ? 'screenshot' : `screenshots/${action}`}`,
+      screenshotUrl: (id, index, action) => payloadUrls.batchPageScreenshot(deps.config.publicBaseUrl, id, index, action),
       screenshotBytes: storedPayload,
-      documentUrl: (id, index) => `${deps.config.publicBaseUrl}/api/v1/batch/scrape/${id}/pages/${index}/document`,
+      documentUrl: (id, index) => payloadUrls.batchPageDocument(deps.config.publicBaseUrl, id, index),
     },
   });
 
@@ -42,7 +41,7 @@ export const batchRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, dep
   });
 
   app.delete('/batch/scrape/:id', {
-    schema: { summary: 'Cancel a running batch scrape job', params: IdParams, response: { 200: BatchCancelled, ...errors } },
+    schema: { summary: 'Cancel a running batch scrape job', params: IdParams, response: { 200: JobCancelled, ...errors } },
   }, async (request) => batches.cancel(request.caller, request.params.id));
 
   app.get('/batch/scrape', {
@@ -51,7 +50,7 @@ export const batchRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, dep
 
   const sendImage = async (shot: ScreenshotInfo | undefined, reply: FastifyReply) => {
     const bytes = await storedBytes('screenshot', shot, storedPayload);
-    return reply.type(IMAGE_MIME[shot!.format] ?? 'application/octet-stream').header('cache-control', 'private, max-age=3600').send(bytes);
+    return reply.type(screenshotMediaType(shot!.format)).header('cache-control', 'private, max-age=3600').send(bytes);
   };
 
   app.get('/batch/scrape/:id/pages/:index/screenshot', {

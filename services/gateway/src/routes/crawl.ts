@@ -4,9 +4,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { CrawlRequestSchema } from '../../../../shared/src/crawl-options.js';
 import type { RouteDeps } from '../deps.js';
-import { CrawlCancelled, CrawlCreated, CrawlGetQuery, CrawlJobView, CrawlListItem } from '../crawl/schemas.js';
 import { CrawlService } from '../crawl/service.js';
-import { IdParams, Pagination, ProblemSchema } from '../scrape/schemas.js';
+import { CrawlCreated, CrawlGetQuery, CrawlJobView, CrawlListItem, IdParams, JobCancelled, Pagination, ProblemSchema } from '../../../../shared/src/api/index.js';
 import { longPoll } from './long-poll.js';
 import { payloadBytes, sendStoredDocument } from './stored-document.js';
 
@@ -31,7 +30,7 @@ export const crawlRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, dep
   });
 
   app.delete('/crawl/:id', {
-    schema: { summary: 'Cancel a running crawl job', params: IdParams, response: { 200: CrawlCancelled, ...errors } },
+    schema: { summary: 'Cancel a running crawl job', params: IdParams, response: { 200: JobCancelled, ...errors } },
   }, async (request) => crawls.cancel(request.caller, request.params.id));
 
   app.get('/crawl/:id/pages/:pageKey/document', {

@@ -11,7 +11,7 @@ import { askedOf, normalizeCrawlRequest, type CrawlRequest } from '../../../../s
 import type { CrawlJobDoc, CrawlPageDoc, DocumentInfo, Page } from '../../../../shared/src/store/index.js';
 import type { Caller } from '../plugins/auth.js';
 import { checkSubmittedUrl } from '../url-policy.js';
-import { payloadUrls, type CrawlJobView, type CrawlListItem, type CrawlPageEntry } from '../../../../shared/src/api/index.js';
+import { isFinalStatus, payloadUrls, type CrawlJobView, type CrawlListItem, type CrawlPageEntry } from '../../../../shared/src/api/index.js';
 import { jsonBytes } from '../json-bytes.js';
 import { JobService, recordJob, type DataItem } from '../job-service.js';
 

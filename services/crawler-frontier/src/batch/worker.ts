@@ -6,6 +6,7 @@ import { batchDecider, type BatchState, type DecideContext } from './decider.js'
 export const batchJob: JobSpec<BatchState, DecideContext> = {
   kind: 'batch',
   decider: batchDecider,
+  failedBy: 'the batch worker',
   durable: 'crawler-frontier-batch',
 };
 

@@ -13,7 +13,7 @@ import type { CrawlRequested, CrawlSkipReason } from '../../../../shared/src/eve
 import { checkLink, pageKeyOfUrl } from './links.js';
 import { backingOff, dueToBlock, hostOf, isBlocked, noRefusals, REFUSAL_CODES, withBlocked, withResult, type HostRefusals } from './host-blocks.js';
 import {
-  jobDecider, jobState, type DecideContext as JobContext, type Emitted, type JobCommand, type JobState, type LogEvent, type PageResult, type QueuedPage,
+  jobDecider, jobState, without, type DecideContext as JobContext, type Emitted, type JobCommand, type JobState, type LogEvent, type PageResult, type QueuedPage,
 } from '../job/decider.js';
 
 export { isFinished, jobWebhookBody } from '../job/decider.js';
@@ -48,12 +48,6 @@ const initial = (): CrawlState => ({
   hosts: noRefusals(),
   pageHosts: new Map(),
 });
-
-function without<K, V>(map: ReadonlyMap<K, V>, key: K): Map<K, V> {
-  const copy = new Map(map);
-  copy.delete(key);
-  return copy;
-}
 
 /** The host streak and the start page's error after a page's result. */
 function onResult(s: CrawlState, r: PageResult): CrawlState {

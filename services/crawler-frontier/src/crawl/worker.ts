@@ -9,6 +9,7 @@ export function crawlJob(allow: ServiceContext['config']['ssrfAllowCidrs'], robo
   return {
     kind: 'crawl',
     decider: crawlDecider,
+    failedBy: 'the crawl frontier',
     durable: 'crawler-frontier-crawl',
     async prepare(state, signal) {
       await robots.prepare(robotsCandidates(state), signal);

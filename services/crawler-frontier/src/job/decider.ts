@@ -126,7 +126,8 @@ export function jobWebhookBody(
   return JSON.stringify({ event: type, data: { id, status, ...fields, totalUrls, completedUrls, failedUrls }, timestamp });
 }
 
-const without = <K, V>(map: ReadonlyMap<K, V>, key: K): Map<K, V> => { const copy = new Map(map); copy.delete(key); return copy; };
+/** A copy of `map` without `key` (states are immutable). */
+export const without = <K, V>(map: ReadonlyMap<K, V>, key: K): Map<K, V> => { const copy = new Map(map); copy.delete(key); return copy; };
 const withoutKey = <K>(set: ReadonlySet<K>, key: K): ReadonlySet<K> => {
   if (!set.has(key)) return set;
   const copy = new Set(set);

@@ -41,6 +41,8 @@ export interface JobSpec<S extends { status: JobStatus }, C extends DecideContex
   decider: JobDecider<S, C>;
   /** The durable consumer's name (kept across releases: a new name would replay the stream). */
   durable: string;
+  /** Who a job failed by the runner names in its reason ("the crawl frontier gave up: …"). */
+  failedBy: string;
   /** The decision's context beyond the clock and bounds, prepared with IO (a crawl's robots). */
   prepare?(state: S, signal?: AbortSignal): Promise<Omit<C, keyof DecideContext>>;
 }
@@ -128,7 +130,7 @@ export async function startJobWorker<S extends { status: JobStatus }, C extends 
     },
     async giveUp(event, error) {
       if (!acts.has(event.event)) return;
-      await runner.fail(event.id, `the ${spec.kind} worker gave up: ${error.message}`);
+      await runner.fail(event.id, `${spec.failedBy} gave up: ${error.message}`);
     },
   });
   await worker.start();

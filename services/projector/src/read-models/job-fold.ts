@@ -6,8 +6,7 @@
 // document is made and what else it folds; crawl-pages and batch-pages share pageContent.
 import type { PageResultPayload, StoredEvent } from '../../../../shared/src/events/index.js';
 import type { JobFinished, MultiPageKind } from '../../../../shared/src/events/job.js';
-import type { ChangeTrackingReport } from '../../../../shared/src/change-tracking.js';
-import type { DocumentInfo } from '../../../../shared/src/store/index.js';
+import type { PageContent } from '../../../../shared/src/store/index.js';
 import type { ReadModel } from './types.js';
 
 const TERMINAL = new Set(['COMPLETED', 'FAILED', 'CANCELLED']);
@@ -83,14 +82,8 @@ export function jobFold<Doc extends JobDocBase>(fold: JobFold<Doc>) {
   return { evolve, handles: [names.requested, names.started, names.cancel, names.finished, ...fold.handles] as ReadModel<Doc>['handles'] };
 }
 
-export interface PageContentFields {
-  markdown?: string;
-  html?: string;
-  rawHtml?: string;
-  json?: unknown;
-  changeTracking?: ChangeTrackingReport;
-  document?: DocumentInfo;
-}
+/** The content every kind's page shows (a batch's adds links and screenshots). */
+export type PageContentFields = Pick<PageContent, 'markdown' | 'html' | 'rawHtml' | 'json' | 'changeTracking' | 'document'>;
 
 /** A page's content from its result payload; stored bytes live as long as the page's payloads (`expiresAt`). */
 export function pageContent(payload: PageResultPayload, expiresAt: string): PageContentFields {

@@ -19,6 +19,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { CrawlAsked } from '../crawl-options.js';
 import { ResolvedScrapeOptions } from '../scrape-options.js';
 import { Timestamp } from './common.js';
+import { FINAL_JOB_STATUSES, type FinalJobStatus } from '../api/lifecycle.js';
 
 const Count = Type.Integer({ minimum: 0 });
 
@@ -69,11 +70,10 @@ export const JobCancelRequested = Type.Object({
   requestedAt: Timestamp,
 });
 
-export const JOB_FINAL_STATUSES = ['COMPLETED', 'FAILED', 'CANCELLED'] as const;
-export type JobFinalStatus = (typeof JOB_FINAL_STATUSES)[number];
+export type JobFinalStatus = FinalJobStatus;
 
 export const JobFinished = Type.Object({
-  status: Type.Union(JOB_FINAL_STATUSES.map((s) => Type.Literal(s))),
+  status: Type.Union(FINAL_JOB_STATUSES.map((s) => Type.Literal(s))),
   totalUrls: Count,
   completedUrls: Count,
   failedUrls: Count,

@@ -8,9 +8,9 @@ import type { PageResultPayload, StoredEvent } from '../../../../shared/src/even
 import type { JobFinished, MultiPageKind } from '../../../../shared/src/events/job.js';
 import type { PageContent } from '../../../../shared/src/store/index.js';
 import type { ReadModel } from './types.js';
+import { isFinalStatus } from '../../../../shared/src/api/lifecycle.js';
 
-const TERMINAL = new Set(['COMPLETED', 'FAILED', 'CANCELLED']);
-export const isRunning = (doc: { status: string }): boolean => !TERMINAL.has(doc.status);
+export const isRunning = (doc: { status: string }): boolean => !isFinalStatus(doc.status);
 
 interface JobDocBase {
   status: string;

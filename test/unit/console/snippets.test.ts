@@ -103,7 +103,7 @@ describe('job pages', () => {
     try {
       const pages = ['a', 'b', 'c'].map((k) => ({ url: `https://a.example/${k}`, pageKey: k, status: 'COMPLETED' as const }));
       const doc: BatchJobDoc = { id: 'B', apiKeyId: 'k', status: 'COMPLETED', createdAt: '2026-11-01T00:00:00.000Z', options: normalizeScrapeOptions({}), pages, totalUrls: 3, completedUrls: 3, failedUrls: 0, lastSeq: 1 };
-      await store.saveBatchJob(doc);
+      await store.batchJobs.put(doc);
       for (const p of pages) await store.saveBatchPage({ batchId: 'B', pageKey: p.pageKey, content: { markdown: `# ${p.pageKey} `.padEnd(10, '.') }, metadata: { sourceURL: p.url, statusCode: 200 } as never, resultSeq: 2, lastSeq: 2 });
       const job = { kind: 'batch' as const, doc, key: { id: 'k' } as ApiKeyDoc };
       const all = await jobPages(store, job);

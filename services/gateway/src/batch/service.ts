@@ -111,7 +111,7 @@ export class BatchService {
 
   /** The caller's batch; another key's batch is indistinguishable from a missing one. */
   async own(caller: Caller, id: string): Promise<BatchJobDoc> {
-    const doc = await this.deps.store.getBatchJob(id);
+    const doc = await this.deps.store.batchJobs.get(id);
     if (!doc || doc.apiKeyId !== caller.keyId) throw new NotFoundError(`no batch scrape job with id "${id}"`);
     return doc;
   }
@@ -154,7 +154,7 @@ export class BatchService {
 
 
   async list(caller: Caller, page: Page): Promise<BatchListItem[]> {
-    return this.deps.store.listBatchJobs(caller.keyId, page);
+    return this.deps.store.batchJobs.listBy(caller.keyId, page);
   }
 
   /** A completed page's final screenshot, or its `action`-th action screenshot. */

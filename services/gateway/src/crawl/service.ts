@@ -61,7 +61,7 @@ export class CrawlService {
   }
 
   async own(caller: Caller, id: string): Promise<CrawlJobDoc> {
-    const doc = await this.deps.store.getCrawlJob(id);
+    const doc = await this.deps.store.crawlJobs.get(id);
     if (!doc || doc.apiKeyId !== caller.keyId) throw new NotFoundError(`no crawl job with id "${id}"`);
     return doc;
   }
@@ -90,7 +90,7 @@ export class CrawlService {
 
 
   async list(caller: Caller, page: Page): Promise<CrawlListItem[]> {
-    const docs = await this.deps.store.listCrawlJobs(caller.keyId, page);
+    const docs = await this.deps.store.crawlJobs.listBy(caller.keyId, page);
     return Promise.all(docs.map((d) => this.summary(d)));
   }
 

@@ -27,7 +27,7 @@ export function evolve(doc: AccountDoc | null, event: StoredEvent): AccountDoc |
 export const accountsReadModel: ReadModel<AccountDoc> = {
   name: 'accounts',
   handles: ['account_registered', 'account_plan_changed', 'account_disabled', 'account_enabled'],
-  load: (store, event) => store.getAccount(event.id),
-  save: (store, doc) => store.saveAccount(doc),
+  load: (store, event) => store.accounts.get(event.id),
+  save: (store, doc) => store.accounts.put(doc),
   evolve,
 };

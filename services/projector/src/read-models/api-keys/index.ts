@@ -35,8 +35,8 @@ export function evolve(doc: ApiKeyDoc | null, event: StoredEvent): ApiKeyDoc | n
 export const apiKeysReadModel: ReadModel<ApiKeyDoc> = {
   name: 'api-keys',
   handles: ['key_created', 'key_revoked', 'key_plan_changed', 'key_adopted'],
-  load: (store, event) => store.getApiKey(event.id),
-  save: (store, doc) => store.saveApiKey(doc),
+  load: (store, event) => store.apiKeys.get(event.id),
+  save: (store, doc) => store.apiKeys.put(doc),
   evolve,
   notice: (doc) => ({ subject: KEY_CHANGED_SUBJECT, data: doc.keyHash }),
 };

@@ -85,7 +85,7 @@ export const batchJobsReadModel: ReadModel<BatchJobDoc> = {
   handles: ['batch_requested', 'batch_started', 'batch_cancel_requested', 'batch_finished', 'page_started', 'page_completed', 'page_failed'],
   accepts: (event) => event.kind === 'batch',
   announcesStatus: true,
-  load: (store, event) => store.getBatchJob(event.id),
-  save: (store, doc) => store.saveBatchJob(doc),
+  load: (store, event) => store.batchJobs.get(event.id),
+  save: (store, doc) => store.batchJobs.put(doc),
   evolve: (doc, event) => evolve(doc, event),
 };

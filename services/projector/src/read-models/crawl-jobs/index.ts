@@ -62,7 +62,7 @@ export const crawlJobsReadModel: ReadModel<CrawlJobDoc> = {
   handles: ['crawl_requested', 'crawl_started', 'crawl_links_discovered', 'crawl_cancel_requested', 'crawl_host_blocked', 'crawl_finished'],
   accepts: (event) => event.kind === 'crawl',
   announcesStatus: true,
-  load: (store, event) => store.getCrawlJob(event.id),
-  save: (store, doc) => store.saveCrawlJob(doc),
+  load: (store, event) => store.crawlJobs.get(event.id),
+  save: (store, doc) => store.crawlJobs.put(doc),
   evolve: (doc, event) => evolve(doc, event),
 };

@@ -25,7 +25,7 @@ export function evolve(doc: InviteDoc | null, event: StoredEvent): InviteDoc | n
 export const invitesReadModel: ReadModel<InviteDoc> = {
   name: 'invites',
   handles: ['invite_created', 'invite_redeemed', 'invite_revoked'],
-  load: (store, event) => store.getInvite(event.id),
-  save: (store, doc) => store.saveInvite(doc),
+  load: (store, event) => store.invites.get(event.id),
+  save: (store, doc) => store.invites.put(doc),
   evolve,
 };

@@ -33,7 +33,7 @@ export const mapJobsReadModel: ReadModel<MapJobDoc> = {
   handles: ['map_requested', 'map_completed', 'map_failed'],
   // The map's own events (not the pages of its browser fallback).
   accepts: (event) => event.kind === 'map' && event.part === 'job',
-  load: (store, event) => store.getMapJob(event.id),
-  save: (store, doc) => store.saveMapJob(doc),
+  load: (store, event) => store.mapJobs.get(event.id),
+  save: (store, doc) => store.mapJobs.put(doc),
   evolve,
 };

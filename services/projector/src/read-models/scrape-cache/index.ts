@@ -41,7 +41,7 @@ export const scrapeCacheReadModel: ReadModel<ScrapeCacheDoc> = {
   name: 'scrape-cache',
   handles: ['page_requested', 'page_completed', 'page_failed'],
   accepts: (event) => cacheKeyOf(event) !== undefined,
-  load: (store, event) => store.getScrapeCacheEntry(cacheKeyOf(event)!),
-  save: (store, doc) => store.saveScrapeCacheEntry(doc),
+  load: (store, event) => store.scrapeCache.get(cacheKeyOf(event)!),
+  save: (store, doc) => store.scrapeCache.put(doc),
   evolve,
 };

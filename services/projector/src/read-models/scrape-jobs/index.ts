@@ -90,8 +90,8 @@ export const scrapeJobsReadModel: ReadModel<ScrapeJobDoc, ScrapeHydrated> = {
   handles: ['page_requested', 'page_shared', 'page_served_from_cache', 'page_started', 'page_fetched', 'page_completed', 'page_failed'],
   accepts: (event) => event.kind === 'scrape',
   announcesStatus: true,
-  load: (store, event) => store.getScrapeJob(event.id),
-  save: (store, doc) => store.saveScrapeJob(doc),
+  load: (store, event) => store.scrapeJobs.get(event.id),
+  save: (store, doc) => store.scrapeJobs.put(doc),
   hydrate,
   evolve,
 };

@@ -20,7 +20,7 @@ export function evolve(doc: SessionDoc | null, event: StoredEvent): SessionDoc |
 export const sessionsReadModel: ReadModel<SessionDoc> = {
   name: 'sessions',
   handles: ['session_started', 'session_ended'],
-  load: (store, event) => store.getSession(event.id),
-  save: (store, doc) => store.saveSession(doc),
+  load: (store, event) => store.sessions.get(event.id),
+  save: (store, doc) => store.sessions.put(doc),
   evolve,
 };

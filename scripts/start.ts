@@ -12,7 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfigOrExit, type BootstrapKey, type Config } from '../shared/src/config.js';
 import { newApiKey } from '../shared/src/ids.js';
-import { consoleConfig } from '../services/gateway/src/console/config.js';
+import { consoleConfig } from '../shared/src/console-config.js';
 import { createLogger } from '../shared/src/logger.js';
 import { cohostedServices, HOST_NODE_FLAGS, SERVICE_ENV, SERVICE_NODE_FLAGS, SERVICES, type ServiceName } from './services.js';
 

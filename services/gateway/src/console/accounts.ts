@@ -17,7 +17,7 @@ import type { EventLog } from '../../../../shared/src/nats/event-log.js';
 import { PLANS, type Plan } from '../../../../shared/src/plans.js';
 import type { AccountDoc, ReadModelStore, SessionDoc } from '../../../../shared/src/store/index.js';
 import type { ProjectionWaiter } from '../projection-wait.js';
-import type { ConsoleConfig } from './config.js';
+import type { ConsoleConfig } from '../../../../shared/src/console-config.js';
 import type { LoginThrottle } from './throttle.js';
 
 export interface AccountsDeps {

@@ -63,10 +63,8 @@ async function waitFor(check: () => Promise<boolean>, timeoutMs: number, what: s
 }
 
 /**
- * GOMEMLIMIT for the local nats-server (docs/benchmarks.md, "Third session"). Lower limits
- * were measured and refused: at 96 MiB its collector took 26% of the 500 scrapes' CPU in a
- * whole `npm run bench` (its store then holds the earlier scenarios' jobs), at 64 MiB 25%
- * even in the engines runs alone. A soft limit costs CPU once the live heap nears it.
+ * GOMEMLIMIT for the local nats-server: a soft limit costs CPU once the live heap nears it,
+ * and lower limits cost too much of it (docs/benchmarks.md, "Third session").
  */
 const NATS_SOFT_MEMORY_LIMIT = '128MiB';
 const SERVICE_MALLOC_ARENA_MAX = '2';

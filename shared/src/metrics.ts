@@ -1,17 +1,7 @@
-// Prometheus metrics (prom-client). One registry per process holds everything, labelled
-// with the service's name (set by runServices; in `npm start`'s service host, the hosted
-// services' names joined by "+", as they share the process), and the
-// health server serves it at /metrics on the service's internal HEALTH_PORT, never on the
-// public API port. Metrics are created once, at first use, so tests that run several
-// services in one process share them instead of registering twice.
-//
-// What is measured (docs/architecture.md, "Metrics"):
-//   every consumer   messages handled by outcome, handling time, in flight, redeliveries
-//   gateway          HTTP requests by route and status, their duration, refusals by code
-//   fetcher          browser contexts and pages open, browser launches (from the pool)
-//   projector        last applied stream sequence and how far it trails the stream
-//   dispatcher       webhook attempts by outcome
-// plus prom-client's default process metrics (CPU, memory, event-loop lag, GC).
+// Prometheus metrics (prom-client): one registry per process, labelled with the service's
+// name (in the service host, the hosted services' names joined by "+"), served at /metrics
+// on the internal HEALTH_PORT, never the public API port; what is measured: docs/architecture.md
+// "Metrics". Created at first use, so tests running several services in one process share them.
 import client from 'prom-client';
 
 export const registry = client.register;

@@ -1,18 +1,7 @@
-// Admissions not yet visible in the key-usage read model. The plan limits are checked
-// against that projection, which trails the log by the few milliseconds the projector
-// takes; two requests of one key arriving together would both see the last free slot.
-// So every admission is first written here, per key, with compare-and-set: a replica that
-// decides on a stale list loses the write, reads again and decides again. The entry is
-// released once the projection shows the job (the POST waits for that anyway), and an
-// entry left by a crashed gateway stops counting after `reservationTtlMs`.
-//
-// Within one gateway, admissions of one key also wait for each other (a keyed lock), so a
-// burst of one key's requests costs one read and one write each instead of a storm of
-// failed compare-and-sets; only replicas contend with each other.
-//
-// This bucket is not a source of truth: nothing is derived from it. It is in file storage
-// all the same: a memory bucket is gone when nats-server restarts, and the handle opened
-// here would then point at nothing (every request timing out until the gateway restarts).
+// Admissions not yet visible in the key-usage read model, per key, written with
+// compare-and-set: the plan limits are checked against that projection, which trails the
+// log by a few milliseconds, so two requests of one key arriving together would both see
+// the last free slot without it.
 import { StorageType, type JetStreamClient, type KV } from 'nats';
 import { RateLimitedError } from '../../../shared/src/errors.js';
 import { KeyedLock } from '../../../shared/src/keyed-lock.js';
@@ -41,6 +30,18 @@ export interface LedgerOptions {
 }
 
 
+// Every admission is first written here, per key, with compare-and-set: a replica that
+// decides on a stale list loses the write, reads again and decides again. The entry is
+// released once the projection shows the job (the POST waits for that anyway), and an
+// entry left by a crashed gateway stops counting after `reservationTtlMs`.
+//
+// Within one gateway, admissions of one key also wait for each other (a keyed lock), so a
+// burst of one key's requests costs one read and one write each instead of a storm of
+// failed compare-and-sets; only replicas contend with each other.
+//
+// This bucket is not a source of truth: nothing is derived from it. It is in file storage
+// all the same: a memory bucket is gone when nats-server restarts, and the handle opened
+// here would then point at nothing (every request timing out until the gateway restarts).
 export class AdmissionLedger {
   private kv: Promise<KV> | undefined;
   private readonly now: () => number;

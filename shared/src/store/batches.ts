@@ -5,7 +5,7 @@
 // recorded before a cancel; pages without a result when the batch is cancelled are CANCELLED.
 import type { PageError, PageMetadata } from '../events/common.js';
 import type { ResolvedScrapeOptions } from '../scrape-options.js';
-import type { CollectionDef } from './collection.js';
+import { pickDefined, type CollectionDef } from './collection.js';
 import type { PageContent } from './scrapes.js';
 
 export type BatchJobStatus = 'PENDING' | 'PROCESSING' | 'COMPLETED' | 'FAILED' | 'CANCELLED';
@@ -52,15 +52,7 @@ export interface BatchPageDoc {
 
 
 export function toBatchSummary(doc: BatchJobDoc): BatchJobSummary {
-  return {
-    id: doc.id,
-    status: doc.status,
-    totalUrls: doc.totalUrls,
-    completedUrls: doc.completedUrls,
-    failedUrls: doc.failedUrls,
-    createdAt: doc.createdAt,
-    ...(doc.completedAt ? { completedAt: doc.completedAt } : {}),
-  };
+  return pickDefined(doc, ['id', 'status', 'totalUrls', 'completedUrls', 'failedUrls', 'createdAt', 'completedAt']);
 }
 
 export const BATCH_JOBS: CollectionDef<BatchJobDoc, BatchJobSummary> = {

@@ -57,5 +57,10 @@ export function listIndex<Doc extends { id: string }>(def: CollectionDef<Doc, un
   return { owner: typeof owner === 'string' ? owner : null, createdAt: String(doc[def.list.createdAt]) };
 }
 
+/** A list's summary of a document: these fields, in this order, those without a value left out. */
+export function pickDefined<Doc, Key extends keyof Doc>(doc: Doc, keys: readonly Key[]): Pick<Doc, Key> {
+  return Object.fromEntries(keys.filter((k) => doc[k] !== undefined).map((k) => [k, doc[k]])) as Pick<Doc, Key>;
+}
+
 /** The owner column of collections listed whole (accounts, invites). */
 export const EVERYONE = '*';

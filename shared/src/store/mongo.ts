@@ -6,7 +6,7 @@ import type { Collection, Db, Document, MongoClient } from 'mongodb';
 import type { BatchPageDoc } from './batches.js';
 import { toListed, type CollectionDef, type DocCollection, type Page } from './collection.js';
 import type { CrawlPageDoc, CrawlPageQuery } from './crawls.js';
-import { COLLECTIONS, type ReadModelStore } from './types.js';
+import { COLLECTIONS, openCollections, type Collections, type ReadModelStore } from './types.js';
 
 type Stored<T> = T & { _id: string };
 
@@ -17,24 +17,17 @@ function strip<T>(doc: Stored<T> | null): T | null {
   return rest as T;
 }
 
+// The collections (store.scrapeJobs, ...) are made in the constructor, one per COLLECTIONS entry.
+export interface MongoStore extends Collections {}
+
 export class MongoStore implements ReadModelStore {
   readonly kind = 'mongodb' as const;
   private client: MongoClient | undefined;
   protected db!: Db;
 
-  readonly scrapeJobs = this.collection(COLLECTIONS.scrapeJobs);
-  readonly scrapeCache = this.collection(COLLECTIONS.scrapeCache);
-  readonly apiKeys = this.collection(COLLECTIONS.apiKeys);
-  readonly keyUsage = this.collection(COLLECTIONS.keyUsage);
-  readonly keyDailyPages = this.collection(COLLECTIONS.keyDailyPages);
-  readonly crawlJobs = this.collection(COLLECTIONS.crawlJobs);
-  readonly batchJobs = this.collection(COLLECTIONS.batchJobs);
-  readonly accounts = this.collection(COLLECTIONS.accounts);
-  readonly invites = this.collection(COLLECTIONS.invites);
-  readonly sessions = this.collection(COLLECTIONS.sessions);
-  readonly mapJobs = this.collection(COLLECTIONS.mapJobs);
-
-  constructor(private readonly url: string, private readonly dbName?: string) {}
+  constructor(private readonly url: string, private readonly dbName?: string) {
+    Object.assign(this, openCollections((def) => this.collection(def)));
+  }
 
   protected col<T extends Document>(name: string): Collection<Stored<T>> {
     return this.db.collection<Stored<T>>(name);
@@ -112,6 +105,21 @@ export class MongoStore implements ReadModelStore {
     }
   }
 
+  // ---- a job's pages: one document per (job, page key), `_id` `<jobId>:<pageKey>` ------
+
+  private static pageId(jobId: string, pageKey: string): string {
+    return `${jobId}:${pageKey}`;
+  }
+
+  private async getPage<Doc>(collection: string, jobId: string, pageKey: string): Promise<Doc | null> {
+    return strip<Doc>((await this.db.collection(collection).findOne({ _id: MongoStore.pageId(jobId, pageKey) } as never)) as unknown as Stored<Doc> | null);
+  }
+
+  private async putPage(collection: string, jobId: string, doc: { pageKey: string }): Promise<void> {
+    const _id = MongoStore.pageId(jobId, doc.pageKey);
+    await this.db.collection(collection).replaceOne({ _id } as never, { ...doc, _id } as never, { upsert: true });
+  }
+
   // ---- crawls --------------------------------------------------------------------
 
   private async initCrawls(): Promise<void> {
@@ -121,17 +129,12 @@ export class MongoStore implements ReadModelStore {
     ]);
   }
 
-  private static pageId(crawlId: string, pageKey: string): string {
-    return `${crawlId}:${pageKey}`;
-  }
-
   async getCrawlPage(crawlId: string, pageKey: string): Promise<CrawlPageDoc | null> {
-    return strip(await this.col<CrawlPageDoc>('crawl_pages').findOne({ _id: MongoStore.pageId(crawlId, pageKey) }));
+    return this.getPage('crawl_pages', crawlId, pageKey);
   }
 
   async saveCrawlPage(doc: CrawlPageDoc): Promise<void> {
-    const _id = MongoStore.pageId(doc.crawlId, doc.pageKey);
-    await this.col<CrawlPageDoc>('crawl_pages').replaceOne({ _id } as never, { ...doc, _id } as never, { upsert: true });
+    await this.putPage('crawl_pages', doc.crawlId, doc);
   }
 
   private static resultFilter(beforeResultSeq?: number): Document {
@@ -160,22 +163,17 @@ export class MongoStore implements ReadModelStore {
 
   // ---- batches -------------------------------------------------------------------
 
-  private static batchPageId(batchId: string, pageKey: string): string {
-    return `${batchId}:${pageKey}`;
-  }
-
   async getBatchPage(batchId: string, pageKey: string): Promise<BatchPageDoc | null> {
-    return strip(await this.col<BatchPageDoc>('batch_pages').findOne({ _id: MongoStore.batchPageId(batchId, pageKey) }));
+    return this.getPage('batch_pages', batchId, pageKey);
   }
 
   async saveBatchPage(doc: BatchPageDoc): Promise<void> {
-    const _id = MongoStore.batchPageId(doc.batchId, doc.pageKey);
-    await this.col<BatchPageDoc>('batch_pages').replaceOne({ _id } as never, { ...doc, _id } as never, { upsert: true });
+    await this.putPage('batch_pages', doc.batchId, doc);
   }
 
   async getBatchPages(batchId: string, pageKeys: readonly string[]): Promise<BatchPageDoc[]> {
     if (pageKeys.length === 0) return [];
-    const ids = pageKeys.map((k) => MongoStore.batchPageId(batchId, k));
+    const ids = pageKeys.map((k) => MongoStore.pageId(batchId, k));
     const docs = await this.col<BatchPageDoc>('batch_pages').find({ _id: { $in: ids } } as never).toArray();
     return docs.map((d) => strip(d)!);
   }

@@ -2,7 +2,7 @@
 import type { PageError, PageMetadata, PayloadRef, Timings } from '../events/common.js';
 import type { ChangeTrackingReport } from '../change-tracking.js';
 import type { ResolvedScrapeOptions } from '../scrape-options.js';
-import type { CollectionDef } from './collection.js';
+import { pickDefined, type CollectionDef } from './collection.js';
 
 export type ScrapeStatus = 'PENDING' | 'PROCESSING' | 'COMPLETED' | 'FAILED';
 
@@ -77,14 +77,7 @@ export interface ScrapeCacheDoc {
 export type ScrapeJobSummary = Pick<ScrapeJobDoc, 'id' | 'url' | 'status' | 'fromCache' | 'createdAt' | 'completedAt'>;
 
 export function toScrapeSummary(doc: ScrapeJobDoc): ScrapeJobSummary {
-  return {
-    id: doc.id,
-    url: doc.url,
-    status: doc.status,
-    fromCache: doc.fromCache,
-    createdAt: doc.createdAt,
-    ...(doc.completedAt ? { completedAt: doc.completedAt } : {}),
-  };
+  return pickDefined(doc, ['id', 'url', 'status', 'fromCache', 'createdAt', 'completedAt']);
 }
 
 export const SCRAPE_JOBS: CollectionDef<ScrapeJobDoc, ScrapeJobSummary> = {

@@ -8,25 +8,18 @@ import { DatabaseSync } from 'node:sqlite';
 import { EVERYONE, listIndex, toListed, type CollectionDef, type DocCollection } from './collection.js';
 import type { BatchPageDoc } from './batches.js';
 import type { CrawlPageDoc, CrawlPageQuery } from './crawls.js';
-import { COLLECTIONS, type ReadModelStore } from './types.js';
+import { COLLECTIONS, openCollections, type Collections, type ReadModelStore } from './types.js';
+
+// The collections (store.scrapeJobs, ...) are made in the constructor, one per COLLECTIONS entry.
+export interface SqliteStore extends Collections {}
 
 export class SqliteStore implements ReadModelStore {
   readonly kind = 'sqlite' as const;
   private db: DatabaseSync | undefined;
 
-  readonly scrapeJobs = this.collection(COLLECTIONS.scrapeJobs);
-  readonly scrapeCache = this.collection(COLLECTIONS.scrapeCache);
-  readonly apiKeys = this.collection(COLLECTIONS.apiKeys);
-  readonly keyUsage = this.collection(COLLECTIONS.keyUsage);
-  readonly keyDailyPages = this.collection(COLLECTIONS.keyDailyPages);
-  readonly crawlJobs = this.collection(COLLECTIONS.crawlJobs);
-  readonly batchJobs = this.collection(COLLECTIONS.batchJobs);
-  readonly accounts = this.collection(COLLECTIONS.accounts);
-  readonly invites = this.collection(COLLECTIONS.invites);
-  readonly sessions = this.collection(COLLECTIONS.sessions);
-  readonly mapJobs = this.collection(COLLECTIONS.mapJobs);
-
-  constructor(private readonly file: string) {}
+  constructor(private readonly file: string) {
+    Object.assign(this, openCollections((def) => this.collection(def)));
+  }
 
   private get conn(): DatabaseSync {
     if (!this.db) throw new Error('SqliteStore used before init()');
@@ -99,7 +92,7 @@ export class SqliteStore implements ReadModelStore {
         const doc = omit.length ? `json_remove(doc, ${omit.map(() => '?').join(', ')})` : 'doc';
         const rows = this.conn
           .prepare(`SELECT ${doc} AS doc FROM ${def.name} WHERE owner = ? ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`)
-          .all(...omit.map((f) => `$.${f}`), owner ?? EVERYONE, page.limit, page.offset);
+          .all(...omit.map((f) => `$.${f}`), owner, page.limit, page.offset);
         return rows.map((r) => toListed(def, parse(r)!));
       },
       list: (page) => collection.listBy(EVERYONE, page),

@@ -34,6 +34,11 @@ export type Collections = {
   readonly [K in keyof typeof COLLECTIONS]: (typeof COLLECTIONS)[K] extends CollectionDef<infer Doc, infer Listed> ? DocCollection<Doc, Listed> : never;
 };
 
+/** Every collection of COLLECTIONS, made by a store's own `make`. */
+export function openCollections(make: <Doc extends { id: string }, Listed>(def: CollectionDef<Doc, Listed>) => DocCollection<Doc, Listed>): Collections {
+  return Object.fromEntries(Object.entries(COLLECTIONS).map(([name, def]) => [name, make(def as CollectionDef<{ id: string }, unknown>)])) as unknown as Collections;
+}
+
 export interface ReadModelStore extends Collections, CrawlPageStore, BatchPageStore {
   readonly kind: 'sqlite' | 'mongodb';
   /** Creates tables / collections and indexes. Idempotent. */

@@ -1,7 +1,7 @@
 // How often metadata.pageType matches WCXB's page_type on the dev split (a confusion table).
 //   npx tsx bench/page-type-dev.ts [--every N] [--fold K]
 import { normalizeScrapeOptions } from '../shared/src/scrape-options.js';
-import { transformPage } from '../services/transformer/src/index.js';
+import { extractPage } from '../packages/extract/src/index.js';
 import { sharedDir } from './lib/extraction-dev.js';
 import { loadWcxbPages, wcxbDir } from './lib/wcxb-dev.js';
 
@@ -13,7 +13,7 @@ const pages = loadWcxbPages(wcxbDir(sharedDir())!, (id) => Number.parseInt(id, 1
 const table = new Map<string, Map<string, number>>();
 let right = 0;
 for (const page of pages) {
-  const got = transformPage({ html: page.html, url: page.url, options: normalizeScrapeOptions({ formats: [] as never[] }) }).metadata.pageType ?? '-';
+  const got = extractPage({ html: page.html, url: page.url, options: normalizeScrapeOptions({ formats: [] as never[] }) }).metadata.pageType ?? '-';
   const row = table.get(page.pageType) ?? new Map<string, number>();
   row.set(got, (row.get(got) ?? 0) + 1);
   table.set(page.pageType, row);

@@ -1,7 +1,7 @@
 // The extraction dev set (../shared/fixtures/extraction-dev/trafilatura-eval: 400 labeled
 // pages) and its metric (../shared/extraction-score), loaded in-process so that the bench,
 // the tuning script (bench/extraction-dev.ts) and the regression floor test score exactly
-// what transformPage returns, without a service in between.
+// what extractPage returns, without a service in between.
 //
 // Pages are stored as their original bytes, without the HTTP Content-Type they were served
 // with: they are decoded as a browser does without one (html-encoding-sniffer: BOM, then a
@@ -22,7 +22,7 @@ import { parseHTML } from 'linkedom';
 import { parse, serialize } from 'parse5';
 import TurndownService from 'turndown';
 import { normalizeScrapeOptions } from '../../shared/src/scrape-options.js';
-import { transformPage } from '../../services/transformer/src/index.js';
+import { extractPage } from '../../packages/extract/src/index.js';
 
 const require = createRequire(import.meta.url);
 const sniffEncoding = require('html-encoding-sniffer') as (bytes: Uint8Array, options?: { defaultEncoding?: string; maxPrescanBytes?: number }) => string;
@@ -156,7 +156,7 @@ export type Extractor = (page: DevPage) => string;
 
 /** The service's transform, as the scrape API runs it with onlyMainContent (the default). */
 export const serviceExtractor: Extractor = (page) =>
-  transformPage({ html: page.html, url: page.url, options: normalizeScrapeOptions({ formats: ['markdown'], onlyMainContent: true }) }).markdown ?? '';
+  extractPage({ html: page.html, url: page.url, options: normalizeScrapeOptions({ formats: ['markdown'], onlyMainContent: true }) }).markdown ?? '';
 
 /** The same-run baseline: plain Readability.js on a linkedom document, then turndown, no cleaning. */
 export const readabilityExtractor: Extractor = (page) => {

@@ -15,21 +15,26 @@ export interface OutcomeDevPage {
   id: string;
   url: string;
   html: string;
+  /** The set's annotation gives the page a main content (WCXB labels 21 dev pages as having none). */
+  annotated: boolean;
 }
 
 export interface OutcomeDevRun {
   pages: number;
   bySet: Record<string, { pages: number; flagged: number }>;
-  flagged: Array<{ set: string; id: string; url: string; outcome: string; evidence: string[] }>;
+  flagged: Array<{ set: string; id: string; url: string; outcome: string; evidence: string[]; annotated: boolean }>;
   /** Share of pages not `ok`. */
   rate: number;
+  /** Pages whose annotation has a main content, and the share of those not `ok` (false positives for certain). */
+  annotatedPages: number;
+  annotatedRate: number;
 }
 
 /** WCXB dev pages (html/<id>.html.gz), one at a time (the set is 1,358 pages: held at once, too large). */
 export function* wcxbPages(shared = sharedDir()): Generator<OutcomeDevPage> {
   const dir = shared && path.join(shared, 'fixtures', 'extraction-dev', 'wcxb-dev');
   if (!dir || !fs.existsSync(path.join(dir, 'ground-truth.json'))) return;
-  const truth = JSON.parse(fs.readFileSync(path.join(dir, 'ground-truth.json'), 'utf8')) as Record<string, { url: string | null }>;
+  const truth = JSON.parse(fs.readFileSync(path.join(dir, 'ground-truth.json'), 'utf8')) as Record<string, { url: string | null; main_content?: string }>;
   for (const [id, item] of Object.entries(truth)) {
     const file = path.join(dir, 'html', `${id}.html.gz`);
     if (!fs.existsSync(file)) continue;
@@ -38,6 +43,7 @@ export function* wcxbPages(shared = sharedDir()): Generator<OutcomeDevPage> {
       set: 'wcxb-dev',
       id,
       url: /^https?:\/\/[^/\s]/i.test(url) ? url : `http://dev-set.localhost/${id}.html`,
+      annotated: (item.main_content ?? '').trim().length > 0,
       // Parsed and serialized again, as Chromium hands the rendered page over.
       html: serialize(parse(decodeHtml(zlib.gunzipSync(fs.readFileSync(file))))),
     };
@@ -47,7 +53,7 @@ export function* wcxbPages(shared = sharedDir()): Generator<OutcomeDevPage> {
 /** Both dev sets, page by page. */
 export function* outcomeDevPages(): Generator<OutcomeDevPage> {
   const dir = devSetDir();
-  if (dir) for (const p of loadDevPages(dir)) yield { set: 'trafilatura-eval', id: p.id, url: p.url, html: p.html };
+  if (dir) for (const p of loadDevPages(dir)) yield { set: 'trafilatura-eval', id: p.id, url: p.url, html: p.html, annotated: p.with.length > 0 };
   yield* wcxbPages();
 }
 
@@ -57,15 +63,21 @@ export function runOutcomeDev(pages: Iterable<OutcomeDevPage>): OutcomeDevRun {
   const bySet: OutcomeDevRun['bySet'] = {};
   const flagged: OutcomeDevRun['flagged'] = [];
   let count = 0;
+  let annotated = 0;
   for (const page of pages) {
     count++;
+    if (page.annotated) annotated++;
     const set = (bySet[page.set] ??= { pages: 0, flagged: 0 });
     set.pages++;
     const { metadata } = transformPage({ html: page.html, url: page.url, options, statusCode: 200 });
     if (metadata.pageOutcome !== 'ok') {
       set.flagged++;
-      flagged.push({ set: page.set, id: page.id, url: page.url, outcome: metadata.pageOutcome ?? '?', evidence: metadata.pageOutcomeEvidence ?? [] });
+      flagged.push({ set: page.set, id: page.id, url: page.url, outcome: metadata.pageOutcome ?? '?', evidence: metadata.pageOutcomeEvidence ?? [], annotated: page.annotated });
     }
   }
-  return { pages: count, bySet, flagged, rate: flagged.length / Math.max(1, count) };
+  const annotatedFlagged = flagged.filter((f) => f.annotated).length;
+  return {
+    pages: count, bySet, flagged, rate: flagged.length / Math.max(1, count),
+    annotatedPages: annotated, annotatedRate: annotatedFlagged / Math.max(1, annotated),
+  };
 }

@@ -44,6 +44,9 @@ export async function extraction(log: (message: string) => void): Promise<Scenar
     row(BENCH, 'dev-set pages not classified ok', round(outcomes.rate * 100, 2), {
       unit: '%', note: `${outcomes.flagged.length} of ${outcomes.pages} (trafilatura-eval + wcxb-dev); goal < 0.5%`,
     }),
+    row(BENCH, 'dev-set pages with annotated content not classified ok', round(outcomes.annotatedRate * 100, 2), {
+      unit: '%', note: `${outcomes.flagged.filter((f) => f.annotated).length} of ${outcomes.annotatedPages}; the rest of the flagged pages are annotated with no main content`,
+    }),
     ...PUBLISHED.map((p) => row(BENCH, `${p.name} F1`, pct(p.f1), { unit: '%', note: `P ${pct(p.precision)} R ${pct(p.recall)}` })),
   ];
   const wcxb = await wcxbRows(shared, log);

@@ -10,14 +10,14 @@ import type { Trawl } from '../sdk/client.js';
 import { TrawlError } from '../sdk/errors.js';
 import type { BatchHandle, CrawlHandle } from '../sdk/job-handle.js';
 import type { ScrapeJob } from '../sdk/types.js';
-import { validatorCompiler } from '../../services/gateway/src/plugins/validation.js';
+import { isFinalStatus } from '../../shared/src/api/lifecycle.js';
+import { validatorCompiler } from '../../shared/src/api/validation.js';
 import { Redactor } from './redact.js';
 import { BoundedStdioTransport } from './stdio.js';
 import { isToolName, listTools, PAGING, SERVER_INSTRUCTIONS, TOOLS, type ToolName } from './tools.js';
 
 type Args = Record<string, unknown>;
 type Content = CallToolResult['content'];
-const TERMINAL = new Set(['COMPLETED', 'FAILED', 'CANCELLED']);
 
 interface CursorState { id?: string; o: number }
 const encodeCursor = (c: CursorState): string => Buffer.from(JSON.stringify(c)).toString('base64url');
@@ -133,7 +133,7 @@ export class TrawlTools {
     const cursor = decodeCursor(args.cursor);
     const view = await handle.status({ waitMs: cursor ? 0 : this.waitMs(args, 20) });
     const counters = `${view.completedUrls} pages done, ${view.failedUrls} failed, ${view.totalUrls} in all`;
-    if (!TERMINAL.has(view.status)) {
+    if (!isFinalStatus(view.status)) {
       return `Job ${handle.id} is ${view.status}: ${counters}. Call ${tool} {"id": "${handle.id}"} again to wait for the pages.`;
     }
     const pages: string[] = [];

@@ -1,4 +1,4 @@
-// The MCP tools. Each has two schemas from the same source, the gateway's TypeBox schemas:
+// The MCP tools. Each has two schemas from the same source, the API contract (shared/src/api):
 // - `validate`: the contract. Everything the API takes except what a model cannot use
 //   (custom headers, browser actions, screenshot options, webhooks), plus the paging fields
 //   (`cursor`, `maxChars`, `waitSeconds`); unknown arguments are refused by it, so nothing
@@ -10,10 +10,9 @@
 //   required ones are validate's (a test holds them equal); bounds, enums and defaults stay.
 import { Type, type TObject, type TSchema } from '@sinclair/typebox';
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
-import { BatchScrapeRequestSchema } from '../../shared/src/batch-options.js';
-import { CrawlRequestSchema } from '../../shared/src/crawl-options.js';
-import { ScrapeOptionsSchema, ScrapeRequestSchema } from '../../shared/src/scrape-options.js';
-import { MapRequestSchema } from '../../services/gateway/src/map/service.js';
+import {
+  BatchScrapeRequestSchema, CrawlRequestSchema, MapRequestSchema, ScrapeOptionsSchema, ScrapeRequestSchema,
+} from '../../shared/src/api/index.js';
 
 export const PAGING = { defaultMaxChars: 20_000, maxMaxChars: 200_000, mapPageSize: 500 } as const;
 

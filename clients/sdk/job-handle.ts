@@ -2,14 +2,13 @@
 // Waiting is long-polling (GET …?waitMs=N answers the moment the job ends), so a handle
 // costs one request per minute when nobody asks for progress, and a fifth of the key's
 // requests per minute when somebody does (Transport.progressIntervalMs).
+import { isFinalStatus, MAX_WAIT_MS } from '../../shared/src/api/lifecycle.js';
 import { ConflictError, JobFailedError, WaitTimeoutError } from './errors.js';
 import { routePath, type RouteName } from './routes.js';
 import type { Transport } from './transport.js';
 import type { BatchJob, BatchPage, CrawlJob, CrawlPage, JobCancelled } from './types.js';
 
-/** The longest wait the server holds a GET (docs/api.md "Waiting for a job"). */
-export const MAX_WAIT_MS = 60_000;
-const TERMINAL = new Set(['COMPLETED', 'FAILED', 'CANCELLED']);
+export { MAX_WAIT_MS };
 
 export interface WaitOptions {
   /** Give up waiting (WaitTimeoutError) after this long; the job goes on. Default: no limit. */
@@ -59,7 +58,7 @@ abstract class JobHandle<V extends JobView & { data?: P[] }, P> implements Async
       const view = await this.status({ waitMs, ...(opts.signal ? { signal: opts.signal } : {}) });
       opts.onProgress?.(view);
       yield view;
-      if (TERMINAL.has(view.status)) return;
+      if (isFinalStatus(view.status)) return;
       // Answered early without being finished (a gateway shutting down): do not spin.
       if (Date.now() - asked < waitMs / 2) await new Promise((r) => setTimeout(r, Math.min(1000, waitMs)));
     }
@@ -85,7 +84,7 @@ abstract class JobHandle<V extends JobView & { data?: P[] }, P> implements Async
     let last: V | undefined;
     for await (const view of this.views(opts)) {
       last = view;
-      if (TERMINAL.has(view.status)) break;
+      if (isFinalStatus(view.status)) break;
       for (const [index, page] of this.finishedPages(view)) {
         if (!seen.has(index)) { seen.add(index); yield page; }
       }
@@ -145,7 +144,7 @@ export class CrawlHandle extends JobHandle<CrawlJob, CrawlPage> {
       opts.onProgress?.(view);
       yield* view.data ?? [];
       const next = view.next ? new URL(view.next).searchParams.get('cursor') ?? undefined : undefined;
-      const ended = TERMINAL.has(view.status);
+      const ended = isFinalStatus(view.status);
       if (ended && next === undefined) return;
       progressed = ended || (view.data?.length ?? 0) > 0;
       cursor = next ?? cursor;

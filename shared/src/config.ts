@@ -92,9 +92,9 @@ export interface Config {
   longPollMaxWaitsPerKey: number;
   /** Long-polls one gateway holds open at once, all keys together. */
   longPollMaxWaitsPerGateway: number;
-  /** Pages of one crawl in flight at once. */
+  /** Pages of one crawl loading at once (twice as many may be unfinished: services/crawler-frontier/src/job/decider.ts). */
   crawlMaxInFlight: number;
-  /** Pages of one batch scrape in flight at once. */
+  /** Pages of one batch scrape loading at once (the same bounds as a crawl). */
   batchMaxInFlight: number;
   /** One webhook delivery attempt's timeout. */
   webhookTimeoutMs: number;

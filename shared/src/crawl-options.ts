@@ -1,7 +1,8 @@
 // The crawl request of the spec as TypeBox schemas: the single source of validation (the
 // gateway), of the types (the frontier) and of the OpenAPI document. Defaults are written
-// here once; `normalizeCrawlRequest` applies them so the crawl_requested event carries
-// fully resolved options.
+// here once and applied once, by `normalizeCrawlRequest` (validation leaves a body as
+// posted), so the crawl_requested event carries fully resolved options and, in `asked`,
+// the crawl's own fields as the caller posted them (the quota may grant a lower limit).
 import { Type, type Static } from '@sinclair/typebox';
 import { normalizeScrapeOptions, ScrapeOptionsSchema, type ResolvedScrapeOptions } from './scrape-options.js';
 
@@ -44,6 +45,33 @@ export const CrawlRequestSchema = Type.Object(
   { additionalProperties: false },
 );
 export type CrawlRequest = Static<typeof CrawlRequestSchema>;
+
+/**
+ * The crawl's own fields as the caller posted them, before defaults and before the quota's
+ * grant: kept in crawl_requested beside what was granted. Path patterns and scrapeOptions
+ * are not repeated: the event carries them as given (patterns) or only resolved, and no
+ * grant changes them.
+ */
+export const CrawlAsked = Type.Object({
+  url: Type.String(),
+  maxDepth: Type.Optional(Type.Integer()),
+  limit: Type.Optional(Type.Integer()),
+  allowExternalLinks: Type.Optional(Type.Boolean()),
+  ignoreRobots: Type.Optional(Type.Boolean()),
+});
+export type CrawlAsked = Static<typeof CrawlAsked>;
+
+/** The fields of `request` that CrawlAsked keeps, only those the caller named. */
+export function askedOf(request: CrawlRequest): CrawlAsked {
+  const { url, maxDepth, limit, allowExternalLinks, ignoreRobots } = request;
+  return {
+    url,
+    ...(maxDepth !== undefined ? { maxDepth } : {}),
+    ...(limit !== undefined ? { limit } : {}),
+    ...(allowExternalLinks !== undefined ? { allowExternalLinks } : {}),
+    ...(ignoreRobots !== undefined ? { ignoreRobots } : {}),
+  };
+}
 
 /** What a crawl_requested event carries besides its bookkeeping fields. */
 export interface ResolvedCrawlOptions {

@@ -60,7 +60,9 @@ export const MAX_EXTRACT_OUTPUT_CHARS = 2_000_000;
 const FIELD_NAME = '^[A-Za-z_][A-Za-z0-9_-]{0,63}$';
 const FIELD_NAME_RE = new RegExp(FIELD_NAME);
 const ATTRIBUTE_NAME = '^[^\\s"\'>/=]{1,100}$';
-const Selector = Type.String({ minLength: 1, maxLength: 1000, format: 'css-selector' });
+// A function, not a spread of one schema: a spread copies TypeBox's symbol keys into the
+// type, which declaration emit cannot name (TS4023), and the SDK's .d.ts needs these types.
+const Selector = (description: string) => Type.String({ minLength: 1, maxLength: 1000, format: 'css-selector', description });
 // One JSON Schema type list rather than a union: one clear error ("must be of type string,number,boolean,null").
 const DefaultValue = Type.Unsafe<string | number | boolean | null>({
   type: ['string', 'number', 'boolean', 'null'],
@@ -71,7 +73,7 @@ const DefaultValue = Type.Unsafe<string | number | boolean | null>({
 function fieldSchema(depth: number): TSchema {
   return Type.Object(
     {
-      selector: Type.Optional({ ...Selector, description: 'CSS selector, relative to the enclosing element; omitted: the enclosing element itself' }),
+      selector: Type.Optional(Selector('CSS selector, relative to the enclosing element; omitted: the enclosing element itself')),
       type: Type.Optional(StringEnum(EXTRACT_TYPES, {
         default: 'text',
         description: 'text: whitespace-collapsed text; html: inner HTML; attribute: the `attribute` value; url: `attribute` (default href, then src) resolved '
@@ -99,7 +101,7 @@ function fieldsSchema(depth: number): TSchema {
 
 export const ExtractSchema = Type.Object(
   {
-    baseSelector: Type.Optional({ ...Selector, description: 'When given, json is a list: the fields evaluated in each matching element' }),
+    baseSelector: Type.Optional(Selector('When given, json is a list: the fields evaluated in each matching element')),
     maxItems: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_EXTRACT_ITEMS, description: `With baseSelector: at most this many items (default ${DEFAULT_EXTRACT_ITEMS})` })),
     fields: fieldsSchema(MAX_EXTRACT_DEPTH),
   },

@@ -11,9 +11,6 @@ import { AGGREGATE_KINDS, type AggregateKind } from './subjects.js';
 const JOB_HEADER = 'Trawl-Job';
 const STATUS_HEADER = 'Trawl-Job-Status';
 
-/** Statuses after which a job changes no more (scrape: COMPLETED, FAILED; crawl and batch also CANCELLED). */
-export const FINAL_JOB_STATUSES: ReadonlySet<string> = new Set(['COMPLETED', 'FAILED', 'CANCELLED']);
-
 export interface JobStatusChange {
   kind: AggregateKind;
   id: string;

@@ -298,9 +298,16 @@ export function parsersOf(options: Pick<ResolvedScrapeOptions, 'parsers'>): read
   return options.parsers ?? PARSERS;
 }
 
+/** A viewport that gives the default page (unset sides take the default). */
+function isDefaultViewport({ width, height }: { width?: number; height?: number }): boolean {
+  return (width ?? SCRAPE_DEFAULTS.viewport.width) === SCRAPE_DEFAULTS.viewport.width && (height ?? SCRAPE_DEFAULTS.viewport.height) === SCRAPE_DEFAULTS.viewport.height;
+}
+
 /**
  * The options of a request that only a browser can honour (named as the request names
- * them). `mobile` and `device` are not among them: the HTTP engine sends their user agent.
+ * them), for validation and for the fetcher's engine alike (one rule). `mobile` and
+ * `device` are not among them: the HTTP engine sends their user agent; nor is a viewport
+ * equal to the default, which is the page every engine gives.
  */
 export function browserOnlyOptions(input: Pick<ScrapeOptionsInput, 'formats' | 'actions' | 'waitFor' | 'darkMode' | 'viewport' | 'consent'>): string[] {
   const needs: string[] = [];
@@ -309,19 +316,6 @@ export function browserOnlyOptions(input: Pick<ScrapeOptionsInput, 'formats' | '
   if (input.actions?.length) needs.push('actions');
   if (input.waitFor !== undefined) needs.push('waitFor');
   if (input.darkMode) needs.push('darkMode');
-  if (input.viewport !== undefined) needs.push('viewport');
+  if (input.viewport && !isDefaultViewport(input.viewport)) needs.push('viewport');
   return needs;
-}
-
-/** The same question about resolved options (what the fetcher sees): [] when HTTP can serve them. */
-export function resolvedBrowserNeeds(options: ResolvedScrapeOptions): string[] {
-  const viewportSet = options.viewport.width !== SCRAPE_DEFAULTS.viewport.width || options.viewport.height !== SCRAPE_DEFAULTS.viewport.height;
-  return browserOnlyOptions({
-    formats: options.formats,
-    actions: options.actions,
-    ...(options.waitFor !== undefined ? { waitFor: options.waitFor } : {}),
-    darkMode: options.darkMode,
-    ...(viewportSet ? { viewport: options.viewport } : {}),
-    ...(options.consent ? { consent: options.consent } : {}),
-  });
 }

@@ -7,7 +7,7 @@ import { newId, systemClock } from '../../../shared/src/ids.js';
 import { runService } from '../../../shared/src/service.js';
 import { createEngineRouter } from './engine/index.js';
 import { observeCapturer } from './metrics.js';
-import { PageCapturer } from './page-capturer.js';
+import { PageCapturer } from './engine/browser/page-capturer.js';
 import { ShareFollower } from './share-follower.js';
 import { FetchWorker } from './worker.js';
 

@@ -2,7 +2,7 @@
 // pool is and whether anything leaks (contexts or pages that stay open) or crashes
 // (Chromium relaunches).
 import { observedGauge } from '../../../shared/src/metrics.js';
-import type { PageCapturer } from './page-capturer.js';
+import type { PageCapturer } from './engine/browser/page-capturer.js';
 
 export function observeCapturer(capturer: Pick<PageCapturer, 'stats'>): void {
   const gauges: [string, string, (s: ReturnType<PageCapturer['stats']>) => number][] = [

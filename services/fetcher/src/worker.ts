@@ -9,6 +9,7 @@
 // in log order, so a scrape requested after a thousand crawl pages would wait for them;
 // with lanes, each kind is pulled on its own, and the browser pool gives the next free slot
 // to scrapes and maps (interactive) before crawl and batch pages (bulk; slots.ts).
+import { screenshotMediaType } from '../../../shared/src/api/media.js';
 import type { TrawlError } from '../../../shared/src/errors.js';
 import { pageSettled, recordPageFailure } from '../../../shared/src/page-failure.js';
 import { cancelEventOf, makeEvent, type StoredEvent, type TrawlEvent } from '../../../shared/src/events/index.js';
@@ -16,10 +17,11 @@ import type { IdGenerator, Clock } from '../../../shared/src/ids.js';
 import { ConsumerWorker, type MessageContext } from '../../../shared/src/nats/worker.js';
 import type { ServiceContext } from '../../../shared/src/service.js';
 import { SUBJECT_ROOT, type AggregateKind } from '../../../shared/src/subjects.js';
-import type { EngineRouter, JobKind, RoutedPage } from './engine/engine-router.js';
-import type { CaptureResult } from './page-capturer.js';
+import type { EngineRouter, RoutedPage } from './engine/engine-router.js';
+import type { JobKind } from './engine/resolve-engine.js';
+import type { CaptureResult } from './engine/browser/page-capturer.js';
 import { storedContentType } from '../../../shared/src/document-type.js';
-import type { CapturePriority } from './slots.js';
+import type { CapturePriority } from './engine/browser/slots.js';
 
 type PageRequestedEvent = TrawlEvent<'page_requested'> & { seq: number };
 
@@ -31,8 +33,6 @@ export interface FetchWorkerDeps {
   clock: Clock;
   workerName: string;
 }
-
-const MIME_OF: Record<string, string> = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp' };
 
 /** The job kinds whose pages the fetcher loads, and who is waiting for them. */
 export const FETCH_LANES = { scrape: 'interactive', map: 'interactive', crawl: 'bulk', batch: 'bulk' } as const satisfies Record<string, CapturePriority>;
@@ -98,7 +98,7 @@ export class FetchWorker {
       makeEvent('page_started', at, { attempt: mctx.deliveryCount, startedAt: startedAt.toISOString(), worker: this.deps.workerName }, { eventId: newId(), now: startedAt }),
       { msgId: `${event.kind}.${event.id}.${event.part}.page_started.${mctx.deliveryCount}` },
     );
-    const result: RoutedPage = await router.fetch(jobKindOf(event.kind), event.data.url, event.data.options, { signal: mctx.signal, working: mctx.working, priority });
+    const result: RoutedPage = await router.fetch(jobKindOf(event.kind), event.data.url, event.data.options, { signal: mctx.signal, priority });
     const fetched = await this.store(event, result);
     const now = clock();
     const queueWaitMs = Math.max(0, startedAt.getTime() - Date.parse(event.data.requestedAt));
@@ -108,8 +108,9 @@ export class FetchWorker {
         statusCode: result.statusCode,
         ...(result.contentType ? { contentType: result.contentType } : {}),
         ...fetched,
-        timings: { queueWaitMs, ...roundTimings(result.timings), engine: result.engine.used },
+        timings: { queueWaitMs, ...roundTimings(result.timings) },
         fetchedAt: now.toISOString(),
+        // The one field that says which engine served the page, and why.
         engine: result.engine,
         ...(result.abortedNavigations ? { abortedNavigations: result.abortedNavigations } : {}),
         ...(result.domSnapshot ? { domSnapshot: result.domSnapshot } : {}),
@@ -132,7 +133,7 @@ export class FetchWorker {
     const screenshots = [];
     for (const shot of result.screenshots) {
       const name = shot.role === 'final' ? `${base}/screenshot.${shot.format}` : `${base}/action-${actionIndex++}.${shot.format}`;
-      const ref = await payloads.putBytes(name, shot.data, MIME_OF[shot.format] ?? 'application/octet-stream');
+      const ref = await payloads.putBytes(name, shot.data, screenshotMediaType(shot.format));
       screenshots.push({ ref, width: shot.width, height: shot.height, format: shot.format, role: shot.role });
     }
     return { rawHtml, ...(screenshots.length ? { screenshots } : {}) };

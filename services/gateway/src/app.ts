@@ -17,7 +17,8 @@ import { AdmissionLedger } from './admission-ledger.js';
 import { PlanLimiter } from './limits.js';
 import type { GatewayDeps, RouteDeps } from './deps.js';
 import { JobWaits } from './job-waits.js';
-import { validatorCompiler } from './plugins/validation.js';
+import { validatorCompiler } from '../../../shared/src/api/validation.js';
+import { payloadUrls } from '../../../shared/src/api/index.js';
 import { mapRoutes } from './routes/map.js';
 import { batchRoutes } from './routes/batch.js';
 import { crawlRoutes } from './routes/crawl.js';
@@ -94,9 +95,9 @@ export async function buildApp(deps: GatewayDeps) {
     urlPolicy: { allowCidrs: deps.config.ssrfAllowCidrs }, cacheTtlMs: deps.config.cacheTtlMs, limits,
   });
   const present: PresentDeps = {
-    screenshotUrl: (jobId, index) => `${deps.config.publicBaseUrl}/api/v1/scrape/${jobId}/${index === undefined ? 'screenshot' : `screenshots/${index}`}`,
+    screenshotUrl: (jobId, index) => payloadUrls.scrapeScreenshot(deps.config.publicBaseUrl, jobId, index),
     screenshotBytes: payloadBytes(deps.payloads),
-    documentUrl: (jobId) => `${deps.config.publicBaseUrl}/api/v1/scrape/${jobId}/document`,
+    documentUrl: (jobId) => payloadUrls.scrapeDocument(deps.config.publicBaseUrl, jobId),
     documentBytes: payloadBytes(deps.payloads),
   };
 

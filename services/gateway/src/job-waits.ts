@@ -11,11 +11,12 @@
 // job's current state (as at its deadline), so clients simply ask again, reaching a live
 // gateway; nothing is cut off.
 import { RateLimitedError } from '../../../shared/src/errors.js';
-import { FINAL_JOB_STATUSES, type JobStatusChange } from '../../../shared/src/projection-notice.js';
+import { isFinalStatus, MAX_WAIT_MS } from '../../../shared/src/api/index.js';
+import type { JobStatusChange } from '../../../shared/src/projection-notice.js';
 import type { AggregateKind } from '../../../shared/src/subjects.js';
 
-/** The longest wait a request may ask for (`waitMs` 0 to this). */
-export const MAX_WAIT_MS = 60_000;
+/** The longest wait a request may ask for (`waitMs` 0 to this): the contract's. */
+export { MAX_WAIT_MS };
 
 export interface WaitBounds {
   maxWaitsPerKey: number;
@@ -40,7 +41,7 @@ export interface WaitRequest<D> {
 
 type Wake = 'notice' | 'deadline' | 'shutdown';
 
-export const isFinal = (doc: { status?: string }): boolean => FINAL_JOB_STATUSES.has(doc.status ?? '');
+export const isFinal = (doc: { status?: string }): boolean => isFinalStatus(doc.status);
 
 export class JobWaits {
   /** Per job (`kind.id`): how to wake the waits held on it. */
@@ -58,7 +59,7 @@ export class JobWaits {
 
   /** A projection notice: wakes the waits on a job whose status became final. */
   noticed(change: JobStatusChange): void {
-    if (!FINAL_JOB_STATUSES.has(change.status)) return;
+    if (!isFinalStatus(change.status)) return;
     for (const wake of this.watchers.get(`${change.kind}.${change.id}`) ?? []) wake('notice');
   }
 

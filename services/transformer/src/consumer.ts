@@ -152,14 +152,13 @@ export class TransformConsumer {
     await ctx.log.append(
       makeEvent('page_completed', at, {
         result,
-        // The engine that served the page rides in the result's metadata (scrape, crawl and
-        // batch results alike) and in the timings (docs/api.md "engine").
-        metadata: { ...out.metadata, engine: t.engine ?? 'browser' },
+        // The engine that served the page rides once, in the result's metadata (scrape,
+        // crawl and batch results alike); the scrape read model shows it in the timings too.
+        metadata: { ...out.metadata, engine: engineUsed(event.data) },
         links: out.links.slice(0, MAX_EVENT_LINKS),
         timings: {
           queueWaitMs: t.queueWaitMs, fetchMs: t.fetchMs, renderMs: t.renderMs, screenshotMs: t.screenshotMs, transformMs,
           totalMs: Math.max(0, now.getTime() - Date.parse(requested.data.requestedAt)),
-          engine: t.engine ?? 'browser',
         },
         completedAt: now.toISOString(),
         ...(requested.data.cacheKey ? { cacheKey: requested.data.cacheKey } : {}),
@@ -231,4 +230,9 @@ export async function parseDocument(
     if (err instanceof TransformTimeoutError) throw new DocumentParseTimeoutError(`parsing the ${what} document took longer than ${timeoutMs} ms (DOCUMENT_PARSE_TIMEOUT_MS)`);
     throw err;
   }
+}
+
+/** The engine that served a fetched page: its `engine` field (older events: the timings' copy; before engines: the browser). */
+function engineUsed(fetched: PageFetchedEvent['data']): 'browser' | 'http' {
+  return fetched.engine?.used ?? fetched.timings.engine ?? 'browser';
 }

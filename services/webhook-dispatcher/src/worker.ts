@@ -8,7 +8,7 @@
 // last rotation, the previous one too (two signatures in one header). The rotation is read
 // from the log at every attempt, so a retry after a rotation is signed with the new secret.
 import { RateLimitedError, type TrawlError } from '../../../shared/src/errors.js';
-import { WEBHOOK_PART, type WebhookRequested } from '../../../shared/src/events/crawl.js';
+import { WEBHOOK_PART, type WebhookRequested } from '../../../shared/src/events/job.js';
 import { makeEvent, type StoredEvent, type TrawlEvent } from '../../../shared/src/events/index.js';
 import { newId, type Clock, systemClock } from '../../../shared/src/ids.js';
 import type { Logger } from '../../../shared/src/logger.js';

@@ -7,8 +7,7 @@ import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import { parseSubject, subjectOf, type AggregateKind } from '../subjects.js';
 import { accountEvents } from './account.js';
 import { apiKeyEvents } from './apikey.js';
-import { batchEvents } from './batch.js';
-import { crawlEvents } from './crawl.js';
+import { jobEvents } from './job.js';
 import { mapEvents } from './map.js';
 import { observationEvents } from './observation.js';
 import { pageEvents } from './page.js';
@@ -23,9 +22,8 @@ export * from './observation.js';
 export const EVENT_SCHEMAS = {
   ...pageEvents,
   ...apiKeyEvents,
-  ...crawlEvents,
+  ...jobEvents,
   ...mapEvents,
-  ...batchEvents,
   ...accountEvents,
   ...observationEvents,
 } as const satisfies Record<string, TSchema>;

@@ -4,7 +4,7 @@
 // shows the page). Reject is clicked by default choice; accept when asked; nothing without.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { PageCapturer } from '../../../services/fetcher/src/page-capturer.js';
+import type { PageCapturer } from '../../../services/fetcher/src/engine/browser/page-capturer.js';
 import { startSite, type TestSite } from '../../support/site.js';
 import { ctx, opts, startCapturer } from './helpers.js';
 

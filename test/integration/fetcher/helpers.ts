@@ -5,7 +5,7 @@ import net from 'node:net';
 import { createLogger } from '../../../shared/src/logger.js';
 import { normalizeScrapeOptions, type ResolvedScrapeOptions, type ScrapeOptionsInput } from '../../../shared/src/scrape-options.js';
 import { parseCidrList } from '../../../shared/src/url-safety.js';
-import { PageCapturer, type PageCapturerOptions } from '../../../services/fetcher/src/page-capturer.js';
+import { PageCapturer, type PageCapturerOptions } from '../../../services/fetcher/src/engine/browser/page-capturer.js';
 import type { NatsConnection } from 'nats';
 import { ENGINE_DEFAULTS } from '../../../shared/src/scrape-options.js';
 import { EngineRouter, type EngineRouterDeps } from '../../../services/fetcher/src/engine/engine-router.js';

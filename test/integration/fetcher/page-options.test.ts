@@ -3,7 +3,7 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { InvalidUrlError, NetworkError, PageTimeoutError, SelectorNotFoundError, ValidationError } from '../../../shared/src/errors.js';
-import type { PageCapturer } from '../../../services/fetcher/src/page-capturer.js';
+import type { PageCapturer } from '../../../services/fetcher/src/engine/browser/page-capturer.js';
 import { startSite, type TestSite } from '../../support/site.js';
 import { closedPort, ctx, opts, startCapturer } from './helpers.js';
 
@@ -37,7 +37,6 @@ before(async () => {
     '/redirect': { body: '', status: 302, headers: { location: '/' } },
     '/slow': { body: '<!doctype html><html><body>slow</body></html>', delayMs: 4_000 },
     '/late-headers': { body: '<!doctype html><html><body><p>answered late</p></body></html>', delayMs: 1_500 },
-    '/slowish': { body: '<!doctype html><html><body>slowish</body></html>', delayMs: 700 },
     '/text.txt': { body: 'plain words', contentType: 'text/plain; charset=utf-8' },
     '/doc.pdf': { body: '%PDF-1.4\n%%EOF\n', contentType: 'application/pdf' },
     '/assets': `<!doctype html><html><head><style>@font-face { font-family: X; src: url(/font.woff2) } body { font-family: X }</style></head>
@@ -103,17 +102,6 @@ describe('loading', () => {
     await capturer.capture(site.url('/assets'), opts({ formats: ['screenshot'] }), ctx());
     assert.equal(site.hits.get('/img.png'), 1, 'images load when a screenshot is asked for');
     assert.equal(site.hits.get('/font.woff2'), undefined);
-  });
-
-  test('calls working() while a slow page loads', async () => {
-    const local = await startCapturer({ workingIntervalMs: 100, poolSize: 1 });
-    try {
-      let calls = 0;
-      await local.capture(site.url('/slowish'), opts(), { signal: new AbortController().signal, working: () => calls++ });
-      assert.ok(calls >= 3, `working() called ${calls} times`);
-    } finally {
-      await local.stop();
-    }
   });
 });
 

@@ -3,7 +3,7 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { SelectorNotFoundError } from '../../../shared/src/errors.js';
-import type { PageCapturer } from '../../../services/fetcher/src/page-capturer.js';
+import type { PageCapturer } from '../../../services/fetcher/src/engine/browser/page-capturer.js';
 import { startSite, type TestSite } from '../../support/site.js';
 import { ctx, imageHeaderSize, opts, startCapturer } from './helpers.js';
 

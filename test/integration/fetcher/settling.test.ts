@@ -5,7 +5,7 @@
 // pages served here.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { PageCapturer } from '../../../services/fetcher/src/page-capturer.js';
+import type { PageCapturer } from '../../../services/fetcher/src/engine/browser/page-capturer.js';
 import { startSite, type TestSite } from '../../support/site.js';
 import { ctx, opts, startCapturer } from './helpers.js';
 

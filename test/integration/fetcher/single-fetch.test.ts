@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { connect, type NatsConnection } from 'nats';
 import { EngineRouter } from '../../../services/fetcher/src/engine/engine-router.js';
-import type { PageCapturer } from '../../../services/fetcher/src/page-capturer.js';
+import type { PageCapturer } from '../../../services/fetcher/src/engine/browser/page-capturer.js';
 import { startNatsServer, type NatsServerHandle } from '../../support/nats-server.js';
 import { startSite, type TestSite } from '../../support/site.js';
 import { ctx, opts, startCapturer, testRouter } from './helpers.js';

@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { connect, type NatsConnection } from 'nats';
 import { EngineRouter, VERIFY_RENDERS_AT_ONCE } from '../../../services/fetcher/src/engine/engine-router.js';
-import type { CaptureContext, PageCapturer } from '../../../services/fetcher/src/page-capturer.js';
+import type { CaptureContext, PageCapturer } from '../../../services/fetcher/src/engine/browser/page-capturer.js';
 import { startNatsServer, type NatsServerHandle } from '../../support/nats-server.js';
 import { startSite, type TestSite } from '../../support/site.js';
 import { until } from '../../support/wait.js';

@@ -4,13 +4,13 @@
 // browser engine from a second copy of the site); server-rendered pages are served from
 // the GET once the host has verified K of them; client-rendered pages are rendered; and
 // the site's own count shows each page requested once (as a page: see pageRequests). Real Chromium, real nats-server
-// (host profiles), the fetcher's engine router and the transformer's transformPage.
+// (host profiles), the fetcher's engine router and the extraction library's extractPage.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { connect, type NatsConnection } from 'nats';
 import { EngineRouter } from '../../../services/fetcher/src/engine/engine-router.js';
-import type { PageCapturer } from '../../../services/fetcher/src/page-capturer.js';
-import { transformPage } from '../../../services/transformer/src/transform.js';
+import type { PageCapturer } from '../../../services/fetcher/src/engine/browser/page-capturer.js';
+import { extractPage } from '../../../packages/extract/src/index.js';
 import { startNatsServer, type NatsServerHandle } from '../../support/nats-server.js';
 import type { TestSite } from '../../support/site.js';
 import { pageRequests, serveZooSite, ZOO, zooBuilt } from '../../zoo/sites.js';
@@ -38,7 +38,7 @@ describe('the site zoo under auto', () => {
   });
 
   const markdownOf = (html: string, url: string, statusCode: number): string =>
-    (transformPage({ html, url, options, statusCode }).markdown ?? '').trim();
+    (extractPage({ html, url, options, statusCode }).markdown ?? '').trim();
 
   for (const site of ZOO) {
     test(`${site.name}: ${site.what}`, { skip: zooBuilt(site) ? false : 'not built (bash test/zoo/build.sh)' }, async (t) => {

@@ -278,6 +278,12 @@ describe('gateway scrape API', () => {
       const { id } = JSON.parse(crawl.body) as { id: string };
       // The POST answered after the projection applied it: its 10 pages are held.
       assert.deepEqual((await store.keyUsage.get(keyId))?.committedPages, { [id]: 10 });
+      // The log keeps both: the limit granted, and the request as asked (not default-filled).
+      const [requested] = await gateway.log.history('crawl', id);
+      const data = requested!.data as { limit: number; maxDepth: number; asked?: unknown };
+      assert.equal(data.limit, 10, 'granted');
+      assert.equal(data.maxDepth, 3, 'resolved with the default');
+      assert.deepEqual(data.asked, { url: 'http://127.0.0.1:9/', limit: 100 }, 'as asked, without the defaults');
       const next = await post({ url: 'http://127.0.0.1:9/after-crawl' }, FREE5);
       assertProblem(next, 429, 'QUOTA_EXCEEDED', /490 used, 10 more held by running jobs/);
     });

@@ -150,6 +150,22 @@ describe('consumer worker', () => {
     assert.equal(calls, 1);
   });
 
+  test('a handler that runs past ackWait is kept by the heartbeat: delivered once', async () => {
+    // The one heartbeat of a long page (the fetcher has no timer of its own).
+    const deliveries: number[] = [];
+    let done = false;
+    const w = worker({
+      deliverNewOnly: true, ackWaitMs: 3000,
+      handle: async (_e, ctx) => { deliveries.push(ctx.deliveryCount); await new Promise((r) => setTimeout(r, 7000)); done = true; },
+    }, 'h');
+    await w.start();
+    await publishStarted(1, 'beat');
+    await until(() => done, { timeoutMs: 15_000 });
+    await new Promise((r) => setTimeout(r, 500));
+    await w.stop();
+    assert.deepEqual(deliveries, [1]);
+  });
+
   test('stop() hands in-flight messages back so another worker completes them', async () => {
     const finished: string[] = [];
     const slow = worker({

@@ -14,7 +14,7 @@ import { ensureInfrastructure } from '../../../shared/src/nats/infrastructure.js
 import { parseCidrList } from '../../../shared/src/url-safety.js';
 import { deriveWebhookSecret, loadServerSecret, nextRotation, readLastRotation, webhookSecretOf } from '../../../shared/src/webhooks.js';
 import { createWebhookDispatcher } from '../../../services/webhook-dispatcher/src/worker.js';
-import { crawlWebhookBody } from '../../../services/crawler-frontier/src/crawl/decider.js';
+import { jobWebhookBody } from '../../../services/crawler-frontier/src/crawl/decider.js';
 import { startNatsServer, type NatsServerHandle } from '../../support/nats-server.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../../support/webhook-receiver.js';
 
@@ -54,7 +54,7 @@ describe('webhook dispatcher', () => {
 
   async function request(path: string, apiKeyId = 'key-1'): Promise<{ crawlId: string; body: string }> {
     const crawlId = newId();
-    const body = crawlWebhookBody('crawl.completed', { id: crawlId, status: 'COMPLETED', startUrl: 'https://x.test/', totalUrls: 2, completedUrls: 2, failedUrls: 0 }, new Date().toISOString());
+    const body = jobWebhookBody('crawl.completed', { id: crawlId, status: 'COMPLETED', startUrl: 'https://x.test/', totalUrls: 2, completedUrls: 2, failedUrls: 0 }, new Date().toISOString());
     await log.append(makeEvent('webhook_requested', { kind: 'crawl', id: crawlId, part: 'webhook' }, {
       url: hooks.url(path), type: 'crawl.completed', body, webhookId: `msg_${crawlId}`, apiKeyId, requestedAt: new Date().toISOString(),
     }, { eventId: newId(), now: new Date() }), { once: true });

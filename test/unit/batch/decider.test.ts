@@ -5,7 +5,7 @@ import { uniquePages } from '../../../shared/src/batch-options.js';
 import { validateEventData } from '../../../shared/src/events/index.js';
 import { normalizeScrapeOptions } from '../../../shared/src/scrape-options.js';
 import {
-  batchWebhookBody, decide, evolve, initialState, rehydrate, type BatchCommand, type BatchState, type DecideContext, type Emitted, type LogEvent,
+  jobWebhookBody, decide, evolve, initialState, rehydrate, type BatchCommand, type BatchState, type DecideContext, type Emitted, type LogEvent,
 } from '../../../services/crawler-frontier/src/batch/decider.js';
 import { deciderSpec } from '../../support/decider.js';
 
@@ -24,6 +24,11 @@ const requested = (paths: string[], extra: { webhookUrl?: string } = {}): LogEve
 const started = (): LogEvent => ({ part: 'job', event: 'batch_started', data: { startedAt: AT } });
 const pageRequested = (p: string): LogEvent => ({
   part: key(p), event: 'page_requested', data: { url: u(p), options, apiKeyId: 'key1', depth: 0, requestedAt: AT },
+});
+const fetched = (p: string): LogEvent => ({
+  part: key(p),
+  event: 'page_fetched',
+  data: { finalUrl: u(p), statusCode: 200, rawHtml: { bucket: 'b', name: 'n', size: 1, contentType: 'text/html' }, timings: { queueWaitMs: 0, fetchMs: 0, renderMs: 0, screenshotMs: 0 }, fetchedAt: AT },
 });
 const completed = (p: string): LogEvent => ({
   part: key(p),
@@ -46,10 +51,10 @@ const webhook = (type: 'batch.completed' | 'batch.failed' | 'batch.cancelled', s
   event: 'webhook_requested',
   data: {
     url: 'https://hooks.test/b', type, webhookId: `msg_${ID}`, apiKeyId: 'key1', requestedAt: AT,
-    body: batchWebhookBody(type, { id: ID, status, totalUrls: total, completedUrls: done, failedUrls: bad }, AT),
+    body: jobWebhookBody(type, { id: ID, status, totalUrls: total, completedUrls: done, failedUrls: bad }, AT),
   },
 });
-const advance: BatchCommand = { type: 'Advance', batchId: ID };
+const advance: BatchCommand = { type: 'Advance', jobId: ID };
 
 const { given } = deciderSpec<BatchCommand, LogEvent, BatchState, Emitted[], Partial<DecideContext>>({
   decide: (command, state, ctx) => decide(command, state, { now: NOW, ...ctx }),
@@ -81,6 +86,20 @@ describe('batch decider', () => {
       .then([pageRequested('/c')]);
   });
 
+  test('a fetched page no longer loads: the next page loads while it is transformed (as in a crawl)', () => {
+    given([requested(['/a', '/b', '/c']), started(), pageRequested('/a'), pageRequested('/b'), fetched('/a')])
+      .when(advance, { maxInFlight: 2 })
+      .then([pageRequested('/c')]);
+  });
+
+  test('pages requested and not finished are bounded at twice maxInFlight, fetched or not', () => {
+    given([requested(['/a', '/b', '/c']), started(), pageRequested('/a'), fetched('/a'), pageRequested('/b'), fetched('/b')])
+      .when(advance, { maxInFlight: 1 })
+      .then([]);
+    const { state } = given([requested(['/a', '/b']), started(), pageRequested('/a'), fetched('/a'), fetched('/a'), completed('/a')]);
+    assert.deepEqual([state.inFlight.size, state.fetched.size, state.completed], [0, 0, 1], 'a result ends the page; a repeated page_fetched counts once');
+  });
+
   test('the batch completes once every page has a result; failures only count', () => {
     given([requested(['/a', '/b']), started(), pageRequested('/a'), pageRequested('/b'), completed('/a'), failed('/b')])
       .when(advance)
@@ -100,7 +119,7 @@ describe('batch decider', () => {
   });
 
   test('the webhook body has the crawl webhook shape without startUrl', () => {
-    const body = JSON.parse(batchWebhookBody('batch.completed', { id: 'x', status: 'COMPLETED', totalUrls: 3, completedUrls: 2, failedUrls: 1 }, AT));
+    const body = JSON.parse(jobWebhookBody('batch.completed', { id: 'x', status: 'COMPLETED', totalUrls: 3, completedUrls: 2, failedUrls: 1 }, AT));
     assert.deepEqual(body, { event: 'batch.completed', data: { id: 'x', status: 'COMPLETED', totalUrls: 3, completedUrls: 2, failedUrls: 1 }, timestamp: AT });
   });
 
@@ -127,9 +146,9 @@ describe('batch decider', () => {
     assert.deepEqual([state.completed, state.failed, state.inFlight.size], [1, 0, 0]);
   });
 
-  test('FailBatch ends a running batch FAILED with the reason; an unknown batch decides nothing', () => {
+  test('Fail ends a running batch FAILED with the reason; an unknown batch decides nothing', () => {
     given([requested(['/a', '/b']), started(), pageRequested('/a'), completed('/a')])
-      .when({ type: 'FailBatch', batchId: ID, reason: 'gave up' })
+      .when({ type: 'Fail', jobId: ID, reason: 'gave up' })
       .then([finished('FAILED', 2, 1, 0, 'gave up')]);
     given([]).when(advance).then([]);
   });

@@ -1,28 +1,15 @@
 // The crawl decider, one rule at a time: given(events) / when(command) / then(events).
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { IllegalStateError, NotFoundError } from '../../../shared/src/errors.js';
 import { normalizeScrapeOptions } from '../../../shared/src/scrape-options.js';
 import { validateEventData } from '../../../shared/src/events/index.js';
-import { crawlWebhookBody, robotsCandidates } from '../../../services/crawler-frontier/src/crawl/decider.js';
+import { jobWebhookBody, robotsCandidates } from '../../../services/crawler-frontier/src/crawl/decider.js';
 import {
   AT, CRAWL_ID, advance, cancelRequested, finished, given, keyOf, linksDiscovered, pageCompleted, pageFailed,
   pageFetched, pageRequested, requested, started, u,
 } from './helpers.js';
 
 describe('crawl decider: lifecycle', () => {
-  test('RequestCrawl on a new crawl records crawl_requested', () => {
-    const { data } = requested();
-    const { requestedAt: _, ...request } = data as Extract<typeof data, { startUrl: string }>;
-    given([]).when({ type: 'RequestCrawl', crawlId: CRAWL_ID, request }).then([requested()]);
-  });
-
-  test('RequestCrawl on an existing crawl is an illegal state', () => {
-    const { data } = requested();
-    const { requestedAt: _, ...request } = data as Extract<typeof data, { startUrl: string }>;
-    given([requested()]).when({ type: 'RequestCrawl', crawlId: CRAWL_ID, request }).thenThrows(IllegalStateError);
-  });
-
   test('a requested crawl starts and requests its start page at depth 0', () => {
     given([requested()]).when(advance).then([started(), pageRequested('/', 0)]);
   });
@@ -162,19 +149,6 @@ describe('crawl decider: politeness', () => {
 });
 
 describe('crawl decider: cancel', () => {
-  test('CancelCrawl on a running crawl records the request', () => {
-    given([requested(), started()]).when({ type: 'CancelCrawl', crawlId: CRAWL_ID }).then([cancelRequested()]);
-  });
-
-  test('CancelCrawl twice is idempotent', () => {
-    given([requested(), started(), cancelRequested()]).when({ type: 'CancelCrawl', crawlId: CRAWL_ID }).then([]);
-  });
-
-  test('CancelCrawl on a finished crawl is JOB_ALREADY_FINISHED; on an unknown one NOT_FOUND', () => {
-    given([requested(), finished('COMPLETED', 1, 1, 0)]).when({ type: 'CancelCrawl', crawlId: CRAWL_ID }).thenThrows(IllegalStateError);
-    given([]).when({ type: 'CancelCrawl', crawlId: CRAWL_ID }).thenThrows(NotFoundError);
-  });
-
   test('a cancel stops scheduling at once: the crawl finishes CANCELLED with the counters at the cancel', () => {
     given([
       requested(), started(), pageRequested('/', 0), pageCompleted('/', ['/a', '/b', '/c']),
@@ -209,7 +183,7 @@ describe('crawl decider: webhook', () => {
     data: {
       url: hook,
       type,
-      body: crawlWebhookBody(type, { id: CRAWL_ID, status, startUrl: u('/'), totalUrls: total, completedUrls: done, failedUrls: failed }, AT),
+      body: jobWebhookBody(type, { id: CRAWL_ID, status, startUrl: u('/'), totalUrls: total, completedUrls: done, failedUrls: failed }, AT),
       webhookId: `msg_${CRAWL_ID}`,
       apiKeyId: 'key1',
       requestedAt: AT,
@@ -232,7 +206,7 @@ describe('crawl decider: webhook', () => {
   });
 
   test('the payload has exactly the spec fields, timestamp with milliseconds', () => {
-    const body = JSON.parse(crawlWebhookBody('crawl.completed', { id: 'c', status: 'COMPLETED', startUrl: 'https://x.test/', totalUrls: 3, completedUrls: 2, failedUrls: 1 }, AT));
+    const body = JSON.parse(jobWebhookBody('crawl.completed', { id: 'c', status: 'COMPLETED', startUrl: 'https://x.test/', totalUrls: 3, completedUrls: 2, failedUrls: 1 }, AT));
     assert.deepEqual(body, {
       event: 'crawl.completed',
       data: { id: 'c', status: 'COMPLETED', startUrl: 'https://x.test/', totalUrls: 3, completedUrls: 2, failedUrls: 1 },

@@ -3,7 +3,7 @@
 // against a link graph so tests can assert exact page sets.
 import { normalizeScrapeOptions } from '../../../shared/src/scrape-options.js';
 import { urlKeyHash, normalizeUrl } from '../../../shared/src/url-normalize.js';
-import type { CrawlRequested } from '../../../shared/src/events/crawl.js';
+import type { CrawlRequested } from '../../../shared/src/events/job.js';
 import {
   decide, evolve, initialState, rehydrate,
   type CrawlCommand, type CrawlState, type DecideContext, type Emitted, type LogEvent,
@@ -82,7 +82,7 @@ export const finished = (status: 'COMPLETED' | 'FAILED' | 'CANCELLED', totalUrls
   data: { status, totalUrls, completedUrls, failedUrls, ...(reason ? { reason } : {}), finishedAt: AT },
 });
 
-export const advance: CrawlCommand = { type: 'Advance', crawlId: CRAWL_ID };
+export const advance: CrawlCommand = { type: 'Advance', jobId: CRAWL_ID };
 
 /** given([events]).when(command, ctx).then([events]) | .thenThrows(Class) | .result() */
 export const { given } = deciderSpec<CrawlCommand, LogEvent, CrawlState, Emitted[], Partial<DecideContext>>({

@@ -2,7 +2,7 @@
 // bulk work bounded per host, first come first served within a priority, aborts leave.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { Slots, type SlotRequest } from '../../../services/fetcher/src/slots.js';
+import { Slots, type SlotRequest } from '../../../services/fetcher/src/engine/browser/slots.js';
 import { FETCH_LANES } from '../../../services/fetcher/src/worker.js';
 import { AGGREGATE_KINDS, NON_JOB_KINDS } from '../../../shared/src/subjects.js';
 

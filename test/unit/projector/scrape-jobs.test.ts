@@ -44,6 +44,14 @@ describe('scrape-jobs read model', () => {
     assert.deepEqual(doc.timings, timings);
   });
 
+  test('timings show the engine the event records once, in the metadata (older events: in the timings)', () => {
+    const withEngine = (data: object) => ({ ...completed(3), data: { ...completed(3).data, ...data } }) as StoredEvent;
+    const now = given([requested, started(2), withEngine({ metadata: { title: 'T', description: 'D', engine: 'http' } })])!;
+    assert.deepEqual(now.timings, { ...timings, engine: 'http' });
+    const older = given([requested, started(2), withEngine({ metadata: { title: 'T', description: 'D', engine: 'http' }, timings: { ...timings, engine: 'http' } })])!;
+    assert.deepEqual(older.timings, { ...timings, engine: 'http' });
+  });
+
   test('the first terminal event wins', () => {
     assert.equal(given([requested, started(2), failed(3), completed(4)])!.status, 'FAILED');
     assert.equal(given([requested, started(2), completed(3), failed(4), started(5)])!.status, 'COMPLETED');

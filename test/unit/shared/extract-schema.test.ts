@@ -8,7 +8,7 @@ import { normalizeCrawlRequest } from '../../../shared/src/crawl-options.js';
 import { ValidationError } from '../../../shared/src/errors.js';
 import { MAX_EXTRACT_DEPTH } from '../../../shared/src/extract-schema.js';
 import { normalizeScrapeOptions, ScrapeRequestSchema, type ScrapeOptionsInput } from '../../../shared/src/scrape-options.js';
-import { validatorCompiler } from '../../../services/gateway/src/plugins/validation.js';
+import { validatorCompiler } from '../../../shared/src/api/validation.js';
 
 const validate = validatorCompiler({ schema: ScrapeRequestSchema, httpPart: 'body', method: 'POST', url: '/scrape' });
 

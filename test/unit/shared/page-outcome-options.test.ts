@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ValidationError } from '../../../shared/src/errors.js';
-import { normalizeScrapeOptions, resolvedBrowserNeeds } from '../../../shared/src/scrape-options.js';
+import { browserOnlyOptions, normalizeScrapeOptions } from '../../../shared/src/scrape-options.js';
 
 test('acceptOutcomes and consent are absent unless given; acceptOutcomes is sorted', () => {
   const plain = normalizeScrapeOptions({});
@@ -16,5 +16,5 @@ test('acceptOutcomes and consent are absent unless given; acceptOutcomes is sort
 
 test('consent needs the browser: engine http refuses it, auto sends the page to the browser', () => {
   assert.throws(() => normalizeScrapeOptions({ engine: 'http', consent: 'reject' }), (err: unknown) => err instanceof ValidationError && /consent/.test(err.message));
-  assert.deepEqual(resolvedBrowserNeeds(normalizeScrapeOptions({ engine: 'auto', consent: 'accept' })), ['consent']);
+  assert.deepEqual(browserOnlyOptions(normalizeScrapeOptions({ engine: 'auto', consent: 'accept' })), ['consent']);
 });

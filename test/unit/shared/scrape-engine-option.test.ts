@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ValidationError } from '../../../shared/src/errors.js';
 import { normalizeCrawlRequest } from '../../../shared/src/crawl-options.js';
-import { normalizeScrapeOptions, resolvedBrowserNeeds } from '../../../shared/src/scrape-options.js';
+import { browserOnlyOptions, normalizeScrapeOptions } from '../../../shared/src/scrape-options.js';
 
 test('engine is carried only when the request names it', () => {
   assert.equal(normalizeScrapeOptions({}).engine, undefined);
@@ -26,11 +26,21 @@ test('engine http with browser-only options is a validation error naming them an
   assert.doesNotThrow(() => normalizeScrapeOptions({ engine: 'auto', actions: [{ type: 'wait', milliseconds: 1 }], viewport: { width: 500 } }));
 });
 
+test('a viewport equal to the default needs no browser, at validation and in the fetcher alike', () => {
+  // One rule: validation once refused what the fetcher would have served over HTTP.
+  for (const viewport of [{ width: 1280, height: 800 }, { width: 1280 }, { height: 800 }]) {
+    const options = normalizeScrapeOptions({ engine: 'http', viewport });
+    assert.deepEqual(browserOnlyOptions(options), []);
+  }
+  assert.deepEqual(browserOnlyOptions(normalizeScrapeOptions({ viewport: { height: 801 } })), ['viewport']);
+  assert.throws(() => normalizeScrapeOptions({ engine: 'http', viewport: { height: 801 } }), /viewport needs one/);
+});
+
 test('what the fetcher sees: resolved options that need a browser', () => {
-  assert.deepEqual(resolvedBrowserNeeds(normalizeScrapeOptions({})), []);
-  assert.deepEqual(resolvedBrowserNeeds(normalizeScrapeOptions({ mobile: true, device: 'tablet', headers: { x: 'y' } })), []);
+  assert.deepEqual(browserOnlyOptions(normalizeScrapeOptions({})), []);
+  assert.deepEqual(browserOnlyOptions(normalizeScrapeOptions({ mobile: true, device: 'tablet', headers: { x: 'y' } })), []);
   assert.deepEqual(
-    resolvedBrowserNeeds(normalizeScrapeOptions({ formats: ['screenshot'], actions: [{ type: 'scroll' }], waitFor: 10, darkMode: true, viewport: { width: 600 } })),
+    browserOnlyOptions(normalizeScrapeOptions({ formats: ['screenshot'], actions: [{ type: 'scroll' }], waitFor: 10, darkMode: true, viewport: { width: 600 } })),
     ['the screenshot format', 'actions', 'waitFor', 'darkMode', 'viewport'],
   );
 });

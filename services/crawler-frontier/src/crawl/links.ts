@@ -2,7 +2,7 @@
 // in as a predicate): the path globs of includePaths/excludePaths, then checkLink.
 import { Minimatch, type MinimatchOptions } from 'minimatch';
 import { isSameSite, normalizeUrl, urlKeyHash } from '../../../../shared/src/url-normalize.js';
-import type { CrawlSkipReason } from '../../../../shared/src/events/crawl.js';
+import type { CrawlSkipReason } from '../../../../shared/src/events/job.js';
 
 const GLOB_OPTIONS: MinimatchOptions = { dot: true, matchBase: true, nonegate: true, nocomment: true };
 

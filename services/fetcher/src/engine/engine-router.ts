@@ -1,7 +1,7 @@
 // Which engine fetches a page, and the fetching: the decider (host-profile.ts) says what to
 // do, this class does it and records the outcome on the host's profile.
 //
-//   requested engine = options.engine ?? the server default for the job kind
+//   requested engine = resolveEngine (resolve-engine.ts): options.engine ?? the job kind's default
 //   browser -> PageCapturer (today's path)
 //   http    -> HttpEngine; its errors are the page's errors
 //   auto    -> plan: browser-only options or a JavaScript host -> browser; else the GET,
@@ -39,9 +39,9 @@
 import { mayBeDocument, type DocumentKind } from '../../../../shared/src/document-type.js';
 import { DocumentTooLargeError, PageTimeoutError, UrlNotAllowedError } from '../../../../shared/src/errors.js';
 import type { Logger } from '../../../../shared/src/logger.js';
-import { resolvedBrowserNeeds, type Engine, type EngineDefaults, type ResolvedScrapeOptions } from '../../../../shared/src/scrape-options.js';
-import type { transformPage as TransformPage } from '../../../transformer/src/transform.js';
-import type { CaptureContext, CaptureResult } from '../page-capturer.js';
+import type { Engine, EngineDefaults, ResolvedScrapeOptions } from '../../../../shared/src/scrape-options.js';
+import type { extractPage as ExtractPage } from '../../../../packages/extract/src/index.js';
+import type { CaptureContext, CaptureResult } from './browser/page-capturer.js';
 import { csrMarkers } from './csr-markers.js';
 import { decide, NEW_HOST, type AutoPolicy, type EngineDecision, type HostProfile, type ProbeOutcome } from './host-profile.js';
 import { hostKeyOf, type HostProfiles } from './host-profile-store.js';
@@ -49,7 +49,8 @@ import { NotHtmlError, type HttpEngine, type HttpFetchResult } from './http-engi
 import { BodyTooLargeError } from '../../../../shared/src/safe-http.js';
 import { comparePages, type PageComparison } from './similarity.js';
 import { countEngineDecision } from './engine-metrics.js';
-import { Slots } from '../slots.js';
+import { Slots } from './browser/slots.js';
+import { resolveEngine, type JobKind } from './resolve-engine.js';
 
 /** What page_fetched records about the engine: which one served the page, and why. */
 export interface EngineRecord {
@@ -81,9 +82,8 @@ export interface EngineRouterDeps {
   logger: Logger;
 }
 
-export type JobKind = keyof EngineDefaults;
+export type { JobKind } from './resolve-engine.js';
 
-const WORKING_INTERVAL_MS = 5_000;
 /** Verification renders of this fetcher at once (see the header). */
 export const VERIFY_RENDERS_AT_ONCE = 1;
 
@@ -92,24 +92,14 @@ export class EngineRouter {
 
   constructor(private readonly deps: EngineRouterDeps) {}
 
-  async fetch(kind: JobKind, url: string, options: ResolvedScrapeOptions, ctx: CaptureContext): Promise<RoutedPage> {
-    // The GET and the comparison run outside the capturer, which keeps the message alive
-    // only while it captures: tell JetStream we are working for the whole page.
-    const { working } = ctx;
-    const ticker = working ? setInterval(() => { try { working(); } catch { /* the next tick retries */ } }, WORKING_INTERVAL_MS) : undefined;
-    try {
-      return await this.route(kind, url, options, ctx);
-    } finally {
-      clearInterval(ticker);
-    }
+  /** The page fetched by the engine it resolves to (the message's heartbeat is the consumer's, shared/src/nats/worker.ts). */
+  fetch(kind: JobKind, url: string, options: ResolvedScrapeOptions, ctx: CaptureContext): Promise<RoutedPage> {
+    return this.route(kind, url, options, ctx);
   }
 
   private async route(kind: JobKind, url: string, options: ResolvedScrapeOptions, ctx: CaptureContext): Promise<RoutedPage> {
     const startedAt = performance.now();
-    const needs = resolvedBrowserNeeds(options);
-    let requested: Engine = options.engine ?? this.deps.defaults[kind];
-    // A server default of http never refuses a page: options that need a browser get one.
-    if (requested === 'http' && !options.engine && needs.length > 0) requested = 'auto';
+    const { requested, browserNeeds } = resolveEngine(kind, options, this.deps.defaults);
     const hostKey = requested === 'auto' ? hostKeyOf(url) : undefined;
     // Counting the page and reading the profile are one compare-and-set write (see HostProfile.sinceCheck).
     const profile = hostKey ? await this.deps.profiles.record(hostKey, { type: 'seen' }) : NEW_HOST;
@@ -118,7 +108,7 @@ export class EngineRouter {
       return { used, requested, reason: decision.reason, ...(hostKey ? { host: { key: hostKey, mode: profile.mode } } : {}), ...(verification ? { verification } : {}) };
     };
 
-    const plan = decide(profile, { type: 'plan', requested, browserNeeds: needs }, this.deps.policy);
+    const plan = decide(profile, { type: 'plan', requested, browserNeeds }, this.deps.policy);
     const asDocument = (page: HttpFetchResult): RoutedPage => ({ ...fromHttp(page), engine: record('http', { action: 'http', reason: DOCUMENT_REASON }) });
     if (plan.action === 'browser') {
       const page = await this.deps.capture(url, options, ctx);
@@ -223,9 +213,9 @@ export class EngineRouter {
 
 }
 
-let transform: Promise<typeof TransformPage> | undefined;
-function loadTransform(): Promise<typeof TransformPage> {
-  transform ??= import('../../../transformer/src/transform.js').then((m) => m.transformPage);
+let transform: Promise<typeof ExtractPage> | undefined;
+function loadTransform(): Promise<typeof ExtractPage> {
+  transform ??= import('../../../../packages/extract/src/index.js').then((m) => m.extractPage);
   return transform;
 }
 

@@ -22,7 +22,7 @@ import { DocumentTooLargeError, NetworkError, PageTimeoutError } from '../../../
 import { BodyTooLargeError, safeStream, type SafeStreamResponse } from '../../../../shared/src/safe-http.js';
 import type { ResolvedScrapeOptions } from '../../../../shared/src/scrape-options.js';
 import type { CidrRange } from '../../../../shared/src/url-safety.js';
-import { resolveEmulation } from '../device-presets.js';
+import { resolveEmulation } from './device-presets.js';
 
 export const MAX_REDIRECTS = 10;
 /**

@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Clock } from '../../../../shared/src/ids.js';
 import type { ServiceContext } from '../../../../shared/src/service.js';
-import type { PageCapturer } from '../page-capturer.js';
+import type { PageCapturer } from './browser/page-capturer.js';
 import { EngineRouter } from './engine-router.js';
 import { KvHostProfiles } from './host-profile-store.js';
 import { HttpEngine } from './http-engine.js';

@@ -3,7 +3,7 @@
 // ones. Screenshots are a URL served by the gateway (same API key) under the page's index
 // in `data`, or with screenshotOptions.response=base64 the image itself as a data: URL.
 import type { BatchJobDoc, BatchPageDoc, BatchPageState, ScreenshotInfo } from '../../../../shared/src/store/index.js';
-import type { BatchPageEntry } from './schemas.js';
+import { screenshotMediaType, type BatchPageEntry } from '../../../../shared/src/api/index.js';
 import { jsonBytes } from '../json-bytes.js';
 
 export interface BatchPresentDeps {
@@ -15,13 +15,11 @@ export interface BatchPresentDeps {
   documentUrl?(batchId: string, pageIndex: number): string;
 }
 
-export const IMAGE_MIME: Record<string, string> = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp' };
-
 async function screenshotView(doc: BatchJobDoc, shot: ScreenshotInfo, deps: BatchPresentDeps, pageIndex: number, action?: number) {
   const common = { width: shot.width, height: shot.height, format: shot.format, fileSize: shot.fileSize, expiresAt: shot.expiresAt };
   if (doc.options.screenshot?.response === 'base64') {
     const bytes = await deps.screenshotBytes(shot);
-    return { data: `data:${IMAGE_MIME[shot.format] ?? 'application/octet-stream'};base64,${Buffer.from(bytes).toString('base64')}`, ...common };
+    return { data: `data:${screenshotMediaType(shot.format)};base64,${Buffer.from(bytes).toString('base64')}`, ...common };
   }
   return { url: deps.screenshotUrl(doc.id, pageIndex, action), ...common };
 }

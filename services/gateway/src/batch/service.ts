@@ -1,38 +1,30 @@
-// What the batch scrape endpoints do, without HTTP: check every URL (syntax, SSRF) and the
-// webhook URL, record batch_requested with the pages deduplicated (the crawler-frontier's
-// batch worker requests them, a few at a time), record batch_cancel_requested, and read
-// batches back from the read models, scoped to the caller's key.
-//
-// GET returns every page in request order with its status; one response carries content up
-// to DATA_MAX_BYTES (at least one page), and `next` (?cursor=) points at the rest.
-import { NotFoundError, UrlNotAllowedError, ValidationError } from '../../../../shared/src/errors.js';
+// The batch scrape kind of multi-page job (../job-service.ts): check every URL (syntax,
+// SSRF) and the webhook URL, record batch_requested with the pages deduplicated (the
+// crawler-frontier requests them, a few at a time), and show a batch's pages: every page in
+// request order with its status, content once COMPLETED; `next` (?cursor=, a page index)
+// points at the rest when they do not fit in one response.
+import { UrlNotAllowedError, ValidationError } from '../../../../shared/src/errors.js';
 import { uniquePages, type BatchScrapeRequest } from '../../../../shared/src/batch-options.js';
-import { JOB_PART } from '../../../../shared/src/events/crawl.js';
+import { JOB_PART } from '../../../../shared/src/events/job.js';
 import { makeEvent } from '../../../../shared/src/events/index.js';
 import { normalizeScrapeOptions } from '../../../../shared/src/scrape-options.js';
 import { toBatchSummary, type BatchJobDoc, type BatchPageDoc, type DocumentInfo, type Page, type ScreenshotInfo } from '../../../../shared/src/store/index.js';
 import { systemLookup, type Lookup } from '../../../../shared/src/url-safety.js';
-import { cancelJob } from '../cancel-job.js';
 import type { Caller } from '../plugins/auth.js';
 import { checkSubmittedUrl } from '../url-policy.js';
 import { entryBytes, presentPage, type BatchPresentDeps } from './present.js';
-import type { BatchJobView, BatchListItem, BatchPageEntry } from './schemas.js';
-import { recordJob, type JobServiceDeps } from '../job-service.js';
+import type { BatchJobView, BatchListItem, BatchPageEntry } from '../../../../shared/src/api/index.js';
+import { JobService, recordJob, type DataItem, type MultiPageJobDeps } from '../job-service.js';
 
-export const BATCH_DATA_LIMITS = {
-  /** Content bytes in one GET response at most (as for crawls). */
-  maxBytes: 10 * 1024 * 1024,
+export const BATCH_LIMITS = {
   /** Page documents read from the store per query. */
   chunk: 25,
   /** batch_requested must stay well under the log's 1 MiB message limit. */
   maxEventBytes: 900 * 1024,
 } as const;
 
-
-export interface BatchServiceDeps extends JobServiceDeps {
-  publicBaseUrl: string;
+export interface BatchServiceDeps extends MultiPageJobDeps {
   present: BatchPresentDeps;
-  dataMaxBytes?: number;
 }
 
 export interface BatchCreatedResult {
@@ -41,8 +33,18 @@ export interface BatchCreatedResult {
   invalidUrls?: string[];
 }
 
-export class BatchService {
-  constructor(private readonly deps: BatchServiceDeps) {}
+export class BatchService extends JobService<BatchJobDoc, BatchScrapeRequest, BatchCreatedResult, BatchJobView, BatchListItem> {
+  protected readonly kind = 'batch';
+  protected readonly label = 'batch scrape';
+  protected readonly path = '/batch/scrape';
+
+  constructor(protected override readonly deps: BatchServiceDeps) {
+    super(deps);
+  }
+
+  protected load(id: string): Promise<BatchJobDoc | null> {
+    return this.deps.store.batchJobs.get(id);
+  }
 
   async submit(caller: Caller, request: BatchScrapeRequest): Promise<BatchCreatedResult> {
     const { valid, invalid, firstError } = await this.checkUrls(request.urls);
@@ -63,7 +65,7 @@ export class BatchService {
       apiKeyId: caller.keyId,
       requestedAt: now.toISOString(),
     };
-    if (Buffer.byteLength(JSON.stringify(data)) > BATCH_DATA_LIMITS.maxEventBytes) {
+    if (Buffer.byteLength(JSON.stringify(data)) > BATCH_LIMITS.maxEventBytes) {
       throw new ValidationError('the batch request is too large: use shorter URLs or fewer headers', 'urls', 'PAYLOAD_TOO_LARGE');
     }
     // One job, one page of quota per unique page: all of them or none (no partial batch).
@@ -109,55 +111,29 @@ export class BatchService {
     return { valid, invalid, ...(firstError ? { firstError } : {}) };
   }
 
-  /** The caller's batch; another key's batch is indistinguishable from a missing one. */
-  async own(caller: Caller, id: string): Promise<BatchJobDoc> {
-    const doc = await this.deps.store.batchJobs.get(id);
-    if (!doc || doc.apiKeyId !== caller.keyId) throw new NotFoundError(`no batch scrape job with id "${id}"`);
-    return doc;
-  }
-
-  /** The GET answer for a batch read with `own` (a long-poll reads the document first). */
   async view(doc: BatchJobDoc, cursor?: string): Promise<BatchJobView> {
-    const { data, nextCursor } = await this.data(doc, cursor === undefined ? 0 : Number(cursor));
-    return {
-      ...toBatchSummary(doc),
-      ...(doc.startedAt ? { startedAt: doc.startedAt } : {}),
-      data,
-      ...(nextCursor !== undefined ? { next: `${this.deps.publicBaseUrl}/api/v1/batch/scrape/${encodeURIComponent(doc.id)}?cursor=${nextCursor}` } : {}),
-      ...(doc.status === 'FAILED' && doc.error ? { error: doc.error } : {}),
-    };
-  }
-
-  private async data(doc: BatchJobDoc, from: number): Promise<{ data: BatchPageEntry[]; nextCursor?: number }> {
-    const maxBytes = this.deps.dataMaxBytes ?? BATCH_DATA_LIMITS.maxBytes;
-    const data: BatchPageEntry[] = [];
-    let bytes = 0;
-    for (let start = from; start < doc.pages.length; start += BATCH_DATA_LIMITS.chunk) {
-      const chunk = doc.pages.slice(start, start + BATCH_DATA_LIMITS.chunk);
+    const read = async (from: number): Promise<DataItem<BatchPageEntry>[]> => {
+      const chunk = doc.pages.slice(from, from + BATCH_LIMITS.chunk);
       const keys = chunk.filter((p) => p.status === 'COMPLETED').map((p) => p.pageKey);
       const results = new Map((await this.deps.store.getBatchPages(doc.id, keys)).map((r) => [r.pageKey, r] as const));
-      for (const [offset, page] of chunk.entries()) {
+      return chunk.map((page, offset) => {
         const result = page.status === 'COMPLETED' ? results.get(page.pageKey) : undefined;
-        const size = entryBytes(result);
-        if (data.length > 0 && bytes + size > maxBytes) return { data, nextCursor: start + offset };
-        data.push(await presentPage(doc, page, start + offset, result, this.deps.present));
-        bytes += size;
-      }
-    }
-    return { data };
+        return { present: () => presentPage(doc, page, from + offset, result, this.deps.present), bytes: entryBytes(result), resume: from + offset + 1 };
+      });
+    };
+    const { data, nextCursor } = await this.dataPart(cursor === undefined ? 0 : Number(cursor), read, { chunk: BATCH_LIMITS.chunk, openEnded: false });
+    return {
+      ...toBatchSummary(doc),
+      ...this.common(doc),
+      data,
+      ...(nextCursor !== undefined ? { next: this.nextUrl(doc.id, nextCursor) } : {}),
+    };
   }
-
-  async cancel(caller: Caller, id: string): Promise<{ id: string; status: 'CANCELLED' }> {
-    const doc = await this.own(caller, id);
-    return cancelJob(this.deps, { kind: 'batch', id, status: doc.status, label: 'batch scrape' });
-  }
-
 
   async list(caller: Caller, page: Page): Promise<BatchListItem[]> {
     return this.deps.store.batchJobs.listBy(caller.keyId, page);
   }
 
-  /** A completed page's final screenshot, or its `action`-th action screenshot. */
   /** A document page's stored bytes (undefined when the page is no document or not completed). */
   async document(caller: Caller, id: string, pageIndex: number): Promise<DocumentInfo | undefined> {
     const doc = await this.own(caller, id);
@@ -166,6 +142,7 @@ export class BatchService {
     return (await this.deps.store.getBatchPage(id, page.pageKey))?.content.document;
   }
 
+  /** A completed page's final screenshot, or its `action`-th action screenshot. */
   async screenshot(caller: Caller, id: string, pageIndex: number, action?: number): Promise<ScreenshotInfo | undefined> {
     const doc = await this.own(caller, id);
     const page = doc.pages[pageIndex];

@@ -12,7 +12,7 @@ import { publicEvent } from '../job-event-view.js';
 
 export const JOB_KINDS = ['scrape', 'crawl', 'batch', 'map'] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
-export const JOB_STATUSES = ['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED', 'CANCELLED'] as const;
+export { JOB_STATUSES } from '../../../../shared/src/api/index.js';
 
 export interface JobRow {
   kind: JobKind;

@@ -9,7 +9,7 @@ import { newApiKey } from '../../../../shared/src/ids.js';
 import { PLANS, type Plan } from '../../../../shared/src/plans.js';
 import type { ApiKeyDoc } from '../../../../shared/src/store/index.js';
 import { payloadBytes, sendStoredDocument } from '../routes/stored-document.js';
-import { MAX_GRACE_SECONDS } from '../webhooks/schemas.js';
+import { MAX_GRACE_SECONDS, screenshotMediaType } from '../../../../shared/src/api/index.js';
 import { TOP_PLAN } from './accounts.js';
 import { field, secureCookies, sendPage, signedInOnly, type ConsoleContext, type SignedIn } from './context.js';
 import { isJobKind, JOB_STATUSES, TIMELINE_MAX } from './jobs.js';
@@ -185,7 +185,7 @@ export async function pageRoutes(app: FastifyInstance, ctx: ConsoleContext): Pro
     if (!shot) throw new NotFoundError('this job has no screenshot');
     if (Date.parse(shot.expiresAt) <= clock().getTime()) throw new NotFoundError(`the screenshot expired at ${shot.expiresAt}`);
     const bytes = await payloadBytes(ctx.deps.payloads)(shot);
-    return reply.type(shot.format === 'jpeg' ? 'image/jpeg' : 'image/png').header('cache-control', 'private, max-age=300').send(Buffer.from(bytes));
+    return reply.type(screenshotMediaType(shot.format)).header('cache-control', 'private, max-age=300').send(Buffer.from(bytes));
   });
 
   // A document page's bytes for a signed-in member (the API's /scrape/:id/document needs a key).

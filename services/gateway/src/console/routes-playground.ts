@@ -14,8 +14,9 @@ import type { RouteDeps } from '../deps.js';
 import { BatchService } from '../batch/service.js';
 import { CrawlService } from '../crawl/service.js';
 import { MAX_WAIT_MS } from '../job-waits.js';
-import { MapRequestSchema, MapService, type MapRequestBody } from '../map/service.js';
-import { validatorCompiler } from '../plugins/validation.js';
+import { MapService } from '../map/service.js';
+import { MapRequestSchema, type MapRequest } from '../../../../shared/src/api/index.js';
+import { validatorCompiler } from '../../../../shared/src/api/validation.js';
 import type { ScrapeService } from '../scrape/service.js';
 import { field, sendPage, signedInOnly, type ConsoleContext } from './context.js';
 import { playgroundPage, type MapAnswer } from './pages/playground.js';
@@ -100,7 +101,7 @@ export async function playgroundRoutes(app: FastifyInstance, ctx: ConsoleContext
         case 'batch':
           return reply.redirect(`/console/jobs/batch/${(await batches.submit(caller, body as BatchScrapeRequest)).id}`, 303);
         case 'map': {
-          const answer = await maps.map(caller, body as MapRequestBody);
+          const answer = await maps.map(caller, body as MapRequest);
           const mapped: MapAnswer = { url: values.url, links: answer.links, count: answer.count };
           return sendPage(reply, 'Playground', 'playground', viewer, playgroundPage({ csrf: viewer.csrf, keys, values, baseUrl: base, mapped }));
         }

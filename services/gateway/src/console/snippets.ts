@@ -3,6 +3,7 @@
 // request body, never by rewriting JSON text (a URL like …/a-true-story stays as it is).
 // Every snippet returns content on the first run: a scrape asks with `waitMs`, a crawl or
 // batch polls with `waitMs` until the job is final (docs/api.md "Waiting for a job").
+import { FINAL_JOB_STATUSES as FINAL, MAX_WAIT_MS } from '../../../../shared/src/api/lifecycle.js';
 
 /** The playground's request kinds and the endpoint each posts to. */
 export const REQUEST_KINDS = ['scrape', 'crawl', 'map', 'batch', 'extract'] as const;
@@ -10,7 +11,7 @@ export type RequestKind = (typeof REQUEST_KINDS)[number];
 export const ENDPOINT: Record<RequestKind, string> = { scrape: 'scrape', extract: 'scrape', crawl: 'crawl', map: 'map', batch: 'batch/scrape' };
 
 /** How long a snippet asks one request to wait (the API's maximum). */
-export const SNIPPET_WAIT_MS = 60_000;
+export const SNIPPET_WAIT_MS = MAX_WAIT_MS;
 
 /** A POSIX shell word: single-quoted, a single quote inside as '\''. */
 export function shellQuote(text: string): string {
@@ -61,7 +62,7 @@ function curl(baseUrl: string, kind: RequestKind, body: Record<string, unknown>)
   return `id=$(curl -s -X POST ${url} \\\n  ${auth} \\\n  -d ${shellQuote(JSON.stringify(body))} | jq -r .id)\n`
     + `# each GET waits up to a minute for the job to finish; repeat until the status is final\n`
     + `until curl -s "${url}/$id?waitMs=${SNIPPET_WAIT_MS}" -H "Authorization: Bearer $TRAWL_API_KEY" > result.json \\\n`
-    + `  && jq -e '.status | IN("COMPLETED","FAILED","CANCELLED")' result.json > /dev/null; do :; done\njq -r '.data[].url' result.json`;
+    + `  && jq -e '.status | IN(${FINAL.map((f) => JSON.stringify(f)).join(',')})' result.json > /dev/null; do :; done\njq -r '.data[].url' result.json`;
 }
 
 function sdk(baseUrl: string, kind: RequestKind, body: Record<string, unknown>): string {
@@ -89,7 +90,7 @@ function js(baseUrl: string, kind: RequestKind, body: Record<string, unknown>): 
   const sent = kind === 'scrape' || kind === 'extract' ? { ...body, waitMs: SNIPPET_WAIT_MS } : body;
   const post = `const res = await fetch(${JSON.stringify(url)}, {\n  method: 'POST',\n  headers,\n  body: JSON.stringify(${toJs(sent, 2)}),\n});\n`;
   if (!pollsJob(kind)) return `${headers}${post}const result = await res.json(); // ${kind === 'map' ? '{ links, count }' : 'the finished job (200), or { id, status } (202) if it took over a minute'}\nconsole.log(result);`;
-  return `${headers}${post}let job = await res.json();\n// each GET waits up to a minute for the job to finish\nwhile (!['COMPLETED', 'FAILED', 'CANCELLED'].includes(job.status)) {\n  job = await (await fetch(\`${url}/\${job.id}?waitMs=${SNIPPET_WAIT_MS}\`, { headers })).json();\n}\nconsole.log(job.data.length, 'pages');`;
+  return `${headers}${post}let job = await res.json();\n// each GET waits up to a minute for the job to finish\nwhile (![${FINAL.map((f) => `'${f}'`).join(', ')}].includes(job.status)) {\n  job = await (await fetch(\`${url}/\${job.id}?waitMs=${SNIPPET_WAIT_MS}\`, { headers })).json();\n}\nconsole.log(job.data.length, 'pages');`;
 }
 
 function py(baseUrl: string, kind: RequestKind, body: Record<string, unknown>): string {
@@ -97,7 +98,7 @@ function py(baseUrl: string, kind: RequestKind, body: Record<string, unknown>): 
   const sent = kind === 'scrape' || kind === 'extract' ? { ...body, waitMs: SNIPPET_WAIT_MS } : body;
   const head = `import os, requests\nheaders = {"Authorization": f"Bearer {os.environ['TRAWL_API_KEY']}"}\nres = requests.post(${JSON.stringify(url)}, headers=headers, timeout=90, json=${toPython(sent)})\n`;
   if (!pollsJob(kind)) return `${head}result = res.json()  # ${kind === 'map' ? '{"links": [...], "count": n}' : 'the finished job, or {"id", "status"} if it took over a minute'}\nprint(result)`;
-  return `${head}job = res.json()\n# each GET waits up to a minute for the job to finish\nwhile job["status"] not in ("COMPLETED", "FAILED", "CANCELLED"):\n    job = requests.get(f"${url}/{job['id']}", params={"waitMs": ${SNIPPET_WAIT_MS}}, headers=headers, timeout=90).json()\nprint(len(job["data"]), "pages")`;
+  return `${head}job = res.json()\n# each GET waits up to a minute for the job to finish\nwhile job["status"] not in (${FINAL.map((f) => JSON.stringify(f)).join(', ')}):\n    job = requests.get(f"${url}/{job['id']}", params={"waitMs": ${SNIPPET_WAIT_MS}}, headers=headers, timeout=90).json()\nprint(len(job["data"]), "pages")`;
 }
 
 /** The four snippets of one request (the key as the TRAWL_API_KEY variable, never the key). */

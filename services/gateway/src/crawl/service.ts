@@ -1,58 +1,49 @@
-// What the crawl endpoints do, without HTTP: check the start and webhook URLs (syntax and
-// SSRF), append crawl_requested / crawl_cancel_requested (the crawler-frontier does the
-// rest), and read crawls back from the read models, scoped to the caller's key.
+// The crawl kind of multi-page job (../job-service.ts): check the start and webhook URLs
+// (syntax and SSRF), plan at most the pages the key's quota leaves, append crawl_requested
+// (the crawler-frontier does the rest), and show a crawl's pages.
 //
-// GET bounds `data`: one response carries pages up to DATA_MAX_BYTES of content (at least
-// one page); when more remain it has `next`, the URL of the following part (?cursor=),
-// Firecrawl-style. Pages are in the order they were requested (breadth-first). While the
-// crawl runs, `data` holds the pages finished so far up to the first one still loading,
-// and `next` is always there: the cursor then never passes a page that finishes later.
-import { NotFoundError } from '../../../../shared/src/errors.js';
-import { JOB_PART } from '../../../../shared/src/events/crawl.js';
+// Pages are in the order they were requested (breadth-first). While the crawl runs, `data`
+// holds the pages finished so far up to the first one still loading, and `next` is always
+// there: the cursor (a page's requestedSeq) then never passes a page that finishes later.
 import { makeEvent } from '../../../../shared/src/events/index.js';
-import { normalizeCrawlRequest, type CrawlRequest } from '../../../../shared/src/crawl-options.js';
+import { JOB_PART } from '../../../../shared/src/events/job.js';
+import { askedOf, normalizeCrawlRequest, type CrawlRequest } from '../../../../shared/src/crawl-options.js';
 import type { CrawlJobDoc, CrawlPageDoc, DocumentInfo, Page } from '../../../../shared/src/store/index.js';
-import { cancelJob } from '../cancel-job.js';
 import type { Caller } from '../plugins/auth.js';
 import { checkSubmittedUrl } from '../url-policy.js';
-import type { CrawlJobView, CrawlListItem, CrawlPageEntry } from './schemas.js';
+import { isFinalStatus, payloadUrls, type CrawlJobView, type CrawlListItem, type CrawlPageEntry } from '../../../../shared/src/api/index.js';
 import { jsonBytes } from '../json-bytes.js';
-import { recordJob, type JobServiceDeps } from '../job-service.js';
+import { JobService, recordJob, type DataItem } from '../job-service.js';
 
-export const CRAWL_DATA_LIMITS = {
-  /** Content bytes (markdown + html + rawHtml) in one GET response at most. */
-  maxBytes: 10 * 1024 * 1024,
-  /** Pages read from the store per query. */
-  batch: 25,
-} as const;
+/** Pages read from the store per query. */
+const PAGES_PER_READ = 25;
 
-const TERMINAL = new Set(['COMPLETED', 'FAILED', 'CANCELLED']);
+export class CrawlService extends JobService<CrawlJobDoc, CrawlRequest, { id: string; status: 'PENDING' }, CrawlJobView, CrawlListItem> {
+  protected readonly kind = 'crawl';
+  protected readonly label = 'crawl';
+  protected readonly path = '/crawl';
 
-export interface CrawlServiceDeps extends JobServiceDeps {
-  publicBaseUrl: string;
-  dataMaxBytes?: number;
-}
-
-export class CrawlService {
-  constructor(private readonly deps: CrawlServiceDeps) {}
+  protected load(id: string): Promise<CrawlJobDoc | null> {
+    return this.deps.store.crawlJobs.get(id);
+  }
 
   async submit(caller: Caller, request: CrawlRequest): Promise<{ id: string; status: 'PENDING' }> {
     const url = await checkSubmittedUrl(request.url, this.deps.urlPolicy);
     if (request.webhookUrl !== undefined) await checkSubmittedUrl(request.webhookUrl, this.deps.urlPolicy, 'webhookUrl');
-    const asked = normalizeCrawlRequest({ ...request, url: url.toString() });
+    const wanted = normalizeCrawlRequest({ ...request, url: url.toString() });
     const id = this.deps.newId();
     // A crawl uses one page of quota per page: it never plans more pages than remain, and
-    // the pages it plans are held for it until it ends.
-    const admission = await this.deps.limits.admit(caller, { id, pages: 1, upToPages: asked.limit, job: true });
-    const resolved = { ...asked, limit: admission.grantedPages };
+    // the pages it plans are held for it until it ends. The log keeps both: the limit
+    // granted, and in `asked` the request as posted.
+    const admission = await this.deps.limits.admit(caller, { id, pages: 1, upToPages: wanted.limit, job: true });
+    const granted = { ...wanted, limit: admission.grantedPages };
     const now = this.deps.clock();
     const event = makeEvent('crawl_requested', { kind: 'crawl', id, part: JOB_PART },
-      { ...resolved, apiKeyId: caller.keyId, requestedAt: now.toISOString() }, { eventId: this.deps.newId(), now });
+      { ...granted, apiKeyId: caller.keyId, requestedAt: now.toISOString(), asked: askedOf(request) }, { eventId: this.deps.newId(), now });
     await recordJob(this.deps, event, admission);
     return { id, status: 'PENDING' };
   }
 
-  /** The caller's crawl; another key's crawl is indistinguishable from a missing one. */
   /** A completed crawl page's stored document (undefined when it is no document). */
   async document(caller: Caller, id: string, pageKey: string): Promise<DocumentInfo | undefined> {
     await this.own(caller, id);
@@ -60,34 +51,29 @@ export class CrawlService {
     return page?.status === 'COMPLETED' ? page.document : undefined;
   }
 
-  async own(caller: Caller, id: string): Promise<CrawlJobDoc> {
-    const doc = await this.deps.store.crawlJobs.get(id);
-    if (!doc || doc.apiKeyId !== caller.keyId) throw new NotFoundError(`no crawl job with id "${id}"`);
-    return doc;
-  }
-
-  /** The GET answer for a crawl read with `own` (a long-poll reads the document first). */
   async view(doc: CrawlJobDoc, cursor?: string): Promise<CrawlJobView> {
-    const view: CrawlJobView = {
+    const running = !isFinalStatus(doc.status);
+    // A finished crawl's part is its COMPLETED pages (before a cancel's freeze point); a
+    // running crawl's stops at the first page still PENDING (FAILED ones are passed, as the
+    // finished part leaves them out too) and always returns the cursor.
+    const scope = running ? { anyStatus: true } : doc.frozenAtSeq !== undefined ? { beforeResultSeq: doc.frozenAtSeq } : {};
+    const read = async (after: number): Promise<DataItem<CrawlPageEntry>[]> =>
+      (await this.deps.store.listCrawlPages(doc.id, { afterRequestedSeq: after, limit: PAGES_PER_READ, ...scope })).map((page) => ({
+        ...(page.status === 'COMPLETED' ? { present: () => entry(page, this.deps.publicBaseUrl) } : {}),
+        bytes: contentBytes(page),
+        resume: page.requestedSeq,
+        stop: page.status === 'PENDING',
+      }));
+    const { data, nextCursor } = await this.dataPart(cursor === undefined ? 0 : Number(cursor), read, { chunk: PAGES_PER_READ, openEnded: running });
+    return {
       ...(await this.summary(doc)),
-      ...(doc.startedAt ? { startedAt: doc.startedAt } : {}),
-      ...(TERMINAL.has(doc.status) && doc.completedAt ? { completedAt: doc.completedAt } : {}),
+      ...this.common(doc),
+      ...(!running && doc.completedAt ? { completedAt: doc.completedAt } : {}),
       ...(doc.blockedHosts?.length ? { blockedHosts: doc.blockedHosts } : {}),
+      data,
+      ...(nextCursor !== undefined ? { next: this.nextUrl(doc.id, nextCursor) } : {}),
     };
-    const after = cursor === undefined ? 0 : Number(cursor);
-    const running = !TERMINAL.has(doc.status);
-    const { data, nextCursor } = await this.data(doc, after, running);
-    view.data = data;
-    if (nextCursor !== undefined) view.next = `${this.deps.publicBaseUrl}/api/v1/crawl/${encodeURIComponent(doc.id)}?cursor=${nextCursor}`;
-    if (doc.status === 'FAILED' && doc.error) view.error = doc.error;
-    return view;
   }
-
-  async cancel(caller: Caller, id: string): Promise<{ id: string; status: 'CANCELLED' }> {
-    const doc = await this.own(caller, id);
-    return cancelJob(this.deps, { kind: 'crawl', id, status: doc.status, label: 'crawl' });
-  }
-
 
   async list(caller: Caller, page: Page): Promise<CrawlListItem[]> {
     const docs = await this.deps.store.crawlJobs.listBy(caller.keyId, page);
@@ -112,34 +98,6 @@ export class CrawlService {
       createdAt: doc.createdAt,
     };
   }
-
-  /**
-   * One part of `data` from `afterSeq`, bounded by maxBytes. A finished crawl's part is its
-   * COMPLETED pages (before a cancel's freeze point). A running crawl's stops at the first
-   * page still PENDING (FAILED ones are passed, as the finished part leaves them out too)
-   * and always returns the cursor, so a client comes back for what finishes next.
-   */
-  private async data(doc: CrawlJobDoc, afterSeq: number, running: boolean): Promise<{ data: CrawlPageEntry[]; nextCursor?: number }> {
-    const maxBytes = this.deps.dataMaxBytes ?? CRAWL_DATA_LIMITS.maxBytes;
-    const scope = running ? { anyStatus: true } : doc.frozenAtSeq !== undefined ? { beforeResultSeq: doc.frozenAtSeq } : {};
-    const data: CrawlPageEntry[] = [];
-    let bytes = 0;
-    let after = afterSeq;
-    for (;;) {
-      const batch = await this.deps.store.listCrawlPages(doc.id, { afterRequestedSeq: after, limit: CRAWL_DATA_LIMITS.batch, ...scope });
-      for (const page of batch) {
-        if (page.status === 'PENDING') return { data, nextCursor: after };
-        if (page.status === 'COMPLETED') {
-          const size = contentBytes(page);
-          if (data.length > 0 && bytes + size > maxBytes) return { data, nextCursor: after };
-          data.push(entry(page, this.deps.publicBaseUrl));
-          bytes += size;
-        }
-        after = page.requestedSeq;
-      }
-      if (batch.length < CRAWL_DATA_LIMITS.batch) return running ? { data, nextCursor: after } : { data };
-    }
-  }
 }
 
 function contentBytes(page: CrawlPageDoc): number {
@@ -149,7 +107,7 @@ function contentBytes(page: CrawlPageDoc): number {
 
 /** Where a crawl page's stored document is served (the page key is the page's part in the log). */
 export function crawlDocumentUrl(publicBaseUrl: string, crawlId: string, pageKey: string): string {
-  return `${publicBaseUrl}/api/v1/crawl/${encodeURIComponent(crawlId)}/pages/${encodeURIComponent(pageKey)}/document`;
+  return payloadUrls.crawlPageDocument(publicBaseUrl, crawlId, pageKey);
 }
 
 function entry(page: CrawlPageDoc, publicBaseUrl: string): CrawlPageEntry {

@@ -4,7 +4,7 @@
 // publishes, and NATS keeps a connection's SUB before its PUB), so the answer cannot be
 // missed however fast the worker is.
 import type { NatsConnection } from 'nats';
-import { Type, type Static } from '@sinclair/typebox';
+import { MAP_REQUEST_DEFAULTS, type MapRequest, type MapResult } from '../../../../shared/src/api/index.js';
 import { ERROR_CODES, ServiceUnavailableError, TrawlError, type ErrorCode } from '../../../../shared/src/errors.js';
 import { decodeEvent, makeEvent, type StoredEvent } from '../../../../shared/src/events/index.js';
 import { MAP_DEFAULT_BUDGET_MS } from '../../../../shared/src/events/map.js';
@@ -17,25 +17,6 @@ import type { Admitter } from '../limits.js';
 import type { ProjectionWaiter } from '../projection-wait.js';
 import { checkSubmittedUrl, type UrlPolicy } from '../url-policy.js';
 
-export const MAP_REQUEST_DEFAULTS = { limit: 5000, ignoreSitemap: false, includeSubdomains: false } as const;
-
-export const MapRequestSchema = Type.Object(
-  {
-    url: Type.String({ minLength: 1, maxLength: 8192, description: 'Website base URL' }),
-    search: Type.Optional(Type.String({ maxLength: 1000, description: 'Keep only URLs containing every word (case-insensitive); matches are ranked' })),
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000, default: MAP_REQUEST_DEFAULTS.limit, description: 'Maximum URLs returned' })),
-    ignoreSitemap: Type.Optional(Type.Boolean({ default: MAP_REQUEST_DEFAULTS.ignoreSitemap, description: 'Skip the sitemap; use browser crawling only' })),
-    includeSubdomains: Type.Optional(Type.Boolean({ default: MAP_REQUEST_DEFAULTS.includeSubdomains, description: 'Include subdomain URLs' })),
-  },
-  { additionalProperties: false },
-);
-export type MapRequestBody = Static<typeof MapRequestSchema>;
-
-export const MapResultSchema = Type.Object({
-  links: Type.Array(Type.String()),
-  count: Type.Integer({ minimum: 0 }),
-});
-export type MapResult = Static<typeof MapResultSchema>;
 
 export interface MapServiceDeps {
   nc: NatsConnection;
@@ -71,7 +52,7 @@ export class MapService {
     this.replyMarginMs = deps.replyMarginMs ?? 5_000;
   }
 
-  async map(caller: Caller, body: MapRequestBody): Promise<MapResult> {
+  async map(caller: Caller, body: MapRequest): Promise<MapResult> {
     const url = await checkSubmittedUrl(body.url, this.deps.urlPolicy);
     // A map counts one page of quota, however many URLs it finds.
     const id = this.deps.newId();

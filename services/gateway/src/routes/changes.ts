@@ -4,43 +4,12 @@
 // caller's own key id, so another key's history cannot be named; every event returned is
 // checked again to be the caller's.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type, type Static } from '@sinclair/typebox';
-import { CHANGE_STATUSES, historyPart } from '../../../../shared/src/change-tracking.js';
+import { historyPart } from '../../../../shared/src/change-tracking.js';
 import { InvalidUrlError } from '../../../../shared/src/errors.js';
-import { StringEnum } from '../../../../shared/src/scrape-options.js';
 import { subjectOf } from '../../../../shared/src/subjects.js';
 import { normalizeUrl } from '../../../../shared/src/url-normalize.js';
 import type { RouteDeps } from '../deps.js';
-import { ProblemSchema } from '../scrape/schemas.js';
-
-export const ChangesQuery = Type.Object(
-  {
-    url: Type.String({ minLength: 1, maxLength: 8192, description: 'The page, as scraped (compared in its normalized form)' }),
-    tag: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'A changeTrackingOptions.tag history; without it, the URL\'s own' })),
-    after: Type.Integer({ minimum: 0, default: 0, description: 'stream sequence to continue after (the `next` link carries it)' }),
-    limit: Type.Integer({ minimum: 1, maximum: 1000, default: 100 }),
-  },
-  { additionalProperties: false },
-);
-
-export const Observation = Type.Object({
-  seq: Type.Integer(),
-  observedAt: Type.String(),
-  changeStatus: StringEnum(CHANGE_STATUSES),
-  statusCode: Type.Integer(),
-  jobId: Type.String(),
-  jobKind: StringEnum(['scrape', 'crawl', 'batch'] as const),
-  markdownBytes: Type.Optional(Type.Integer()),
-  optionsChanged: Type.Optional(Type.Boolean()),
-});
-
-export const ChangeHistory = Type.Object({
-  url: Type.String(),
-  tag: Type.Optional(Type.String()),
-  observations: Type.Array(Observation),
-  next: Type.Optional(Type.String()),
-});
-export type ChangeHistory = Static<typeof ChangeHistory>;
+import { ChangeHistory, ChangesQuery, ProblemSchema } from '../../../../shared/src/api/index.js';
 
 export const changeRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
   app.get('/changes', {

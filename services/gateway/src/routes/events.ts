@@ -7,36 +7,12 @@
 // is shown without the pipeline's internals (../job-event-view.ts): a cache hit's events
 // never name the job, possibly another tenant's, whose result it serves.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
 import { NotFoundError } from '../../../../shared/src/errors.js';
 import type { StoredEvent } from '../../../../shared/src/events/index.js';
 import { historyFilter, type AggregateKind } from '../../../../shared/src/subjects.js';
 import type { RouteDeps } from '../deps.js';
 import { publicEventData } from '../job-event-view.js';
-import { IdParams, ProblemSchema } from '../scrape/schemas.js';
-
-const EventsQuery = Type.Object(
-  {
-    after: Type.Integer({ minimum: 0, default: 0, description: 'stream sequence to continue after (the `next` link carries it)' }),
-    limit: Type.Integer({ minimum: 1, maximum: 1000, default: 500 }),
-  },
-  { additionalProperties: false },
-);
-
-const EventView = Type.Object({
-  seq: Type.Integer(),
-  event: Type.String(),
-  part: Type.String(),
-  occurredAt: Type.String(),
-  data: Type.Unknown(),
-});
-
-const EventsView = Type.Object({
-  id: Type.String(),
-  kind: Type.String(),
-  events: Type.Array(EventView),
-  next: Type.Optional(Type.String()),
-});
+import { EventsQuery, EventsView, IdParams, ProblemSchema } from '../../../../shared/src/api/index.js';
 
 const ROUTES: { path: string; kind: AggregateKind }[] = [
   { path: '/scrape/:id/events', kind: 'scrape' },

@@ -1,8 +1,8 @@
 // Map endpoint (spec "Map"): synchronous. The schema validates, the service asks the map
 // worker over NATS and waits for its answer within the map budget.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { MapRequestSchema, MapResultSchema, MapService, type MapServiceDeps } from '../map/service.js';
-import { ProblemSchema } from '../scrape/schemas.js';
+import { MapService, type MapServiceDeps } from '../map/service.js';
+import { MapRequestSchema, MapResultSchema, ProblemSchema } from '../../../../shared/src/api/index.js';
 import type { Config } from '../../../../shared/src/config.js';
 
 /** The gateway's dependencies this route uses (app.ts passes its GatewayDeps). */

@@ -5,7 +5,9 @@ import { NotFoundError } from '../../../../shared/src/errors.js';
 import type { ScrapeJobDoc, ScreenshotInfo } from '../../../../shared/src/store/index.js';
 import { isFinal, type JobWaits } from '../job-waits.js';
 import { presentCacheHit, presentScrapeJob, type PresentDeps } from '../scrape/present.js';
-import { IdParams, Pagination, ProblemSchema, ScrapeCreated, ScrapeJobView, ScrapeListItem, ScrapePostBody, WaitQuery } from '../scrape/schemas.js';
+import {
+  IdParams, Pagination, ProblemSchema, ScrapeActionParams, ScrapeCreated, ScrapeJobView, ScrapeListItem, ScrapePostBody, screenshotMediaType, WaitQuery,
+} from '../../../../shared/src/api/index.js';
 import type { ScrapeService } from '../scrape/service.js';
 import { longPoll } from './long-poll.js';
 import { sendStoredDocument, storedBytes } from './stored-document.js';
@@ -17,7 +19,6 @@ export interface ScrapeRoutesOptions {
 }
 
 const errors = { 400: ProblemSchema, 401: ProblemSchema, 404: ProblemSchema, 429: ProblemSchema };
-const MIME: Record<string, string> = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp' };
 
 export const scrapeRoutes: FastifyPluginAsyncTypebox<ScrapeRoutesOptions> = async (app, { scrapes, present, waits }) => {
   app.post('/scrape', {
@@ -53,7 +54,7 @@ export const scrapeRoutes: FastifyPluginAsyncTypebox<ScrapeRoutesOptions> = asyn
 
   const sendImage = async (shot: ScreenshotInfo | undefined, reply: import('fastify').FastifyReply) => {
     const bytes = await storedBytes('screenshot', shot, present.screenshotBytes, 'this job has no such screenshot');
-    return reply.type(MIME[shot!.format] ?? 'application/octet-stream').header('cache-control', 'private, max-age=3600').send(bytes);
+    return reply.type(screenshotMediaType(shot!.format)).header('cache-control', 'private, max-age=3600').send(bytes);
   };
 
   app.get('/scrape/:id/screenshot', {
@@ -63,7 +64,7 @@ export const scrapeRoutes: FastifyPluginAsyncTypebox<ScrapeRoutesOptions> = asyn
   app.get('/scrape/:id/screenshots/:index', {
     schema: {
       summary: 'An intermediate screenshot taken by a screenshot action',
-      params: Type.Composite([IdParams, Type.Object({ index: Type.Integer({ minimum: 0, maximum: 1000 }) })]),
+      params: ScrapeActionParams,
     },
   }, async (request, reply) => sendImage((await scrapes.get(request.caller, request.params.id)).content?.actionScreenshots?.[request.params.index], reply));
 

@@ -5,8 +5,7 @@ import type { SwaggerTransformObject } from '@fastify/swagger';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { loadServerSecret } from '../../../../shared/src/webhooks.js';
 import type { RouteDeps } from '../deps.js';
-import { ProblemSchema } from '../scrape/schemas.js';
-import { DEFAULT_GRACE_SECONDS, RotateWebhookSecretBody, WebhookSecretRotation, WebhookSecretView } from '../webhooks/schemas.js';
+import { DEFAULT_GRACE_SECONDS, ProblemSchema, RotateWebhookSecretBody, WebhookSecretRotation, WebhookSecretView } from '../../../../shared/src/api/index.js';
 import { WebhookSecretService } from '../webhooks/service.js';
 
 const ROTATE_PATH = '/webhooks/secret/rotate';

@@ -3,7 +3,7 @@
 // a URL served by the gateway (same API key) or, with screenshotOptions.response=base64,
 // the image itself as a data: URL in `data`.
 import type { DocumentInfo, ScrapeJobDoc, ScreenshotInfo } from '../../../../shared/src/store/index.js';
-import type { ScrapeJobView } from './schemas.js';
+import { screenshotMediaType, type ScrapeJobView } from '../../../../shared/src/api/index.js';
 
 export interface PresentDeps {
   /** URL under which a stored screenshot is served (`index` for action screenshots). */
@@ -15,13 +15,11 @@ export interface PresentDeps {
   documentBytes?(doc: DocumentInfo): Promise<Uint8Array>;
 }
 
-const MIME: Record<string, string> = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp' };
-
 async function screenshotView(doc: ScrapeJobDoc, shot: ScreenshotInfo, deps: PresentDeps, index?: number) {
   const common = { width: shot.width, height: shot.height, format: shot.format, fileSize: shot.fileSize, expiresAt: shot.expiresAt };
   if (doc.options.screenshot?.response === 'base64') {
     const bytes = await deps.screenshotBytes(shot);
-    return { data: `data:${MIME[shot.format] ?? 'application/octet-stream'};base64,${Buffer.from(bytes).toString('base64')}`, ...common };
+    return { data: `data:${screenshotMediaType(shot.format)};base64,${Buffer.from(bytes).toString('base64')}`, ...common };
   }
   return { url: deps.screenshotUrl(doc.id, index), ...common };
 }

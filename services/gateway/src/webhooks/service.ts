@@ -14,7 +14,7 @@ import type { Clock, IdGenerator } from '../../../../shared/src/ids.js';
 import { AppendConflictError, type EventLog } from '../../../../shared/src/nats/event-log.js';
 import { currentGeneration, nextRotation, readLastRotation, webhookSecretOf } from '../../../../shared/src/webhooks.js';
 import type { Caller } from '../plugins/auth.js';
-import type { WebhookSecretRotation, WebhookSecretView } from './schemas.js';
+import type { WebhookSecretRotation, WebhookSecretView } from '../../../../shared/src/api/index.js';
 
 export interface WebhookSecretServiceDeps {
   log: EventLog;

@@ -118,7 +118,7 @@ function walk(el: Element, state: WalkState, ctx: Context): void {
   const tag = el.localName;
   const found = markersOf(el, tag, state);
   if (SKIPPED.has(tag)) return;
-  const hidden = ctx.hidden || el.hasAttribute('hidden');
+  const hidden = ctx.hidden || (el.hasAttribute('hidden') && !isStreamedSegment(el, tag));
   // A login form hidden by an inline style is kept for scripts (Discourse's), not shown. Text
   // under such a style still counts: pages hide their body until their scripts run.
   const styleHidden = ctx.styleHidden || HIDDEN_STYLE.test(el.getAttribute('style') ?? '');
@@ -141,6 +141,17 @@ function walk(el: Element, state: WalkState, ctx: Context): void {
     if (child.nodeType === 1) walk(child as Element, state, inner);
     else if (child.nodeType === 3 && !inner.hidden) addText((child as Text).data, state, inner);
   }
+}
+
+/**
+ * React's streamed server rendering (Next.js app router and any React 18+ stream) sends a
+ * Suspense boundary's content as `<div hidden id="S:0">`, and the page's own inline script
+ * moves it into place as soon as it arrives: it is the page's content, hidden only until
+ * that script runs (a browser runs it before capture; an HTTP-engine page never does).
+ */
+const STREAMED_SEGMENT_ID = /^S:\d+$/;
+function isStreamedSegment(el: Element, tag: string): boolean {
+  return tag === 'div' && STREAMED_SEGMENT_ID.test(el.getAttribute('id') ?? '');
 }
 
 function addText(data: string, state: WalkState, ctx: Context): void {

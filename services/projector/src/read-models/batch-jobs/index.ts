@@ -1,17 +1,14 @@
 // Batch jobs: one document per batch scrape, for GET /batch/scrape/:id and the caller's
-// batch list: status, counters, times and every page's state in request order (no
-// content: that is in batch-pages). Status: PENDING -> PROCESSING -> COMPLETED | FAILED |
-// CANCELLED. A page counts with its first result; a cancel shows at once, freezes the
-// counters, and the pages still without a result become CANCELLED (results that arrive
-// later do not count, as in the frontier's decider). batch_finished is authoritative for
-// the final status and counters.
+// batch list: status, counters, times and every page's state in request order (no content:
+// that is in batch-pages); the lifecycle is the job fold's (../job-fold.ts). A page counts
+// with its first result; on a cancel or the end the pages still without a result become
+// CANCELLED (results that arrive later do not count, as in the frontier's decider).
 import type { StoredEvent } from '../../../../../shared/src/events/index.js';
 import { isHttpErrorPage } from '../../../../../shared/src/events/page.js';
 import type { BatchJobDoc, BatchPageState, BatchPageStatus } from '../../../../../shared/src/store/index.js';
-import { finishedFields } from '../job-outcome.js';
-import type { ReadModel } from '../types.js';
+import { isRunning, jobFold } from '../job-fold.js';
+import { inCollection, type ReadModel } from '../types.js';
 
-const TERMINAL = new Set(['COMPLETED', 'FAILED', 'CANCELLED']);
 const PAGE_FINAL = new Set<BatchPageStatus>(['COMPLETED', 'FAILED', 'CANCELLED']);
 
 /** Pages without a result when the batch ends are CANCELLED. */
@@ -29,10 +26,10 @@ function updatePage(doc: BatchJobDoc, pageKey: string, change: (p: BatchPageStat
   return { ...doc, pages };
 }
 
-export function evolve(doc: BatchJobDoc | null, event: StoredEvent): BatchJobDoc | null {
-  if (event.event === 'batch_requested') {
-    if (doc) return doc;
-    const d = event.data;
+const fold = jobFold<BatchJobDoc>({
+  kind: 'batch',
+  create(event) {
+    const d = event.data as Extract<StoredEvent, { event: 'batch_requested' }>['data'];
     return {
       id: event.id,
       apiKeyId: d.apiKeyId,
@@ -46,46 +43,39 @@ export function evolve(doc: BatchJobDoc | null, event: StoredEvent): BatchJobDoc
       failedUrls: 0,
       lastSeq: event.seq,
     };
-  }
-  if (!doc) return null;
-  const next: BatchJobDoc = { ...doc, lastSeq: event.seq };
-  const running = !TERMINAL.has(doc.status);
-  switch (event.event) {
-    case 'batch_started':
-      return doc.status === 'PENDING' ? { ...next, status: 'PROCESSING', startedAt: event.data.startedAt } : next;
-    case 'page_started':
-      if (!running) return next;
-      return updatePage(next, event.part, (p) => (p.status === 'PENDING' ? { ...p, status: 'PROCESSING' } : null)) ?? next;
-    case 'page_completed': {
-      if (!running) return next;
-      const updated = updatePage(next, event.part, (p) => (PAGE_FINAL.has(p.status) ? null : { ...p, status: 'COMPLETED' }));
-      if (!updated) return next;
-      return isHttpErrorPage(event.data) ? { ...updated, failedUrls: doc.failedUrls + 1 } : { ...updated, completedUrls: doc.completedUrls + 1 };
+  },
+  cancelled: (next) => ({ ...next, pages: closePages(next.pages) }),
+  // Once: a running batch, or one a cancel closed (CANCELLED before its batch_finished).
+  finishes: (doc) => doc.status === 'CANCELLED' || isRunning(doc),
+  finished: (next) => ({ ...next, pages: closePages(next.pages) }),
+  handles: ['page_started', 'page_completed', 'page_failed'],
+  evolve(doc, next, event) {
+    if (!isRunning(doc)) return next;
+    switch (event.event) {
+      case 'page_started':
+        return updatePage(next, event.part, (p) => (p.status === 'PENDING' ? { ...p, status: 'PROCESSING' } : null)) ?? next;
+      case 'page_completed': {
+        const updated = updatePage(next, event.part, (p) => (PAGE_FINAL.has(p.status) ? null : { ...p, status: 'COMPLETED' }));
+        if (!updated) return next;
+        return isHttpErrorPage(event.data) ? { ...updated, failedUrls: doc.failedUrls + 1 } : { ...updated, completedUrls: doc.completedUrls + 1 };
+      }
+      case 'page_failed': {
+        const updated = updatePage(next, event.part, (p) => (PAGE_FINAL.has(p.status) ? null : { ...p, status: 'FAILED', error: event.data.error }));
+        return updated ? { ...updated, failedUrls: doc.failedUrls + 1 } : next;
+      }
+      default:
+        return next;
     }
-    case 'page_failed': {
-      if (!running) return next;
-      const updated = updatePage(next, event.part, (p) => (PAGE_FINAL.has(p.status) ? null : { ...p, status: 'FAILED', error: event.data.error }));
-      return updated ? { ...updated, failedUrls: doc.failedUrls + 1 } : next;
-    }
-    case 'batch_cancel_requested':
-      if (!running) return next;
-      return { ...next, status: 'CANCELLED', completedAt: event.data.requestedAt, pages: closePages(doc.pages) };
-    case 'batch_finished': {
-      const d = event.data;
-      if (doc.status !== 'CANCELLED' && !running) return next;
-      return { ...next, ...finishedFields(doc, d), pages: closePages(doc.pages) };
-    }
-    default:
-      return next;
-  }
-}
+  },
+});
+
+export const evolve = fold.evolve;
 
 export const batchJobsReadModel: ReadModel<BatchJobDoc> = {
   name: 'batch-jobs',
-  handles: ['batch_requested', 'batch_started', 'batch_cancel_requested', 'batch_finished', 'page_started', 'page_completed', 'page_failed'],
+  handles: fold.handles,
   accepts: (event) => event.kind === 'batch',
   announcesStatus: true,
-  load: (store, event) => store.batchJobs.get(event.id),
-  save: (store, doc) => store.batchJobs.put(doc),
+  ...inCollection((store) => store.batchJobs),
   evolve: (doc, event) => evolve(doc, event),
 };

@@ -5,6 +5,7 @@
 // Registered before batch-jobs, so a page shows COMPLETED only once its content is stored.
 import type { PageResultPayload, StoredEvent } from '../../../../../shared/src/events/index.js';
 import type { BatchPageDoc, PageContent, ScreenshotInfo } from '../../../../../shared/src/store/index.js';
+import { pageContent } from '../job-fold.js';
 import type { HydrateDeps, ReadModel } from '../types.js';
 
 export interface BatchPageHydrated {
@@ -32,15 +33,10 @@ async function hydrate(event: StoredEvent, deps: HydrateDeps): Promise<BatchPage
   const shot = (s: NonNullable<PageResultPayload['screenshot']>): ScreenshotInfo => ({ ...s, expiresAt });
   return {
     content: {
-      ...(payload.markdown !== undefined ? { markdown: payload.markdown } : {}),
-      ...(payload.html !== undefined ? { html: payload.html } : {}),
-      ...(payload.rawHtml !== undefined ? { rawHtml: payload.rawHtml } : {}),
+      ...pageContent(payload, expiresAt),
       ...(payload.links !== undefined ? { links: payload.links } : {}),
-      ...(payload.json !== undefined ? { json: payload.json } : {}),
       ...(payload.screenshot ? { screenshot: shot(payload.screenshot) } : {}),
       ...(payload.actionScreenshots?.length ? { actionScreenshots: payload.actionScreenshots.map(shot) } : {}),
-      ...(payload.changeTracking ? { changeTracking: payload.changeTracking } : {}),
-      ...(payload.document ? { document: { ...payload.document, expiresAt } } : {}),
     },
   };
 }

@@ -1,20 +1,17 @@
 // Crawl jobs: one document per crawl (status, counters, times) for GET /crawl/:id and the
-// caller's crawl list. Status: PENDING -> PROCESSING -> COMPLETED | FAILED | CANCELLED.
-// A cancel shows at once (CANCELLED, and `frozenAtSeq` marks the point after which page
-// results no longer count); crawl_finished, written by the frontier, is authoritative for
-// the final status and counters. While running, totalUrls is the number of pages accepted
-// so far and the completed / failed counts come from the page documents (crawl-pages).
+// caller's crawl list; the lifecycle is the job fold's (../job-fold.ts). A cancel marks
+// `frozenAtSeq`, the point after which page results no longer count. While running,
+// totalUrls is the number of pages accepted so far and the completed / failed counts come
+// from the page documents (crawl-pages); crawl_finished makes them final.
 import type { StoredEvent } from '../../../../../shared/src/events/index.js';
 import type { CrawlJobDoc } from '../../../../../shared/src/store/index.js';
-import { finishedFields } from '../job-outcome.js';
-import type { ReadModel } from '../types.js';
+import { jobFold } from '../job-fold.js';
+import { inCollection, type ReadModel } from '../types.js';
 
-const TERMINAL = new Set(['COMPLETED', 'FAILED', 'CANCELLED']);
-
-export function evolve(doc: CrawlJobDoc | null, event: StoredEvent): CrawlJobDoc | null {
-  if (event.event === 'crawl_requested') {
-    if (doc) return doc;
-    const d = event.data;
+const fold = jobFold<CrawlJobDoc>({
+  kind: 'crawl',
+  create(event) {
+    const d = event.data as Extract<StoredEvent, { event: 'crawl_requested' }>['data'];
     return {
       id: event.id,
       apiKeyId: d.apiKeyId,
@@ -30,39 +27,35 @@ export function evolve(doc: CrawlJobDoc | null, event: StoredEvent): CrawlJobDoc
       countersFinal: false,
       lastSeq: event.seq,
     };
-  }
-  if (!doc) return null;
-  const next: CrawlJobDoc = { ...doc, lastSeq: event.seq };
-  switch (event.event) {
-    case 'crawl_started':
-      return doc.status === 'PENDING' ? { ...next, status: 'PROCESSING', startedAt: event.data.startedAt, totalUrls: 1 } : next;
-    case 'crawl_links_discovered':
-      if (doc.countersFinal) return next;
-      return { ...next, totalUrls: Math.min(doc.limit, doc.totalUrls + event.data.urls.length) };
-    case 'crawl_cancel_requested':
-      if (TERMINAL.has(doc.status)) return next;
-      return { ...next, status: 'CANCELLED', frozenAtSeq: event.seq, completedAt: event.data.requestedAt };
-    case 'crawl_host_blocked': {
-      const { host, refusals, blockedAt } = event.data;
-      if (doc.blockedHosts?.some((b) => b.host === host)) return next;
-      return { ...next, blockedHosts: [...(doc.blockedHosts ?? []), { host, refusals, blockedAt }] };
+  },
+  started: (next) => ({ ...next, totalUrls: 1 }),
+  cancelled: (next, event) => ({ ...next, frozenAtSeq: event.seq }),
+  finishes: (doc) => !doc.countersFinal,
+  finished: (next) => ({ ...next, countersFinal: true }),
+  handles: ['crawl_links_discovered', 'crawl_host_blocked'],
+  evolve(doc, next, event) {
+    switch (event.event) {
+      case 'crawl_links_discovered':
+        if (doc.countersFinal) return next;
+        return { ...next, totalUrls: Math.min(doc.limit, doc.totalUrls + event.data.urls.length) };
+      case 'crawl_host_blocked': {
+        const { host, refusals, blockedAt } = event.data;
+        if (doc.blockedHosts?.some((b) => b.host === host)) return next;
+        return { ...next, blockedHosts: [...(doc.blockedHosts ?? []), { host, refusals, blockedAt }] };
+      }
+      default:
+        return next;
     }
-    case 'crawl_finished': {
-      const d = event.data;
-      if (doc.countersFinal) return next;
-      return { ...next, ...finishedFields(doc, d), countersFinal: true };
-    }
-    default:
-      return next;
-  }
-}
+  },
+});
+
+export const evolve = fold.evolve;
 
 export const crawlJobsReadModel: ReadModel<CrawlJobDoc> = {
   name: 'crawl-jobs',
-  handles: ['crawl_requested', 'crawl_started', 'crawl_links_discovered', 'crawl_cancel_requested', 'crawl_host_blocked', 'crawl_finished'],
+  handles: fold.handles,
   accepts: (event) => event.kind === 'crawl',
   announcesStatus: true,
-  load: (store, event) => store.crawlJobs.get(event.id),
-  save: (store, doc) => store.crawlJobs.put(doc),
+  ...inCollection((store) => store.crawlJobs),
   evolve: (doc, event) => evolve(doc, event),
 };

@@ -1,19 +1,12 @@
 // Crawl pages: one document per page of a crawl, holding its result (the `data` entries of
 // GET /crawl/:id). Created by the frontier's page_requested; the first result wins, like
 // the crawl decider counts it. Content comes from the result payload in the Object Store.
-import type { ChangeTrackingReport } from '../../../../../shared/src/change-tracking.js';
 import type { PageResultPayload, StoredEvent } from '../../../../../shared/src/events/index.js';
-import type { CrawlPageDoc, DocumentInfo } from '../../../../../shared/src/store/index.js';
+import type { CrawlPageDoc } from '../../../../../shared/src/store/index.js';
+import { pageContent, type PageContentFields } from '../job-fold.js';
 import type { HydrateDeps, ReadModel } from '../types.js';
 
-export interface CrawlPageHydrated {
-  markdown?: string;
-  html?: string;
-  rawHtml?: string;
-  json?: unknown;
-  changeTracking?: ChangeTrackingReport;
-  document?: DocumentInfo;
-}
+export type CrawlPageHydrated = PageContentFields;
 
 export function evolve(doc: CrawlPageDoc | null, event: StoredEvent, hydrated: CrawlPageHydrated = {}): CrawlPageDoc | null {
   if (event.event === 'page_requested') {
@@ -51,15 +44,7 @@ export function evolve(doc: CrawlPageDoc | null, event: StoredEvent, hydrated: C
 async function hydrate(event: StoredEvent, deps: HydrateDeps): Promise<CrawlPageHydrated> {
   if (event.event !== 'page_completed') return {};
   const payload = await deps.getJson<PageResultPayload>(event.data.result);
-  return {
-    ...(payload.markdown !== undefined ? { markdown: payload.markdown } : {}),
-    ...(payload.html !== undefined ? { html: payload.html } : {}),
-    ...(payload.rawHtml !== undefined ? { rawHtml: payload.rawHtml } : {}),
-    ...(payload.json !== undefined ? { json: payload.json } : {}),
-    ...(payload.changeTracking ? { changeTracking: payload.changeTracking } : {}),
-    // The stored bytes live as long as the payloads written when the page was fetched.
-    ...(payload.document ? { document: { ...payload.document, expiresAt: new Date(Date.parse(event.data.completedAt) + deps.payloadTtlMs).toISOString() } } : {}),
-  };
+  return pageContent(payload, new Date(Date.parse(event.data.completedAt) + deps.payloadTtlMs).toISOString());
 }
 
 export const crawlPagesReadModel: ReadModel<CrawlPageDoc, CrawlPageHydrated> = {

@@ -2,7 +2,7 @@
 // the caller's history. Only page events of `scrape` jobs land here (crawl pages have
 // their own read model). A job's status only moves forward: PENDING -> PROCESSING ->
 // COMPLETED | FAILED; the first terminal event wins, later ones are ignored.
-import type { PageResultPayload, StoredEvent } from '../../../../../shared/src/events/index.js';
+import type { PageResultPayload, StoredEvent, Timings } from '../../../../../shared/src/events/index.js';
 import type { PageContent, ScrapeJobDoc, ScreenshotInfo } from '../../../../../shared/src/store/index.js';
 import { inCollection, type HydrateDeps, type ReadModel } from '../types.js';
 
@@ -55,7 +55,8 @@ export function evolve(doc: ScrapeJobDoc | null, event: StoredEvent, hydrated: S
         completedAt: event.data.completedAt,
         resultRef: event.data.result,
         metadata: event.data.metadata,
-        timings: event.data.timings,
+        // The API's timings.engine is the result's metadata.engine (the event records it once).
+        timings: withEngine(event.data.timings, event.data.timings.engine ?? event.data.metadata.engine),
         ...(hydrated.content ? { content: hydrated.content } : {}),
       };
     case 'page_failed':
@@ -94,3 +95,7 @@ export const scrapeJobsReadModel: ReadModel<ScrapeJobDoc, ScrapeHydrated> = {
   hydrate,
   evolve,
 };
+
+function withEngine(timings: Timings, engine: Timings['engine']): Timings {
+  return engine ? { ...timings, engine } : timings;
+}

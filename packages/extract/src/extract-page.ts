@@ -1,0 +1,299 @@
+// extractPage: rendered HTML -> markdown, cleaned html, links and metadata. Pure and
+// synchronous; the transformer runs it in worker threads, the fetcher's verification in-process.
+//
+// One parse per page (linkedom, see dom.ts), then, in this order:
+//   1. metadata (with metadata.structured, structured-data.ts), links and the extract
+//      format's json (schema-extract.ts) from the untouched document (links cover the whole
+//      page); the caller's onParsed hook reads the untouched document too (page outcome);
+//   2. one pass over the body (clean.ts prepareBody): URLs made absolute (href, src, srcset,
+//      poster) against <base href> or the page URL, lazy images given their real src, junk
+//      removed (script, style, noscript, template, iframe fallback content, hidden elements:
+//      [hidden], aria-hidden, inline display:none / visibility:hidden);
+//   3. excludeTags removed (so an excluded element never comes back through includeTags);
+//   4. the content root:
+//        includeTags given -> only the matching elements, in page order. includeTags
+//                             replaces onlyMainContent: the user said what the content is,
+//                             and Readability could drop parts of it;
+//        onlyMainContent   -> the main content (mainContent below): boilerplate named by
+//                             class/id removed (boilerplate.ts), Readability's article (minus
+//                             any <nav> it kept, h1 levels and the title heading restored, see
+//                             main-content.ts) with the article's lead put back (lead.ts), then
+//                             a final boilerplate pass (prune.ts). When the page does not look
+//                             like an article (isProbablyReaderable) and Readability kept under
+//                             a quarter of its text, or found nothing: the body without site
+//                             chrome (header, footer, nav, aside and their ARIA roles), so
+//                             listings and home pages keep their content. A candidate that
+//                             throws gives way to the next (firstWorking), recorded in
+//                             metadata.extractionFallbacks;
+//        otherwise         -> the whole body;
+//   5. html = the root's inner HTML without comments; markdown = turndown of the root (its
+//      plain text if turndown throws, recorded the same way).
+// Content formats not asked for are not computed (links and metadata always are).
+import { isProbablyReaderable } from '@mozilla/readability';
+import { InvalidUrlError } from '../../../shared/src/errors.js';
+import { collectIncluded, prepareBody, removeBoilerplate, removeComments, removeExcluded, removeNavigation } from './clean.js';
+import { removeBoilerplateByName } from './boilerplate.js';
+import { pruneBoilerplate } from './prune.js';
+import { betterCandidate, proseContainer, semanticContainers } from './candidate.js';
+import { collectLead, restoreLead } from './lead.js';
+import { documentBaseUrl, parseDocument } from './dom.js';
+import { extractLinks } from './links.js';
+import { extractMainContent } from './main-content.js';
+import { toMarkdown } from './markdown.js';
+import { extractMetadata, splitTitle } from './metadata.js';
+import { extractJson } from './schema-extract.js';
+import { jsonLdBlocks } from './json-ld.js';
+import { readStructuredData } from './structured-data.js';
+import { detectPageType, type PageType } from './page-type.js';
+import type { ExtractInput, ExtractMetadata, ExtractOutput } from './types.js';
+
+export interface ExtractHooks {
+  /** Called once with the parsed, untouched document and its metadata, before any clean-up. */
+  onParsed?: (document: Document, metadata: ExtractMetadata) => void;
+}
+
+export interface ExtractResult extends ExtractOutput {
+  /** Text length of the main content, when onlyMainContent chose it (no includeTags). */
+  mainTextLength?: number;
+}
+
+export function extractPage(input: ExtractInput, hooks: ExtractHooks = {}): ExtractResult {
+  const pageUrl = parsePageUrl(input.url);
+  const document = parseDocument(input.html);
+  const base = documentBaseUrl(document, pageUrl);
+  const jsonLd = jsonLdBlocks(document);
+  const metadata = extractMetadata(document, { url: input.url, base, statusCode: input.statusCode, jsonLd });
+  const structured = readStructuredData(document, base, jsonLd);
+  if (structured) metadata.structured = structured;
+  metadata.pageType = detectPageType(document, { url: input.url, jsonLd, ogType: metadata.type, generator: document.querySelector('meta[name="generator" i]')?.getAttribute('content') ?? undefined });
+  const links = extractLinks(document, base);
+  hooks.onParsed?.(document, metadata);
+  const output: ExtractResult = { links, metadata };
+  if (input.options.formats.includes('extract') && input.options.extract) {
+    const { json, truncated } = extractJson(document, input.options.extract.schema, base);
+    output.json = json;
+    if (truncated) metadata.extractTruncated = true;
+  }
+
+  const wantMarkdown = input.options.formats.includes('markdown');
+  const wantHtml = input.options.formats.includes('html');
+  if (!wantMarkdown && !wantHtml) return output;
+
+  const fallbacks: string[] = [];
+  const root = contentRoot(document, base, input, { title: metadata.ogTitle ?? metadata.title, siteName: metadata.siteName, pageType: metadata.pageType }, fallbacks);
+  if (input.options.onlyMainContent && input.options.includeTags.length === 0) output.mainTextLength = textLength(root);
+  if (wantHtml) {
+    removeComments(root);
+    output.html = root.innerHTML.trim();
+  }
+  if (wantMarkdown) {
+    output.markdown = firstWorking(
+      [
+        { name: 'markdown', run: () => toMarkdown(root) },
+        { name: 'plain text', run: () => plainText(root) },
+      ],
+      fallbacks,
+    );
+  }
+  if (fallbacks.length > 0) metadata.extractionFallbacks = fallbacks;
+  return output;
+}
+
+/** The page's title (og:title, else <title>) and its site's name: where the markdown's heading comes from. */
+interface PageTitle {
+  title: string;
+  siteName?: string | undefined;
+  pageType?: PageType;
+}
+
+export interface Candidate<T> {
+  name: string;
+  run: () => T;
+}
+
+/**
+ * The first candidate that does not throw. A transform must never fail on odd markup: a
+ * candidate extractor (or converter) that throws gives way to the next one, and the failure
+ * is recorded ("<name> failed: <message>") in `fallbacks`, which ends up in
+ * metadata.extractionFallbacks. The last candidate's error propagates (it must not throw).
+ */
+export function firstWorking<T>(candidates: readonly Candidate<T>[], fallbacks: string[]): T {
+  for (const [i, candidate] of candidates.entries()) {
+    if (i === candidates.length - 1) return candidate.run();
+    try {
+      return candidate.run();
+    } catch (err) {
+      fallbacks.push(`${candidate.name} failed: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+  throw new Error('firstWorking: no candidates');
+}
+
+function contentRoot(document: Document, base: URL, input: ExtractInput, title: PageTitle, fallbacks: string[]): Element {
+  const { includeTags, excludeTags, onlyMainContent } = input.options;
+  prepare(document, base, excludeTags);
+  if (includeTags.length > 0) return collectIncluded(document, includeTags);
+  if (!onlyMainContent) return nonEmpty(document.body, [{ name: 'page body with hidden content revealed', run: () => freshDocument(input, base, true).body, hidden: true }], fallbacks);
+  const root = firstWorking(
+    [
+      { name: 'main-content extraction', run: () => (title.pageType === 'forum' ? thread(document, title) : mainContent(document, base, input, title)) },
+      { name: 'page body without site chrome', run: () => chromeless(freshBody(input, base)) },
+      { name: 'page body', run: () => freshBody(input, base) },
+    ],
+    fallbacks,
+  );
+  return nonEmpty(
+    root,
+    [
+      { name: 'page body without site chrome', run: () => chromeless(freshBody(input, base)) },
+      { name: 'main content with hidden content revealed', run: () => mainContent(freshDocument(input, base, true), base, input, title), hidden: true },
+      { name: 'page body with hidden content revealed, without site chrome', run: () => chromeless(freshDocument(input, base, true).body), hidden: true },
+    ],
+    fallbacks,
+  );
+}
+
+/**
+ * Content under this much text (a title, a stray line) is no result for a page that has
+ * more: the fallbacks are tried.
+ */
+const MIN_CONTENT_TEXT = 100;
+/**
+ * Hidden content is shown only when it is a page's worth: a page that hides a few lines
+ * (a "secret" paragraph, a no-JS notice) keeps them hidden.
+ */
+const MIN_REVEALED_TEXT = 500;
+
+/**
+ * The content, or when it came out empty or tiny (under MIN_CONTENT_TEXT), the first
+ * fallback that has that much text (the longest when none has): the body without site
+ * chrome (a page the extractor misread), then the page with what scripts would reveal (a
+ * forum's crawler view in <noscript>, an anti-flicker hidden wrapper), when that is at
+ * least MIN_REVEALED_TEXT. The step taken is
+ * recorded in metadata.extractionFallbacks ("empty main content: <name>"). A fallback that
+ * throws is skipped.
+ */
+function nonEmpty(root: Element, candidates: ReadonlyArray<Candidate<Element> & { hidden?: boolean }>, fallbacks: string[]): Element {
+  let best = root;
+  let bestLength = textLength(root);
+  if (bestLength >= MIN_CONTENT_TEXT) return root;
+  let taken: string | undefined;
+  for (const candidate of candidates) {
+    let el: Element;
+    try {
+      el = candidate.run();
+    } catch (err) {
+      fallbacks.push(`${candidate.name} failed: ${err instanceof Error ? err.message : String(err)}`);
+      continue;
+    }
+    const length = textLength(el);
+    if (candidate.hidden && length < MIN_REVEALED_TEXT) continue;
+    if (length > bestLength) {
+      best = el;
+      bestLength = length;
+      taken = candidate.name;
+    }
+    if (length >= MIN_CONTENT_TEXT) break;
+  }
+  if (taken) fallbacks.push(`empty main content: ${taken}`);
+  return best;
+}
+
+/**
+ * onlyMainContent: boilerplate named as such removed first (boilerplate.ts), the lead
+ * noted (lead.ts), then Readability's article with its lead restored, and the final
+ * boilerplate pass (prune.ts). A page that does not look like an article and where
+ * Readability kept under a quarter of the text gets the body without site chrome instead.
+ */
+function mainContent(document: Document, base: URL, input: ExtractInput, title: PageTitle): Element {
+  // Judged before Readability, which mutates the document: a page that may not be an
+  // article keeps a copy of its prepared body for the fallback.
+  const readerable = isProbablyReaderable(document);
+  removeBoilerplateByName(document.body);
+  const backup = readerable ? undefined : (document.body.cloneNode(true) as Element);
+  const lead = collectLead(document, title.title);
+  const containers = semanticContainers(document.body);
+  const article = extractMainContent(document, title);
+  if (article && (readerable || textLength(article) >= MIN_ARTICLE_SHARE * textLength(backup!))) {
+    removeNavigation(article);
+    restoreLead(article, lead);
+    pruneBoilerplate(article);
+    return betterCandidate(article, containers);
+  }
+  // No article (a home page, a listing): the body without site chrome. Readability found
+  // no text on a page that looked readable (rare): start again from the page.
+  return chromeless(backup ?? freshBody(input, base));
+}
+
+/**
+ * A forum thread: every post, with its author line. Readability keeps one post, and the
+ * comment, reply and author names that mark boilerplate on an article are the content
+ * here, so neither runs: the container of most of the page's prose (the thread), without
+ * site chrome and link-dense blocks, with the page's heading on top.
+ */
+function thread(document: Document, title: PageTitle): Element {
+  const h1 = document.body.querySelector('h1');
+  const root = proseContainer(document.body);
+  removeBoilerplate(root);
+  // Link density on: a thread's menus, tag lists and "similar topics" are links, its posts are not.
+  pruneBoilerplate(root);
+  if (!root.querySelector('h1')) {
+    const heading = document.createElement('h1');
+    heading.textContent = (h1?.textContent ?? '').replace(/\s+/g, ' ').trim() || splitTitle(title.title, title.siteName).heading;
+    root.prepend(heading);
+  }
+  return root;
+}
+
+/** A page that is not an article: the body without site chrome; its links are its content. */
+function chromeless(body: Element): Element {
+  removeBoilerplate(body);
+  pruneBoilerplate(body, { linkDensity: false });
+  return body;
+}
+
+/** The page parsed and prepared again (the first document was changed by an extractor). */
+function freshBody(input: ExtractInput, base: URL): Element {
+  return freshDocument(input, base, false).body;
+}
+
+function freshDocument(input: ExtractInput, base: URL, revealHidden: boolean): Document {
+  const fresh = parseDocument(input.html);
+  prepare(fresh, base, input.options.excludeTags, revealHidden);
+  return fresh;
+}
+
+/** Text of the content with one block per line: the markdown of last resort. */
+function plainText(root: Element): string {
+  return (root.textContent ?? '')
+    .split(/\n+/)
+    .map((line) => line.replace(/\s+/g, ' ').trim())
+    .filter(Boolean)
+    .join('\n\n');
+}
+
+/**
+ * A page Readability does not consider an article keeps its article only when it holds at
+ * least this share of the page's text; otherwise Readability has most likely picked one
+ * teaser of a listing and the whole page (minus chrome) is the better answer.
+ */
+const MIN_ARTICLE_SHARE = 0.25;
+
+function textLength(el: Element): number {
+  return (el.textContent ?? '').replace(/\s+/g, ' ').trim().length;
+}
+
+function prepare(document: Document, base: URL, excludeTags: readonly string[], revealHidden = false): void {
+  prepareBody(document.body, base, { revealHidden });
+  removeExcluded(document.body, excludeTags);
+}
+
+function parsePageUrl(url: string): URL {
+  try {
+    const parsed = new URL(url);
+    if (parsed.protocol === 'http:' || parsed.protocol === 'https:') return parsed;
+  } catch {
+    // reported below
+  }
+  throw new InvalidUrlError(`transform: page URL is not an absolute http(s) URL: ${url}`);
+}

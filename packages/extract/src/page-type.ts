@@ -1,0 +1,75 @@
+// metadata.pageType: what kind of page this is, from what the page declares (JSON-LD @type,
+// og:type, a forum engine's generator tag) and then its URL and structure. The seven kinds
+// are WCXB's (the benchmark the extractor is tuned on): article, documentation, service,
+// forum, listing, product, collection. extract-page.ts uses it where the layout needs another
+// root than one article: a forum thread keeps every post (the comment and author names that
+// mark boilerplate on an article are its content), and listings keep their repeated cards.
+export type PageType = 'article' | 'documentation' | 'service' | 'forum' | 'listing' | 'product' | 'collection';
+
+/** JSON-LD @types, strongest first: a product page often also declares its breadcrumb and its WebPage. */
+const LD_TYPES: Array<[RegExp, PageType]> = [
+  [/^(Product|ProductGroup|IndividualProduct|Car|Vehicle|SoftwareApplication|Book)$/, 'product'],
+  [/^(DiscussionForumPosting|QAPage)$/, 'forum'],
+  [/^(TechArticle|APIReference|HowTo)$/, 'documentation'],
+  [/^(CollectionPage|SearchResultsPage|ItemList|OfferCatalog)$/, 'collection'],
+  [/^(NewsArticle|BlogPosting|Article|Report|ScholarlyArticle|Recipe|Review|LiveBlogPosting|OpinionNewsArticle|AnalysisNewsArticle)$/, 'article'],
+  [/^(Service|ProfessionalService|FinancialService|LegalService|MedicalBusiness|LocalBusiness|HomeAndConstructionBusiness)$/, 'service'],
+];
+
+/** Forum engines name themselves in <meta name="generator"> or in the body's classes. */
+const FORUM_ENGINE = /\b(discourse|phpbb|vbulletin|xenforo|flarum|mybb|invision|nodebb|vanilla forums|simple machines|smf|bbpress|discuz)\b/i;
+
+/** URL paths by kind (a path segment, whole). */
+const URL_HINTS: Array<[RegExp, PageType]> = [
+  [/\/(forums?|threads?|discussions?|viewtopic\.php|showthread\.php)(\/|$|\?)|\/t\/[^/]+\/\d+/i, 'forum'],
+  [/\/(docs?|documentation|api|reference|manual|guides?|tutorials?|handbook|kb|knowledge-?base|developers?|learn)(\/|$)/i, 'documentation'],
+  [/\/(products?|p|item|dp|shop\/[^/]+\/[^/]+)(\/|$)/i, 'product'],
+  [/\/(collections?|category|categories|catalog|shop|store|tags?)(\/|$)/i, 'collection'],
+  [/\/(blog|news|articles?|posts?|stories|\d{4}\/\d{2})(\/|$)/i, 'article'],
+  [/\/(services?|solutions?|pricing|features|about|contact|industries)(\/|$)/i, 'service'],
+];
+
+export interface PageTypeInput {
+  url: string;
+  jsonLd: unknown[];
+  ogType?: string | undefined;
+  generator?: string | undefined;
+}
+
+/** The page's kind; 'article' when nothing says otherwise (the extractor's default layout). */
+export function detectPageType(document: Document, input: PageTypeInput): PageType {
+  const declared = ldType(input.jsonLd);
+  if (declared) return declared;
+  if (FORUM_ENGINE.test(input.generator ?? '') || FORUM_ENGINE.test(document.body?.getAttribute('class') ?? '')) return 'forum';
+  const og = (input.ogType ?? '').toLowerCase();
+  if (og === 'product' || og.startsWith('product.') || og === 'og:product') return 'product';
+  let path = '';
+  try {
+    path = new URL(input.url).pathname;
+  } catch {
+    // no path hint
+  }
+  const byUrl = URL_HINTS.find(([re]) => re.test(path))?.[1];
+  if (byUrl) return byUrl;
+  if (og === 'article') return 'article';
+  return 'article';
+}
+
+function ldType(blocks: unknown[]): PageType | undefined {
+  const types = new Set<string>();
+  const visit = (value: unknown, depth: number): void => {
+    if (depth > 4 || !value || typeof value !== 'object') return;
+    if (Array.isArray(value)) {
+      for (const v of value) visit(v, depth + 1);
+      return;
+    }
+    const node = value as Record<string, unknown>;
+    const t = node['@type'];
+    for (const name of Array.isArray(t) ? t : [t]) if (typeof name === 'string') types.add(name);
+    if (node['@graph']) visit(node['@graph'], depth + 1);
+    if (node['mainEntity']) visit(node['mainEntity'], depth + 1);
+  };
+  visit(blocks, 0);
+  for (const [re, kind] of LD_TYPES) for (const t of types) if (re.test(t)) return kind;
+  return undefined;
+}

@@ -1,0 +1,64 @@
+// The states of one kind of job (crawls, batches) folded from the log by their pure
+// `evolve`, each cached with the stream sequence of the last event folded in (bounded, LRU).
+//
+// load() brings a state up to the log's end: a cached one is caught up with the events after
+// its sequence by point reads (EventLog.historyAfter, no consumer); a missing one (a restart,
+// another replica, eviction) is rebuilt from the whole history, and so is one whose catch-up
+// ends before the sequence of the message being handled (a gap). Finished aggregates are
+// remembered by id only, so their late messages need no read at all.
+import type { StoredEvent } from '../../../../shared/src/events/index.js';
+import type { EventLog } from '../../../../shared/src/nats/event-log.js';
+import type { AggregateKind } from '../../../../shared/src/subjects.js';
+
+export interface Folding<S, E> {
+  kind: AggregateKind;
+  initialState: () => S;
+  evolve: (state: S, event: E) => S;
+  isFinished: (state: S) => boolean;
+}
+
+/** Finished ids remembered (oldest forgotten first). */
+const MAX_FINISHED = 10_000;
+
+export class DeciderStates<S, E> {
+  private readonly cache = new Map<string, { state: S; lastSeq: number }>();
+  private readonly finished = new Set<string>();
+
+  constructor(private readonly log: EventLog, private readonly folding: Folding<S, E>, private readonly maxEntries: number) {}
+
+  /** True when the aggregate is known to be over (no log read needed). */
+  isKnownFinished(id: string): boolean {
+    return this.finished.has(id);
+  }
+
+  /** The state with every event up to the log's end folded in (at least up to `atLeastSeq`). */
+  async load(id: string, atLeastSeq = 0): Promise<S> {
+    const { kind, initialState, evolve, isFinished } = this.folding;
+    let cached = this.cache.get(id);
+    let events: StoredEvent[] = cached ? await this.log.historyAfter(kind, id, cached.lastSeq) : [];
+    // The catch-up ended before the event being handled: rebuild from the whole history.
+    if (cached && (events.at(-1)?.seq ?? cached.lastSeq) < atLeastSeq) cached = undefined;
+    if (!cached) events = await this.log.history(kind, id);
+    let state = cached?.state ?? initialState();
+    let lastSeq = cached?.lastSeq ?? 0;
+    for (const e of events) {
+      if (e.seq <= lastSeq) continue;
+      state = evolve(state, e as unknown as E);
+      lastSeq = e.seq;
+    }
+    this.cache.delete(id);
+    if (isFinished(state)) {
+      if (this.finished.size >= MAX_FINISHED) this.finished.delete(this.finished.values().next().value!);
+      this.finished.add(id);
+    } else {
+      if (this.cache.size >= this.maxEntries) this.cache.delete(this.cache.keys().next().value!);
+      this.cache.set(id, { state, lastSeq });
+    }
+    return state;
+  }
+
+  /** Drops a cached state (it may lag behind half-appended decisions): the next load rebuilds it. */
+  forget(id: string): void {
+    this.cache.delete(id);
+  }
+}

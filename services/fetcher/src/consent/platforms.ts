@@ -1,0 +1,54 @@
+// The consent platforms the `consent` option answers (docs/api.md "Page outcome"): the
+// buttons their SDKs render for "reject all" and "accept all", in the top document, in a
+// shadow root, or inside the iframe some platforms draw their dialog in. Only these
+// buttons are ever clicked: a generic "find a button that says Accept" would click
+// newsletter sign-ups and bot checks alike.
+
+export type ConsentChoice = 'reject' | 'accept';
+
+export interface ConsentButtons {
+  platform: string;
+  /** CSS selectors, tried in order; the first visible match is clicked. */
+  reject: string[];
+  accept: string[];
+  /** The buttons live in this element's (open) shadow root. */
+  shadowHost?: string;
+}
+
+/**
+ * Platforms whose dialog is in the page's own document (ids and test ids their SDKs render).
+ * The same ids are looked for inside every iframe too: OneTrust, Didomi and Cookiebot can be
+ * set up to draw the dialog in a frame of their own.
+ */
+export const PAGE_PLATFORMS: readonly ConsentButtons[] = [
+  { platform: 'onetrust', reject: ['#onetrust-reject-all-handler'], accept: ['#onetrust-accept-btn-handler'] },
+  { platform: 'cookiebot', reject: ['#CybotCookiebotDialogBodyButtonDecline'], accept: ['#CybotCookiebotDialogBodyLevelButtonLevelOptinAllowAll'] },
+  { platform: 'didomi', reject: ['#didomi-notice-disagree-button'], accept: ['#didomi-notice-agree-button'] },
+  { platform: 'quantcast', reject: ['#qc-cmp2-ui button[mode="secondary"]:nth-of-type(2)'], accept: ['#qc-cmp2-ui button[mode="primary"]'] },
+  { platform: 'trustarc', reject: ['#truste-consent-required'], accept: ['#truste-consent-button'] },
+  { platform: 'usercentrics', reject: ['[data-testid="uc-deny-all-button"]'], accept: ['[data-testid="uc-accept-all-button"]'], shadowHost: '#usercentrics-root' },
+  { platform: 'google-funding-choices', reject: ['.fc-consent-root .fc-cta-do-not-consent'], accept: ['.fc-consent-root .fc-cta-consent'] },
+  { platform: 'consentmanager', reject: ['#cmpbox .cmpboxbtnno'], accept: ['#cmpbox .cmpboxbtnyes'] },
+];
+
+/**
+ * Platforms that draw their dialog only inside an iframe of their own, recognised by the
+ * frame's URL (their class names are too plain to look for in any frame). Sourcepoint's
+ * message frame carries `message_id` in its query (and may be served from the site's own
+ * CNAME); TrustArc's preference frame comes from consent-pref.trustarc.com.
+ */
+export const FRAME_PLATFORMS: ReadonlyArray<ConsentButtons & { frameUrl: RegExp }> = [
+  {
+    platform: 'sourcepoint',
+    frameUrl: /[?&]message_id=\d+/,
+    reject: ['button.sp_choice_type_13', 'button.sp_choice_type_REJECT_ALL'],
+    accept: ['button.sp_choice_type_11', 'button.sp_choice_type_ACCEPT_ALL'],
+  },
+  { platform: 'trustarc', frameUrl: /^https:\/\/consent-pref\.trustarc\.com\//, reject: ['.rejectAll', '.required'], accept: ['.call'] },
+];
+
+/**
+ * Frames of bot checks and CAPTCHAs: never looked into. The option removes consent dialogs;
+ * it never answers a bot check.
+ */
+export const BOT_CHECK_FRAMES = /challenges\.cloudflare\.com|hcaptcha\.com|\/recaptcha\/|recaptcha\.net|captcha-delivery\.com|px-cdn\.net|px-cloud\.net|awswaf\.com|\/cdn-cgi\/challenge-platform\//i;

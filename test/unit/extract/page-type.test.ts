@@ -1,0 +1,58 @@
+// metadata.pageType (page-type.ts) and the layout it selects: a forum thread keeps every
+// post with its author line, where the article layout kept one post and dropped the rest
+// as comments.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { normalizeScrapeOptions } from '../../../shared/src/scrape-options.js';
+import { extractPage } from '../../../packages/extract/src/index.js';
+
+function run(html: string, url = 'https://example.com/page') {
+  return extractPage({ html, url, options: normalizeScrapeOptions({ formats: ['markdown'] }) });
+}
+
+const ld = (type: string): string => `<script type="application/ld+json">${JSON.stringify({ '@context': 'https://schema.org', '@type': type, name: 'x' })}</script>`;
+const body = '<main><h1>Heading</h1><p>Some text of the page that is long enough to read as a paragraph of content.</p></main>';
+
+describe('metadata.pageType', () => {
+  test('from JSON-LD @type, strongest first', () => {
+    assert.equal(run(`<html><head>${ld('Product')}${ld('BreadcrumbList')}</head><body>${body}</body></html>`).metadata.pageType, 'product');
+    assert.equal(run(`<html><head>${ld('DiscussionForumPosting')}</head><body>${body}</body></html>`).metadata.pageType, 'forum');
+    assert.equal(run(`<html><head>${ld('TechArticle')}</head><body>${body}</body></html>`).metadata.pageType, 'documentation');
+    assert.equal(run(`<html><head>${ld('CollectionPage')}</head><body>${body}</body></html>`).metadata.pageType, 'collection');
+    assert.equal(run(`<html><head>${ld('NewsArticle')}</head><body>${body}</body></html>`).metadata.pageType, 'article');
+  });
+
+  test('from a forum engine, og:type and the URL; article by default', () => {
+    assert.equal(run(`<html><head><meta name="generator" content="Discourse 3.2"></head><body>${body}</body></html>`).metadata.pageType, 'forum');
+    assert.equal(run(`<html><head><meta property="og:type" content="product"></head><body>${body}</body></html>`).metadata.pageType, 'product');
+    assert.equal(run(`<html><body>${body}</body></html>`, 'https://acme.dev/docs/install').metadata.pageType, 'documentation');
+    assert.equal(run(`<html><body>${body}</body></html>`, 'https://board.example.org/viewtopic.php?t=12').metadata.pageType, 'forum');
+    assert.equal(run(`<html><body>${body}</body></html>`).metadata.pageType, 'article');
+  });
+});
+
+describe('the forum layout', () => {
+  test('a thread keeps every post with its author line, without the site chrome', () => {
+    const posts = [
+      ['marta', 'The backup job fails every night since the upgrade, with a permission error on the snapshot folder of the second disk.'],
+      ['jon', 'Check that the service account still owns the folder: the upgrade resets ownership on some systems, ours included.'],
+      ['marta', 'That was it. After giving the folder back to the service account the job ran fine last night, thank you very much.'],
+      ['li', 'Same problem here, same fix. It would be good if the release notes mentioned it, it cost us a whole morning to find.'],
+    ];
+    const thread = posts.map(([who, text]) => `<div class="comment"><div class="author">${who}</div><div class="comment-body"><p>${text}</p></div><div class="reply"><a href="/r">Reply</a></div></div>`).join('');
+    const html = `<html><head><title>Backup fails after upgrade - Example Forum</title><meta name="generator" content="phpBB"></head><body>
+      <header><nav><a href="/">Forum index</a> <a href="/faq">FAQ</a></nav></header>
+      <div id="page"><h1>Backup fails after upgrade</h1><div class="topic">${thread}</div></div>
+      <aside><h3>Similar topics</h3><ul><li><a href="/t/1">Restore is slow</a></li><li><a href="/t/2">Disk full</a></li></ul></aside>
+      <footer>Powered by phpBB</footer></body></html>`;
+    const out = run(html, 'https://forum.example.com/viewtopic.php?t=99');
+    assert.equal(out.metadata.pageType, 'forum');
+    const md = out.markdown!;
+    for (const [who, text] of posts) {
+      assert.ok(md.includes(text!), `post lost:\n${md}`);
+      assert.ok(md.includes(who!), `author line lost:\n${md}`);
+    }
+    assert.match(md, /^# Backup fails after upgrade/);
+    for (const chrome of ['Forum index', 'Similar topics', 'Powered by phpBB']) assert.ok(!md.includes(chrome), `${chrome} leaked:\n${md}`);
+  });
+});

@@ -13,10 +13,10 @@
 // Files are parsed while they stream in, so memory stays flat whatever the file size.
 import { Readable, pipeline } from 'node:stream';
 import zlib from 'node:zlib';
+import { fetchRobotsTxt, robotsParser } from '../../../../shared/src/robots-txt.js';
 import { safeStream } from '../../../../shared/src/safe-http.js';
 import { normalizeUrl } from '../../../../shared/src/url-normalize.js';
 import type { CidrRange } from '../../../../shared/src/url-safety.js';
-import { fetchRobotsTxt, robotsParser } from '../crawl/robots.js';
 import { SitemapParser } from './sitemap-parser.js';
 
 export const SITEMAP_DEFAULTS = {

@@ -2,8 +2,8 @@
 // scripts/services.ts) in this one Node process, `node service-host.js <name>:<healthPort>
 // ...`. Each keeps its own logger, NATS connection, consumers and health port
 // (shared/src/service.ts runServices); they share one V8 heap, the loaded modules and the
-// process's fixed memory, which one process each paid three times (docs/benchmarks.md:
-// 128 MB PSS idle for the three processes, 47 MB for the host).
+// process's fixed memory, which one process each paid three times (docs/benchmarks.md
+// "Third session").
 //
 // One that fails to start, or any crash, ends the host, and the supervisor starts it again
 // whole: every service is idempotent, so its siblings' restart costs a reconnect and

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfigOrExit, type BootstrapKey, type Config } from '../shared/src/config.js';
 import { newApiKey } from '../shared/src/ids.js';
-import { consoleConfig } from '../services/gateway/src/console/config.js';
+import { consoleConfig } from '../shared/src/console-config.js';
 import { createLogger } from '../shared/src/logger.js';
 import { cohostedServices, HOST_NODE_FLAGS, SERVICE_ENV, SERVICE_NODE_FLAGS, SERVICES, type ServiceName } from './services.js';
 
@@ -63,10 +63,8 @@ async function waitFor(check: () => Promise<boolean>, timeoutMs: number, what: s
 }
 
 /**
- * GOMEMLIMIT for the local nats-server (docs/benchmarks.md, "Third session"). Lower limits
- * were measured and refused: at 96 MiB its collector took 26% of the 500 scrapes' CPU in a
- * whole `npm run bench` (its store then holds the earlier scenarios' jobs), at 64 MiB 25%
- * even in the engines runs alone. A soft limit costs CPU once the live heap nears it.
+ * GOMEMLIMIT for the local nats-server: a soft limit costs CPU once the live heap nears it,
+ * and lower limits cost too much of it (docs/benchmarks.md, "Third session").
  */
 const NATS_SOFT_MEMORY_LIMIT = '128MiB';
 const SERVICE_MALLOC_ARENA_MAX = '2';

@@ -6,7 +6,7 @@
 // orphan still counts once reparented), and when some disappear between two readings it
 // compares what they had used (last reading) with what their nearest surviving ancestor's
 // cutime/cstime gained: the shortfall left with the orphans and is added back.
-import type { ProcStat } from './proc.js';
+import type { ProcStat } from './proc-stat.js';
 
 interface Seen {
   start: number;

@@ -1,17 +1,6 @@
 // What a response is: an HTML page, a document Trawl parses (PDF, DOCX) or passes through
 // (text, markdown, JSON), or something else. Decided from the response, never from the
 // URL's extension (a PDF at /download?id=7 is a PDF; an HTML page at /report.pdf is HTML).
-//
-// Order (docs/api.md "Documents"):
-//   1. the bytes' signature for the binary formats (file-type: %PDF- anywhere in the first
-//      1024 bytes, as readers accept it; a ZIP holding word/document.xml): a server's label
-//      cannot make PDF bytes into text, and misconfigured servers label PDFs
-//      application/octet-stream, text/plain or nothing;
-//   2. the Content-Type's media type: an explicit document type keeps its type even when
-//      the bytes disagree (a corrupt PDF served as application/pdf fails as
-//      DOCUMENT_UNREADABLE instead of becoming a page of garbage);
-//   3. no or a generic Content-Type (octet-stream): markup is HTML, anything else is not a
-//      document (the browser gets it, as before documents).
 import { Type, type Static } from '@sinclair/typebox';
 import { fileTypeFromBuffer } from 'file-type';
 
@@ -62,6 +51,16 @@ export function mayBeDocument(contentType: string | undefined): boolean {
   return kind === undefined || (kind !== 'html' && kind !== 'other');
 }
 
+// Order (docs/api.md "Documents"):
+//   1. the bytes' signature for the binary formats (file-type: %PDF- anywhere in the first
+//      1024 bytes, as readers accept it; a ZIP holding word/document.xml): a server's label
+//      cannot make PDF bytes into text, and misconfigured servers label PDFs
+//      application/octet-stream, text/plain or nothing;
+//   2. the Content-Type's media type: an explicit document type keeps its type even when
+//      the bytes disagree (a corrupt PDF served as application/pdf fails as
+//      DOCUMENT_UNREADABLE instead of becoming a page of garbage);
+//   3. no or a generic Content-Type (octet-stream): markup is HTML, anything else is not a
+//      document (the browser gets it, as before documents).
 /** The kind of a response from its Content-Type and its first bytes (at least 4100 for DOCX). */
 export async function detectResponseKind(contentType: string | undefined, bytes: Uint8Array): Promise<ResponseKind> {
   const signed = await signatureKind(bytes);

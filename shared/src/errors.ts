@@ -3,46 +3,62 @@
 // code users see. Two functions turn them into behaviour: `ackDecision` (what a JetStream
 // consumer does with the message) and, in the gateway, the RFC 7807 error handler.
 
-/** Codes of the spec's error table plus the ones the spec leaves to us (docs/api.md). */
+/**
+ * Every error code, one row each: the HTTP status and problem title the API answers with,
+ * what a consumer does with a message that failed with it (`nak`: redeliver, the same work
+ * may succeed later; `term`: record the failure and stop), and the class thrown for it
+ * where the code has a plain one (the classes below are built from these rows).
+ */
 export const ERROR_CODES = {
-  UNAUTHORIZED: { status: 401, title: 'Unauthorized' },
-  INVALID_URL: { status: 400, title: 'Invalid URL' },
-  URL_NOT_ALLOWED: { status: 400, title: 'URL not allowed' },
-  PAGE_TIMEOUT: { status: 504, title: 'Page timeout' },
-  SELECTOR_NOT_FOUND: { status: 400, title: 'Selector not found' },
-  BROWSER_ERROR: { status: 500, title: 'Browser error' },
-  NETWORK_ERROR: { status: 500, title: 'Network error' },
-  RATE_LIMITED: { status: 429, title: 'Too many requests' },
-  QUOTA_EXCEEDED: { status: 429, title: 'Quota exceeded' },
+  UNAUTHORIZED: { status: 401, title: 'Unauthorized', delivery: 'term', className: 'UnauthorizedError' },
+  INVALID_URL: { status: 400, title: 'Invalid URL', delivery: 'term' },
+  URL_NOT_ALLOWED: { status: 400, title: 'URL not allowed', delivery: 'term', className: 'UrlNotAllowedError' },
+  // The timeout the user set: the same page takes as long next time.
+  PAGE_TIMEOUT: { status: 504, title: 'Page timeout', delivery: 'term', className: 'PageTimeoutError' },
+  SELECTOR_NOT_FOUND: { status: 400, title: 'Selector not found', delivery: 'term', className: 'SelectorNotFoundError' },
+  // A crashed browser or page: transient.
+  BROWSER_ERROR: { status: 500, title: 'Browser error', delivery: 'nak', className: 'BrowserError' },
+  // DNS failures and refused connections are final; resets may be retried (per instance).
+  NETWORK_ERROR: { status: 500, title: 'Network error', delivery: 'term' },
+  RATE_LIMITED: { status: 429, title: 'Too many requests', delivery: 'nak' },
+  QUOTA_EXCEEDED: { status: 429, title: 'Quota exceeded', delivery: 'nak' },
   // Not in the spec's table; decided in docs/api.md.
-  VALIDATION_ERROR: { status: 400, title: 'Invalid request' },
-  NOT_FOUND: { status: 404, title: 'Not found' },
-  METHOD_NOT_ALLOWED: { status: 405, title: 'Method not allowed' },
-  JOB_ALREADY_FINISHED: { status: 409, title: 'Job already finished' },
-  ROTATION_CONFLICT: { status: 409, title: 'Rotation conflict' },
-  // Documents (PDF, DOCX...): decided in docs/api.md "Documents".
-  DOCUMENT_TOO_LARGE: { status: 413, title: 'Document too large' },
-  DOCUMENT_ENCRYPTED: { status: 422, title: 'Document encrypted' },
-  DOCUMENT_UNREADABLE: { status: 422, title: 'Document unreadable' },
-  DOCUMENT_PARSE_TIMEOUT: { status: 504, title: 'Document parse timeout' },
-  DOCUMENT_TOO_COMPLEX: { status: 422, title: 'Document too complex' },
-  // The transform's own bounds: decided in docs/api.md "Transform budgets".
-  TRANSFORM_TIMEOUT: { status: 504, title: 'Transform timeout' },
-  PAGE_TOO_COMPLEX: { status: 422, title: 'Page too complex' },
+  VALIDATION_ERROR: { status: 400, title: 'Invalid request', delivery: 'term' },
+  NOT_FOUND: { status: 404, title: 'Not found', delivery: 'term', className: 'NotFoundError' },
+  METHOD_NOT_ALLOWED: { status: 405, title: 'Method not allowed', delivery: 'term' },
+  JOB_ALREADY_FINISHED: { status: 409, title: 'Job already finished', delivery: 'term' },
+  ROTATION_CONFLICT: { status: 409, title: 'Rotation conflict', delivery: 'term' },
+  // Documents (PDF, DOCX...): decided in docs/api.md "Documents". The same bytes fail the
+  // same way next time: over DOCUMENT_MAX_BYTES, password-protected, corrupt, past
+  // DOCUMENT_PARSE_TIMEOUT_MS, or over a parse budget (DOCUMENT_LIMITS in document-type.ts)
+  // or fatal to the parse thread.
+  DOCUMENT_TOO_LARGE: { status: 413, title: 'Document too large', delivery: 'term', className: 'DocumentTooLargeError' },
+  DOCUMENT_ENCRYPTED: { status: 422, title: 'Document encrypted', delivery: 'term', className: 'DocumentEncryptedError' },
+  DOCUMENT_UNREADABLE: { status: 422, title: 'Document unreadable', delivery: 'term', className: 'DocumentUnreadableError' },
+  DOCUMENT_PARSE_TIMEOUT: { status: 504, title: 'Document parse timeout', delivery: 'term', className: 'DocumentParseTimeoutError' },
+  DOCUMENT_TOO_COMPLEX: { status: 422, title: 'Document too complex', delivery: 'term', className: 'DocumentTooComplexError' },
+  // The transform's own bounds (docs/api.md "Transform budgets"): past TRANSFORM_TIMEOUT_MS
+  // (the thread is terminated) or fatal to the thread (out of memory). The same page would
+  // stall or kill the next thread the same way.
+  TRANSFORM_TIMEOUT: { status: 504, title: 'Transform timeout', delivery: 'term', className: 'TransformTimeoutError' },
+  PAGE_TOO_COMPLEX: { status: 422, title: 'Page too complex', delivery: 'term', className: 'PageTooComplexError' },
   // A page that is not the content asked for (docs/api.md "Page outcome").
-  PAGE_CHALLENGE: { status: 502, title: 'Page is a bot challenge' },
-  PAGE_BLOCKED: { status: 502, title: 'Page is a block page' },
-  PAGE_EMPTY: { status: 502, title: 'Page is empty' },
-  // The web console's (docs/console.md).
-  FORBIDDEN: { status: 403, title: 'Forbidden' },
-  CONFLICT: { status: 409, title: 'Conflict' },
-  PAYLOAD_TOO_LARGE: { status: 413, title: 'Payload too large' },
-  URI_TOO_LONG: { status: 414, title: 'URI too long' },
-  UNSUPPORTED_MEDIA_TYPE: { status: 415, title: 'Unsupported media type' },
-  HEADERS_TOO_LARGE: { status: 431, title: 'Request headers too large' },
-  SERVICE_UNAVAILABLE: { status: 503, title: 'Service unavailable' },
-  INTERNAL_ERROR: { status: 500, title: 'Internal error' },
-} as const;
+  PAGE_CHALLENGE: { status: 502, title: 'Page is a bot challenge', delivery: 'term' },
+  PAGE_BLOCKED: { status: 502, title: 'Page is a block page', delivery: 'term' },
+  PAGE_EMPTY: { status: 502, title: 'Page is empty', delivery: 'term' },
+  // The web console's (docs/console.md). Forbidden: signed in, but not allowed (a missing
+  // CSRF token, a member on an admin page).
+  FORBIDDEN: { status: 403, title: 'Forbidden', delivery: 'term', className: 'ForbiddenError' },
+  CONFLICT: { status: 409, title: 'Conflict', delivery: 'term' },
+  PAYLOAD_TOO_LARGE: { status: 413, title: 'Payload too large', delivery: 'term' },
+  URI_TOO_LONG: { status: 414, title: 'URI too long', delivery: 'term' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, title: 'Unsupported media type', delivery: 'term' },
+  HEADERS_TOO_LARGE: { status: 431, title: 'Request headers too large', delivery: 'term' },
+  // Infrastructure is down (NATS, store): the request may be repeated.
+  SERVICE_UNAVAILABLE: { status: 503, title: 'Service unavailable', delivery: 'nak', className: 'ServiceUnavailableError' },
+  // A bug or unclassified failure: retried like a transient failure, then given up.
+  INTERNAL_ERROR: { status: 500, title: 'Internal error', delivery: 'nak', className: 'InternalError' },
+} as const satisfies Record<string, { status: number; title: string; delivery: 'nak' | 'term'; className?: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
 
@@ -114,24 +130,12 @@ export class ValidationError extends TrawlError {
   }
 }
 
-// ---- concrete codes ---------------------------------------------------------------
+// ---- classes with a constructor of their own ----------------------------------------
 
 export class InvalidUrlError extends ValidationError {
   constructor(message: string, field = 'url') {
     super(message, field, 'INVALID_URL');
   }
-}
-export class UrlNotAllowedError extends NonRetryableError {
-  readonly code = 'URL_NOT_ALLOWED';
-}
-export class PageTimeoutError extends NonRetryableError {
-  readonly code = 'PAGE_TIMEOUT';
-}
-export class SelectorNotFoundError extends NonRetryableError {
-  readonly code = 'SELECTOR_NOT_FOUND';
-}
-export class BrowserError extends RetryableError {
-  readonly code = 'BROWSER_ERROR';
 }
 export class NetworkError extends TrawlError {
   readonly code = 'NETWORK_ERROR';
@@ -140,61 +144,51 @@ export class NetworkError extends TrawlError {
     super(message, options);
   }
 }
-export class NotFoundError extends NonRetryableError {
-  readonly code = 'NOT_FOUND';
+
+// ---- the classes built from the table -------------------------------------------------
+
+type ClassCode = { [C in ErrorCode]: (typeof ERROR_CODES)[C] extends { className: string } ? C : never }[ErrorCode];
+type ClassName<C extends ClassCode> = (typeof ERROR_CODES)[C]['className'];
+type CodeError<C extends ErrorCode> = TrawlError & { readonly code: C };
+type CodeErrorClass<C extends ErrorCode> = new (message: string, options?: { cause?: unknown }) => CodeError<C>;
+
+function buildErrorClasses(): { [C in ClassCode as ClassName<C>]: CodeErrorClass<C> } {
+  const classes: Record<string, unknown> = {};
+  for (const [code, row] of Object.entries(ERROR_CODES)) {
+    if (!('className' in row)) continue;
+    const Base = row.delivery === 'nak' ? RetryableError : NonRetryableError;
+    const built = class extends Base {
+      readonly code = code as ErrorCode;
+    };
+    // Named as if written by hand: TrawlError's constructor takes `name` from it, and the
+    // transform pool rebuilds errors that cross a thread by name.
+    Object.defineProperty(built, 'name', { value: row.className });
+    classes[row.className] = built;
+  }
+  return classes as { [C in ClassCode as ClassName<C>]: CodeErrorClass<C> };
 }
-export class UnauthorizedError extends NonRetryableError {
-  readonly code = 'UNAUTHORIZED';
-}
-/** Signed in, but not allowed (a missing CSRF token, a member on an admin page). */
-export class ForbiddenError extends NonRetryableError {
-  readonly code = 'FORBIDDEN';
-}
-/** A document over DOCUMENT_MAX_BYTES: the same bytes are as large next time. */
-export class DocumentTooLargeError extends NonRetryableError {
-  readonly code = 'DOCUMENT_TOO_LARGE';
-}
-/** A password-protected document: no retry opens it. */
-export class DocumentEncryptedError extends NonRetryableError {
-  readonly code = 'DOCUMENT_ENCRYPTED';
-}
-/** A corrupt or unsupported document: parsing it again fails the same way. */
-export class DocumentUnreadableError extends NonRetryableError {
-  readonly code = 'DOCUMENT_UNREADABLE';
-}
-/** A parse that ran past DOCUMENT_PARSE_TIMEOUT_MS (its worker thread was terminated). */
-export class DocumentParseTimeoutError extends NonRetryableError {
-  readonly code = 'DOCUMENT_PARSE_TIMEOUT';
-}
-/**
- * A document too heavy to parse: over its parse budget (shared/src/document-type.ts
- * DOCUMENT_LIMITS: bytes inflated, text, ZIP entries, XML elements and depth, DTDs), or one
- * whose parse killed its worker thread (past the thread's V8 heap limit, or a crash). The
- * same bytes are as heavy next time, so it is never redelivered.
- */
-export class DocumentTooComplexError extends NonRetryableError {
-  readonly code = 'DOCUMENT_TOO_COMPLEX';
-}
-/**
- * A web page's transform that ran past TRANSFORM_TIMEOUT_MS: its worker thread was
- * terminated (the only way to stop synchronous work) and replaced. The same page and
- * options would stall the next thread the same way, so it is never redelivered.
- */
-export class TransformTimeoutError extends NonRetryableError {
-  readonly code = 'TRANSFORM_TIMEOUT';
-}
-/** A web page whose transform killed its worker thread (out of memory): never redelivered. */
-export class PageTooComplexError extends NonRetryableError {
-  readonly code = 'PAGE_TOO_COMPLEX';
-}
-/** Infrastructure is down (NATS, store): the request may be repeated. */
-export class ServiceUnavailableError extends RetryableError {
-  readonly code = 'SERVICE_UNAVAILABLE';
-}
-/** A bug or unclassified failure. Retried like a transient failure, then given up. */
-export class InternalError extends RetryableError {
-  readonly code = 'INTERNAL_ERROR';
-}
+
+export const {
+  UrlNotAllowedError, PageTimeoutError, SelectorNotFoundError, BrowserError, NotFoundError, UnauthorizedError, ForbiddenError,
+  DocumentTooLargeError, DocumentEncryptedError, DocumentUnreadableError, DocumentParseTimeoutError, DocumentTooComplexError,
+  TransformTimeoutError, PageTooComplexError, ServiceUnavailableError, InternalError,
+} = buildErrorClasses();
+export type UrlNotAllowedError = CodeError<'URL_NOT_ALLOWED'>;
+export type PageTimeoutError = CodeError<'PAGE_TIMEOUT'>;
+export type SelectorNotFoundError = CodeError<'SELECTOR_NOT_FOUND'>;
+export type BrowserError = CodeError<'BROWSER_ERROR'>;
+export type NotFoundError = CodeError<'NOT_FOUND'>;
+export type UnauthorizedError = CodeError<'UNAUTHORIZED'>;
+export type ForbiddenError = CodeError<'FORBIDDEN'>;
+export type DocumentTooLargeError = CodeError<'DOCUMENT_TOO_LARGE'>;
+export type DocumentEncryptedError = CodeError<'DOCUMENT_ENCRYPTED'>;
+export type DocumentUnreadableError = CodeError<'DOCUMENT_UNREADABLE'>;
+export type DocumentParseTimeoutError = CodeError<'DOCUMENT_PARSE_TIMEOUT'>;
+export type DocumentTooComplexError = CodeError<'DOCUMENT_TOO_COMPLEX'>;
+export type TransformTimeoutError = CodeError<'TRANSFORM_TIMEOUT'>;
+export type PageTooComplexError = CodeError<'PAGE_TOO_COMPLEX'>;
+export type ServiceUnavailableError = CodeError<'SERVICE_UNAVAILABLE'>;
+export type InternalError = CodeError<'INTERNAL_ERROR'>;
 
 /** Anything thrown becomes a TrawlError; unknown errors are internal and retryable. */
 export function toTrawlError(err: unknown): TrawlError {

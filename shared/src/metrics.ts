@@ -1,17 +1,7 @@
-// Prometheus metrics (prom-client). One registry per process holds everything, labelled
-// with the service's name (set by runServices; in `npm start`'s service host, the hosted
-// services' names joined by "+", as they share the process), and the
-// health server serves it at /metrics on the service's internal HEALTH_PORT, never on the
-// public API port. Metrics are created once, at first use, so tests that run several
-// services in one process share them instead of registering twice.
-//
-// What is measured (docs/architecture.md, "Metrics"):
-//   every consumer   messages handled by outcome, handling time, in flight, redeliveries
-//   gateway          HTTP requests by route and status, their duration, refusals by code
-//   fetcher          browser contexts and pages open, browser launches (from the pool)
-//   projector        last applied stream sequence and how far it trails the stream
-//   dispatcher       webhook attempts by outcome
-// plus prom-client's default process metrics (CPU, memory, event-loop lag, GC).
+// Prometheus metrics (prom-client): one registry per process, labelled with the service's
+// name (in the service host, the hosted services' names joined by "+"), served at /metrics
+// on the internal HEALTH_PORT, never the public API port; what is measured: docs/architecture.md
+// "Metrics". Created at first use, so tests running several services in one process share them.
 import client from 'prom-client';
 
 export const registry = client.register;
@@ -38,55 +28,29 @@ function once<T extends client.Metric>(name: string, make: () => T): T {
 
 const SECONDS_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
 
+/** A metric made at first use (see `once`); histograms of seconds share one set of buckets. */
+const counter = <L extends string>(name: string, help: string, labelNames: readonly L[]) => (): client.Counter<L> =>
+  once(name, () => new client.Counter({ name, help, labelNames }));
+const gauge = <L extends string>(name: string, help: string, labelNames: readonly L[]) => (): client.Gauge<L> =>
+  once(name, () => new client.Gauge({ name, help, labelNames }));
+const histogram = <L extends string>(name: string, help: string, labelNames: readonly L[]) => (): client.Histogram<L> =>
+  once(name, () => new client.Histogram({ name, help, labelNames, buckets: SECONDS_BUCKETS }));
+
 export const consumerMetrics = {
-  handled: () => once('trawl_messages_handled_total', () => new client.Counter({
-    name: 'trawl_messages_handled_total',
-    help: 'Messages a consumer finished with, by outcome (ack, retry, gave_up, poison, handed_back)',
-    labelNames: ['consumer', 'outcome'] as const,
-  })),
-  duration: () => once('trawl_message_handle_seconds', () => new client.Histogram({
-    name: 'trawl_message_handle_seconds',
-    help: 'Time a consumer spent on one delivery of a message',
-    labelNames: ['consumer'] as const,
-    buckets: SECONDS_BUCKETS,
-  })),
-  inFlight: () => once('trawl_messages_in_flight', () => new client.Gauge({
-    name: 'trawl_messages_in_flight',
-    help: 'Messages a consumer is handling now',
-    labelNames: ['consumer'] as const,
-  })),
-  redelivered: () => once('trawl_messages_redelivered_total', () => new client.Counter({
-    name: 'trawl_messages_redelivered_total',
-    help: 'Deliveries after the first (retries, crashes, shutdown hand-backs)',
-    labelNames: ['consumer'] as const,
-  })),
+  handled: counter('trawl_messages_handled_total', 'Messages a consumer finished with, by outcome (ack, retry, gave_up, poison, handed_back)', ['consumer', 'outcome']),
+  duration: histogram('trawl_message_handle_seconds', 'Time a consumer spent on one delivery of a message', ['consumer']),
+  inFlight: gauge('trawl_messages_in_flight', 'Messages a consumer is handling now', ['consumer']),
+  redelivered: counter('trawl_messages_redelivered_total', 'Deliveries after the first (retries, crashes, shutdown hand-backs)', ['consumer']),
 };
 
 export const httpMetrics = {
-  requests: () => once('trawl_http_requests_total', () => new client.Counter({
-    name: 'trawl_http_requests_total',
-    help: 'HTTP requests answered, by method, route pattern and status code',
-    labelNames: ['method', 'route', 'status_code'] as const,
-  })),
-  duration: () => once('trawl_http_request_duration_seconds', () => new client.Histogram({
-    name: 'trawl_http_request_duration_seconds',
-    help: 'Time from receiving a request to answering it, by method and route pattern',
-    labelNames: ['method', 'route'] as const,
-    buckets: SECONDS_BUCKETS,
-  })),
-  problems: () => once('trawl_http_problems_total', () => new client.Counter({
-    name: 'trawl_http_problems_total',
-    help: 'Error responses (RFC 7807), by code',
-    labelNames: ['code'] as const,
-  })),
+  requests: counter('trawl_http_requests_total', 'HTTP requests answered, by method, route pattern and status code', ['method', 'route', 'status_code']),
+  duration: histogram('trawl_http_request_duration_seconds', 'Time from receiving a request to answering it, by method and route pattern', ['method', 'route']),
+  problems: counter('trawl_http_problems_total', 'Error responses (RFC 7807), by code', ['code']),
 };
 
 export const webhookMetrics = {
-  attempts: () => once('trawl_webhook_attempts_total', () => new client.Counter({
-    name: 'trawl_webhook_attempts_total',
-    help: 'Webhook delivery attempts, by outcome (delivered, retry, abandoned)',
-    labelNames: ['outcome'] as const,
-  })),
+  attempts: counter('trawl_webhook_attempts_total', 'Webhook delivery attempts, by outcome (delivered, retry, abandoned)', ['outcome']),
 };
 
 const readers = new Map<string, () => number | Promise<number>>();

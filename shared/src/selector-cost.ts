@@ -5,12 +5,10 @@
 // Why these rules: the transformer's DOM (linkedom, through css-select) matches right to
 // left and backtracks without memoizing plain descendant steps. A selector with k
 // descendant (` `) or general-sibling (`~`) combinators that fails near the top tries every
-// way to place its k ancestors on each candidate's ancestor chain: C(depth, k) paths. On a
-// page of 300 nested divs, measured: k = 3 -> 0.12 s, k = 4 -> 7 s, k = 6 (`section div div
-// div div div span`, the issue's selector) -> hours. Chromium's serialization caps nesting
-// at 512, where k = 3 costs about 0.5 s per match attempt; the pool's TRANSFORM_TIMEOUT_MS
-// is the backstop for what remains. `:has()` scans each candidate's subtree (quadratic in
-// the page), and selectors nested in :not()/:is()/:where() run once per candidate, so their
+// way to place its k ancestors on each candidate's ancestor chain: C(depth, k) paths, so
+// the cost explodes with k (docs/benchmarks.md "Selector cost"); TRANSFORM_TIMEOUT_MS is the
+// backstop for what remains. `:has()` scans each candidate's subtree (quadratic in the
+// page), and selectors nested in :not()/:is()/:where() run once per candidate, so their
 // combinators count with the outer ones.
 import { parse, type Selector } from 'css-what';
 

@@ -1,25 +1,7 @@
 // Webhook signing per the Standard Webhooks convention (standardwebhooks.com), shared by the
-// webhook-dispatcher (signs) and the gateway (hands each API key its secret).
-//
-//   webhook-id         msg_<crawlId>: the same on every attempt, receivers deduplicate on it
-//   webhook-timestamp  Unix seconds of this attempt (receivers reject stale ones, 5 min)
-//   webhook-signature  v1,<base64 HMAC-SHA256(secret, "<id>.<timestamp>.<body>")>
-//
-// Per-key secrets are derived, not stored: secret(key) = HMAC-SHA256(server secret,
-// "trawl-webhook-secret:" + apiKeyId), shown to the user as "whsec_" + base64. One server
-// secret thus gives every key its own secret with nothing to store, and no key's secret
-// reveals another's or the server's. The server secret comes from WEBHOOK_SIGNING_SECRET,
-// or else is generated once (32 random bytes) and kept in the NATS KV bucket
-// `trawl-secrets`, created atomically by whichever service needs it first.
-//
-// Rotation: a key's secret has a generation, 0 until its first rotation. Each rotation is a
-// `webhook_secret_rotated` event on the key's own subject (rotationSubject), so the last
-// event there *is* the current generation: nothing else is stored. Generation 0 is the
-// derivation above, unchanged (secrets handed out before rotation existed keep working);
-// generation n >= 1 derives from "trawl-webhook-secret:<apiKeyId>:<n>" (key ids are plain
-// subject tokens without ':', so no two labels collide). For a grace period after a
-// rotation every delivery carries two signatures, one per secret, so receivers can switch
-// secrets at their own pace; the functions below that decide it take the clock as an input.
+// webhook-dispatcher (signs) and the gateway (hands each API key its secret). Per-key
+// secrets are derived from one server secret, not stored; rotations are events on the key's
+// own subject, so the log alone says which secrets sign (docs/api.md "Webhooks").
 import { createHmac, randomBytes } from 'node:crypto';
 import { StorageType, type JetStreamClient } from 'nats';
 import { Webhook } from 'standardwebhooks';
@@ -31,6 +13,12 @@ export const WEBHOOK_SECRET_PREFIX = 'whsec_';
 export const SECRETS_BUCKET = 'trawl-secrets';
 const SERVER_SECRET_KEY = 'webhook-signing';
 
+// secret(key) = HMAC-SHA256(server secret, "trawl-webhook-secret:" + apiKeyId), shown to
+// the user as "whsec_" + base64: one server secret gives every key its own secret with
+// nothing to store, and no key's secret reveals another's or the server's. Generation
+// n >= 1 (a rotated secret) derives from "trawl-webhook-secret:<apiKeyId>:<n>" (key ids
+// have no ':', so no two labels collide); generation 0 is unchanged, so secrets handed out
+// before rotation existed keep working.
 /** The per-API-key signing secret of generation 0, in the `whsec_<base64>` form standardwebhooks libraries take. */
 export function deriveWebhookSecret(serverSecret: string, apiKeyId: string): string {
   return webhookSecretOf(serverSecret, apiKeyId, 0);
@@ -44,6 +32,10 @@ export function webhookSecretOf(serverSecret: string, apiKeyId: string, generati
   return `${WEBHOOK_SECRET_PREFIX}${key.toString('base64')}`;
 }
 
+// Rotation: each one is a `webhook_secret_rotated` event on the key's own subject, so the
+// last event there *is* the current generation: nothing else is stored. For a grace period
+// after a rotation every delivery carries two signatures, one per secret, so receivers
+// switch secrets at their own pace; the functions that decide it take the clock as input.
 /** The subject of a key's rotations: its last event is the key's current generation. */
 export function rotationSubject(apiKeyId: string): SubjectParts {
   return { kind: 'apikey', id: apiKeyId, part: KEY_PART, event: 'webhook_secret_rotated' };
@@ -91,6 +83,11 @@ export function signingSecrets(serverSecret: string, apiKeyId: string, last: Web
   return signingGenerations(last, now).map((generation) => webhookSecretOf(serverSecret, apiKeyId, generation));
 }
 
+/**
+ * webhook-id: msg_<crawlId>, the same on every attempt (receivers deduplicate on it);
+ * webhook-timestamp: Unix seconds of this attempt (receivers reject stale ones, 5 min);
+ * webhook-signature: v1,<base64 HMAC-SHA256(secret, "<id>.<timestamp>.<body>")>.
+ */
 export interface WebhookHeaders {
   'webhook-id': string;
   'webhook-timestamp': string;
@@ -115,7 +112,8 @@ export function signWebhook(secrets: string | readonly string[], webhookId: stri
 
 /**
  * The server secret: WEBHOOK_SIGNING_SECRET when set (at least 32 characters), otherwise
- * the one stored in the KV bucket, generated on first use. Throws on a too-short env value.
+ * the one stored in the `trawl-secrets` KV bucket: 32 random bytes generated on first use,
+ * created atomically by whichever service needs it first. Throws on a too-short env value.
  */
 export async function loadServerSecret(js: JetStreamClient, configured: string | undefined): Promise<string> {
   // Length is checked with the rest of the configuration (config.ts).

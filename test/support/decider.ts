@@ -37,3 +37,19 @@ export function deciderSpec<Command, Event, State, Result = Event[], Context = u
     },
   };
 }
+
+/**
+ * given(events) for a read model (services/projector/src/read-models/): folds its `evolve`
+ * over the events as the projector does, where a null answer saves nothing and the
+ * document stays. `hydrated` gives an event what the projector would have loaded for it.
+ */
+export function readModelSpec<Doc, Event, Hydrated = undefined, State extends Doc | null = Doc | null>(
+  evolve: (doc: Doc | null, event: Event, hydrated: Hydrated) => Doc | null,
+  initial: State = null as State,
+) {
+  return {
+    given(events: Event[], hydrated?: (event: Event) => Hydrated): State {
+      return events.reduce<State>((doc, e) => (evolve(doc, e, hydrated?.(e) as Hydrated) ?? doc) as State, initial);
+    },
+  };
+}

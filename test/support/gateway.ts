@@ -81,7 +81,7 @@ export async function startGateway<S extends SqliteStore = SqliteStore, L extend
     const now = new Date();
     await log.append(makeEvent('key_created', { kind: 'apikey', id: apiKeyId(key), part: KEY_PART },
       { keyHash: apiKeyHash(key), plan, label: 'test', createdAt: now.toISOString() }, { eventId: newId(), now }), { once: true });
-    while (!(await store.findApiKeyByHash(apiKeyHash(key)))) await new Promise((r) => setTimeout(r, 20));
+    while (!(await store.apiKeys.find(apiKeyHash(key)))) await new Promise((r) => setTimeout(r, 20));
   };
   for (const [key, plan] of options.keys ?? []) await createKey(key, plan);
 

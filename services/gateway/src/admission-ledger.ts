@@ -1,22 +1,11 @@
-// Admissions not yet visible in the key-usage read model. The plan limits are checked
-// against that projection, which trails the log by the few milliseconds the projector
-// takes; two requests of one key arriving together would both see the last free slot.
-// So every admission is first written here, per key, with compare-and-set: a replica that
-// decides on a stale list loses the write, reads again and decides again. The entry is
-// released once the projection shows the job (the POST waits for that anyway), and an
-// entry left by a crashed gateway stops counting after `reservationTtlMs`.
-//
-// Within one gateway, admissions of one key also wait for each other (a keyed lock), so a
-// burst of one key's requests costs one read and one write each instead of a storm of
-// failed compare-and-sets; only replicas contend with each other.
-//
-// This bucket is not a source of truth: nothing is derived from it. It is in file storage
-// all the same: a memory bucket is gone when nats-server restarts, and the handle opened
-// here would then point at nothing (every request timing out until the gateway restarts).
-import { StorageType, type JetStreamClient, type KV, type KvEntry } from 'nats';
+// Admissions not yet visible in the key-usage read model, per key, written with
+// compare-and-set: the plan limits are checked against that projection, which trails the
+// log by a few milliseconds, so two requests of one key arriving together would both see
+// the last free slot without it.
+import { StorageType, type JetStreamClient, type KV } from 'nats';
 import { RateLimitedError } from '../../../shared/src/errors.js';
 import { KeyedLock } from '../../../shared/src/keyed-lock.js';
-import { isKvConflict } from '../../../shared/src/nats/kv-cas.js';
+import { casUpdate, KvContentionError, kvText } from '../../../shared/src/nats/kv-cas.js';
 
 export const ADMISSION_BUCKET = 'trawl-admissions';
 
@@ -41,6 +30,18 @@ export interface LedgerOptions {
 }
 
 
+// Every admission is first written here, per key, with compare-and-set: a replica that
+// decides on a stale list loses the write, reads again and decides again. The entry is
+// released once the projection shows the job (the POST waits for that anyway), and an
+// entry left by a crashed gateway stops counting after `reservationTtlMs`.
+//
+// Within one gateway, admissions of one key also wait for each other (a keyed lock), so a
+// burst of one key's requests costs one read and one write each instead of a storm of
+// failed compare-and-sets; only replicas contend with each other.
+//
+// This bucket is not a source of truth: nothing is derived from it. It is in file storage
+// all the same: a memory bucket is gone when nats-server restarts, and the handle opened
+// here would then point at nothing (every request timing out until the gateway restarts).
 export class AdmissionLedger {
   private kv: Promise<KV> | undefined;
   private readonly now: () => number;
@@ -58,10 +59,10 @@ export class AdmissionLedger {
     return this.kv;
   }
 
-  private live(entry: KvEntry | null): Reservation[] {
-    if (!entry || entry.length === 0) return [];
+  private live(text: string | null): Reservation[] {
+    if (text === null) return [];
     const since = this.now() - this.ttlMs;
-    return (JSON.parse(entry.string()) as Reservation[]).filter((r) => r.at >= since);
+    return (JSON.parse(text) as Reservation[]).filter((r) => r.at >= since);
   }
 
   /**
@@ -75,20 +76,16 @@ export class AdmissionLedger {
 
   private async reserveNow(keyId: string, decide: (pending: Reservation[]) => Promise<Omit<Reservation, 'at'>>): Promise<Reservation> {
     const kv = await this.bucket();
-    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      const entry = await kv.get(keyId);
-      const pending = this.live(entry);
-      const reservation: Reservation = { ...(await decide(pending)), at: this.now() };
-      const value = JSON.stringify([...pending.filter((r) => r.id !== reservation.id), reservation]);
-      try {
-        if (entry) await kv.update(keyId, value, entry.revision);
-        else await kv.create(keyId, value);
-        return reservation;
-      } catch (err) {
-        if (!isKvConflict(err)) throw err;
-      }
+    try {
+      return await casUpdate(kv, keyId, async (text) => {
+        const pending = this.live(text);
+        const reservation: Reservation = { ...(await decide(pending)), at: this.now() };
+        return { value: JSON.stringify([...pending.filter((r) => r.id !== reservation.id), reservation]), result: reservation };
+      }, { maxAttempts: MAX_ATTEMPTS });
+    } catch (err) {
+      if (!(err instanceof KvContentionError)) throw err;
+      throw new RateLimitedError('too many requests of this key at the same moment; retry', 1000);
     }
-    throw new RateLimitedError('too many requests of this key at the same moment; retry', 1000);
   }
 
   /** Drops a reservation once the read model counts it. */
@@ -98,24 +95,22 @@ export class AdmissionLedger {
 
   private async releaseNow(keyId: string, id: string): Promise<void> {
     const kv = await this.bucket();
-    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      const entry = await kv.get(keyId);
-      if (!entry || entry.length === 0) return;
-      const stored = (JSON.parse(entry.string()) as Reservation[]).length;
-      const rest = this.live(entry).filter((r) => r.id !== id);
-      if (rest.length === stored) return; // not there, nothing expired: nothing to write
-      try {
-        await kv.update(keyId, JSON.stringify(rest), entry.revision);
-        return;
-      } catch (err) {
-        if (!isKvConflict(err)) throw err;
-      }
+    try {
+      await casUpdate(kv, keyId, (text) => {
+        if (text === null) return { result: undefined };
+        const stored = (JSON.parse(text) as Reservation[]).length;
+        const rest = this.live(text).filter((r) => r.id !== id);
+        // Not there and nothing expired: nothing to write.
+        return rest.length === stored ? { result: undefined } : { value: JSON.stringify(rest), result: undefined };
+      }, { maxAttempts: MAX_ATTEMPTS });
+    } catch (err) {
+      // Still contended: the reservation simply expires.
+      if (!(err instanceof KvContentionError)) throw err;
     }
-    // Still contended: the reservation simply expires.
   }
 
   /** The key's reservations still counting (tests, diagnostics). */
   async pending(keyId: string): Promise<Reservation[]> {
-    return this.live(await (await this.bucket()).get(keyId));
+    return this.live(kvText(await (await this.bucket()).get(keyId)));
   }
 }

@@ -91,7 +91,7 @@ export class PlanLimiter {
   async admit(caller: Caller, need: Need): Promise<Admission> {
     if (!this.switches.concurrency && !this.switches.quota) return unlimited(need);
     const reservation = await this.ledger.reserve(caller.keyId, async (pending) => {
-      const usage = await this.store.getKeyUsage(caller.keyId);
+      const usage = await this.store.keyUsage.get(caller.keyId);
       return { id: need.id, job: need.job, pages: this.check(caller, need, usage, pending) };
     });
     const release = (): Promise<void> => this.ledger.release(caller.keyId, need.id);
@@ -117,7 +117,7 @@ export class PlanLimiter {
    */
   async standing(caller: Caller): Promise<KeyStanding> {
     const limits = PLAN_LIMITS[caller.plan];
-    const [usage, pending] = await Promise.all([this.store.getKeyUsage(caller.keyId), this.ledger.pending(caller.keyId)]);
+    const [usage, pending] = await Promise.all([this.store.keyUsage.get(caller.keyId), this.ledger.pending(caller.keyId)]);
     const now = this.clock();
     const month = now.toISOString().slice(0, 7);
     const projected = (r: Reservation): boolean => !!usage && (r.id in usage.activeJobs || r.id in (usage.committedPages ?? {}));

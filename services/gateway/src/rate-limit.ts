@@ -9,10 +9,11 @@
 import { StorageType, type JetStreamClient, type KV } from 'nats';
 import { RateLimitedError } from '../../../shared/src/errors.js';
 import { KeyedLock } from '../../../shared/src/keyed-lock.js';
-import { isKvConflict } from '../../../shared/src/nats/kv-cas.js';
+import { casUpdate, KvContentionError } from '../../../shared/src/nats/kv-cas.js';
 
 export const RATE_LIMIT_BUCKET = 'trawl-ratelimits';
 const WINDOW_MS = 60_000;
+const MAX_ATTEMPTS = 20;
 
 export interface RateDecision {
   limit: number;
@@ -44,20 +45,16 @@ export class RateLimiter {
     const resetAt = ((window + 1) * WINDOW_MS) / 1000;
     const kv = await this.bucket();
     const key = `${keyId}.${window}`;
-    for (let attempt = 0; attempt < 20; attempt++) {
-      const entry = await kv.get(key);
-      const count = entry && entry.length ? Number(entry.string()) : 0;
-      if (count >= limit) {
-        throw new RateLimitedError(`rate limit of ${limit} requests per minute reached`, Math.max(1000, resetAt * 1000 - this.now()), limit, resetAt * 1000);
-      }
-      try {
-        if (entry) await kv.update(key, String(count + 1), entry.revision);
-        else await kv.create(key, String(count + 1));
-        return { limit, remaining: limit - count - 1, resetAt };
-      } catch (err) {
-        if (!isKvConflict(err)) throw err;
-        // Another replica counted first: read again.
-      }
+    try {
+      return await casUpdate(kv, key, (text) => {
+        const count = text ? Number(text) : 0;
+        if (count >= limit) {
+          throw new RateLimitedError(`rate limit of ${limit} requests per minute reached`, Math.max(1000, resetAt * 1000 - this.now()), limit, resetAt * 1000);
+        }
+        return { value: String(count + 1), result: { limit, remaining: limit - count - 1, resetAt } };
+      }, { maxAttempts: MAX_ATTEMPTS });
+    } catch (err) {
+      if (!(err instanceof KvContentionError)) throw err;
     }
     throw new RateLimitedError('rate limiter contention; retry', 1000, limit, resetAt * 1000);
   }

@@ -1,30 +1,6 @@
 // A pool of worker threads running transformPage / transformDocument, so that parsing and
 // converting a large page never blocks the service's event loop (NATS heartbeats and acks),
 // and so that no page, schema or tenant can hold the transformer hostage (issue 20).
-//
-// Behaviour:
-//   - `size` transforms at once at most, one per worker thread; extra calls wait in a
-//     FairQueue: one FIFO per `key` (the API key), served round-robin across keys. One
-//     started thread is kept free, warm for the next key's page.
-//   - A key's share is `threadsPerKey` threads (default: all but one). Alone, a key may use
-//     every thread; while it runs over its share the free thread is one more than `size`.
-//     Another key's page starts on it at once, and the newest transform of the key over its
-//     share is stopped and queued again (preempt), back to `size` running: whatever one
-//     key's pages do, another key's page never waits for them. Documents (`heavy`) run at
-//     most `heavyThreads` at once.
-//   - `budgetMs`: a transform still running after it has its thread terminated (the only way
-//     to stop synchronous CPU work) and replaced, and rejects with TransformTimeoutError.
-//   - A worker that dies (past `maxOldGenerationSizeMb`, a crash) rejects its task with
-//     PageTooComplexError (DocumentTooComplexError for `heavy`) and is replaced: the same
-//     input would kill the next thread, so both are final (never redelivered).
-//   - A worker holding more than `recycleAboveMb` (V8 heap + external) after a transform is
-//     replaced, so the memory one big page or document took is given back to the system.
-//   - An aborted signal rejects with the signal's reason: a queued task leaves the queue, a
-//     running one has its worker terminated and replaced (a cancelled job frees its threads).
-//   - An error thrown in the worker comes back as the same kind of error (thread-protocol.ts):
-//     a document parser that throws one of our errors (DocumentTooComplexError for a bomb,
-//     say) decides the message's fate; it needs nothing else from the pool.
-//   - close() rejects queued and running tasks and terminates every worker.
 import { Worker } from 'node:worker_threads';
 import { TRANSFORMER_DEFAULTS } from '../../../shared/src/config.js';
 import { TransformTimeoutError } from '../../../shared/src/errors.js';
@@ -70,6 +46,29 @@ const NO_KEY = '';
 // which the worker can load because it inherits tsx's loader through process.execArgv.
 const THREAD_URL = new URL(`./transform-thread${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
 
+// Behaviour:
+//   - `size` transforms at once at most, one per worker thread; extra calls wait in a
+//     FairQueue: one FIFO per `key` (the API key), served round-robin across keys. One
+//     started thread is kept free, warm for the next key's page.
+//   - A key's share is `threadsPerKey` threads (default: all but one). Alone, a key may use
+//     every thread; while it runs over its share the free thread is one more than `size`.
+//     Another key's page starts on it at once, and the newest transform of the key over its
+//     share is stopped and queued again (preempt), back to `size` running: whatever one
+//     key's pages do, another key's page never waits for them. Documents (`heavy`) run at
+//     most `heavyThreads` at once.
+//   - `budgetMs`: a transform still running after it has its thread terminated (the only way
+//     to stop synchronous CPU work) and replaced, and rejects with TransformTimeoutError.
+//   - A worker that dies (past `maxOldGenerationSizeMb`, a crash) rejects its task with
+//     PageTooComplexError (DocumentTooComplexError for `heavy`) and is replaced: the same
+//     input would kill the next thread, so both are final (never redelivered).
+//   - A worker holding more than `recycleAboveMb` (V8 heap + external) after a transform is
+//     replaced, so the memory one big page or document took is given back to the system.
+//   - An aborted signal rejects with the signal's reason: a queued task leaves the queue, a
+//     running one has its worker terminated and replaced (a cancelled job frees its threads).
+//   - An error thrown in the worker comes back as the same kind of error (thread-protocol.ts):
+//     a document parser that throws one of our errors (DocumentTooComplexError for a bomb,
+//     say) decides the message's fate; it needs nothing else from the pool.
+//   - close() rejects queued and running tasks and terminates every worker.
 export class TransformPool {
   private readonly slots: Slot[] = [];
   private readonly queue = new FairQueue<Task>();

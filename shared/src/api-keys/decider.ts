@@ -2,17 +2,6 @@
 // events into a state, `decide` turns an operator's command and that state into new
 // events, or refuses it. No IO, no clock: the caller (scripts/keys.ts through ./admin.ts)
 // reads the key's history, passes `now`, and appends what comes back.
-//
-// The rules:
-//   - CreateKey: refused when the key exists (its id is derived from its hash, so the same
-//     key is the same aggregate);
-//   - RevokeKey: refused when the key is unknown or already revoked. Revocation is final;
-//   - ChangePlan: refused when the key is unknown or revoked; no event when the key is on
-//     that plan already;
-//   - AdoptKey: refused when the key is unknown, revoked, or owned by another account
-//     already (an owned key never changes hands); no event when that account owns it.
-// The log may still hold a plan change after a revocation (two operators racing on two
-// subjects); `evolve` ignores it, and so does the api-keys read model.
 import { IllegalStateError, NotFoundError } from '../errors.js';
 import { KEY_PART } from '../events/apikey.js';
 import type { EventData, EventName } from '../events/index.js';
@@ -71,6 +60,16 @@ export class KeyStateError extends IllegalStateError {
   }
 }
 
+// The rules:
+//   - CreateKey: refused when the key exists (its id is derived from its hash, so the same
+//     key is the same aggregate);
+//   - RevokeKey: refused when the key is unknown or already revoked. Revocation is final;
+//   - ChangePlan: refused when the key is unknown or revoked; no event when the key is on
+//     that plan already;
+//   - AdoptKey: refused when the key is unknown, revoked, or owned by another account
+//     already (an owned key never changes hands); no event when that account owns it.
+// The log may still hold a plan change after a revocation (two operators racing on two
+// subjects); `evolve` ignores it, and so does the api-keys read model.
 export function decide(command: KeyCommand, state: KeyState, ctx: { now: Date }): Emitted[] {
   const at = ctx.now.toISOString();
   if (command.type === 'CreateKey') {

@@ -1,8 +1,8 @@
 // Compare-and-set over one JetStream KV key: read, decide on what was read, write only if
 // nobody wrote in between (the write names the revision it read), else read and decide
-// again. Every counter that several gateway replicas change at once goes through here, so
-// no replica ever acts on a stale value: a decision is only ever taken on the value it is
-// written over.
+// again. Every KV value that several replicas change at once (rate limits, admissions,
+// sign-in throttles, host profiles) goes through here, so a decision is only ever taken on
+// the value it is written over.
 import type { KV, KvEntry } from 'nats';
 
 /** Another writer won the race (update: wrong last sequence; create: the key exists). */
@@ -39,13 +39,16 @@ export const kvText = (entry: KvEntry | null): string | null => (entry && entry.
 /**
  * Applies `decide` to the key's current text (null when absent) with compare-and-set, and
  * returns its result once the write (if any) went through on exactly the value decided on.
+ * `decide` may throw to refuse; that error reaches the caller unchanged.
  */
-export async function casUpdate<T>(kv: KV, key: string, decide: (current: string | null) => CasDecision<T>, options: CasOptions = {}): Promise<T> {
+export async function casUpdate<T>(
+  kv: KV, key: string, decide: (current: string | null) => CasDecision<T> | Promise<CasDecision<T>>, options: CasOptions = {},
+): Promise<T> {
   const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
   const backoffMaxMs = options.backoffMaxMs ?? DEFAULT_BACKOFF_MAX_MS;
   for (let attempt = 1; attempt <= maxAttempts; attempt++) {
     const entry = await kv.get(key);
-    const decision = decide(kvText(entry));
+    const decision = await decide(kvText(entry));
     if (decision.value === undefined) return decision.result;
     try {
       // A delete marker has a revision too: updating over it is the compare-and-set.

@@ -5,29 +5,21 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import type { ApiKeyDoc, KeyUsageDoc, ScrapeCacheDoc, Page, ReadModelStore, ScrapeJobDoc, ScrapeJobSummary } from './types.js';
-import type { CrawlJobDoc, CrawlPageDoc, CrawlPageQuery } from './types.js';
-import { toScrapeSummary } from './types.js';
-import { toBatchSummary, type BatchJobDoc, type BatchJobSummary, type BatchPageDoc } from './types.js';
-import type { AccountDoc, InviteDoc, KeyDailyPagesDoc, MapJobDoc, SessionDoc } from './types.js';
+import { EVERYONE, listIndex, toListed, type CollectionDef, type DocCollection } from './collection.js';
+import type { BatchPageDoc } from './batches.js';
+import type { CrawlPageDoc, CrawlPageQuery } from './crawls.js';
+import { COLLECTIONS, openCollections, type Collections, type ReadModelStore } from './types.js';
 
-/** The owner column of collections listed whole (accounts, invites). */
-const EVERYONE = '*';
-
-export const COLLECTIONS = ['scrape_jobs', 'scrape_cache', 'api_keys', 'crawl_jobs', 'key_usage', 'accounts', 'invites', 'sessions', 'key_daily_pages', 'map_jobs'] as const;
-type Collection = (typeof COLLECTIONS)[number] | (string & {});
-
-interface Indexed {
-  owner?: string | undefined;
-  createdAt?: string | undefined;
-  lookup?: string | undefined;
-}
+// The collections (store.scrapeJobs, ...) are made in the constructor, one per COLLECTIONS entry.
+export interface SqliteStore extends Collections {}
 
 export class SqliteStore implements ReadModelStore {
   readonly kind = 'sqlite' as const;
   private db: DatabaseSync | undefined;
 
-  constructor(private readonly file: string, private readonly collections: readonly string[] = COLLECTIONS) {}
+  constructor(private readonly file: string) {
+    Object.assign(this, openCollections((def) => this.collection(def)));
+  }
 
   private get conn(): DatabaseSync {
     if (!this.db) throw new Error('SqliteStore used before init()');
@@ -40,7 +32,7 @@ export class SqliteStore implements ReadModelStore {
     this.db = new DatabaseSync(this.file);
     this.db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000;');
     this.db.exec('CREATE TABLE IF NOT EXISTS checkpoints (projection TEXT PRIMARY KEY, seq INTEGER NOT NULL)');
-    for (const c of this.collections) {
+    for (const { name: c } of Object.values(COLLECTIONS)) {
       this.db.exec(`CREATE TABLE IF NOT EXISTS ${c} (
         id TEXT PRIMARY KEY, owner TEXT, created_at TEXT, lookup TEXT, doc TEXT NOT NULL)`);
       this.db.exec(`CREATE INDEX IF NOT EXISTS ${c}_owner ON ${c} (owner, created_at DESC, id DESC)`);
@@ -75,107 +67,54 @@ export class SqliteStore implements ReadModelStore {
       .run(projection, seq);
   }
 
-  // ---- generic document table -----------------------------------------------------
+  // ---- document collections ---------------------------------------------------------
 
-  protected getDoc<T>(collection: Collection, id: string): T | null {
-    const row = this.conn.prepare(`SELECT doc FROM ${collection} WHERE id = ?`).get(id) as { doc: string } | undefined;
-    return row ? (JSON.parse(row.doc) as T) : null;
-  }
-
-  protected findDoc<T>(collection: Collection, lookup: string): T | null {
-    const row = this.conn.prepare(`SELECT doc FROM ${collection} WHERE lookup = ? LIMIT 1`).get(lookup) as { doc: string } | undefined;
-    return row ? (JSON.parse(row.doc) as T) : null;
-  }
-
-  protected putDoc(collection: Collection, id: string, doc: unknown, idx: Indexed): void {
-    this.conn
-      .prepare(`INSERT INTO ${collection} (id, owner, created_at, lookup, doc) VALUES (?, ?, ?, ?, ?)
-        ON CONFLICT(id) DO UPDATE SET owner = excluded.owner, created_at = excluded.created_at, lookup = excluded.lookup, doc = excluded.doc`)
-      .run(id, idx.owner ?? null, idx.createdAt ?? null, idx.lookup ?? null, JSON.stringify(doc));
-  }
-
-  /**
-   * `omit`: top-level fields a list does not show, dropped inside SQLite (as the Mongo store's
-   * projections do) so a page of 100 scrapes does not parse 100 results' content in JavaScript.
-   */
-  protected listDocs<T>(collection: Collection, owner: string, page: Page, omit: readonly string[] = []): T[] {
-    const doc = omit.length ? `json_remove(doc, ${omit.map(() => '?').join(', ')})` : 'doc';
-    const rows = this.conn
-      .prepare(`SELECT ${doc} AS doc FROM ${collection} WHERE owner = ? ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`)
-      .all(...omit.map((f) => `$.${f}`), owner, page.limit, page.offset) as { doc: string }[];
-    return rows.map((r) => JSON.parse(r.doc) as T);
-  }
-
-  // ---- domain operations ----------------------------------------------------------
-
-  async getScrapeJob(id: string): Promise<ScrapeJobDoc | null> {
-    return this.getDoc<ScrapeJobDoc>('scrape_jobs', id);
-  }
-
-  async saveScrapeJob(doc: ScrapeJobDoc): Promise<void> {
-    this.putDoc('scrape_jobs', doc.id, doc, { owner: doc.apiKeyId, createdAt: doc.createdAt });
-  }
-
-  async listScrapeJobs(apiKeyId: string, page: Page): Promise<ScrapeJobSummary[]> {
-    return this.listDocs<ScrapeJobDoc>('scrape_jobs', apiKeyId, page, ['content', 'options']).map(toScrapeSummary);
-  }
-
-  async getScrapeCacheEntry(cacheKey: string): Promise<ScrapeCacheDoc | null> {
-    return this.getDoc<ScrapeCacheDoc>('scrape_cache', cacheKey);
-  }
-
-  async saveScrapeCacheEntry(doc: ScrapeCacheDoc): Promise<void> {
-    this.putDoc('scrape_cache', doc.id, doc, {});
-  }
-
-  async getApiKey(id: string): Promise<ApiKeyDoc | null> {
-    return this.getDoc<ApiKeyDoc>('api_keys', id);
-  }
-
-  async findApiKeyByHash(keyHash: string): Promise<ApiKeyDoc | null> {
-    return this.findDoc<ApiKeyDoc>('api_keys', keyHash);
-  }
-
-  async saveApiKey(doc: ApiKeyDoc): Promise<void> {
-    this.putDoc('api_keys', doc.id, doc, { owner: doc.accountId, createdAt: doc.createdAt, lookup: doc.keyHash });
-  }
-
-  async getKeyUsage(keyId: string): Promise<KeyUsageDoc | null> {
-    return this.getDoc<KeyUsageDoc>('key_usage', keyId);
-  }
-
-  async saveKeyUsage(doc: KeyUsageDoc): Promise<void> {
-    this.putDoc('key_usage', doc.id, doc, {});
+  private collection<Doc extends { id: string }, Listed>(def: CollectionDef<Doc, Listed>): DocCollection<Doc, Listed> {
+    const parse = (row: unknown): Doc | null => (row ? (JSON.parse((row as { doc: string }).doc) as Doc) : null);
+    const collection: DocCollection<Doc, Listed> = {
+      get: async (id) => parse(this.conn.prepare(`SELECT doc FROM ${def.name} WHERE id = ?`).get(id)),
+      find: async (value) => parse(this.conn.prepare(`SELECT doc FROM ${def.name} WHERE lookup = ? LIMIT 1`).get(value)),
+      put: async (doc) => {
+        const { owner, createdAt } = listIndex(def, doc);
+        const lookup = def.lookup ? doc[def.lookup.field] : undefined;
+        this.conn
+          .prepare(`INSERT INTO ${def.name} (id, owner, created_at, lookup, doc) VALUES (?, ?, ?, ?, ?)
+            ON CONFLICT(id) DO UPDATE SET owner = excluded.owner, created_at = excluded.created_at, lookup = excluded.lookup, doc = excluded.doc`)
+          .run(doc.id, owner, createdAt, typeof lookup === 'string' ? lookup : null, JSON.stringify(doc));
+      },
+      delete: async (id) => {
+        this.conn.prepare(`DELETE FROM ${def.name} WHERE id = ?`).run(id);
+      },
+      listBy: async (owner, page) => {
+        // Omitted fields are dropped inside SQLite (as the Mongo store's projections do), so
+        // a page of 100 scrapes does not parse 100 results' content in JavaScript.
+        const omit = def.list?.omit ?? [];
+        const doc = omit.length ? `json_remove(doc, ${omit.map(() => '?').join(', ')})` : 'doc';
+        const rows = this.conn
+          .prepare(`SELECT ${doc} AS doc FROM ${def.name} WHERE owner = ? ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`)
+          .all(...omit.map((f) => `$.${f}`), owner, page.limit, page.offset);
+        return rows.map((r) => toListed(def, parse(r)!));
+      },
+      list: (page) => collection.listBy(EVERYONE, page),
+    };
+    return collection;
   }
 
   async reset(): Promise<void> {
     this.conn.exec('DELETE FROM checkpoints');
-    for (const c of this.collections) this.conn.exec(`DELETE FROM ${c}`);
+    for (const { name } of Object.values(COLLECTIONS)) this.conn.exec(`DELETE FROM ${name}`);
     this.conn.exec('DELETE FROM crawl_pages');
-    this.resetBatches();
+    this.conn.exec('DELETE FROM batch_pages');
   }
 
   // ---- crawls --------------------------------------------------------------------
-  // Crawl jobs are a document collection like the others; crawl pages get their own table
-  // with the columns the crawl queries filter and order on.
+  // Crawl pages get their own table with the columns the crawl queries filter and order on.
 
   private initCrawlPages(): void {
     this.conn.exec(`CREATE TABLE IF NOT EXISTS crawl_pages (
       crawl_id TEXT NOT NULL, page_key TEXT NOT NULL, requested_seq INTEGER NOT NULL, status TEXT NOT NULL,
       result_seq INTEGER, doc TEXT NOT NULL, PRIMARY KEY (crawl_id, page_key))`);
     this.conn.exec('CREATE INDEX IF NOT EXISTS crawl_pages_order ON crawl_pages (crawl_id, requested_seq)');
-  }
-
-  async getCrawlJob(id: string): Promise<CrawlJobDoc | null> {
-    return this.getDoc<CrawlJobDoc>('crawl_jobs', id);
-  }
-
-  async saveCrawlJob(doc: CrawlJobDoc): Promise<void> {
-    this.putDoc('crawl_jobs', doc.id, doc, { owner: doc.apiKeyId, createdAt: doc.createdAt });
-  }
-
-  async listCrawlJobs(apiKeyId: string, page: Page): Promise<CrawlJobDoc[]> {
-    return this.listDocs<CrawlJobDoc>('crawl_jobs', apiKeyId, page);
   }
 
   async getCrawlPage(crawlId: string, pageKey: string): Promise<CrawlPageDoc | null> {
@@ -212,33 +151,13 @@ export class SqliteStore implements ReadModelStore {
   }
 
   // ---- batches -------------------------------------------------------------------
-  // Batch jobs are documents like the others (owner, created_at indexed); batch pages are
-  // keyed by (batch, page key).
+  // Batch pages are keyed by (batch, page key).
 
   private initBatches(): void {
-    this.conn.exec(`CREATE TABLE IF NOT EXISTS batch_jobs (
-      id TEXT PRIMARY KEY, owner TEXT, created_at TEXT, lookup TEXT, doc TEXT NOT NULL)`);
-    this.conn.exec('CREATE INDEX IF NOT EXISTS batch_jobs_owner ON batch_jobs (owner, created_at DESC, id DESC)');
     this.conn.exec(`CREATE TABLE IF NOT EXISTS batch_pages (
       batch_id TEXT NOT NULL, page_key TEXT NOT NULL, doc TEXT NOT NULL, PRIMARY KEY (batch_id, page_key))`);
   }
 
-  private resetBatches(): void {
-    this.conn.exec('DELETE FROM batch_jobs');
-    this.conn.exec('DELETE FROM batch_pages');
-  }
-
-  async getBatchJob(id: string): Promise<BatchJobDoc | null> {
-    return this.getDoc<BatchJobDoc>('batch_jobs', id);
-  }
-
-  async saveBatchJob(doc: BatchJobDoc): Promise<void> {
-    this.putDoc('batch_jobs', doc.id, doc, { owner: doc.apiKeyId, createdAt: doc.createdAt });
-  }
-
-  async listBatchJobs(apiKeyId: string, page: Page): Promise<BatchJobSummary[]> {
-    return this.listDocs<BatchJobDoc>('batch_jobs', apiKeyId, page, ['pages', 'options']).map(toBatchSummary);
-  }
 
   async getBatchPage(batchId: string, pageKey: string): Promise<BatchPageDoc | null> {
     const row = this.conn.prepare('SELECT doc FROM batch_pages WHERE batch_id = ? AND page_key = ?').get(batchId, pageKey) as { doc: string } | undefined;
@@ -258,63 +177,5 @@ export class SqliteStore implements ReadModelStore {
       .prepare(`SELECT doc FROM batch_pages WHERE batch_id = ? AND page_key IN (${pageKeys.map(() => '?').join(', ')})`)
       .all(batchId, ...pageKeys) as { doc: string }[];
     return rows.map((r) => JSON.parse(r.doc) as BatchPageDoc);
-  }
-
-  // ---- the web console -----------------------------------------------------------
-
-  async getAccount(id: string): Promise<AccountDoc | null> {
-    return this.getDoc<AccountDoc>('accounts', id);
-  }
-
-  async saveAccount(doc: AccountDoc): Promise<void> {
-    this.putDoc('accounts', doc.id, doc, { owner: EVERYONE, createdAt: doc.createdAt });
-  }
-
-  async listAccounts(page: Page): Promise<AccountDoc[]> {
-    return this.listDocs<AccountDoc>('accounts', EVERYONE, page);
-  }
-
-  async getInvite(id: string): Promise<InviteDoc | null> {
-    return this.getDoc<InviteDoc>('invites', id);
-  }
-
-  async saveInvite(doc: InviteDoc): Promise<void> {
-    this.putDoc('invites', doc.id, doc, { owner: EVERYONE, createdAt: doc.createdAt });
-  }
-
-  async listInvites(page: Page): Promise<InviteDoc[]> {
-    return this.listDocs<InviteDoc>('invites', EVERYONE, page);
-  }
-
-  async getSession(id: string): Promise<SessionDoc | null> {
-    return this.getDoc<SessionDoc>('sessions', id);
-  }
-
-  async saveSession(doc: SessionDoc): Promise<void> {
-    this.putDoc('sessions', doc.id, doc, { owner: doc.accountId, createdAt: doc.startedAt });
-  }
-
-  async listApiKeysByAccount(accountId: string, page: Page): Promise<ApiKeyDoc[]> {
-    return this.listDocs<ApiKeyDoc>('api_keys', accountId, page);
-  }
-
-  async getKeyDailyPages(keyId: string): Promise<KeyDailyPagesDoc | null> {
-    return this.getDoc<KeyDailyPagesDoc>('key_daily_pages', keyId);
-  }
-
-  async saveKeyDailyPages(doc: KeyDailyPagesDoc): Promise<void> {
-    this.putDoc('key_daily_pages', doc.id, doc, {});
-  }
-
-  async getMapJob(id: string): Promise<MapJobDoc | null> {
-    return this.getDoc<MapJobDoc>('map_jobs', id);
-  }
-
-  async saveMapJob(doc: MapJobDoc): Promise<void> {
-    this.putDoc('map_jobs', doc.id, doc, { owner: doc.apiKeyId, createdAt: doc.createdAt });
-  }
-
-  async listMapJobs(apiKeyId: string, page: Page): Promise<MapJobDoc[]> {
-    return this.listDocs<MapJobDoc>('map_jobs', apiKeyId, page, ['links']);
   }
 }

@@ -70,7 +70,7 @@ describe('admission: strict plan limits', () => {
 
   test('the last pages of a quota go to as many requests as there are pages', async () => {
     const who = caller('basic'); // 5 slots, 3000 pages
-    await store.saveKeyUsage({ id: who.keyId, month: month(), pages: 2998, activeJobs: {}, lastSeq: 1 });
+    await store.keyUsage.put({ id: who.keyId, month: month(), pages: 2998, activeJobs: {}, lastSeq: 1 });
     const outcomes = codes(await together(who, jobs(5)));
     assert.equal(outcomes.filter((c) => c === 'ok').length, 2, outcomes.join());
     assert.deepEqual([...new Set(outcomes.filter((c) => c !== 'ok'))], ['QUOTA_EXCEEDED']);
@@ -81,7 +81,7 @@ describe('admission: strict plan limits', () => {
     const [first] = jobs(1);
     const admission = await limiter.admit(who, first!);
     // The projector has applied it (the job is running), but the reservation is still there.
-    await store.saveKeyUsage({ id: who.keyId, month: month(), pages: 1, activeJobs: { [first!.id]: new Date(now).toISOString() }, lastSeq: 2 });
+    await store.keyUsage.put({ id: who.keyId, month: month(), pages: 1, activeJobs: { [first!.id]: new Date(now).toISOString() }, lastSeq: 2 });
     assert.equal((await ledger.pending(who.keyId)).length, 1);
     await limiter.admit(who, { id: 'second', pages: 1, job: true });
     await assert.rejects(limiter.admit(who, { id: 'third', pages: 1, job: true }), { code: 'RATE_LIMITED' });
@@ -113,7 +113,7 @@ describe('admission: strict plan limits', () => {
 
   test('a crawl is granted what is left of the quota after what running crawls hold', async () => {
     const who = caller('free'); // 500 pages
-    await store.saveKeyUsage({ id: who.keyId, month: month(), pages: 300, activeJobs: {}, committedPages: { running: 120 }, lastSeq: 3 });
+    await store.keyUsage.put({ id: who.keyId, month: month(), pages: 300, activeJobs: {}, committedPages: { running: 120 }, lastSeq: 3 });
     const outcomes = await Promise.allSettled([
       limiter.admit(who, { id: 'crawl-a', pages: 1, upToPages: 50, job: true }),
       limiter.admit(who, { id: 'crawl-b', pages: 1, upToPages: 100, job: true }),

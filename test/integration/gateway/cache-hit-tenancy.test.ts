@@ -33,7 +33,7 @@ describe('a cache hit names no other tenant', () => {
     const session = (res.headers['set-cookie'] as string[]).find((c) => c.startsWith('trawl_session='))!.split(';')[0]!;
     const keys = await gw.app.inject({ method: 'GET', url: '/console/keys', headers: { cookie: session } });
     assert.equal(keys.statusCode, 200);
-    const accountId = (await gw.store.listAccounts({ limit: 10, offset: 0 })).find((a) => a.email === email)!.id;
+    const accountId = (await gw.store.accounts.list({ limit: 10, offset: 0 })).find((a) => a.email === email)!.id;
     return { session, accountId };
   }
 

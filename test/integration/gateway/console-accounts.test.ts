@@ -49,7 +49,7 @@ describe('console accounts: open sign-up', () => {
     const session = cookiesOf(res).find((c) => c.startsWith('trawl_session='))!;
     assert.match(session, /; Path=\/console; Max-Age=604800; HttpOnly; SameSite=Lax$/, 'no Secure over plain http');
     const token = /^trawl_session=([^;]+)/.exec(session)![1]!;
-    const account = await gw.store.getAccount(accountIdOf('bob@example.org'));
+    const account = await gw.store.accounts.get(accountIdOf('bob@example.org'));
     assert.equal(account?.role, 'member');
     assert.equal(account?.plan, 'basic');
     const logged = JSON.stringify([...await gw.log.history('account', account!.id), ...await gw.log.history('session', sessionIdOf(token))]);
@@ -83,7 +83,7 @@ describe('console accounts: open sign-up', () => {
       assert.match(res.body, message);
       assert.match(res.body, /role="alert"/);
     }
-    assert.equal(await gw.store.getAccount(accountIdOf('c@example.org')), null);
+    assert.equal(await gw.store.accounts.get(accountIdOf('c@example.org')), null);
   });
 
   test('JSON callers get problem documents; unknown console pages are 404', async () => {
@@ -141,7 +141,7 @@ describe('console accounts: invite and closed sign-up', () => {
     const admin = await createInvite(closed.log, { role: 'admin', createdBy: 'operator', bootstrap: true });
     const ok = await post(closed, '/console/signup', await openForm(closed, `/console/signup?invite=${admin.token}`), { email: 'g@example.org', password: PASSWORD, invite: admin.token });
     assert.equal(ok.statusCode, 303);
-    assert.equal((await closed.store.getAccount(accountIdOf('g@example.org')))?.role, 'admin');
+    assert.equal((await closed.store.accounts.get(accountIdOf('g@example.org')))?.role, 'admin');
     // npm start's bootstrap invites stop working once an admin exists.
     const late = await createInvite(closed.log, { role: 'admin', createdBy: 'operator', bootstrap: true });
     const superseded = await openForm(closed, `/console/signup?invite=${late.token}`);

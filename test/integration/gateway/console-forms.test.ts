@@ -32,7 +32,7 @@ describe('console forms: exact Origin, sign-out, post/redirect/get', () => {
     payload: new URLSearchParams({ _csrf: csrf, ...fields }).toString(),
   });
   const signedIn = async (): Promise<boolean> => (await get('/console/keys')).statusCode === 200;
-  const keyCount = async (): Promise<number> => (await gw.store.listApiKeysByAccount(accountIdOf('forms@example.org'), { limit: 100, offset: 0 })).length;
+  const keyCount = async (): Promise<number> => (await gw.store.apiKeys.listBy(accountIdOf('forms@example.org'), { limit: 100, offset: 0 })).length;
 
   before(async () => {
     const saved = process.env.CONSOLE_SIGNUP;
@@ -114,7 +114,7 @@ describe('console forms: exact Origin, sign-out, post/redirect/get', () => {
   });
 
   test('rotating a webhook secret is post/redirect/get: a reload does not rotate again', async () => {
-    const keyId = (await gw.store.listApiKeysByAccount(accountIdOf('forms@example.org'), { limit: 100, offset: 0 })).find((k) => !k.revokedAt)!.id;
+    const keyId = (await gw.store.apiKeys.listBy(accountIdOf('forms@example.org'), { limit: 100, offset: 0 })).find((k) => !k.revokedAt)!.id;
     const page = `/console/keys/${keyId}/webhook-secret`;
     const generation = async () => Number(/Generation (\d+)/.exec((await get(page)).body)![1]);
     const before = await generation();
@@ -140,7 +140,7 @@ describe('console forms: exact Origin, sign-out, post/redirect/get', () => {
     const adminSession = cookiesOf(made).find((c) => c.startsWith('trawl_session='))!.split(';')[0]!;
     const adminPage = await gw.app.inject({ method: 'GET', url: '/console/admin', headers: { host: HOST, cookie: adminSession } });
     const adminCsrf = /name="_csrf" value="([^"]+)"/.exec(adminPage.body)![1]!;
-    const invites = async () => (await gw.store.listInvites({ limit: 100, offset: 0 })).length;
+    const invites = async () => (await gw.store.invites.list({ limit: 100, offset: 0 })).length;
     const before = await invites();
     const res = await gw.app.inject({ method: 'POST', url: '/console/admin/invites', headers: { host: HOST, origin: OWN, cookie: adminSession, 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams({ _csrf: adminCsrf, role: 'member' }).toString() });
     assert.equal(res.statusCode, 303, res.body.slice(0, 200));

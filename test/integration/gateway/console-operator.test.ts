@@ -48,9 +48,9 @@ describe('console: the operator\'s keys and the first admin', () => {
     assert.equal(res.headers.location, '/console/keys?welcome=1');
     session = cookiesOf(res).find((c) => c.startsWith('trawl_session='))!.split(';')[0]!;
     const accountId = accountIdOf('op@example.org');
-    assert.equal((await gw.store.getAccount(accountId))?.plan, 'team', 'the top plan');
+    assert.equal((await gw.store.accounts.get(accountId))?.plan, 'team', 'the top plan');
     assert.deepEqual((await gw.log.history('apikey', apiKeyId(startKey))).map((e) => e.event), ['key_created', 'key_adopted']);
-    assert.equal((await gw.store.getApiKey(apiKeyId(startKey)))?.accountId, accountId);
+    assert.equal((await gw.store.apiKeys.get(apiKeyId(startKey)))?.accountId, accountId);
 
     const welcome = await get('/console/keys?welcome=1');
     assert.equal(welcome.statusCode, 200);
@@ -80,7 +80,7 @@ describe('console: the operator\'s keys and the first admin', () => {
     const after = await get(String(moved.headers.location));
     assert.match(after.body, /1 operator key moved into your account/);
     assert.doesNotMatch(after.body, /Operator keys/, 'none left');
-    assert.equal((await gw.store.getApiKey(apiKeyId(laterKey)))?.accountId, accountIdOf('op@example.org'));
+    assert.equal((await gw.store.apiKeys.get(apiKeyId(laterKey)))?.accountId, accountIdOf('op@example.org'));
   });
 
   test('an open invite is revoked: its link stops working; plan changes are confirmed', async () => {

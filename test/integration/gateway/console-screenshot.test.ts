@@ -40,7 +40,7 @@ describe('screenshots keep their media type', () => {
     });
     assert.equal(res.statusCode, 303, res.body);
     session = (res.headers['set-cookie'] as string[]).find((c) => c.startsWith('trawl_session='))!.split(';')[0]!;
-    const accountId = (await gw.store.listAccounts({ limit: 10, offset: 0 })).find((a) => a.email === 'shots@example.org')!.id;
+    const accountId = (await gw.store.accounts.list({ limit: 10, offset: 0 })).find((a) => a.email === 'shots@example.org')!.id;
     const made = await createKey({ log: gw.log, now: () => new Date() }, 'team', 'test', KEY, accountId);
     await gw.waiter.waitFor(made.seq!);
   });

@@ -18,11 +18,15 @@ import { startGateway, type GatewayApp, type GatewayHarness } from '../../suppor
 class ObservedStore extends SqliteStore {
   reads = 0;
   afterFind: (() => void) | undefined;
-  override async findApiKeyByHash(keyHash: string): Promise<ApiKeyDoc | null> {
-    const doc = await super.findApiKeyByHash(keyHash);
-    this.reads++;
-    this.afterFind?.();
-    return doc;
+  constructor(file: string) {
+    super(file);
+    const find = this.apiKeys.find;
+    this.apiKeys.find = async (keyHash: string): Promise<ApiKeyDoc | null> => {
+      const doc = await find(keyHash);
+      this.reads++;
+      this.afterFind?.();
+      return doc;
+    };
   }
 }
 

@@ -263,7 +263,7 @@ describe('gateway scrape API', () => {
 
     test('the last pages of the monthly quota go to as many requests as there are pages', async () => {
       const month = new Date().toISOString().slice(0, 7);
-      await store.saveKeyUsage({ id: apiKeyId(BASIC), month, pages: 2998, activeJobs: {}, lastSeq: 0 });
+      await store.keyUsage.put({ id: apiKeyId(BASIC), month, pages: 2998, activeJobs: {}, lastSeq: 0 });
       const outcomes = await Promise.all([1, 2, 3, 4].map((n) => post({ url: `http://127.0.0.1:9/last-pages-${n}` }, BASIC)));
       assert.deepEqual(outcomes.map((res) => res.statusCode).sort(), [202, 202, 429, 429]);
       for (const res of outcomes.filter((r) => r.statusCode === 429)) assertProblem(res, 429, 'QUOTA_EXCEEDED', /3000 pages of the basic plan/);
@@ -272,12 +272,12 @@ describe('gateway scrape API', () => {
     test('a crawl plans only the pages left of the quota and holds them while it runs', async () => {
       const keyId = apiKeyId(FREE5);
       const month = new Date().toISOString().slice(0, 7);
-      await store.saveKeyUsage({ id: keyId, month, pages: 490, activeJobs: {}, lastSeq: 0 });
+      await store.keyUsage.put({ id: keyId, month, pages: 490, activeJobs: {}, lastSeq: 0 });
       const crawl = await app.inject({ method: 'POST', url: '/api/v1/crawl', headers: { authorization: `Bearer ${FREE5}`, 'content-type': 'application/json' }, payload: JSON.stringify({ url: 'http://127.0.0.1:9/', limit: 100 }) });
       assert.equal(crawl.statusCode, 202, crawl.body);
       const { id } = JSON.parse(crawl.body) as { id: string };
       // The POST answered after the projection applied it: its 10 pages are held.
-      assert.deepEqual((await store.getKeyUsage(keyId))?.committedPages, { [id]: 10 });
+      assert.deepEqual((await store.keyUsage.get(keyId))?.committedPages, { [id]: 10 });
       // The log keeps both: the limit granted, and the request as asked (not default-filled).
       const [requested] = await gateway.log.history('crawl', id);
       const data = requested!.data as { limit: number; maxDepth: number; asked?: unknown };
@@ -291,12 +291,12 @@ describe('gateway scrape API', () => {
     test('past the monthly quota new jobs are 429 QUOTA_EXCEEDED until the month renews', async () => {
       const keyId = apiKeyId(FREE3);
       const month = new Date().toISOString().slice(0, 7);
-      await store.saveKeyUsage({ id: keyId, month, pages: 499, activeJobs: {}, lastSeq: 0 });
+      await store.keyUsage.put({ id: keyId, month, pages: 499, activeJobs: {}, lastSeq: 0 });
       const last = await post({ url: 'http://127.0.0.1:9/q1' }, FREE3);
       assert.equal(last.statusCode, 202);
       // The accepted job is counted by the projector (page 500 of 500).
       const deadline = Date.now() + 5000;
-      while ((await store.getKeyUsage(keyId))?.pages !== 500 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      while ((await store.keyUsage.get(keyId))?.pages !== 500 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
       const over = await post({ url: 'http://127.0.0.1:9/q2' }, FREE3);
       assertProblem(over, 429, 'QUOTA_EXCEEDED', /monthly quota of 500 pages of the free plan is used up/);
       const retryAfter = Number(over.headers['retry-after']);

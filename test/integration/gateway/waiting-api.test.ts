@@ -45,13 +45,14 @@ describe('every request counts; waiting is cheap', () => {
       env: { SSRF_ALLOW_CIDRS: '127.0.0.0/8', ERROR_TYPE_BASE: 'https://errors.example/trawl' },
     });
     ({ app, store } = gateway);
-    const counted = new Set(['getScrapeJob', 'getCrawlJob', 'getBatchJob']);
+    const counted = new Set(['scrapeJobs', 'crawlJobs', 'batchJobs']);
     counting = new Proxy(store, {
       get(target, prop) {
         const value = Reflect.get(target, prop) as unknown;
-        if (typeof value !== 'function') return value;
-        if (!counted.has(String(prop))) return value.bind(target);
-        return (id: string) => { reads.set(id, (reads.get(id) ?? 0) + 1); return value.call(target, id); };
+        if (typeof value === 'function') return value.bind(target);
+        if (!counted.has(String(prop))) return value;
+        const jobs = value as SqliteStore['scrapeJobs'];
+        return { ...jobs, get: (id: string) => { reads.set(id, (reads.get(id) ?? 0) + 1); return jobs.get(id); } };
       },
     });
     const { config, logger, nc, log, payloads, waiter } = gateway;
@@ -244,7 +245,7 @@ describe('every request counts; waiting is cheap', () => {
       const answer = post('/api/v1/scrape', { url, waitMs: 60_000 }, TEAM3, watched);
       let id = '';
       await until(async () => {
-        id = (await store.listScrapeJobs(apiKeyId(TEAM3), { limit: 1, offset: 0 })).find((j) => j.url === url)?.id ?? '';
+        id = (await store.scrapeJobs.listBy(apiKeyId(TEAM3), { limit: 1, offset: 0 })).find((j) => j.url === url)?.id ?? '';
         return id !== '' && (reads.get(id) ?? 0) >= 1;
       }, { intervalMs: 10 });
       await scrapeEvent({ id, url }, 'page_failed');

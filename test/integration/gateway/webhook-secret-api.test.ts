@@ -183,7 +183,7 @@ describe('gateway webhook secret API', () => {
   test('the projector passes rotations by: it moves on past them and keys are still served', async () => {
     const last = await log.last(rotationSubject(apiKeyId(KEY)));
     assert.equal(await waiter.waitFor(last!.seq, 5000), true);
-    assert.equal((await store.findApiKeyByHash(apiKeyHash(KEY)))?.id, apiKeyId(KEY));
+    assert.equal((await store.apiKeys.find(apiKeyHash(KEY)))?.id, apiKeyId(KEY));
     assert.equal((await getSecret()).statusCode, 200);
   });
 });

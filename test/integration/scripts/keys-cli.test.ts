@@ -80,7 +80,7 @@ describe('npm run keys', () => {
     const history = await log.history('apikey', keyId!);
     assert.deepEqual(history.map((e) => e.event), ['key_created']);
     assert.ok(!JSON.stringify(history).includes(key), 'the key itself never enters the log');
-    assert.deepEqual(await store.findApiKeyByHash(apiKeyHash(key)), {
+    assert.deepEqual(await store.apiKeys.find(apiKeyHash(key)), {
       id: keyId, keyHash: apiKeyHash(key), plan: 'free', label: 'ci runner', createdAt: history[0]!.occurredAt, lastSeq: history[0]!.seq,
     });
   });
@@ -97,12 +97,12 @@ describe('npm run keys', () => {
 
     const moved = ok(await keys(['plan', keyId, 'pro']));
     assert.match(moved.stdout, new RegExp(`key ${keyId}: plan basic -> pro`));
-    assert.equal((await store.getApiKey(keyId))?.plan, 'pro', 'projected before the CLI returned');
+    assert.equal((await store.apiKeys.get(keyId))?.plan, 'pro', 'projected before the CLI returned');
     assert.match(ok(await keys(['plan', key, 'pro'])).stdout, /on plan pro already; nothing changed/, 'by the key itself');
 
     const revoked = ok(await keys(['revoke', key, '--reason', 'leaked in a CI log']));
     assert.match(revoked.stdout, new RegExp(`^revoked key ${keyId} at \\S+Z$`, 'm'));
-    assert.ok((await store.getApiKey(keyId))?.revokedAt, 'the read model has the revocation');
+    assert.ok((await store.apiKeys.get(keyId))?.revokedAt, 'the read model has the revocation');
     assert.match(ok(await keys(['revoke', keyId])).stdout, /already revoked at \S+; nothing changed/, 'revoking again is done already: exit 0');
 
     const refused = await keys(['plan', keyId, 'team']);
@@ -142,7 +142,7 @@ describe('npm run keys', () => {
     const history = await log.history('invite', json.inviteId);
     assert.deepEqual(history.map((e) => e.event), ['invite_created']);
     assert.ok(!JSON.stringify(history).includes(new URL(json.link).searchParams.get('invite')!), 'the token never enters the log');
-    await until(async () => (await store.getInvite(json.inviteId))?.role === 'member');
+    await until(async () => (await store.invites.get(json.inviteId))?.role === 'member');
     const bad = await keys(['invite', '--role', 'owner'], `nats://127.0.0.1:${await freePort()}`);
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /--role must be member or admin/);

@@ -30,19 +30,19 @@ function pageDoc(batchId: string, pageKey: string): BatchPageDoc {
 
 storeContract('batch store', 'batches', (store) => {
   test('batch jobs round-trip, and list as summaries by owner, newest first', async () => {
-    for (let i = 0; i < 4; i++) await store().saveBatchJob(job(`b${i}`, 'owner', `2026-02-0${i + 1}T00:00:00.000Z`));
-    await store().saveBatchJob(job('x', 'someone-else', '2026-03-01T00:00:00.000Z'));
-    await store().saveBatchJob(job('b3', 'owner', '2026-02-04T00:00:00.000Z', { status: 'COMPLETED', completedAt: '2026-02-04T00:01:00.000Z', lastSeq: 9 }));
-    assert.deepEqual(await store().getBatchJob('b1'), job('b1', 'owner', '2026-02-02T00:00:00.000Z'));
-    assert.equal((await store().getBatchJob('b3'))?.lastSeq, 9);
-    assert.equal(await store().getBatchJob('missing'), null);
-    const list = await store().listBatchJobs('owner', { limit: 2, offset: 0 });
+    for (let i = 0; i < 4; i++) await store().batchJobs.put(job(`b${i}`, 'owner', `2026-02-0${i + 1}T00:00:00.000Z`));
+    await store().batchJobs.put(job('x', 'someone-else', '2026-03-01T00:00:00.000Z'));
+    await store().batchJobs.put(job('b3', 'owner', '2026-02-04T00:00:00.000Z', { status: 'COMPLETED', completedAt: '2026-02-04T00:01:00.000Z', lastSeq: 9 }));
+    assert.deepEqual(await store().batchJobs.get('b1'), job('b1', 'owner', '2026-02-02T00:00:00.000Z'));
+    assert.equal((await store().batchJobs.get('b3'))?.lastSeq, 9);
+    assert.equal(await store().batchJobs.get('missing'), null);
+    const list = await store().batchJobs.listBy('owner', { limit: 2, offset: 0 });
     assert.deepEqual(list, [
       { id: 'b3', status: 'COMPLETED', totalUrls: 2, completedUrls: 1, failedUrls: 1, createdAt: '2026-02-04T00:00:00.000Z', completedAt: '2026-02-04T00:01:00.000Z' },
       { id: 'b2', status: 'PROCESSING', totalUrls: 2, completedUrls: 1, failedUrls: 1, createdAt: '2026-02-03T00:00:00.000Z' },
     ]);
-    assert.deepEqual((await store().listBatchJobs('owner', { limit: 10, offset: 2 })).map((j) => j.id), ['b1', 'b0']);
-    assert.deepEqual(await store().listBatchJobs('nobody', { limit: 10, offset: 0 }), []);
+    assert.deepEqual((await store().batchJobs.listBy('owner', { limit: 10, offset: 2 })).map((j) => j.id), ['b1', 'b0']);
+    assert.deepEqual(await store().batchJobs.listBy('nobody', { limit: 10, offset: 0 }), []);
   });
 
   test('batch pages: by key, and a set of keys of one batch', async () => {
@@ -61,8 +61,8 @@ storeContract('batch store', 'batches', (store) => {
 
   test('reset clears batches too', async () => {
     await store().reset();
-    assert.equal(await store().getBatchJob('b1'), null);
+    assert.equal(await store().batchJobs.get('b1'), null);
     assert.equal(await store().getBatchPage('bp', 'k1'), null);
-    assert.deepEqual(await store().listBatchJobs('owner', { limit: 10, offset: 0 }), []);
+    assert.deepEqual(await store().batchJobs.listBy('owner', { limit: 10, offset: 0 }), []);
   });
 });

@@ -23,11 +23,11 @@ function pageDoc(crawlId: string, n: number, status: CrawlPageDoc['status'], res
 
 storeContract('crawl store', 'crawls', (store) => {
   test('crawl jobs round-trip and list by owner, newest first', async () => {
-    for (let i = 0; i < 4; i++) await store().saveCrawlJob(job(`c${i}`, 'owner', `2026-02-0${i + 1}T00:00:00.000Z`));
-    await store().saveCrawlJob(job('x', 'someone-else', '2026-03-01T00:00:00.000Z'));
-    assert.deepEqual(await store().getCrawlJob('c1'), job('c1', 'owner', '2026-02-02T00:00:00.000Z'));
-    assert.equal(await store().getCrawlJob('missing'), null);
-    assert.deepEqual((await store().listCrawlJobs('owner', { limit: 2, offset: 1 })).map((j) => j.id), ['c2', 'c1']);
+    for (let i = 0; i < 4; i++) await store().crawlJobs.put(job(`c${i}`, 'owner', `2026-02-0${i + 1}T00:00:00.000Z`));
+    await store().crawlJobs.put(job('x', 'someone-else', '2026-03-01T00:00:00.000Z'));
+    assert.deepEqual(await store().crawlJobs.get('c1'), job('c1', 'owner', '2026-02-02T00:00:00.000Z'));
+    assert.equal(await store().crawlJobs.get('missing'), null);
+    assert.deepEqual((await store().crawlJobs.listBy('owner', { limit: 2, offset: 1 })).map((j) => j.id), ['c2', 'c1']);
   });
 
   test('crawl pages: completed ones in requested order, from a cursor, before a freeze point', async () => {
@@ -68,7 +68,7 @@ storeContract('crawl store', 'crawls', (store) => {
 
   test('reset clears crawls too', async () => {
     await store().reset();
-    assert.equal(await store().getCrawlJob('c1'), null);
+    assert.equal(await store().crawlJobs.get('c1'), null);
     assert.deepEqual(await store().countCrawlPages('cp'), { completed: 0, failed: 0 });
   });
 });

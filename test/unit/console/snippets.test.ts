@@ -11,6 +11,7 @@ import type { StoredEvent } from '../../../shared/src/events/index.js';
 import { fileNameOf, jobPages, zipOf } from '../../../services/gateway/src/console/job-pages.js';
 import { normalizeScrapeOptions } from '../../../shared/src/scrape-options.js';
 import { SqliteStore, type ApiKeyDoc, type BatchJobDoc } from '../../../shared/src/store/index.js';
+import { readModelSpec } from '../../support/decider.js';
 import { groupEvents } from '../../../services/gateway/src/console/pages/job-events.js';
 import { duration } from '../../../services/gateway/src/console/pages/jobs.js';
 import { DEFAULT_VALUES, requestOf } from '../../../services/gateway/src/console/playground-request.js';
@@ -103,7 +104,7 @@ describe('job pages', () => {
     try {
       const pages = ['a', 'b', 'c'].map((k) => ({ url: `https://a.example/${k}`, pageKey: k, status: 'COMPLETED' as const }));
       const doc: BatchJobDoc = { id: 'B', apiKeyId: 'k', status: 'COMPLETED', createdAt: '2026-11-01T00:00:00.000Z', options: normalizeScrapeOptions({}), pages, totalUrls: 3, completedUrls: 3, failedUrls: 0, lastSeq: 1 };
-      await store.saveBatchJob(doc);
+      await store.batchJobs.put(doc);
       for (const p of pages) await store.saveBatchPage({ batchId: 'B', pageKey: p.pageKey, content: { markdown: `# ${p.pageKey} `.padEnd(10, '.') }, metadata: { sourceURL: p.url, statusCode: 200 } as never, resultSeq: 2, lastSeq: 2 });
       const job = { kind: 'batch' as const, doc, key: { id: 'k' } as ApiKeyDoc };
       const all = await jobPages(store, job);
@@ -129,7 +130,7 @@ describe('map-jobs read model', () => {
   const ev = (seq: number, event: string, data: Record<string, unknown>): StoredEvent =>
     ({ kind: 'map', id: 'm', part: 'job', event, data, seq, eventId: `e${seq}`, occurredAt: '2026-11-01T00:00:00.000Z' }) as unknown as StoredEvent;
   const requested = ev(1, 'map_requested', { url: 'https://a.example', limit: 10, ignoreSitemap: false, includeSubdomains: false, apiKeyId: 'k', requestedAt: '2026-11-01T00:00:00.000Z', budgetMs: 30_000 });
-  const fold = (events: StoredEvent[]) => events.reduce<MapJobDoc | null>((doc, e) => evolveMap(doc, e) ?? doc, null);
+  const fold = readModelSpec<MapJobDoc, StoredEvent>(evolveMap).given;
 
   test('requested, then completed with its inline links or failed with its error; a late answer changes nothing', () => {
     const done = fold([requested, ev(2, 'map_completed', { links: ['https://a.example/x'], count: 1, sources: ['crawl'], partial: false, sitemapsFetched: 0, pagesCrawled: 1, durationMs: 5, completedAt: '2026-11-01T00:00:01.000Z' })]);

@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import type { StoredEvent } from '../../../shared/src/events/index.js';
 import type { ApiKeyDoc } from '../../../shared/src/store/index.js';
 import { KEY_CHANGED_SUBJECT } from '../../../shared/src/subjects.js';
+import { readModelSpec } from '../../support/decider.js';
 import { apiKeysReadModel, evolve } from '../../../services/projector/src/read-models/api-keys/index.js';
 
 const HASH = 'c'.repeat(64);
@@ -15,7 +16,7 @@ const created = (plan = 'free') => ev('key_created', { keyHash: HASH, plan, labe
 const revoked = (at = '2026-05-02T00:00:00.000Z') => ev('key_revoked', { revokedAt: at, reason: 'leaked' });
 const planChanged = (plan: string) => ev('key_plan_changed', { plan, changedAt: '2026-05-03T00:00:00.000Z' });
 /** Folds like the projector: a null answer means "nothing to save", the document stays. */
-const given = (events: StoredEvent[]): ApiKeyDoc | null => events.reduce<ApiKeyDoc | null>((doc, e) => evolve(doc, e) ?? doc, null);
+const { given } = readModelSpec<ApiKeyDoc, StoredEvent>(evolve);
 
 test('key_created makes the document: hash, plan, label, no revocation', () => {
   const doc = given([created('pro')]);

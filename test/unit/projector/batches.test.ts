@@ -7,6 +7,7 @@ import { uniquePages } from '../../../shared/src/batch-options.js';
 import type { StoredEvent } from '../../../shared/src/events/index.js';
 import { normalizeScrapeOptions } from '../../../shared/src/scrape-options.js';
 import type { BatchJobDoc, KeyUsageDoc } from '../../../shared/src/store/index.js';
+import { readModelSpec } from '../../support/decider.js';
 import { evolve as evolveJob } from '../../../services/projector/src/read-models/batch-jobs/index.js';
 import { evolve as evolvePage } from '../../../services/projector/src/read-models/batch-pages/index.js';
 import { evolve as evolveUsage } from '../../../services/projector/src/read-models/key-usage/index.js';
@@ -29,7 +30,7 @@ const completed = (part: string) => ev('page_completed', {
 const failed = (part: string) => ev('page_failed', { error: { code: 'NETWORK_ERROR', message: 'refused' }, failedAt: AT, attempt: 1 }, part);
 const pageStarted = (part: string) => ev('page_started', { attempt: 1, startedAt: AT, worker: 'w' }, part);
 
-const fold = (events: StoredEvent[]): BatchJobDoc | null => events.reduce<BatchJobDoc | null>((d, e) => evolveJob(d, e), null);
+const fold = readModelSpec<BatchJobDoc, StoredEvent>(evolveJob).given;
 const statuses = (doc: BatchJobDoc): string[] => doc.pages.map((p) => p.status);
 
 describe('batch-jobs read model', () => {

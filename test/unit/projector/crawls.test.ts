@@ -4,6 +4,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { StoredEvent } from '../../../shared/src/events/index.js';
 import { normalizeScrapeOptions } from '../../../shared/src/scrape-options.js';
+import { readModelSpec } from '../../support/decider.js';
 import { evolve as evolveJob } from '../../../services/projector/src/read-models/crawl-jobs/index.js';
 import { evolve as evolvePage } from '../../../services/projector/src/read-models/crawl-pages/index.js';
 
@@ -17,9 +18,7 @@ const requested = () => ev('crawl_requested', {
   ignoreRobots: false, scrapeOptions: normalizeScrapeOptions({}), apiKeyId: 'k1', requestedAt: AT, webhookUrl: 'https://h.test/',
 });
 
-function fold<D>(evolve: (d: D | null, e: StoredEvent) => D | null, events: StoredEvent[]): D | null {
-  return events.reduce<D | null>((d, e) => evolve(d, e), null);
-}
+const fold = <D>(evolve: (d: D | null, e: StoredEvent) => D | null, events: StoredEvent[]): D | null => readModelSpec(evolve).given(events);
 
 describe('crawl-jobs read model', () => {
   test('PENDING -> PROCESSING -> COMPLETED with the final counters', () => {

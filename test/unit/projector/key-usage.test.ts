@@ -3,13 +3,14 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { StoredEvent } from '../../../shared/src/events/index.js';
 import { committedPages, type KeyUsageDoc } from '../../../shared/src/store/index.js';
+import { readModelSpec } from '../../support/decider.js';
 import { evolve } from '../../../services/projector/src/read-models/key-usage/index.js';
 
 const blank: KeyUsageDoc = { id: 'k1', month: '', pages: 0, activeJobs: {}, lastSeq: 0 };
 let seq = 0;
 const ev = (event: string, kind: string, id: string, data: Record<string, unknown> = {}): StoredEvent =>
   ({ kind, id, part: 'p', event, eventId: 'e', occurredAt: '2026-11-01T00:00:00.000Z', seq: ++seq, data: { apiKeyId: 'k1', requestedAt: '2026-11-05T10:00:00.000Z', ...data } }) as unknown as StoredEvent;
-const given = (events: StoredEvent[]): KeyUsageDoc => events.reduce<KeyUsageDoc>((doc, e) => evolve(doc, e) ?? doc, blank);
+const { given } = readModelSpec<KeyUsageDoc, StoredEvent, undefined, KeyUsageDoc>(evolve, blank);
 
 test('each page loaded for the key counts one; map requests one; cache hits and joins none', () => {
   const doc = given([

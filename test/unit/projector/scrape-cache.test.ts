@@ -3,12 +3,13 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { StoredEvent } from '../../../shared/src/events/index.js';
 import type { ScrapeCacheDoc } from '../../../shared/src/store/index.js';
+import { readModelSpec } from '../../support/decider.js';
 import { evolve } from '../../../services/projector/src/read-models/scrape-cache/index.js';
 
 let seq = 0;
 const ev = (event: string, id: string, data: Record<string, unknown>, kind = 'scrape'): StoredEvent =>
   ({ kind, id, part: 'p', event, eventId: 'e', occurredAt: 'x', seq: ++seq, data: { cacheKey: 'K', ...data } }) as unknown as StoredEvent;
-const given = (events: StoredEvent[]): ScrapeCacheDoc | null => events.reduce<ScrapeCacheDoc | null>((doc, e) => evolve(doc, e) ?? doc, null);
+const { given } = readModelSpec<ScrapeCacheDoc, StoredEvent>(evolve);
 const requested = (id: string, at = '2026-01-01T00:00:00.000Z') => ev('page_requested', id, { requestedAt: at });
 const completed = (id: string, at: string) => ev('page_completed', id, { completedAt: at });
 

@@ -4,6 +4,7 @@ import { describe, test } from 'node:test';
 import type { StoredEvent } from '../../../shared/src/events/index.js';
 import { normalizeScrapeOptions } from '../../../shared/src/scrape-options.js';
 import type { ScrapeJobDoc } from '../../../shared/src/store/index.js';
+import { readModelSpec } from '../../support/decider.js';
 import { evolve } from '../../../services/projector/src/read-models/scrape-jobs/index.js';
 
 const options = normalizeScrapeOptions({});
@@ -16,9 +17,8 @@ const started = (seq: number, attempt = 1) => ({ ...at, seq, event: 'page_starte
 const completed = (seq: number) => ({ ...at, seq, event: 'page_completed', data: { result: ref, metadata: { title: 'T', description: 'D' }, links: [], timings, completedAt: '2026-01-01T00:00:09.000Z' } }) as StoredEvent;
 const failed = (seq: number) => ({ ...at, seq, event: 'page_failed', data: { error: { code: 'PAGE_TIMEOUT', message: 'slow' }, failedAt: '2026-01-01T00:00:09.000Z', attempt: 1 } }) as StoredEvent;
 
-function given(events: StoredEvent[], hydrated = {}): ScrapeJobDoc | null {
-  return events.reduce<ScrapeJobDoc | null>((doc, e) => evolve(doc, e, e.event === 'page_completed' ? hydrated : {}), null);
-}
+const scrapeJobs = readModelSpec<ScrapeJobDoc, StoredEvent, Parameters<typeof evolve>[2]>(evolve);
+const given = (events: StoredEvent[], hydrated = {}): ScrapeJobDoc | null => scrapeJobs.given(events, (e) => (e.event === 'page_completed' ? hydrated : {}));
 
 describe('scrape-jobs read model', () => {
   test('a request is PENDING, not from cache, owned by its key', () => {

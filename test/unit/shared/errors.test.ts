@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ackDecision, BrowserError, ERROR_CODES, InternalError, NetworkError, PageTimeoutError, RateLimitedError, SelectorNotFoundError, toPageErrorCode, toTrawlError, UrlNotAllowedError } from '../../../shared/src/errors.js';
+import { ackDecision, BrowserError, ERROR_CODES, InternalError, NetworkError, PageTimeoutError, RateLimitedError, SelectorNotFoundError, toPageErrorCode, toTrawlError, TrawlError, UrlNotAllowedError } from '../../../shared/src/errors.js';
 
 const first = { deliveryCount: 1, maxDeliver: 3 };
 const last = { deliveryCount: 3, maxDeliver: 3 };
@@ -36,4 +36,21 @@ test('codes carry the spec statuses; page codes stay within the spec table', () 
   assert.equal(new NetworkError('x').status, 500);
   assert.equal(toPageErrorCode(new PageTimeoutError('x')), 'PAGE_TIMEOUT');
   assert.equal(toPageErrorCode(new InternalError('x')), 'BROWSER_ERROR');
+});
+
+test('the classes built from the code table keep their names, codes, statuses and delivery', () => {
+  const built = [BrowserError, InternalError, PageTimeoutError, SelectorNotFoundError, UrlNotAllowedError];
+  for (const ErrorClass of built) {
+    const err = new ErrorClass('x', { cause: 'why' });
+    const row = ERROR_CODES[err.code];
+    assert.ok(err instanceof ErrorClass && err instanceof TrawlError && err instanceof Error);
+    assert.equal(err.name, ErrorClass.name);
+    assert.equal('className' in row && row.className, ErrorClass.name);
+    assert.equal(err.status, row.status);
+    assert.equal(err.retryable, row.delivery === 'nak');
+    assert.equal(err.cause, 'why');
+  }
+  assert.ok(!(new PageTimeoutError('t') instanceof SelectorNotFoundError));
+  assert.equal(new BrowserError('b').retryable, true);
+  assert.equal(new PageTimeoutError('t').retryable, false);
 });

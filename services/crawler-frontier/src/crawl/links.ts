@@ -1,21 +1,5 @@
 // Which links join a crawl: pure rules, no IO (robots.txt is decided at the edge and passed
-// in as a predicate). Order of the checks, each with its skip reason:
-//   invalid   not an http(s) URL
-//   depth     the link's depth (parent depth + 1) exceeds maxDepth
-//   external  another host than the start URL's (modulo `www.`) and allowExternalLinks is off
-//   pattern   excluded by excludePaths, or includePaths is given and none matches
-//   robots    disallowed by the host's robots.txt (unless ignoreRobots)
-//   duplicate the same normalized key was already accepted (or twice on this page)
-//   limit     the crawl already holds `limit` pages
-//
-// Glob patterns (docs/api.md "Crawl path patterns") are minimatch globs matched against the
-// URL's path only (no host, no query), percent-decoded, with a trailing slash removed:
-//   /docs/*       pages directly under /docs/ (/docs/a, /docs/a/ - not /docs, not /docs/a/b)
-//   /docs/**      pages under /docs/ at any depth (/docs/a, /docs/a/b/c - not /docs itself)
-//   *.pdf         a pattern without "/" matches the last path segment: any PDF at any depth
-//   /blog/2024-*  one segment beginning "2024-" under /blog (use /blog/2024-*/** for deeper)
-// Matching is case-sensitive, like URL paths. A pattern with a "/" that does not start with
-// "/" or "*" is anchored at the root ("docs/*" is "/docs/*"). Exclude wins over include.
+// in as a predicate): the path globs of includePaths/excludePaths, then checkLink.
 import { Minimatch, type MinimatchOptions } from 'minimatch';
 import { isSameSite, normalizeUrl, urlKeyHash } from '../../../../shared/src/url-normalize.js';
 import type { CrawlSkipReason } from '../../../../shared/src/events/job.js';
@@ -47,6 +31,14 @@ export function matchPath(url: URL): string {
 
 const compiled = new Map<string, PathMatcher>();
 
+// Glob patterns (docs/api.md "Crawl path patterns") are minimatch globs matched against the
+// URL's path only (no host, no query), percent-decoded, with a trailing slash removed:
+//   /docs/*       pages directly under /docs/ (/docs/a, /docs/a/ - not /docs, not /docs/a/b)
+//   /docs/**      pages under /docs/ at any depth (/docs/a, /docs/a/b/c - not /docs itself)
+//   *.pdf         a pattern without "/" matches the last path segment: any PDF at any depth
+//   /blog/2024-*  one segment beginning "2024-" under /blog (use /blog/2024-*/** for deeper)
+// Matching is case-sensitive, like URL paths. A pattern with a "/" that does not start with
+// "/" or "*" is anchored at the root ("docs/*" is "/docs/*"). Exclude wins over include.
 /** True when any pattern matches; compiled once per pattern list (bounded memo). */
 export function pathMatcher(patterns: readonly string[]): PathMatcher {
   const cacheKey = JSON.stringify(patterns);
@@ -77,6 +69,15 @@ export interface Candidate {
 
 export type Verdict = { accept: true; candidate: Candidate } | { accept: false; reason: CrawlSkipReason };
 
+// The order of a link's checks, each with its skip reason (robots, duplicate and limit are
+// decided after these, by the frontier):
+//   invalid   not an http(s) URL
+//   depth     the link's depth (parent depth + 1) exceeds maxDepth
+//   external  another host than the start URL's (modulo `www.`) and allowExternalLinks is off
+//   pattern   excluded by excludePaths, or includePaths is given and none matches
+//   robots    disallowed by the host's robots.txt (unless ignoreRobots)
+//   duplicate the same normalized key was already accepted (or twice on this page)
+//   limit     the crawl already holds `limit` pages
 /** The pure checks (invalid, depth, external, pattern) for one link found at `depth - 1`. */
 export function checkLink(raw: string, depth: number, rules: LinkRules): Verdict {
   const normalized = normalizeUrl(raw);

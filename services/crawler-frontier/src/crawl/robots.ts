@@ -8,11 +8,9 @@
 //   4xx        no robots.txt: everything allowed
 //   5xx, network error, timeout: "unreachable", everything disallowed (retried after the TTL)
 // Crawl-delay is not honoured; crawls are paced by their in-flight bound instead.
-import robotsParserModule from 'robots-parser';
-import { safeStream } from '../../../../shared/src/safe-http.js';
+import { fetchRobotsTxt, robotsParser } from '../../../../shared/src/robots-txt.js';
 import type { CidrRange } from '../../../../shared/src/url-safety.js';
 
-const robotsParser = robotsParserModule as unknown as typeof robotsParserModule.default;
 type Robot = ReturnType<typeof robotsParser>;
 
 export const ROBOTS_USER_AGENT = 'TrawlBot';
@@ -88,17 +86,9 @@ export class RobotsCache {
   }
 
   private async fetchRule(origin: string, signal?: AbortSignal): Promise<RobotsRule> {
-    const robotsUrl = `${origin}/robots.txt`;
     try {
-      const res = await safeStream(robotsUrl, {
-        allow: this.opts.allow,
-        timeoutMs: this.opts.timeoutMs,
-        maxBytes: this.opts.maxBytes,
-        ...(signal ? { signal } : {}),
-      });
-      const chunks: Buffer[] = [];
-      for await (const chunk of res.body) chunks.push(chunk as Buffer);
-      return robotsRule(robotsUrl, res.status, Buffer.concat(chunks).toString('utf8'));
+      const robots = await fetchRobotsTxt(origin, { allow: this.opts.allow, timeoutMs: this.opts.timeoutMs, maxBytes: this.opts.maxBytes, signal });
+      return robotsRule(`${origin}/robots.txt`, robots.status, robots.text);
     } catch (err) {
       // Shutdown is not an answer from the site: do not cache it.
       if (signal?.aborted) throw err;

@@ -1,7 +1,18 @@
 // Map result filtering (pure, no IO): normalization and deduplication, the same-site rule,
 // the search keyword and the limit. Used while discovering (so duplicates and other sites
 // never fill the collection) and once at the end (ranking and the limit).
-//
+import { isSameSite, normalizeUrl } from '../../../../shared/src/url-normalize.js';
+
+export interface LinkFilterOptions {
+  /** The URL the map was asked for: defines the site. */
+  baseUrl: string;
+  includeSubdomains: boolean;
+  search?: string;
+}
+
+/** Where a term was found, best first. */
+const TIER = { segment: 0, path: 1, host: 2, query: 3 } as const;
+
 // Rules (docs/api.md "Map"):
 //   - Every URL is normalized with shared/src/url-normalize.ts; two URLs with the same key
 //     (www. prefix, trailing slash, index file, query order, utm_* ignored) are one entry,
@@ -15,18 +26,6 @@
 //     then in the host, then in the query string; ties go to the shorter URL, then to
 //     discovery order. Without a search, URLs keep discovery order.
 //   - At most `limit` entries.
-import { isSameSite, normalizeUrl } from '../../../../shared/src/url-normalize.js';
-
-export interface LinkFilterOptions {
-  /** The URL the map was asked for: defines the site. */
-  baseUrl: string;
-  includeSubdomains: boolean;
-  search?: string;
-}
-
-/** Where a term was found, best first. */
-const TIER = { segment: 0, path: 1, host: 2, query: 3 } as const;
-
 export function searchTerms(search: string | undefined): string[] {
   return (search ?? '').toLowerCase().split(/\s+/).filter(Boolean);
 }

@@ -1,18 +1,6 @@
 // Push parser for one sitemap file (pure: text in, URLs out, no IO). It is fed decoded text
 // chunk by chunk straight from the HTTP stream, so a 50,000-URL sitemap never exists in
 // memory as a whole string or a DOM.
-//
-// Formats (sitemaps.org): <urlset> of <url><loc>, <sitemapindex> of <sitemap><loc>, and the
-// plain-text form (one URL per line). Only a <loc> whose direct parent is <url> or <sitemap>
-// counts, so extension locs (<image:image><image:loc>, <video:...>) are not taken as pages.
-//
-// Malformed input is tolerated: the parser keeps going after recoverable errors and keeps
-// every <loc> it completed; after MAX_ERRORS errors the file is abandoned (an HTML page or
-// binary junk served as a sitemap). Bare `&` in URLs, the most common sitemap defect, is
-// escaped before parsing, because an XML parser would otherwise swallow everything up to
-// the next `;` as an entity name. It is escaped as a private-use character reference and
-// turned back into `&` afterwards, which also restores it inside CDATA sections (where a
-// reference is not expanded).
 import { SaxesParser } from 'saxes';
 
 export type SitemapLocKind = 'page' | 'sitemap';
@@ -37,6 +25,17 @@ function localName(name: string): string {
   return (colon === -1 ? name : name.slice(colon + 1)).toLowerCase();
 }
 
+// Formats (sitemaps.org): <urlset> of <url><loc>, <sitemapindex> of <sitemap><loc>, and the
+// plain-text form (one URL per line). Only a <loc> whose direct parent is <url> or <sitemap>
+// counts, so extension locs (<image:image><image:loc>, <video:...>) are not taken as pages.
+//
+// Malformed input is tolerated: the parser keeps going after recoverable errors and keeps
+// every <loc> it completed; after MAX_ERRORS errors the file is abandoned (an HTML page or
+// binary junk served as a sitemap). Bare `&` in URLs, the most common sitemap defect, is
+// escaped before parsing, because an XML parser would otherwise swallow everything up to
+// the next `;` as an entity name. It is escaped as a private-use character reference and
+// turned back into `&` afterwards, which also restores it inside CDATA sections (where a
+// reference is not expanded).
 export class SitemapParser {
   private mode: 'sniff' | 'xml' | 'text' = 'sniff';
   private xml: SaxesParser | undefined;

@@ -13,15 +13,11 @@
 // Files are parsed while they stream in, so memory stays flat whatever the file size.
 import { Readable, pipeline } from 'node:stream';
 import zlib from 'node:zlib';
-import robotsParserModule from 'robots-parser';
+import { fetchRobotsTxt, robotsParser } from '../../../../shared/src/robots-txt.js';
 import { safeStream } from '../../../../shared/src/safe-http.js';
 import { normalizeUrl } from '../../../../shared/src/url-normalize.js';
 import type { CidrRange } from '../../../../shared/src/url-safety.js';
 import { SitemapParser } from './sitemap-parser.js';
-
-// robots-parser is CommonJS typed as an ES default export: under nodenext the default
-// import is the function itself at run time but typed as the module record.
-const robotsParser = robotsParserModule as unknown as typeof robotsParserModule.default;
 
 export const SITEMAP_DEFAULTS = {
   maxSitemaps: 200,
@@ -72,21 +68,13 @@ export function wellKnownSitemaps(siteUrl: string): string[] {
 
 /** `Sitemap:` lines of the site's robots.txt; none when it is missing or unreadable. */
 export async function robotsSitemaps(siteUrl: string, opts: Pick<SitemapDiscoveryOptions, 'allow' | 'signal' | 'fetchTimeoutMs'>): Promise<string[]> {
-  const robotsUrl = `${new URL(siteUrl).origin}/robots.txt`;
-  const controller = new AbortController();
-  const signal = opts.signal ? AbortSignal.any([opts.signal, controller.signal]) : controller.signal;
   try {
-    const res = await safeStream(robotsUrl, {
-      allow: opts.allow, signal, timeoutMs: opts.fetchTimeoutMs ?? SITEMAP_DEFAULTS.fetchTimeoutMs, maxBytes: SITEMAP_DEFAULTS.maxRobotsBytes,
+    const robots = await fetchRobotsTxt(new URL(siteUrl).origin, {
+      allow: opts.allow, signal: opts.signal, timeoutMs: opts.fetchTimeoutMs ?? SITEMAP_DEFAULTS.fetchTimeoutMs, maxBytes: SITEMAP_DEFAULTS.maxRobotsBytes,
     });
-    if (res.status !== 200) return [];
-    const chunks: Buffer[] = [];
-    for await (const chunk of res.body) chunks.push(chunk as Buffer);
-    return robotsParser(res.url, Buffer.concat(chunks).toString('utf8')).getSitemaps();
+    return robots.status === 200 ? robotsParser(robots.url, robots.text).getSitemaps() : [];
   } catch {
     return [];
-  } finally {
-    controller.abort();
   }
 }
 

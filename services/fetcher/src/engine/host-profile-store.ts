@@ -11,13 +11,12 @@
 import { StorageType, type JetStreamClient, type KV } from 'nats';
 import { KeyedLock } from '../../../../shared/src/keyed-lock.js';
 import type { Logger } from '../../../../shared/src/logger.js';
+import { casUpdate, KvContentionError } from '../../../../shared/src/nats/kv-cas.js';
 import { evolve, NEW_HOST, type AutoPolicy, type HostEvent, type HostProfile } from './host-profile.js';
 
 export const HOST_PROFILE_BUCKET = 'trawl-host-profiles';
 export const PROFILE_TTL_MS = 30 * 86_400_000;
 const MAX_ATTEMPTS = 10;
-
-const isConflict = (err: unknown): boolean => /wrong last sequence|key exists/i.test(String((err as Error)?.message));
 
 export interface HostProfiles {
   get(hostKey: string): Promise<HostProfile>;
@@ -52,17 +51,13 @@ export class KvHostProfiles implements HostProfiles {
 
   private async recordNow(hostKey: string, event: HostEvent): Promise<HostProfile> {
     const kv = await this.bucket();
-    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      const entry = await kv.get(hostKey);
-      const current = entry && entry.length > 0 ? (entry.json() as HostProfile) : NEW_HOST;
-      const next = evolve(current, event, this.policy);
-      try {
-        if (entry) await kv.update(hostKey, JSON.stringify(next), entry.revision);
-        else await kv.create(hostKey, JSON.stringify(next));
-        return next;
-      } catch (err) {
-        if (!isConflict(err)) throw err;
-      }
+    try {
+      return await casUpdate(kv, hostKey, (text) => {
+        const next = evolve(text === null ? NEW_HOST : (JSON.parse(text) as HostProfile), event, this.policy);
+        return { value: JSON.stringify(next), result: next };
+      }, { maxAttempts: MAX_ATTEMPTS });
+    } catch (err) {
+      if (!(err instanceof KvContentionError)) throw err;
     }
     // Still contended after many tries: this page's count or verdict is dropped, which only
     // shifts when the next check happens.

@@ -43,7 +43,7 @@ export class BatchService extends JobService<BatchJobDoc, BatchScrapeRequest, Ba
   }
 
   protected load(id: string): Promise<BatchJobDoc | null> {
-    return this.deps.store.getBatchJob(id);
+    return this.deps.store.batchJobs.get(id);
   }
 
   async submit(caller: Caller, request: BatchScrapeRequest): Promise<BatchCreatedResult> {
@@ -131,7 +131,7 @@ export class BatchService extends JobService<BatchJobDoc, BatchScrapeRequest, Ba
   }
 
   async list(caller: Caller, page: Page): Promise<BatchListItem[]> {
-    return this.deps.store.listBatchJobs(caller.keyId, page);
+    return this.deps.store.batchJobs.listBy(caller.keyId, page);
   }
 
   /** A document page's stored bytes (undefined when the page is no document or not completed). */

@@ -17,7 +17,7 @@ import type { EventLog } from '../../../../shared/src/nats/event-log.js';
 import { PLANS, type Plan } from '../../../../shared/src/plans.js';
 import type { AccountDoc, ReadModelStore, SessionDoc } from '../../../../shared/src/store/index.js';
 import type { ProjectionWaiter } from '../projection-wait.js';
-import type { ConsoleConfig } from './config.js';
+import type { ConsoleConfig } from '../../../../shared/src/console-config.js';
 import type { LoginThrottle } from './throttle.js';
 
 export interface AccountsDeps {
@@ -45,7 +45,7 @@ export class ConsoleAccounts {
 
   /** The account, from the read model or (not projected yet) folded from the log. */
   async account(accountId: string): Promise<AccountDoc | null> {
-    const doc = await this.deps.store.getAccount(accountId);
+    const doc = await this.deps.store.accounts.get(accountId);
     if (doc) return doc;
     const history = await this.deps.log.history('account', accountId);
     const state: AccountState = history.reduce((s, e) => accountDecider.evolve(s, e as never), accountDecider.initialState());
@@ -55,7 +55,7 @@ export class ConsoleAccounts {
   }
 
   private async session(sessionId: string): Promise<Pick<SessionDoc, 'accountId' | 'expiresAt' | 'endedAt'> | null> {
-    const doc = await this.deps.store.getSession(sessionId);
+    const doc = await this.deps.store.sessions.get(sessionId);
     if (doc) return doc;
     const started = await this.deps.log.last({ kind: 'session', id: sessionId, part: 'session', event: 'session_started' });
     if (!started || started.event !== 'session_started') return null;
@@ -211,7 +211,7 @@ export class ConsoleAccounts {
    */
   async syncKeyPlans(accountId: string, plan: Plan): Promise<void> {
     let last: number | null = null;
-    for (const key of await this.deps.store.listApiKeysByAccount(accountId, PAGE)) {
+    for (const key of await this.deps.store.apiKeys.listBy(accountId, PAGE)) {
       if (key.revokedAt || key.plan === plan) continue;
       try {
         last = (await changeKeyPlan({ log: this.deps.log, now: this.deps.clock }, key.id, plan)).seq ?? last;
@@ -229,7 +229,7 @@ export class ConsoleAccounts {
     await this.projected(outcome.seq);
     if (!disabled) return;
     let last: number | null = null;
-    for (const key of await this.deps.store.listApiKeysByAccount(accountId, PAGE)) {
+    for (const key of await this.deps.store.apiKeys.listBy(accountId, PAGE)) {
       if (key.revokedAt) continue;
       try {
         last = (await revokeKey({ log: this.deps.log, now: this.deps.clock }, key.id, 'account disabled')).seq;

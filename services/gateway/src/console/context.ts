@@ -7,7 +7,7 @@ import type { AccountDoc } from '../../../../shared/src/store/index.js';
 import type { GatewayDeps } from '../deps.js';
 import type { WebhookSecretService } from '../webhooks/service.js';
 import type { ConsoleAccounts } from './accounts.js';
-import type { ConsoleConfig } from './config.js';
+import type { ConsoleConfig } from '../../../../shared/src/console-config.js';
 import type { SafeHtml } from './html.js';
 import type { AccountJobs } from './jobs.js';
 import { page, type Viewer } from './layout.js';

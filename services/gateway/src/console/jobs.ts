@@ -44,7 +44,7 @@ export class AccountJobs {
   constructor(private readonly store: ReadModelStore, private readonly log: EventLog) {}
 
   keys(accountId: string): Promise<ApiKeyDoc[]> {
-    return this.store.listApiKeysByAccount(accountId, { limit: 500, offset: 0 });
+    return this.store.apiKeys.listBy(accountId, { limit: 500, offset: 0 });
   }
 
   /** The account's jobs, newest first, filtered by kind and status. */
@@ -63,16 +63,16 @@ export class AccountJobs {
   private async listKind(kind: JobKind, keyId: string): Promise<JobRow[]> {
     switch (kind) {
       case 'scrape':
-        return (await this.store.listScrapeJobs(keyId, PER_KEY)).map((j) => ({ kind, id: j.id, status: j.status, target: j.url, keyId, createdAt: j.createdAt, completedAt: j.completedAt,
+        return (await this.store.scrapeJobs.listBy(keyId, PER_KEY)).map((j) => ({ kind, id: j.id, status: j.status, target: j.url, keyId, createdAt: j.createdAt, completedAt: j.completedAt,
           pages: { completed: j.status === 'COMPLETED' ? 1 : 0, failed: j.status === 'FAILED' ? 1 : 0, total: 1 } }));
       case 'crawl':
-        return (await this.store.listCrawlJobs(keyId, PER_KEY)).map((j) => ({ kind, id: j.id, status: j.status, target: j.startUrl, keyId, createdAt: j.createdAt, completedAt: j.completedAt,
+        return (await this.store.crawlJobs.listBy(keyId, PER_KEY)).map((j) => ({ kind, id: j.id, status: j.status, target: j.startUrl, keyId, createdAt: j.createdAt, completedAt: j.completedAt,
           pages: { completed: j.completedUrls, failed: j.failedUrls, total: j.totalUrls } }));
       case 'batch':
-        return (await this.store.listBatchJobs(keyId, PER_KEY)).map((j) => ({ kind, id: j.id, status: j.status, target: `${j.totalUrls} URL${j.totalUrls === 1 ? '' : 's'}`, keyId, createdAt: j.createdAt, completedAt: j.completedAt,
+        return (await this.store.batchJobs.listBy(keyId, PER_KEY)).map((j) => ({ kind, id: j.id, status: j.status, target: `${j.totalUrls} URL${j.totalUrls === 1 ? '' : 's'}`, keyId, createdAt: j.createdAt, completedAt: j.completedAt,
           pages: { completed: j.completedUrls, failed: j.failedUrls, total: j.totalUrls } }));
       case 'map':
-        return (await this.store.listMapJobs(keyId, PER_KEY)).map((j) => ({ kind, id: j.id, status: j.status, target: j.url, keyId, createdAt: j.createdAt, completedAt: j.completedAt,
+        return (await this.store.mapJobs.listBy(keyId, PER_KEY)).map((j) => ({ kind, id: j.id, status: j.status, target: j.url, keyId, createdAt: j.createdAt, completedAt: j.completedAt,
           pages: { completed: 0, failed: 0, total: 0 }, urls: j.count }));
     }
   }
@@ -81,14 +81,14 @@ export class AccountJobs {
   async load(accountId: string, kind: string, id: string): Promise<LoadedJob> {
     const missing = new NotFoundError(`no ${isJobKind(kind) ? kind : ''} job with this id in your account`.replace('  ', ' '));
     if (!isJobKind(kind) || !isJobId(id)) throw missing;
-    const doc = kind === 'scrape' ? await this.store.getScrapeJob(id) : kind === 'crawl' ? await this.store.getCrawlJob(id)
-      : kind === 'batch' ? await this.store.getBatchJob(id) : await this.store.getMapJob(id);
+    const doc = kind === 'scrape' ? await this.store.scrapeJobs.get(id) : kind === 'crawl' ? await this.store.crawlJobs.get(id)
+      : kind === 'batch' ? await this.store.batchJobs.get(id) : await this.store.mapJobs.get(id);
     if (!doc) throw missing;
-    const key = await this.store.getApiKey(doc.apiKeyId);
+    const key = await this.store.apiKeys.get(doc.apiKeyId);
     if (!key || key.accountId !== accountId) throw missing;
     if (kind === 'scrape') {
       const scrape = doc as ScrapeJobDoc;
-      const source = scrape.sourceJobId && !scrape.content ? await this.store.getScrapeJob(scrape.sourceJobId) : null;
+      const source = scrape.sourceJobId && !scrape.content ? await this.store.scrapeJobs.get(scrape.sourceJobId) : null;
       return { kind, doc: scrape, key, source };
     }
     if (kind === 'map') return { kind, doc: doc as MapJobDoc, key };

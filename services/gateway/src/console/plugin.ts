@@ -12,7 +12,7 @@ import { problemOf, sendProblem, UNAVAILABLE_RETRY_AFTER_S } from '../plugins/pr
 import { WebhookSecretService } from '../webhooks/service.js';
 import { ConsoleAccounts } from './accounts.js';
 import { ASSETS } from './assets.js';
-import { consoleConfig, type ConsoleConfig } from './config.js';
+import { consoleConfig, type ConsoleConfig } from '../../../../shared/src/console-config.js';
 import { resolveSession, wantsJson, type ConsoleContext } from './context.js';
 import { AccountJobs } from './jobs.js';
 import { errorPage } from './layout.js';

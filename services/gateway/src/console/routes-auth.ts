@@ -51,7 +51,7 @@ export async function authRoutes(app: FastifyInstance, ctx: ConsoleContext): Pro
     if (invite) {
       try {
         const inviteId = await ctx.accounts.usableInvite(invite);
-        const role = (await ctx.deps.store.getInvite(inviteId))?.role;
+        const role = (await ctx.deps.store.invites.get(inviteId))?.role;
         return sendPage(reply, 'Create your account', undefined, null, signUpForm({ csrf, invite, ...(role ? { role } : {}) }));
       } catch (err) {
         if (!(err instanceof NotFoundError || err instanceof ForbiddenError)) throw err;

@@ -37,7 +37,7 @@ export async function pageRoutes(app: FastifyInstance, ctx: ConsoleContext): Pro
 
   /** The account's own key, not revoked; "not found" for anyone else's. */
   async function ownKey(request: FastifyRequest, keyId: string): Promise<ApiKeyDoc> {
-    const key = /^[0-9a-f]{20}$/.test(keyId) ? await store.getApiKey(keyId) : null;
+    const key = /^[0-9a-f]{20}$/.test(keyId) ? await store.apiKeys.get(keyId) : null;
     if (!key || key.accountId !== me(request).account.id) throw new NotFoundError('no key with this id in your account');
     return key;
   }
@@ -46,7 +46,7 @@ export async function pageRoutes(app: FastifyInstance, ctx: ConsoleContext): Pro
     const keys = await ctx.jobs.keys(accountId);
     return Promise.all(keys.map(async (key) => {
       const one = { limit: 1, offset: 0 };
-      const [s, c, b] = await Promise.all([store.listScrapeJobs(key.id, one), store.listCrawlJobs(key.id, one), store.listBatchJobs(key.id, one)]);
+      const [s, c, b] = await Promise.all([store.scrapeJobs.listBy(key.id, one), store.crawlJobs.listBy(key.id, one), store.batchJobs.listBy(key.id, one)]);
       const latest = [s[0]?.createdAt, c[0]?.createdAt, b[0]?.createdAt].filter((x): x is string => !!x).sort().at(-1) ?? null;
       return { key, lastJobAt: latest };
     }));
@@ -203,7 +203,7 @@ export async function pageRoutes(app: FastifyInstance, ctx: ConsoleContext): Pro
     const perDay = new Map<string, number>();
     for (let i = 29; i >= 0; i--) perDay.set(new Date(now.getTime() - i * DAY_MS).toISOString().slice(0, 10), 0);
     const rows = await Promise.all(keys.map(async (k) => {
-      const [usage, daily] = await Promise.all([store.getKeyUsage(k.id), store.getKeyDailyPages(k.id)]);
+      const [usage, daily] = await Promise.all([store.keyUsage.get(k.id), store.keyDailyPages.get(k.id)]);
       for (const [day, n] of Object.entries(daily?.days ?? {})) if (perDay.has(day)) perDay.set(day, perDay.get(day)! + n);
       return { id: k.id, label: k.label, plan: k.plan, revoked: !!k.revokedAt, monthPages: usage?.month === month ? usage.pages : 0, runningJobs: Object.keys(usage?.activeJobs ?? {}).length };
     }));
@@ -220,10 +220,10 @@ export async function pageRoutes(app: FastifyInstance, ctx: ConsoleContext): Pro
   async function renderAdmin(request: FastifyRequest, extra: { invited?: { link: string; expiresAt: string; role: string }; notice?: string } = {}) {
     const { viewer } = me(request);
     const month = clock().toISOString().slice(0, 7);
-    const [accounts, invites, operatorKeys] = await Promise.all([store.listAccounts({ limit: 500, offset: 0 }), store.listInvites({ limit: 50, offset: 0 }), ctx.accounts.operatorKeys()]);
+    const [accounts, invites, operatorKeys] = await Promise.all([store.accounts.list({ limit: 500, offset: 0 }), store.invites.list({ limit: 50, offset: 0 }), ctx.accounts.operatorKeys()]);
     const rows = await Promise.all(accounts.map(async (account) => {
-      const keys = await store.listApiKeysByAccount(account.id, { limit: 500, offset: 0 });
-      const usages = await Promise.all(keys.map((k) => store.getKeyUsage(k.id)));
+      const keys = await store.apiKeys.listBy(account.id, { limit: 500, offset: 0 });
+      const usages = await Promise.all(keys.map((k) => store.keyUsage.get(k.id)));
       return { account, activeKeys: keys.filter((k) => !k.revokedAt).length, monthPages: usages.reduce((n, u) => n + (u?.month === month ? u.pages : 0), 0) };
     }));
     return adminPage({ csrf: viewer.csrf, viewerId: viewer.accountId, rows, invites, operatorKeys, now: clock(), ...extra });
@@ -232,10 +232,10 @@ export async function pageRoutes(app: FastifyInstance, ctx: ConsoleContext): Pro
   /** What the last admin action did (post/redirect/get): read back from the read models (the URL names only ids and a count). */
   async function adminNotice(q: Record<string, string | undefined>): Promise<string | undefined> {
     if (q.plan && ACCOUNT_ID.test(q.plan)) {
-      const account = await store.getAccount(q.plan);
+      const account = await store.accounts.get(q.plan);
       if (account) return `${account.email} is on the ${account.plan} plan now, and so are its active keys.`;
     }
-    if (q.inviteRevoked && /^[0-9a-f]{20}$/.test(q.inviteRevoked) && (await store.getInvite(q.inviteRevoked))?.revokedAt) return 'The invite is revoked: its link no longer works.';
+    if (q.inviteRevoked && /^[0-9a-f]{20}$/.test(q.inviteRevoked) && (await store.invites.get(q.inviteRevoked))?.revokedAt) return 'The invite is revoked: its link no longer works.';
     if (q.adopted && /^\d{1,4}$/.test(q.adopted)) return `${q.adopted} operator key${q.adopted === '1' ? '' : 's'} moved into your account: their jobs and usage show under Jobs and Usage.`;
     return undefined;
   }
@@ -274,7 +274,7 @@ export async function pageRoutes(app: FastifyInstance, ctx: ConsoleContext): Pro
 
   app.post('/admin/invites/:inviteId/revoke', admin, async (request, reply) => {
     const { inviteId } = request.params as { inviteId: string };
-    if (!/^[0-9a-f]{20}$/.test(inviteId) || !(await store.getInvite(inviteId))) throw new NotFoundError('no such invite');
+    if (!/^[0-9a-f]{20}$/.test(inviteId) || !(await store.invites.get(inviteId))) throw new NotFoundError('no such invite');
     await ctx.accounts.revokeInvite(me(request).account, inviteId);
     return reply.redirect(`/console/admin?inviteRevoked=${inviteId}`, 303);
   });

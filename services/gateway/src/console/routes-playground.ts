@@ -91,7 +91,7 @@ export async function playgroundRoutes(app: FastifyInstance, ctx: ConsoleContext
           if (result.kind !== 'cached') {
             await route.waits.wait({
               keyId: key.id, kind: 'scrape', id, waitMs: MAX_WAIT_MS, whenBusy: 'answer',
-              load: async () => (await ctx.deps.store.getScrapeJob(id)) ?? { status: 'PENDING' },
+              load: async () => (await ctx.deps.store.scrapeJobs.get(id)) ?? { status: 'PENDING' },
             });
           }
           return reply.redirect(`/console/jobs/scrape/${id}`, 303);

@@ -24,7 +24,7 @@ export class CrawlService extends JobService<CrawlJobDoc, CrawlRequest, { id: st
   protected readonly path = '/crawl';
 
   protected load(id: string): Promise<CrawlJobDoc | null> {
-    return this.deps.store.getCrawlJob(id);
+    return this.deps.store.crawlJobs.get(id);
   }
 
   async submit(caller: Caller, request: CrawlRequest): Promise<{ id: string; status: 'PENDING' }> {
@@ -76,7 +76,7 @@ export class CrawlService extends JobService<CrawlJobDoc, CrawlRequest, { id: st
   }
 
   async list(caller: Caller, page: Page): Promise<CrawlListItem[]> {
-    const docs = await this.deps.store.listCrawlJobs(caller.keyId, page);
+    const docs = await this.deps.store.crawlJobs.listBy(caller.keyId, page);
     return Promise.all(docs.map((d) => this.summary(d)));
   }
 

@@ -58,7 +58,7 @@ export class KeyDirectory {
     const hit = this.cache.get(hash);
     if (hit && hit.until > this.now()) return hit.answer;
     const evictions = this.evictions;
-    const doc = await this.store.findApiKeyByHash(hash);
+    const doc = await this.store.apiKeys.find(hash);
     const answer: KeyLookup = !doc ? { ok: false, reason: 'unknown' }
       : doc.revokedAt ? { ok: false, reason: 'revoked' }
       : { ok: true, caller: { keyId: doc.id, plan: doc.plan } };

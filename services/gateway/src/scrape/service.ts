@@ -42,9 +42,9 @@ export class ScrapeService {
     let admission: Admission | undefined;
     // changeTracking asks what the page is now: always a fresh load of its own, never a
     // cached or shared result (docs/api.md "Change tracking").
-    const entry = options.formats.includes('changeTracking') ? null : await store.getScrapeCacheEntry(cacheKey);
+    const entry = options.formats.includes('changeTracking') ? null : await store.scrapeCache.get(cacheKey);
     const fresh = cacheTtlMs > 0 && entry?.completed && entry.completed.completedAt >= new Date(now.getTime() - cacheTtlMs).toISOString();
-    const cached = fresh ? await store.getScrapeJob(entry.completed!.jobId) : null;
+    const cached = fresh ? await store.scrapeJobs.get(entry.completed!.jobId) : null;
     if (cached?.resultRef && cached.completedAt) {
       event = makeEvent('page_served_from_cache', at, {
         ...common, sourceJobId: cached.id, sourceCompletedAt: cached.completedAt, result: cached.resultRef, metadata: cached.metadata ?? { title: '', description: '' },
@@ -69,17 +69,17 @@ export class ScrapeService {
 
   /** The caller's job; another key's job is indistinguishable from a missing one. */
   async get(caller: Caller, id: string): Promise<ScrapeJobDoc> {
-    const doc = await this.deps.store.getScrapeJob(id);
+    const doc = await this.deps.store.scrapeJobs.get(id);
     if (!doc || doc.apiKeyId !== caller.keyId) throw new NotFoundError(`no scrape job with id "${id}"`);
     // A cache hit keeps no copy of the content: it is read through the job that made it.
     if (doc.fromCache && !doc.content && doc.sourceJobId) {
-      const source = await this.deps.store.getScrapeJob(doc.sourceJobId);
+      const source = await this.deps.store.scrapeJobs.get(doc.sourceJobId);
       if (source?.content) return { ...doc, content: source.content };
     }
     return doc;
   }
 
   list(caller: Caller, page: Page): Promise<ScrapeJobSummary[]> {
-    return this.deps.store.listScrapeJobs(caller.keyId, page);
+    return this.deps.store.scrapeJobs.listBy(caller.keyId, page);
   }
 }

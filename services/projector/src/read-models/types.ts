@@ -2,7 +2,7 @@
 // lives, and `evolve` (pure). The projector does the IO: load the document, skip events it
 // already applied (by stream sequence), hydrate payload references, evolve, save.
 import type { EventName, StoredEvent } from '../../../../shared/src/events/index.js';
-import type { ReadModelStore } from '../../../../shared/src/store/index.js';
+import type { DocCollection, ReadModelStore } from '../../../../shared/src/store/index.js';
 
 export interface ReadModel<Doc extends { lastSeq: number }, Hydrated = undefined> {
   name: string;
@@ -24,6 +24,16 @@ export interface ReadModel<Doc extends { lastSeq: number }, Hydrated = undefined
    * is announced with the projection notice, so long-polls wait without reading the store.
    */
   announcesStatus?: boolean;
+}
+
+/**
+ * load/save of a read model whose documents are one store collection, found by the event's
+ * aggregate id (or `idOf`).
+ */
+export function inCollection<Doc extends { id: string; lastSeq: number }>(
+  collection: (store: ReadModelStore) => DocCollection<Doc, unknown>, idOf: (event: StoredEvent) => string = (event) => event.id,
+): Pick<ReadModel<Doc>, 'load' | 'save'> {
+  return { load: (store, event) => collection(store).get(idOf(event)), save: (store, doc) => collection(store).put(doc) };
 }
 
 export interface HydrateDeps {

@@ -1,18 +1,7 @@
 // A DOCX's package checked before mammoth reads it (DOCUMENT_LIMITS, docs/api.md
-// "Documents"). mammoth inflates the parts it needs whole and builds a DOM of each, with no
-// limit: a 1 MB entry that inflates to 1 GiB, or a few KB of XML nesting 200,000 elements,
-// takes the thread down. So every entry is inflated here first, streaming, bytes counted
-// and thrown away as they come (budget.ts), and every XML part is read by a streaming parser
-// (saxes) that counts elements and depth and refuses a DTD:
-//   - declared sizes (central directory) are summed first: an honest bomb stops before any
-//     inflating; a lying one stops when the real bytes pass the budget;
-//   - a DTD is refused (OPC, ECMA-376 part 2, forbids them in a package's parts; an internal
-//     subset is where entity bombs live, refused in any entry), so no entity is ever
-//     expanded by any reader after this;
-//   - elements and depth are bounded (mammoth's DOM and its recursion), and so are the
-//     characters of text (text, CDATA, comments: what mammoth's DOM and every later copy hold).
-//   - ZIP entries are counted before jszip reads its directory (checkZipEntries).
-// Past any limit: DocumentTooComplexError, at the first byte that passes it.
+// "Documents"): mammoth inflates the parts it needs whole and builds a DOM of each with no
+// limit, so every entry is inflated here first, streaming and counted, and every XML part is
+// read by a streaming parser (saxes) that counts elements and depth and refuses a DTD.
 import type JSZip from 'jszip';
 import { SaxesParser } from 'saxes';
 import { DOCUMENT_LIMITS } from '../../../../shared/src/document-type.js';
@@ -39,6 +28,16 @@ export function checkZipEntries(bytes: Uint8Array): void {
 /** Parts that must be XML: the package's own parts and relationships. */
 const XML_PART = /\.(?:xml|rels)$/i;
 
+// What is checked:
+//   - declared sizes (central directory) are summed first: an honest bomb stops before any
+//     inflating; a lying one stops when the real bytes pass the budget;
+//   - a DTD is refused (OPC, ECMA-376 part 2, forbids them in a package's parts; an internal
+//     subset is where entity bombs live, refused in any entry), so no entity is ever
+//     expanded by any reader after this;
+//   - elements and depth are bounded (mammoth's DOM and its recursion), and so are the
+//     characters of text (text, CDATA, comments: what mammoth's DOM and every later copy hold).
+//   - ZIP entries are counted before jszip reads its directory (checkZipEntries).
+// Past any limit: DocumentTooComplexError, at the first byte that passes it.
 export async function guardDocx(zip: JSZip, budget = new InflateBudget('DOCX')): Promise<void> {
   const files = Object.values(zip.files).filter((f) => !f.dir);
   if (files.length > DOCUMENT_LIMITS.maxZipEntries) throw new DocumentTooComplexError(`the DOCX has ${files.length} ZIP entries (at most ${DOCUMENT_LIMITS.maxZipEntries})`);

@@ -1,21 +1,6 @@
-// pdf.js with a decompression budget. pdf.js has no limit on what a stream may inflate to:
-// a 1 MB FlateDecode stream becomes a 1 GiB buffer (content, /Metadata, object streams,
-// fonts alike), and an image-labelled or encrypted stream is no exception. Every byte pdf.js
-// decodes goes through one of two places, so those two places report to the budget of the
-// document being parsed (budget.ts), whichever filter, stream or object it is:
-//   - DecodeStream.ensureBuffer, where every synchronous decoder (Flate, LZW, RunLength,
-//     ASCII85/Hex, predictors) grows its output buffer: before the allocation;
-//   - asyncGetBytesFromDecompressionStream, where pdf.js inflates with the platform's
-//     DecompressionStream: per chunk, before keeping it.
-// A budget that throws there stops the decoder before the allocation; pdf.js may catch it
-// (a broken stream is skipped), so pdf.ts also checks the budget after each pdf.js call.
-//
-// How: unpdf's serverless pdf.js bundle is read, the two hooks are inserted at those exact
-// places, and the result is loaded as unpdf's pdf.js (definePDFJSModule). The bundle is
-// minified, so the places are matched as exact text: an upgrade of unpdf that changes them
-// fails loudly here (and in test/unit/documents/document-bombs.test.ts), never silently.
-// The hook is a global because pdf.js's "worker" runs in this same thread (unpdf's fake
-// worker): one document at a time per transformer thread (transform-pool.ts).
+// pdf.js with a decompression budget: pdf.js has no limit on what a stream may inflate to
+// (a 1 MB FlateDecode stream becomes a 1 GiB buffer), so the two places every decoded byte
+// goes through report to the budget of the document being parsed (budget.ts).
 import fs from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { definePDFJSModule } from 'unpdf';
@@ -38,6 +23,21 @@ const active = new Set<InflateBudget>();
 
 let loaded: Promise<void> | undefined;
 
+// Every byte pdf.js decodes, whichever filter, stream or object it is (content, /Metadata,
+// object streams, fonts; image-labelled and encrypted streams alike), goes through one of:
+//   - DecodeStream.ensureBuffer, where every synchronous decoder (Flate, LZW, RunLength,
+//     ASCII85/Hex, predictors) grows its output buffer: before the allocation;
+//   - asyncGetBytesFromDecompressionStream, where pdf.js inflates with the platform's
+//     DecompressionStream: per chunk, before keeping it.
+// A budget that throws there stops the decoder before the allocation; pdf.js may catch it
+// (a broken stream is skipped), so pdf.ts also checks the budget after each pdf.js call.
+//
+// How: unpdf's serverless pdf.js bundle is read, the two hooks are inserted at those exact
+// places, and the result is loaded as unpdf's pdf.js (definePDFJSModule). The bundle is
+// minified, so the places are matched as exact text: an upgrade of unpdf that changes them
+// fails loudly here (and in test/unit/documents/document-bombs.test.ts), never silently.
+// The hook is a global because pdf.js's "worker" runs in this same thread (unpdf's fake
+// worker): one document at a time per transformer thread (transform-pool.ts).
 /** Makes unpdf use the bounded pdf.js; once per thread (~0.7 s, the bundle's own load). */
 export function loadBoundedPdfjs(): Promise<void> {
   loaded ??= (async () => {

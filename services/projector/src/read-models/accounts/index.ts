@@ -3,7 +3,7 @@
 // document once; plan changes, disabling and enabling change it.
 import type { StoredEvent } from '../../../../../shared/src/events/index.js';
 import type { AccountDoc } from '../../../../../shared/src/store/index.js';
-import type { ReadModel } from '../types.js';
+import { inCollection, type ReadModel } from '../types.js';
 
 export function evolve(doc: AccountDoc | null, event: StoredEvent): AccountDoc | null {
   switch (event.event) {
@@ -27,7 +27,6 @@ export function evolve(doc: AccountDoc | null, event: StoredEvent): AccountDoc |
 export const accountsReadModel: ReadModel<AccountDoc> = {
   name: 'accounts',
   handles: ['account_registered', 'account_plan_changed', 'account_disabled', 'account_enabled'],
-  load: (store, event) => store.getAccount(event.id),
-  save: (store, doc) => store.saveAccount(doc),
+  ...inCollection((store) => store.accounts),
   evolve,
 };

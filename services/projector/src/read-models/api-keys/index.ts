@@ -7,7 +7,7 @@
 import type { StoredEvent } from '../../../../../shared/src/events/index.js';
 import type { ApiKeyDoc } from '../../../../../shared/src/store/index.js';
 import { KEY_CHANGED_SUBJECT } from '../../../../../shared/src/subjects.js';
-import type { ReadModel } from '../types.js';
+import { inCollection, type ReadModel } from '../types.js';
 
 export function evolve(doc: ApiKeyDoc | null, event: StoredEvent): ApiKeyDoc | null {
   switch (event.event) {
@@ -35,8 +35,7 @@ export function evolve(doc: ApiKeyDoc | null, event: StoredEvent): ApiKeyDoc | n
 export const apiKeysReadModel: ReadModel<ApiKeyDoc> = {
   name: 'api-keys',
   handles: ['key_created', 'key_revoked', 'key_plan_changed', 'key_adopted'],
-  load: (store, event) => store.getApiKey(event.id),
-  save: (store, doc) => store.saveApiKey(doc),
+  ...inCollection((store) => store.apiKeys),
   evolve,
   notice: (doc) => ({ subject: KEY_CHANGED_SUBJECT, data: doc.keyHash }),
 };

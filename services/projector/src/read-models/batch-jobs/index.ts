@@ -7,7 +7,7 @@ import type { StoredEvent } from '../../../../../shared/src/events/index.js';
 import { isHttpErrorPage } from '../../../../../shared/src/events/page.js';
 import type { BatchJobDoc, BatchPageState, BatchPageStatus } from '../../../../../shared/src/store/index.js';
 import { isRunning, jobFold } from '../job-fold.js';
-import type { ReadModel } from '../types.js';
+import { inCollection, type ReadModel } from '../types.js';
 
 const PAGE_FINAL = new Set<BatchPageStatus>(['COMPLETED', 'FAILED', 'CANCELLED']);
 
@@ -76,7 +76,6 @@ export const batchJobsReadModel: ReadModel<BatchJobDoc> = {
   handles: fold.handles,
   accepts: (event) => event.kind === 'batch',
   announcesStatus: true,
-  load: (store, event) => store.getBatchJob(event.id),
-  save: (store, doc) => store.saveBatchJob(doc),
+  ...inCollection((store) => store.batchJobs),
   evolve: (doc, event) => evolve(doc, event),
 };

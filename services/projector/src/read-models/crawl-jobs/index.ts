@@ -6,7 +6,7 @@
 import type { StoredEvent } from '../../../../../shared/src/events/index.js';
 import type { CrawlJobDoc } from '../../../../../shared/src/store/index.js';
 import { jobFold } from '../job-fold.js';
-import type { ReadModel } from '../types.js';
+import { inCollection, type ReadModel } from '../types.js';
 
 const fold = jobFold<CrawlJobDoc>({
   kind: 'crawl',
@@ -56,7 +56,6 @@ export const crawlJobsReadModel: ReadModel<CrawlJobDoc> = {
   handles: fold.handles,
   accepts: (event) => event.kind === 'crawl',
   announcesStatus: true,
-  load: (store, event) => store.getCrawlJob(event.id),
-  save: (store, doc) => store.saveCrawlJob(doc),
+  ...inCollection((store) => store.crawlJobs),
   evolve: (doc, event) => evolve(doc, event),
 };

@@ -2,7 +2,7 @@
 // revoked unused by an admin.
 import type { StoredEvent } from '../../../../../shared/src/events/index.js';
 import type { InviteDoc } from '../../../../../shared/src/store/index.js';
-import type { ReadModel } from '../types.js';
+import { inCollection, type ReadModel } from '../types.js';
 
 export function evolve(doc: InviteDoc | null, event: StoredEvent): InviteDoc | null {
   switch (event.event) {
@@ -25,7 +25,6 @@ export function evolve(doc: InviteDoc | null, event: StoredEvent): InviteDoc | n
 export const invitesReadModel: ReadModel<InviteDoc> = {
   name: 'invites',
   handles: ['invite_created', 'invite_redeemed', 'invite_revoked'],
-  load: (store, event) => store.getInvite(event.id),
-  save: (store, doc) => store.saveInvite(doc),
+  ...inCollection((store) => store.invites),
   evolve,
 };

@@ -39,8 +39,8 @@ export const keyDailyPagesReadModel: ReadModel<KeyDailyPagesDoc> = {
   handles: ['page_requested', 'map_requested'],
   load: async (store, event) => {
     const keyId = keyOf(event);
-    return keyId ? ((await store.getKeyDailyPages(keyId)) ?? { id: keyId, days: {}, lastSeq: 0 }) : null;
+    return keyId ? ((await store.keyDailyPages.get(keyId)) ?? { id: keyId, days: {}, lastSeq: 0 }) : null;
   },
-  save: (store, doc) => store.saveKeyDailyPages(doc),
+  save: (store, doc) => store.keyDailyPages.put(doc),
   evolve: (doc, event) => evolve(doc, event),
 };

@@ -108,11 +108,11 @@ async function keyOf(store: ReadModelStore, event: StoredEvent): Promise<string 
       return event.data.apiKeyId;
     case 'page_completed':
     case 'page_failed':
-      return event.kind === 'scrape' ? ((await store.getScrapeJob(event.id))?.apiKeyId ?? null) : null;
+      return event.kind === 'scrape' ? ((await store.scrapeJobs.get(event.id))?.apiKeyId ?? null) : null;
     case 'crawl_finished':
-      return (await store.getCrawlJob(event.id))?.apiKeyId ?? null;
+      return (await store.crawlJobs.get(event.id))?.apiKeyId ?? null;
     case 'batch_finished':
-      return (await store.getBatchJob(event.id))?.apiKeyId ?? null;
+      return (await store.batchJobs.get(event.id))?.apiKeyId ?? null;
     default:
       return null;
   }
@@ -123,8 +123,8 @@ export const keyUsageReadModel: ReadModel<KeyUsageDoc> = {
   handles: ['page_requested', 'page_shared', 'map_requested', 'crawl_requested', 'page_completed', 'page_failed', 'crawl_finished', 'batch_requested', 'batch_finished'],
   load: async (store, event) => {
     const keyId = await keyOf(store, event);
-    return keyId ? ((await store.getKeyUsage(keyId)) ?? blank(keyId, '')) : null;
+    return keyId ? ((await store.keyUsage.get(keyId)) ?? blank(keyId, '')) : null;
   },
-  save: (store, doc) => store.saveKeyUsage(doc),
+  save: (store, doc) => store.keyUsage.put(doc),
   evolve: (doc, event) => evolve(doc, event),
 };

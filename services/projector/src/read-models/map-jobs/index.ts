@@ -4,7 +4,7 @@
 // Links are kept only when the event carried them inline (at most 32 KiB of JSON).
 import type { StoredEvent } from '../../../../../shared/src/events/index.js';
 import type { MapJobDoc } from '../../../../../shared/src/store/index.js';
-import type { ReadModel } from '../types.js';
+import { inCollection, type ReadModel } from '../types.js';
 
 export function evolve(doc: MapJobDoc | null, event: StoredEvent): MapJobDoc | null {
   switch (event.event) {
@@ -33,7 +33,6 @@ export const mapJobsReadModel: ReadModel<MapJobDoc> = {
   handles: ['map_requested', 'map_completed', 'map_failed'],
   // The map's own events (not the pages of its browser fallback).
   accepts: (event) => event.kind === 'map' && event.part === 'job',
-  load: (store, event) => store.getMapJob(event.id),
-  save: (store, doc) => store.saveMapJob(doc),
+  ...inCollection((store) => store.mapJobs),
   evolve,
 };

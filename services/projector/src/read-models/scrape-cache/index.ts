@@ -4,7 +4,7 @@
 // load a page do. Expiry is decided at read time (CACHE_TTL_MS may change between runs).
 import type { StoredEvent } from '../../../../../shared/src/events/index.js';
 import type { ScrapeCacheDoc } from '../../../../../shared/src/store/index.js';
-import type { ReadModel } from '../types.js';
+import { inCollection, type ReadModel } from '../types.js';
 
 function cacheKeyOf(event: StoredEvent): string | undefined {
   if (event.kind !== 'scrape') return undefined;
@@ -41,7 +41,6 @@ export const scrapeCacheReadModel: ReadModel<ScrapeCacheDoc> = {
   name: 'scrape-cache',
   handles: ['page_requested', 'page_completed', 'page_failed'],
   accepts: (event) => cacheKeyOf(event) !== undefined,
-  load: (store, event) => store.getScrapeCacheEntry(cacheKeyOf(event)!),
-  save: (store, doc) => store.saveScrapeCacheEntry(doc),
+  ...inCollection((store) => store.scrapeCache, (event) => cacheKeyOf(event)!),
   evolve,
 };

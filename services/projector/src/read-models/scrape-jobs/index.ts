@@ -4,7 +4,7 @@
 // COMPLETED | FAILED; the first terminal event wins, later ones are ignored.
 import type { PageResultPayload, StoredEvent, Timings } from '../../../../../shared/src/events/index.js';
 import type { PageContent, ScrapeJobDoc, ScreenshotInfo } from '../../../../../shared/src/store/index.js';
-import type { HydrateDeps, ReadModel } from '../types.js';
+import { inCollection, type HydrateDeps, type ReadModel } from '../types.js';
 
 export interface ScrapeHydrated {
   content?: PageContent;
@@ -91,8 +91,7 @@ export const scrapeJobsReadModel: ReadModel<ScrapeJobDoc, ScrapeHydrated> = {
   handles: ['page_requested', 'page_shared', 'page_served_from_cache', 'page_started', 'page_fetched', 'page_completed', 'page_failed'],
   accepts: (event) => event.kind === 'scrape',
   announcesStatus: true,
-  load: (store, event) => store.getScrapeJob(event.id),
-  save: (store, doc) => store.saveScrapeJob(doc),
+  ...inCollection((store) => store.scrapeJobs),
   hydrate,
   evolve,
 };

@@ -2,7 +2,7 @@
 // keeps its document with `endedAt`; the console refuses it.
 import type { StoredEvent } from '../../../../../shared/src/events/index.js';
 import type { SessionDoc } from '../../../../../shared/src/store/index.js';
-import type { ReadModel } from '../types.js';
+import { inCollection, type ReadModel } from '../types.js';
 
 export function evolve(doc: SessionDoc | null, event: StoredEvent): SessionDoc | null {
   switch (event.event) {
@@ -20,7 +20,6 @@ export function evolve(doc: SessionDoc | null, event: StoredEvent): SessionDoc |
 export const sessionsReadModel: ReadModel<SessionDoc> = {
   name: 'sessions',
   handles: ['session_started', 'session_ended'],
-  load: (store, event) => store.getSession(event.id),
-  save: (store, doc) => store.saveSession(doc),
+  ...inCollection((store) => store.sessions),
   evolve,
 };

@@ -1,7 +1,8 @@
-// The console's settings (README "Configuration"): who may sign up, and the plan new
-// accounts get. Read from the environment once; a bad value names its variable.
-import { ConfigError } from '../../../../shared/src/config.js';
-import { PLANS, type Plan } from '../../../../shared/src/plans.js';
+// The web console's settings (README "Configuration"): who may sign up, and the plan new
+// accounts get. Read from the environment once; a bad value names its variable. Shared:
+// the gateway's console uses them, and `npm start` checks them before starting anything.
+import { ConfigError } from './config.js';
+import { PLANS, type Plan } from './plans.js';
 
 export const SIGNUP_MODES = ['open', 'invite', 'closed'] as const;
 export type SignupMode = (typeof SIGNUP_MODES)[number];

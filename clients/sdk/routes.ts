@@ -15,7 +15,7 @@ const exact = <T>() => <const L extends readonly string[]>(list: L & Exact<T, L>
 
 export const SCRAPE_FIELDS = exact<ScrapeRequest>()([
   'url', 'formats', 'onlyMainContent', 'includeTags', 'excludeTags', 'viewport', 'mobile', 'device', 'darkMode', 'headers',
-  'waitFor', 'timeout', 'screenshotOptions', 'actions', 'engine', 'extract', 'changeTrackingOptions', 'parsers', 'maxPages', 'acceptOutcomes', 'consent',
+  'waitFor', 'timeout', 'screenshotOptions', 'actions', 'engine', 'extract', 'changeTrackingOptions', 'parsers', 'maxPages', 'acceptOutcomes', 'consent', 'conditional',
 ]);
 export const CRAWL_FIELDS = exact<CrawlRequest>()([
   'url', 'maxDepth', 'limit', 'includePaths', 'excludePaths', 'allowExternalLinks', 'ignoreRobots', 'scrapeOptions', 'webhookUrl',

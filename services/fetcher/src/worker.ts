@@ -20,6 +20,7 @@ import type { EngineRouter, JobKind, RoutedPage } from './engine/engine-router.j
 import type { CaptureResult } from './page-capturer.js';
 import { storedContentType } from '../../../shared/src/document-type.js';
 import type { CapturePriority } from './slots.js';
+import { lastObservationBasis } from './conditional.js';
 
 type PageRequestedEvent = TrawlEvent<'page_requested'> & { seq: number };
 
@@ -98,8 +99,14 @@ export class FetchWorker {
       makeEvent('page_started', at, { attempt: mctx.deliveryCount, startedAt: startedAt.toISOString(), worker: this.deps.workerName }, { eventId: newId(), now: startedAt }),
       { msgId: `${event.kind}.${event.id}.${event.part}.page_started.${mctx.deliveryCount}` },
     );
-    const result: RoutedPage = await router.fetch(jobKindOf(event.kind), event.data.url, event.data.options, { signal: mctx.signal, working: mctx.working, priority });
-    const fetched = await this.store(event, result);
+    const limits = { payloadTtlMs: ctx.config.payloadTtlMs, baselineTtlMs: ctx.config.baselineTtlMs };
+    const basis = await lastObservationBasis(ctx.log, event.kind, event.data, startedAt, limits);
+    const result: RoutedPage = await router.fetch(jobKindOf(event.kind), event.data.url, event.data.options, { signal: mctx.signal, working: mctx.working, priority }, basis?.validators);
+    // A 304 stores nothing: the transformer completes the page from the observation it names.
+    const { observationSeq, source, markdownHash, baseline } = basis ?? {};
+    const fetched = result.notModified && basis
+      ? { notModified: { observationSeq: observationSeq!, source: source!, ...(markdownHash ? { markdownHash } : {}), ...(baseline ? { baseline } : {}) } }
+      : await this.store(event, result);
     const now = clock();
     const queueWaitMs = Math.max(0, startedAt.getTime() - Date.parse(event.data.requestedAt));
     await ctx.log.append(
@@ -114,6 +121,7 @@ export class FetchWorker {
         ...(result.abortedNavigations ? { abortedNavigations: result.abortedNavigations } : {}),
         ...(result.domSnapshot ? { domSnapshot: result.domSnapshot } : {}),
         ...(result.outcomeHeaders && Object.keys(result.outcomeHeaders).length ? { outcomeHeaders: result.outcomeHeaders } : {}),
+        ...(result.validators ? { validators: result.validators } : {}),
       }, { eventId: newId(), now }),
       { once: true },
     );

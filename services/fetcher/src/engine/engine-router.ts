@@ -50,6 +50,7 @@ import { BodyTooLargeError } from '../../../../shared/src/safe-http.js';
 import { comparePages, type PageComparison } from './similarity.js';
 import { countEngineDecision } from './engine-metrics.js';
 import { Slots } from '../slots.js';
+import type { Validators } from '../../../../shared/src/conditional-fetch.js';
 
 /** What page_fetched records about the engine: which one served the page, and why. */
 export interface EngineRecord {
@@ -66,10 +67,16 @@ export interface RoutedPage extends CaptureResult {
   engine: EngineRecord;
   /** A document response: its bytes as served (then `html` is ''). */
   document?: { kind: DocumentKind; bytes: Uint8Array };
+  /** An HTML page served over HTTP: its ETag / Last-Modified (the next fetch may be conditional). */
+  validators?: Validators;
+  /** A conditional GET answered 304 (html is ''): the page is the stored observation's. */
+  notModified?: true;
 }
 
 /** The reason page_fetched records for a document served over HTTP. */
 export const DOCUMENT_REASON = 'document';
+/** The reason page_fetched records for a conditional GET answered 304. */
+export const NOT_MODIFIED_REASON = 'not-modified';
 
 export interface EngineRouterDeps {
   capture(url: string, options: ResolvedScrapeOptions, ctx: CaptureContext): Promise<CaptureResult>;
@@ -92,19 +99,24 @@ export class EngineRouter {
 
   constructor(private readonly deps: EngineRouterDeps) {}
 
-  async fetch(kind: JobKind, url: string, options: ResolvedScrapeOptions, ctx: CaptureContext): Promise<RoutedPage> {
+  /**
+   * `conditional`: the validators of the key's last observation (shared/src/conditional-fetch.ts),
+   * sent with the HTTP engine's GET (engine http, or auto before the host's verdict is
+   * applied); never with a browser-only plan: a render is what such a page is asked for.
+   */
+  async fetch(kind: JobKind, url: string, options: ResolvedScrapeOptions, ctx: CaptureContext, conditional?: Validators): Promise<RoutedPage> {
     // The GET and the comparison run outside the capturer, which keeps the message alive
     // only while it captures: tell JetStream we are working for the whole page.
     const { working } = ctx;
     const ticker = working ? setInterval(() => { try { working(); } catch { /* the next tick retries */ } }, WORKING_INTERVAL_MS) : undefined;
     try {
-      return await this.route(kind, url, options, ctx);
+      return await this.route(kind, url, options, ctx, conditional);
     } finally {
       clearInterval(ticker);
     }
   }
 
-  private async route(kind: JobKind, url: string, options: ResolvedScrapeOptions, ctx: CaptureContext): Promise<RoutedPage> {
+  private async route(kind: JobKind, url: string, options: ResolvedScrapeOptions, ctx: CaptureContext, conditional?: Validators): Promise<RoutedPage> {
     const startedAt = performance.now();
     const needs = resolvedBrowserNeeds(options);
     let requested: Engine = options.engine ?? this.deps.defaults[kind];
@@ -119,18 +131,24 @@ export class EngineRouter {
     };
 
     const plan = decide(profile, { type: 'plan', requested, browserNeeds: needs }, this.deps.policy);
-    const asDocument = (page: HttpFetchResult): RoutedPage => ({ ...fromHttp(page), engine: record('http', { action: 'http', reason: DOCUMENT_REASON }) });
+    const asDocument = (page: HttpFetchResult): RoutedPage => {
+      const { validators: _v, ...doc } = fromHttp(page);
+      return { ...doc, engine: record('http', { action: 'http', reason: DOCUMENT_REASON }) };
+    };
+    const notModified = (page: HttpFetchResult): RoutedPage => ({ ...fromHttp(page), engine: record('http', { action: 'http', reason: NOT_MODIFIED_REASON }) });
     if (plan.action === 'browser') {
       const page = await this.deps.capture(url, options, ctx);
       const document = await this.documentBehind(page, url, options, ctx.signal, startedAt);
       return document ? asDocument(document) : { ...page, engine: record('browser', plan) };
     }
     if (requested === 'http') {
-      const page = await this.deps.http.fetch(url, options, ctx.signal);
+      const page = await this.deps.http.fetch(url, options, ctx.signal, conditional);
+      if (page.notModified) return notModified(page);
       return page.document ? asDocument(page) : { ...fromHttp(page), engine: record('http', plan) };
     }
 
-    const { page: got, probe } = await this.probe(url, options, ctx.signal);
+    const { page: got, probe } = await this.probe(url, options, ctx.signal, conditional);
+    if (got?.notModified) return notModified(got);
     if (got?.document) return asDocument(got);
     const next = decide(profile, { type: 'probed', requested, probe }, this.deps.policy);
     if (next.action === 'http' && got) {
@@ -141,6 +159,7 @@ export class EngineRouter {
     const check = next.action === 'verify' && got && !(probe.ok && probe.csrMarkers.length > 0);
     // The browser renders the response the GET already has: the site sees one request per page.
     const renderCtx: CaptureContext = got?.served ? { ...ctx, served: got.served } : ctx;
+    // A rendered page records no validators: its content is the scripts' too, which a 304 of its HTML does not vouch for.
     const rendered = check ? await this.verifyRender(url, options, renderCtx) : await this.deps.capture(url, options, renderCtx);
     // The page's fetch was the GET's: its time counts in the page's fetchMs.
     if (renderCtx.served && got) rendered.timings = { ...rendered.timings, fetchMs: rendered.timings.fetchMs + got.timings.fetchMs };
@@ -169,9 +188,10 @@ export class EngineRouter {
   }
 
   /** The GET of auto: a result, or why not (failures that the browser would share are thrown). */
-  private async probe(url: string, options: ResolvedScrapeOptions, signal: AbortSignal): Promise<{ page?: HttpFetchResult; probe: ProbeOutcome }> {
+  private async probe(url: string, options: ResolvedScrapeOptions, signal: AbortSignal, conditional?: Validators): Promise<{ page?: HttpFetchResult; probe: ProbeOutcome }> {
     try {
-      const page = await this.deps.http.fetch(url, options, signal);
+      const page = await this.deps.http.fetch(url, options, signal, conditional);
+      if (page.notModified) return { page, probe: { ok: true, csrMarkers: [] } };
       return { page, probe: { ok: true, csrMarkers: csrMarkers(page.html) } };
     } catch (err) {
       // Blocked addresses, a server that does not answer in time, or a cancel: the browser
@@ -240,7 +260,7 @@ function isEmptyDocument(html: string): boolean {
   return body.replace(/<[^>]*>/g, '').trim() === '';
 }
 
-function fromHttp(page: HttpFetchResult): CaptureResult & Pick<RoutedPage, 'document'> {
+function fromHttp(page: HttpFetchResult): CaptureResult & Pick<RoutedPage, 'document' | 'validators' | 'notModified'> {
   const { served: _served, ...result } = page;
   return { ...result, screenshots: [] };
 }

@@ -21,6 +21,7 @@ import { validatorCompiler } from './plugins/validation.js';
 import { mapRoutes } from './routes/map.js';
 import { batchRoutes } from './routes/batch.js';
 import { crawlRoutes } from './routes/crawl.js';
+import { recrawlRoutes } from './routes/recrawl.js';
 import { payloadBytes } from './routes/stored-document.js';
 import { scrapeRoutes } from './routes/scrape.js';
 import { eventRoutes } from './routes/events.js';
@@ -107,6 +108,7 @@ export async function buildApp(deps: GatewayDeps) {
     await api.register(rateLimitPlugin, { limiter: deps.config.rateLimits ? new RateLimiter(deps.nc.jetstream()) : null, natsConnected: () => isNatsConnected(deps.nc) });
     await api.register(scrapeRoutes, { scrapes, present, waits });
     await api.register(crawlRoutes, routeDeps);
+    await api.register(recrawlRoutes, routeDeps);
     await api.register(mapRoutes, routeDeps);
     await api.register(eventRoutes, routeDeps);
     await api.register(batchRoutes, routeDeps);

@@ -12,12 +12,14 @@ import { crawlEvents } from './crawl.js';
 import { mapEvents } from './map.js';
 import { observationEvents } from './observation.js';
 import { pageEvents } from './page.js';
+import { recrawlEvents } from './recrawl.js';
 
 export * from './common.js';
 export * from './page.js';
 export * from './apikey.js';
 export * from './account.js';
 export * from './observation.js';
+export * from './recrawl.js';
 
 /** Every event type of the log. New aggregates add their map here. */
 export const EVENT_SCHEMAS = {
@@ -28,6 +30,7 @@ export const EVENT_SCHEMAS = {
   ...batchEvents,
   ...accountEvents,
   ...observationEvents,
+  ...recrawlEvents,
 } as const satisfies Record<string, TSchema>;
 
 export type EventName = keyof typeof EVENT_SCHEMAS;

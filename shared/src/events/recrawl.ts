@@ -1,0 +1,24 @@
+// Recrawls (issue 27, docs/api.md "Recrawl"): a crawl run again with the same request, its
+// pages reported as new, same, changed or removed against the crawl it repeats.
+//
+//   trawl.recrawl.<newCrawlId>.job.recrawl_requested   (gateway, before the new crawl's crawl_requested)
+//
+// The new crawl itself is an ordinary crawl (crawl_requested and its page events); this
+// event only links it to the crawl it repeats, so the report can be made from both.
+import { Type, type Static } from '@sinclair/typebox';
+import { Timestamp } from './common.js';
+
+export const RecrawlRequested = Type.Object({
+  /** The key whose recrawl it is (the new crawl's key too). */
+  apiKeyId: Type.String(),
+  /** The crawl it repeats. */
+  recrawlOf: Type.String(),
+  /** Load every page, even those whose sitemap lastmod says they did not change. */
+  revalidate: Type.Boolean(),
+  requestedAt: Timestamp,
+});
+export type RecrawlRequested = Static<typeof RecrawlRequested>;
+
+export const recrawlEvents = {
+  recrawl_requested: RecrawlRequested,
+} as const;

@@ -52,13 +52,18 @@ export function resultOptionsHash(options: ResolvedScrapeOptions): string {
 }
 
 /** What the fetcher sends to make a page conditional, and what page_fetched.notModified names. */
-export interface ConditionalBasis {
-  validators: Validators;
-  /** The observation the validators come from (its stream sequence) and the page that made it. */
+export interface StoredBasis {
+  /** The observation (its stream sequence and time) and the page that made it. */
   observationSeq: number;
+  observedAt: string;
   source: UrlObserved['source'];
   markdownHash?: string | undefined;
   baseline?: UrlObserved['baseline'];
+}
+
+export interface ConditionalBasis extends StoredBasis {
+  /** The validators the observed response gave. */
+  validators: Validators;
 }
 
 export interface BasisLimits {
@@ -81,9 +86,20 @@ export function conditionalBasis(
   now: Date,
   limits: BasisLimits,
 ): ConditionalBasis | undefined {
+  const basis = storedBasis(last, options, now, limits);
+  return basis && last?.data.validators ? { ...basis, validators: last.data.validators } : undefined;
+}
+
+/** conditionalBasis without the validators: whether the stored page can stand for this request at all. */
+export function storedBasis(
+  last: { seq: number; data: UrlObserved } | null,
+  options: ResolvedScrapeOptions,
+  now: Date,
+  limits: BasisLimits,
+): StoredBasis | undefined {
   if (options.conditional === false || !last) return undefined;
   const d = last.data;
-  if (d.state !== 'present' || !d.validators || !d.resultOptionsHash || !d.formats) return undefined;
+  if (d.state !== 'present' || !d.resultOptionsHash || !d.formats) return undefined;
   if (d.resultOptionsHash !== resultOptionsHash(options)) return undefined;
   const held = new Set([...d.formats, 'markdown']);
   if (!contentFormats(options).every((f) => held.has(f))) return undefined;
@@ -91,10 +107,24 @@ export function conditionalBasis(
   const ageMs = now.getTime() - Date.parse(d.observedAt);
   if (lifetimes.length && ageMs > Math.min(...lifetimes) / 2) return undefined;
   return {
-    validators: d.validators,
     observationSeq: last.seq,
+    observedAt: d.observedAt,
     source: d.source,
     ...(d.markdownHash ? { markdownHash: d.markdownHash } : {}),
     ...(d.baseline ? { baseline: d.baseline } : {}),
   };
+}
+
+/** The reason page_fetched.notModified and the page's metadata give for a page skipped on its sitemap lastmod. */
+export const SITEMAP_LASTMOD = 'sitemap-lastmod' as const;
+
+/**
+ * A recrawl skips a page whose sitemap <lastmod> is not newer than the key's last
+ * observation of it (sitemaps.org: the date the page last changed). An unreadable lastmod
+ * skips nothing.
+ */
+export function skipOnLastmod(lastmod: string | null | undefined, basis: Pick<StoredBasis, 'observedAt'>): boolean {
+  if (!lastmod) return false;
+  const changed = Date.parse(lastmod);
+  return Number.isFinite(changed) && changed <= Date.parse(basis.observedAt);
 }

@@ -92,6 +92,41 @@ describe('recrawl end to end', () => {
     for (const page of third.report.pages) assert.equal(page.notModified, true, page.url);
   });
 
+  test('sitemap lastmod: a page not newer than its last observation is skipped (unchangedUrls), unless revalidating', async () => {
+    put('/s', article('Sitemapped', 'A site with a sitemap.', ['/s/a', '/s/b', '/s/old']));
+    put('/s/a', article('SA', 'Page SA, old in the sitemap.'));
+    put('/s/b', article('SB', 'Page SB, newer in the sitemap.'));
+    put('/s/old', article('SO', 'Page SO will only be in the sitemap.'));
+    const created = await system.api('POST', '/api/v1/crawl', { url: site.url('/s'), limit: 10, includePaths: ['/s', '/s/**'] });
+    const first = await finished(created.body.id);
+    assert.equal(first.status, 'COMPLETED');
+    assert.equal(first.data.length, 4);
+
+    const entry = (path: string, lastmod?: string): string => `<url><loc>${site.url(path)}</loc>${lastmod ? `<lastmod>${lastmod}</lastmod>` : ''}</url>`;
+    site.route('/sitemap.xml', { contentType: 'application/xml', body: `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+      ${entry('/s')}${entry('/s/a', '2001-01-01')}${entry('/s/b', '2999-01-01T00:00:00Z')}${entry('/s/old', '2001-01-01')}</urlset>` });
+    put('/s', article('Sitemapped', 'A site with a sitemap.', ['/s/a', '/s/b']));
+    const before = answers.length;
+    const second = await recrawl(created.body.id);
+    const asked = answers.slice(before).map((a) => a.path);
+    assert.equal(asked.includes('/s/a'), false, `a page whose lastmod is old is not requested: ${asked.join(' ')}`);
+    assert.deepEqual(second.report.unchangedUrls, [site.url('/s/a')]);
+    assert.deepEqual(second.report.unlinkedUrls, [site.url('/s/old')], 'no longer linked but in the sitemap: not removed');
+    assert.deepEqual(statuses(second.report), { '/s': 'changed', '/s/b': 'same' });
+    assert.equal(second.report.counts.unchanged, 1);
+    const skipped = (await finished(second.id)).data.find((p: any) => p.url === site.url('/s/a'));
+    assert.equal(skipped.metadata.notModifiedBy, 'sitemap-lastmod');
+    assert.equal(skipped.markdown, first.data.find((p: any) => p.url === site.url('/s/a')).markdown, 'the stored page');
+    assert.equal(skipped.changeTracking.observed, false, 'a skip is no observation');
+
+    const beforeRevalidate = answers.length;
+    const third = await recrawl(created.body.id, { revalidate: true });
+    assert.ok(answers.slice(beforeRevalidate).some((a) => a.path === '/s/a'), 'revalidate asks every page');
+    assert.deepEqual(third.report.unchangedUrls, []);
+    assert.equal(statuses(third.report)['/s/a'], 'same');
+    assert.equal(statuses(third.report)['/s/old'], 'removed:not-linked', 'without the sitemap read, unlinked is removed');
+  });
+
   test('problems: unknown, another key\'s, running or a crawl that is no recrawl, and a bad body', async () => {
     const missing = await system.api('POST', '/api/v1/crawl/nosuchcrawl0000/recrawl', {});
     assert.equal(missing.status, 404);

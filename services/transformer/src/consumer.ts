@@ -159,15 +159,18 @@ export class TransformConsumer {
   private async completeNotModified(event: PageFetchedEvent, requested: StoredEvent & { event: 'page_requested' | 'page_shared' }): Promise<void> {
     const { ctx, clock } = this.deps;
     const { options } = requested.data;
-    const page = await storedPage({ log: ctx.log, payloads: ctx.payloads, baselines: this.baselines }, event.data.notModified!, options);
-    const observed = await this.observe(event, requested, page.payload.markdown, clock(), page.statusCode);
+    const basis = event.data.notModified!;
+    const page = await storedPage({ log: ctx.log, payloads: ctx.payloads, baselines: this.baselines }, basis, options);
+    // A recrawl's sitemap skip looked at nothing: no observation, the last one stays the baseline.
+    const observed = basis.by ? skippedReport(basis, options) : await this.observe(event, requested, page.payload.markdown, clock(), page.statusCode);
     const { markdown, ...rest } = page.payload;
     const payload: PageResultPayload = {
       ...(options.formats.includes('markdown') ? { markdown } : {}),
       ...rest,
       ...(observed.report ? { changeTracking: { ...observed.report, notModified: true } } : {}),
     };
-    await this.complete(event, requested, { payload, metadata: page.metadata, links: page.links }, observed, 0);
+    const metadata = basis.by ? { ...page.metadata, notModifiedBy: basis.by } : page.metadata;
+    await this.complete(event, requested, { payload, metadata, links: page.links }, observed, 0);
   }
 
   /** Stores the result and appends page_completed. */
@@ -248,6 +251,19 @@ export class TransformConsumer {
     return recordPageFailure(this.deps.ctx.log, this.at(event), failure, mctx.deliveryCount, this.deps);
   }
 
+}
+
+/** The change-tracking answer of a page a recrawl skipped on its sitemap lastmod (no observation). */
+function skippedReport(basis: NonNullable<PageFetchedEvent['data']['notModified']>, options: ResolvedScrapeOptions): ObserveOutcome {
+  if (!options.formats.includes('changeTracking')) return {};
+  return {
+    report: {
+      observed: false,
+      previousScrapeAt: basis.observedAt ?? null,
+      previousJobId: basis.source.jobId,
+      previousJobKind: basis.source.kind,
+    },
+  };
 }
 
 /**

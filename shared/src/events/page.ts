@@ -111,6 +111,9 @@ export const PageFetched = Type.Object({
    */
   notModified: Type.Optional(Type.Object({
     observationSeq: Type.Integer({ minimum: 1 }),
+    observedAt: Type.Optional(Timestamp),
+    /** 'sitemap-lastmod': not fetched at all, a recrawl's skip on the sitemap's lastmod (statusCode 304 then too). */
+    by: Type.Optional(Type.Literal('sitemap-lastmod')),
     source: Type.Object({ kind: Type.Union([Type.Literal('scrape'), Type.Literal('crawl'), Type.Literal('batch')]), jobId: Type.String(), part: Type.String() }),
     markdownHash: Type.Optional(Type.String()),
     baseline: Type.Optional(PayloadRef),

@@ -44,3 +44,11 @@ test('sitemap-skipped pages are unchangedUrls; failures and non-observations are
   assert.deepEqual(report.unchangedUrls, ['https://example.com/s']);
   assert.deepEqual(report.failedUrls, ['https://example.com/f', 'https://example.com/e']);
 });
+
+test('a page no longer linked but still in the sitemap is unlinked, not removed', () => {
+  const report = recrawlReport({ id: 'r', recrawlOf: 'c', status: 'COMPLETED' }, [page('a'), page('b')], [tracked('a', 'same')], new Set(['b']));
+  assert.deepEqual(report.pages.map((p) => p.status), ['same']);
+  assert.deepEqual(report.unlinkedUrls, ['https://example.com/b']);
+  const without = recrawlReport({ id: 'r', recrawlOf: 'c', status: 'COMPLETED' }, [page('a'), page('b')], [tracked('a', 'same')]);
+  assert.deepEqual(without.pages.map((p) => `${p.status}:${p.reason ?? ''}`), ['same:', 'removed:not-linked']);
+});

@@ -2,7 +2,7 @@
 // last observation of a URL may answer a 304 for a request (shared/src/conditional-fetch.ts).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { conditionalBasis, conditionalHeaders, contentFormats, resultOptionsHash, validatorsOf } from '../../../shared/src/conditional-fetch.js';
+import { conditionalBasis, conditionalHeaders, contentFormats, resultOptionsHash, skipOnLastmod, storedBasis, validatorsOf } from '../../../shared/src/conditional-fetch.js';
 import type { UrlObserved } from '../../../shared/src/events/index.js';
 import { normalizeScrapeOptions } from '../../../shared/src/scrape-options.js';
 
@@ -61,4 +61,17 @@ test('`conditional` is carried only when false', () => {
   assert.equal(normalizeScrapeOptions({}).conditional, undefined);
   assert.equal(normalizeScrapeOptions({ conditional: true }).conditional, undefined);
   assert.equal(normalizeScrapeOptions({ conditional: false }).conditional, false);
+});
+
+test('sitemap lastmod: skip when not newer than the observation; a page without validators can still be skipped', () => {
+  const observed = { observedAt: '2026-03-09T00:00:00.000Z' };
+  assert.equal(skipOnLastmod('2026-03-01', observed), true);
+  assert.equal(skipOnLastmod('2026-03-09T00:00:00Z', observed), true, 'equal is not newer');
+  assert.equal(skipOnLastmod('2026-03-09T01:00:00+02:00', observed), true, 'time zones: 23:00Z the day before');
+  assert.equal(skipOnLastmod('2026-03-09T00:00:01Z', observed), false);
+  assert.equal(skipOnLastmod(null, observed), false);
+  assert.equal(skipOnLastmod('last tuesday', observed), false, 'unreadable: fetch');
+  const { validators: _v, ...rendered } = observation().data;
+  assert.ok(storedBasis({ seq: 1, data: rendered }, normalizeScrapeOptions({}), now, limits));
+  assert.equal(conditionalBasis({ seq: 1, data: rendered }, normalizeScrapeOptions({}), now, limits), undefined);
 });

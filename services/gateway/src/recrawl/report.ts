@@ -4,22 +4,25 @@
 // sitemap), and the pages it skipped on their sitemap lastmod (unchangedUrls).
 import type { CrawlPageDoc } from '../../../../shared/src/store/index.js';
 import type { RecrawlReport } from './schemas.js';
+import { SITEMAP_LASTMOD } from '../../../../shared/src/conditional-fetch.js';
 
 /** The page fields the report reads. */
 export type ReportPage = Pick<CrawlPageDoc, 'pageKey' | 'url' | 'status' | 'changeTracking' | 'metadata'>;
 
-/** The reason a skipped page's metadata gives (shared/src/conditional-fetch.ts SITEMAP_SKIP). */
-export const SITEMAP_LASTMOD = 'sitemap-lastmod';
+export { SITEMAP_LASTMOD };
 
 export function recrawlReport(
   job: { id: string; recrawlOf: string; status: RecrawlReport['status'] },
   previous: readonly ReportPage[],
   current: readonly ReportPage[],
+  /** Page keys the site's sitemap listed when the recrawl was asked for (none read: undefined). */
+  inSitemap?: ReadonlySet<string>,
 ): RecrawlReport {
   const complete = job.status === 'COMPLETED' || job.status === 'FAILED' || job.status === 'CANCELLED';
   const pages: RecrawlReport['pages'] = [];
   const unchangedUrls: string[] = [];
   const failedUrls: string[] = [];
+  const unlinkedUrls: string[] = [];
   for (const page of current) {
     if (page.status === 'FAILED') failedUrls.push(page.url);
     if (page.status !== 'COMPLETED') continue;
@@ -47,7 +50,10 @@ export function recrawlReport(
     for (const page of previous) {
       // A page that was already gone then (404/410) is not removed again.
       const wasThere = (page.metadata?.statusCode ?? 200) < 400 && page.changeTracking?.changeStatus !== 'removed';
-      if (page.status === 'COMPLETED' && wasThere && !reached.has(page.pageKey)) pages.push({ url: page.url, status: 'removed', reason: 'not-linked' });
+      if (page.status !== 'COMPLETED' || !wasThere || reached.has(page.pageKey)) continue;
+      // Still in the sitemap: the page is there, only no longer linked.
+      if (inSitemap?.has(page.pageKey)) unlinkedUrls.push(page.url);
+      else pages.push({ url: page.url, status: 'removed', reason: 'not-linked' });
     }
   }
   const count = (s: string): number => pages.filter((p) => p.status === s).length;
@@ -58,6 +64,7 @@ export function recrawlReport(
     complete,
     pages,
     unchangedUrls,
+    unlinkedUrls,
     failedUrls,
     counts: { new: count('new'), same: count('same'), changed: count('changed'), removed: count('removed'), unchanged: unchangedUrls.length, failed: failedUrls.length },
   };

@@ -33,6 +33,7 @@ export const RecrawlReport = Type.Object({
     reason: Type.Optional(StringEnum(['not-linked', 'gone'] as const, { description: 'Why removed: no longer linked (nor in the sitemap), or answering 404/410' })),
   })),
   unchangedUrls: Type.Array(Type.String(), { description: 'Pages skipped because their sitemap lastmod is not newer than their last observation' }),
+  unlinkedUrls: Type.Array(Type.String(), { description: 'Pages of the crawl repeated that are no longer linked but still in the sitemap: not loaded, not removed' }),
   failedUrls: Type.Array(Type.String(), { description: 'Pages of the recrawl that failed (other than 404/410)' }),
   counts: Type.Object({
     new: Type.Integer(), same: Type.Integer(), changed: Type.Integer(), removed: Type.Integer(), unchanged: Type.Integer(), failed: Type.Integer(),

@@ -11,7 +11,7 @@ const errors = { 400: ProblemSchema, 401: ProblemSchema, 404: ProblemSchema, 409
 export const recrawlRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
   const recrawls = new RecrawlService({
     log: deps.log, store: deps.store, waiter: deps.waiter, newId: deps.newId, clock: deps.clock,
-    urlPolicy: { allowCidrs: deps.config.ssrfAllowCidrs }, limits: deps.limits,
+    urlPolicy: { allowCidrs: deps.config.ssrfAllowCidrs }, limits: deps.limits, payloads: deps.payloads,
   });
 
   app.post('/crawl/:id/recrawl', {

@@ -82,6 +82,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'crawl.completed', 'crawl.failed', 'crawl.cancelled', 'crawl.host_blocked',
   // Batch scrape (shared/src/events/batch.ts): the same delivery pipeline.
   'batch.completed', 'batch.failed', 'batch.cancelled',
+  // Monitors (shared/src/events/monitor.ts): a run's changes.
+  'monitor.changed',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 

@@ -13,6 +13,7 @@ import { mapEvents } from './map.js';
 import { observationEvents } from './observation.js';
 import { pageEvents } from './page.js';
 import { recrawlEvents } from './recrawl.js';
+import { monitorEvents } from './monitor.js';
 
 export * from './common.js';
 export * from './page.js';
@@ -20,6 +21,7 @@ export * from './apikey.js';
 export * from './account.js';
 export * from './observation.js';
 export * from './recrawl.js';
+export * from './monitor.js';
 
 /** Every event type of the log. New aggregates add their map here. */
 export const EVENT_SCHEMAS = {
@@ -31,6 +33,7 @@ export const EVENT_SCHEMAS = {
   ...accountEvents,
   ...observationEvents,
   ...recrawlEvents,
+  ...monitorEvents,
 } as const satisfies Record<string, TSchema>;
 
 export type EventName = keyof typeof EVENT_SCHEMAS;

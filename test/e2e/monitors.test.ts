@@ -81,8 +81,8 @@ describe('monitors end to end', () => {
     assert.equal(changedRun.notified, true);
     const [hook] = bodies('/page');
     assert.equal(bodies('/page').length, 1);
-    assert.equal(hook.type, 'monitor.changed');
-    assert.equal(hook.monitorId, id);
+    assert.equal(hook.event, 'monitor.changed');
+    assert.equal(hook.data.monitorId, id);
     assert.equal(hook.data.runId, changedRun.runId);
     assert.match(hook.data.changed[0].diff, /^-The price is 9 euros\./m);
     assert.match(hook.data.changed[0].diff, /^\+The price is 12 euros\./m);

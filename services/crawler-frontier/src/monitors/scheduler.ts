@@ -150,10 +150,11 @@ export class MonitorScheduler {
       if (fits) budget -= size;
       return { url: p.url, changeStatus: p.changeStatus, ...(p.diff && fits ? { diff: p.diff } : {}), ...(p.diff && !fits ? { diffOmitted: true } : {}) };
     });
+    // The shape of every webhook: {event, data, timestamp}.
     const body = JSON.stringify({
-      type: 'monitor.changed',
-      monitorId: t.state.monitorId,
-      data: { runId: tick.runId, jobKind: tick.jobKind, tick: tick.tick, status, url: def.url, changed: pages, unchanged },
+      event: 'monitor.changed',
+      data: { monitorId: t.state.monitorId, runId: tick.runId, jobKind: tick.jobKind, tick: tick.tick, status, url: def.url, changed: pages, unchanged },
+      timestamp: now.toISOString(),
     });
     const part = `${t.state.monitorId}-${tick.runId}`;
     await this.deps.log.append(makeEvent('webhook_requested', { kind: 'monitor', id: t.keyId, part }, {

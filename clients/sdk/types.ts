@@ -21,6 +21,10 @@ import type {
 import type { WebhookSecretView as WebhookSecretViewSchema } from '../../services/gateway/src/webhooks/schemas.js';
 import type { ChangeHistory as ChangeHistorySchema, Observation as ObservationSchema } from '../../services/gateway/src/routes/changes.js';
 import type { KeyStandingView as KeyStandingSchema } from '../../services/gateway/src/routes/key.js';
+import type { RecrawlBody as RecrawlBodySchema, RecrawlCreated as RecrawlCreatedSchema, RecrawlReport as RecrawlReportSchema } from '../../services/gateway/src/recrawl/schemas.js';
+import type {
+  MonitorCreateBody as MonitorCreateSchema, MonitorView as MonitorViewSchema, MonitorSummary as MonitorSummarySchema,
+} from '../../services/gateway/src/monitors/schemas.js';
 
 export type ScrapeRequest = Static<typeof ScrapeRequestSchema>;
 export type ScrapeOptions = Static<typeof ScrapeOptionsSchema>;
@@ -47,6 +51,14 @@ export type ChangeHistory = Static<typeof ChangeHistorySchema>;
 export type UrlObservation = Static<typeof ObservationSchema>;
 /** The caller's key: plan, limits and what is left of them (GET /api/v1/key). */
 export type KeyStanding = Static<typeof KeyStandingSchema>;
+/** POST /api/v1/crawl/:id/recrawl and its report (docs/api.md "Recrawl"). */
+export type RecrawlRequest = Static<typeof RecrawlBodySchema>;
+export type RecrawlCreated = Static<typeof RecrawlCreatedSchema>;
+export type RecrawlReport = Static<typeof RecrawlReportSchema>;
+/** Monitors (docs/api.md "Monitors"). */
+export type MonitorRequest = Static<typeof MonitorCreateSchema>;
+export type Monitor = Static<typeof MonitorViewSchema>;
+export type MonitorListItem = Static<typeof MonitorSummarySchema>;
 
 export type JobKind = 'scrape' | 'crawl' | 'batch';
 export type EventKind = JobKind | 'map';

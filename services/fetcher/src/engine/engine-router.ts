@@ -159,7 +159,8 @@ export class EngineRouter {
     const check = next.action === 'verify' && got && !(probe.ok && probe.csrMarkers.length > 0);
     // The browser renders the response the GET already has: the site sees one request per page.
     const renderCtx: CaptureContext = got?.served ? { ...ctx, served: got.served } : ctx;
-    // A rendered page records no validators: its content is the scripts' too, which a 304 of its HTML does not vouch for.
+    // A rendered page records no validators (its content is the scripts' too, which a 304 of
+    // its HTML does not vouch for), unless its verification found the HTTP page the same.
     const rendered = check ? await this.verifyRender(url, options, renderCtx) : await this.deps.capture(url, options, renderCtx);
     // The page's fetch was the GET's: its time counts in the page's fetchMs.
     if (renderCtx.served && got) rendered.timings = { ...rendered.timings, fetchMs: rendered.timings.fetchMs + got.timings.fetchMs };
@@ -174,7 +175,8 @@ export class EngineRouter {
     if (!verification.agreed) {
       this.deps.logger.info({ hostKey, url, verification, markers }, markers.length > 0 ? 'HTTP and browser results differ: these markers go to the browser on this host' : 'HTTP and browser results differ: host goes to the browser');
     }
-    return { ...rendered, engine: record('browser', next, verification) };
+    // Agreed: the served HTML makes the same page, so a 304 for it may stand for this result next time.
+    return { ...rendered, engine: record('browser', next, verification), ...(verification.agreed && got.validators ? { validators: got.validators } : {}) };
   }
 
   /** A verification's render: one at a time in this fetcher, with no spare context made for it. */

@@ -106,6 +106,16 @@ describe('monitor scheduler, three replicas', () => {
     const after = await monitorEvents();
     assert.equal(after.length, events.length, 'nothing appended twice');
 
+    // A revoked key's monitor never ticks.
+    const other = 'monitor000000000000000B';
+    await log.append(makeEvent('monitor_created', { kind: 'monitor', id: 'key2', part: other }, {
+      apiKeyId: 'key2', url: URL_WATCHED, scrapeOptions: normalizeScrapeOptions({ formats: ['changeTracking'] }),
+      schedule: { intervalSeconds: 60 }, webhookUrl: 'https://hooks.example.com/', notifyUnchanged: false, createdAt: new Date(T0).toISOString(),
+    }, { eventId: newId(), now: new Date(T0) }), { once: true });
+    await log.append(makeEvent('key_revoked', { kind: 'apikey', id: 'key2', part: 'key' }, { revokedAt: new Date(now).toISOString() }, { eventId: newId(), now: new Date(now) }), { once: true });
+    await allPass();
+    assert.equal(count(await log.read(`${SUBJECT_ROOT}.monitor.key2.>`), 'monitor_ticked'), 0, 'a revoked key\'s monitor does not run');
+
     // Deleted: no tick any more.
     await log.append(makeEvent('monitor_deleted', { kind: 'monitor', id: KEY, part: MONITOR }, { deletedAt: new Date(now).toISOString() }, { eventId: newId(), now: new Date(now) }), { once: true });
     now = T0 + 600_000;

@@ -100,6 +100,8 @@ export class MonitorScheduler {
     const now = this.now();
     const [ticked] = decide({ type: 'tick', now }, t.state);
     if (!ticked || ticked.event !== 'monitor_ticked') return;
+    // A revoked key's monitors stop: no run starts for it (a point read, only when a tick is due).
+    if (await this.deps.log.exists({ kind: 'apikey', id: t.keyId, part: 'key', event: 'key_revoked' })) return;
     const event = makeEvent('monitor_ticked', this.at(t), ticked.data, { eventId: newId(), now });
     const msgId = `${subjectOf({ ...this.at(t), event: 'monitor_ticked' })}:${ticked.data.tick}`;
     const appended = await this.appendGuarded(event, t.tickSeq, msgId);

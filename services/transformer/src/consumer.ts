@@ -97,7 +97,7 @@ export class TransformConsumer {
   }
 
   private async handle(event: PageFetchedEvent, mctx: MessageContext): Promise<void> {
-    const { ctx, pool, clock, newId } = this.deps;
+    const { ctx, pool, clock } = this.deps;
     const at = this.at(event);
     if (await pageSettled(ctx.log, at, 'page_completed')) return; // done (or given up on) before a crash
     const requested = (await ctx.log.last({ ...at, event: 'page_requested' })) ?? (await ctx.log.last({ ...at, event: 'page_shared' }));

@@ -19,6 +19,7 @@ import { formatTable, row, type Row } from './lib/table.js';
 import { apiLoad } from './scenarios/api-load.js';
 import type { BenchContext, ScenarioResult, Sizes } from './scenarios/context.js';
 import { crawl } from './scenarios/crawl.js';
+import { recrawl } from './scenarios/recrawl.js';
 import { documents } from './scenarios/documents.js';
 import { engineCrawl, engineMixed, engineThroughput } from './scenarios/engines.js';
 import { engineZoo } from './scenarios/zoo.js';
@@ -57,7 +58,7 @@ const SIZES: Sizes = {
   documentRuns: size('BENCH_DOCUMENT_RUNS', 10),
 };
 
-const SCENARIOS = ['latency', 'throughput', 'cache', 'map', 'crawl', 'stability', 'engines', 'extraction', 'extraction-service', 'documents'] as const;
+const SCENARIOS = ['latency', 'throughput', 'cache', 'map', 'crawl', 'stability', 'engines', 'extraction', 'extraction-service', 'documents', 'recrawl'] as const;
 type Scenario = (typeof SCENARIOS)[number];
 const only = new Set((process.env.BENCH_ONLY ?? SCENARIOS.join(',')).split(',').map((s) => s.trim()).filter(Boolean));
 const runs = (s: Scenario): boolean => only.has(s);
@@ -147,6 +148,7 @@ async function main(): Promise<void> {
         results.engineZoo = await guarded('14. Engines: site zoo', 'zoo', () => engineZoo(ctx), logs);
       }
       if (runs('extraction-service')) results.extractionService = await guarded('12. Extraction through the service', 'extraction-service', () => extractionService(ctx), logs);
+      if (runs('recrawl')) results.recrawl = await guarded('15. Recrawl', 'recrawl', () => recrawl(ctx), logs);
       if (runs('documents')) results.documents = await guarded('13. Documents', 'documents', () => documents(ctx, SIZES.documentRuns), logs);
     } finally {
       await bs.sys.stop();
@@ -154,7 +156,7 @@ async function main(): Promise<void> {
   }
   await site.close();
 
-  const order = ['latency', 'throughput', 'apiLoad', 'map', 'crawl', 'stability', 'engineCrawl', 'engineMixed', 'engineThroughput', 'engineZoo', 'extraction', 'extractionService', 'documents'];
+  const order = ['latency', 'throughput', 'apiLoad', 'map', 'crawl', 'stability', 'engineCrawl', 'engineMixed', 'engineThroughput', 'engineZoo', 'extraction', 'extractionService', 'documents', 'recrawl'];
   const rows: Row[] = order.flatMap((k) => results[k]?.rows ?? []);
   const wallMs = performance.now() - wallStarted;
   const table = formatTable(rows);

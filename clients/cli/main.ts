@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { Trawl } from '../sdk/client.js';
 import { AuthenticationError, ConnectionError, InvalidRequestError, JobFailedError, QuotaExceededError, RateLimitError, TrawlError } from '../sdk/errors.js';
 import * as cmd from './commands.js';
+import { monitor, recrawl } from './monitors.js';
 import { CLIENT_VERSION } from '../sdk/version.js';
 import { configFile, loadConfig, removeConfig, saveConfig } from './config.js';
 import { askSecret } from './prompt.js';
@@ -21,6 +22,9 @@ Usage:
   trawl jobs [--kind scrape|crawl|batch] [--limit N]
   trawl events <id> [--kind scrape|crawl|batch|map]
   trawl crawl --id <id> [-o dir]                  follow a running crawl (or download a finished one); batch --id too
+  trawl recrawl <crawl-id> [--revalidate]         run a finished crawl again; one line per page: new, same, changed, removed
+  trawl monitor create <url> (--every seconds | --cron expr [--tz zone]) --webhook url [--crawl] [--limit N] [--depth N] [--format …] [--notify-unchanged]
+  trawl monitor list | get <id> | delete <id>
   trawl whoami                                    the key's id, plan, limits and quota left
   trawl login [--api-url URL] [--api-key KEY]     store them (mode 0600) in ${configFile()}
   trawl logout
@@ -69,6 +73,12 @@ const OPTIONS = {
   interval: { type: 'string' },
   'api-url': { type: 'string' },
   'api-key': { type: 'string' },
+  revalidate: { type: 'boolean' },
+  every: { type: 'string' },
+  cron: { type: 'string' },
+  tz: { type: 'string' },
+  crawl: { type: 'boolean' },
+  'notify-unchanged': { type: 'boolean' },
 } as const;
 
 const io: cmd.Io = { out: (s) => process.stdout.write(s), err: (s) => process.stderr.write(s) };
@@ -82,7 +92,7 @@ async function main(argv: string[]): Promise<number> {
     return cmd.EXIT.usage;
   }
   const { values: flags, positionals } = parsed;
-  const [command, arg] = positionals;
+  const [command, arg, arg2] = positionals;
   if (flags.version) { io.out(`trawl ${CLIENT_VERSION}\n`); return cmd.EXIT.ok; }
   if (flags.help || command === undefined || command === 'help') { io.out(HELP); return command === undefined && !flags.help ? cmd.EXIT.usage : cmd.EXIT.ok; }
   let apiUrl: string | undefined;
@@ -90,7 +100,7 @@ async function main(argv: string[]): Promise<number> {
     if (command === 'login') return await login(flags);
     if (command === 'logout') { io.err(removeConfig() ? `removed ${configFile()}\n` : 'not logged in\n'); return cmd.EXIT.ok; }
     // The command's own words are checked before the key: a typo is told as a typo.
-    const run = commandFor(command, arg, flags);
+    const run = commandFor(command, arg, flags, arg2);
     const config = loadConfig();
     apiUrl = config.apiUrl;
     if (!config.apiKey) throw new AuthenticationError('no API key: set TRAWL_API_KEY or run `trawl login`', { code: 'NO_API_KEY' });
@@ -105,7 +115,7 @@ async function main(argv: string[]): Promise<number> {
 type Run = (trawl: Trawl) => Promise<number>;
 
 /** The command to run, once its arguments are known to be complete. */
-function commandFor(command: string, arg: string | undefined, flags: cmd.Flags): Run {
+function commandFor(command: string, arg: string | undefined, flags: cmd.Flags, arg2?: string): Run {
   const need = (what: string): string => {
     if (!arg) throw new cmd.UsageError(`trawl ${command} needs ${what}`);
     return arg;
@@ -132,6 +142,8 @@ function commandFor(command: string, arg: string | undefined, flags: cmd.Flags):
     case 'jobs': return (t) => cmd.jobs(t, flags, io);
     case 'events': { const id = need('a job id'); return (t) => cmd.events(t, id, flags, io); }
     case 'whoami': return (t) => cmd.whoami(t, flags, io);
+    case 'recrawl': { const id = need('the id of a finished crawl'); return (t) => recrawl(t, id, flags, io); }
+    case 'monitor': return (t) => monitor(t, arg, arg2, flags, io);
     default: throw new cmd.UsageError(`unknown command "${command}"`);
   }
 }

@@ -31,8 +31,12 @@ const MaxChars = Type.Optional(Type.Integer({ minimum: 1000, maximum: PAGING.max
 const WaitSeconds = (dflt: number): TSchema => Type.Optional(Type.Integer({ minimum: 0, maximum: 60, default: dflt, description: 'Wait this long for the job to end before answering' }));
 const JobId = Type.String({ minLength: 1, maxLength: 64, description: 'The id the start tool answered' });
 
-/** Scrape options a model cannot use: custom headers, browser actions, screenshot options (the MCP asks for base64). */
-const MODEL_OMITS = ['headers', 'actions', 'screenshotOptions'] as const;
+/**
+ * Scrape options a model cannot use: custom headers, browser actions, screenshot options
+ * (the MCP asks for base64); and `conditional`, whose default (a 304 reuses the key's last
+ * result) is what a model wants, left out to keep tools/list within its budget.
+ */
+const MODEL_OMITS = ['headers', 'actions', 'screenshotOptions', 'conditional'] as const;
 const PageOptions = Type.Omit(ScrapeOptionsSchema, [...MODEL_OMITS], Strict);
 
 const EXTRACT_TEXT = 'Structured JSON picked out by CSS selectors, without an LLM (needs "extract" in formats). '

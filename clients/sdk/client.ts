@@ -7,6 +7,7 @@ import { Transport, type TransportOptions } from './transport.js';
 import type {
   AnyJobListItem, BatchCreated, BatchListItem, BatchScrapeRequest, CrawlCreated, CrawlListItem, CrawlRequest, EventKind, JobEvent,
   JobEventsPage, JobKind, KeyStanding, MapRequest, MapResult, ScrapeCreated, ScrapeJob, ScrapeListItem, ScrapeRequest, WebhookSecret, ChangeHistory, UrlObservation,
+  RecrawlRequest, RecrawlCreated, RecrawlReport, MonitorRequest, Monitor, MonitorListItem,
 } from './types.js';
 
 export const DEFAULT_API_URL = 'http://localhost:3000';
@@ -193,6 +194,28 @@ export class Trawl {
   async key(opts: { signal?: AbortSignal } = {}): Promise<KeyStanding> {
     return (await this.transport.request<KeyStanding>('GET', routePath('key'), { signal: opts.signal })).body;
   }
+
+  /** Runs a finished crawl again (docs/api.md "Recrawl"); `report` says per page new, same, changed or removed. */
+  readonly recrawls = {
+    start: async (crawlId: string, opts: RecrawlRequest & { signal?: AbortSignal } = {}): Promise<RecrawlCreated> => {
+      const { signal, ...body } = opts;
+      return (await this.transport.request<RecrawlCreated>('POST', routePath('recrawl', crawlId), { body, signal })).body;
+    },
+    report: async (recrawlId: string, opts: { signal?: AbortSignal } = {}): Promise<RecrawlReport> =>
+      (await this.transport.request<RecrawlReport>('GET', routePath('recrawlReport', recrawlId), { signal: opts.signal })).body,
+  };
+
+  /** Monitors: a page or a crawl on a schedule, changes sent to a webhook (docs/api.md "Monitors"). */
+  readonly monitors = {
+    create: async (request: MonitorRequest, opts: { signal?: AbortSignal } = {}): Promise<Monitor> =>
+      (await this.transport.request<Monitor>('POST', routePath('createMonitor'), { body: request, signal: opts.signal })).body,
+    get: async (id: string, opts: { signal?: AbortSignal } = {}): Promise<Monitor> =>
+      (await this.transport.request<Monitor>('GET', routePath('getMonitor', id), { signal: opts.signal })).body,
+    list: async (opts: { signal?: AbortSignal } = {}): Promise<MonitorListItem[]> =>
+      (await this.transport.request<MonitorListItem[]>('GET', routePath('listMonitors'), { signal: opts.signal })).body,
+    delete: async (id: string, opts: { signal?: AbortSignal } = {}): Promise<{ id: string; status: 'DELETED' }> =>
+      (await this.transport.request<{ id: string; status: 'DELETED' }>('DELETE', routePath('deleteMonitor', id), { signal: opts.signal })).body,
+  };
 
   readonly webhooks = {
     /** The key's webhook signing secret (`whsec_…`), for verifyWebhook. */

@@ -5,6 +5,7 @@
 import type {
   BatchJob, BatchPage, BatchScrapeRequest, CrawlJob, CrawlPage, CrawlRequest, MapRequest, MapResult, ScrapeJob, ScrapeRequest,
   ScrapeListItem, CrawlListItem, BatchListItem, WebhookSecret, ChangeHistory, KeyStanding,
+  RecrawlRequest, RecrawlReport, MonitorRequest, Monitor, MonitorListItem,
 } from './types.js';
 
 type Keys<T> = T extends unknown ? keyof T : never;
@@ -15,7 +16,7 @@ const exact = <T>() => <const L extends readonly string[]>(list: L & Exact<T, L>
 
 export const SCRAPE_FIELDS = exact<ScrapeRequest>()([
   'url', 'formats', 'onlyMainContent', 'includeTags', 'excludeTags', 'viewport', 'mobile', 'device', 'darkMode', 'headers',
-  'waitFor', 'timeout', 'screenshotOptions', 'actions', 'engine', 'extract', 'changeTrackingOptions', 'parsers', 'maxPages', 'acceptOutcomes', 'consent',
+  'waitFor', 'timeout', 'screenshotOptions', 'actions', 'engine', 'extract', 'changeTrackingOptions', 'parsers', 'maxPages', 'acceptOutcomes', 'consent', 'conditional',
 ]);
 export const CRAWL_FIELDS = exact<CrawlRequest>()([
   'url', 'maxDepth', 'limit', 'includePaths', 'excludePaths', 'allowExternalLinks', 'ignoreRobots', 'scrapeOptions', 'webhookUrl',
@@ -48,6 +49,13 @@ export const CHANGE_HISTORY_FIELDS = exact<ChangeHistory>()(['url', 'tag', 'obse
 export const KEY_STANDING_FIELDS = exact<KeyStanding>()([
   'keyId', 'plan', 'limits', 'enforced', 'month', 'pagesUsed', 'pagesHeld', 'pagesLeft', 'runningJobs', 'quotaRenewsAt',
 ]);
+export const RECRAWL_FIELDS = exact<RecrawlRequest>()(['revalidate']);
+export const RECRAWL_REPORT_FIELDS = exact<RecrawlReport>()(['id', 'recrawlOf', 'status', 'complete', 'pages', 'unchangedUrls', 'unlinkedUrls', 'failedUrls', 'counts']);
+export const MONITOR_REQUEST_FIELDS = exact<MonitorRequest>()(['url', 'crawl', 'formats', 'scrapeOptions', 'schedule', 'webhookUrl', 'notifyUnchanged']);
+export const MONITOR_FIELDS = exact<Monitor>()([
+  'id', 'url', 'jobKind', 'schedule', 'status', 'createdAt', 'formats', 'crawl', 'webhookUrl', 'notifyUnchanged', 'nextRunAt', 'lastTick', 'lastRun',
+]);
+export const MONITOR_LIST_FIELDS = exact<MonitorListItem>()(['id', 'url', 'jobKind', 'schedule', 'status', 'createdAt']);
 /** JobEventsPage has no exported schema; the drift test compares it with the OpenAPI document. */
 export const EVENTS_FIELDS = ['id', 'kind', 'events', 'next'] as const;
 
@@ -84,6 +92,12 @@ export const ROUTES = {
   webhookSecret: { method: 'GET', path: '/api/v1/webhooks/secret', ok: 200, fields: WEBHOOK_SECRET_FIELDS },
   key: { method: 'GET', path: '/api/v1/key', ok: 200, fields: KEY_STANDING_FIELDS },
   changes: { method: 'GET', path: '/api/v1/changes', query: ['url', 'tag', 'after', 'limit'], ok: 200, fields: CHANGE_HISTORY_FIELDS },
+  recrawl: { method: 'POST', path: '/api/v1/crawl/{id}/recrawl', body: RECRAWL_FIELDS, ok: 202, fields: ['id', 'status', 'recrawlOf'] },
+  recrawlReport: { method: 'GET', path: '/api/v1/crawl/{id}/recrawl', ok: 200, fields: RECRAWL_REPORT_FIELDS },
+  createMonitor: { method: 'POST', path: '/api/v1/monitors', body: MONITOR_REQUEST_FIELDS, ok: 201, fields: MONITOR_FIELDS },
+  getMonitor: { method: 'GET', path: '/api/v1/monitors/{id}', ok: 200, fields: MONITOR_FIELDS },
+  listMonitors: { method: 'GET', path: '/api/v1/monitors', ok: 200, fields: MONITOR_LIST_FIELDS },
+  deleteMonitor: { method: 'DELETE', path: '/api/v1/monitors/{id}', ok: 200, fields: ['id', 'status'] },
   rotateWebhookSecret: {
     method: 'POST', path: '/api/v1/webhooks/secret/rotate', body: ['graceSeconds'], ok: 200, fields: ['secret', 'generation', 'previousSecretValidUntil'],
   },

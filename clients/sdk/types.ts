@@ -8,6 +8,7 @@ import type {
   CrawlRequest as CrawlRequestBody, EventView, EventsView, JobCancelled as JobCancelledView, KeyStandingView, MapRequest as MapRequestBody,
   MapResult as MapResultView, Observation, ScrapeCreated as ScrapeCreatedView, ScrapeJobView, ScrapeListItem as ScrapeListItemView,
   ScrapeOptions as ScrapeOptionsBody, ScrapeRequest as ScrapeRequestBody, WebhookPayload as WebhookPayloadBody, WebhookSecretView,
+  RecrawlBody, RecrawlCreated as RecrawlCreatedView, RecrawlReport as RecrawlReportView, MonitorCreateBody, MonitorView, MonitorSummary,
 } from '../../shared/src/api/index.js';
 
 export type ScrapeRequest = ScrapeRequestBody;
@@ -35,6 +36,14 @@ export type ChangeHistory = ChangeHistoryView;
 export type UrlObservation = Observation;
 /** The caller's key: plan, limits and what is left of them (GET /api/v1/key). */
 export type KeyStanding = KeyStandingView;
+/** POST /api/v1/crawl/:id/recrawl and its report (docs/api.md "Recrawl"). */
+export type RecrawlRequest = RecrawlBody;
+export type RecrawlCreated = RecrawlCreatedView;
+export type RecrawlReport = RecrawlReportView;
+/** Monitors (docs/api.md "Monitors"). */
+export type MonitorRequest = MonitorCreateBody;
+export type Monitor = MonitorView;
+export type MonitorListItem = MonitorSummary;
 
 export type JobKind = 'scrape' | 'crawl' | 'batch';
 export type EventKind = JobKind | 'map';

@@ -4,8 +4,9 @@
 //     darkMode, headers, waitFor, actions, screenshot options (fullPage, format, quality,
 //     clip), the extract schema: a request with actions is never served a result made
 //     without them, nor a schema served the json of another (field order aside: keys are sorted);
-//   - not in the key: `timeout` (a page that loaded loads the same with more time) and
-//     screenshotOptions.response (url or base64 is only how the same image is returned);
+//   - not in the key: `timeout` (a page that loaded loads the same with more time),
+//     screenshotOptions.response (url or base64 is only how the same image is returned) and
+//     `conditional` (how the page may be fetched, not what it is);
 //   - requests with custom headers are cached per API key: headers may carry credentials,
 //     and one key must never be served a page fetched with another key's cookies.
 import { sha256Hex } from './ids.js';
@@ -21,8 +22,10 @@ export function canonicalJson(value: unknown): string {
 }
 
 export function scrapeCacheKey(url: string, options: ResolvedScrapeOptions, apiKeyId: string): string {
-  const { timeoutMs: _timeout, screenshot, ...rest } = options;
+  // `conditional` only says how the page may be fetched, not what it is.
+  const { timeoutMs: _timeout, conditional: _conditional, screenshot, ...rest } = options;
   void _timeout;
+  void _conditional;
   const shot = screenshot ? { fullPage: screenshot.fullPage, format: screenshot.format, quality: screenshot.quality, clip: screenshot.clip ?? null } : null;
   const scope = Object.keys(options.headers).length > 0 ? apiKeyId : '*';
   return sha256Hex(canonicalJson({ v: 1, url, options: { ...rest, screenshot: shot }, scope }));

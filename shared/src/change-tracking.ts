@@ -35,6 +35,9 @@ export const ChangeTrackingReport = Type.Object({
     description: 'true when the previous observation was made with other content options (onlyMainContent, includeTags, excludeTags, viewport, mobile, device, headers, waitFor, actions): a change may come from the options, not the page',
   })),
   diff: Type.Optional(Type.String({ description: 'Unified diff (previous -> current markdown), only when changeStatus is changed' })),
+  notModified: Type.Optional(Type.Boolean({
+    description: 'true when the page answered 304 Not Modified to a conditional fetch: the content is the previous observation\'s (docs/api.md "Conditional fetches")',
+  })),
   diffUnavailable: Type.Optional(StringEnum(DIFF_UNAVAILABLE, {
     description: 'Why a changed page has no diff: previous_expired (its markdown is past BASELINE_TTL_MS; the status is still exact, from the hash), too_large (the diff took longer than its time cap)',
   })),

@@ -152,6 +152,12 @@ export const ScrapeOptionsSchema = Type.Object(
       description: 'Before capture, click the reject (choose this unless you mean to consent) or accept button of a consent platform\'s dialog: '
         + 'OneTrust, Cookiebot, Didomi, Quantcast, TrustArc, Usercentrics. Needs the browser. Default: the dialog is left as it is.',
     })),
+    conditional: Type.Optional(Type.Boolean({
+      default: true,
+      description: 'Send If-None-Match / If-Modified-Since with the validators the page gave at this key\'s last observation of it (HTTP engine: '
+        + 'engine http, or auto on hosts served over HTTP); a 304 completes the page from that observation (metadata.notModified). '
+        + 'false: always a full load.',
+    })),
     changeTrackingOptions: Type.Optional(Type.Object({
       tag: Type.Optional(Type.String({
         minLength: 1, maxLength: 128,
@@ -198,6 +204,8 @@ export const ResolvedScrapeOptions = Type.Object({
   extract: Type.Optional(Type.Unsafe<ExtractOptionsInput>(Type.Object({ schema: Type.Object({}, { additionalProperties: true }) }))),
   /** changeTrackingOptions.tag: the observation history the page belongs to (none: the URL's own). */
   changeTrackingTag: Type.Optional(Type.String()),
+  /** Only when false (conditional fetches off for this request); absent: on. */
+  conditional: Type.Optional(Type.Literal(false)),
   /** Only when given and not empty (older events and requests without it keep their form and cache key). */
   acceptOutcomes: Type.Optional(Type.Array(Type.String())),
   /** Only when given (the consent option). */
@@ -274,6 +282,7 @@ export function normalizeScrapeOptions(input: ScrapeOptionsInput, field = ''): R
     ...(input.engine ? { engine: input.engine } : {}),
     ...(input.extract ? { extract: input.extract as ExtractOptionsInput } : {}),
     ...(input.changeTrackingOptions?.tag !== undefined ? { changeTrackingTag: input.changeTrackingOptions.tag } : {}),
+    ...(input.conditional === false ? { conditional: false as const } : {}),
     ...(input.acceptOutcomes?.length ? { acceptOutcomes: [...input.acceptOutcomes].sort() } : {}),
     ...(input.consent ? { consent: input.consent } : {}),
     ...documentOptions(input),

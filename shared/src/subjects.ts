@@ -15,13 +15,14 @@ export const PAYLOAD_BUCKET = 'trawl-payloads';
 /** Object Store bucket of change-tracking baselines (a page's markdown per key, URL and content hash). */
 export const BASELINE_BUCKET = 'trawl-baselines';
 
-export const AGGREGATE_KINDS = ['scrape', 'crawl', 'map', 'batch', 'apikey', 'account', 'invite', 'session', 'observation'] as const;
+export const AGGREGATE_KINDS = ['scrape', 'crawl', 'map', 'batch', 'apikey', 'account', 'invite', 'session', 'observation', 'recrawl', 'monitor'] as const;
 /**
  * Kinds that are not jobs: no pages, no fetcher lane (console accounts: shared/src/events/account.ts;
  * `observation`: a key's observations of one URL, `trawl.observation.<keyId>.<pageKey>.url_observed`,
- * shared/src/events/observation.ts).
+ * shared/src/events/observation.ts; `recrawl`: the link of a crawl to the crawl it repeats,
+ * shared/src/events/recrawl.ts; `monitor`: a key's monitors, `trawl.monitor.<keyId>.<monitorId>.<event>`, shared/src/events/monitor.ts).
  */
-export const NON_JOB_KINDS: readonly AggregateKind[] = ['apikey', 'account', 'invite', 'session', 'observation'];
+export const NON_JOB_KINDS: readonly AggregateKind[] = ['apikey', 'account', 'invite', 'session', 'observation', 'recrawl', 'monitor'];
 export type AggregateKind = (typeof AGGREGATE_KINDS)[number];
 
 const TOKEN = /^[A-Za-z0-9_-]{1,128}$/;

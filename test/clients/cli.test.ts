@@ -146,6 +146,36 @@ describe('trawl CLI against the running system', () => {
     assert.equal((await trawl(['events', 'AAAAAAAAAAAAAAAAAAAAAA'])).code, 1);
   });
 
+  test('recrawl prints one line per page; monitor create, list, get, delete; their usage errors', async () => {
+    const crawl = JSON.parse((await trawl(['crawl', site.url('/'), '--depth', '1', '-o', 'again', '--json'])).stdout);
+    const re = await trawl(['recrawl', crawl.id]);
+    assert.equal(re.code, 0, re.stderr);
+    const lines = re.stdout.trim().split('\n').sort();
+    assert.equal(lines.length, 4, re.stdout);
+    for (const line of lines) assert.match(line, /^same\*?\s+http/, line);
+    assert.match(re.stderr, /0 new, 4 same, 0 changed, 0 removed/);
+    const report = JSON.parse((await trawl(['recrawl', crawl.id, '--revalidate', '--json'])).stdout);
+    assert.equal(report.recrawlOf, crawl.id);
+    assert.equal(report.counts.same, 4);
+
+    const missing = await trawl(['monitor', 'create', site.url('/a'), '--webhook', site.url('/hook')]);
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /--every <seconds> or --cron/);
+    const refused = await trawl(['monitor', 'create', site.url('/a'), '--cron', 'every day', '--webhook', site.url('/hook')]);
+    assert.equal(refused.code, 2, 'the server\'s 400');
+    assert.match(refused.stderr, /schedule\.cron/);
+    const created = JSON.parse((await trawl(['monitor', 'create', site.url('/a'), '--every', '3600', '--webhook', site.url('/hook'), '--json'])).stdout);
+    assert.equal(created.status, 'ACTIVE');
+    assert.deepEqual(created.schedule, { intervalSeconds: 3600 });
+    const listed = JSON.parse((await trawl(['monitor', 'list', '--json'])).stdout) as { id: string }[];
+    assert.ok(listed.some((m) => m.id === created.id));
+    const shown = await trawl(['monitor', 'get', created.id]);
+    assert.match(shown.stdout, new RegExp(`^${created.id}  ACTIVE  scrape ${site.url('/a')}  every 3600 s`));
+    assert.equal((await trawl(['monitor', 'delete', created.id])).code, 0);
+    assert.equal((await trawl(['monitor', 'delete', created.id])).code, 1, 'already deleted: 404');
+    assert.equal((await trawl(['monitor', 'frobnicate'])).code, 2);
+  });
+
   test('--version; the command is checked before the key; whoami shows the key id, plan and quota, never the key', async () => {
     const pkg = JSON.parse(fs.readFileSync(path.resolve('package.json'), 'utf8')) as { version: string };
     const version = await trawl(['--version']);

@@ -214,6 +214,21 @@ describe('web console end to end', () => {
     await page.getByText('/api/v1/scrape').first().waitFor();
   });
 
+  test('the monitors page lists the account\'s monitors with their schedule and next run', async () => {
+    await page.goto(url('/console/monitors'));
+    await page.getByTestId('no-monitors').waitFor();
+    const created = await api('POST', '/api/v1/monitors', apiKey, { url: site.url('/'), schedule: { cron: '0 6 * * *' }, webhookUrl: site.url('/hook') });
+    const text = await created.text();
+    assert.equal(created.status, 201, text);
+    const monitor = JSON.parse(text) as { id: string; nextRunAt: string };
+    await page.goto(url('/console/monitors'));
+    const row = page.getByTestId(`monitor-${monitor.id}`);
+    assert.match(await row.innerText(), /cron 0 6 \* \* \*/);
+    assert.match(await row.innerText(), new RegExp(monitor.nextRunAt.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+    assert.match(await row.innerText(), /not yet/);
+    await api('DELETE', `/api/v1/monitors/${monitor.id}`, apiKey);
+  });
+
   test('the playground scrapes a URL as one of the account\'s keys and shows the same request as code', async () => {
     await page.goto(url('/console/playground'));
     await page.getByLabel('URL', { exact: true }).fill(site.url('/second'));

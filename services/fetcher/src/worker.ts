@@ -22,6 +22,8 @@ import type { JobKind } from './engine/resolve-engine.js';
 import type { CaptureResult } from './engine/browser/page-capturer.js';
 import { storedContentType } from '../../../shared/src/document-type.js';
 import type { CapturePriority } from './engine/browser/slots.js';
+import { ConditionalPlanner, type FetchPlan } from './conditional.js';
+import { SITEMAP_LASTMOD } from '../../../shared/src/conditional-fetch.js';
 
 type PageRequestedEvent = TrawlEvent<'page_requested'> & { seq: number };
 
@@ -47,9 +49,13 @@ const SLOT_WAIT_ALLOWANCE_MS = 5 * 60_000;
 
 export class FetchWorker {
   readonly consumers: ConsumerWorker<PageRequestedEvent>[];
+  private readonly planner: ConditionalPlanner;
 
   constructor(private readonly deps: FetchWorkerDeps) {
     const { ctx } = deps;
+    this.planner = new ConditionalPlanner({
+      log: ctx.log, payloads: ctx.payloads, limits: { payloadTtlMs: ctx.config.payloadTtlMs, baselineTtlMs: ctx.config.baselineTtlMs },
+    });
     this.consumers = (Object.keys(FETCH_LANES) as LaneKind[]).map((kind) => new ConsumerWorker<PageRequestedEvent>({
       js: ctx.js,
       jsm: ctx.jsm,
@@ -98,8 +104,12 @@ export class FetchWorker {
       makeEvent('page_started', at, { attempt: mctx.deliveryCount, startedAt: startedAt.toISOString(), worker: this.deps.workerName }, { eventId: newId(), now: startedAt }),
       { msgId: `${event.kind}.${event.id}.${event.part}.page_started.${mctx.deliveryCount}` },
     );
-    const result: RoutedPage = await router.fetch(jobKindOf(event.kind), event.data.url, event.data.options, { signal: mctx.signal, priority });
-    const fetched = await this.store(event, result);
+    const plan = await this.planner.plan(event.kind, event.id, event.data, startedAt);
+    const result: RoutedPage = plan.kind === 'skip'
+      ? skippedPage(event.data.url, event.data.options.engine ?? 'auto')
+      : await router.fetch(jobKindOf(event.kind), event.data.url, event.data.options, { signal: mctx.signal, priority }, plan.kind === 'conditional' ? plan.basis.validators : undefined);
+    // A 304 (or a skip) stores nothing: the transformer completes the page from the observation it names.
+    const fetched = result.notModified && plan.kind !== 'full' ? { notModified: notModifiedOf(plan) } : await this.store(event, result);
     const now = clock();
     const queueWaitMs = Math.max(0, startedAt.getTime() - Date.parse(event.data.requestedAt));
     await ctx.log.append(
@@ -115,6 +125,7 @@ export class FetchWorker {
         ...(result.abortedNavigations ? { abortedNavigations: result.abortedNavigations } : {}),
         ...(result.domSnapshot ? { domSnapshot: result.domSnapshot } : {}),
         ...(result.outcomeHeaders && Object.keys(result.outcomeHeaders).length ? { outcomeHeaders: result.outcomeHeaders } : {}),
+        ...(result.validators ? { validators: result.validators } : {}),
       }, { eventId: newId(), now }),
       { once: true },
     );
@@ -143,6 +154,24 @@ export class FetchWorker {
     return recordPageFailure(this.deps.ctx.log, this.at(event), error, mctx.deliveryCount, this.deps, event.data.cacheKey);
   }
 
+}
+
+/** A recrawl's page skipped on its sitemap lastmod: nothing was requested. */
+function skippedPage(url: string, requested: NonNullable<PageRequestedEvent['data']['options']['engine']>): RoutedPage {
+  return {
+    finalUrl: url, statusCode: 304, html: '', screenshots: [], timings: { fetchMs: 0, renderMs: 0, screenshotMs: 0 },
+    engine: { used: 'http', requested, reason: SITEMAP_LASTMOD }, notModified: true,
+  };
+}
+
+function notModifiedOf(plan: Exclude<FetchPlan, { kind: 'full' }>) {
+  const { observationSeq, observedAt, source, markdownHash, baseline } = plan.basis;
+  return {
+    observationSeq, observedAt, source,
+    ...(markdownHash ? { markdownHash } : {}),
+    ...(baseline ? { baseline } : {}),
+    ...(plan.kind === 'skip' ? { by: SITEMAP_LASTMOD } : {}),
+  };
 }
 
 function laneFilter(kind: LaneKind): string {

@@ -22,6 +22,8 @@ import { payloadUrls } from '../../../shared/src/api/index.js';
 import { mapRoutes } from './routes/map.js';
 import { batchRoutes } from './routes/batch.js';
 import { crawlRoutes } from './routes/crawl.js';
+import { recrawlRoutes } from './routes/recrawl.js';
+import { monitorRoutes } from './routes/monitors.js';
 import { payloadBytes } from './routes/stored-document.js';
 import { scrapeRoutes } from './routes/scrape.js';
 import { eventRoutes } from './routes/events.js';
@@ -108,6 +110,8 @@ export async function buildApp(deps: GatewayDeps) {
     await api.register(rateLimitPlugin, { limiter: deps.config.rateLimits ? new RateLimiter(deps.nc.jetstream()) : null, natsConnected: () => isNatsConnected(deps.nc) });
     await api.register(scrapeRoutes, { scrapes, present, waits });
     await api.register(crawlRoutes, routeDeps);
+    await api.register(recrawlRoutes, routeDeps);
+    await api.register(monitorRoutes, routeDeps);
     await api.register(mapRoutes, routeDeps);
     await api.register(eventRoutes, routeDeps);
     await api.register(batchRoutes, routeDeps);

@@ -21,6 +21,8 @@ import { contentOptionsHash } from '../../../shared/src/change-tracking.js';
 import { PayloadStore } from '../../../shared/src/nats/payloads.js';
 import { BASELINE_BUCKET, eventFilter } from '../../../shared/src/subjects.js';
 import { PageObserver, type ObserveOutcome } from './change-tracking/observer.js';
+import { storedPage } from './change-tracking/not-modified.js';
+import { contentFormats, resultOptionsHash } from '../../../shared/src/conditional-fetch.js';
 import { Cancellations, JobCancelledError } from './cancellations.js';
 import type { TransformPool, TransformSource } from './transform-pool.js';
 import { outcomeRefusal } from './outcome/failure.js';
@@ -44,12 +46,14 @@ export interface TransformConsumerDeps {
 export class TransformConsumer {
   readonly consumer: ConsumerWorker<PageFetchedEvent>;
   private readonly observer: PageObserver;
+  private readonly baselines: PayloadStore;
   private readonly cancellations: Cancellations;
 
   constructor(private readonly deps: TransformConsumerDeps) {
     const { ctx } = deps;
+    this.baselines = new PayloadStore(ctx.js, BASELINE_BUCKET);
     this.observer = new PageObserver({
-      log: ctx.log, baselines: new PayloadStore(ctx.js, BASELINE_BUCKET), newId: deps.newId, baselineTtlMs: ctx.config.baselineTtlMs,
+      log: ctx.log, baselines: this.baselines, newId: deps.newId, baselineTtlMs: ctx.config.baselineTtlMs,
     });
     this.cancellations = new Cancellations(ctx.nc);
     this.consumer = new ConsumerWorker<PageFetchedEvent>({
@@ -93,7 +97,7 @@ export class TransformConsumer {
   }
 
   private async handle(event: PageFetchedEvent, mctx: MessageContext): Promise<void> {
-    const { ctx, pool, clock, newId } = this.deps;
+    const { ctx, pool, clock } = this.deps;
     const at = this.at(event);
     if (await pageSettled(ctx.log, at, 'page_completed')) return; // done (or given up on) before a crash
     const requested = (await ctx.log.last({ ...at, event: 'page_requested' })) ?? (await ctx.log.last({ ...at, event: 'page_shared' }));
@@ -106,6 +110,7 @@ export class TransformConsumer {
       throw new JobCancelledError(event.kind, event.id);
     }
     const asked = new Set(options.formats);
+    if (event.data.notModified) return this.completeNotModified(event, requested);
     const { document } = event.data;
     const started = performance.now();
     // changeTracking compares markdown, so it is made even when not asked for (and not returned then).
@@ -126,9 +131,6 @@ export class TransformConsumer {
     const refused = outcomeRefusal(event.kind, out.metadata, options);
     if (refused) return recordPageFailure(ctx.log, at, refused, mctx.deliveryCount, this.deps, requested.data.cacheKey);
     const observed = await this.observe(event, requested, out.markdown, clock());
-    // The observation's time is the page's completedAt (a redelivered page keeps the time it
-    // first observed), so a later report's previousScrapeAt is this page's completedAt.
-    const now = observed.observedAt ? new Date(observed.observedAt) : clock();
 
     const shots = (event.data.screenshots ?? []).map((s) => ({
       role: s.role,
@@ -147,15 +149,52 @@ export class TransformConsumer {
       ...(observed.report ? { changeTracking: observed.report } : {}),
       ...(document ? { document: { name: document.ref.name, contentType: document.ref.contentType, fileSize: document.ref.size } } : {}),
     };
-    const result = await ctx.payloads.putJson(`${event.kind}/${event.id}/${event.part}/result.json`, payload);
+    await this.complete(event, requested, { payload, metadata: out.metadata, links: out.links }, observed, transformMs);
+  }
+
+  /**
+   * A 304 (page_fetched.notModified): the page is the stored observation's, completed from
+   * its stored result without a transform (change-tracking/not-modified.ts).
+   */
+  private async completeNotModified(event: PageFetchedEvent, requested: StoredEvent & { event: 'page_requested' | 'page_shared' }): Promise<void> {
+    const { ctx, clock } = this.deps;
+    const { options } = requested.data;
+    const basis = event.data.notModified!;
+    const page = await storedPage({ log: ctx.log, payloads: ctx.payloads, baselines: this.baselines }, basis, options);
+    // A recrawl's sitemap skip looked at nothing: no observation, the last one stays the baseline.
+    const observed = basis.by ? skippedReport(basis, options) : await this.observe(event, requested, page.payload.markdown, clock(), page.statusCode);
+    const { markdown, ...rest } = page.payload;
+    const payload: PageResultPayload = {
+      ...(options.formats.includes('markdown') ? { markdown } : {}),
+      ...rest,
+      ...(observed.report ? { changeTracking: { ...observed.report, notModified: true } } : {}),
+    };
+    const metadata = basis.by ? { ...page.metadata, notModifiedBy: basis.by } : page.metadata;
+    await this.complete(event, requested, { payload, metadata, links: page.links }, observed, 0);
+  }
+
+  /** Stores the result and appends page_completed. */
+  private async complete(
+    event: PageFetchedEvent,
+    requested: StoredEvent & { event: 'page_requested' | 'page_shared' },
+    content: { payload: PageResultPayload; metadata: TransformOutput['metadata']; links: string[] },
+    observed: ObserveOutcome,
+    transformMs: number,
+  ): Promise<void> {
+    const { ctx, clock, newId } = this.deps;
+    const at = this.at(event);
+    // The observation's time is the page's completedAt (a redelivered page keeps the time it
+    // first observed), so a later report's previousScrapeAt is this page's completedAt.
+    const now = observed.observedAt ? new Date(observed.observedAt) : clock();
+    const result = await ctx.payloads.putJson(`${event.kind}/${event.id}/${event.part}/result.json`, content.payload);
     const t = event.data.timings;
     await ctx.log.append(
       makeEvent('page_completed', at, {
         result,
         // The engine that served the page rides once, in the result's metadata (scrape,
         // crawl and batch results alike); the scrape read model shows it in the timings too.
-        metadata: { ...out.metadata, engine: engineUsed(event.data) },
-        links: out.links.slice(0, MAX_EVENT_LINKS),
+        metadata: { ...content.metadata, engine: engineUsed(event.data) },
+        links: content.links.slice(0, MAX_EVENT_LINKS),
         timings: {
           queueWaitMs: t.queueWaitMs, fetchMs: t.fetchMs, renderMs: t.renderMs, screenshotMs: t.screenshotMs, transformMs,
           totalMs: Math.max(0, now.getTime() - Date.parse(requested.data.requestedAt)),
@@ -173,7 +212,7 @@ export class TransformConsumer {
    * tracking). Not a map's link-discovery page, and not a shared load (the same fetch as the
    * job it joined, which observed it already).
    */
-  private observe(event: PageFetchedEvent, requested: StoredEvent, markdown: string | undefined, now: Date): Promise<ObserveOutcome> {
+  private observe(event: PageFetchedEvent, requested: StoredEvent, markdown: string | undefined, now: Date, statusCode = event.data.statusCode): Promise<ObserveOutcome> {
     if (requested.event !== 'page_requested' || markdown === undefined) return Promise.resolve({});
     if (event.kind !== 'scrape' && event.kind !== 'crawl' && event.kind !== 'batch') return Promise.resolve({});
     return this.observer.observe({
@@ -182,11 +221,17 @@ export class TransformConsumer {
       tag: requested.data.options.changeTrackingTag,
       source: { kind: event.kind, jobId: event.id, part: event.part },
       fetchedSeq: event.seq,
-      statusCode: event.data.statusCode,
+      statusCode,
       markdown,
       optionsHash: contentOptionsHash(requested.data.options),
       now,
       wantReport: requested.data.options.formats.includes('changeTracking'),
+      conditional: {
+        validators: event.data.validators,
+        resultOptionsHash: resultOptionsHash(requested.data.options),
+        formats: contentFormats(requested.data.options),
+        notModified: event.data.notModified !== undefined,
+      },
     });
   }
 
@@ -205,6 +250,19 @@ export class TransformConsumer {
     return recordPageFailure(this.deps.ctx.log, this.at(event), failure, mctx.deliveryCount, this.deps);
   }
 
+}
+
+/** The change-tracking answer of a page a recrawl skipped on its sitemap lastmod (no observation). */
+function skippedReport(basis: NonNullable<PageFetchedEvent['data']['notModified']>, options: ResolvedScrapeOptions): ObserveOutcome {
+  if (!options.formats.includes('changeTracking')) return {};
+  return {
+    report: {
+      observed: false,
+      previousScrapeAt: basis.observedAt ?? null,
+      previousJobId: basis.source.jobId,
+      previousJobKind: basis.source.kind,
+    },
+  };
 }
 
 /**

@@ -15,3 +15,5 @@ export * from './webhooks.js';
 export * from './changes.js';
 export * from './key.js';
 export * from './events.js';
+export * from './recrawl.js';
+export * from './monitors.js';

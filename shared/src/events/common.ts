@@ -44,6 +44,10 @@ export const PageMetadata = Type.Object(
     /** What the page is, and what was seen (docs/api.md "Page outcome"); absent on documents and older events. */
     pageOutcome: Type.Optional(PageOutcomeSchema),
     pageOutcomeEvidence: Type.Optional(Type.Array(Type.String())),
+    /** The page answered 304 to a conditional fetch: this is the stored observation's content (shared/src/conditional-fetch.ts). */
+    notModified: Type.Optional(Type.Boolean()),
+    /** 'sitemap-lastmod': a recrawl did not fetch the page at all (its sitemap lastmod is not newer than its last observation). */
+    notModifiedBy: Type.Optional(Type.Literal('sitemap-lastmod')),
   },
   { additionalProperties: true },
 );

@@ -11,12 +11,16 @@ import { jobEvents } from './job.js';
 import { mapEvents } from './map.js';
 import { observationEvents } from './observation.js';
 import { pageEvents } from './page.js';
+import { recrawlEvents } from './recrawl.js';
+import { monitorEvents } from './monitor.js';
 
 export * from './common.js';
 export * from './page.js';
 export * from './apikey.js';
 export * from './account.js';
 export * from './observation.js';
+export * from './recrawl.js';
+export * from './monitor.js';
 
 /** Every event type of the log. New aggregates add their map here. */
 export const EVENT_SCHEMAS = {
@@ -26,6 +30,8 @@ export const EVENT_SCHEMAS = {
   ...mapEvents,
   ...accountEvents,
   ...observationEvents,
+  ...recrawlEvents,
+  ...monitorEvents,
 } as const satisfies Record<string, TSchema>;
 
 export type EventName = keyof typeof EVENT_SCHEMAS;

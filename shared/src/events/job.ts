@@ -111,6 +111,8 @@ export const CrawlHostBlocked = Type.Object({
 export const WEBHOOK_EVENT_TYPES = [
   'crawl.completed', 'crawl.failed', 'crawl.cancelled', 'crawl.host_blocked',
   'batch.completed', 'batch.failed', 'batch.cancelled',
+  // Monitors (shared/src/events/monitor.ts): a run's changes.
+  'monitor.changed',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 

@@ -53,6 +53,17 @@ export const UrlObserved = Type.Object({
   changeStatus: Type.Union(CHANGE_STATUSES.map((s) => Type.Literal(s))),
   /** The observation before this one (none for the first). */
   previous: Type.Optional(ObservationSummary),
+  /**
+   * Conditional fetches (shared/src/conditional-fetch.ts): the response's ETag and
+   * Last-Modified, the hash of the options that made the result, the content formats the
+   * result holds; a later fetch with the same options sends the validators, and a 304 is
+   * completed from this page's result.
+   */
+  validators: Type.Optional(Type.Object({ etag: Type.Optional(Type.String()), lastModified: Type.Optional(Type.String()) })),
+  resultOptionsHash: Type.Optional(Type.String()),
+  formats: Type.Optional(Type.Array(Type.String())),
+  /** The page answered 304 Not Modified: this observation repeats the one named by its fetch. */
+  notModified: Type.Optional(Type.Literal(true)),
 });
 export type UrlObserved = Static<typeof UrlObserved>;
 

@@ -102,6 +102,22 @@ export const PageFetched = Type.Object({
    * Set-Cookie as cookie names only). Absent when none was sent, and on older events.
    */
   outcomeHeaders: Type.Optional(Type.Record(Type.String(), Type.String())),
+  /** The response's ETag / Last-Modified (HTTP engine, HTML pages): the next conditional fetch sends them. */
+  validators: Type.Optional(Type.Object({ etag: Type.Optional(Type.String()), lastModified: Type.Optional(Type.String()) })),
+  /**
+   * The server answered 304 Not Modified to a conditional fetch (statusCode 304, no
+   * rawHtml): the page is the one of the key's observation `observationSeq`, made by
+   * `source`; the transformer completes it from there (shared/src/conditional-fetch.ts).
+   */
+  notModified: Type.Optional(Type.Object({
+    observationSeq: Type.Integer({ minimum: 1 }),
+    observedAt: Type.Optional(Timestamp),
+    /** 'sitemap-lastmod': not fetched at all, a recrawl's skip on the sitemap's lastmod (statusCode 304 then too). */
+    by: Type.Optional(Type.Literal('sitemap-lastmod')),
+    source: Type.Object({ kind: Type.Union([Type.Literal('scrape'), Type.Literal('crawl'), Type.Literal('batch')]), jobId: Type.String(), part: Type.String() }),
+    markdownHash: Type.Optional(Type.String()),
+    baseline: Type.Optional(PayloadRef),
+  })),
 });
 
 export const PageCompleted = Type.Object({

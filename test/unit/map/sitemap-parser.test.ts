@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { SitemapParser, type SitemapLocKind } from '../../../services/crawler-frontier/src/map/sitemap-parser.js';
+import { SitemapParser, type SitemapLocKind } from '../../../shared/src/sitemaps/parser.js';
 
 function parse(chunks: string[]): { locs: [string, SitemapLocKind][]; parser: SitemapParser } {
   const locs: [string, SitemapLocKind][] = [];
@@ -19,6 +19,28 @@ function assertChunkingInvariant(text: string): void {
 }
 
 describe('sitemap parser', () => {
+  test('an entry\'s lastmod comes with it, before or after its loc, in chunks split anywhere', () => {
+    const text = `<urlset><url><loc>https://example.com/a</loc><lastmod> 2024-01-01T10:00:00+00:00 </lastmod></url>
+      <url><lastmod>2025-02-03</lastmod><loc>https://example.com/b</loc></url>
+      <url><loc>https://example.com/c</loc></url></urlset>`;
+    const seen = (chunks: string[]): unknown[] => {
+      const out: unknown[] = [];
+      const parser = new SitemapParser({ onLoc: (url, kind, lastmod) => out.push([url, kind, lastmod]) });
+      for (const c of chunks) parser.write(c);
+      parser.end();
+      return out;
+    };
+    const whole = seen([text]);
+    assert.deepEqual(whole, [
+      ['https://example.com/a', 'page', '2024-01-01T10:00:00+00:00'],
+      ['https://example.com/b', 'page', '2025-02-03'],
+      ['https://example.com/c', 'page', undefined],
+    ]);
+    for (let i = 1; i < text.length; i += 7) assert.deepEqual(seen([text.slice(0, i), text.slice(i)]), whole, `split at ${i}`);
+    const index = seen(['<sitemapindex><sitemap><loc>https://example.com/s.xml</loc><lastmod>2024-05-05</lastmod></sitemap></sitemapindex>']);
+    assert.deepEqual(index, [['https://example.com/s.xml', 'sitemap', '2024-05-05']]);
+  });
+
   test('reads urlset and sitemapindex locs, namespaced or not, with whitespace and CDATA', () => {
     const urlset = `\uFEFF<?xml version="1.0" encoding="UTF-8"?>
       <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">

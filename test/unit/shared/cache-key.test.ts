@@ -22,8 +22,9 @@ test('options that change the result change the key', () => {
   assert.notEqual(key({}, 'k1', 'https://example.com/b'), base);
 });
 
-test('timeout and screenshot response form do not', () => {
+test('timeout, screenshot response form and conditional do not', () => {
   assert.equal(key({ timeout: 60000 }), key({}));
+  assert.equal(key({ conditional: false }), key({}));
   assert.equal(key({ formats: ['screenshot'], screenshotOptions: { response: 'base64' } }), key({ formats: ['screenshot'] }));
   assert.notEqual(key({ formats: ['screenshot'], screenshotOptions: { fullPage: true } }), key({ formats: ['screenshot'] }));
 });

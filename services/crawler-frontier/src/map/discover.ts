@@ -5,7 +5,7 @@
 import type { CidrRange } from '../../../../shared/src/url-safety.js';
 import { crawlForLinks, type CrawlPageResult, type MapCrawlResult } from './browser-crawl.js';
 import { LinkCollector } from './filter.js';
-import { discoverSitemaps, type SitemapDiscoveryResult } from './sitemaps.js';
+import { discoverSitemaps, type SitemapDiscoveryResult } from '../../../../shared/src/sitemaps/discover.js';
 
 export const MAP_DEFAULTS = {
   /** Pages of the browser fallback in flight at once, per map. */

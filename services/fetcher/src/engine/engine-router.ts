@@ -51,6 +51,7 @@ import { comparePages, type PageComparison } from './similarity.js';
 import { countEngineDecision } from './engine-metrics.js';
 import { Slots } from './browser/slots.js';
 import { resolveEngine, type JobKind } from './resolve-engine.js';
+import type { Validators } from '../../../../shared/src/conditional-fetch.js';
 
 /** What page_fetched records about the engine: which one served the page, and why. */
 export interface EngineRecord {
@@ -67,10 +68,16 @@ export interface RoutedPage extends CaptureResult {
   engine: EngineRecord;
   /** A document response: its bytes as served (then `html` is ''). */
   document?: { kind: DocumentKind; bytes: Uint8Array };
+  /** An HTML page served over HTTP: its ETag / Last-Modified (the next fetch may be conditional). */
+  validators?: Validators;
+  /** A conditional GET answered 304 (html is ''): the page is the stored observation's. */
+  notModified?: true;
 }
 
 /** The reason page_fetched records for a document served over HTTP. */
 export const DOCUMENT_REASON = 'document';
+/** The reason page_fetched records for a conditional GET answered 304. */
+export const NOT_MODIFIED_REASON = 'not-modified';
 
 export interface EngineRouterDeps {
   capture(url: string, options: ResolvedScrapeOptions, ctx: CaptureContext): Promise<CaptureResult>;
@@ -92,12 +99,16 @@ export class EngineRouter {
 
   constructor(private readonly deps: EngineRouterDeps) {}
 
-  /** The page fetched by the engine it resolves to (the message's heartbeat is the consumer's, shared/src/nats/worker.ts). */
-  fetch(kind: JobKind, url: string, options: ResolvedScrapeOptions, ctx: CaptureContext): Promise<RoutedPage> {
-    return this.route(kind, url, options, ctx);
+  /**
+   * `conditional`: the validators of the key's last observation (shared/src/conditional-fetch.ts),
+   * sent with the HTTP engine's GET (engine http, or auto before the host's verdict is
+   * applied); never with a browser-only plan: a render is what such a page is asked for.
+   */
+  fetch(kind: JobKind, url: string, options: ResolvedScrapeOptions, ctx: CaptureContext, conditional?: Validators): Promise<RoutedPage> {
+    return this.route(kind, url, options, ctx, conditional);
   }
 
-  private async route(kind: JobKind, url: string, options: ResolvedScrapeOptions, ctx: CaptureContext): Promise<RoutedPage> {
+  private async route(kind: JobKind, url: string, options: ResolvedScrapeOptions, ctx: CaptureContext, conditional?: Validators): Promise<RoutedPage> {
     const startedAt = performance.now();
     const { requested, browserNeeds } = resolveEngine(kind, options, this.deps.defaults);
     const hostKey = requested === 'auto' ? hostKeyOf(url) : undefined;
@@ -109,18 +120,24 @@ export class EngineRouter {
     };
 
     const plan = decide(profile, { type: 'plan', requested, browserNeeds }, this.deps.policy);
-    const asDocument = (page: HttpFetchResult): RoutedPage => ({ ...fromHttp(page), engine: record('http', { action: 'http', reason: DOCUMENT_REASON }) });
+    const asDocument = (page: HttpFetchResult): RoutedPage => {
+      const { validators: _v, ...doc } = fromHttp(page);
+      return { ...doc, engine: record('http', { action: 'http', reason: DOCUMENT_REASON }) };
+    };
+    const notModified = (page: HttpFetchResult): RoutedPage => ({ ...fromHttp(page), engine: record('http', { action: 'http', reason: NOT_MODIFIED_REASON }) });
     if (plan.action === 'browser') {
       const page = await this.deps.capture(url, options, ctx);
       const document = await this.documentBehind(page, url, options, ctx.signal, startedAt);
       return document ? asDocument(document) : { ...page, engine: record('browser', plan) };
     }
     if (requested === 'http') {
-      const page = await this.deps.http.fetch(url, options, ctx.signal);
+      const page = await this.deps.http.fetch(url, options, ctx.signal, conditional);
+      if (page.notModified) return notModified(page);
       return page.document ? asDocument(page) : { ...fromHttp(page), engine: record('http', plan) };
     }
 
-    const { page: got, probe } = await this.probe(url, options, ctx.signal);
+    const { page: got, probe } = await this.probe(url, options, ctx.signal, conditional);
+    if (got?.notModified) return notModified(got);
     if (got?.document) return asDocument(got);
     const next = decide(profile, { type: 'probed', requested, probe }, this.deps.policy);
     if (next.action === 'http' && got) {
@@ -131,6 +148,8 @@ export class EngineRouter {
     const check = next.action === 'verify' && got && !(probe.ok && probe.csrMarkers.length > 0);
     // The browser renders the response the GET already has: the site sees one request per page.
     const renderCtx: CaptureContext = got?.served ? { ...ctx, served: got.served } : ctx;
+    // A rendered page records no validators (its content is the scripts' too, which a 304 of
+    // its HTML does not vouch for), unless its verification found the HTTP page the same.
     const rendered = check ? await this.verifyRender(url, options, renderCtx) : await this.deps.capture(url, options, renderCtx);
     // The page's fetch was the GET's: its time counts in the page's fetchMs.
     if (renderCtx.served && got) rendered.timings = { ...rendered.timings, fetchMs: rendered.timings.fetchMs + got.timings.fetchMs };
@@ -145,7 +164,8 @@ export class EngineRouter {
     if (!verification.agreed) {
       this.deps.logger.info({ hostKey, url, verification, markers }, markers.length > 0 ? 'HTTP and browser results differ: these markers go to the browser on this host' : 'HTTP and browser results differ: host goes to the browser');
     }
-    return { ...rendered, engine: record('browser', next, verification) };
+    // Agreed: the served HTML makes the same page, so a 304 for it may stand for this result next time.
+    return { ...rendered, engine: record('browser', next, verification), ...(verification.agreed && got.validators ? { validators: got.validators } : {}) };
   }
 
   /** A verification's render: one at a time in this fetcher, with no spare context made for it. */
@@ -159,9 +179,10 @@ export class EngineRouter {
   }
 
   /** The GET of auto: a result, or why not (failures that the browser would share are thrown). */
-  private async probe(url: string, options: ResolvedScrapeOptions, signal: AbortSignal): Promise<{ page?: HttpFetchResult; probe: ProbeOutcome }> {
+  private async probe(url: string, options: ResolvedScrapeOptions, signal: AbortSignal, conditional?: Validators): Promise<{ page?: HttpFetchResult; probe: ProbeOutcome }> {
     try {
-      const page = await this.deps.http.fetch(url, options, signal);
+      const page = await this.deps.http.fetch(url, options, signal, conditional);
+      if (page.notModified) return { page, probe: { ok: true, csrMarkers: [] } };
       return { page, probe: { ok: true, csrMarkers: csrMarkers(page.html) } };
     } catch (err) {
       // Blocked addresses, a server that does not answer in time, or a cancel: the browser
@@ -230,7 +251,7 @@ function isEmptyDocument(html: string): boolean {
   return body.replace(/<[^>]*>/g, '').trim() === '';
 }
 
-function fromHttp(page: HttpFetchResult): CaptureResult & Pick<RoutedPage, 'document'> {
+function fromHttp(page: HttpFetchResult): CaptureResult & Pick<RoutedPage, 'document' | 'validators' | 'notModified'> {
   const { served: _served, ...result } = page;
   return { ...result, screenshots: [] };
 }

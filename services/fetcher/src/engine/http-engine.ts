@@ -22,6 +22,7 @@ import { DocumentTooLargeError, NetworkError, PageTimeoutError } from '../../../
 import { BodyTooLargeError, safeStream, type SafeStreamResponse } from '../../../../shared/src/safe-http.js';
 import type { ResolvedScrapeOptions } from '../../../../shared/src/scrape-options.js';
 import type { CidrRange } from '../../../../shared/src/url-safety.js';
+import { conditionalHeaders, validatorsOf, type Validators } from '../../../../shared/src/conditional-fetch.js';
 import { resolveEmulation } from './device-presets.js';
 
 export const MAX_REDIRECTS = 10;
@@ -68,6 +69,10 @@ export interface HttpFetchResult {
   timings: { fetchMs: number; renderMs: number; screenshotMs: number };
   /** The headers the page outcome reads (shared/src/page-outcome pickOutcomeHeaders). */
   outcomeHeaders?: Record<string, string>;
+  /** An HTML page's ETag / Last-Modified, for the next conditional fetch. */
+  validators?: Validators;
+  /** The server answered a conditional GET with 304: nothing else is set (html is ''). */
+  notModified?: true;
 }
 
 /**
@@ -93,7 +98,8 @@ function servedHeaders(headers: Record<string, string | string[] | undefined>): 
 export class HttpEngine {
   constructor(private readonly opts: HttpEngineOptions) {}
 
-  async fetch(url: string, options: ResolvedScrapeOptions, signal: AbortSignal): Promise<HttpFetchResult> {
+  /** `conditional`: the stored validators to send (conditional-fetch.ts); a 304 then answers `notModified`. */
+  async fetch(url: string, options: ResolvedScrapeOptions, signal: AbortSignal, conditional?: Validators): Promise<HttpFetchResult> {
     const started = performance.now();
     const deadline = AbortSignal.timeout(options.timeoutMs);
     const both = AbortSignal.any([signal, deadline]);
@@ -101,7 +107,7 @@ export class HttpEngine {
     try {
       res = await safeStream(url, {
         allow: this.opts.allowCidrs,
-        headers: this.headers(options),
+        headers: conditional ? { ...this.headers(options), ...conditionalHeaders(conditional) } : this.headers(options),
         timeoutMs: options.timeoutMs,
         maxBytes: Math.max(this.opts.maxBytes, this.opts.documentMaxBytes),
         maxRedirects: MAX_REDIRECTS,
@@ -110,6 +116,12 @@ export class HttpEngine {
       });
     } catch (err) {
       throw this.explain(err, url, options, signal, deadline);
+    }
+    if (res.status === 304 && conditional) {
+      res.body.destroy();
+      const timings = { fetchMs: Math.round(performance.now() - started), renderMs: 0, screenshotMs: 0 };
+      const fresh = validatorsOf(res.headers);
+      return { finalUrl: res.url, statusCode: 304, html: '', timings, notModified: true, ...(fresh ? { validators: { ...conditional, ...fresh } } : { validators: conditional }) };
     }
     if (res.status >= 300 && res.status < 400 && res.headers.location) {
       res.body.destroy();
@@ -156,6 +168,7 @@ export class HttpEngine {
       served: { url: res.url, status: res.status, headers: servedHeaders(res.headers), body },
       timings,
       outcomeHeaders: pickOutcomeHeaders(res.headers),
+      ...withValidators(res.headers),
     };
   }
 
@@ -214,6 +227,11 @@ async function readAll(res: SafeStreamResponse, signal: AbortSignal, worthReadin
 const SNIFF_BYTES = 1024;
 function mayBeDocumentOrHtml(head: Buffer): boolean {
   return maySignDocument(head) || looksLikeMarkup(head);
+}
+
+function withValidators(headers: Record<string, string | string[] | undefined>): { validators?: Validators } {
+  const validators = validatorsOf(headers);
+  return validators ? { validators } : {};
 }
 
 function headerValue(value: string | string[] | undefined): string | undefined {

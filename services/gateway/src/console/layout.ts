@@ -14,6 +14,7 @@ const NAV = [
   { href: '/console/keys', label: 'API keys', id: 'keys' },
   { href: '/console/jobs', label: 'Jobs', id: 'jobs' },
   { href: '/console/usage', label: 'Usage', id: 'usage' },
+  { href: '/console/monitors', label: 'Monitors', id: 'monitors' },
   { href: '/console/playground', label: 'Playground', id: 'playground' },
   { href: '/console/api', label: 'API reference', id: 'api' },
 ] as const;

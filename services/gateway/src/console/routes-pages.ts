@@ -6,7 +6,7 @@ import { createKey, revokeKey } from '../../../../shared/src/api-keys/admin.js';
 import { KeyStateError } from '../../../../shared/src/api-keys/decider.js';
 import { NotFoundError, ValidationError } from '../../../../shared/src/errors.js';
 import { newApiKey } from '../../../../shared/src/ids.js';
-import { PLANS, type Plan } from '../../../../shared/src/plans.js';
+import { PLAN_LIMITS, PLANS, type Plan } from '../../../../shared/src/plans.js';
 import type { ApiKeyDoc } from '../../../../shared/src/store/index.js';
 import { payloadBytes, sendStoredDocument } from '../routes/stored-document.js';
 import { MAX_GRACE_SECONDS, screenshotMediaType } from '../../../../shared/src/api/index.js';
@@ -21,6 +21,8 @@ import { resultPageView } from './pages/job-results.js';
 import { jobPage, jobsPage } from './pages/jobs.js';
 import { keysPage, webhookSecretPage, type KeyRow } from './pages/keys.js';
 import { usagePage } from './pages/usage.js';
+import { monitorsPage } from './pages/monitors.js';
+import { MonitorService } from '../monitors/service.js';
 
 const MAX_ACTIVE_KEYS = 50;
 const ACCOUNT_ID = /^[0-9a-f]{20}$/;
@@ -193,6 +195,18 @@ export async function pageRoutes(app: FastifyInstance, ctx: ConsoleContext): Pro
     const job = await ctx.jobs.load(me(request).account.id, 'scrape', (request.params as { id: string }).id);
     const info = job.kind === 'scrape' ? (job.doc.content ?? job.source?.content)?.document : undefined;
     return sendStoredDocument(info, payloadBytes(ctx.deps.payloads), reply);
+  });
+
+  app.get('/monitors', member, async (request, reply) => {
+    const { account, viewer } = me(request);
+    const monitors = new MonitorService({ log, newId: () => '', clock, urlPolicy: { allowCidrs: config.ssrfAllowCidrs }, minIntervalMs: config.monitorMinIntervalMs });
+    const keys = (await ctx.jobs.keys(account.id)).filter((k) => !k.revokedAt);
+    const rows = (await Promise.all(keys.map(async (k) => {
+      const caller = { keyId: k.id, plan: k.plan };
+      const list = await monitors.list(caller);
+      return Promise.all(list.map(async (m) => ({ keyLabel: k.label, keyId: k.id, monitor: await monitors.get(caller, m.id) })));
+    }))).flat();
+    return sendPage(reply, 'Monitors', 'monitors', viewer, monitorsPage({ rows, limit: PLAN_LIMITS[account.plan].monitors, plan: account.plan }));
   });
 
   app.get('/usage', member, async (request, reply) => {

@@ -19,6 +19,7 @@ import { sha256Hex, type IdGenerator } from '../../../../shared/src/ids.js';
 import { subjectOf } from '../../../../shared/src/subjects.js';
 import { isObservation, nextStep, type PageSource, type StoredObservation } from './chain.js';
 import { buildDiff, DIFF_TIMEOUT_MS } from './diff.js';
+import type { Validators } from '../../../../shared/src/conditional-fetch.js';
 
 /** Concurrent observers of one (key, URL) that keep winning before this one gives up (retried by redelivery). */
 const MAX_APPEND_ATTEMPTS = 5;
@@ -39,6 +40,15 @@ export interface ObserveInput {
   now: Date;
   /** Whether the request asked for the changeTracking format (the report is built only then). */
   wantReport: boolean;
+  /** What a later conditional fetch needs (shared/src/conditional-fetch.ts). */
+  conditional?: {
+    validators?: Validators | undefined;
+    resultOptionsHash: string;
+    /** The content formats the page's result holds. */
+    formats: string[];
+    /** The page answered 304: this observation repeats the one its fetch named. */
+    notModified?: boolean;
+  };
 }
 
 export interface ObserveOutcome {
@@ -95,6 +105,7 @@ export class PageObserver {
         optionsHash: input.optionsHash,
         changeStatus: decideChangeStatus(step.previous, { state, markdownHash }),
         ...(step.previous ? { previous: step.previous } : {}),
+        ...conditionalFields(input.conditional),
       };
       const event = makeEvent('url_observed', at, data, { eventId: this.deps.newId(), now: input.now });
       try {
@@ -155,6 +166,16 @@ export class PageObserver {
       throw err;
     }
   }
+}
+
+function conditionalFields(c: ObserveInput['conditional']): Partial<UrlObserved> {
+  if (!c) return {};
+  return {
+    ...(c.validators ? { validators: c.validators } : {}),
+    resultOptionsHash: c.resultOptionsHash,
+    formats: c.formats,
+    ...(c.notModified ? { notModified: true as const } : {}),
+  };
 }
 
 function asObservation(event: Awaited<ReturnType<EventLog['last']>>): StoredObservation | null {

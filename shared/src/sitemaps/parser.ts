@@ -1,12 +1,14 @@
 // Push parser for one sitemap file (pure: text in, URLs out, no IO). It is fed decoded text
 // chunk by chunk straight from the HTTP stream, so a 50,000-URL sitemap never exists in
 // memory as a whole string or a DOM.
+// An entry's <lastmod> comes with its <loc>: the entry is handed on when it closes.
 import { SaxesParser } from 'saxes';
 
 export type SitemapLocKind = 'page' | 'sitemap';
 
 export interface SitemapParserEvents {
-  onLoc(url: string, kind: SitemapLocKind): void;
+  /** `lastmod`: the entry's <lastmod> as written (absent when it has none, and in text sitemaps). */
+  onLoc(url: string, kind: SitemapLocKind, lastmod?: string): void;
 }
 
 const MAX_ERRORS = 100;
@@ -19,6 +21,8 @@ const ENTITY_CARRY = 40;
 /** Longest line of a text sitemap we keep (longer lines are not URLs). */
 const MAX_TEXT_LINE = 4096;
 const MAX_LOC_CHARS = 8192;
+/** A W3C datetime is at most ~35 characters; anything much longer is not one. */
+const MAX_LASTMOD_CHARS = 64;
 
 function localName(name: string): string {
   const colon = name.indexOf(':');
@@ -41,6 +45,9 @@ export class SitemapParser {
   private xml: SaxesParser | undefined;
   private readonly stack: string[] = [];
   private loc: string | undefined;
+  /** The open <url>/<sitemap> entry: its loc and lastmod once read. */
+  private entry: { loc?: string; lastmod?: string } | undefined;
+  private lastmod: string | undefined;
   private carry = '';
   private errorCount = 0;
   private abandoned = false;
@@ -111,6 +118,7 @@ export class SitemapParser {
   }
 
   private appendLoc(text: string): void {
+    if (this.lastmod !== undefined && this.lastmod.length < MAX_LASTMOD_CHARS) this.lastmod += text;
     if (this.loc === undefined) return;
     this.loc += text;
     // A loc longer than any real URL is junk; dropping it keeps memory bounded per loc.
@@ -128,22 +136,40 @@ export class SitemapParser {
       const name = localName(tag.name);
       const parent = this.stack[this.stack.length - 1];
       this.stack.push(name);
+      if ((name === 'url' || name === 'sitemap') && (parent === 'urlset' || parent === 'sitemapindex' || parent === undefined)) this.entry = {};
       if (name === 'loc' && (parent === 'url' || parent === 'sitemap')) this.loc = '';
+      if (name === 'lastmod' && (parent === 'url' || parent === 'sitemap') && this.entry) this.lastmod = '';
     });
     parser.on('text', (text) => this.appendLoc(text.replaceAll(AMPERSAND_CHAR, '&')));
     parser.on('cdata', (text) => this.appendLoc(text.replaceAll(AMPERSAND_REF, '&')));
     parser.on('closetag', () => {
       const name = this.stack.pop();
+      if (name === 'lastmod' && this.lastmod !== undefined) {
+        const lastmod = this.lastmod.trim();
+        if (this.entry && lastmod && lastmod.length < MAX_LASTMOD_CHARS) this.entry.lastmod = lastmod;
+        this.lastmod = undefined;
+        return;
+      }
+      if ((name === 'url' || name === 'sitemap') && this.entry) {
+        const { loc, lastmod } = this.entry;
+        this.entry = undefined;
+        if (loc) this.events.onLoc(loc, name === 'sitemap' ? 'sitemap' : 'page', ...(lastmod ? [lastmod] : []));
+        return;
+      }
       if (name !== 'loc' || this.loc === undefined) return;
       const url = this.loc.trim();
       this.loc = undefined;
       const parent = this.stack[this.stack.length - 1];
-      if (url) this.events.onLoc(url, parent === 'sitemap' ? 'sitemap' : 'page');
+      // Inside an entry the loc waits for the entry's close (its lastmod may follow); a loc
+      // whose entry was not opened where the formats allow one is handed on at once.
+      if (this.entry && (parent === 'url' || parent === 'sitemap')) this.entry.loc = url || undefined;
+      else if (url) this.events.onLoc(url, parent === 'sitemap' ? 'sitemap' : 'page');
     });
     // Keep going after an error: saxes recovers from most of them (a stray `<`, an unknown
     // entity, a mismatched close tag); the loc being read when it happened is dropped.
     parser.on('error', () => {
       this.loc = undefined;
+      this.lastmod = undefined;
       this.countError();
       if (this.abandoned) throw new Error('too many errors');
     });

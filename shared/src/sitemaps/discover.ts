@@ -1,4 +1,4 @@
-// Sitemap discovery for map: /sitemap.xml, /sitemap_index.xml and the robots.txt
+// Sitemap discovery (map, and a recrawl's lastmod skips): /sitemap.xml, /sitemap_index.xml and the robots.txt
 // `Sitemap:` lines, then every sitemap an index lists, breadth first.
 //
 // Bounds (docs/architecture.md "Map"):
@@ -13,11 +13,11 @@
 // Files are parsed while they stream in, so memory stays flat whatever the file size.
 import { Readable, pipeline } from 'node:stream';
 import zlib from 'node:zlib';
-import { fetchRobotsTxt, robotsParser } from '../../../../shared/src/robots-txt.js';
-import { safeStream } from '../../../../shared/src/safe-http.js';
-import { normalizeUrl } from '../../../../shared/src/url-normalize.js';
-import type { CidrRange } from '../../../../shared/src/url-safety.js';
-import { SitemapParser } from './sitemap-parser.js';
+import { fetchRobotsTxt, robotsParser } from '../robots-txt.js';
+import { safeStream } from '../safe-http.js';
+import { normalizeUrl } from '../url-normalize.js';
+import type { CidrRange } from '../url-safety.js';
+import { SitemapParser } from './parser.js';
 
 export const SITEMAP_DEFAULTS = {
   maxSitemaps: 200,
@@ -37,8 +37,8 @@ export interface SitemapDiscoveryOptions {
   fetchTimeoutMs?: number;
   /** Sitemap files fetched in parallel. */
   concurrency?: number;
-  /** Called for every page URL listed; return false when no more are wanted (stops discovery). */
-  onUrl(url: string, sitemapUrl: string): boolean | void;
+  /** Called for every page URL listed (with its <lastmod> as written, if any); return false when no more are wanted (stops discovery). */
+  onUrl(url: string, sitemapUrl: string, lastmod?: string): boolean | void;
 }
 
 export interface SitemapFileError {
@@ -122,10 +122,10 @@ interface FileOutcome {
 async function readSitemap(
   url: string,
   opts: { allow: CidrRange[]; signal: AbortSignal; timeoutMs: number; maxBytes: number },
-  onLoc: (loc: string, kind: 'page' | 'sitemap') => void,
+  onLoc: (loc: string, kind: 'page' | 'sitemap', lastmod?: string) => void,
 ): Promise<FileOutcome> {
   const outcome: FileOutcome = { listed: 0, truncated: false, malformed: false };
-  const parser = new SitemapParser({ onLoc: (loc, kind) => { outcome.listed++; onLoc(loc, kind); } });
+  const parser = new SitemapParser({ onLoc: (loc, kind, lastmod) => { outcome.listed++; onLoc(loc, kind, lastmod); } });
   const res = await safeStream(url, {
     allow: opts.allow, signal: opts.signal, timeoutMs: opts.timeoutMs, maxBytes: opts.maxBytes,
     headers: { accept: 'application/xml, text/xml, text/plain;q=0.9, */*;q=0.8' },
@@ -198,13 +198,13 @@ export async function discoverSitemaps(siteUrl: string, opts: SitemapDiscoveryOp
   const fetchOne = async (sitemapUrl: string): Promise<void> => {
     const own = new AbortController();
     try {
-      const outcome = await readSitemap(sitemapUrl, { allow: opts.allow, signal: AbortSignal.any([signal, own.signal]), timeoutMs, maxBytes }, (loc, kind) => {
+      const outcome = await readSitemap(sitemapUrl, { allow: opts.allow, signal: AbortSignal.any([signal, own.signal]), timeoutMs, maxBytes }, (loc, kind, lastmod) => {
         if (signal.aborted) return;
         if (kind === 'sitemap') return enqueue(loc, sitemapUrl);
         let absolute: string;
         try { absolute = new URL(loc, sitemapUrl).toString(); } catch { return; }
         result.urlsFound++;
-        if (opts.onUrl(absolute, sitemapUrl) === false) halt('consumer');
+        if (opts.onUrl(absolute, sitemapUrl, lastmod) === false) halt('consumer');
       });
       if (outcome.listed > 0) result.sitemaps.push(sitemapUrl);
       if (outcome.truncated) {

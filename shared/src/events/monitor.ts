@@ -1,0 +1,77 @@
+// Monitors (issue 27, docs/api.md "Monitors"): a URL or a crawl run again on a schedule, its
+// changes sent to a webhook. Subjects (one history per key, so a key's monitors are one
+// filtered read and another key's cannot be named):
+//
+//   trawl.monitor.<apiKeyId>.<monitorId>.monitor_created | monitor_deleted   (gateway)
+//   trawl.monitor.<apiKeyId>.<monitorId>.monitor_ticked                      (frontier's scheduler; once per tick)
+//   trawl.monitor.<apiKeyId>.<monitorId>.monitor_run_finished                (frontier's scheduler)
+//   trawl.monitor.<apiKeyId>.<monitorId>-<runId>.webhook_requested …         (the run's monitor.changed webhook)
+//
+// Each run is an ordinary scrape or crawl job (id `runId`, derived from the monitor and
+// the tick), with the changeTracking format on the monitor's own history (tag).
+import { Type, type Static } from '@sinclair/typebox';
+import { ResolvedScrapeOptions } from '../scrape-options.js';
+import { Timestamp } from './common.js';
+
+export const MonitorSchedule = Type.Union([
+  Type.Object({ intervalSeconds: Type.Integer({ minimum: 1 }) }),
+  Type.Object({ cron: Type.String(), timezone: Type.Optional(Type.String()) }),
+]);
+export type MonitorSchedule = Static<typeof MonitorSchedule>;
+
+/** A crawl monitor's crawl (the crawl request's fields but the start URL and the page options). */
+export const MonitorCrawl = Type.Object({
+  maxDepth: Type.Integer({ minimum: 1 }),
+  limit: Type.Integer({ minimum: 1 }),
+  includePaths: Type.Array(Type.String()),
+  excludePaths: Type.Array(Type.String()),
+  allowExternalLinks: Type.Boolean(),
+  ignoreRobots: Type.Boolean(),
+});
+export type MonitorCrawl = Static<typeof MonitorCrawl>;
+
+export const MonitorCreated = Type.Object({
+  apiKeyId: Type.String(),
+  url: Type.String(),
+  /** Present: each run is a crawl from `url`; absent: a scrape of `url`. */
+  crawl: Type.Optional(MonitorCrawl),
+  /** The page options of every run (formats include changeTracking; its tag is the monitor's). */
+  scrapeOptions: ResolvedScrapeOptions,
+  schedule: MonitorSchedule,
+  webhookUrl: Type.String(),
+  /** Send monitor.changed after every run, even when nothing changed. */
+  notifyUnchanged: Type.Boolean(),
+  createdAt: Timestamp,
+});
+export type MonitorCreated = Static<typeof MonitorCreated>;
+
+export const MonitorDeleted = Type.Object({ deletedAt: Timestamp });
+
+export const MonitorTicked = Type.Object({
+  /** The scheduled time of this run (the schedule's, not the clock's). */
+  tick: Timestamp,
+  runId: Type.String(),
+  jobKind: Type.Union([Type.Literal('scrape'), Type.Literal('crawl')]),
+  tickedAt: Timestamp,
+});
+
+export const MonitorRunFinished = Type.Object({
+  runId: Type.String(),
+  tick: Timestamp,
+  /** The run job's end: COMPLETED, FAILED (or CANCELLED for a crawl). */
+  status: Type.String(),
+  /** Pages new, changed or removed (new ones only after the first run: the first is the baseline). */
+  changed: Type.Array(Type.Object({ url: Type.String(), changeStatus: Type.String() }), { maxItems: 1000 }),
+  unchanged: Type.Integer({ minimum: 0 }),
+  /** Whether a monitor.changed webhook was requested for the run. */
+  notified: Type.Boolean(),
+  finishedAt: Timestamp,
+});
+export type MonitorRunFinished = Static<typeof MonitorRunFinished>;
+
+export const monitorEvents = {
+  monitor_created: MonitorCreated,
+  monitor_deleted: MonitorDeleted,
+  monitor_ticked: MonitorTicked,
+  monitor_run_finished: MonitorRunFinished,
+} as const;

@@ -20,7 +20,7 @@ import { apiLoad } from './scenarios/api-load.js';
 import type { BenchContext, ScenarioResult, Sizes } from './scenarios/context.js';
 import { crawl } from './scenarios/crawl.js';
 import { documents } from './scenarios/documents.js';
-import { engineCrawl, engineMixed, engineThroughput } from './scenarios/engines.js';
+import { engineCrawl, engineMixed, engineThroughput, httpCrawlerBaseline, type HttpCrawlerBaseline } from './scenarios/engines.js';
 import { engineZoo } from './scenarios/zoo.js';
 import { extraction } from './scenarios/extraction.js';
 import { extractionService } from './scenarios/extraction-service.js';
@@ -51,6 +51,7 @@ const SIZES: Sizes = {
   mapUrlsPerChild: size('BENCH_MAP_URLS_PER_CHILD', 5_000),
   crawlPages: size('BENCH_CRAWL_PAGES', 500),
   mixedPages: size('BENCH_MIXED_PAGES', 150),
+  httpCrawlerConcurrency: size('BENCH_HTTP_CRAWLER_CONCURRENCY', 4),
   stabilityScrapes: size('BENCH_STABILITY_SCRAPES', 2_000),
   stabilityConcurrency: size('BENCH_STABILITY_CONCURRENCY', 8),
   stabilityPageBytes: size('BENCH_STABILITY_PAGE_BYTES', 10_000),
@@ -118,6 +119,11 @@ async function main(): Promise<void> {
     const urls = Array.from({ length: n }, (_, i) => site.url(throughputPath(i)));
     throughputBase = await runBaseline({ urls: [...urls.slice(0, 2).map((u) => `${u}?warm`), ...urls], concurrency: fetcherConcurrency, warmup: 2 });
   }
+  let httpCrawlBase: HttpCrawlerBaseline | undefined;
+  if (runs('engines')) {
+    log(`baseline: no-browser HTTP crawl of ${SIZES.crawlPages} pages, ${SIZES.httpCrawlerConcurrency} at once`);
+    httpCrawlBase = await httpCrawlerBaseline(SIZES.crawlPages, SIZES.httpCrawlerConcurrency);
+  }
 
   // In-process and CPU-bound: measured before the system boots, on an idle machine too.
   let extractionResult: ScenarioResult | undefined;
@@ -141,7 +147,7 @@ async function main(): Promise<void> {
       if (runs('crawl')) results.crawl = await guarded('6. Crawl', 'crawl', () => crawl(ctx), logs);
       if (runs('stability')) results.stability = await guarded('7. Stability', 'stability', () => stability(ctx), logs);
       if (runs('engines')) {
-        results.engineCrawl = await guarded('8. Engines: crawl', 'crawl', () => engineCrawl(ctx, throughputBase), logs);
+        results.engineCrawl = await guarded('8. Engines: crawl', 'crawl', () => engineCrawl(ctx, throughputBase, httpCrawlBase), logs);
         results.engineMixed = await guarded('9. Engines: mixed site', 'mixed', () => engineMixed(ctx), logs);
         if (throughputBase) results.engineThroughput = await guarded('10. Engines: scrapes', 'throughput', () => engineThroughput(ctx, throughputBase, fetcherConcurrency), logs);
         results.engineZoo = await guarded('14. Engines: site zoo', 'zoo', () => engineZoo(ctx), logs);

@@ -17,6 +17,8 @@ export interface Sizes {
   crawlPages: number;
   /** Pages of the engines bench's mixed site (a third built by JavaScript). */
   mixedPages: number;
+  /** GETs at once of the no-browser HTTP crawler baseline (engines bench). */
+  httpCrawlerConcurrency: number;
   stabilityScrapes: number;
   stabilityConcurrency: number;
   stabilityPageBytes: number;

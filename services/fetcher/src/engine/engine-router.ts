@@ -93,11 +93,7 @@ export class EngineRouter {
   constructor(private readonly deps: EngineRouterDeps) {}
 
   /** The page fetched by the engine it resolves to (the message's heartbeat is the consumer's, shared/src/nats/worker.ts). */
-  fetch(kind: JobKind, url: string, options: ResolvedScrapeOptions, ctx: CaptureContext): Promise<RoutedPage> {
-    return this.route(kind, url, options, ctx);
-  }
-
-  private async route(kind: JobKind, url: string, options: ResolvedScrapeOptions, ctx: CaptureContext): Promise<RoutedPage> {
+  async fetch(kind: JobKind, url: string, options: ResolvedScrapeOptions, ctx: CaptureContext): Promise<RoutedPage> {
     const startedAt = performance.now();
     const { requested, browserNeeds } = resolveEngine(kind, options, this.deps.defaults);
     const hostKey = requested === 'auto' ? hostKeyOf(url) : undefined;

@@ -42,6 +42,7 @@ function size(name: string, fallback: number): number {
 const SIZES: Sizes = {
   pageBytes: size('BENCH_PAGE_BYTES', 100_000),
   latencyScrapes: size('BENCH_LATENCY_SCRAPES', 30),
+  latencyRounds: size('BENCH_LATENCY_ROUNDS', 1),
   warmupScrapes: size('BENCH_WARMUP_SCRAPES', 3),
   throughputPages: size('BENCH_THROUGHPUT_PAGES', 500),
   baselineThroughputPages: size('BENCH_BASELINE_THROUGHPUT_PAGES', 100),
@@ -109,7 +110,7 @@ async function main(): Promise<void> {
   // Baselines first, on an otherwise idle machine.
   let latencyBase: BaselineRun | undefined;
   let throughputBase: BaselineRun | undefined;
-  if (runs('latency')) {
+  if (runs('latency') && SIZES.latencyRounds === 1) {
     log('baseline: sequential scrapes of the article');
     latencyBase = await runBaseline({ urls: latencyUrls(site.origin, 'base', SIZES.warmupScrapes + SIZES.latencyScrapes), concurrency: 1, warmup: SIZES.warmupScrapes });
   }
@@ -140,7 +141,7 @@ async function main(): Promise<void> {
     const ctx: BenchContext = { bs, site, sizes: SIZES, log };
     const logs = (): string => bs.sys.logs();
     try {
-      if (latencyBase) results.latency = await guarded('1. Scrape latency', 'latency', () => latency(ctx, latencyBase), logs);
+      if (runs('latency')) results.latency = await guarded('1. Scrape latency', 'latency', () => latency(ctx, latencyBase), logs);
       if (runs('cache')) results.apiLoad = await guarded('3. Cache hit / 4. Status reads', 'load', () => apiLoad(ctx), logs);
       if (throughputBase && runs('throughput')) results.throughput = await guarded('2. Throughput', 'throughput', () => throughput(ctx, throughputBase, fetcherConcurrency), logs);
       if (runs('map')) results.map = await guarded('5. Map', 'map', () => map(ctx), logs);

@@ -7,6 +7,8 @@ import type { Row } from '../lib/table.js';
 export interface Sizes {
   pageBytes: number;
   latencyScrapes: number;
+  /** 1: the latency baseline runs before the system boots; more: in rounds between the system's scrapes. */
+  latencyRounds: number;
   warmupScrapes: number;
   throughputPages: number;
   baselineThroughputPages: number;

@@ -21,7 +21,7 @@ import type { BenchContext, ScenarioResult, Sizes } from './scenarios/context.js
 import { crawl } from './scenarios/crawl.js';
 import { recrawl } from './scenarios/recrawl.js';
 import { documents } from './scenarios/documents.js';
-import { engineCrawl, engineMixed, engineThroughput } from './scenarios/engines.js';
+import { engineCrawl, engineMixed, engineThroughput, httpCrawlerBaseline, type HttpCrawlerBaseline } from './scenarios/engines.js';
 import { engineZoo } from './scenarios/zoo.js';
 import { extraction } from './scenarios/extraction.js';
 import { extractionService } from './scenarios/extraction-service.js';
@@ -43,6 +43,7 @@ function size(name: string, fallback: number): number {
 const SIZES: Sizes = {
   pageBytes: size('BENCH_PAGE_BYTES', 100_000),
   latencyScrapes: size('BENCH_LATENCY_SCRAPES', 30),
+  latencyRounds: size('BENCH_LATENCY_ROUNDS', 1),
   warmupScrapes: size('BENCH_WARMUP_SCRAPES', 3),
   throughputPages: size('BENCH_THROUGHPUT_PAGES', 500),
   baselineThroughputPages: size('BENCH_BASELINE_THROUGHPUT_PAGES', 100),
@@ -52,6 +53,7 @@ const SIZES: Sizes = {
   mapUrlsPerChild: size('BENCH_MAP_URLS_PER_CHILD', 5_000),
   crawlPages: size('BENCH_CRAWL_PAGES', 500),
   mixedPages: size('BENCH_MIXED_PAGES', 150),
+  httpCrawlerConcurrency: size('BENCH_HTTP_CRAWLER_CONCURRENCY', 4),
   stabilityScrapes: size('BENCH_STABILITY_SCRAPES', 2_000),
   stabilityConcurrency: size('BENCH_STABILITY_CONCURRENCY', 8),
   stabilityPageBytes: size('BENCH_STABILITY_PAGE_BYTES', 10_000),
@@ -109,7 +111,7 @@ async function main(): Promise<void> {
   // Baselines first, on an otherwise idle machine.
   let latencyBase: BaselineRun | undefined;
   let throughputBase: BaselineRun | undefined;
-  if (runs('latency')) {
+  if (runs('latency') && SIZES.latencyRounds === 1) {
     log('baseline: sequential scrapes of the article');
     latencyBase = await runBaseline({ urls: latencyUrls(site.origin, 'base', SIZES.warmupScrapes + SIZES.latencyScrapes), concurrency: 1, warmup: SIZES.warmupScrapes });
   }
@@ -118,6 +120,11 @@ async function main(): Promise<void> {
     log(`baseline: ${n} pages, ${fetcherConcurrency} at once`);
     const urls = Array.from({ length: n }, (_, i) => site.url(throughputPath(i)));
     throughputBase = await runBaseline({ urls: [...urls.slice(0, 2).map((u) => `${u}?warm`), ...urls], concurrency: fetcherConcurrency, warmup: 2 });
+  }
+  let httpCrawlBase: HttpCrawlerBaseline | undefined;
+  if (runs('engines')) {
+    log(`baseline: no-browser HTTP crawl of ${SIZES.crawlPages} pages, ${SIZES.httpCrawlerConcurrency} at once`);
+    httpCrawlBase = await httpCrawlerBaseline(SIZES.crawlPages, SIZES.httpCrawlerConcurrency);
   }
 
   // In-process and CPU-bound: measured before the system boots, on an idle machine too.
@@ -135,14 +142,14 @@ async function main(): Promise<void> {
     const ctx: BenchContext = { bs, site, sizes: SIZES, log };
     const logs = (): string => bs.sys.logs();
     try {
-      if (latencyBase) results.latency = await guarded('1. Scrape latency', 'latency', () => latency(ctx, latencyBase), logs);
+      if (runs('latency')) results.latency = await guarded('1. Scrape latency', 'latency', () => latency(ctx, latencyBase), logs);
       if (runs('cache')) results.apiLoad = await guarded('3. Cache hit / 4. Status reads', 'load', () => apiLoad(ctx), logs);
       if (throughputBase && runs('throughput')) results.throughput = await guarded('2. Throughput', 'throughput', () => throughput(ctx, throughputBase, fetcherConcurrency), logs);
       if (runs('map')) results.map = await guarded('5. Map', 'map', () => map(ctx), logs);
       if (runs('crawl')) results.crawl = await guarded('6. Crawl', 'crawl', () => crawl(ctx), logs);
       if (runs('stability')) results.stability = await guarded('7. Stability', 'stability', () => stability(ctx), logs);
       if (runs('engines')) {
-        results.engineCrawl = await guarded('8. Engines: crawl', 'crawl', () => engineCrawl(ctx, throughputBase), logs);
+        results.engineCrawl = await guarded('8. Engines: crawl', 'crawl', () => engineCrawl(ctx, throughputBase, httpCrawlBase), logs);
         results.engineMixed = await guarded('9. Engines: mixed site', 'mixed', () => engineMixed(ctx), logs);
         if (throughputBase) results.engineThroughput = await guarded('10. Engines: scrapes', 'throughput', () => engineThroughput(ctx, throughputBase, fetcherConcurrency), logs);
         results.engineZoo = await guarded('14. Engines: site zoo', 'zoo', () => engineZoo(ctx), logs);

@@ -81,7 +81,10 @@ async function packCli() {
   return npmPack(dir);
 }
 
-fs.rmSync(out, { recursive: true, force: true });
+// Only the old tarballs go: dist/packages/ also holds the compiled library rooms (dist/packages/extract).
+fs.mkdirSync(out, { recursive: true });
+for (const name of fs.readdirSync(out)) if (/^trawl-(sdk|cli)-.*\.tgz$/.test(name)) fs.rmSync(path.join(out, name));
+fs.rmSync(staging, { recursive: true, force: true });
 fs.mkdirSync(staging, { recursive: true });
 const tarballs = [await packSdk(), await packCli()];
 fs.rmSync(staging, { recursive: true, force: true });

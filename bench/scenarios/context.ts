@@ -7,6 +7,8 @@ import type { Row } from '../lib/table.js';
 export interface Sizes {
   pageBytes: number;
   latencyScrapes: number;
+  /** 1: the latency baseline runs before the system boots; more: in rounds between the system's scrapes. */
+  latencyRounds: number;
   warmupScrapes: number;
   throughputPages: number;
   baselineThroughputPages: number;
@@ -17,6 +19,8 @@ export interface Sizes {
   crawlPages: number;
   /** Pages of the engines bench's mixed site (a third built by JavaScript). */
   mixedPages: number;
+  /** GETs at once of the no-browser HTTP crawler baseline (engines bench). */
+  httpCrawlerConcurrency: number;
   stabilityScrapes: number;
   stabilityConcurrency: number;
   stabilityPageBytes: number;

@@ -49,13 +49,21 @@ export async function crawlSite(pages: number, decorate?: (html: string, i: numb
   return site;
 }
 
-/** The crawl's view once it is final (polled every 250 ms), or undefined after `timeoutMs`. */
+/** The longest long-poll the API takes (docs/api.md "Waiting for a job"). */
+const WAIT_MS_MAX = 60_000;
+
+/**
+ * The crawl's view once it is final, or undefined after `timeoutMs`. It waits as the docs
+ * tell a client to, with `?waitMs=` long-polls: a poll every 250 ms made the gateway
+ * serialize a batch of pages 4 times a second, CPU that counted as the crawl's.
+ */
 export async function finishedCrawl<V extends { status: string }>(sys: TrawlSystem, id: string, timeoutMs: number): Promise<V | undefined> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    const got = await sys.api<V>('GET', `/api/v1/crawl/${id}`);
+    const waitMs = Math.max(0, Math.min(WAIT_MS_MAX, deadline - Date.now()));
+    const got = await sys.api<V>('GET', `/api/v1/crawl/${id}?waitMs=${waitMs}`);
     if (got.status === 200 && ['COMPLETED', 'FAILED', 'CANCELLED'].includes(got.body.status)) return got.body;
-    await sleep(250);
+    if (got.status !== 200) await sleep(250);
   }
   return undefined;
 }

@@ -9,13 +9,16 @@
 //     page's own token (missing content);
 // 10. N scrapes submitted at once with engine auto against the naive Playwright baseline
 //     (scenario 2 with `engine: auto`).
+// 8 also compares the auto crawl with a no-browser HTTP crawler (bench/http-crawler.ts:
+// fetch + the transformer's extraction in one process, CheerioCrawler-style) crawling its
+// own copy of the same site before the system boots.
 // Every crawl also counts the site's requests per page: under auto each page is requested
 // once (the browser is given the GET's response), and 8 adds a server-rendered site whose
 // every page carries a __NEXT_DATA__-style data island read by an inline script (issue 21:
 // such pages are not client-rendered, so at most a few of them may be rendered).
 import { startSite, type TestSite } from '../../test/support/site.js';
 import { pageRequests } from '../../test/zoo/sites.js';
-import type { BaselineRun } from '../lib/baseline-runner.js';
+import { runHttpCrawler, type BaselineRun, type HttpCrawlerRun } from '../lib/baseline-runner.js';
 import { articleHtml } from '../lib/pages.js';
 import { cpuShares, snapshotTree, TreeSampler, type TreeUsage } from '../lib/proc.js';
 import { mb, row, type Row } from '../lib/table.js';
@@ -150,7 +153,35 @@ async function islandCrawl(ctx: BenchContext, pages: number, browser: CrawlRun, 
   };
 }
 
-export async function engineCrawl(ctx: BenchContext, baseline?: BaselineRun): Promise<ScenarioResult> {
+/** The no-browser HTTP crawler's run, and its site's count of pages requested more than once. */
+export interface HttpCrawlerBaseline { run: HttpCrawlerRun; requestedTwice: number }
+
+/** The HTTP crawler over its own copy of the crawl site (run before the system boots). */
+export async function httpCrawlerBaseline(pages: number, concurrency: number): Promise<HttpCrawlerBaseline> {
+  const site = await crawlSite(pages);
+  try {
+    const run = await runHttpCrawler({ startUrl: site.url('/'), concurrency, limit: 1000, warmupUrls: [site.url('/articles/p1?warm'), site.url('/articles/p2?warm')] });
+    const requestedTwice = run.output.crawled.filter((p) => pageRequests(site, p) > 1).length;
+    return { run, requestedTwice };
+  } finally {
+    await site.close();
+  }
+}
+
+function httpCrawlerRows(B: string, auto: CrawlRun, http: HttpCrawlerBaseline): Row[] {
+  const { output, usage } = http.run;
+  const pages = output.crawled.length;
+  const httpPps = pages / (output.wallMs / 1000);
+  return [
+    row(B, 'pages per second, auto vs a no-browser HTTP crawler', pps(auto), { baseline: httpPps,
+      note: `baseline = fetch + the same extraction in one process (bench/http-crawler.ts), ${pages} pages, ${output.failed} failed (goal >= 0.8x)` }),
+    row(B, 'CPU per page, auto vs the HTTP crawler', cpuPerPage(auto), { unit: 'ms', baseline: usage.cpuMs / Math.max(1, pages) }),
+    row(B, 'peak PSS, auto crawl vs the HTTP crawler', mb(auto.usage.peakPssKb), { unit: 'MB', baseline: mb(usage.peakPssKb) }),
+    row(B, 'pages requested more than once, HTTP crawler', http.requestedTwice, { note: `of ${pages} pages, by the site's own count` }),
+  ];
+}
+
+export async function engineCrawl(ctx: BenchContext, baseline?: BaselineRun, http?: HttpCrawlerBaseline): Promise<ScenarioResult> {
   const B = '8. Engines: crawl';
   const pages = ctx.sizes.crawlPages;
   const body = { maxDepth: 5, limit: 1000 };
@@ -170,9 +201,11 @@ export async function engineCrawl(ctx: BenchContext, baseline?: BaselineRun): Pr
   if (baseline) {
     rows.push(row(B, 'peak PSS of the tree during the auto crawl vs naive baseline', mb(auto.usage.peakPssKb), { unit: 'MB', baseline: mb(baseline.usage.peakPssKb), note: 'baseline = the naive Playwright script of scenario 2' }));
   }
+  if (http) rows.push(...httpCrawlerRows(B, auto, http));
   const islands = await islandCrawl(ctx, pages, browser, auto);
   rows.push(...islands.rows);
-  return { rows, details: { browser: summary(browser), auto: summary(auto), islands: summary(islands.run), identical, compared } };
+  const httpCrawler = http ? { pages: http.run.output.crawled.length, failed: http.run.output.failed, wallMs: http.run.output.wallMs, cpuMs: http.run.usage.cpuMs, peakPssMb: mb(http.run.usage.peakPssKb), requestedTwice: http.requestedTwice } : undefined;
+  return { rows, details: { browser: summary(browser), auto: summary(auto), islands: summary(islands.run), identical, compared, httpCrawler } };
 }
 
 /** Delays of the mixed site's timer-built pages. */

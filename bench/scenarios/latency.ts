@@ -3,8 +3,8 @@
 // reads COMPLETED, polling every 10 ms) and from the job's own timings, against the naive
 // baseline on the same page in the same run.
 import { median, medianOfFields, percentile } from '../lib/stats.js';
-import type { BaselineRun } from '../lib/baseline-runner.js';
-import { cpuShares, TreeSampler } from '../lib/proc.js';
+import { runBaseline, type BaselineRun } from '../lib/baseline-runner.js';
+import { cpuShares, TreeSampler, type TreeUsage } from '../lib/proc.js';
 import { JobEvents, natsUrlFromLogs, stageBreakdown, type StageBreakdown } from '../lib/events.js';
 import { submitScrape, waitJob, type JobTimings } from '../lib/system.js';
 import { row } from '../lib/table.js';
@@ -24,27 +24,50 @@ interface Sample { id: string; e2eMs: number; postMs: number; timings: JobTiming
 
 const STAGES = ['queueMs', 'fetcherMs', 'browserWorkMs', 'fetcherOverheadMs', 'transformerMs', 'transformMs', 'transformerOverheadMs'] as const;
 
-export async function latency(ctx: BenchContext, baseline: BaselineRun): Promise<ScenarioResult> {
+/**
+ * `baseline` ran before the system booted; without it (BENCH_LATENCY_ROUNDS > 1, for a
+ * shared machine whose load moves from minute to minute) the naive script runs here in
+ * rounds, each of its scrapes beside the system's, so both sides meet the same load.
+ */
+export async function latency(ctx: BenchContext, baseline?: BaselineRun): Promise<ScenarioResult> {
   const { sys } = ctx.bs;
-  const { warmupScrapes, latencyScrapes } = ctx.sizes;
+  const { warmupScrapes, latencyScrapes, latencyRounds } = ctx.sizes;
   const urls = latencyUrls(ctx.site.origin, 'trawl', warmupScrapes + latencyScrapes);
   const samples: Sample[] = [];
   const failures: string[] = [];
-  let sampler: TreeSampler | undefined;
-  for (const [i, url] of urls.entries()) {
-    if (i === warmupScrapes) sampler = new TreeSampler(ctx.bs.rootPid).start();
+  const rounds = baseline ? 1 : Math.max(1, Math.min(latencyRounds, latencyScrapes));
+  const measured = urls.slice(warmupScrapes);
+  const perRound = Math.ceil(measured.length / rounds);
+  const baseRuns: BaselineRun[] = baseline ? [baseline] : [];
+  const usages: TreeUsage[] = [];
+  for (const url of urls.slice(0, warmupScrapes)) await scrapeOnce(url);
+  for (let r = 0; r < rounds; r++) {
+    const chunk = measured.slice(r * perRound, (r + 1) * perRound);
+    if (!baseline) {
+      const baseUrls = latencyUrls(ctx.site.origin, `base${r}`, 1 + chunk.length);
+      baseRuns.push(await runBaseline({ urls: baseUrls, concurrency: 1, warmup: 1 }));
+    }
+    const sampler = new TreeSampler(ctx.bs.rootPid).start();
+    for (const url of chunk) {
+      const sample = await scrapeOnce(url);
+      if (sample) samples.push(sample);
+    }
+    usages.push(sampler.stop());
+  }
+
+  async function scrapeOnce(url: string): Promise<Sample | undefined> {
     const t0 = performance.now();
     const created = await submitScrape(sys, { url, ...SCRAPE_BODY });
     const postMs = performance.now() - t0;
     const { job, doneAt } = await waitJob(sys, created.id, POLL_MS);
     if (job.status !== 'COMPLETED' || !job.timings) {
       failures.push(`${url}: ${job.status} ${job.error?.message ?? ''}`);
-      continue;
+      return undefined;
     }
-    if (i >= warmupScrapes) samples.push({ id: created.id, e2eMs: doneAt - t0, postMs, timings: job.timings });
+    return { id: created.id, e2eMs: doneAt - t0, postMs, timings: job.timings };
   }
 
-  const usage = sampler?.stop();
+  const usage = usages.length ? { cpuMs: usages.reduce((a, u) => a + u.cpuMs, 0), cpuByName: sumByName(usages.map((u) => u.cpuByName)) } : undefined;
   await addStages(ctx, samples);
   const e2e = samples.map((s) => s.e2eMs);
   const total = samples.map((s) => s.timings.totalMs);
@@ -52,12 +75,14 @@ export async function latency(ctx: BenchContext, baseline: BaselineRun): Promise
   const st = medianOfFields(samples.flatMap((s) => (s.stages ? [s.stages] : [])), STAGES);
   const outside = median(samples.map((s) => s.e2eMs - s.timings.totalMs));
 
-  const base = baseline.output.pages;
+  const base = baseRuns.flatMap((b) => b.output.pages);
+  const baseCpuMs = baseRuns.reduce((a, b) => a + b.usage.cpuMs, 0);
+  const roundsNote = rounds > 1 ? `; in ${rounds} rounds, the baseline's scrapes between the system's` : '';
   const baseTotal = base.map((p) => p.totalMs);
   const n = `n=${samples.length}`;
   const ms = (v: number): string => `${Math.round(v)} ms`;
   const rows = [
-    row(B, 'POST → COMPLETED p50', median(e2e), { unit: 'ms', baseline: median(baseTotal), note: `${n}, polled every ${POLL_MS} ms; baseline: one process, no queue` }),
+    row(B, 'POST → COMPLETED p50', median(e2e), { unit: 'ms', baseline: median(baseTotal), note: `${n}, polled every ${POLL_MS} ms; baseline: one process, no queue${roundsNote}` }),
     row(B, 'POST → COMPLETED p95', percentile(e2e, 95), { unit: 'ms', baseline: percentile(baseTotal, 95) }),
     row(B, 'job timings.totalMs p50 / p95', `${ms(median(total))} / ${ms(percentile(total, 95))}`),
     row(B, 'median queue (requested → fetcher starts)', st.queueMs, { unit: 'ms', note: `timings.queueWaitMs ${ms(t('queueWaitMs'))}` }),
@@ -65,7 +90,7 @@ export async function latency(ctx: BenchContext, baseline: BaselineRun): Promise
       note: `navigation ${ms(t('fetchMs'))} + render ${ms(t('renderMs'))}; rest ${ms(st.fetcherOverheadMs)}: context, proxy, Object Store, events. Baseline: context+goto(load)+content+close` }),
     row(B, 'median transformer (page_fetched → completed)', st.transformerMs, { unit: 'ms', baseline: median(base.map((p) => p.transformMs)),
       note: `transformMs ${ms(st.transformMs)}; rest ${ms(st.transformerOverheadMs)}: pick-up, Object Store, events. Baseline: JSDOM+Readability+turndown` }),
-    row(B, 'CPU per scrape (one at a time)', (usage?.cpuMs ?? Number.NaN) / Math.max(1, samples.length), { unit: 'ms', baseline: baseline.usage.cpuMs / Math.max(1, base.length),
+    row(B, 'CPU per scrape (one at a time)', (usage?.cpuMs ?? Number.NaN) / Math.max(1, samples.length), { unit: 'ms', baseline: baseCpuMs / Math.max(1, base.length),
       note: usage ? `all processes (the gateway's share includes answering the 10 ms polling): ${cpuShares(usage.cpuByName)}` : '' }),
     row(B, 'median after completion (POST → COMPLETED − totalMs)', outside, { unit: 'ms', note: `POST ${ms(median(samples.map((s) => s.postMs)))}, projection, polling` }),
   ];
@@ -75,7 +100,7 @@ export async function latency(ctx: BenchContext, baseline: BaselineRun): Promise
     details: {
       samples,
       failures,
-      baseline: { launchMs: baseline.output.launchMs, pages: base },
+      baseline: { launchMs: baseRuns.map((b) => b.output.launchMs), pages: base, rounds },
     },
   };
 }
@@ -90,4 +115,10 @@ async function addStages(ctx: BenchContext, samples: Sample[]): Promise<void> {
   } finally {
     await events.close();
   }
+}
+
+function sumByName(parts: Record<string, number>[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const part of parts) for (const [name, ms] of Object.entries(part)) out[name] = (out[name] ?? 0) + ms;
+  return out;
 }

@@ -93,21 +93,35 @@ export class FetchWorker {
   private async handle(event: PageRequestedEvent, mctx: MessageContext, priority: CapturePriority): Promise<void> {
     const { ctx, router, clock, newId } = this.deps;
     const at = this.at(event);
-    if (await pageSettled(ctx.log, at, 'page_fetched')) return; // done (or given up on) before a crash
+    // Both checks at once: each is a round trip to the log before the page can start.
     const cancelEvent = cancelEventOf(event.kind);
-    if (cancelEvent && (await ctx.log.exists({ kind: event.kind, id: event.id, part: 'job', event: cancelEvent }))) {
+    const [settled, cancelled] = await Promise.all([
+      pageSettled(ctx.log, at, 'page_fetched'), // done (or given up on) before a crash
+      cancelEvent ? ctx.log.exists({ kind: event.kind, id: event.id, part: 'job', event: cancelEvent }) : false,
+    ]);
+    if (settled) return;
+    if (cancelled) {
       mctx.logger.info('job cancelled; page not fetched');
       return;
     }
     const startedAt = clock();
-    await ctx.log.append(
+    // page_started is written while the page loads (it is in the log before page_fetched,
+    // which waits for it): the fetch does not wait for the append's round trip.
+    const started = ctx.log.append(
       makeEvent('page_started', at, { attempt: mctx.deliveryCount, startedAt: startedAt.toISOString(), worker: this.deps.workerName }, { eventId: newId(), now: startedAt }),
       { msgId: `${event.kind}.${event.id}.${event.part}.page_started.${mctx.deliveryCount}` },
     );
-    const plan = await this.planner.plan(event.kind, event.id, event.data, startedAt);
-    const result: RoutedPage = plan.kind === 'skip'
-      ? skippedPage(event.data.url, event.data.options.engine ?? 'auto')
-      : await router.fetch(jobKindOf(event.kind), event.data.url, event.data.options, { signal: mctx.signal, priority }, plan.kind === 'conditional' ? plan.basis.validators : undefined);
+    started.catch(() => undefined); // awaited below; a failure fails the attempt there, not the process
+    let result: RoutedPage;
+    let plan: FetchPlan;
+    try {
+      plan = await this.planner.plan(event.kind, event.id, event.data, startedAt);
+      result = plan.kind === 'skip'
+        ? skippedPage(event.data.url, event.data.options.engine ?? 'auto')
+        : await router.fetch(jobKindOf(event.kind), event.data.url, event.data.options, { signal: mctx.signal, priority }, plan.kind === 'conditional' ? plan.basis.validators : undefined);
+    } finally {
+      await started;
+    }
     // A 304 (or a skip) stores nothing: the transformer completes the page from the observation it names.
     const fetched = result.notModified && plan.kind !== 'full' ? { notModified: notModifiedOf(plan) } : await this.store(event, result);
     const now = clock();

@@ -100,15 +100,12 @@ export class EngineRouter {
   constructor(private readonly deps: EngineRouterDeps) {}
 
   /**
+   * The page fetched by the engine it resolves to (the message's heartbeat is the consumer's).
    * `conditional`: the validators of the key's last observation (shared/src/conditional-fetch.ts),
    * sent with the HTTP engine's GET (engine http, or auto before the host's verdict is
    * applied); never with a browser-only plan: a render is what such a page is asked for.
    */
-  fetch(kind: JobKind, url: string, options: ResolvedScrapeOptions, ctx: CaptureContext, conditional?: Validators): Promise<RoutedPage> {
-    return this.route(kind, url, options, ctx, conditional);
-  }
-
-  private async route(kind: JobKind, url: string, options: ResolvedScrapeOptions, ctx: CaptureContext, conditional?: Validators): Promise<RoutedPage> {
+  async fetch(kind: JobKind, url: string, options: ResolvedScrapeOptions, ctx: CaptureContext, conditional?: Validators): Promise<RoutedPage> {
     const startedAt = performance.now();
     const { requested, browserNeeds } = resolveEngine(kind, options, this.deps.defaults);
     const hostKey = requested === 'auto' ? hostKeyOf(url) : undefined;

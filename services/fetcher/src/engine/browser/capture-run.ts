@@ -179,7 +179,8 @@ export class CaptureRun {
     }
     this.assertMainDocumentAllowed();
     this.fallbacks.aborted = interceptor.abortedNavigations;
-    const counts = await snapshots.counts().catch(() => undefined);
+    // One evaluate reads the counts and the settled DOM; page.content() only when it failed.
+    const counts = await snapshots.countsAndHtml().catch(() => undefined);
     // Actions and a waitFor selector ask for the later state on purpose: it stands.
     const deliberate = this.options.actions.length > 0 || typeof this.options.waitFor === 'string';
     if (counts && !deliberate && preferSnapshot(counts)) {
@@ -204,7 +205,7 @@ export class CaptureRun {
       }
       if (interceptor.firstError) throw interceptor.firstError; // a redirect stub: the page is the target that failed
     }
-    return this.content();
+    return counts?.html ?? this.content();
   }
 
   private async servedDocument(): Promise<{ chars: number; html: string } | undefined> {

@@ -76,12 +76,15 @@ export class DomSnapshots {
     return snapshots;
   }
 
-  /** The snapshot's text count and the current document's, in one task. */
-  async counts(): Promise<TextCounts> {
+  /**
+   * The counts and the document now, serialized as page.content() does, in one evaluate:
+   * the settled DOM is read once whatever the counts then decide.
+   */
+  async countsAndHtml(): Promise<TextCounts & { html: string }> {
     return this.page.evaluate(`(() => {
       const read = window[${JSON.stringify(this.key)}];
       const snapshotChars = read ? read('chars') : undefined;
-      return { settledChars: (${countText.toString()})(document), ...(snapshotChars === undefined ? {} : { snapshotChars }) };
+      return { settledChars: (${countText.toString()})(document), html: (${serialize.toString()})(document), ...(snapshotChars === undefined ? {} : { snapshotChars }) };
     })()`);
   }
 

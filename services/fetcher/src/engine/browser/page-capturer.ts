@@ -60,6 +60,8 @@ interface Held {
   proxy?: SsrfProxy;
   context?: BrowserContext;
   contextClosed: Promise<unknown>;
+  /** Prepare the next spare once this capture has answered. */
+  refillSpare?: boolean;
 }
 
 /** A context made before its job: never used by another job, only handed to one. */
@@ -127,6 +129,10 @@ export class PageCapturer {
       try {
         return await this.captureOnPage(url, options, ctx, held);
       } finally {
+        // The next spare is made after the answer, not during the render: a context and its
+        // renderer process made beside a render compete with it for the CPU and for
+        // Playwright's connection (the render took 20-70 ms longer on 2 cores).
+        if (held.refillSpare) this.refillSpare();
         // Answer first, tear down after: the context and proxy close in the background,
         // still inside the slot (so the pool's bound holds), tracked until done.
         this.track(this.dispose(held).finally(() => {
@@ -218,7 +224,7 @@ export class PageCapturer {
       const now = performance.now();
       const busy = now - this.lastCaptureAt < this.settings.spareBusyWindowMs || this.slots.activeCount > 1 || this.slots.queuedCount > 0;
       this.lastCaptureAt = now;
-      if (busy && ctx.refillsSpare !== false) this.refillSpare();
+      held.refillSpare = busy && ctx.refillsSpare !== false;
       const result = await new CaptureRun(page, proxy, url, options, this.settings, { interceptor, snapshots, settle }, ctx.served).run();
       this.counts.succeeded++;
       return result;

@@ -2,8 +2,8 @@
 // HTML may not be the page a user sees. They are hints, not verdicts: a page showing one is
 // verified (rendered too and compared) until its host has learnt that marker kind, then
 // rendered or served over HTTP as the kind verified (host-profile.ts). Cheap by design: one
-// streaming htmlparser2 pass, no DOM is built and no script is run (a few ms for a 70 KB
-// page). The host-level verification catches what these miss.
+// streaming htmlparser2 pass, no DOM is built and no script is run (its cost:
+// docs/benchmarks.md "Third session"). The host-level verification catches what these miss.
 import { Parser } from 'htmlparser2';
 
 /** Ids single-page-app frameworks mount into (React, Next.js, Vue, Nuxt, Gatsby, Svelte...). */

@@ -1,28 +1,8 @@
-// Device emulation: which viewport, pixel ratio, touch, mobile flag and user agent a capture
-// gets from the scrape options `device`, `mobile`, `viewport` and `darkMode`.
-//
-// Presets (the user agents name the Chrome major version of the running Chromium, so the
-// UA never says "HeadlessChrome" and never lies about the engine):
-//
-// | preset  | viewport (CSS px) | deviceScaleFactor | isMobile | hasTouch | user agent                                  |
-// |---------|-------------------|-------------------|----------|----------|---------------------------------------------|
-// | desktop | 1280 x 800        | 1                 | false    | false    | Chrome on Linux x86_64 (desktop)            |
-// | tablet  | 800 x 1280        | 2                 | true     | true     | Chrome on Android, tablet form (no "Mobile")|
-// | mobile  | 412 x 915         | 2.625             | true     | true     | Chrome on Android, phone form ("Mobile")    |
-//
-// Precedence, most specific first:
-// 1. `device`, when given, picks the preset. It wins over `mobile` (device "desktop" with
-//    mobile true is a desktop; device "mobile" with mobile false is a mobile).
-// 2. Without `device`, `mobile: true` means the "mobile" preset and `mobile: false` the
-//    "desktop" preset.
-// 3. `viewport` overrides the preset's size one dimension at a time: a width (or height)
-//    other than the default 1280 (or 800) replaces the preset's width (or height); the
-//    other traits of the preset (pixel ratio, touch, user agent) stay. Options arrive with
-//    defaults already applied, so a dimension equal to its default counts as "not set".
-// 4. `darkMode` is independent: prefers-color-scheme is dark when true, light otherwise.
-//
-// Screenshots are taken in CSS pixels (scale "css"), so their size is the viewport (or
-// page, or element) size whatever the pixel ratio.
+// Device emulation: the viewport, pixel ratio, touch, mobile flag and user agent a capture
+// gets from the scrape options `device`, `mobile`, `viewport` and `darkMode` (presets and
+// precedence: docs/api.md "Page options"). The user agents name the running Chromium's
+// major version, so they never say "HeadlessChrome" nor lie about the engine. Screenshots
+// are taken in CSS pixels, so their size is the viewport's whatever the pixel ratio.
 import type { BrowserContextOptions } from 'playwright-core';
 import { SCRAPE_DEFAULTS, type ResolvedScrapeOptions } from '../../../../shared/src/scrape-options.js';
 
@@ -68,7 +48,12 @@ export function presetName(options: Pick<ResolvedScrapeOptions, 'device' | 'mobi
   return options.device ?? (options.mobile ? 'mobile' : 'desktop');
 }
 
-/** Pure: the emulation a capture runs with (see the precedence rules above). */
+/**
+ * Pure: the emulation a capture runs with. `device` picks the preset and wins over `mobile`
+ * (without it, mobile true/false means the mobile/desktop preset); `viewport` replaces the
+ * preset's width or height one at a time, a dimension equal to its default counting as not
+ * set (options arrive with defaults applied); `darkMode` is independent.
+ */
 export function resolveEmulation(
   options: Pick<ResolvedScrapeOptions, 'device' | 'mobile' | 'viewport' | 'darkMode'>,
   browserVersion: string,

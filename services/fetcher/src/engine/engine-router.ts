@@ -1,41 +1,9 @@
 // Which engine fetches a page, and the fetching: the decider (host-profile.ts) says what to
-// do, this class does it and records the outcome on the host's profile.
-//
-//   requested engine = resolveEngine (resolve-engine.ts): options.engine ?? the job kind's default
-//   browser -> PageCapturer (today's path)
-//   http    -> HttpEngine; its errors are the page's errors
-//   auto    -> plan: browser-only options or a JavaScript host -> browser; else the GET,
-//              then: non-HTML, too large, failed -> browser;
-//                    CSR markers: a kind that changed pages of this host -> browser; a
-//                    kind not yet verified on it -> verify; all trusted -> as without;
-//                    static host -> the GET's HTML;
-//                    learning host, drift check, recheck -> verify: render too, transform
-//                    both, compare (similarity.ts), serve the browser's result, and record
-//                    the verdict on the host (and on the page's marker kinds).
-//
-// Documents (PDF, DOCX, text, markdown, JSON; shared/src/document-type.ts) never go
-// through the browser, which would download a PDF instead of rendering it: an HTTP GET that
-// finds a document serves it at once (reason "document"), and a browser capture whose main
-// response is labelled like one (or unlabelled and empty: a download) is fetched again by
-// the HTTP engine, with the same SSRF protections, and served from there when it is one.
-//
-// One request per page: when the GET was made and the page still needs the browser (a
-// render or a verification), the browser is handed that response for its main document
-// (CaptureContext.served, fulfilled by page-interceptor.ts with the original status,
-// headers and final URL) instead of requesting it again; its subresources load as usual,
-// through the capture's SSRF proxy.
-//
-// Cost of a verification: two transforms (transformPage, in this
-// process's thread, on the same options with markdown only) beside the render it would
-// have paid anyway. It happens for the first K pages of a host and 1 page in
-// `recheckEvery` after that. A failed GET under auto costs one extra round trip. Each auto
-// page costs one KV compare-and-set (count the page, read the profile); a verification one more.
-//
-// Verification renders are checks, not the reason a page is slow or fast: this fetcher
-// runs one at a time (VERIFY_RENDERS_AT_ONCE) and never prepares a spare context for
-// them, so Chromium holds one renderer for them at most instead of one per browser slot
-// (about 40-50 MB each). Renders that a page needs (JavaScript hosts, CSR markers, browser
-// options) keep every slot.
+// do, this class does it and records the outcome on the host's profile. Documents (PDF,
+// DOCX, text...) never go through the browser, which would download a PDF instead of
+// rendering it; a page that still needs the browser after auto's GET is handed that
+// response, so the site is asked once. The whole flow: docs/architecture.md "Fetch engines
+// and host profiles".
 import { mayBeDocument, type DocumentKind } from '../../../../shared/src/document-type.js';
 import { DocumentTooLargeError, PageTimeoutError, UrlNotAllowedError } from '../../../../shared/src/errors.js';
 import type { Logger } from '../../../../shared/src/logger.js';
@@ -91,7 +59,13 @@ export interface EngineRouterDeps {
 
 export type { JobKind } from './resolve-engine.js';
 
-/** Verification renders of this fetcher at once (see the header). */
+/**
+ * Verification renders of this fetcher at once. A verification (the first pages of a host,
+ * then 1 in `recheckEvery`) is a check costing two transforms beside the render, never the
+ * reason a page is slow: they share one slot and make no spare context, so Chromium holds
+ * one renderer for them at most instead of one per browser slot (sizes: docs/benchmarks.md "Third session").
+ * Renders that a page needs keep every slot.
+ */
 export const VERIFY_RENDERS_AT_ONCE = 1;
 
 export class EngineRouter {

@@ -1,22 +1,8 @@
 // The `auto` engine's decider: which engine fetches a page, given what is known about its
 // host (the host profile) and, once the cheap HTTP GET ("probe") is done, what it returned.
-// Pure (decide/evolve): no clock, no I/O; the router (engine-router.ts) does the fetching
-// and stores the evolved profile (host-profile-store.ts).
-//
-//   learning --K agreeing verifications--> static --one disagreement--> browser
-//   browser  --an agreeing recheck (1 page in `recheckEvery`)--> learning
-//
-// A verification fetches the page both ways and compares the two markdowns and link sets
-// (similarity.ts); the browser's result is the one served.
-//
-// Client-side rendering markers in the HTTP HTML (csr-markers.ts) are hints, not verdicts:
-// the same learning runs per host AND per marker kind (`markers`). A page showing a kind
-// not yet verified on its host is verified (so the kind is learnt instead of always
-// rendered); a kind that verified identical K times is trusted and the page follows its
-// host's mode (served over HTTP on a static host, with the same drift checks); a kind that
-// once rendered differently sends its pages to the browser, rechecked 1 page in
-// `recheckEvery` like a JavaScript host. A disagreement on a page with markers is blamed on
-// its markers, not on the host: the host's other pages stay on HTTP.
+// Pure (decide/evolve): the router (engine-router.ts) does the fetching and stores the
+// evolved profile (host-profile-store.ts). The host and per-marker-kind learning:
+// docs/architecture.md "Fetch engines and host profiles".
 import type { Engine } from '../../../../shared/src/scrape-options.js';
 
 export type HostMode = 'learning' | 'static' | 'browser';

@@ -1,20 +1,9 @@
-// The HTTP engine: one GET, no browser. It goes through the project's SSRF-safe client
-// (shared/src/safe-http.ts): every resolved address of every hop is checked before the
-// socket connects, redirects are followed by hand (at most MAX_REDIRECTS) and re-checked,
-// gzip/deflate/br are decoded, and the decoded body is capped in bytes and in time.
-//
-// What it sends is what the browser would: the user agent of the request's device preset
-// (device-presets.ts, same Chrome major version), an HTML Accept header, and the request's
-// `headers` on top. What it returns is the served HTML, decoded to text by the WHATWG
-// encoding sniffing rules (BOM, then the Content-Type charset, then <meta charset> /
-// http-equiv in the first 1024 bytes, then UTF-8) through encoding-sniffer.
-//
-// HTML and documents are read (shared/src/document-type.ts decides which from the
-// Content-Type and the bytes' signature): HTML as text, a document (PDF, DOCX, text,
-// markdown, JSON) as its bytes, capped at `documentMaxBytes` (DocumentTooLargeError).
-// Anything else (images, video, archives) is refused before its body is downloaded
-// (NotHtmlError); under `auto` such a page goes to the browser. A generic label
-// (octet-stream, none) is read to find out, within the larger of the two caps.
+// The HTTP engine: one GET, no browser, through the SSRF-safe client (shared/src/safe-http.ts:
+// every hop's addresses checked, redirects followed by hand, bodies capped in bytes and
+// time). It sends what the browser would (the device preset's user agent, an HTML Accept,
+// the request's `headers`) and returns the served HTML decoded by the WHATWG sniffing rules,
+// or a document's bytes; anything else is refused before its body is read (NotHtmlError,
+// so `auto` sends the page to the browser).
 import { pickOutcomeHeaders } from '../../../../shared/src/page-outcome/outcome.js';
 import { decodeBuffer } from 'encoding-sniffer';
 import { detectResponseKind, kindFromMime, looksLikeMarkup, maySignDocument, mimeOf, type DocumentKind } from '../../../../shared/src/document-type.js';

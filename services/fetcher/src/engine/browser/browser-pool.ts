@@ -92,7 +92,7 @@ export class BrowserHost {
     let browser: Browser;
     try {
       // Imported on the first launch: a fetcher that only serves HTTP-engine pages never
-      // loads Playwright (about 30 MB of heap and 70 MB of resident memory).
+      // loads Playwright (its memory: docs/benchmarks.md "Third session").
       const { chromium } = await import('playwright-core');
       browser = await chromium.launch({
         executablePath: diesWithParent(resolveChromiumPath(this.opts.chromiumPath), this.opts.logger),

@@ -1,23 +1,8 @@
 // One capture on one fresh page: navigate, let the page settle, waitFor, actions, then the
 // rendered DOM and the screenshots. The page, its context and its proxy are made and
-// closed by PageCapturer; this file only drives the page.
-//
-// Timings: fetchMs is navigation start to the main document's response (commit);
-// renderMs is from there to the serialized DOM (load, settling, waitFor and actions),
-// without the time spent on screenshots; screenshotMs is all screenshots together.
-//
-// Non-HTML main documents: whatever Chromium renders is captured like a page (text/plain
-// and JSON as a <pre>, images as an <img> document, SVG/XML as their DOM). Types Chromium
-// downloads instead of rendering (PDF, zip, octet-stream...) are not downloaded: the
-// capture returns the response's statusCode and contentType with an empty document
-// (`<html><head></head><body></body></html>`) and finalUrl set to the response's URL.
-// HTTP error statuses (404, 500) are captured like any page, with their statusCode.
-//
-// Scripts that misbehave: a failed navigation away from the loaded page is cancelled by
-// page-interceptor.ts and the page keeps its document (abortedNavigations); one that still
-// replaced the document with an error page falls back to the DOMContentLoaded snapshot, as
-// does a settled DOM that lost most of its text (dom-snapshot.ts). Only when the document
-// has no content does a failed navigation away fail the page.
+// closed by PageCapturer; this file only drives the page. Types Chromium downloads instead
+// of rendering (PDF, zip...) are not downloaded: an empty document with the response's
+// status and type; misbehaving scripts: docs/architecture.md "Pages whose scripts misbehave".
 import type { Page, Request, Response } from 'playwright-core';
 import { NetworkError, PageTimeoutError, UrlNotAllowedError } from '../../../../../shared/src/errors.js';
 import type { ResolvedScrapeOptions } from '../../../../../shared/src/scrape-options.js';
@@ -40,6 +25,9 @@ export interface CaptureResult {
   html: string;
   /** 'action' screenshots in action order, then the 'final' one when formats has screenshot. */
   screenshots: CapturedScreenshot[];
+  /** fetchMs: navigation start to the main document's response (commit); renderMs: from
+   *  there to the serialized DOM (load, settling, waitFor, actions), screenshots excluded;
+   *  screenshotMs: all screenshots together. */
   timings: { fetchMs: number; renderMs: number; screenshotMs: number };
   /** Main-frame navigations away from the page that failed; the DOM is the page's own. */
   abortedNavigations?: AbortedNavigation[];

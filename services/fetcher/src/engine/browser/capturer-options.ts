@@ -31,7 +31,7 @@ export interface PageCapturerOptions {
   /**
    * Keep one fresh, unused context (with its own proxy and page) ready for the next job
    * with default emulation, so it does not wait for context creation. 0 turns it off.
-   * A spare costs a renderer process (about 50 MB): it is made only while captures come
+   * A spare costs a renderer process: it is made only while captures come
    * close together (`spareBusyWindowMs`) and closed when unused for `spareIdleMs`, so an
    * `auto` crawl that renders one page in 25 does not hold one.
    */

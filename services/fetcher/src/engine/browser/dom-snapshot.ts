@@ -1,23 +1,9 @@
-// The DOM as it was at DOMContentLoaded, kept in case the page's own scripts lose it.
-//
-// Why: at DOMContentLoaded the document is parsed (server-rendered content, deferred
-// scripts run), so it holds what the site sent. After that, scripts can still take the
-// content away: a client re-render that shows an error or an empty shell when its API
-// calls fail (no cookies, blocked trackers, a region check), a `document.write` after load
-// (which replaces the whole document), a script that clears the body, an interstitial that
-// replaces the article. A settled DOM that lost most of the text the same document had at
-// DOMContentLoaded is such a loss, not an update: scripts that add content (lazy parts,
-// SPAs rendering after load, consent overlays) make the settled DOM grow, never shrink
-// this much. So CaptureRun returns the DOMContentLoaded snapshot then (preferSnapshot),
-// and records it on the page_fetched event as `domSnapshot: 'domcontentloaded'`.
-//
-// The snapshot is taken inside the page by an init script, in the first DOMContentLoaded
-// listener of the main frame's document (an init script runs before any page script, so
-// no page listener can change the document first), and stays in the page: only its text
-// count crosses to Node, and its HTML only when it is chosen. It is reached through a
-// non-enumerable window property named with a random key, so page scripts do not trip
-// over it. Text is counted as the transformer sees it: text nodes of the body outside
-// script, style, noscript and template, trimmed; CSS visibility does not matter.
+// The DOM as it was at DOMContentLoaded, kept in case the page's own scripts lose it (an
+// error shell after failed API calls, a late document.write, an interstitial). Scripts that
+// add content make the settled DOM grow, never shrink this much, so a settled DOM that lost
+// most of the snapshot's text is a loss and CaptureRun returns the snapshot instead
+// (page_fetched `domSnapshot: 'domcontentloaded'`; docs/architecture.md "Pages whose
+// scripts misbehave").
 import crypto from 'node:crypto';
 import type { Page } from 'playwright-core';
 
@@ -26,7 +12,12 @@ export const CONTENT_MIN_CHARS = 200;
 /** The settled DOM lost the content when it keeps less than this share of the snapshot's text. */
 export const LOST_TEXT_RATIO = 0.5;
 
-/** Runs in the page: characters of text in a document's body (see above). */
+/**
+ * Runs in the page: characters of text in a document's body, as the transformer sees them
+ * (text nodes outside script, style, noscript and template, trimmed; CSS visibility does not
+ * matter). Taken by an init script in the main frame's first DOMContentLoaded listener, so no
+ * page listener changes the document first; only the count crosses to Node.
+ */
 function countText(doc: Document): number {
   const skip = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE']);
   let chars = 0;

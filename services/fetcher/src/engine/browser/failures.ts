@@ -21,7 +21,7 @@ export class Deadline {
 
 /**
  * Playwright's TimeoutError, told by its name: importing playwright-core for the class
- * would load it (about 30 MB of heap) in a fetcher that may never need a browser.
+ * would load it (tens of MB of heap) in a fetcher that may never need a browser.
  */
 export function isTimeout(err: unknown): boolean {
   return err instanceof Error && err.name === 'TimeoutError';

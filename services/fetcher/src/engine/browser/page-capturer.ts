@@ -1,16 +1,7 @@
 // The fetcher's page-capture library: loads a URL in Chromium with the scrape options and
 // returns the rendered DOM and screenshots. The NATS wiring (worker.ts) calls `capture`.
-//
-// Isolation and safety per capture:
-// - a slot from a bounded pool (at most `poolSize` pages at once, the rest queue FIFO and
-//   leave the queue when their signal aborts);
-// - its own SsrfProxy (see ssrf-proxy.ts) and its own BrowserContext using it, so no
-//   cookies, storage, cache or connections are shared between captures, and the proxy's
-//   failure records belong to this capture alone; both are closed in `finally`;
-// - fonts and media (and images when no screenshot is asked for) are refused before they
-//   are requested, through CDP Fetch patterns by resource type, and main-frame navigations
-//   away from the loaded page that fail are cancelled so the page keeps its document
-//   (page-interceptor.ts; only those requests are intercepted, the rest runs at full speed).
+// Each capture gets a slot of a bounded pool and its own SsrfProxy and BrowserContext (no
+// cookies, cache or connections shared between captures), both closed in `finally`.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { BrowserError, type TrawlError } from '../../../../../shared/src/errors.js';
 import type { Logger } from '../../../../../shared/src/logger.js';
@@ -131,7 +122,7 @@ export class PageCapturer {
       } finally {
         // The next spare is made after the answer, not during the render: a context and its
         // renderer process made beside a render compete with it for the CPU and for
-        // Playwright's connection (the render took 20-70 ms longer on 2 cores).
+        // Playwright's connection (docs/benchmarks.md, fourth session, "Scrape latency").
         if (held.refillSpare) this.refillSpare();
         // Answer first, tear down after: the context and proxy close in the background,
         // still inside the slot (so the pool's bound holds), tracked until done.

@@ -1,24 +1,9 @@
-// The fetcher's own request interception on one page (a CDP Fetch session, next to
-// Playwright's, that pauses only what it names):
-//
-// - resource types not worth loading (fonts, media, images without a screenshot) are
-//   refused before they are requested;
-// - main-frame navigations after the requested page was committed (a script redirect such
-//   as `location.href = 'https://…'`, a meta refresh, a form submit) are paused at their
-//   response. When such a navigation failed (a host that does not resolve, one the SSRF
-//   proxy refuses, a reset, a TLS failure, a scheme change the host does not serve), it is
-//   cancelled as `Aborted`. Chromium then stays on the document it has, which goes on
-//   loading, instead of committing an error page over it, and the capture takes that
-//   document's DOM. Each cancelled navigation is recorded (CaptureResult.abortedNavigations,
-//   then the page_fetched event). A navigation that succeeds is followed as before.
-//
-// - a main document already fetched (auto's GET; CaptureContext.served) is given to the
-//   browser at its request stage (Fetch.fulfillRequest with the original status, headers
-//   and bytes), so the site is not asked for it twice. Only that one request is answered
-//   here; Documents are paused at their request stage only until it has been.
-//
-// The requested URL's own navigation (and its redirects) is otherwise never touched: its
-// failure is the page's failure, reported with the proxy's reason by CaptureRun.
+// The fetcher's own request interception on one page (a CDP Fetch session next to
+// Playwright's, pausing only what it names): resource types not worth loading are refused,
+// failed main-frame navigations away from the committed page are cancelled so the page
+// keeps its document, and a main document auto's GET already fetched is answered from that
+// response. Why: docs/architecture.md "Pages whose scripts misbehave" and "One request per
+// page".
 import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 import { NetworkError, type TrawlError } from '../../../../../shared/src/errors.js';
 import type { SsrfProxy } from './ssrf-proxy.js';

@@ -1,28 +1,9 @@
 // When a rendered page has settled: its DOM has stopped changing and nothing it started
-// that usually ends in a change is still pending. Not "the network has been quiet for
-// 50 ms": content built after a timer, after a second round of requests or in an idle
-// callback comes later than that, with the network quiet all along.
-//
-// An init script (main frame, before any page script) keeps, inside the page:
-// - the time of the last DOM change after DOMContentLoaded (a MutationObserver on the
-//   document: nodes added or removed, text changed; attributes are not content, and a
-//   carousel toggling classes would never be still). What the parser builds before
-//   DOMContentLoaded is the served document, not a change;
-// - what is pending: fetches (until their body has been read), XMLHttpRequests, timers of
-//   at most `timerMaxMs`, requestIdleCallback and requestAnimationFrame callbacks. A
-//   callback scheduled by a callback of these is counted only `chainMax` deep, so a
-//   polling loop or an animation does not hold the page until the cap; setInterval is
-//   never counted (a clock ticks forever) and neither are timers past `timerMaxMs`.
-// CaptureRun asks for both in one evaluate every POLL_MS and settles when nothing is
-// pending, no request of the kinds that bring content is in flight, and the DOM (and the
-// network, after load) has been still for `quietMs`. A page none of whose scripts changed
-// anything after DOMContentLoaded is settled at once: a served page that already holds its
-// content pays one evaluate. Whatever happens, the wait ends at its cap (a ticker that
-// never stops changing still returns).
-//
-// The page's setTimeout, fetch, XMLHttpRequest.send, requestIdleCallback and
-// requestAnimationFrame are wrapped, behaviour unchanged; the state is reached through a
-// non-enumerable window property named with a random key.
+// that usually ends in a change is still pending. Network quiet alone is not enough:
+// content built after a timer, a second round of requests or in an idle callback comes
+// later, with the network quiet all along. An init script keeps that state in the page and
+// CaptureRun polls it (docs/architecture.md "Fetch engines and host profiles", "When a
+// rendered page is taken").
 import crypto from 'node:crypto';
 import type { Page } from 'playwright-core';
 
@@ -40,6 +21,13 @@ export interface SettleState {
   sinceChangeMs: number | null;
 }
 
+// What the init script keeps: the time of the last DOM change after DOMContentLoaded (nodes
+// and text; attributes are not content, a carousel toggling classes would never be still)
+// and what is pending: fetches until their body is read, XHRs, timers of at most
+// `timerMaxMs`, idle and animation callbacks, those a callback schedules only `chainMax` deep
+// (a polling loop must not hold the page to the cap); never setInterval (a clock ticks
+// forever). The wrapped APIs behave as before; the state hangs on a non-enumerable window
+// property named with a random key.
 /** Runs in the page (stringified into the init script). */
 function watch(key: string, timerMaxMs: number, chainMax: number): void {
   if (window !== window.top) return;

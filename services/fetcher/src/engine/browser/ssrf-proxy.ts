@@ -1,24 +1,9 @@
-// The browser's only way out to the network: a filtering forward proxy (plain HTTP in
-// absolute form, and CONNECT tunnels for HTTPS and WebSockets) on 127.0.0.1:<random port>.
-// Chromium is pointed at it with `--proxy-server` and the bypass rule `<-loopback>`
-// (Playwright adds that rule itself), so every request the browser makes (documents,
-// redirect hops, subresources, iframes, fetch/XHR, websockets, workers) passes through here.
-//
-// For each host it resolves the name once, checks EVERY address with `blockedReason` (as
-// the gateway does), and then connects only to those checked addresses: the socket's
-// `lookup` is pinned to the checked list, so a second DNS answer can never slip a private
-// address in between the check and the connect (no DNS-rebinding gap). Answers are cached
-// for the proxy's lifetime, which is one capture.
-//
-// Chromium cannot tell the page *why* a proxied request failed (through a proxy every
-// failure looks like ERR_TUNNEL_CONNECTION_FAILED or a response from the proxy), so the
-// proxy records the typed error: per URL for plain HTTP (the proxy sees each request), per
-// authority (host:port) for CONNECT tunnels (it sees only that). The two never mix, so a
-// failed https://host:80 tunnel (a script switching the scheme) is never taken for the
-// reason http://host:80/ failed. Only failures to check, resolve or connect are recorded:
-// a connection that breaks later (a reset, EPIPE) is the browser's to see and report. The
-// capturer asks for a record when the main document, or a navigation away, fails. Plain-HTTP refusals carry a header with a per-proxy random
-// nonce, which an origin cannot forge, so a refusal is never mistaken for a real page.
+// The browser's only way out to the network: a filtering forward proxy (plain HTTP and
+// CONNECT tunnels) on 127.0.0.1:<random port>, one per capture, that Chromium is pointed at
+// with `--proxy-server`. It checks EVERY address a name resolves to (`blockedReason`, as the
+// gateway does) and connects only to those, so DNS rebinding has no gap between check and
+// connect. It also records why it failed a request, which Chromium cannot tell the page
+// (docs/architecture.md "SSRF").
 import http from 'node:http';
 import net from 'node:net';
 import type { LookupAddress } from 'node:dns';
@@ -91,6 +76,10 @@ export class SsrfProxy {
     return `http://127.0.0.1:${this.port}`;
   }
 
+  // Failures are recorded per URL for plain HTTP and per authority (host:port) for CONNECT
+  // tunnels (all the proxy sees of them), never mixed, so a failed https://host:80 tunnel is
+  // never taken for why http://host:80/ failed. Only failures to check, resolve or connect
+  // are recorded: a connection that breaks later is the browser's to report.
   /** The typed reason the proxy refused or failed a request to this URL's host:port, if any. */
   failureFor(url: string): TrawlError | undefined {
     try {
@@ -100,6 +89,7 @@ export class SsrfProxy {
     }
   }
 
+  /** Plain-HTTP refusals carry a per-proxy random nonce, which an origin cannot forge. */
   isRefusal(headers: Record<string, string>): boolean {
     return headers[PROXY_REFUSAL_HEADER] === this.nonce;
   }

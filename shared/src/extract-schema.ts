@@ -1,28 +1,8 @@
 // The `extract` scrape option: a schema of CSS selectors that the transformer evaluates on
-// the page's final DOM to return `json` (the `extract` format), without an LLM.
-//
-//   { "extract": { "schema": {
-//       "baseSelector": ".product",            // optional: json is a list, one object per match
-//       "fields": {
-//         "name":  { "selector": "h2" },                                   // text (default)
-//         "price": { "selector": ".price", "type": "number" },
-//         "link":  { "selector": "a", "type": "url" },                     // href/src resolved
-//         "sku":   { "type": "attribute", "attribute": "data-sku" },       // no selector: the scope element
-//         "tags":  { "selector": ".tag", "list": true },                   // every match
-//         "offers": { "selector": ".offer", "list": true, "type": "object", "fields": { ... } }
-//       } } } }
-//
-// Learned from Crawl4AI's JsonCssExtractionStrategy (baseSelector + typed fields, nested and
-// list kinds) and Firecrawl's `attributes` format; differences: one field shape whose `list`
-// flag turns any kind into an array (instead of four list/nested kinds), `url` and `number`
-// kinds that do the resolving and parsing users otherwise post-process, `required` to drop
-// list items lacking a field, and every bound enforced by the schema itself (depth, field
-// count, list size), so a bad schema is a 400 naming the field, never a failed page.
-//
-// The TypeBox schema is unrolled to MAX_EXTRACT_DEPTH levels rather than recursive
-// (Type.Recursive): the depth bound is then part of the schema, and the OpenAPI document
-// needs no $ref resolution. The rest (kind-specific options, field count, selectors that our
-// DOM can run) is checked by checkExtractOptions.
+// the page's final DOM to return `json` (the `extract` format), without an LLM; the shape
+// and its design: docs/api.md "The `extract` format". Every bound (depth, field count,
+// list size) is enforced by the schema itself, so a bad schema is a 400 naming the field,
+// never a failed page.
 import { createRequire } from 'node:module';
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { ValidationError } from './errors.js';
@@ -31,6 +11,11 @@ import { StringEnum } from './string-enum.js';
 
 export const EXTRACT_TYPES = ['text', 'html', 'attribute', 'url', 'number', 'boolean', 'object'] as const;
 export type ExtractType = (typeof EXTRACT_TYPES)[number];
+
+// The TypeBox schema is unrolled to MAX_EXTRACT_DEPTH levels rather than recursive
+// (Type.Recursive): the depth bound is then part of the schema, and the OpenAPI document
+// needs no $ref resolution. The rest (kind-specific options, field count, selectors our DOM
+// can run) is checked by checkExtractOptions.
 
 /** Nested `object` fields at most this deep below the schema's own fields. */
 export const MAX_EXTRACT_DEPTH = 4;
@@ -191,7 +176,7 @@ let probe: Element | undefined;
  * refused), then runs it once on an empty document with the transformer's DOM: throws if it
  * cannot. linkedom is loaded on the first extract schema (synchronously, its CommonJS
  * build): the gateway and the service host validate options on every request, and most
- * never see an extract schema (linkedom is about 10 MB of resident memory).
+ * never see an extract schema (linkedom's memory: docs/benchmarks.md "Third session").
  */
 function checkSelector(selector: string, field: string): void {
   const costly = selectorCostProblem(selector);

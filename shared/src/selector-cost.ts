@@ -1,15 +1,7 @@
 // The cost check of a CSS selector that the transformer runs on a page (extract schemas,
 // includeTags, excludeTags), made at validation time so that a costly selector is a 400
-// naming its field, never a stalled transform thread (issue 20).
-//
-// Why these rules: the transformer's DOM (linkedom, through css-select) matches right to
-// left and backtracks without memoizing plain descendant steps. A selector with k
-// descendant (` `) or general-sibling (`~`) combinators that fails near the top tries every
-// way to place its k ancestors on each candidate's ancestor chain: C(depth, k) paths, so
-// the cost explodes with k (docs/benchmarks.md "Selector cost"); TRANSFORM_TIMEOUT_MS is the
-// backstop for what remains. `:has()` scans each candidate's subtree (quadratic in the
-// page), and selectors nested in :not()/:is()/:where() run once per candidate, so their
-// combinators count with the outer ones.
+// naming its field, never a stalled transform thread (issue 20). Why these rules: see
+// `selectorCostProblem`; TRANSFORM_TIMEOUT_MS is the backstop for what remains.
 import { parse, type Selector } from 'css-what';
 
 /** Descendant or general-sibling combinators in one selector (nested ones included). */
@@ -25,6 +17,13 @@ const BRANCHING = new Set(['descendant', 'sibling']);
 const COMBINATORS = new Set(['descendant', 'sibling', 'child', 'adjacent', 'parent', 'column-combinator']);
 const REFUSED_PSEUDOS = new Set(['has']);
 
+// Why these rules: the transformer's DOM (linkedom, through css-select) matches right to
+// left and backtracks without memoizing plain descendant steps. A selector with k
+// descendant (` `) or general-sibling (`~`) combinators that fails near the top tries every
+// way to place its k ancestors on each candidate's ancestor chain, C(depth, k) paths
+// (docs/benchmarks.md "Selector cost"). `:has()` scans each candidate's subtree (quadratic
+// in the page), and selectors nested in :not()/:is()/:where() run once per candidate, so
+// their combinators count with the outer ones.
 /**
  * Why the selector costs too much for the transformer, or undefined when it is fine (or not
  * parsable: that is the syntax check's to report).

@@ -1,14 +1,7 @@
-// The subject scheme of the event log (docs/architecture.md "Subjects"):
-//
-//   trawl.<kind>.<aggregateId>.<part>.<event>
-//
-// kind      scrape | crawl | map | batch | apikey | account | invite | session | observation
-// id        the job (or key) id: one job's whole history is `trawl.<kind>.<id>.>`
-// part      `job` for job-level events, a page key for page-level events, `key` for keys,
-//           `webhook` for deliveries
-// event     a name unique across the whole log (page_requested, crawl_started, ...), so a
-//           consumer selects one kind of work with one filter (nats-server 2.9 has no
-//           multiple filter subjects): `trawl.*.*.*.page_requested`.
+// The subject scheme of the event log, `trawl.<kind>.<aggregateId>.<part>.<event>`
+// (docs/architecture.md "Subjects"). Event names are unique across the whole log, so a
+// consumer selects one kind of work with one filter (nats-server 2.9 has no multiple
+// filter subjects): `trawl.*.*.*.page_requested`.
 export const STREAM_NAME = 'TRAWL';
 export const SUBJECT_ROOT = 'trawl';
 export const PAYLOAD_BUCKET = 'trawl-payloads';

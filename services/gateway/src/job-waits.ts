@@ -1,15 +1,8 @@
-// Long-polls: `GET /api/v1/{scrape,crawl,batch/scrape}/:id?waitMs=N` (and `POST /scrape`
-// with `waitMs`) answer as soon as the job is final, or after N ms with its current state.
-// A held wait costs no store load: it sleeps until the projector's notice says this job's
-// status became final (docs/architecture.md "Long-polls"), then reads the job once. The
-// notice is core NATS (at most once), so a wait also reads at its deadline, and every wait
-// reads once more after a NATS reconnect (a notice may have been lost meanwhile).
-//
-// Waits are bounded per API key and per gateway (LONG_POLL_MAX_WAITS_PER_*): past either
-// bound a request that would wait is `429 RATE_LIMITED`; a job that is already final is
-// answered at once whatever the bounds. On shutdown every held wait is answered with the
-// job's current state (as at its deadline), so clients simply ask again, reaching a live
-// gateway; nothing is cut off.
+// Long-polls (`?waitMs=N` on job reads, `waitMs` on POST /scrape): answered when the job is
+// final or after N ms. A held wait sleeps until the projector's notice says the job became
+// final (docs/architecture.md "Long-polls"), then reads once; the notice is at most once, so
+// a wait also reads at its deadline and after a reconnect. Bounded per key and per gateway
+// (LONG_POLL_MAX_WAITS_PER_*, else 429); on shutdown every wait is answered with the state.
 import { RateLimitedError } from '../../../shared/src/errors.js';
 import { isFinalStatus, MAX_WAIT_MS } from '../../../shared/src/api/index.js';
 import type { JobStatusChange } from '../../../shared/src/projection-notice.js';

@@ -1,15 +1,8 @@
-// The transformer's consumer: page_fetched -> (Readability, turndown) -> page_completed;
-// a document (page_fetched.document) -> documents/transform-document.ts, under a time cap.
-// The transform runs in a worker-thread pool, so a heavy page never blocks this
-// process's NATS heartbeats. The result document goes to the Object Store.
-//
-// Bounds (issue 20, docs/api.md "Transform budgets"): each transform runs under a budget
-// (TRANSFORM_TIMEOUT_MS, a document's DOCUMENT_PARSE_TIMEOUT_MS) past which its thread is
-// killed and the page fails for good (TRANSFORM_TIMEOUT, DOCUMENT_PARSE_TIMEOUT; never
-// redelivered into the same stall); the pool shares its threads fairly by API key; a
-// cancelled crawl or batch has its transforms stopped (cancellations.ts). The consumer
-// holds TRANSFORMER_PREFETCH messages, more than the threads, so another key's page is
-// already here, in the pool's fair queue, while one key's pages stall.
+// The transformer's consumer: page_fetched -> (Readability, turndown) -> page_completed; a
+// document -> documents/transform-document.ts. Transforms run in a worker-thread pool, so a
+// heavy page never blocks this process's NATS heartbeats, each under a budget past which
+// its thread is killed and the page fails for good (docs/api.md "Transform budgets"). It
+// holds more messages than threads, so another key's page waits in the pool's fair queue.
 import { DocumentParseTimeoutError, TransformTimeoutError, type TrawlError } from '../../../shared/src/errors.js';
 import type { ResolvedScrapeOptions } from '../../../shared/src/scrape-options.js';
 import { pageSettled, recordPageFailure } from '../../../shared/src/page-failure.js';

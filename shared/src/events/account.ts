@@ -1,17 +1,7 @@
-// Console accounts, their invites and their sign-in sessions, as events. The log is the
-// truth; the accounts, invites and sessions read models are folds of it. Secrets never
-// enter the log: a password only as its scrypt hash, an invite or session token only as
-// its SHA-256 (the aggregate id is derived from it). Subjects:
-//
-//   trawl.account.<accountId>.account.account_registered    once: the id derives from the email
-//   trawl.account.<accountId>.account.account_plan_changed  each change of the account's plan
-//   trawl.account.<accountId>.account.account_disabled      each disabling (by an admin)
-//   trawl.account.<accountId>.account.account_enabled       each enabling again
-//   trawl.invite.<inviteId>.invite.invite_created           once
-//   trawl.invite.<inviteId>.invite.invite_redeemed          once: an invite makes one account
-//   trawl.invite.<inviteId>.invite.invite_revoked           once: an admin took it back unused
-//   trawl.session.<sessionId>.session.session_started       once: the id is the token's hash
-//   trawl.session.<sessionId>.session.session_ended         once (signed out)
+// Console accounts, their invites and their sign-in sessions, as events; the accounts,
+// invites and sessions read models are folds of them. Secrets never enter the log: a
+// password only as its scrypt hash, a token only as its SHA-256 (the aggregate id derives
+// from it). Subjects: docs/architecture.md "Web console: accounts, invites, sessions".
 import { Type, type Static } from '@sinclair/typebox';
 import { PLANS } from '../plans.js';
 import { Timestamp } from './common.js';

@@ -1,20 +1,8 @@
 // Multi-page job events: crawl and batch scrape are one kind of job with two policies
-// (services/crawler-frontier/src/job/). Both streams have the same lifecycle, under names
-// that carry the kind (the names and payloads on the log never change: old logs replay):
-//
-//   trawl.<kind>.<id>.job.<event>        <kind>_requested (gateway), <kind>_started,
-//                                        <kind>_cancel_requested (gateway), <kind>_finished
-//   trawl.<kind>.<id>.<pageKey>.<event>  page_requested (frontier) -> page_started,
-//                                        page_fetched -> page_completed | page_failed (the one
-//                                        page pipeline); a crawl adds crawl_links_discovered
-//   trawl.<kind>.<id>.<hostPart>.<event> crawl_host_blocked (a crawl only)
-//   trawl.<kind>.<id>.webhook.<event>    webhook_requested (frontier), webhook_attempted,
-//                                        webhook_delivered | webhook_abandoned (dispatcher)
-//
-// pageKey = urlKeyHash(normalizeUrl(url).key): a page found twice names the same subjects,
-// and the frontier appends page_requested and crawl_links_discovered with `once`, so the
-// log itself refuses a second scrape of a page or a second processing of its links.
-// Only the request differs: a crawl's start URL and rules, a batch's deduplicated pages.
+// (services/crawler-frontier/src/job/), one lifecycle under names that carry the kind (the
+// names and payloads on the log never change: old logs replay). Subjects and payloads:
+// docs/architecture.md "Multi-page jobs". A page's key derives from its normalized URL and
+// the frontier appends with `once`, so the log itself refuses a second scrape of a page.
 import { Type, type Static } from '@sinclair/typebox';
 import { CrawlAsked } from '../crawl-options.js';
 import { ResolvedScrapeOptions } from '../scrape-options.js';

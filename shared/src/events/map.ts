@@ -1,14 +1,7 @@
 // Map events. A map is synchronous for the caller but recorded like every other job, so
-// audit replay shows what was asked and what was answered. Subjects (shared/src/subjects.ts):
-//
-//   trawl.map.<mapId>.job.<event>        map_requested (gateway) -> map_completed | map_failed
-//                                        (crawler-frontier's map worker)
-//   trawl.map.<mapId>.<pageKey>.<event>  page_requested (map worker, browser fallback) ->
-//                                        page_started, page_fetched, page_completed |
-//                                        page_failed (the one page pipeline)
-//
-// The result's links travel inline when small and through the Object Store when large
-// (MAP_INLINE_LINKS_MAX_BYTES): events stay well below the NATS message size limit.
+// audit replay shows what was asked and what was answered (subjects: docs/architecture.md
+// "Map"). The result's links travel inline when small and through the Object Store when
+// large (MAP_INLINE_LINKS_MAX_BYTES): events stay well below the NATS message size limit.
 import { Type, type Static } from '@sinclair/typebox';
 import { PayloadRef, Timestamp } from './common.js';
 

@@ -1,14 +1,7 @@
 // Monitors (issue 27, docs/api.md "Monitors"): a URL or a crawl run again on a schedule, its
-// changes sent to a webhook. Subjects (one history per key, so a key's monitors are one
-// filtered read and another key's cannot be named):
-//
-//   trawl.monitor.<apiKeyId>.<monitorId>.monitor_created | monitor_deleted   (gateway)
-//   trawl.monitor.<apiKeyId>.<monitorId>.monitor_ticked                      (frontier's scheduler; once per tick)
-//   trawl.monitor.<apiKeyId>.<monitorId>.monitor_run_finished                (frontier's scheduler)
-//   trawl.monitor.<apiKeyId>.<monitorId>-<runId>.webhook_requested …         (the run's monitor.changed webhook)
-//
-// Each run is an ordinary scrape or crawl job (id `runId`, derived from the monitor and
-// the tick), with the changeTracking format on the monitor's own history (tag).
+// changes sent to a webhook. Subjects are `trawl.monitor.<apiKeyId>.<monitorId>...` (one
+// history per key: a key's monitors are one filtered read, another key's cannot be named);
+// each run is an ordinary scrape or crawl job whose id derives from the monitor and the tick.
 import { Type, type Static } from '@sinclair/typebox';
 import { ResolvedScrapeOptions } from '../scrape-options.js';
 import { Timestamp } from './common.js';

@@ -1,15 +1,7 @@
 // The monitor aggregate as a pure decider: `evolve` folds a monitor's events into a state,
-// `decide` turns a command and the state into new events. No IO, no clock: the scheduler
-// passes `now`.
-//
-//   tick:   an active monitor with no run in progress and a scheduled time due emits
-//           monitor_ticked for the newest due time, with the run's job id derived from the
-//           monitor and that time (so every replica that decides the same tick names the
-//           same job, and the log keeps one: the scheduler appends it on the subject's last
-//           sequence, with the tick as its dedupe id);
-//   finish: the run in progress ends: monitor_run_finished with its changes.
-// Runs never overlap: ticks due while a run is in progress are skipped (the next run is
-// for the newest due time once it has ended).
+// `decide` turns a command (tick, finish) and the state into new events. No IO, no clock:
+// the scheduler passes `now`. Runs never overlap: ticks due while a run is in progress are
+// skipped, and the next run is for the newest due time.
 import type { EventData } from '../events/index.js';
 import type { MonitorCreated, MonitorRunFinished } from '../events/monitor.js';
 import { createHash } from 'node:crypto';
@@ -60,6 +52,12 @@ export function runIdOf(monitorId: string, tick: string): string {
   return createHash('sha256').update(`trawl-monitor-run:${monitorId}:${tick}`).digest('base64url').slice(0, 22);
 }
 
+/**
+ * tick: an active monitor with no run in progress and a due time emits monitor_ticked for
+ * the newest due time, its run's job id derived from the monitor and that time (replicas
+ * deciding the same tick name the same job; the scheduler appends it on the subject's last
+ * sequence, deduped by the tick). finish: monitor_run_finished with the run's changes.
+ */
 export function decide(command: MonitorCommand, state: MonitorState): MonitorEvent[] {
   const def = state.definition;
   if (command.type === 'tick') {

@@ -1,16 +1,7 @@
-// Sitemap discovery (map, and a recrawl's lastmod skips): /sitemap.xml, /sitemap_index.xml and the robots.txt
-// `Sitemap:` lines, then every sitemap an index lists, breadth first.
-//
-// Bounds (docs/architecture.md "Map"):
-//   - every request goes through safeStream: SSRF check on the resolved address of every
-//     hop, decoded-byte cap, per-request timeout;
-//   - at most `maxSitemaps` sitemap files are fetched (the cycle guard also never fetches
-//     one URL twice, so an index listing itself or two indexes listing each other end);
-//   - each file is capped at `maxBytesPerSitemap` before and after gunzip (a gzip bomb
-//     or a 1 GB file stops at the cap; the URLs parsed up to there are kept);
-//   - the caller's AbortSignal bounds the whole discovery: on abort the in-flight fetches
-//     are cancelled and what was found is returned with `partial: true`.
-// Files are parsed while they stream in, so memory stays flat whatever the file size.
+// Sitemap discovery (map, and a recrawl's lastmod skips): /sitemap.xml, /sitemap_index.xml
+// and the robots.txt `Sitemap:` lines, then every sitemap an index lists, breadth first.
+// Bounded (docs/architecture.md "Map"): SSRF-checked, capped in files, bytes (before and
+// after gunzip) and time; files are parsed as they stream in, so memory stays flat.
 import { Readable, pipeline } from 'node:stream';
 import zlib from 'node:zlib';
 import { fetchRobotsTxt, robotsParser } from '../robots-txt.js';
@@ -165,7 +156,11 @@ async function readSitemap(
 /**
  * Discovers page URLs from the site's sitemaps, handing each to `opts.onUrl` as it is
  * parsed. Never throws for a site problem (missing, broken, refused sitemaps are reported
- * in `errors`); resolves when everything reachable within the bounds was read.
+ * in `errors`); resolves when everything reachable within the bounds was read. Bounds: at
+ * most `maxSitemaps` files (never one URL twice, so indexes listing themselves or each other
+ * end), each capped at `maxBytesPerSitemap` before and after gunzip (the URLs parsed up to
+ * the cap are kept), and the caller's signal: on abort the fetches in flight are cancelled
+ * and what was found is returned with `partial: true`.
  */
 export async function discoverSitemaps(siteUrl: string, opts: SitemapDiscoveryOptions): Promise<SitemapDiscoveryResult> {
   const maxSitemaps = opts.maxSitemaps ?? SITEMAP_DEFAULTS.maxSitemaps;

@@ -3,21 +3,6 @@
 // clock: the runner (runner.ts) passes `now`. What differs between crawl and batch is a
 // policy (crawl/decider.ts, batch/decider.ts): where pages come from, what a result adds to
 // the state, when the job is done and what its webhook says.
-//
-// The job's stream holds the gateway's <kind>_requested and <kind>_cancel_requested, the page
-// pipeline's page_fetched / page_completed / page_failed, and the frontier's own decisions.
-// The frontier reacts to each with one command, `Advance`, which emits what is due:
-//   1. a cancelled job finishes at once (CANCELLED), nothing else is requested;
-//   2. a requested job starts (<kind>_started; the policy gives its first pages);
-//   3. the policy's own decisions (a crawl judges links, blocks hosts);
-//   4. queued pages are requested while fewer than `maxInFlight` are loading (page_requested
-//      to page_fetched: once fetched a page puts no more load on its site, and the next one
-//      may load while it is transformed) and fewer than 2 × maxInFlight are unfinished, so one
-//      job never floods the fetchers' queue nor piles up fetched pages before the transformer;
-//   5. with nothing queued, in flight or pending in the policy, the job finishes (and asks
-//      for its webhook).
-// "Do what is due" rather than "react to this event": deciding again after a crash or a
-// redelivery yields the same events, which the log refuses as duplicates (appended `once`).
 import { JOB_PART, WEBHOOK_PART, type JobFinalStatus, type MultiPageKind } from '../../../../shared/src/events/job.js';
 import type { EventData, EventName } from '../../../../shared/src/events/index.js';
 import { isHttpErrorPage } from '../../../../shared/src/events/page.js';
@@ -212,6 +197,13 @@ export function jobDecider<R extends JobRequest, S extends JobState<R>, C extend
     });
   }
 
+  // `Advance` emits what is due, in order: (1) a cancelled job finishes at once; (2) a
+  // requested job starts (the policy gives its first pages); (3) the policy's own decisions
+  // (a crawl judges links, blocks hosts); (4) queued pages are requested while fewer than
+  // maxInFlight are loading and fewer than maxUnfinished are unfinished; (5) with nothing
+  // left, the job finishes and asks for its webhook. "What is due" rather than "react to
+  // this event": deciding again after a crash or redelivery yields the same events, which
+  // the log refuses as duplicates (appended `once`).
   function decide(command: JobCommand, initial: S, ctx: C): Emitted[] {
     if (initial.status === 'NONE' || isFinished(initial)) return [];
     const at = ctx.now.toISOString();

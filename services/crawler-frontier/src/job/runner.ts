@@ -1,19 +1,7 @@
-// The one decider runner for multi-page jobs (crawl, batch): runs a job decider (decider.ts)
-// against the log.
-//
-// One durable consumer per kind on `trawl.<kind>.>` (nats-server 2.9 allows one filter
-// subject, so it sees every event of the kind) that acts on five: <kind>_requested,
-// page_fetched (a page no longer loading lets the next one load), page_completed,
-// page_failed and <kind>_cancel_requested. For each of those it
-//   1. takes the job's lock (one job's messages one at a time, different jobs in parallel),
-//   2. brings the job's state up to date from the log (states.ts): the log, not the message,
-//      is the truth, so arrival order, redeliveries and other replicas' appends do not matter,
-//   3. prepares what the policy needs with IO (a crawl loads robots.txt for its links),
-//   4. decides `Advance` and appends every event with `once`: a decision repeated after a
-//      crash or by another replica is refused by the server, never applied twice.
-// Own appends are not folded into the cache directly (that would skip sequence numbers of
-// events not seen yet); the next catch-up reads them back. A message the worker gives up on
-// ends its job FAILED (`Fail`).
+// The one decider runner for multi-page jobs (crawl, batch): one durable consumer per kind
+// on `trawl.<kind>.>` (nats-server 2.9 allows one filter subject) runs the job decider
+// (decider.ts) against the log for the five events a job reacts to. The log, not the
+// message, is the truth, so arrival order, redeliveries and other replicas do not matter.
 import { makeEvent, type AnyEvent } from '../../../../shared/src/events/index.js';
 import type { MultiPageKind } from '../../../../shared/src/events/job.js';
 import { newId as defaultNewId, systemClock, type Clock, type IdGenerator } from '../../../../shared/src/ids.js';
@@ -61,6 +49,14 @@ export interface JobRunner {
   fail(jobId: string, reason: string): Promise<void>;
 }
 
+/**
+ * Per event: take the job's lock (one job's messages one at a time, jobs in parallel),
+ * bring its state up to date from the log (states.ts), prepare what the policy needs with
+ * IO (a crawl's robots.txt), decide `Advance` and append every event `once`, so a decision
+ * repeated after a crash or by another replica is refused. Own appends are read back by the
+ * next catch-up, not folded in (that would skip events not seen yet). A trigger the worker
+ * gives up on ends its job FAILED.
+ */
 export function createJobRunner<S extends { status: JobStatus }, C extends DecideContext>(
   log: EventLog, spec: JobSpec<S, C>, options: JobRunnerOptions = {},
 ): JobRunner {

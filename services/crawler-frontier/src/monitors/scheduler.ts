@@ -1,15 +1,7 @@
 // The monitor scheduler (docs/architecture.md "Monitors"): every MONITOR_CHECK_INTERVAL_MS
-// it catches its monitors' states up with the log (`trawl.monitor.>`, from the last
-// sequence it read), then for each active monitor asks the decider for a due tick and
-// looks after the run in progress.
-//
-// Exactly once per tick across replicas and restarts: every replica may decide the same
-// tick, but monitor_ticked is appended on the sequence the replica last saw on that
-// subject (a replica that is behind loses with a conflict and catches up) and with the
-// tick as its Nats-Msg-Id (a repeat inside the duplicate window is dropped). The run's job
-// id comes from the tick, and its first event is appended `once`: a scheduler that died
-// between the tick and the job makes the same job when it (or another replica) comes back,
-// never a second one. monitor_run_finished and the webhook are guarded the same way.
+// it catches its monitors' states up with the log, asks the decider for due ticks and looks
+// after the run in progress. Exactly once per tick across replicas and restarts: see
+// `MonitorScheduler`.
 import { AppendConflictError } from '../../../../shared/src/nats/event-log.js';
 import { makeEvent, type StoredEvent } from '../../../../shared/src/events/index.js';
 import { newId } from '../../../../shared/src/ids.js';
@@ -33,6 +25,14 @@ interface Tracked {
   started?: string;
 }
 
+/**
+ * Exactly once per tick: every replica may decide the same tick, but monitor_ticked is
+ * appended on the sequence the replica last saw on that subject (one that is behind loses
+ * with a conflict and catches up) with the tick as its Nats-Msg-Id. The run's job id comes
+ * from the tick and its first event is appended `once`: a scheduler that died between tick
+ * and job makes the same job when it (or another replica) comes back. monitor_run_finished
+ * and the webhook are guarded the same way.
+ */
 export class MonitorScheduler {
   private readonly monitors = new Map<string, Tracked>();
   private lastSeq = 0;

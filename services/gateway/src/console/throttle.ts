@@ -1,15 +1,7 @@
-// Sign-in attempts, limited per account and per client address. An attempt is counted
-// BEFORE its password is checked: `reserve` takes one slot of the account's count and one
-// of the address's with compare-and-set (shared/src/nats/kv-cas.ts), and refuses when
-// either is full; a right password gives its slots back (`refund`), a wrong one keeps them
-// as failures. So however many requests arrive at once, on however many gateway replicas,
-// at most MAX_FAILURES_PER_ACCOUNT passwords of one account and MAX_FAILURES_PER_ADDRESS
-// of one address are ever checked per window: checking first and counting afterwards let
-// every request in flight through.
-//
-// The window slides: a count expires WINDOW after its last change (the bucket's TTL; each
-// write is a new message). Counters live in a JetStream KV bucket, so every replica sees
-// the same counts; they are a brake, not a record, and are not events.
+// Sign-in attempts, limited per account and per client address, in a JetStream KV bucket
+// every gateway replica shares (a brake, not a record: not events). An attempt is counted
+// BEFORE its password is checked (see `reserve`): checking first and counting afterwards
+// let every request in flight through. A count expires WINDOW after its last change.
 import { createHash } from 'node:crypto';
 import { StorageType, type JetStreamClient, type KV } from 'nats';
 import { RateLimitedError } from '../../../../shared/src/errors.js';
@@ -62,6 +54,11 @@ export class LoginThrottle {
     }));
   }
 
+  // Each `reserve` takes one slot of the account's count and one of the address's with
+  // compare-and-set (shared/src/nats/kv-cas.ts); a right password gives them back
+  // (`refund`), a wrong one keeps them. So however many requests arrive at once, on however
+  // many replicas, at most MAX_FAILURES_PER_ACCOUNT / MAX_FAILURES_PER_ADDRESS passwords are
+  // ever checked per window (each write renews the count's TTL: the window slides).
   /**
    * Counts one attempt of this account from this address, before its password is checked.
    * Throws RATE_LIMITED when either limit is reached (nothing is then checked or counted).

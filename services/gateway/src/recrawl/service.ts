@@ -1,15 +1,8 @@
 // What the recrawl endpoints do, without HTTP (docs/api.md "Recrawl"). A recrawl is a new,
-// ordinary crawl of the same request (same start URL, limits, paths and page options), with
-// the changeTracking format added so every page says how it compares with the key's last
-// observation of it; conditional fetches make its unchanged pages cheap. Its link to the
-// crawl it repeats is `recrawl_requested`, appended before the new crawl's crawl_requested
-// (so whoever reads the crawl finds the link), and the report is made from both crawls'
-// pages when asked for.
-//
-// Sitemap lastmod: unless asked to revalidate, the site's sitemaps are read first (within
-// SITEMAP_BUDGET_MS, through the SSRF-safe client), and their entries (page key -> lastmod)
-// stored with the link; the fetcher skips a page whose lastmod is not newer than its last
-// observation, and the report lists it in unchangedUrls.
+// ordinary crawl of the same request with the changeTracking format added; conditional
+// fetches and the sitemaps' lastmod (read first, within SITEMAP_BUDGET_MS) make its
+// unchanged pages cheap. Its link to the crawl it repeats, `recrawl_requested`, is appended
+// before the new crawl's crawl_requested, so whoever reads the crawl finds the link.
 import { IllegalStateError, NotFoundError } from '../../../../shared/src/errors.js';
 import { JOB_PART } from '../../../../shared/src/events/job.js';
 import { makeEvent } from '../../../../shared/src/events/index.js';

@@ -1,15 +1,7 @@
 // Records a completed page as an observation of its URL by its key, and answers the
-// changeTracking format from it (docs/architecture.md "Observations").
-//
-// Crash safety, in order:
-//   1. the markdown goes to the baselines bucket under a content-addressed name
-//      (<keyId>/<pageKey>/<sha256>.md): a repeat overwrites the same object (and refreshes
-//      its age: an unchanged page keeps its baseline alive);
-//   2. url_observed is appended with the subject's last sequence as the expected one, so
-//      observations of one (key, URL) form a chain with no two writers on one link;
-//      the Nats-Msg-Id names the page, so a repeat within the duplicate window is dropped;
-//   3. a redelivered transform finds its own observation after its page_fetched and
-//      answers from it (chain.ts) instead of appending a second.
+// changeTracking format from it (docs/architecture.md "Observations"). Crash-safe: a
+// content-addressed baseline, then url_observed appended on the subject's last sequence
+// (see `observe`), so a redelivered transform finds its own observation and never appends two.
 import { PayloadNotFoundError, type PayloadStore } from '../../../../shared/src/nats/payloads.js';
 import { AppendConflictError, type EventLog } from '../../../../shared/src/nats/event-log.js';
 import { makeEvent, type PayloadRef, type UrlObserved } from '../../../../shared/src/events/index.js';
@@ -73,6 +65,12 @@ const BASELINE_REFRESH_MAX_MS = 86_400_000;
 export class PageObserver {
   constructor(private readonly deps: PageObserverDeps) {}
 
+  // Crash safety, in order: (1) the markdown goes to the baselines bucket under a
+  // content-addressed name (<keyId>/<pageKey>/<sha256>.md), so a repeat overwrites the same
+  // object and refreshes its age; (2) url_observed is appended with the subject's last
+  // sequence as the expected one (one chain per key and URL, no two writers on a link) and a
+  // Nats-Msg-Id naming the page; (3) a redelivered transform finds its own observation after
+  // its page_fetched and answers from it (chain.ts) instead of appending a second.
   async observe(input: ObserveInput): Promise<ObserveOutcome> {
     const { log, baselines } = this.deps;
     const at = { kind: 'observation' as const, id: input.apiKeyId, part: historyPart(input.url, input.tag) };

@@ -1,16 +1,8 @@
-// The page outcome classifier (docs/api.md "Page outcome"): pure over PageSignals.
-//
-// A false `challenge`, `blocked` or `empty` fails a good page, so every rule needs two
-// kinds of sign: what the page names (a vendor's header, element or script, a title or a
-// phrase) AND that it is thin (little text besides). Vendors inject their sensors into
-// ordinary pages too (Cloudflare's /cdn-cgi/challenge-platform/ JS detections, PerimeterX's
-// _pxAppId, Imperva's _Incapsula_Resource script), and articles about CAPTCHAs, 404 pages
-// or logging in use the same words, so a name on a page with an article behind it never
-// decides. Only two headers decide alone: Cloudflare's `cf-mitigated: challenge` and AWS
-// WAF's `x-amzn-waf-action`, which those vendors send on the challenge response only.
-//
-// Rules run in order: challenge, blocked, consent-wall, login-wall, paywall, soft-404,
-// empty, ok. The first that holds wins.
+// The page outcome classifier (docs/api.md "Page outcome"): pure over PageSignals. A false
+// `challenge`, `blocked` or `empty` fails a good page, so a rule needs both what the page
+// names (a vendor's header, element or script, a title, a phrase) AND that it is thin:
+// vendors inject their sensors into ordinary pages, and articles use the same words. Only
+// Cloudflare's `cf-mitigated: challenge` and AWS WAF's `x-amzn-waf-action` decide alone.
 import { MAX_EVIDENCE, type PageOutcome, type PageOutcomeVerdict } from '../../../../shared/src/page-outcome/outcome.js';
 import type { MarkerHit, PageSignals } from './signals.js';
 
@@ -99,6 +91,7 @@ const CONSENT_TITLES = [/^before you continue/i, /^bevor sie (zu google )?weiter
 const LOGIN_TITLES = /^(log ?in|sign ?in|sign in to|log in to|login|anmelden|connexion|iniciar sesi[oó]n|accedi|inloggen|zaloguj)\b/i;
 const LOGIN_PATH = /(^|\/)(log-?in|sign-?in|signin|auth(enticate)?|sso|account\/login|users?\/sign_in|session\/new)(\/|$|\.|\?)/i;
 
+/** Rules in order, the first that holds wins: challenge, blocked, consent-wall, login-wall, paywall, soft-404, empty, ok. */
 export function classifyPage(s: PageSignals): PageOutcomeVerdict {
   const e = new Evidence(s);
   return (

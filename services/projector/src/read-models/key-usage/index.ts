@@ -1,15 +1,6 @@
-// Key usage: what each API key is using, for the plan limits the gateway enforces.
-//   - pages fetched this calendar month (UTC), for the monthly quota: every page a browser
-//     loads for the key counts 1 (a scrape, each crawl or batch page) and a map request
-//     counts 1; cache hits and joined identical scrapes count 0 (spec: "a cache hit does not
-//     count against the monthly quota"); a scrape that failed as a challenge, block or empty
-//     page (PAGE_CHALLENGE, PAGE_BLOCKED, PAGE_EMPTY) is given back;
-//   - jobs running now (scrapes, crawls, batch scrapes), for the plan's concurrency limit;
-//   - pages still committed to running crawls and batches (granted when accepted, counted
-//     down as each page is requested, released when the job ends), so two crawls started
-//     a minute apart cannot both plan the same remaining quota.
-// Page events other than page_requested do not carry the key, so `load` finds it through
-// the job's own read model (applied before this one).
+// Key usage: what each API key is using, for the plan limits the gateway enforces: pages
+// fetched this calendar month (the monthly quota), jobs running now (the concurrency limit)
+// and pages still committed to running crawls and batches. What counts: see `evolve`.
 import type { StoredEvent } from '../../../../../shared/src/events/index.js';
 import type { KeyUsageDoc, ReadModelStore } from '../../../../../shared/src/store/index.js';
 import type { ReadModel } from '../types.js';
@@ -66,7 +57,16 @@ function drawDown(doc: KeyUsageDoc, jobId: string): KeyUsageDoc {
   return left === undefined ? doc : { ...doc, committedPages: { ...doc.committedPages, [jobId]: Math.max(0, left - 1) } };
 }
 
-/** `current` is the key's usage (a blank one for a key never seen), or null when the event is not about usage. */
+/**
+ * `current` is the key's usage (a blank one for a key never seen), or null when the event is
+ * not about usage. Monthly pages (UTC month): every page a browser loads for the key counts 1
+ * (a scrape, each crawl or batch page), a map counts 1; cache hits and joined scrapes count 0
+ * (spec); a scrape failed as PAGE_CHALLENGE, PAGE_BLOCKED or PAGE_EMPTY is given back.
+ * Committed pages are granted when a crawl or batch is accepted, counted down as each page is
+ * requested and released when it ends, so two crawls a minute apart cannot both plan the
+ * same remaining quota. Page events other than page_requested lack the key: `load` finds it
+ * through the job's read model (applied before this one).
+ */
 export function evolve(current: KeyUsageDoc | null, event: StoredEvent): KeyUsageDoc | null {
   if (!current) return null;
   const doc = { ...current, lastSeq: event.seq };

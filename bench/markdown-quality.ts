@@ -1,17 +1,9 @@
-// Markdown quality on Readability's own test pages (../shared/fixtures/readability-pages).
-// For each page: transformPage(source.html, onlyMainContent) and compare the text of our
-// markdown (Markdown syntax stripped, images dropped: their alt text is not visible text)
-// with what Readability's reader view shows (the title from expected-metadata.json, then
-// the visible text of expected.html) as bags of tokens: precision, recall and F1. Titles are compared with
-// expected-metadata.json. Chinese and Japanese text is tokenized per character.
-//
-//   npx tsx bench/markdown-quality.ts             all pages: table and means
-//   npx tsx bench/markdown-quality.ts aclu --show one page, with its markdown
-//   npx tsx bench/markdown-quality.ts aclu --diff tokens we add or miss (most frequent first)
-//   npx tsx bench/markdown-quality.ts --perf [page]  transform time of one page (default
-//                                        medium-1, 116 KB): median of 20 runs after 5 warm-ups
-//
-// The scoring functions are exported for test/unit/transformer/fixtures.test.ts.
+// Markdown quality on Readability's own test pages (../shared/fixtures/readability-pages):
+// our markdown's text against Readability's reader view, as bags of tokens (precision,
+// recall, F1; Chinese and Japanese per character). The scoring is exported for
+// test/unit/transformer/fixtures.test.ts.
+//   npx tsx bench/markdown-quality.ts [page] [--show|--diff]   table, one page, token diff
+//   npx tsx bench/markdown-quality.ts --perf [page]            transform time of one page
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';

@@ -1,16 +1,8 @@
 // Operator CLI for API keys, without a restart: `npm run keys -- <command>` (in a container:
-// `node dist/scripts/keys.js <command>`). It talks to NATS only (NATS_URL, or the local
-// nats-server `npm start` runs on 127.0.0.1:4222): every command reads the key's events
-// from the log, decides (shared/src/api-keys/decider.ts) and appends. `list` folds the log
-// too, so it needs no access to the read-model store and shows the truth even while the
-// projector is behind.
-//
-// After an append it waits (up to 5 s) for the projector to apply the event, because
-// that is when the gateways act on it, and says whether that happened.
-//
-// Exit codes: 0 done (also "already revoked" and "already on that plan": the state asked
-// for holds, so scripts may repeat a command); 1 refused or failed (unknown key, plan of a
-// revoked key, NATS unreachable); 2 bad arguments.
+// `node dist/scripts/keys.js <command>`). It talks to NATS only: every command reads the
+// key's events from the log, decides (shared/src/api-keys/decider.ts) and appends, then
+// waits a little for the projector to apply it (that is when the gateways act on it). `list`
+// folds the log too, so it shows the truth even while the projector is behind.
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { connect, type NatsConnection } from 'nats';
@@ -208,6 +200,11 @@ async function run(command: Exclude<Command, { name: 'help' }>, nc: NatsConnecti
   }
 }
 
+/**
+ * Exit codes: 0 done (also "already revoked" and "already on that plan": the state asked
+ * for holds, so scripts may repeat a command); 1 refused or failed (unknown key, plan of a
+ * revoked key, NATS unreachable); 2 bad arguments.
+ */
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   let command: Command;
   try {

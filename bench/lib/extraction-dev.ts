@@ -1,17 +1,8 @@
 // The extraction dev set (../shared/fixtures/extraction-dev/trafilatura-eval: 400 labeled
 // pages) and its metric (../shared/extraction-score), loaded in-process so that the bench,
 // the tuning script (bench/extraction-dev.ts) and the regression floor test score exactly
-// what extractPage returns, without a service in between.
-//
-// Pages are stored as their original bytes, without the HTTP Content-Type they were served
-// with: they are decoded as a browser does without one (html-encoding-sniffer: BOM, then a
-// <meta charset> anywhere in the head, which a browser also honours when it comes late by
-// re-parsing; then, as the HTML standard's autodetection step allows and Chromium does,
-// UTF-8 when the bytes are valid UTF-8, else windows-1252) and turned into text by the
-// WHATWG TextDecoder of Node (full ICU: every legacy encoding).
-// Then they are parsed by parse5 (the HTML standard's tree builder, as in a browser) and
-// serialized again: the transformer gets Chromium's serialization of the rendered DOM in
-// the service, which is always well-formed, never the raw bytes of a broken page.
+// what extractPage returns, without a service in between. Pages are decoded and re-serialized
+// as a browser would hand them to the transformer (see `decodeHtml`).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -68,7 +59,15 @@ export function devSetDir(shared = sharedDir()): string | undefined {
   return dir && fs.existsSync(path.join(dir, 'ground-truth.json')) ? dir : undefined;
 }
 
-/** A page's bytes as the text a browser would parse. */
+/**
+ * A page's bytes as the text a browser would parse. Pages are stored without the
+ * Content-Type they were served with, so they are decoded as a browser does without one
+ * (html-encoding-sniffer: BOM, then a <meta charset> anywhere in the head; then, as the HTML
+ * standard's autodetection allows and Chromium does, UTF-8 when the bytes are valid UTF-8,
+ * else windows-1252) by Node's TextDecoder (full ICU). The caller then parses with parse5
+ * and serializes again: the service's transformer always gets Chromium's well-formed
+ * serialization, never a broken page's raw bytes.
+ */
 export function decodeHtml(bytes: Uint8Array): string {
   // Two defaults tell "declared" from "nothing found" (the sniffer returns the default then).
   const declared = sniffEncoding(bytes, { defaultEncoding: 'UTF-16LE', maxPrescanBytes: CHARSET_SCAN_BYTES });

@@ -1,21 +1,8 @@
-// 8-10. Fetch engines (docs/benchmarks.md "Engines"), all in the same run:
-//  8. the crawl site (N article pages) crawled with engine browser, then with engine auto,
-//     each on its own copy of the site (its own host, so auto starts from an unknown host):
-//     pages/s, CPU ms/page, peak PSS of the tree, and the share of pages whose markdown is
-//     identical between the two runs;
-//  9. a mixed site where every third page builds its content with JavaScript (an empty
-//     app root filled by a script at once, from data fetched at load, or after a timer of
-//     50 ms to 2 s): browser against auto, pages/s, and pages whose markdown lacks the
-//     page's own token (missing content);
-// 10. N scrapes submitted at once with engine auto against the naive Playwright baseline
-//     (scenario 2 with `engine: auto`).
-// 8 also compares the auto crawl with a no-browser HTTP crawler (bench/http-crawler.ts:
-// fetch + the transformer's extraction in one process, CheerioCrawler-style) crawling its
-// own copy of the same site before the system boots.
-// Every crawl also counts the site's requests per page: under auto each page is requested
-// once (the browser is given the GET's response), and 8 adds a server-rendered site whose
-// every page carries a __NEXT_DATA__-style data island read by an inline script (issue 21:
-// such pages are not client-rendered, so at most a few of them may be rendered).
+// 8-10. Fetch engines, all in the same run (docs/benchmarks.md "What is measured"): 8 the
+// crawl site crawled with engine browser, then auto (plus a no-browser HTTP crawler,
+// bench/http-crawler.ts, and a server-rendered site with data islands); 9 a mixed site where
+// every third page builds its content with JavaScript; 10 N scrapes at once with auto
+// against the naive Playwright baseline. Every crawl counts the site's requests per page.
 import { startSite, type TestSite } from '../../test/support/site.js';
 import { pageRequests } from '../../test/zoo/sites.js';
 import { runHttpCrawler, type BaselineRun, type HttpCrawlerRun } from '../lib/baseline-runner.js';

@@ -26,8 +26,8 @@ export const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
   // With the GPU off, Chromium's GPU process still loads SwiftShader (software GL) for
-  // compositing; without it the GPU process is about 20 MB instead of 36-55 (PSS) and
-  // pages are composited in software all the same (screenshots included).
+  // compositing; without it the GPU process is much smaller (docs/benchmarks.md "Third
+  // session") and pages are composited in software all the same (screenshots included).
   '--disable-software-rasterizer',
   '--disable-background-networking',
   '--disable-component-update',

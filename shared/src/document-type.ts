@@ -118,8 +118,8 @@ export const DOCUMENT_LIMITS = {
    *  ~10 µs each; a long report has a few hundred a page. */
   maxPdfTextItems: 500_000,
   /** Characters of text in one document (PDF text runs; DOCX text, CDATA and comments):
-   *  ~3,000 pages of prose. Text is what every later step copies (HTML, markdown): a DOCX
-   *  of 30 MiB of text took a transformer thread 570 MB above idle. */
+   *  ~3,000 pages of prose. Text is what every later step copies (HTML, markdown), so it
+   *  multiplies in memory (docs/benchmarks.md "Documents (scenario 13)"). */
   maxTextChars: 10_000_000,
   /** XML elements of one DOCX, all its XML parts together (a DOM costs ~0.5 KB each). */
   maxXmlElements: 500_000,

@@ -6,7 +6,7 @@
 //
 // Memory budget: the transformer's peak RSS (VmHWM, reset after warm-up through
 // /proc/<pid>/clear_refs, else sampled) stays within TRANSFORMER_PEAK_BUDGET_BYTES above
-// its warm idle RSS. Before the budgets, these three took it to 6.1 GB.
+// its warm idle RSS (what they cost before the budgets: docs/benchmarks.md "Documents (scenario 13)").
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import type http from 'node:http';

@@ -22,7 +22,7 @@ const TRANSFORM_TIMEOUT_MS = 4000;
  * asserted on the transformer's part (timings.transformMs: from the message's arrival to
  * its result, the wait for a thread included). The whole scrape gets a generous bound: the
  * fetch queue is not the transformer's, and this machine's load (shared by many test runs)
- * delays it by seconds. Before issue 20 either took over 60 s (the stall's handler timeout).
+ * delays it by seconds. Before issue 20 either waited for the stall's handler timeout.
  */
 const OTHER_KEY_TRANSFORM_MS = 2000;
 const OTHER_KEY_SCRAPE_MS = 30_000;

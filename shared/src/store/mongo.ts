@@ -1,7 +1,7 @@
 // Production read-model store on MongoDB with the official driver. Same documents as the
 // embedded store; indexes are created at init. The driver is imported in init(), not at
-// load: it costs about 25 MB of memory in every process that merely links this file (the
-// gateway and projector with the default embedded store never load it).
+// load: it costs tens of MB in every process that merely links this file (docs/benchmarks.md
+// "Third session"; the gateway and projector with the default embedded store never load it).
 import type { Collection, Db, Document, MongoClient } from 'mongodb';
 import type { BatchPageDoc } from './batches.js';
 import { toListed, type CollectionDef, type DocCollection, type Page } from './collection.js';

@@ -7,7 +7,7 @@ import type MarkdownItModule from 'markdown-it';
 import { SafeHtml } from './html.js';
 
 // Loaded on the first rendered job page (synchronously, the CommonJS build): a gateway that
-// serves only the API never holds markdown-it (about 4 MB of resident memory).
+// serves only the API never holds markdown-it (its memory: docs/benchmarks.md "Third session").
 const require = createRequire(import.meta.url);
 type MarkdownIt = ReturnType<typeof MarkdownItModule>;
 let renderer: MarkdownIt | undefined;

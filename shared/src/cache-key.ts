@@ -1,14 +1,7 @@
 // The scrape result cache key (spec "Caching rules"): SHA-256 of the normalized URL and the
-// options that change the result. Decisions (docs/api.md "Cache"):
-//   - in the key: formats, onlyMainContent, include/excludeTags, viewport, mobile, device,
-//     darkMode, headers, waitFor, actions, screenshot options (fullPage, format, quality,
-//     clip), the extract schema: a request with actions is never served a result made
-//     without them, nor a schema served the json of another (field order aside: keys are sorted);
-//   - not in the key: `timeout` (a page that loaded loads the same with more time),
-//     screenshotOptions.response (url or base64 is only how the same image is returned) and
-//     `conditional` (how the page may be fetched, not what it is);
-//   - requests with custom headers are cached per API key: headers may carry credentials,
-//     and one key must never be served a page fetched with another key's cookies.
+// options that change the result; which options are in it and why: docs/api.md "Cache".
+// Requests with custom headers are cached per API key: headers may carry credentials, and
+// one key must never be served a page fetched with another key's cookies.
 import { sha256Hex } from './ids.js';
 import type { ResolvedScrapeOptions } from './scrape-options.js';
 

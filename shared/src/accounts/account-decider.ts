@@ -1,14 +1,6 @@
 // A console account as a pure decider: `evolve` folds the account's events, `decide` turns
-// a command and that state into new events or refuses it. No IO, no clock: the time
-// comes in the command (`at`). The IO around it is ./commands.ts.
-//
-// The rules:
-//   - Register: refused when the account exists (its id derives from the email, so an
-//     email registers once);
-//   - ChangePlan: refused when unknown; nothing when it is on that plan already;
-//   - Disable: refused when unknown, and for an admin's own account (an admin cannot lock
-//     themself out); nothing when disabled already;
-//   - Enable: refused when unknown; nothing when active.
+// a command and that state into new events or refuses it (the rules: see `decideAccount`).
+// No IO, no clock: the time comes in the command (`at`). The IO around it is ./commands.ts.
 import { IllegalStateError, NotFoundError, ValidationError } from '../errors.js';
 import { ACCOUNT_PART, type Role } from '../events/account.js';
 import type { EventData } from '../events/index.js';
@@ -57,6 +49,13 @@ export class AccountStateError extends IllegalStateError {
   }
 }
 
+/**
+ * Register: refused when the account exists (its id derives from the email, so an email
+ * registers once). ChangePlan: refused when unknown; nothing when on that plan already.
+ * Disable: refused when unknown and for an admin's own account (an admin cannot lock
+ * themself out); nothing when disabled already. Enable: refused when unknown; nothing when
+ * active.
+ */
 export function decideAccount(command: AccountCommand, state: AccountState): AccountEvent[] {
   const at = command.at.toISOString();
   if (command.type === 'Register') {

@@ -1,14 +1,8 @@
 // Operator commands on API keys, against the event log (the IO around ./decider.ts): read
 // the key's history, decide, append. The log is the only truth these read; no read model
-// is needed, so the CLI (scripts/keys.ts) needs nothing but NATS.
-//
-// Concurrency, per event:
-//   - key_created and key_revoked happen once per key: appended with `once`, so of two
-//     racing operators the second is refused by the server, re-reads, and gets the
-//     decider's answer ("already exists" / "already revoked");
-//   - key_plan_changed repeats: appended with the subject's last sequence as read, so two
-//     racing plan changes cannot both pass on a stale state; the loser re-reads and decides
-//     again (the plan may already be the one asked for).
+// is needed, so the CLI (scripts/keys.ts) needs nothing but NATS. Once-only events are
+// appended `once`, repeating ones on the subject's last sequence: of two racing operators
+// the loser re-reads and gets the decider's answer.
 import { NotFoundError } from '../errors.js';
 import { KEY_PART } from '../events/apikey.js';
 import { appendDecision } from '../append-decision.js';

@@ -1,14 +1,6 @@
-// API key events. The key itself never enters the log: only its hash. Subjects:
-//
-//   trawl.apikey.<keyId>.key.key_created              once, when the key is made
-//   trawl.apikey.<keyId>.key.key_revoked              once: a revoked key stays revoked
-//   trawl.apikey.<keyId>.key.key_plan_changed         each change of the key's plan
-//   trawl.apikey.<keyId>.key.key_adopted              once: an operator's key (made by npm
-//                                                     start or BOOTSTRAP_API_KEYS, owned by no
-//                                                     account) joins a console account
-//   trawl.apikey.<keyId>.key.webhook_secret_rotated   each rotation of the key's webhook
-//                                                     signing secret; the last one names the
-//                                                     current generation (none: generation 0)
+// API key events (subjects `trawl.apikey.<keyId>.key.<event>`; which happen once and which
+// repeat: docs/architecture.md "API keys"). The key itself never enters the log: only its
+// hash.
 import { Type, type Static } from '@sinclair/typebox';
 import { PLANS } from '../plans.js';
 import { Timestamp } from './common.js';

@@ -1,14 +1,8 @@
 // The crawl policy of the multi-page job decider (../job/decider.ts): a crawl starts from one
-// page and grows by the links of the pages it completes. What a crawl adds to a job:
-//   - each completed page's links are judged once (crawl_links_discovered) against depth,
-//     paths, robots.txt, the limit and the pages already accepted; the accepted ones are
-//     queued in order (FIFO, so the crawl is breadth-first);
-//   - hosts that refuse the crawler are backed off, then blocked (host-blocks.ts);
-//   - the crawl fails when its start page does; otherwise it completes.
-// The worker passes a robots predicate that answers synchronously (robots.txt loaded first).
-//
-// Memory: the state holds page keys, depths and the URLs still queued, never page
-// content; a completed page's links are held only until its verdict is recorded.
+// page and grows by the links of the pages it completes, judged once each (depth, paths,
+// robots.txt, limit) and queued FIFO, so the crawl is breadth-first; hosts that refuse it are
+// backed off, then blocked (host-blocks.ts). The state holds page keys, depths and queued
+// URLs, never page content (a page's links only until their verdict is recorded).
 import type { CrawlRequested, CrawlSkipReason } from '../../../../shared/src/events/job.js';
 import { checkLink, pageKeyOfUrl } from './links.js';
 import { backingOff, dueToBlock, hostOf, isBlocked, noRefusals, REFUSAL_CODES, withBlocked, withResult, type HostRefusals } from './host-blocks.js';

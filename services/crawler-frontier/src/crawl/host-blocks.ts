@@ -1,14 +1,8 @@
 // A crawl's hosts that answer with bot challenges or block pages (docs/api.md "Page
 // outcome"): a pure fold of page results per host, and the verdicts the crawl decider acts
-// on. Why: a site that refuses a crawler refuses every page after the first few; asking it
-// for the rest of the crawl's pages costs the user quota (crawl pages are charged) and tells
-// the site's bot manager to harden its verdict.
-//   - back off: after one refusal the crawl keeps at most one page of that host loading
-//     (no clock needed: the next page waits for the last one's answer);
-//   - block: after HOST_BLOCK_AFTER refusals in a row the crawl stops asking that host
-//     (crawl_host_blocked; its queued pages count under failedUrls, its links are skipped).
-// A page of the host that completes ends the streak; other failures (timeouts, network)
-// neither count nor reset it.
+// on (back off after one refusal, block after HOST_BLOCK_AFTER in a row). Why: a site that
+// refuses a crawler refuses every page after the first few; asking it for the rest costs
+// the user quota and tells the site's bot manager to harden its verdict.
 import { FAILING_OUTCOMES, HOST_REFUSAL_OUTCOMES } from '../../../../shared/src/page-outcome/outcome.js';
 
 /** Refusals in a row after which a crawl stops asking a host. */
@@ -28,7 +22,10 @@ export const noRefusals = (): HostRefusals => ({ streak: new Map(), blocked: new
 
 export type PageResult = 'refused' | 'completed' | 'other';
 
-/** The result of a page of `host` folded in. */
+/**
+ * The result of a page of `host` folded in: a refusal lengthens the host's streak, a page
+ * that completes ends it, other failures (timeouts, network) neither count nor reset it.
+ */
 export function withResult(h: HostRefusals, host: string, result: PageResult): HostRefusals {
   if (result === 'other') return h;
   const streak = new Map(h.streak);
@@ -48,10 +45,12 @@ export function withBlocked(h: HostRefusals, host: string): HostRefusals {
 
 export const isBlocked = (h: HostRefusals, host: string): boolean => h.blocked.has(host);
 
-/** A host that refused the last page asked of it: one of its pages loading at a time. */
+/** A host that refused the last page asked of it: one of its pages loading at a time (no
+ *  clock needed: the next page waits for the last one's answer). */
 export const backingOff = (h: HostRefusals, host: string): boolean => (h.streak.get(host) ?? 0) > 0;
 
-/** Hosts due to be blocked: HOST_BLOCK_AFTER refusals in a row and not blocked yet. */
+/** Hosts due to be blocked: HOST_BLOCK_AFTER refusals in a row and not blocked yet (then
+ *  crawl_host_blocked: its queued pages count under failedUrls, its links are skipped). */
 export function dueToBlock(h: HostRefusals, after = HOST_BLOCK_AFTER): string[] {
   return [...h.streak].filter(([host, n]) => n >= after && !h.blocked.has(host)).map(([host]) => host);
 }

@@ -2,7 +2,7 @@
 // serialization and type the SDK. Counters and states are named as for crawls; page
 // entries as scrape results. The request is shared/src/batch-options.ts.
 import { Type, type Static } from '@sinclair/typebox';
-import { JobStatusSchema, WaitMs } from './common.js';
+import { jobGetQuery, JobStatusSchema } from './common.js';
 import { PageContentFields, PageError } from './scrape.js';
 
 export const BatchCreated = Type.Object({
@@ -42,11 +42,5 @@ export type BatchJobView = Static<typeof BatchJobView>;
 export const BatchListItem = Type.Object({ ...Counters, completedAt: Type.Optional(Type.String()) });
 export type BatchListItem = Static<typeof BatchListItem>;
 
-export const BatchGetQuery = Type.Object(
-  {
-    cursor: Type.Optional(Type.String({ pattern: '^[0-9]{1,4}$', description: 'From a previous response\'s `next`' })),
-    waitMs: Type.Optional(WaitMs),
-  },
-  { additionalProperties: false },
-);
+export const BatchGetQuery = jobGetQuery(4);
 export type BatchGetQuery = Static<typeof BatchGetQuery>;

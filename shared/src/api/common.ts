@@ -52,3 +52,12 @@ export type BatchPageActionParams = Static<typeof BatchPageActionParams>;
 /** /crawl/:id/pages/:pageKey/document: a page by its key (its part in the log). */
 export const CrawlPageParams = Type.Object({ id: JobId, pageKey: Type.String({ minLength: 1, maxLength: 200 }) });
 export type CrawlPageParams = Static<typeof CrawlPageParams>;
+
+/** GET of a multi-page job: the cursor from a previous answer's `next` (up to `cursorDigits` digits) and a long-poll. */
+export const jobGetQuery = (cursorDigits: number) => Type.Object(
+  {
+    cursor: Type.Optional(Type.String({ pattern: `^[0-9]{1,${cursorDigits}}$`, description: 'From a previous response\'s `next`' })),
+    waitMs: Type.Optional(WaitMs),
+  },
+  { additionalProperties: false },
+);

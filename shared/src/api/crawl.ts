@@ -2,7 +2,7 @@
 // serialization and type the SDK. The request is shared/src/crawl-options.ts.
 import { Type, type Static } from '@sinclair/typebox';
 import { ChangeTrackingReport } from '../change-tracking.js';
-import { JobStatusSchema, WaitMs } from './common.js';
+import { jobGetQuery, JobStatusSchema } from './common.js';
 import { DocumentView, ExtractedJson } from './scrape.js';
 
 export const CrawlCreated = Type.Object({ id: Type.String(), status: Type.Literal('PENDING') });
@@ -54,11 +54,5 @@ export type CrawlJobView = Static<typeof CrawlJobView>;
 export const CrawlListItem = Type.Object(Counters);
 export type CrawlListItem = Static<typeof CrawlListItem>;
 
-export const CrawlGetQuery = Type.Object(
-  {
-    cursor: Type.Optional(Type.String({ pattern: '^[0-9]{1,15}$', description: 'From a previous response\'s `next`' })),
-    waitMs: Type.Optional(WaitMs),
-  },
-  { additionalProperties: false },
-);
+export const CrawlGetQuery = jobGetQuery(15);
 export type CrawlGetQuery = Static<typeof CrawlGetQuery>;

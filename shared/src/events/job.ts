@@ -18,14 +18,20 @@ export type MultiPageKind = (typeof MULTI_PAGE_KINDS)[number];
 export const JOB_PART = 'job';
 export const WEBHOOK_PART = 'webhook';
 
-export const CrawlRequested = Type.Object({
-  startUrl: Type.String(),
+/** How a crawl goes from its start URL (as resolved; a monitor's crawl runs keep the same). */
+export const CrawlPlan = Type.Object({
   maxDepth: Type.Integer({ minimum: 1 }),
   limit: Type.Integer({ minimum: 1 }),
   includePaths: Type.Array(Type.String()),
   excludePaths: Type.Array(Type.String()),
   allowExternalLinks: Type.Boolean(),
   ignoreRobots: Type.Boolean(),
+});
+export type CrawlPlan = Static<typeof CrawlPlan>;
+
+export const CrawlRequested = Type.Object({
+  startUrl: Type.String(),
+  ...CrawlPlan.properties,
   scrapeOptions: ResolvedScrapeOptions,
   webhookUrl: Type.Optional(Type.String()),
   apiKeyId: Type.String(),

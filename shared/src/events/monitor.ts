@@ -5,6 +5,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ResolvedScrapeOptions } from '../scrape-options.js';
 import { Timestamp } from './common.js';
+import { CrawlPlan } from './job.js';
 
 export const MonitorSchedule = Type.Union([
   Type.Object({ intervalSeconds: Type.Integer({ minimum: 1 }) }),
@@ -13,14 +14,7 @@ export const MonitorSchedule = Type.Union([
 export type MonitorSchedule = Static<typeof MonitorSchedule>;
 
 /** A crawl monitor's crawl (the crawl request's fields but the start URL and the page options). */
-export const MonitorCrawl = Type.Object({
-  maxDepth: Type.Integer({ minimum: 1 }),
-  limit: Type.Integer({ minimum: 1 }),
-  includePaths: Type.Array(Type.String()),
-  excludePaths: Type.Array(Type.String()),
-  allowExternalLinks: Type.Boolean(),
-  ignoreRobots: Type.Boolean(),
-});
+export const MonitorCrawl = CrawlPlan;
 export type MonitorCrawl = Static<typeof MonitorCrawl>;
 
 export const MonitorCreated = Type.Object({

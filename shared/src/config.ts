@@ -2,6 +2,7 @@
 // same table (README "Configuration"); a bad value stops the process with a message that
 // names the variable, never a stack trace from deep inside a library.
 import path from 'node:path';
+import { DEFAULT_NATS_REPLICAS, MAX_NATS_REPLICAS } from './nats/replicas.js';
 import { parseCidrList, type CidrRange } from './url-safety.js';
 import { PLANS, type Plan } from './plans.js';
 import { ENGINE_DEFAULTS, ENGINES, type Engine, type EngineDefaults } from './engines.js';
@@ -36,6 +37,8 @@ export interface Config {
   host: string;
   port: number;
   natsUrl: string | undefined;
+  /** Copies of the event log, KV buckets and object stores in a JetStream cluster. */
+  natsReplicas: number;
   mongodbUrl: string | undefined;
   dataDir: string;
   bootstrapApiKeys: BootstrapKey[];
@@ -228,6 +231,7 @@ export function loadConfig(env: Env = process.env): Config {
     host,
     port,
     natsUrl: url(env, 'NATS_URL', ['nats:', 'tls:', 'ws:', 'wss:']),
+    natsReplicas: int(env, 'NATS_REPLICAS', DEFAULT_NATS_REPLICAS, 1, MAX_NATS_REPLICAS),
     mongodbUrl: url(env, 'MONGODB_URL', ['mongodb:', 'mongodb+srv:']),
     dataDir: path.resolve(env.DATA_DIR?.trim() || './.data'),
     bootstrapApiKeys: parseBootstrapKeys(env.BOOTSTRAP_API_KEYS),

@@ -3,6 +3,7 @@
 import { DiscardPolicy, RetentionPolicy, StorageType, nanos, type JetStreamManager, type NatsConnection } from 'nats';
 import { BASELINE_TTL_DEFAULT_MS } from '../config.js';
 import { ALL_EVENTS, BASELINE_BUCKET, PAYLOAD_BUCKET, STREAM_NAME } from '../subjects.js';
+import { DEFAULT_NATS_REPLICAS, openObjectStore, replicated } from './replicas.js';
 
 export interface InfrastructureOptions {
   /** 0 keeps events forever. */
@@ -10,6 +11,8 @@ export interface InfrastructureOptions {
   payloadTtlMs: number;
   /** Change-tracking baselines (0: kept forever); default BASELINE_TTL_DEFAULT_MS. */
   baselineTtlMs?: number;
+  /** Copies of the log in a JetStream cluster (NATS_REPLICAS); buckets follow the log. */
+  replicas?: number;
 }
 
 
@@ -29,23 +32,25 @@ export async function ensureInfrastructure(nc: NatsConnection, opts: Infrastruct
     allow_direct: true,
     // Events stay small: payloads go to the Object Store.
     max_msg_size: 1024 * 1024,
+    num_replicas: opts.replicas ?? DEFAULT_NATS_REPLICAS,
   };
   try {
     await jsm.streams.info(STREAM_NAME);
-    await jsm.streams.update(STREAM_NAME, config);
+    await replicated(STREAM_NAME, config.num_replicas, () => jsm.streams.update(STREAM_NAME, config));
   } catch (err) {
     if (!isNotFound(err)) throw err;
     try {
-      await jsm.streams.add(config);
+      await replicated(STREAM_NAME, config.num_replicas, () => jsm.streams.add(config));
     } catch (addErr) {
       // Another service created it between our info and add.
       if (!String((addErr as Error).message).includes('already in use')) throw addErr;
     }
   }
   const js = nc.jetstream();
-  await js.views.os(PAYLOAD_BUCKET, { storage: StorageType.File, ttl: nanos(opts.payloadTtlMs), description: 'Trawl payloads: raw HTML, results, screenshots' });
+  // The object stores follow the log's replicas (replicas.ts), raised in place when they exist.
+  await openObjectStore(js, PAYLOAD_BUCKET, { storage: StorageType.File, ttl: nanos(opts.payloadTtlMs), description: 'Trawl payloads: raw HTML, results, screenshots' });
   // Baselines outlive results: "what changed since last month" needs last month's markdown.
-  await js.views.os(BASELINE_BUCKET, {
+  await openObjectStore(js, BASELINE_BUCKET, {
     storage: StorageType.File, ttl: nanos(opts.baselineTtlMs ?? BASELINE_TTL_DEFAULT_MS), description: 'Trawl change-tracking baselines: markdown per key, URL and content hash',
   });
   return jsm;

@@ -19,8 +19,29 @@ export interface InfrastructureOptions {
 /** Window in which a repeated Nats-Msg-Id is dropped by the server. */
 export const DUPLICATE_WINDOW_MS = 10 * 60_000;
 
+/** How long a start waits for a JetStream cluster that is electing its leader. */
+export const JETSTREAM_READY_TIMEOUT_MS = 30_000;
+
+/**
+ * The manager, once JetStream answers. A cluster that has just started, or lost its meta
+ * leader, answers 503 "temporarily unavailable" for a few seconds; a start waits that out
+ * rather than dying into a restart loop.
+ */
+async function jetStreamManager(nc: NatsConnection): Promise<JetStreamManager> {
+  const deadline = Date.now() + JETSTREAM_READY_TIMEOUT_MS;
+  for (;;) {
+    try {
+      return await nc.jetstreamManager();
+    } catch (err) {
+      const message = String((err as Error)?.message);
+      if (Date.now() > deadline || !/temporarily unavailable|503|timeout/i.test(message)) throw err;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+}
+
 export async function ensureInfrastructure(nc: NatsConnection, opts: InfrastructureOptions): Promise<JetStreamManager> {
-  const jsm = await nc.jetstreamManager();
+  const jsm = await jetStreamManager(nc);
   const config = {
     name: STREAM_NAME,
     subjects: [ALL_EVENTS],

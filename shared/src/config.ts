@@ -57,6 +57,10 @@ export interface Config {
   fetcherConcurrency: number;
   /** Bulk (crawl, batch) pages of one host rendering at once in one fetcher. */
   fetcherHostMaxInFlight: number;
+  /** Bulk pages of one host loading at once across every fetcher replica (the fleet's bound). */
+  fleetHostMaxInFlight: number;
+  /** Least time between two bulk page starts on one host across the fleet (0: no floor). */
+  fleetHostIntervalMs: number;
   /** Close Chromium after this long without a capture (0: keep it). */
   browserIdleCloseMs: number;
   /** Move to a new Chromium after this many pages, closing the old one when its pages are done (0: never). */
@@ -243,6 +247,8 @@ export function loadConfig(env: Env = process.env): Config {
     healthPort: int(env, 'HEALTH_PORT', 0, 0, 65535),
     fetcherConcurrency: int(env, 'FETCHER_CONCURRENCY', 3, 1, 64),
     fetcherHostMaxInFlight: int(env, 'FETCHER_HOST_MAX_IN_FLIGHT', 4, 1, 64),
+    fleetHostMaxInFlight: int(env, 'FLEET_HOST_MAX_IN_FLIGHT', 8, 1, 1024),
+    fleetHostIntervalMs: int(env, 'FLEET_HOST_INTERVAL_MS', 0, 0, 600_000),
     browserIdleCloseMs: int(env, 'BROWSER_IDLE_CLOSE_MS', DEFAULT_BROWSER_IDLE_CLOSE_MS, 0, 24 * 3_600_000),
     browserRetireAfterPages: int(env, 'BROWSER_RETIRE_AFTER_PAGES', DEFAULT_BROWSER_RETIRE_AFTER_PAGES, 0, 1_000_000),
     transformerConcurrency: int(env, 'TRANSFORMER_CONCURRENCY', 2, 1, 64),

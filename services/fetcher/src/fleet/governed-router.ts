@@ -1,0 +1,25 @@
+// The engine router behind the fleet's host governor: a bulk page (crawl, batch) waits for
+// its host's place and pace across every fetcher replica, and its answer (429/503 with
+// Retry-After, or a success) is reported back. Interactive pages (scrape, map: a user is
+// waiting) go straight through, as they do past the per-process host bound (slots.ts).
+import type { EngineRouter, RoutedPage } from '../engine/engine-router.js';
+import type { HostGovernor } from './host-governor.js';
+
+type Router = Pick<EngineRouter, 'fetch'>;
+
+export function governedRouter(router: Router, governor: HostGovernor): Router {
+  return {
+    async fetch(kind, url, options, ctx): Promise<RoutedPage> {
+      if (ctx.priority !== 'bulk') return router.fetch(kind, url, options, ctx);
+      const host = new URL(url).host;
+      const leave = await governor.enter(host, ctx.signal, ctx.working);
+      try {
+        const page = await router.fetch(kind, url, options, ctx);
+        await governor.report(host, page.statusCode, page.outcomeHeaders?.['retry-after']).catch(() => undefined);
+        return page;
+      } finally {
+        await leave();
+      }
+    },
+  };
+}

@@ -33,7 +33,7 @@ export async function connectService(name: string, config: Config, logger: Logge
   const nc = await connectNats(config.natsUrl, `trawl-${name}`, logger);
   const jsm = await ensureInfrastructure(nc, { eventRetentionMs: config.eventRetentionMs, payloadTtlMs: config.payloadTtlMs, baselineTtlMs: config.baselineTtlMs, replicas: config.natsReplicas });
   const js = nc.jetstream();
-  return { name, config, logger, nc, js, jsm, log: new EventLog(js, jsm), payloads: new PayloadStore(js) };
+  return { name, config, logger, nc, js, jsm, log: new EventLog(js, jsm, () => isNatsConnected(nc)), payloads: new PayloadStore(js) };
 }
 
 /** Entry point helper for a worker service's main.ts: one service, one process. */

@@ -85,6 +85,6 @@ export const PROJECTOR_CHECKPOINT = 'projector';
  * (docs/architecture.md "Replicas"), each with its own checkpoint. A read model that reads
  * another is in that one's partition.
  */
-export const PROJECTION_PARTITIONS = ['accounts', 'jobs', 'pages'] as const;
+export const PROJECTION_PARTITIONS = ['accounts', 'jobs', 'charts'] as const;
 export type ProjectionPartition = (typeof PROJECTION_PARTITIONS)[number];
 export const partitionCheckpoint = (partition: ProjectionPartition): string => `${PROJECTOR_CHECKPOINT}.${partition}`;

@@ -1,8 +1,11 @@
 // Which partition folds each read model (PROJECTION_PARTITIONS in shared/src/subjects.ts).
-// A model that reads another must be in that one's partition, after it in READ_MODELS:
-// key-usage finds a job's key in the job models, so they are all "jobs". The per-page models
-// (the heavy ones: each hydrates a result payload) are "pages"; keys and accounts, "accounts".
-// A model not named here is a "jobs" model.
+// Models that are read together must move together, so they are in one partition, in
+// READ_MODELS order: key-usage finds a job's key in the job models; a crawl's or batch's
+// counts and its pages' contents are answered together (a page counts as completed only
+// once its content is stored); a cache entry points at a scrape job that must show it
+// completed. So every job model is "jobs"; keys, accounts, invites and sessions (read
+// together by sign-in and key checks) are "accounts"; the usage chart's daily counts,
+// read alone, are "charts". A model not named here is a "jobs" model.
 import type { ProjectionPartition } from '../../../shared/src/subjects.js';
 import type { AnyReadModel } from './read-models/types.js';
 
@@ -11,9 +14,7 @@ const PARTITION_OF: Record<string, ProjectionPartition> = {
   accounts: 'accounts',
   invites: 'accounts',
   sessions: 'accounts',
-  'scrape-cache': 'pages',
-  'crawl-pages': 'pages',
-  'batch-pages': 'pages',
+  'key-daily-pages': 'charts',
 };
 
 export function partitionOf(model: AnyReadModel): ProjectionPartition {

@@ -3,6 +3,7 @@
 // every route (itself included; nats-server skips its own), so any node that restarts
 // finds the others, and JetStream's meta group elects a leader once a majority is up.
 // Only flags nats-server 2.9 (Debian's) knows.
+import fs from 'node:fs';
 
 export interface ClusterNode {
   /** server_name: JetStream places and reports replicas by it. */
@@ -25,10 +26,24 @@ export interface ClusterFlags {
   serviceReplicas: number;
 }
 
-/** nats-server's arguments for `node` of `all`. */
+/**
+ * The settings the command line cannot carry. Pings every 2 s, 3 missed: a node that is cut
+ * off while its sockets stay open (a partition, a frozen process) is dropped by its peers in
+ * about 6 s instead of the default 4 minutes, so its share of the direct gets and its
+ * interest stop swallowing requests.
+ */
+const NODE_CONFIG = 'ping_interval: "2s"\nping_max: 3\n';
+
+/** Writes `node`'s configuration file (beside its store); natsNodeArgs points at it. */
+export function writeNodeConfig(node: ClusterNode): void {
+  fs.mkdirSync(node.storeDir, { recursive: true });
+  fs.writeFileSync(`${node.storeDir}.conf`, NODE_CONFIG);
+}
+
+/** nats-server's arguments for `node` of `all` (after writeNodeConfig). */
 export function natsNodeArgs(node: ClusterNode, all: readonly ClusterNode[]): string[] {
   return [
-    '-js', '-a', '127.0.0.1', '-p', String(node.clientPort), '-sd', node.storeDir, '-n', node.name,
+    '-c', `${node.storeDir}.conf`, '-js', '-a', '127.0.0.1', '-p', String(node.clientPort), '-sd', node.storeDir, '-n', node.name,
     '--cluster_name', CLUSTER_NAME, '--cluster', `nats://127.0.0.1:${node.routePort}`,
     '--routes', all.map((n) => `nats://127.0.0.1:${n.routePort}`).join(','),
   ];

@@ -17,7 +17,7 @@ import { loadConfigOrExit, type BootstrapKey, type Config } from '../shared/src/
 import { newApiKey } from '../shared/src/ids.js';
 import { consoleConfig } from '../services/gateway/src/console/config.js';
 import { createLogger } from '../shared/src/logger.js';
-import { CLUSTER_DEFAULTS, clusterUrl, natsNodeArgs, parseClusterFlags, replicasFor, type ClusterFlags, type ClusterNode } from './nats-cluster.js';
+import { CLUSTER_DEFAULTS, clusterUrl, natsNodeArgs, parseClusterFlags, replicasFor, writeNodeConfig, type ClusterFlags, type ClusterNode } from './nats-cluster.js';
 import { cohostedServices, HOST_NODE_FLAGS, SERVICE_ENV, SERVICE_NODE_FLAGS, SERVICES, type ServiceName } from './services.js';
 
 
@@ -179,6 +179,7 @@ async function startNatsCluster(size: number, dataDir: string): Promise<string> 
   for (let i = 0; i < size; i++) {
     nodes.push({ name: `n${i + 1}`, clientPort: await freePort(), routePort: await freePort(), storeDir: path.join(dataDir, 'nats-cluster', `n${i + 1}`) });
   }
+  for (const node of nodes) writeNodeConfig(node);
   const servers = nodes.map((node) => new SupervisedNats(node.clientPort, node.storeDir, natsNodeArgs(node, nodes), `nats-server ${node.name}`));
   started.nats.push(...servers);
   await Promise.all(servers.map((s) => s.ready()));

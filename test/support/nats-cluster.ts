@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { connect } from 'nats';
-import { clusterUrl, natsNodeArgs, type ClusterNode } from '../../scripts/nats-cluster.js';
+import { clusterUrl, natsNodeArgs, writeNodeConfig, type ClusterNode } from '../../scripts/nats-cluster.js';
 import { freePort } from './nats-server.js';
 import { until } from './wait.js';
 
@@ -45,6 +45,7 @@ export async function startNatsCluster(size = 3): Promise<NatsClusterHandle> {
     await exited;
   };
   const url = clusterUrl(nodes);
+  for (const node of nodes) writeNodeConfig(node);
   for (let i = 0; i < size; i++) launch(i);
   await metaReady(url);
   return {

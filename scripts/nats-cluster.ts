@@ -24,6 +24,8 @@ const MAX_SERVICE_REPLICAS = 8;
 export interface ClusterFlags {
   natsNodes: number;
   serviceReplicas: number;
+  /** `--scale fetcher=4,transformer=4`: processes of the services named, instead of serviceReplicas. */
+  scale: Record<string, number>;
 }
 
 /**
@@ -61,10 +63,23 @@ export function replicasFor(nodes: number): number {
 
 /** `--nats-nodes N --replicas M` (or `--flag=value`); anything else is an error that names it. */
 export function parseClusterFlags(argv: readonly string[]): ClusterFlags {
-  const flags: ClusterFlags = { ...CLUSTER_DEFAULTS };
+  const flags: ClusterFlags = { ...CLUSTER_DEFAULTS, scale: {} };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
-    const [name, inline] = arg.includes('=') ? arg.split('=', 2) as [string, string] : [arg, undefined];
+    const eq = arg.indexOf('=');
+    const [name, inline] = eq > 0 ? [arg.slice(0, eq), arg.slice(eq + 1)] : [arg, undefined];
+    if (name === '--scale') {
+      const raw = inline ?? argv[++i] ?? '';
+      for (const part of raw.split(',').filter(Boolean)) {
+        const [service = '', count = ''] = part.split('=');
+        const value = Number(count);
+        if (!service || !Number.isInteger(value) || value < 0 || value > MAX_SERVICE_REPLICAS) {
+          throw new Error(`--scale: expected service=count (0 to ${MAX_SERVICE_REPLICAS}), got ${JSON.stringify(part)}`);
+        }
+        flags.scale[service] = value;
+      }
+      continue;
+    }
     if (name !== '--nats-nodes' && name !== '--replicas') continue;
     const raw = inline ?? argv[++i];
     const value = Number(raw);

@@ -5,7 +5,7 @@
 // prints the base URL and an API key, and on Ctrl-C shuts it all down in order.
 // `npm run cluster` (--cluster [--nats-nodes N] [--replicas M]) does the same on a local
 // JetStream cluster of N nats-servers (scripts/nats-cluster.ts), at NATS_REPLICAS 3, with
-// M processes of every service (gateway i on PORT + i).
+// M processes of every service (gateway i on PORT + i; --scale fetcher=4,... per service).
 import './supervisor-flags.js'; // first: may re-execute this process with its V8 flags
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -298,7 +298,12 @@ async function main(cfg: Config, cluster: ClusterFlags | undefined): Promise<voi
   // Service i of the chosen ones serves its health and metrics on HEALTH_PORT + i, hosted or
   // not; replica r of it (npm run cluster) on HEALTH_PORT + r * (number chosen) + i.
   const healthPortOf = (name: ServiceName, r: number): string => (healthBase === 0 ? '0' : String(healthBase + r * chosen.length + chosen.indexOf(name)));
-  const services = Array.from({ length: replicas }, (_, r) => chosen.flatMap((name): Supervised[] => {
+  const unknownScaled = Object.keys(cluster?.scale ?? {}).filter((name) => !(SERVICES as readonly string[]).includes(name));
+  if (unknownScaled.length) throw new Error(`--scale: unknown service(s) ${unknownScaled.join(', ')}; known: ${SERVICES.join(', ')}`);
+  // The service host runs as often as its first service is asked for.
+  const countOf = (name: ServiceName): number => cluster?.scale[hosted.includes(name) ? hosted[0]! : name] ?? replicas;
+  const most = Math.max(replicas, ...chosen.map(countOf));
+  const services = Array.from({ length: most }, (_, r) => chosen.filter((name) => r < countOf(name)).flatMap((name): Supervised[] => {
     const own = { ...env, ...(name === 'gateway' ? { PORT: String(cfg.port + r) } : {}) };
     if (!hosted.includes(name)) return [serviceProcess(name, { ...SERVICE_ENV[name], ...own, HEALTH_PORT: healthPortOf(name, r) }, r)];
     // The host starts where its first service would have.

@@ -73,7 +73,7 @@ export function parseClusterFlags(argv: readonly string[]): ClusterFlags {
       for (const part of raw.split(',').filter(Boolean)) {
         const [service = '', count = ''] = part.split('=');
         const value = Number(count);
-        if (!service || !Number.isInteger(value) || value < 0 || value > MAX_SERVICE_REPLICAS) {
+        if (!service || count === '' || !Number.isInteger(value) || value < 0 || value > MAX_SERVICE_REPLICAS) {
           throw new Error(`--scale: expected service=count (0 to ${MAX_SERVICE_REPLICAS}), got ${JSON.stringify(part)}`);
         }
         flags.scale[service] = value;

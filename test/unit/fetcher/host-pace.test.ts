@@ -2,7 +2,7 @@
 // freed, starts spaced, 429/503 back-off honouring Retry-After and recovering on successes.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { acquire, freshPace, observe, release, retryAfterMs, type HostPace } from '../../../services/fetcher/src/fleet/host-pace.js';
+import { acquire, freshPace, observe, release, retryAfterMs, type HostPace } from '../../../shared/src/host-pace.js';
 
 const limits = { maxInFlight: 2, intervalMs: 0 };
 const granted = (r: ReturnType<typeof acquire>): HostPace => { assert.ok(r.granted); return r.pace; };
@@ -34,6 +34,12 @@ test('a 429 with Retry-After holds starts until then and says why; successes rec
   pace = observe(pace, 33_000, 200, undefined);
   assert.equal(pace.backoffMs, 0);
   assert.equal(pace.reason, undefined);
+});
+
+test('a page that started before the refusal does not recover the pace', () => {
+  const pace = observe(freshPace(), 1_000, 429, undefined);
+  assert.equal(observe(pace, 1_100, 200, undefined, 900), pace);
+  assert.equal(observe(pace, 2_100, 200, undefined, 2_000).backoffMs, 0);
 });
 
 test('Retry-After as seconds or an HTTP date; a huge one is capped', () => {

@@ -13,9 +13,10 @@ export function governedRouter(router: Router, governor: HostGovernor): Router {
       if (ctx.priority !== 'bulk') return router.fetch(kind, url, options, ctx);
       const host = new URL(url).host;
       const leave = await governor.enter(host, ctx.signal, ctx.working);
+      const startedAt = Date.now();
       try {
         const page = await router.fetch(kind, url, options, ctx);
-        await governor.report(host, page.statusCode, page.outcomeHeaders?.['retry-after']).catch(() => undefined);
+        await governor.report(host, page.statusCode, page.outcomeHeaders?.['retry-after'], startedAt).catch(() => undefined);
         return page;
       } finally {
         await leave();

@@ -7,18 +7,11 @@
 // record of what happened (that is page_fetched), and an expired entry starts fresh.
 import type { JetStreamClient, KV } from 'nats';
 import { randomUUID } from 'node:crypto';
+import { acquire, observe, openHostPaces, paceKey, parsePace as parse, release, retryAfterMs, type HostPace, type PaceLimits } from '../../../../shared/src/host-pace.js';
 import { casUpdate } from '../../../../shared/src/nats/kv-cas.js';
-import { openKv } from '../../../../shared/src/nats/replicas.js';
-import { acquire, freshPace, observe, release, retryAfterMs, type HostPace, type PaceLimits } from './host-pace.js';
 
-export const HOST_PACE_BUCKET = 'trawl-host-pace';
-/** A host not asked for this long forgets its pace (the bucket's max age). */
-const PACE_IDLE_TTL_MS = 60 * 60_000;
 /** The longest single sleep between asks (so an abort or a release is noticed soon). */
 const MAX_SLEEP_MS = 1_000;
-
-/** KV keys allow letters, digits and -/_=. : anything else in a host becomes "_". */
-export const paceKey = (host: string): string => `h.${host.toLowerCase().replace(/[^a-z0-9\-_.]/g, '_')}`;
 
 export interface HostGovernorOptions extends PaceLimits {
   /** How long a place is held if its holder never gives it back (a crash). */
@@ -35,7 +28,7 @@ export class HostGovernor {
   }
 
   private bucket(): Promise<KV> {
-    this.kv ??= openKv(this.js, HOST_PACE_BUCKET, { history: 1, ttl: PACE_IDLE_TTL_MS }).catch((err) => { this.kv = undefined; throw err; });
+    this.kv ??= openHostPaces(this.js).catch((err) => { this.kv = undefined; throw err; });
     return this.kv;
   }
 
@@ -64,11 +57,11 @@ export class HostGovernor {
   }
 
   /** The host's answer to a page: 429/503 (with Retry-After) slow the fleet; a success recovers. */
-  async report(host: string, statusCode: number, retryAfterHeader: string | undefined): Promise<void> {
+  async report(host: string, statusCode: number, retryAfterHeader: string | undefined, startedAt = this.now()): Promise<void> {
     const kv = await this.bucket();
     await casUpdate(kv, paceKey(host), (text) => {
       const pace = parse(text);
-      const next = observe(pace, this.now(), statusCode, retryAfterMs(retryAfterHeader, this.now()));
+      const next = observe(pace, this.now(), statusCode, retryAfterMs(retryAfterHeader, this.now()), startedAt);
       return next === pace ? { result: undefined } : { value: JSON.stringify(next), result: undefined };
     });
   }
@@ -77,15 +70,6 @@ export class HostGovernor {
   async pace(host: string): Promise<HostPace | null> {
     const entry = await (await this.bucket()).get(paceKey(host));
     return entry && entry.length > 0 ? parse(entry.string()) : null;
-  }
-}
-
-function parse(text: string | null): HostPace {
-  if (!text) return freshPace();
-  try {
-    return { ...freshPace(), ...(JSON.parse(text) as Partial<HostPace>) };
-  } catch {
-    return freshPace();
   }
 }
 

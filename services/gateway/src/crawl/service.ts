@@ -18,6 +18,7 @@ import { checkSubmittedUrl } from '../url-policy.js';
 import type { CrawlJobView, CrawlListItem, CrawlPageEntry } from './schemas.js';
 import { jsonBytes } from '../json-bytes.js';
 import { recordJob, type JobServiceDeps } from '../job-service.js';
+import type { Slowed } from '../../../../shared/src/host-pace.js';
 
 export const CRAWL_DATA_LIMITS = {
   /** Content bytes (markdown + html + rawHtml) in one GET response at most. */
@@ -30,6 +31,8 @@ const TERMINAL = new Set(['COMPLETED', 'FAILED', 'CANCELLED']);
 
 export interface CrawlServiceDeps extends JobServiceDeps {
   publicBaseUrl: string;
+  /** Whether a host is slowed for the whole fleet now, and why (shared/src/host-pace.ts). */
+  slowedHost?: (host: string) => Promise<Slowed | undefined>;
   dataMaxBytes?: number;
 }
 
@@ -74,6 +77,11 @@ export class CrawlService {
       ...(TERMINAL.has(doc.status) && doc.completedAt ? { completedAt: doc.completedAt } : {}),
       ...(doc.blockedHosts?.length ? { blockedHosts: doc.blockedHosts } : {}),
     };
+    if (!TERMINAL.has(doc.status) && this.deps.slowedHost) {
+      // Operational state, not the log's: a status without it is still right, only less telling.
+      const slowed = await this.deps.slowedHost(new URL(doc.startUrl).host).catch(() => undefined);
+      if (slowed) view.slowed = slowed;
+    }
     const after = cursor === undefined ? 0 : Number(cursor);
     const running = !TERMINAL.has(doc.status);
     const { data, nextCursor } = await this.data(doc, after, running);

@@ -6,6 +6,7 @@ import { CrawlRequestSchema } from '../../../../shared/src/crawl-options.js';
 import type { RouteDeps } from '../deps.js';
 import { CrawlCancelled, CrawlCreated, CrawlGetQuery, CrawlJobView, CrawlListItem } from '../crawl/schemas.js';
 import { CrawlService } from '../crawl/service.js';
+import { slowedHostReader } from '../../../../shared/src/host-pace.js';
 import { IdParams, Pagination, ProblemSchema } from '../scrape/schemas.js';
 import { longPoll } from './long-poll.js';
 import { payloadBytes, sendStoredDocument } from './stored-document.js';
@@ -16,6 +17,7 @@ export const crawlRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, dep
   const crawls = new CrawlService({
     log: deps.log, store: deps.store, waiter: deps.waiter, newId: deps.newId, clock: deps.clock,
     urlPolicy: { allowCidrs: deps.config.ssrfAllowCidrs }, publicBaseUrl: deps.config.publicBaseUrl, limits: deps.limits,
+    slowedHost: slowedHostReader(deps.nc.jetstream()),
   });
 
   app.post('/crawl', {

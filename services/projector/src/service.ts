@@ -13,6 +13,13 @@ import { modelsOf } from './partitions.js';
 import { Projector } from './projector.js';
 import { READ_MODELS } from './read-models/index.js';
 
+/** How often the partitions' progress is compared with the log's end. */
+const STALL_CHECK_MS = 5_000;
+/** A partition behind the log that has not moved for this long is restarted from its checkpoint. */
+const STALL_AFTER_MS = 30_000;
+/** How long a stalled projector gets to stop before its replacement starts anyway. */
+const STALL_STOP_MS = 5_000;
+
 export async function startProjector({ config, nc, js, jsm, payloads, logger }: ServiceContext): Promise<RunningService> {
   const store = createStore(config);
   await store.init();
@@ -24,10 +31,7 @@ export async function startProjector({ config, nc, js, jsm, payloads, logger }: 
     logger,
     onAcquire: async (name) => {
       const partition = name as ProjectionPartition;
-      const projector = new Projector({
-        nc, js, store, payloads, logger, payloadTtlMs: config.payloadTtlMs,
-        readModels: modelsOf(partition, READ_MODELS), partition, mayApply: () => leases.holds(partition),
-      });
+      const projector = makeProjector(partition);
       running.set(partition, projector);
       await projector.start();
     },
@@ -37,7 +41,35 @@ export async function startProjector({ config, nc, js, jsm, payloads, logger }: 
       running.delete(partition);
     },
   });
+  function makeProjector(partition: ProjectionPartition): Projector {
+    return new Projector({
+      nc, js, store, payloads, logger, payloadTtlMs: config.payloadTtlMs,
+      readModels: modelsOf(partition, READ_MODELS), partition, mayApply: () => leases.holds(partition),
+    });
+  }
   await leases.start();
+  // A consumer that stopped delivering (seen after a stream leader died under load) would
+  // leave its partition behind for good: one that is behind the log's end and has not moved
+  // for STALL_AFTER_MS is restarted from its checkpoint.
+  const progress = new Map<ProjectionPartition, { seq: number; since: number }>();
+  const watchdog = setInterval(() => void (async () => {
+    const last = (await jsm.streams.info(STREAM_NAME)).state.last_seq;
+    for (const [partition, projector] of running) {
+      const seen = progress.get(partition);
+      if (!seen || seen.seq !== projector.appliedSeq || projector.appliedSeq >= last) {
+        progress.set(partition, { seq: projector.appliedSeq, since: Date.now() });
+        continue;
+      }
+      if (Date.now() - seen.since < STALL_AFTER_MS || !leases.holds(partition)) continue;
+      logger.warn({ partition, appliedSeq: projector.appliedSeq, lastSeq: last }, 'projector partition stalled: restarting it from its checkpoint');
+      progress.delete(partition);
+      await Promise.race([projector.stop(), new Promise((r) => setTimeout(r, STALL_STOP_MS))]);
+      if (running.get(partition) !== projector) continue; // released meanwhile
+      const fresh = makeProjector(partition);
+      running.set(partition, fresh);
+      await fresh.start();
+    }
+  })().catch((err) => logger.warn({ err: String(err) }, 'projector watchdog: could not check progress')), STALL_CHECK_MS);
   // How far this replica's partitions trail the log: what a slow status answer would first show.
   const appliedSeq = (): number => (running.size ? Math.min(...[...running.values()].map((p) => p.appliedSeq)) : 0);
   observedGauge('trawl_projector_applied_seq', 'Stream sequence of the last event applied by the partitions this replica folds', appliedSeq);
@@ -47,6 +79,7 @@ export async function startProjector({ config, nc, js, jsm, payloads, logger }: 
   return {
     ready: async () => ({ store: await store.ping() }),
     stop: async () => {
+      clearInterval(watchdog);
       await leases.stop();
       await store.close();
     },

@@ -1,17 +1,20 @@
-// Scale-out on the three-node JetStream cluster (`npm run cluster`'s): a site that answers
+// 15. Scale-out on the three-node JetStream cluster (`npm run cluster`'s): a site that answers
 // slowly (200-500 ms per page, so the bound is waiting, not this machine's cores) crawled
 // with 1, 2 and 4 fetcher+transformer processes (one of every other service). Reports
 // pages/s, CPU per page of the whole process tree, and the most pages of the host loading at
 // once as the site saw it, which the fleet's per-host bound (FLEET_HOST_MAX_IN_FLIGHT)
-// must hold across every replica. Never asserts: it prints a table.
-//
-//   node dist/bench/scale-out.js      (after a build)
-//   BENCH_SCALE_REPLICAS=1,2 BENCH_SCALE_PAGES=60 BENCH_SCALE_HOST_BOUND=64 node dist/bench/scale-out.js
+// must hold across every replica. Each row boots its own cluster, after the shared bench
+// system has stopped. `BENCH_ONLY=scale-out npm run bench`; sizes: BENCH_SCALE_REPLICAS=1,2,4
+// BENCH_SCALE_PAGES=200 BENCH_SCALE_HOST_BOUND=64.
 import http from 'node:http';
-import { startSite, type TestSite } from '../test/support/site.js';
-import { startSystem } from '../test/support/system.js';
-import { snapshotTree } from './lib/proc.js';
-import { sleep } from './lib/system.js';
+import { startSite, type TestSite } from '../../test/support/site.js';
+import { startSystem } from '../../test/support/system.js';
+import { snapshotTree } from '../lib/proc.js';
+import { sleep } from '../lib/system.js';
+import { row } from '../lib/table.js';
+import type { ScenarioResult } from './context.js';
+
+const B = '15. Scale-out';
 
 const replicaCounts = (process.env.BENCH_SCALE_REPLICAS ?? '1,2,4').split(',').map(Number);
 const PAGES = Number(process.env.BENCH_SCALE_PAGES ?? 200);
@@ -20,7 +23,7 @@ const HOST_BOUND = process.env.BENCH_SCALE_HOST_BOUND ?? '64';
 /** Pages one fetcher loads at once, and crawl pages in flight (well above what is measured). */
 const FETCHER_CONCURRENCY = '6';
 
-interface Row { replicas: number; pages: number; seconds: number; pagesPerSec: number; cpuMsPerPage: number; mostAtOnce: number }
+interface ScaleRun { replicas: number; pages: number; seconds: number; pagesPerSec: number; cpuMsPerPage: number; mostAtOnce: number }
 
 async function slowSite(): Promise<{ site: TestSite; mostAtOnce: () => number }> {
   let loading = 0;
@@ -38,7 +41,7 @@ async function slowSite(): Promise<{ site: TestSite; mostAtOnce: () => number }>
   return { site, mostAtOnce: () => most };
 }
 
-async function run(replicas: number): Promise<Row> {
+async function run(replicas: number): Promise<ScaleRun> {
   const { site, mostAtOnce } = await slowSite();
   const sys = await startSystem({
     args: ['--cluster', '--replicas', '1', '--scale', `fetcher=${replicas},transformer=${replicas}`],
@@ -68,13 +71,20 @@ async function run(replicas: number): Promise<Row> {
   }
 }
 
-const rows: Row[] = [];
-for (const n of replicaCounts) {
-  process.stderr.write(`[scale-out] ${n} fetcher+transformer replica(s), ${PAGES} pages\n`);
-  rows.push(await run(n));
-}
-const base = rows[0]?.pagesPerSec ?? 1;
-process.stdout.write(`| fetcher+transformer replicas | pages | seconds | pages/s | x first row | CPU ms/page (whole tree) | most pages of the host at once (bound ${HOST_BOUND}) |\n|---|---|---|---|---|---|---|\n`);
-for (const r of rows) {
-  process.stdout.write(`| ${r.replicas} | ${r.pages} | ${r.seconds.toFixed(1)} | ${r.pagesPerSec.toFixed(2)} | ${(r.pagesPerSec / base).toFixed(2)} | ${r.cpuMsPerPage.toFixed(0)} | ${r.mostAtOnce} |\n`);
+export async function scaleOut(log: (message: string) => void): Promise<ScenarioResult> {
+  const runs: ScaleRun[] = [];
+  for (const n of replicaCounts) {
+    log(`${B}: ${n} fetcher+transformer process(es), ${PAGES} pages`);
+    runs.push(await run(n));
+  }
+  const base = runs[0]?.pagesPerSec;
+  const rows = runs.flatMap((r) => [
+    row(B, `pages per second, ${r.replicas} fetcher+transformer`, r.pagesPerSec, {
+      ...(base !== undefined && r !== runs[0] ? { baseline: base } : {}),
+      note: `${r.pages} pages of a 200-500 ms site in ${r.seconds.toFixed(1)} s; ratio against ${runs[0]?.replicas}`,
+    }),
+    row(B, `CPU per page, ${r.replicas} fetcher+transformer`, r.cpuMsPerPage, { unit: 'ms', note: 'whole process tree (nats-servers included)' }),
+    row(B, `most pages of the host at once, ${r.replicas} fetcher+transformer`, r.mostAtOnce, { note: `fleet bound FLEET_HOST_MAX_IN_FLIGHT=${HOST_BOUND}` }),
+  ]);
+  return { rows, details: { runs } };
 }

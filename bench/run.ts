@@ -5,7 +5,7 @@
 // "n/a (endpoint missing)". See docs/benchmarks.md for the reading of the numbers.
 //
 // Sizes can be changed with environment variables (e.g. BENCH_STABILITY_SCRAPES=500), and
-// BENCH_ONLY=latency,throughput,cache,map,crawl,stability,engines,extraction,extraction-service,documents runs a subset.
+// BENCH_ONLY=latency,throughput,cache,map,crawl,stability,engines,extraction,extraction-service,documents,scale-out runs a subset.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -27,6 +27,7 @@ import { extraction } from './scenarios/extraction.js';
 import { extractionService } from './scenarios/extraction-service.js';
 import { ARTICLE_PATH, latency, latencyUrls } from './scenarios/latency.js';
 import { map } from './scenarios/map.js';
+import { scaleOut } from './scenarios/scale-out.js';
 import { STABILITY_PATH, stability } from './scenarios/stability.js';
 import { throughput, throughputPath } from './scenarios/throughput.js';
 
@@ -60,7 +61,7 @@ const SIZES: Sizes = {
   documentRuns: size('BENCH_DOCUMENT_RUNS', 10),
 };
 
-const SCENARIOS = ['latency', 'throughput', 'cache', 'map', 'crawl', 'stability', 'engines', 'extraction', 'extraction-service', 'documents', 'recrawl'] as const;
+const SCENARIOS = ['latency', 'throughput', 'cache', 'map', 'crawl', 'stability', 'engines', 'extraction', 'extraction-service', 'documents', 'recrawl', 'scale-out'] as const;
 type Scenario = (typeof SCENARIOS)[number];
 const only = new Set((process.env.BENCH_ONLY ?? SCENARIOS.join(',')).split(',').map((s) => s.trim()).filter(Boolean));
 const runs = (s: Scenario): boolean => only.has(s);
@@ -134,7 +135,7 @@ async function main(): Promise<void> {
   const results: Record<string, ScenarioResult> = {};
   if (extractionResult) results.extraction = extractionResult;
   let services: string[] = [];
-  if (SCENARIOS.some((s) => s !== 'extraction' && runs(s))) {
+  if (SCENARIOS.some((s) => s !== 'extraction' && s !== 'scale-out' && runs(s))) {
     log('booting the system');
     const bs: BenchSystem = await bootSystem();
     services = bs.services;
@@ -162,8 +163,10 @@ async function main(): Promise<void> {
     }
   }
   await site.close();
+  // Boots clusters of its own: after the shared system is gone.
+  if (runs('scale-out')) results.scaleOut = await guarded('16. Scale-out', 'scale-out', () => scaleOut(log), () => '');
 
-  const order = ['latency', 'throughput', 'apiLoad', 'map', 'crawl', 'stability', 'engineCrawl', 'engineMixed', 'engineThroughput', 'engineZoo', 'extraction', 'extractionService', 'documents', 'recrawl'];
+  const order = ['latency', 'throughput', 'apiLoad', 'map', 'crawl', 'stability', 'engineCrawl', 'engineMixed', 'engineThroughput', 'engineZoo', 'extraction', 'extractionService', 'documents', 'recrawl', 'scaleOut'];
   const rows: Row[] = order.flatMap((k) => results[k]?.rows ?? []);
   const wallMs = performance.now() - wallStarted;
   const table = formatTable(rows);

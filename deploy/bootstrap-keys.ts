@@ -39,7 +39,7 @@ async function main(): Promise<void> {
   }
   const nc = await connectWithRetry(config.natsUrl, logger, 120_000);
   try {
-    const jsm = await ensureInfrastructure(nc, { eventRetentionMs: config.eventRetentionMs, payloadTtlMs: config.payloadTtlMs });
+    const jsm = await ensureInfrastructure(nc, { eventRetentionMs: config.eventRetentionMs, payloadTtlMs: config.payloadTtlMs, replicas: config.natsReplicas });
     const result = await bootstrapKeys(new EventLog(nc.jetstream(), jsm), config.bootstrapApiKeys);
     logger.info(result, 'bootstrap API keys in place');
   } finally {

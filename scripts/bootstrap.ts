@@ -20,7 +20,7 @@ async function main(): Promise<string | null> {
   const keys = JSON.parse(process.env.TRAWL_BOOTSTRAP_KEYS ?? '[]') as BootstrapKey[];
   const nc = await connectNats(config.natsUrl, 'trawl-supervisor', logger);
   try {
-    const jsm = await ensureInfrastructure(nc, { eventRetentionMs: config.eventRetentionMs, payloadTtlMs: config.payloadTtlMs, baselineTtlMs: config.baselineTtlMs });
+    const jsm = await ensureInfrastructure(nc, { eventRetentionMs: config.eventRetentionMs, payloadTtlMs: config.payloadTtlMs, baselineTtlMs: config.baselineTtlMs, replicas: config.natsReplicas });
     const log = new EventLog(nc.jetstream(), jsm);
     await bootstrapKeys(log, keys);
     if (await hasAdmin(log)) return null;

@@ -3,6 +3,9 @@
 // services (fetcher, transformer and gateway each in its own process, the light ones together
 // in the service host, scripts/service-host.ts; restarting a process that dies), waits until the API answers,
 // prints the base URL and an API key, and on Ctrl-C shuts it all down in order.
+// `npm run cluster` (--cluster [--nats-nodes N] [--replicas M]) does the same on a local
+// JetStream cluster of N nats-servers (scripts/nats-cluster.ts), at NATS_REPLICAS 3, with
+// M processes of every service (gateway i on PORT + i; --scale fetcher=4,... per service).
 import './supervisor-flags.js'; // first: may re-execute this process with its V8 flags
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -14,6 +17,7 @@ import { loadConfigOrExit, type BootstrapKey, type Config } from '../shared/src/
 import { newApiKey } from '../shared/src/ids.js';
 import { consoleConfig } from '../shared/src/console-config.js';
 import { createLogger } from '../shared/src/logger.js';
+import { CLUSTER_DEFAULTS, clusterUrl, natsNodeArgs, parseClusterFlags, replicasFor, writeNodeConfig, type ClusterFlags, type ClusterNode } from './nats-cluster.js';
 import { cohostedServices, HOST_NODE_FLAGS, SERVICE_ENV, SERVICE_NODE_FLAGS, SERVICES, type ServiceName } from './services.js';
 
 
@@ -115,13 +119,13 @@ class Supervised {
 class SupervisedNats extends Supervised {
   private stderr = '';
 
-  constructor(readonly port: number, readonly storeDir: string) {
-    super('nats-server', () => {
+  constructor(readonly port: number, readonly storeDir: string, args = ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', storeDir], name = 'nats-server') {
+    super(name, () => {
       fs.mkdirSync(storeDir, { recursive: true });
       // A soft memory limit for the Go runtime (Go >= 1.19): the GC works harder near it
       // instead of letting the heap double; never an out-of-memory kill. GOMEMLIMIT overrides.
       const env = { ...process.env, GOMEMLIMIT: process.env.GOMEMLIMIT ?? NATS_SOFT_MEMORY_LIMIT };
-      const proc = spawn('nats-server', ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', storeDir], { stdio: ['ignore', 'ignore', 'pipe'], env });
+      const proc = spawn('nats-server', args, { stdio: ['ignore', 'ignore', 'pipe'], env });
       proc.stderr?.on('data', (d: Buffer) => { this.stderr = (this.stderr + d.toString()).slice(-4000); });
       return proc;
     });
@@ -164,13 +168,30 @@ async function startNatsOn(port: number, dataDir: string): Promise<SupervisedNat
 }
 
 /**
+ * A local JetStream cluster: every node on its own client and route port and store under
+ * DATA_DIR/nats-cluster, each restarted on its own when it dies. Waits for every node to
+ * listen; JetStream elects its leaders once a majority is up (the bootstrap retries).
+ */
+async function startNatsCluster(size: number, dataDir: string): Promise<string> {
+  const nodes: ClusterNode[] = [];
+  for (let i = 0; i < size; i++) {
+    nodes.push({ name: `n${i + 1}`, clientPort: await freePort(), routePort: await freePort(), storeDir: path.join(dataDir, 'nats-cluster', `n${i + 1}`) });
+  }
+  for (const node of nodes) writeNodeConfig(node);
+  const servers = nodes.map((node) => new SupervisedNats(node.clientPort, node.storeDir, natsNodeArgs(node, nodes), `nats-server ${node.name}`));
+  started.nats.push(...servers);
+  await Promise.all(servers.map((s) => s.ready()));
+  return clusterUrl(nodes);
+}
+
+/**
  * Creates the bootstrap keys; while no console admin exists, also an admin invite (its link
  * is returned). In a short-lived child (scripts/bootstrap.ts), so the supervisor never holds
  * the NATS client and the deciders in its heap.
  */
-async function createKeys(natsUrl: string, keys: BootstrapKey[]): Promise<string | null> {
+async function createKeys(natsUrl: string, keys: BootstrapKey[], natsReplicas: string): Promise<string | null> {
   const entry = builtEntry('scripts/bootstrap.js');
-  const env = { ...process.env, NATS_URL: natsUrl, TRAWL_BOOTSTRAP_KEYS: JSON.stringify(keys) };
+  const env = { ...process.env, NATS_URL: natsUrl, NATS_REPLICAS: natsReplicas, TRAWL_BOOTSTRAP_KEYS: JSON.stringify(keys) };
   const stdout = await new Promise<string>((resolve, reject) => {
     execFile(process.execPath, ['--enable-source-maps', entry], { env, timeout: 120_000 }, (err, out, stderr) => {
       if (err) reject(new Error(`creating the bootstrap keys failed: ${stderr.trim() || err.message}`));
@@ -214,38 +235,45 @@ function openLogSink(cfg: Config, follow: boolean): { sink: LogSink; file?: stri
 }
 
 /** A service's process: node running its compiled main.js. */
-function serviceProcess(name: ServiceName, env: NodeJS.ProcessEnv): Supervised {
+function serviceProcess(name: ServiceName, env: NodeJS.ProcessEnv, replica: number): Supervised {
   const entry = builtEntry(`services/${name}/src/main.js`);
-  return new Supervised(name, () => spawn(process.execPath, ['--enable-source-maps', ...SERVICE_NODE_FLAGS[name], entry], { env, stdio: ['ignore', logSink, logSink] }));
+  return new Supervised(replica === 0 ? name : `${name} #${replica + 1}`, () => spawn(process.execPath, ['--enable-source-maps', ...SERVICE_NODE_FLAGS[name], entry], { env, stdio: ['ignore', logSink, logSink] }));
 }
 
 /** The service host's process: the light services together, each on its own health port. */
-function hostProcess(hosted: { name: ServiceName; healthPort: string }[], env: NodeJS.ProcessEnv): Supervised {
+function hostProcess(hosted: { name: ServiceName; healthPort: string }[], env: NodeJS.ProcessEnv, replica: number): Supervised {
   const entry = builtEntry('scripts/service-host.js');
   const args = hosted.map((h) => `${h.name}:${h.healthPort}`);
-  return new Supervised(`service-host (${hosted.map((h) => h.name).join(', ')})`,
+  return new Supervised(`service-host${replica === 0 ? '' : ` #${replica + 1}`} (${hosted.map((h) => h.name).join(', ')})`,
     () => spawn(process.execPath, ['--enable-source-maps', ...HOST_NODE_FLAGS, entry, ...args], { env, stdio: ['ignore', logSink, logSink] }));
 }
 
 /** What to stop if start-up fails half way: nothing may outlive the supervisor. */
-const started: { nats?: SupervisedNats; services: Supervised[] } = { services: [] };
+const started: { nats: SupervisedNats[]; services: Supervised[] } = { nats: [], services: [] };
 
-async function main(cfg: Config): Promise<void> {
+async function main(cfg: Config, cluster: ClusterFlags | undefined): Promise<void> {
   consoleConfig(); // CONSOLE_SIGNUP, CONSOLE_DEFAULT_PLAN: a bad value stops the start here, named
   fs.mkdirSync(cfg.dataDir, { recursive: true });
   const logs = openLogSink(cfg, process.argv.includes('--follow-logs'));
   logSink = logs.sink;
-  let nats: SupervisedNats | undefined;
-  const natsUrl = cfg.natsUrl ?? (nats = await startNatsServer(cfg.dataDir)).url;
-  if (nats) {
-    started.nats = nats;
+  let natsUrl = cfg.natsUrl;
+  // The operator's NATS_REPLICAS wins; a local cluster otherwise keeps three copies where it can.
+  const natsReplicas = process.env.NATS_REPLICAS ?? String(cluster && !cfg.natsUrl ? replicasFor(cluster.natsNodes) : cfg.natsReplicas);
+  if (!natsUrl && cluster) {
+    natsUrl = await startNatsCluster(cluster.natsNodes, cfg.dataDir);
+    say(`JetStream cluster of ${cluster.natsNodes} nats-servers at ${natsUrl} (stores under ${path.join(cfg.dataDir, 'nats-cluster')}), NATS_REPLICAS=${natsReplicas}`);
+  } else if (!natsUrl) {
+    const nats = await startNatsServer(cfg.dataDir);
+    started.nats.push(nats);
+    natsUrl = nats.url;
     say(`nats-server with JetStream at ${natsUrl} (store ${path.join(cfg.dataDir, 'nats')})`);
   }
+  const replicas = cluster?.serviceReplicas ?? 1;
 
   // The operator's own key on their own machine: the largest plan.
   const generated = cfg.bootstrapApiKeys.length === 0 ? [{ key: newApiKey(), plan: 'team' as const }] : [];
   const keys = [...cfg.bootstrapApiKeys, ...generated];
-  const adminInvite = await createKeys(natsUrl, keys);
+  const adminInvite = await createKeys(natsUrl, keys, natsReplicas);
 
   const healthBase = cfg.healthPort;
   // TRAWL_SERVICES picks a subset (debugging, or running some services elsewhere).
@@ -262,16 +290,24 @@ async function main(cfg: Config): Promise<void> {
     MALLOC_ARENA_MAX: SERVICE_MALLOC_ARENA_MAX,
     ...process.env,
     NATS_URL: natsUrl,
+    NATS_REPLICAS: natsReplicas,
     DATA_DIR: cfg.dataDir,
   };
-  // Service i of the chosen ones serves its health and metrics on HEALTH_PORT + i, hosted or not.
-  const healthPortOf = (name: ServiceName): string => (healthBase === 0 ? '0' : String(healthBase + chosen.indexOf(name)));
-  const services = chosen.flatMap((name): Supervised[] => {
-    if (!hosted.includes(name)) return [serviceProcess(name, { ...SERVICE_ENV[name], ...env, HEALTH_PORT: healthPortOf(name) })];
+  // Service i of the chosen ones serves its health and metrics on HEALTH_PORT + i, hosted or
+  // not; replica r of it (npm run cluster) on HEALTH_PORT + r * (number chosen) + i.
+  const healthPortOf = (name: ServiceName, r: number): string => (healthBase === 0 ? '0' : String(healthBase + r * chosen.length + chosen.indexOf(name)));
+  const unknownScaled = Object.keys(cluster?.scale ?? {}).filter((name) => !(SERVICES as readonly string[]).includes(name));
+  if (unknownScaled.length) throw new Error(`--scale: unknown service(s) ${unknownScaled.join(', ')}; known: ${SERVICES.join(', ')}`);
+  // The service host runs as often as its first service is asked for.
+  const countOf = (name: ServiceName): number => cluster?.scale[hosted.includes(name) ? hosted[0]! : name] ?? replicas;
+  const most = Math.max(replicas, ...chosen.map(countOf));
+  const services = Array.from({ length: most }, (_, r) => chosen.filter((name) => r < countOf(name)).flatMap((name): Supervised[] => {
+    const own = { ...env, ...(name === 'gateway' ? { PORT: String(cfg.port + r) } : {}) };
+    if (!hosted.includes(name)) return [serviceProcess(name, { ...SERVICE_ENV[name], ...own, HEALTH_PORT: healthPortOf(name, r) }, r)];
     // The host starts where its first service would have.
     if (name !== hosted[0]) return [];
-    return [hostProcess(hosted.map((n) => ({ name: n, healthPort: healthPortOf(n) })), env)];
-  });
+    return [hostProcess(hosted.map((n) => ({ name: n, healthPort: healthPortOf(n, r) })), env, r)];
+  })).flat();
   started.services = services;
 
   let shuttingDown = false;
@@ -280,7 +316,7 @@ async function main(cfg: Config): Promise<void> {
     shuttingDown = true;
     say(`${signal}: stopping services`);
     await Promise.all(services.map((s) => s.stop()));
-    await nats?.stop();
+    await Promise.all(started.nats.map((n) => n.stop()));
     say('stopped');
     process.exit(0);
   };
@@ -299,6 +335,7 @@ async function main(cfg: Config): Promise<void> {
   say(`Trawl is running at ${cfg.publicBaseUrl}`);
   if (generated.length) say(`API key (plan ${first.plan}): ${first.key}`);
   else say(`API keys: the ${keys.length} from BOOTSTRAP_API_KEYS`);
+  if (replicas > 1) say(`${replicas} processes of every service; gateways also at ${Array.from({ length: replicas - 1 }, (_, r) => `:${cfg.port + r + 1}`).join(', ')}`);
   say(`web console: ${cfg.publicBaseUrl}/console`);
   if (adminInvite) say(`console admin invite (one use, 7 days; makes the first admin account, which takes over the keys above): ${adminInvite}`);
   else say('console: invite people from its Admin page, or with npm run keys -- invite');
@@ -314,9 +351,17 @@ function scrapeCurl(baseUrl: string, key: string, url: string): string {
   return `curl -s -X POST ${baseUrl}/api/v1/scrape -H 'Authorization: Bearer ${key}' -H 'content-type: application/json' -d '${body}'`;
 }
 
-main(config).catch(async (err) => {
+let clusterFlags: ClusterFlags | undefined;
+try {
+  clusterFlags = process.argv.includes('--cluster') ? parseClusterFlags(process.argv.slice(2)) : undefined;
+} catch (err) {
+  process.stderr.write(`[trawl] ${(err as Error).message} (defaults: --nats-nodes ${CLUSTER_DEFAULTS.natsNodes} --replicas ${CLUSTER_DEFAULTS.serviceReplicas})\n`);
+  process.exit(1);
+}
+
+main(config, clusterFlags).catch(async (err) => {
   process.stderr.write(`[trawl] failed to start: ${(err as Error).message}\n`);
   await Promise.all(started.services.map((s) => s.stop()));
-  await started.nats?.stop();
+  await Promise.all(started.nats.map((n) => n.stop()));
   process.exit(1);
 });

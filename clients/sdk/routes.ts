@@ -31,7 +31,7 @@ export const SCRAPE_JOB_FIELDS = exact<ScrapeJob>()([
   'actions', 'metadata', 'timings', 'error', 'json', 'changeTracking', 'document',
 ]);
 export const CRAWL_JOB_FIELDS = exact<CrawlJob>()([
-  'id', 'status', 'startUrl', 'totalUrls', 'completedUrls', 'failedUrls', 'createdAt', 'startedAt', 'completedAt', 'data', 'next', 'error', 'blockedHosts',
+  'id', 'status', 'startUrl', 'totalUrls', 'completedUrls', 'failedUrls', 'createdAt', 'startedAt', 'completedAt', 'data', 'next', 'error', 'blockedHosts', 'slowed',
 ]);
 export const CRAWL_PAGE_FIELDS = exact<CrawlPage>()(['url', 'depth', 'markdown', 'html', 'rawHtml', 'json', 'changeTracking', 'metadata', 'links', 'document']);
 export const BATCH_JOB_FIELDS = exact<BatchJob>()([

@@ -2,6 +2,7 @@
 // same table (README "Configuration"); a bad value stops the process with a message that
 // names the variable, never a stack trace from deep inside a library.
 import path from 'node:path';
+import { DEFAULT_NATS_REPLICAS, MAX_NATS_REPLICAS } from './nats/replicas.js';
 import { parseCidrList, type CidrRange } from './url-safety.js';
 import { PLANS, type Plan } from './plans.js';
 import { ENGINE_DEFAULTS, ENGINES, type Engine, type EngineDefaults } from './engines.js';
@@ -36,6 +37,8 @@ export interface Config {
   host: string;
   port: number;
   natsUrl: string | undefined;
+  /** Copies of the event log, KV buckets and object stores in a JetStream cluster. */
+  natsReplicas: number;
   mongodbUrl: string | undefined;
   dataDir: string;
   bootstrapApiKeys: BootstrapKey[];
@@ -54,6 +57,10 @@ export interface Config {
   fetcherConcurrency: number;
   /** Bulk (crawl, batch) pages of one host rendering at once in one fetcher. */
   fetcherHostMaxInFlight: number;
+  /** Bulk pages of one host loading at once across every fetcher replica (the fleet's bound). */
+  fleetHostMaxInFlight: number;
+  /** Least time between two bulk page starts on one host across the fleet (0: no floor). */
+  fleetHostIntervalMs: number;
   /** Close Chromium after this long without a capture (0: keep it). */
   browserIdleCloseMs: number;
   /** Move to a new Chromium after this many pages, closing the old one when its pages are done (0: never). */
@@ -232,6 +239,7 @@ export function loadConfig(env: Env = process.env): Config {
     host,
     port,
     natsUrl: url(env, 'NATS_URL', ['nats:', 'tls:', 'ws:', 'wss:']),
+    natsReplicas: int(env, 'NATS_REPLICAS', DEFAULT_NATS_REPLICAS, 1, MAX_NATS_REPLICAS),
     mongodbUrl: url(env, 'MONGODB_URL', ['mongodb:', 'mongodb+srv:']),
     dataDir: path.resolve(env.DATA_DIR?.trim() || './.data'),
     bootstrapApiKeys: parseBootstrapKeys(env.BOOTSTRAP_API_KEYS),
@@ -243,6 +251,8 @@ export function loadConfig(env: Env = process.env): Config {
     healthPort: int(env, 'HEALTH_PORT', 0, 0, 65535),
     fetcherConcurrency: int(env, 'FETCHER_CONCURRENCY', 3, 1, 64),
     fetcherHostMaxInFlight: int(env, 'FETCHER_HOST_MAX_IN_FLIGHT', 4, 1, 64),
+    fleetHostMaxInFlight: int(env, 'FLEET_HOST_MAX_IN_FLIGHT', 8, 1, 1024),
+    fleetHostIntervalMs: int(env, 'FLEET_HOST_INTERVAL_MS', 0, 0, 600_000),
     browserIdleCloseMs: int(env, 'BROWSER_IDLE_CLOSE_MS', DEFAULT_BROWSER_IDLE_CLOSE_MS, 0, 24 * 3_600_000),
     browserRetireAfterPages: int(env, 'BROWSER_RETIRE_AFTER_PAGES', DEFAULT_BROWSER_RETIRE_AFTER_PAGES, 0, 1_000_000),
     transformerConcurrency: int(env, 'TRANSFORMER_CONCURRENCY', 2, 1, 64),

@@ -31,9 +31,9 @@ export interface RunningService {
 export async function connectService(name: string, config: Config, logger: Logger): Promise<ServiceContext> {
   if (!config.natsUrl) throw new Error('NATS_URL is required to run a service (npm start sets it)');
   const nc = await connectNats(config.natsUrl, `trawl-${name}`, logger);
-  const jsm = await ensureInfrastructure(nc, { eventRetentionMs: config.eventRetentionMs, payloadTtlMs: config.payloadTtlMs, baselineTtlMs: config.baselineTtlMs });
+  const jsm = await ensureInfrastructure(nc, { eventRetentionMs: config.eventRetentionMs, payloadTtlMs: config.payloadTtlMs, baselineTtlMs: config.baselineTtlMs, replicas: config.natsReplicas });
   const js = nc.jetstream();
-  return { name, config, logger, nc, js, jsm, log: new EventLog(js, jsm), payloads: new PayloadStore(js) };
+  return { name, config, logger, nc, js, jsm, log: new EventLog(js, jsm, () => isNatsConnected(nc)), payloads: new PayloadStore(js) };
 }
 
 /** Entry point helper for a worker service's main.ts: one service, one process. */

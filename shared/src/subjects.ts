@@ -71,5 +71,14 @@ export const PROJECTED_SUBJECT = 'trawl-internal.projected';
  */
 export const KEY_CHANGED_SUBJECT = 'trawl-internal.key-changed';
 
-/** Checkpoint name of the projector in the read-model store. */
+/** Checkpoint name of the projector in the read-model store (one projector folding every model). */
 export const PROJECTOR_CHECKPOINT = 'projector';
+
+/**
+ * The projector's partitions: groups of read models, each folded by one replica at a time
+ * (docs/architecture.md "Replicas"), each with its own checkpoint. A read model that reads
+ * another is in that one's partition.
+ */
+export const PROJECTION_PARTITIONS = ['accounts', 'jobs', 'charts'] as const;
+export type ProjectionPartition = (typeof PROJECTION_PARTITIONS)[number];
+export const partitionCheckpoint = (partition: ProjectionPartition): string => `${PROJECTOR_CHECKPOINT}.${partition}`;

@@ -8,6 +8,7 @@ import { Webhook } from 'standardwebhooks';
 import { KEY_PART, type WebhookSecretRotated } from './events/apikey.js';
 import type { EventLog } from './nats/event-log.js';
 import type { SubjectParts } from './subjects.js';
+import { openKv } from './nats/replicas.js';
 
 export const WEBHOOK_SECRET_PREFIX = 'whsec_';
 export const SECRETS_BUCKET = 'trawl-secrets';
@@ -118,7 +119,7 @@ export function signWebhook(secrets: string | readonly string[], webhookId: stri
 export async function loadServerSecret(js: JetStreamClient, configured: string | undefined): Promise<string> {
   // Length is checked with the rest of the configuration (config.ts).
   if (configured) return configured;
-  const kv = await js.views.kv(SECRETS_BUCKET, { storage: StorageType.File, history: 1 });
+  const kv = await openKv(js, SECRETS_BUCKET, { storage: StorageType.File, history: 1 });
   const existing = await kv.get(SERVER_SECRET_KEY);
   if (existing && existing.value.length > 0) return existing.string();
   try {

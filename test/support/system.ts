@@ -15,6 +15,8 @@ export interface SystemOptions {
   /** Reuse a DATA_DIR (restart tests). */
   dataDir?: string;
   port?: number;
+  /** Arguments of the supervisor, e.g. `--cluster --nats-nodes 3 --replicas 2` (npm run cluster). */
+  args?: string[];
 }
 
 export interface TrawlSystem {
@@ -63,7 +65,7 @@ export async function startSystem(opts: SystemOptions = {}): Promise<TrawlSystem
   const port = opts.port ?? await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   let output = '';
-  const proc: ChildProcess = spawn(process.execPath, [path.join(root, 'dist/scripts/start.js')], {
+  const proc: ChildProcess = spawn(process.execPath, [path.join(root, 'dist/scripts/start.js'), ...(opts.args ?? [])], {
     cwd: root,
     detached: true, // its own process group, so kill() reaches nats-server and every service
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -6,6 +6,8 @@ import { resolveChromiumPath } from '../../../shared/src/chromium.js';
 import { newId, systemClock } from '../../../shared/src/ids.js';
 import { runService } from '../../../shared/src/service.js';
 import { createEngineRouter } from './engine/index.js';
+import { governedRouter } from './fleet/governed-router.js';
+import { HostGovernor } from './fleet/host-governor.js';
 import { observeCapturer } from './metrics.js';
 import { PageCapturer } from './engine/browser/page-capturer.js';
 import { ShareFollower } from './share-follower.js';
@@ -26,7 +28,10 @@ await runService('fetcher', async (ctx) => {
   resolveChromiumPath(ctx.config.chromiumPath);
   await capturer.start();
   observeCapturer(capturer);
-  const worker = new FetchWorker({ ctx, router: createEngineRouter(ctx, capturer, systemClock), newId, clock: systemClock, workerName: `${os.hostname()}:${process.pid}` });
+  // A place a dead replica never gave back is free again after this.
+  const governor = new HostGovernor(ctx.js, { maxInFlight: ctx.config.fleetHostMaxInFlight, intervalMs: ctx.config.fleetHostIntervalMs, leaseMs: 2 * 60_000 });
+  const router = governedRouter(createEngineRouter(ctx, capturer, systemClock), governor);
+  const worker = new FetchWorker({ ctx, router, newId, clock: systemClock, workerName: `${os.hostname()}:${process.pid}` });
   await worker.start();
   const follower = new ShareFollower({ ctx, newId, clock: systemClock });
   await follower.consumer.start();

@@ -6,6 +6,7 @@ import { StorageType, type JetStreamClient, type KV } from 'nats';
 import { RateLimitedError } from '../../../shared/src/errors.js';
 import { KeyedLock } from '../../../shared/src/keyed-lock.js';
 import { casUpdate, KvContentionError, kvText } from '../../../shared/src/nats/kv-cas.js';
+import { openKv } from '../../../shared/src/nats/replicas.js';
 
 export const ADMISSION_BUCKET = 'trawl-admissions';
 
@@ -54,7 +55,7 @@ export class AdmissionLedger {
   }
 
   private bucket(): Promise<KV> {
-    this.kv ??= this.js.views.kv(ADMISSION_BUCKET, { ttl: 10 * this.ttlMs, history: 1, storage: StorageType.File })
+    this.kv ??= openKv(this.js, ADMISSION_BUCKET, { ttl: 10 * this.ttlMs, history: 1, storage: StorageType.File })
       .catch((err: unknown) => { this.kv = undefined; throw err; });
     return this.kv;
   }

@@ -1,16 +1,19 @@
 // Read-your-writes: after appending an event the gateway waits (briefly) until the
 // projector reports a checkpoint at or past that event's sequence, so a GET right after a
-// POST finds the job. If the projector is slow or down, the wait ends at the timeout and
+// POST finds the job. Partitioned projector replicas report per partition: the read models
+// include a sequence once every partition has passed it. If the projector is slow or down, the wait ends at the timeout and
 // the answer goes out anyway: the event is in the log and will be projected.
 // The same notices tell which job's status changed: listeners (the long-polls, job-waits.ts)
 // get those changes, and a call after each NATS reconnect (notices may have been lost).
 import type { NatsConnection, Subscription } from 'nats';
 import { decodeNotice, type JobStatusChange } from '../../../shared/src/projection-notice.js';
 import type { ReadModelStore } from '../../../shared/src/store/index.js';
-import { PROJECTED_SUBJECT, PROJECTOR_CHECKPOINT as CHECKPOINT_NAME } from '../../../shared/src/subjects.js';
+import { PROJECTED_SUBJECT, PROJECTION_PARTITIONS, PROJECTOR_CHECKPOINT as CHECKPOINT_NAME, partitionCheckpoint, type ProjectionPartition } from '../../../shared/src/subjects.js';
 
 export class ProjectionWaiter {
   private projected = 0;
+  /** Each partition's sequence; the read models include the least of them. */
+  private readonly partitions = new Map<ProjectionPartition, number>(PROJECTION_PARTITIONS.map((p) => [p, 0]));
   private readonly waiters = new Set<{ seq: number; resolve: () => void }>();
   private sub: Subscription | undefined;
   private readonly listeners = new Set<JobStatusListener>();
@@ -23,7 +26,7 @@ export class ProjectionWaiter {
       callback: (err, msg) => {
         if (err) return;
         const notice = decodeNotice(msg);
-        this.advance(notice.seq);
+        this.advance(notice.seq, notice.partition);
         if (notice.change) for (const l of this.listeners) l.changed(notice.change);
       },
     });
@@ -33,7 +36,13 @@ export class ProjectionWaiter {
         if (status.type === 'reconnect') for (const l of this.listeners) l.reconnected();
       }
     })().catch(() => undefined);
+    await this.readCheckpoints();
+  }
+
+  /** The store's checkpoints: one projector's, and every partition's. */
+  private async readCheckpoints(): Promise<void> {
     this.advance(await this.store.getCheckpoint(CHECKPOINT_NAME));
+    for (const p of PROJECTION_PARTITIONS) this.advance(await this.store.getCheckpoint(partitionCheckpoint(p)), p);
   }
 
   /** Calls `listener` with every job status change the projector announces; returns the unsubscribe. */
@@ -42,8 +51,14 @@ export class ProjectionWaiter {
     return () => this.listeners.delete(listener);
   }
 
-  private advance(seq: number): void {
-    if (!Number.isFinite(seq) || seq <= this.projected) return;
+  private advance(reported: number, partition?: ProjectionPartition): void {
+    if (!Number.isFinite(reported)) return;
+    let seq = reported;
+    if (partition) {
+      this.partitions.set(partition, Math.max(reported, this.partitions.get(partition) ?? 0));
+      seq = Math.min(...this.partitions.values());
+    }
+    if (seq <= this.projected) return;
     this.projected = seq;
     for (const w of this.waiters) {
       if (w.seq <= seq) {
@@ -57,7 +72,7 @@ export class ProjectionWaiter {
   async waitFor(seq: number, timeoutMs = 2000): Promise<boolean> {
     if (seq <= this.projected) return true;
     // The notice may have been missed (a reconnect): the store has the truth.
-    this.advance(await this.store.getCheckpoint(CHECKPOINT_NAME));
+    await this.readCheckpoints();
     if (seq <= this.projected) return true;
     return new Promise((resolve) => {
       const waiter = { seq, resolve: () => { clearTimeout(timer); resolve(true); } };

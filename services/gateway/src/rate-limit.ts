@@ -10,6 +10,7 @@ import { StorageType, type JetStreamClient, type KV } from 'nats';
 import { RateLimitedError } from '../../../shared/src/errors.js';
 import { KeyedLock } from '../../../shared/src/keyed-lock.js';
 import { casUpdate, KvContentionError } from '../../../shared/src/nats/kv-cas.js';
+import { openKv } from '../../../shared/src/nats/replicas.js';
 
 export const RATE_LIMIT_BUCKET = 'trawl-ratelimits';
 const WINDOW_MS = 60_000;
@@ -31,7 +32,7 @@ export class RateLimiter {
   private bucket(): Promise<KV> {
     // File storage: a memory bucket would be gone after a nats-server restart, leaving this
     // handle pointing at nothing (see admission-ledger.ts).
-    this.kv ??= this.js.views.kv(RATE_LIMIT_BUCKET, { ttl: 2 * WINDOW_MS, history: 1, storage: StorageType.File });
+    this.kv ??= openKv(this.js, RATE_LIMIT_BUCKET, { ttl: 2 * WINDOW_MS, history: 1, storage: StorageType.File });
     return this.kv;
   }
 

@@ -3,13 +3,16 @@
 // document stores the stream sequence it last applied and skips anything not newer, and
 // the checkpoint only moves forward. A failing store write is retried in place, never
 // skipped, so no event is lost. Deleting the read models and the checkpoint rebuilds them.
+// Given a partition (service.ts, at 2+ replicas), it folds that partition's models only,
+// keeps that partition's checkpoint, and stops before an event once `mayApply` (its lease)
+// says no: one writer per read model at a time.
 import { DeliverPolicy, type ConsumerMessages, type JetStreamClient, type NatsConnection } from 'nats';
 import { decodeEvent, PoisonMessageError, type StoredEvent } from '../../../shared/src/events/index.js';
 import type { Logger } from '../../../shared/src/logger.js';
 import type { PayloadStore } from '../../../shared/src/nats/payloads.js';
 import type { ReadModelStore } from '../../../shared/src/store/index.js';
 import { encodeNotice, type JobStatusChange } from '../../../shared/src/projection-notice.js';
-import { ALL_EVENTS, PROJECTED_SUBJECT, PROJECTOR_CHECKPOINT, STREAM_NAME } from '../../../shared/src/subjects.js';
+import { ALL_EVENTS, PROJECTED_SUBJECT, PROJECTOR_CHECKPOINT, STREAM_NAME, partitionCheckpoint, type ProjectionPartition } from '../../../shared/src/subjects.js';
 import type { AnyReadModel } from './read-models/types.js';
 
 export const CHECKPOINT_NAME = PROJECTOR_CHECKPOINT;
@@ -22,6 +25,10 @@ export interface ProjectorDeps {
   logger: Logger;
   readModels: AnyReadModel[];
   payloadTtlMs: number;
+  /** The partition folded (its checkpoint; its name on the notices); absent: every model, one checkpoint. */
+  partition?: ProjectionPartition;
+  /** Asked before each event: false stops this projector without applying it (a lapsed lease). */
+  mayApply?: () => boolean;
 }
 
 export class Projector {
@@ -61,8 +68,15 @@ export class Projector {
     return change;
   }
 
+  private get checkpoint(): string {
+    return this.deps.partition ? partitionCheckpoint(this.deps.partition) : CHECKPOINT_NAME;
+  }
+
   async start(): Promise<void> {
-    const from = (await this.deps.store.getCheckpoint(CHECKPOINT_NAME)) + 1;
+    // A partition starts where it left off, or where the single projector of an older
+    // version left off (its models are already folded up to there).
+    const own = await this.deps.store.getCheckpoint(this.checkpoint);
+    const from = Math.max(own, this.deps.partition ? await this.deps.store.getCheckpoint(CHECKPOINT_NAME) : 0) + 1;
     this.appliedSeq = from - 1;
     const consumer = await this.deps.js.consumers.get(STREAM_NAME, {
       filterSubjects: ALL_EVENTS,
@@ -71,11 +85,17 @@ export class Projector {
     });
     this.messages = await consumer.consume({ max_messages: 512 });
     this.loop = this.run(this.messages);
-    this.deps.logger.info({ from }, 'projector consuming');
+    this.deps.logger.info({ from, partition: this.deps.partition }, 'projector consuming');
   }
 
   private async run(messages: ConsumerMessages): Promise<void> {
     for await (const m of messages) {
+      // A lapsed lease: wait until it is renewed, or until it is lost and this projector stopped.
+      while (this.deps.mayApply && !this.deps.mayApply()) {
+        if (this.stopping) return;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      if (this.stopping) return;
       let event: StoredEvent;
       try {
         event = decodeEvent(m.subject, m.data, m.seq);
@@ -105,9 +125,9 @@ export class Projector {
 
   /** Moves the checkpoint, then announces it (with the job status the event changed). */
   private async advance(seq: number, change?: JobStatusChange): Promise<void> {
-    await this.deps.store.setCheckpoint(CHECKPOINT_NAME, seq);
+    await this.deps.store.setCheckpoint(this.checkpoint, seq);
     this.appliedSeq = seq;
-    const { data, headers } = encodeNotice({ seq, ...(change ? { change } : {}) });
+    const { data, headers } = encodeNotice({ seq, ...(change ? { change } : {}), ...(this.deps.partition ? { partition: this.deps.partition } : {}) });
     this.deps.nc.publish(PROJECTED_SUBJECT, data, headers ? { headers } : undefined);
   }
 

@@ -1,25 +1,86 @@
 // The projector on a connected service context: main.ts runs it in its own process, and
 // `npm start`'s service host (scripts/service-host.ts) beside the other light services.
+// The read models are folded in partitions (partitions.ts), each by the one replica that
+// holds its lease (shared/src/nats/partition-leases.ts): replicas share the partitions,
+// and a dead replica's partitions move to the others when its leases expire.
 import { observedGauge } from '../../../shared/src/metrics.js';
+import { newId } from '../../../shared/src/ids.js';
+import { PartitionLeases } from '../../../shared/src/nats/partition-leases.js';
 import type { RunningService, ServiceContext } from '../../../shared/src/service.js';
-import { STREAM_NAME } from '../../../shared/src/subjects.js';
+import { PROJECTION_PARTITIONS, STREAM_NAME, type ProjectionPartition } from '../../../shared/src/subjects.js';
 import { createStore } from '../../../shared/src/store/index.js';
+import { modelsOf } from './partitions.js';
 import { Projector } from './projector.js';
 import { READ_MODELS } from './read-models/index.js';
+
+/** How often the partitions' progress is compared with the log's end. */
+const STALL_CHECK_MS = 5_000;
+/** A partition behind the log that has not moved for this long is restarted from its checkpoint. */
+const STALL_AFTER_MS = 30_000;
+/** How long a stalled projector gets to stop before its replacement starts anyway. */
+const STALL_STOP_MS = 5_000;
 
 export async function startProjector({ config, nc, js, jsm, payloads, logger }: ServiceContext): Promise<RunningService> {
   const store = createStore(config);
   await store.init();
-  const projector = new Projector({ nc, js, store, payloads, logger, readModels: READ_MODELS, payloadTtlMs: config.payloadTtlMs });
-  await projector.start();
-  // How far the read models trail the log: what a slow status answer would first show.
-  observedGauge('trawl_projector_applied_seq', 'Stream sequence of the last event applied to the read models', () => projector.appliedSeq);
-  observedGauge('trawl_projector_lag_events', 'Events in the log not yet applied to the read models',
-    async () => Math.max(0, (await jsm.streams.info(STREAM_NAME)).state.last_seq - projector.appliedSeq));
+  const running = new Map<ProjectionPartition, Projector>();
+  const leases: PartitionLeases = new PartitionLeases(js, {
+    group: 'projector',
+    partitions: PROJECTION_PARTITIONS,
+    memberId: newId(),
+    logger,
+    onAcquire: async (name) => {
+      const partition = name as ProjectionPartition;
+      const projector = makeProjector(partition);
+      running.set(partition, projector);
+      await projector.start();
+    },
+    onRelease: async (name) => {
+      const partition = name as ProjectionPartition;
+      await running.get(partition)?.stop();
+      running.delete(partition);
+    },
+  });
+  function makeProjector(partition: ProjectionPartition): Projector {
+    return new Projector({
+      nc, js, store, payloads, logger, payloadTtlMs: config.payloadTtlMs,
+      readModels: modelsOf(partition, READ_MODELS), partition, mayApply: () => leases.holds(partition),
+    });
+  }
+  await leases.start();
+  // A consumer that stopped delivering (seen after a stream leader died under load) would
+  // leave its partition behind for good: one that is behind the log's end and has not moved
+  // for STALL_AFTER_MS is restarted from its checkpoint.
+  const progress = new Map<ProjectionPartition, { seq: number; since: number }>();
+  const watchdog = setInterval(() => void (async () => {
+    const last = (await jsm.streams.info(STREAM_NAME)).state.last_seq;
+    for (const [partition, projector] of running) {
+      const seen = progress.get(partition);
+      if (!seen || seen.seq !== projector.appliedSeq || projector.appliedSeq >= last) {
+        progress.set(partition, { seq: projector.appliedSeq, since: Date.now() });
+        continue;
+      }
+      if (Date.now() - seen.since < STALL_AFTER_MS || !leases.holds(partition)) continue;
+      logger.warn({ partition, appliedSeq: projector.appliedSeq, lastSeq: last }, 'projector partition stalled: restarting it from its checkpoint');
+      progress.delete(partition);
+      await Promise.race([projector.stop(), new Promise((r) => setTimeout(r, STALL_STOP_MS))]);
+      if (running.get(partition) !== projector) continue; // released meanwhile
+      const fresh = makeProjector(partition);
+      running.set(partition, fresh);
+      await fresh.start();
+    }
+  })().catch((err) => logger.warn({ err: String(err) }, 'projector watchdog: could not check progress')), STALL_CHECK_MS);
+  // How far this replica's partitions trail the log: what a slow status answer would first show.
+  const appliedSeq = (): number => (running.size ? Math.min(...[...running.values()].map((p) => p.appliedSeq)) : 0);
+  observedGauge('trawl_projector_applied_seq', 'Stream sequence of the last event applied by the partitions this replica folds', appliedSeq);
+  observedGauge('trawl_projector_lag_events', 'Events in the log not yet applied by the partitions this replica folds',
+    async () => (running.size ? Math.max(0, (await jsm.streams.info(STREAM_NAME)).state.last_seq - appliedSeq()) : 0));
+  observedGauge('trawl_projector_partitions', 'Read-model partitions this replica folds', () => running.size);
   return {
     ready: async () => ({ store: await store.ping() }),
     stop: async () => {
-      await projector.stop();
+      clearInterval(watchdog);
+      await leases.stop();
       await store.close();
     },
   };

@@ -45,6 +45,9 @@ export const CrawlJobView = Type.Object({
   data: Type.Optional(Type.Array(CrawlPageEntry)),
   next: Type.Optional(Type.String({ description: 'URL of the next part of `data`, when it did not fit in one response' })),
   error: Type.Optional(Type.Object({ message: Type.String() })),
+  slowed: Type.Optional(Type.Object({ host: Type.String(), reason: Type.String(), until: Type.String() }, {
+    description: 'While the crawl runs: its start host is slowed for every fetcher after a 429 or 503 (Retry-After honoured), why, and until when at least',
+  })),
   blockedHosts: Type.Optional(Type.Array(BlockedHost, {
     description: 'Hosts the crawl stopped asking after they answered bot challenges or block pages in a row (docs/api.md "Page outcome")',
   })),

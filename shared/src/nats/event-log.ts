@@ -59,7 +59,12 @@ const isWrongLastSequence = (err: unknown): boolean =>
   (err as { api_error?: { err_code?: number } }).api_error?.err_code === WRONG_LAST_SEQUENCE;
 
 export class EventLog {
-  constructor(private readonly js: JetStreamClient, private readonly jsm: JetStreamManager) {}
+  /**
+   * `connected` (the service's NATS connection state) lets an append whose ack timed out be
+   * retried once the client has reconnected (the server it used died); without it, only a
+   * stream with no leader yet is waited for.
+   */
+  constructor(private readonly js: JetStreamClient, private readonly jsm: JetStreamManager, private readonly connected: () => boolean = () => false) {}
 
   /** The last event on one exact subject, or null: a point read, no consumer needed. */
   async last(parts: SubjectParts): Promise<StoredEvent | null> {
@@ -97,7 +102,7 @@ export class EventLog {
       expect: { streamName: STREAM_NAME, ...(expected !== undefined ? { lastSubjectSequence: expected } : {}) },
     };
     try {
-      const ack = await this.js.publish(subject, body, publishOpts);
+      const ack = await publishThroughElection(() => this.js.publish(subject, body, publishOpts), this.connected);
       return { seq: ack.seq, duplicate: ack.duplicate };
     } catch (err) {
       if (isWrongLastSequence(err)) {
@@ -169,6 +174,32 @@ export class EventLog {
       // thousands of them made nats-server the second CPU user of a crawl. Deleted at once
       // (not awaited), with a short inactivity threshold as the backstop.
       void consumer.delete().catch(() => undefined);
+    }
+  }
+}
+
+/** How long an append keeps trying while the stream has no leader (a cluster electing one). */
+export const APPEND_ELECTION_ALLOWANCE_MS = 20_000;
+
+/**
+ * A publish retried while the stream cannot answer: no leader yet (503, no responders) or
+ * an ack that never came (the leader died with the message maybe stored). The same message
+ * id each time, so a message that was stored is acknowledged as a duplicate, never stored
+ * twice. Without this, work done just before a leader died (a page fetched) would be
+ * thrown away with the failed append and done again on redelivery.
+ */
+async function publishThroughElection<T>(publish: () => Promise<T>, connected: () => boolean): Promise<T> {
+  const deadline = Date.now() + APPEND_ELECTION_ALLOWANCE_MS;
+  for (let delayMs = 250; ; delayMs = Math.min(2_000, delayMs * 2)) {
+    try {
+      return await publish();
+    } catch (err) {
+      const e = err as { code?: string; message?: string };
+      // A timeout while disconnected fails at once: the caller answers "NATS is down".
+      const noLeader = e?.code === '503' || /no responders|temporarily unavailable/i.test(e?.message ?? '');
+      const transient = noLeader || (e?.code === 'TIMEOUT' && connected());
+      if (!transient || Date.now() + delayMs > deadline) throw err;
+      await new Promise((r) => setTimeout(r, delayMs));
     }
   }
 }

@@ -37,6 +37,9 @@ const EXISTING_SECRETS = {
   services: { gateway: { replicas: 1 } },
 };
 
+/** The chart's own defaults with the two values it requires. */
+const CLUSTER_VALUES = { apiKeys: { bootstrap: 'prod-key-aaaaaaaaaaaaaaaa:pro' }, mongodb: { url: 'mongodb://mongo.internal:27017/trawl' } };
+
 const SCENARIOS: Record<string, RenderOptions> = {
   dev: { valuesFiles: [DEV_VALUES] },
   production: { values: PROD_VALUES, releaseName: 'web-extract' },
@@ -202,6 +205,8 @@ describe('Helm chart: rendered manifests', () => {
     const { manifests } = rendered.dev!;
     const nats = find(manifests, 'StatefulSet', 'trawl-nats');
     assert.equal(nats.spec.replicas, 1);
+    assert.equal(find(manifests, 'ConfigMap', 'trawl-config').data.NATS_REPLICAS, '1');
+    assert.doesNotMatch(String(find(manifests, 'ConfigMap', 'trawl-nats').data['nats.conf']), /cluster/);
     assert.equal(nats.spec.volumeClaimTemplates[0].metadata.name, 'data');
     assert.equal(find(manifests, 'Service', 'trawl-nats').spec.ports[0].port, 4222);
     assert.equal(find(manifests, 'ConfigMap', 'trawl-config').data.NATS_URL, 'nats://trawl-nats:4222');
@@ -209,18 +214,39 @@ describe('Helm chart: rendered manifests', () => {
     assert.equal(find(manifests, 'Secret', 'trawl').stringData.MONGODB_URL, 'mongodb://trawl-mongodb:27017/trawl');
   });
 
-  test('dev: the rendered nats.conf is accepted by nats-server', (t) => {
-    const probe = spawnSync('nats-server', ['--version'], { encoding: 'utf8' });
-    if (probe.error) { t.skip('nats-server is not installed'); return; }
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-natsconf-'));
-    try {
-      const conf = String(find(rendered.dev!.manifests, 'ConfigMap', 'trawl-nats').data['nats.conf']).replace('store_dir: /data', `store_dir: ${dir}`);
-      fs.writeFileSync(path.join(dir, 'nats.conf'), conf);
-      const check = spawnSync('nats-server', ['-c', path.join(dir, 'nats.conf'), '-t'], { encoding: 'utf8' });
-      assert.equal(check.status, 0, `${check.stdout}${check.stderr}`);
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
+  for (const [scenario, values] of [['dev', undefined], ['cluster', CLUSTER_VALUES]] as const) {
+    test(`${scenario}: the rendered nats.conf is accepted by nats-server`, (t) => {
+      const probe = spawnSync('nats-server', ['--version'], { encoding: 'utf8' });
+      if (probe.error) { t.skip('nats-server is not installed'); return; }
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-natsconf-'));
+      try {
+        const manifests = values ? renderChart(chart, { values }).manifests : rendered.dev!.manifests;
+        const conf = String(find(manifests, 'ConfigMap', 'trawl-nats').data['nats.conf']).replace('store_dir: /data', `store_dir: ${dir}`);
+        fs.writeFileSync(path.join(dir, 'nats.conf'), conf);
+        const check = spawnSync('nats-server', ['-c', path.join(dir, 'nats.conf'), '-t'], { encoding: 'utf8' });
+        assert.equal(check.status, 0, `${check.stdout}${check.stderr}`);
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  }
+
+  test('defaults: a 3-node JetStream cluster at R3, two pods of every service, each with a PodDisruptionBudget', () => {
+    const { manifests } = renderChart(chart, { values: CLUSTER_VALUES });
+    const nats = find(manifests, 'StatefulSet', 'trawl-nats');
+    assert.equal(nats.spec.replicas, 3);
+    assert.equal(nats.spec.podManagementPolicy, 'Parallel');
+    assert.ok(container(nats).ports.some((p: Manifest) => p.name === 'cluster' && p.containerPort === 6222));
+    assert.ok(find(manifests, 'Service', 'trawl-nats-headless').spec.ports.some((p: Manifest) => p.name === 'cluster'));
+    const conf = String(find(manifests, 'ConfigMap', 'trawl-nats').data['nats.conf']);
+    for (let i = 0; i < 3; i++) assert.match(conf, new RegExp(`nats://trawl-nats-${i}\\.trawl-nats-headless:6222`));
+    assert.equal(find(manifests, 'ConfigMap', 'trawl-config').data.NATS_REPLICAS, '3');
+    assert.equal(find(manifests, 'PodDisruptionBudget', 'trawl-nats').spec.maxUnavailable, 1);
+    for (const service of SERVICES) {
+      assert.equal(find(manifests, 'Deployment', `trawl-${service}`).spec.replicas, 2, service);
+      assert.equal(find(manifests, 'PodDisruptionBudget', `trawl-${service}`).spec.minAvailable, 1, service);
     }
+    assert.throws(() => renderChart(chart, { values: { ...CLUSTER_VALUES, nats: { replicas: 1 } } }), /nats.streamReplicas \(3\) cannot exceed nats.replicas \(1\)/);
   });
 
   test('production: external NATS and MongoDB, HPAs, Ingress and egress policies', () => {
@@ -233,7 +259,7 @@ describe('Helm chart: rendered manifests', () => {
       assert.equal(hpa.spec.scaleTargetRef.name, `web-extract-trawl-${service}`);
       assert.equal(find(manifests, 'Deployment', `web-extract-trawl-${service}`).spec.replicas, undefined, 'the HPA owns replicas');
     }
-    assert.equal(find(manifests, 'Deployment', 'web-extract-trawl-projector').spec.replicas, 1);
+    assert.equal(find(manifests, 'Deployment', 'web-extract-trawl-projector').spec.replicas, 2);
     assert.ok(!manifests.some((m) => m.kind === 'HorizontalPodAutoscaler' && m.metadata.name.endsWith('-projector')));
     const pdb = find(manifests, 'PodDisruptionBudget', 'web-extract-trawl-gateway');
     assert.deepEqual(pdb.spec.selector.matchLabels, find(manifests, 'Deployment', 'web-extract-trawl-gateway').spec.selector.matchLabels);

@@ -7,6 +7,7 @@ test('defaults', () => {
   assert.equal(c.host, '127.0.0.1');
   assert.equal(c.port, 3000);
   assert.equal(c.natsUrl, undefined);
+  assert.equal(c.natsReplicas, 1);
   assert.equal(c.mongodbUrl, undefined);
   assert.match(c.dataDir, /\.data$/);
   assert.deepEqual(c.bootstrapApiKeys, []);
@@ -27,6 +28,7 @@ test('parses every documented variable', () => {
   assert.deepEqual(c.bootstrapApiKeys, [{ key: 'abcdefghijklmnop', plan: 'pro' }, { key: 'qrstuvwxyz123456', plan: 'team' }]);
   assert.equal(c.ssrfAllowCidrs.length, 2);
   assert.equal(c.dataDir, '/tmp/x');
+  assert.equal(loadConfig({ NATS_REPLICAS: '3' }).natsReplicas, 3);
 });
 
 test('bad values name the variable', () => {
@@ -34,6 +36,7 @@ test('bad values name the variable', () => {
     { PORT: 'abc' }, { PORT: '70000' }, { NATS_URL: 'http://x' }, { MONGODB_URL: 'nope' }, { LOG_LEVEL: 'loud' },
     { BOOTSTRAP_API_KEYS: 'short:pro' }, { BOOTSTRAP_API_KEYS: 'abcdefghijklmnop:gold' }, { SSRF_ALLOW_CIDRS: '10.0.0.0/99' },
     { CACHE_TTL_MS: '-5' }, { FETCHER_CONCURRENCY: '0' }, { MAP_MAX_CRAWL_PAGES: 'many' },
+    { NATS_REPLICAS: '0' }, { NATS_REPLICAS: '7' },
   ];
   for (const env of bad) {
     const name = Object.keys(env)[0]!;

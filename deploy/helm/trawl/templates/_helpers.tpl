@@ -86,6 +86,9 @@ was given inline; an existing Secret named in values wins.
 {{- $_ := set $data .Values.mongodb.existingSecretKey .Values.mongodb.url }}
 {{- end }}
 {{- end }}
+{{- if and .Values.nats.enabled (gt (int .Values.nats.streamReplicas) (int .Values.nats.replicas)) }}
+{{- fail (printf "nats.streamReplicas (%d) cannot exceed nats.replicas (%d): JetStream keeps each copy on its own server" (int .Values.nats.streamReplicas) (int .Values.nats.replicas)) }}
+{{- end }}
 {{- if and .Values.webhooks.signingSecret (not .Values.webhooks.existingSecret) }}
 {{- $_ := set $data .Values.webhooks.existingSecretKey .Values.webhooks.signingSecret }}
 {{- end }}
@@ -116,6 +119,9 @@ was given inline; an existing Secret named in values wins.
 {{- end }}
 {{- if not (or .Values.nats.enabled .Values.nats.url) }}
 {{- fail "set nats.url or nats.enabled=true" }}
+{{- end }}
+{{- if and .Values.nats.enabled (gt (int .Values.nats.streamReplicas) (int .Values.nats.replicas)) }}
+{{- fail (printf "nats.streamReplicas (%d) cannot exceed nats.replicas (%d): JetStream keeps each copy on its own server" (int .Values.nats.streamReplicas) (int .Values.nats.replicas)) }}
 {{- end }}
 {{- if and .Values.webhooks.signingSecret (lt (len .Values.webhooks.signingSecret) 32) }}
 {{- fail "webhooks.signingSecret must be at least 32 characters" }}

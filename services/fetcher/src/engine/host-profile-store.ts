@@ -13,6 +13,7 @@ import { KeyedLock } from '../../../../shared/src/keyed-lock.js';
 import type { Logger } from '../../../../shared/src/logger.js';
 import { casUpdate, KvContentionError } from '../../../../shared/src/nats/kv-cas.js';
 import { evolve, NEW_HOST, type AutoPolicy, type HostEvent, type HostProfile } from './host-profile.js';
+import { openKv } from '../../../../shared/src/nats/replicas.js';
 
 export const HOST_PROFILE_BUCKET = 'trawl-host-profiles';
 export const PROFILE_TTL_MS = 30 * 86_400_000;
@@ -35,7 +36,7 @@ export class KvHostProfiles implements HostProfiles {
   constructor(private readonly js: JetStreamClient, private readonly policy: AutoPolicy, private readonly logger: Logger) {}
 
   private bucket(): Promise<KV> {
-    this.kv ??= this.js.views.kv(HOST_PROFILE_BUCKET, { storage: StorageType.File, history: 1, ttl: PROFILE_TTL_MS })
+    this.kv ??= openKv(this.js, HOST_PROFILE_BUCKET, { storage: StorageType.File, history: 1, ttl: PROFILE_TTL_MS })
       .catch((err: unknown) => { this.kv = undefined; throw err; });
     return this.kv;
   }

@@ -7,6 +7,7 @@ import { StorageType, type JetStreamClient, type KV } from 'nats';
 import { RateLimitedError } from '../../../../shared/src/errors.js';
 import { KeyedLock } from '../../../../shared/src/keyed-lock.js';
 import { casUpdate, KvContentionError } from '../../../../shared/src/nats/kv-cas.js';
+import { openKv } from '../../../../shared/src/nats/replicas.js';
 
 export const LOGIN_THROTTLE_BUCKET = 'trawl-console-logins';
 export const LOGIN_WINDOW_MS = 15 * 60_000;
@@ -32,7 +33,7 @@ export class LoginThrottle {
   private bucket(): Promise<KV> {
     // File storage, as the rate limiter's: a memory bucket is gone after a nats-server restart
     // while this gateway keeps its handle, and every sign-in would then time out.
-    this.kv ??= this.js.views.kv(LOGIN_THROTTLE_BUCKET, { ttl: LOGIN_WINDOW_MS, history: 1, storage: StorageType.File })
+    this.kv ??= openKv(this.js, LOGIN_THROTTLE_BUCKET, { ttl: LOGIN_WINDOW_MS, history: 1, storage: StorageType.File })
       .catch((err) => { this.kv = undefined; throw err; });
     return this.kv;
   }

@@ -13,15 +13,26 @@ import type { Caller } from '../plugins/auth.js';
 import { checkSubmittedUrl } from '../url-policy.js';
 import { isFinalStatus, payloadUrls, type CrawlJobView, type CrawlListItem, type CrawlPageEntry } from '../../../../shared/src/api/index.js';
 import { jsonBytes } from '../json-bytes.js';
-import { JobService, recordJob, type DataItem } from '../job-service.js';
+import { JobService, recordJob, type DataItem, type MultiPageJobDeps } from '../job-service.js';
+import type { Slowed } from '../../../../shared/src/host-pace.js';
 
 /** Pages read from the store per query. */
 const PAGES_PER_READ = 25;
+
+export interface CrawlServiceDeps extends MultiPageJobDeps {
+  /** Whether a host is slowed for the whole fleet now, and why (shared/src/host-pace.ts). */
+  slowedHost?: (host: string) => Promise<Slowed | undefined>;
+}
 
 export class CrawlService extends JobService<CrawlJobDoc, CrawlRequest, { id: string; status: 'PENDING' }, CrawlJobView, CrawlListItem> {
   protected readonly kind = 'crawl';
   protected readonly label = 'crawl';
   protected readonly path = '/crawl';
+  declare protected readonly deps: CrawlServiceDeps;
+
+  constructor(deps: CrawlServiceDeps) {
+    super(deps);
+  }
 
   protected load(id: string): Promise<CrawlJobDoc | null> {
     return this.deps.store.crawlJobs.get(id);
@@ -64,12 +75,15 @@ export class CrawlService extends JobService<CrawlJobDoc, CrawlRequest, { id: st
         resume: page.requestedSeq,
         stop: page.status === 'PENDING',
       }));
+    // Operational state, not the log's: a status without it is still right, only less telling.
+    const slowed = running && this.deps.slowedHost ? await this.deps.slowedHost(new URL(doc.startUrl).host).catch(() => undefined) : undefined;
     const { data, nextCursor } = await this.dataPart(cursor === undefined ? 0 : Number(cursor), read, { chunk: PAGES_PER_READ, openEnded: running });
     return {
       ...(await this.summary(doc)),
       ...this.common(doc),
       ...(!running && doc.completedAt ? { completedAt: doc.completedAt } : {}),
       ...(doc.blockedHosts?.length ? { blockedHosts: doc.blockedHosts } : {}),
+      ...(slowed ? { slowed } : {}),
       data,
       ...(nextCursor !== undefined ? { next: this.nextUrl(doc.id, nextCursor) } : {}),
     };

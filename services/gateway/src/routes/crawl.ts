@@ -6,12 +6,14 @@ import type { RouteDeps } from '../deps.js';
 import { CrawlService } from '../crawl/service.js';
 import { CrawlCreated, CrawlGetQuery, CrawlJobView, CrawlListItem, CrawlPageParams, JobCancelled } from '../../../../shared/src/api/index.js';
 import { jobRoutes } from './job-routes.js';
+import { slowedHostReader } from '../../../../shared/src/host-pace.js';
 import { payloadBytes, sendStoredDocument } from './stored-document.js';
 
 export const crawlRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
   const crawls = new CrawlService({
     log: deps.log, store: deps.store, waiter: deps.waiter, newId: deps.newId, clock: deps.clock,
     urlPolicy: { allowCidrs: deps.config.ssrfAllowCidrs }, publicBaseUrl: deps.config.publicBaseUrl, limits: deps.limits,
+    slowedHost: slowedHostReader(deps.nc.jetstream()),
   });
 
   await app.register(jobRoutes({

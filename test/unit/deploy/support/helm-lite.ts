@@ -115,6 +115,7 @@ function helmFuncs(set: () => TemplateSet): Record<string, Func> {
     len: (v) => BigInt(Array.isArray(v) || typeof v === 'string' ? v.length : isMap(v) ? Object.keys(v).length : 0),
     dict: (...args) => { const d: Record<string, Value> = {}; for (let i = 0; i < args.length; i += 2) d[str(args[i])] = args[i + 1]; return d; },
     list: (...args) => args,
+    until: (n) => Array.from({ length: Number(toInt(n)) }, (_, i) => BigInt(i)),
     set: (d, k, v) => { (d as Record<string, Value>)[str(k)] = v; return d; },
     hasKey: (d, k) => isMap(d) && Object.hasOwn(d, str(k)),
     has: (needle, haystack) => Array.isArray(haystack) && haystack.some((x) => x === needle),

@@ -1,0 +1,85 @@
+// Politeness for the whole fleet against a real nats-server and a real site: two host
+// governors (two fetcher replicas) together never load more of one host at once than the
+// fleet's bound, a 429 with Retry-After seen by one stops both for that long, and the pace
+// recovers once the host answers again.
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import { after, before, describe, test } from 'node:test';
+import { connect, type NatsConnection } from 'nats';
+import { HostGovernor } from '../../../services/fetcher/src/fleet/host-governor.js';
+import { startNatsServer, type NatsServerHandle } from '../../support/nats-server.js';
+import { startSite, type TestSite } from '../../support/site.js';
+
+describe('fleet politeness', { timeout: 90_000 }, () => {
+  let server: NatsServerHandle;
+  let nc: NatsConnection;
+  let site: TestSite;
+  let loading = 0;
+  let mostAtOnce = 0;
+  let refuseNext = 0;
+  const startedAt: number[] = [];
+  before(async () => {
+    server = await startNatsServer();
+    nc = await connect({ servers: server.url });
+    site = await startSite({
+      '/page': (_req: http.IncomingMessage, res: http.ServerResponse) => {
+        startedAt.push(Date.now());
+        loading++;
+        mostAtOnce = Math.max(mostAtOnce, loading);
+        const refuse = refuseNext > 0 && refuseNext-- > 0;
+        setTimeout(() => {
+          loading--;
+          if (refuse) res.writeHead(429, { 'retry-after': '2' }).end('slow down');
+          else res.writeHead(200, { 'content-type': 'text/html' }).end('<p>ok</p>');
+        }, 50);
+      },
+    });
+  });
+  after(async () => {
+    await site.close();
+    await nc.close();
+    await server.stop();
+  });
+
+  /** One page as a fetcher replica loads it: place, GET, report, release. */
+  async function page(governor: HostGovernor): Promise<number> {
+    const host = new URL(site.origin).host;
+    const leave = await governor.enter(host, AbortSignal.timeout(60_000));
+    try {
+      const res = await fetch(site.url('/page'));
+      await res.arrayBuffer();
+      await governor.report(host, res.status, res.headers.get('retry-after') ?? undefined);
+      return res.status;
+    } finally {
+      await leave();
+    }
+  }
+
+  test('two replicas keep the fleet bound on one host between them', async () => {
+    const limits = { maxInFlight: 3, intervalMs: 0, leaseMs: 60_000 };
+    const replicas = [new HostGovernor(nc.jetstream(), limits), new HostGovernor(nc.jetstream(), limits)];
+    // Each replica would load 6 at once on its own.
+    await Promise.all(replicas.flatMap((g) => Array.from({ length: 6 }, () => page(g))));
+    assert.equal(mostAtOnce, 3);
+  });
+
+  test('a 429 with Retry-After seen by one replica holds both back, then the pace recovers', async () => {
+    const limits = { maxInFlight: 4, intervalMs: 0, leaseMs: 60_000 };
+    const [a, b] = [new HostGovernor(nc.jetstream(), limits), new HostGovernor(nc.jetstream(), limits)];
+    const host = new URL(site.origin).host;
+    refuseNext = 1;
+    assert.equal(await page(a), 429);
+    const refusedAt = Date.now();
+    const pace = await b.pace(host);
+    assert.match(pace?.reason ?? '', /HTTP 429 with Retry-After 2 s/);
+    startedAt.length = 0;
+    // The other replica's next page waits out the Retry-After.
+    assert.equal(await page(b), 200);
+    assert.ok(startedAt[0]! - refusedAt >= 1_900, `started ${startedAt[0]! - refusedAt} ms after the 429`);
+    // Successes halve the back-off until it is gone: the host is no longer slowed.
+    for (let i = 0; i < 3; i++) await page(i % 2 ? a : b);
+    const recovered = await a.pace(host);
+    assert.equal(recovered?.backoffMs, 0);
+    assert.equal(recovered?.reason, undefined);
+  });
+});

@@ -1,0 +1,94 @@
+// Starts a real N-node JetStream cluster on loopback for one test file (the same node
+// arguments as `npm run cluster`, scripts/nats-cluster.ts), with the handles a chaos test
+// needs: kill a node (SIGKILL), start it again on its port and store, freeze it (SIGSTOP)
+// and thaw it, and ask which node leads a stream.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { connect } from 'nats';
+import { clusterUrl, natsNodeArgs, writeNodeConfig, type ClusterNode } from '../../scripts/nats-cluster.js';
+import { freePort } from './nats-server.js';
+import { until } from './wait.js';
+
+export interface NatsClusterHandle {
+  nodes: readonly ClusterNode[];
+  /** Every node's client URL, comma-separated (a services' NATS_URL). */
+  url: string;
+  pid(index: number): number | undefined;
+  /** SIGKILL, keeping port and store. */
+  kill(index: number): Promise<void>;
+  start(index: number): Promise<void>;
+  freeze(index: number): void;
+  thaw(index: number): void;
+  /** The index of the node that leads `stream` (waits until one does). */
+  leaderOf(stream: string): Promise<number>;
+  stop(): Promise<void>;
+}
+
+export async function startNatsCluster(size = 3): Promise<NatsClusterHandle> {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-nats-cluster-'));
+  const nodes: ClusterNode[] = [];
+  for (let i = 0; i < size; i++) {
+    nodes.push({ name: `n${i + 1}`, clientPort: await freePort(), routePort: await freePort(), storeDir: path.join(root, `n${i + 1}`) });
+  }
+  const procs: (ChildProcess | undefined)[] = [];
+  const launch = (i: number): void => {
+    procs[i] = spawn('nats-server', natsNodeArgs(nodes[i]!, nodes), { stdio: 'ignore' });
+  };
+  const kill = async (i: number, signal: NodeJS.Signals = 'SIGKILL'): Promise<void> => {
+    const proc = procs[i];
+    if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
+    const exited = new Promise((r) => proc.once('exit', r));
+    proc.kill('SIGCONT'); // a frozen node cannot act on SIGTERM
+    proc.kill(signal);
+    await exited;
+  };
+  const url = clusterUrl(nodes);
+  for (const node of nodes) writeNodeConfig(node);
+  for (let i = 0; i < size; i++) launch(i);
+  await metaReady(url);
+  return {
+    nodes,
+    url,
+    pid: (i) => procs[i]?.pid,
+    kill: (i) => kill(i),
+    start: async (i) => { launch(i); await until(() => reachable(`nats://127.0.0.1:${nodes[i]!.clientPort}`), { timeoutMs: 15_000, intervalMs: 100 }); },
+    freeze: (i) => { procs[i]?.kill('SIGSTOP'); },
+    thaw: (i) => { procs[i]?.kill('SIGCONT'); },
+    leaderOf: async (stream) => {
+      let leader = -1;
+      await until(async () => {
+        const nc = await connect({ servers: url, timeout: 2_000 });
+        try {
+          const name = (await (await nc.jetstreamManager()).streams.info(stream)).cluster?.leader;
+          leader = nodes.findIndex((n) => n.name === name);
+          return leader >= 0;
+        } finally { await nc.close(); }
+      }, { timeoutMs: 20_000, intervalMs: 200 });
+      return leader;
+    },
+    stop: async () => {
+      await Promise.all(nodes.map((_, i) => kill(i, 'SIGTERM')));
+      fs.rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
+
+async function reachable(url: string): Promise<boolean> {
+  try {
+    const nc = await connect({ servers: url, timeout: 1_000, maxReconnectAttempts: 0 });
+    await nc.close();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Until JetStream answers account info: the meta group has a leader. */
+async function metaReady(url: string): Promise<void> {
+  await until(async () => {
+    const nc = await connect({ servers: url, timeout: 1_000 });
+    try { await (await nc.jetstreamManager()).getAccountInfo(); return true; } finally { await nc.close(); }
+  }, { timeoutMs: 30_000, intervalMs: 200 });
+}

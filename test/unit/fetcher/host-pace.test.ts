@@ -1,0 +1,50 @@
+// The fleet's pace per host as a pure fold: places bounded across replicas, expired places
+// freed, starts spaced, 429/503 back-off honouring Retry-After and recovering on successes.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { acquire, freshPace, observe, release, retryAfterMs, type HostPace } from '../../../shared/src/host-pace.js';
+
+const limits = { maxInFlight: 2, intervalMs: 0 };
+const granted = (r: ReturnType<typeof acquire>): HostPace => { assert.ok(r.granted); return r.pace; };
+
+test('at most maxInFlight places; a released or expired place is free again', () => {
+  let pace = granted(acquire(freshPace(), 0, 'a', 1_000, limits));
+  pace = granted(acquire(pace, 0, 'b', 1_000, limits));
+  assert.equal(acquire(pace, 0, 'c', 1_000, limits).granted, false);
+  assert.ok(acquire(release(pace, 'a'), 0, 'c', 1_000, limits).granted);
+  assert.ok(acquire(pace, 1_001, 'c', 1_000, limits).granted, 'a dead holder\'s places expire');
+});
+
+test('starts are spaced by the interval', () => {
+  const pace = granted(acquire(freshPace(), 0, 'a', 10_000, { maxInFlight: 5, intervalMs: 500 }));
+  const next = acquire(pace, 100, 'b', 10_000, { maxInFlight: 5, intervalMs: 500 });
+  assert.deepEqual(next, { granted: false, waitMs: 400 });
+});
+
+test('a 429 with Retry-After holds starts until then and says why; successes recover the pace', () => {
+  let pace = observe(freshPace(), 0, 429, 30_000);
+  assert.equal(pace.nextAt, 30_000);
+  assert.match(pace.reason!, /HTTP 429 with Retry-After 30 s/);
+  assert.equal(acquire(pace, 29_999, 'a', 1_000, limits).granted, false);
+  pace = observe(pace, 31_000, 503, undefined);
+  assert.equal(pace.backoffMs, 2_000, 'each refusal doubles the spacing');
+  pace = observe(pace, 32_000, 200, undefined);
+  assert.equal(pace.backoffMs, 1_000);
+  assert.ok(pace.reason);
+  pace = observe(pace, 33_000, 200, undefined);
+  assert.equal(pace.backoffMs, 0);
+  assert.equal(pace.reason, undefined);
+});
+
+test('a page that started before the refusal does not recover the pace', () => {
+  const pace = observe(freshPace(), 1_000, 429, undefined);
+  assert.equal(observe(pace, 1_100, 200, undefined, 900), pace);
+  assert.equal(observe(pace, 2_100, 200, undefined, 2_000).backoffMs, 0);
+});
+
+test('Retry-After as seconds or an HTTP date; a huge one is capped', () => {
+  assert.equal(retryAfterMs('120', 0), 120_000);
+  assert.equal(retryAfterMs(new Date(60_000).toUTCString(), 0), 60_000);
+  assert.equal(retryAfterMs('soon', 0), undefined);
+  assert.equal(observe(freshPace(), 0, 429, 86_400_000).nextAt, 600_000);
+});

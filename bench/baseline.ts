@@ -11,7 +11,7 @@ import { gfm } from '@joplin/turndown-plugin-gfm';
 import { JSDOM, VirtualConsole } from 'jsdom';
 import { chromium, type Browser } from 'playwright-core';
 import TurndownService from 'turndown';
-import { CHROMIUM_ARGS, resolveChromiumPath } from '../shared/src/chromium.js';
+import { CHROMIUM_ARGS, resolveChromiumPath } from '../shared/src/infra/chromium.js';
 
 export const BASELINE_READY = 'BASELINE_READY';
 

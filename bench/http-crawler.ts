@@ -8,7 +8,7 @@
 //
 // Input on stdin: {"startUrl": string, "concurrency": number, "limit": number, "warmupUrls": string[]}.
 // The warm-up URLs are fetched and transformed first and not reported. Output on stdout: one JSON object.
-import { normalizeScrapeOptions } from '../shared/src/scrape-options.js';
+import { normalizeScrapeOptions } from '../shared/src/domain/scrape-options.js';
 import { transformPage } from '../services/transformer/src/transform.js';
 
 export const HTTP_CRAWLER_READY = 'HTTP_CRAWLER_READY';

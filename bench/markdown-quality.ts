@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseHTML } from 'linkedom';
-import { normalizeScrapeOptions, type ScrapeOptionsInput } from '../shared/src/scrape-options.js';
+import { normalizeScrapeOptions, type ScrapeOptionsInput } from '../shared/src/domain/scrape-options.js';
 import { transformPage } from '../services/transformer/src/index.js';
 import type { TransformOutput } from '../services/transformer/src/index.js';
 

@@ -1,6 +1,6 @@
 // How often metadata.pageType matches WCXB's page_type on the dev split (a confusion table).
 //   npx tsx bench/page-type-dev.ts [--every N] [--fold K]
-import { normalizeScrapeOptions } from '../shared/src/scrape-options.js';
+import { normalizeScrapeOptions } from '../shared/src/domain/scrape-options.js';
 import { extractPage } from '../packages/extract/src/index.js';
 import { sharedDir } from './lib/extraction-dev.js';
 import { loadWcxbPages, wcxbDir } from './lib/wcxb-dev.js';

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadConfig } from '../shared/src/config.js';
+import { loadConfig } from '../shared/src/infra/config.js';
 import { startSite, type TestSite } from '../test/support/site.js';
 import { runBaseline, type BaselineRun } from './lib/baseline-runner.js';
 import { articleHtml, PIXEL_PNG } from './lib/pages.js';

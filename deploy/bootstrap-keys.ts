@@ -5,12 +5,12 @@
 // from the list does not revoke it).
 import { pathToFileURL } from 'node:url';
 import type { NatsConnection } from 'nats';
-import { loadConfigOrExit } from '../shared/src/config.js';
-import { bootstrapKeys } from '../shared/src/api-keys/bootstrap.js';
-import { createLogger, type Logger } from '../shared/src/logger.js';
-import { connectNats } from '../shared/src/nats/connect.js';
-import { EventLog } from '../shared/src/nats/event-log.js';
-import { ensureInfrastructure } from '../shared/src/nats/infrastructure.js';
+import { loadConfigOrExit } from '../shared/src/infra/config.js';
+import { bootstrapKeys } from '../shared/src/domain/api-keys/bootstrap.js';
+import { createLogger, type Logger } from '../shared/src/infra/logger.js';
+import { connectNats } from '../shared/src/infra/nats/connect.js';
+import { EventLog } from '../shared/src/infra/nats/event-log.js';
+import { ensureInfrastructure } from '../shared/src/infra/nats/infrastructure.js';
 
 /** NATS may still be starting next to us (same `helm install`): retry the first connect. */
 async function connectWithRetry(url: string, logger: Logger, waitMs: number): Promise<NatsConnection> {

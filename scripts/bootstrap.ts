@@ -4,13 +4,13 @@
 // Creates the JetStream resources, the bootstrap API keys (as events, idempotently) and,
 // while no console admin exists, an admin invite. The keys come in TRAWL_BOOTSTRAP_KEYS
 // (JSON, [{ key, plan }]); the result is the stdout line {"adminInvite": string | null}.
-import { loadConfigOrExit, type BootstrapKey } from '../shared/src/config.js';
-import { bootstrapKeys } from '../shared/src/api-keys/bootstrap.js';
-import { createInvite, hasAdmin, inviteLink } from '../shared/src/accounts/commands.js';
-import { createLogger } from '../shared/src/logger.js';
-import { connectNats } from '../shared/src/nats/connect.js';
-import { EventLog } from '../shared/src/nats/event-log.js';
-import { ensureInfrastructure } from '../shared/src/nats/infrastructure.js';
+import { loadConfigOrExit, type BootstrapKey } from '../shared/src/infra/config.js';
+import { bootstrapKeys } from '../shared/src/domain/api-keys/bootstrap.js';
+import { createInvite, hasAdmin, inviteLink } from '../shared/src/domain/accounts/commands.js';
+import { createLogger } from '../shared/src/infra/logger.js';
+import { connectNats } from '../shared/src/infra/nats/connect.js';
+import { EventLog } from '../shared/src/infra/nats/event-log.js';
+import { ensureInfrastructure } from '../shared/src/infra/nats/infrastructure.js';
 
 const config = loadConfigOrExit();
 const logger = createLogger('supervisor', config.logLevel);

@@ -1,19 +1,19 @@
 // Operator CLI for API keys, without a restart: `npm run keys -- <command>` (in a container:
 // `node dist/scripts/keys.js <command>`). It talks to NATS only: every command reads the
-// key's events from the log, decides (shared/src/api-keys/decider.ts) and appends, then
+// key's events from the log, decides (shared/src/domain/api-keys/decider.ts) and appends, then
 // waits a little for the projector to apply it (that is when the gateways act on it). `list`
 // folds the log too, so it shows the truth even while the projector is behind.
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { connect, type NatsConnection } from 'nats';
-import { changeKeyPlan, createKey, listKeys, resolveKey, revokeKey, type KeySummary } from '../shared/src/api-keys/admin.js';
-import { KeyStateError } from '../shared/src/api-keys/decider.js';
-import { NotFoundError } from '../shared/src/errors.js';
-import { EventLog } from '../shared/src/nats/event-log.js';
-import { createInvite, inviteLink } from '../shared/src/accounts/commands.js';
-import type { Role } from '../shared/src/events/account.js';
-import { PLANS, type Plan } from '../shared/src/plans.js';
-import { PROJECTED_SUBJECT, STREAM_NAME } from '../shared/src/subjects.js';
+import { changeKeyPlan, createKey, listKeys, resolveKey, revokeKey, type KeySummary } from '../shared/src/domain/api-keys/admin.js';
+import { KeyStateError } from '../shared/src/domain/api-keys/decider.js';
+import { NotFoundError } from '../shared/src/domain/errors.js';
+import { EventLog } from '../shared/src/infra/nats/event-log.js';
+import { createInvite, inviteLink } from '../shared/src/domain/accounts/commands.js';
+import type { Role } from '../shared/src/domain/events/account.js';
+import { PLANS, type Plan } from '../shared/src/domain/plans.js';
+import { PROJECTED_SUBJECT, STREAM_NAME } from '../shared/src/infra/subjects.js';
 
 export const USAGE = `usage: npm run keys -- <command> [--json]
 

@@ -2,8 +2,8 @@
 // lines. `npm run replay -- <scrape|crawl|batch|map|apikey> <id>` (NATS_URL, or the local
 // nats-server that `npm start` runs on 127.0.0.1:4222).
 import { connect } from 'nats';
-import { AGGREGATE_KINDS, historyFilter, type AggregateKind } from '../shared/src/subjects.js';
-import { EventLog } from '../shared/src/nats/event-log.js';
+import { AGGREGATE_KINDS, historyFilter, type AggregateKind } from '../shared/src/infra/subjects.js';
+import { EventLog } from '../shared/src/infra/nats/event-log.js';
 
 const [kind, id] = process.argv.slice(2);
 if (!kind || !id || !(AGGREGATE_KINDS as readonly string[]).includes(kind)) {

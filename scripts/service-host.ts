@@ -1,14 +1,14 @@
 // The service host: `npm start` runs the light services (COHOSTED_SERVICES in
 // scripts/services.ts) in this one Node process, `node service-host.js <name>:<healthPort>
 // ...`. Each keeps its own logger, NATS connection, consumers and health port
-// (shared/src/service.ts runServices); they share one V8 heap, the loaded modules and the
+// (shared/src/infra/service.ts runServices); they share one V8 heap, the loaded modules and the
 // process's fixed memory, which one process each paid three times (docs/benchmarks.md
 // "Third session").
 //
 // One that fails to start, or any crash, ends the host, and the supervisor starts it again
 // whole: every service is idempotent, so its siblings' restart costs a reconnect and
 // nothing else. Kubernetes keeps one Deployment per service (deploy/helm).
-import { runServices, type HostedService } from '../shared/src/service.js';
+import { runServices, type HostedService } from '../shared/src/infra/service.js';
 import { parseHostArgs, type CohostedService } from './services.js';
 
 const LOADERS: Record<CohostedService, () => Promise<HostedService['start']>> = {

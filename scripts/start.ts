@@ -13,10 +13,10 @@ import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadConfigOrExit, type BootstrapKey, type Config } from '../shared/src/config.js';
-import { newApiKey } from '../shared/src/ids.js';
-import { consoleConfig } from '../shared/src/console-config.js';
-import { createLogger } from '../shared/src/logger.js';
+import { loadConfigOrExit, type BootstrapKey, type Config } from '../shared/src/infra/config.js';
+import { newApiKey } from '../shared/src/infra/ids.js';
+import { consoleConfig } from '../shared/src/infra/console-config.js';
+import { createLogger } from '../shared/src/infra/logger.js';
 import { CLUSTER_DEFAULTS, clusterUrl, natsNodeArgs, parseClusterFlags, replicasFor, writeNodeConfig, type ClusterFlags, type ClusterNode } from './nats-cluster.js';
 import { cohostedServices, HOST_NODE_FLAGS, SERVICE_ENV, SERVICE_NODE_FLAGS, SERVICES, type ServiceName } from './services.js';
 
@@ -113,7 +113,7 @@ class Supervised {
 /**
  * nats-server under supervision: started on a fixed port and store, and started again on
  * the same port and store when it dies (the services' NATS clients reconnect forever, see
- * shared/src/nats/connect.ts, and JetStream recovers the streams, consumers and buckets
+ * shared/src/infra/nats/connect.ts, and JetStream recovers the streams, consumers and buckets
  * from the store directory).
  */
 class SupervisedNats extends Supervised {

@@ -4,10 +4,10 @@
 // work (navigation + render, transform) and the rest (browser context and SSRF proxy set-up
 // and tear-down, Object Store writes and reads, event appends, consumer pick-up).
 import type { NatsConnection } from 'nats';
-import type { StoredEvent } from '../../shared/src/events/index.js';
-import { createLogger } from '../../shared/src/logger.js';
-import { connectNats } from '../../shared/src/nats/connect.js';
-import { EventLog } from '../../shared/src/nats/event-log.js';
+import type { StoredEvent } from '../../shared/src/domain/events/index.js';
+import { createLogger } from '../../shared/src/infra/logger.js';
+import { connectNats } from '../../shared/src/infra/nats/connect.js';
+import { EventLog } from '../../shared/src/infra/nats/event-log.js';
 import type { JobTimings } from './system.js';
 
 export interface StageBreakdown {

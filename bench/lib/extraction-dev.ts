@@ -12,7 +12,7 @@ import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
 import { parse, serialize } from 'parse5';
 import TurndownService from 'turndown';
-import { normalizeScrapeOptions } from '../../shared/src/scrape-options.js';
+import { normalizeScrapeOptions } from '../../shared/src/domain/scrape-options.js';
 import { extractPage } from '../../packages/extract/src/index.js';
 
 const require = createRequire(import.meta.url);

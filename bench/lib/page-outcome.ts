@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { parse, serialize } from 'parse5';
-import { normalizeScrapeOptions } from '../../shared/src/scrape-options.js';
+import { normalizeScrapeOptions } from '../../shared/src/domain/scrape-options.js';
 import { transformPage } from '../../services/transformer/src/index.js';
 import { decodeHtml, devSetDir, loadDevPages, sharedDir } from './extraction-dev.js';
 

@@ -1,9 +1,9 @@
 // Probe (not part of `npm run bench`): boots the system, crawls the 500-page site with one engine,
 // prints per-process PSS idle/peak and where each page's time goes, from the crawl's events.
-import type { StoredEvent } from '../../shared/src/events/index.js';
-import { createLogger } from '../../shared/src/logger.js';
-import { connectNats } from '../../shared/src/nats/connect.js';
-import { EventLog } from '../../shared/src/nats/event-log.js';
+import type { StoredEvent } from '../../shared/src/domain/events/index.js';
+import { createLogger } from '../../shared/src/infra/logger.js';
+import { connectNats } from '../../shared/src/infra/nats/connect.js';
+import { EventLog } from '../../shared/src/infra/nats/event-log.js';
 import { natsUrlFromLogs } from '../lib/events.js';
 import { snapshotTree, TreeSampler } from '../lib/proc.js';
 import { bootSystem, sleep } from '../lib/system.js';

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { chromium, type Browser } from 'playwright-core';
-import { CHROMIUM_ARGS, resolveChromiumPath } from '../../shared/src/chromium.js';
+import { CHROMIUM_ARGS, resolveChromiumPath } from '../../shared/src/infra/chromium.js';
 import { startGateway, type GatewayHarness } from '../support/gateway.js';
 import { startSite, type TestSite } from '../support/site.js';
 

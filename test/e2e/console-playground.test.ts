@@ -14,7 +14,7 @@ import { after, before, describe, test } from 'node:test';
 import JSZip from 'jszip';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { SERVICES } from '../../scripts/services.js';
-import { CHROMIUM_ARGS, resolveChromiumPath } from '../../shared/src/chromium.js';
+import { CHROMIUM_ARGS, resolveChromiumPath } from '../../shared/src/infra/chromium.js';
 import { freePortRange } from '../support/nats-server.js';
 import { startSite, type TestSite } from '../support/site.js';
 import { startSystem, TEST_API_KEY, type TrawlSystem } from '../support/system.js';

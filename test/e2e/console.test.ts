@@ -7,13 +7,13 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { SERVICES } from '../../scripts/services.js';
-import { CHROMIUM_ARGS, resolveChromiumPath } from '../../shared/src/chromium.js';
+import { CHROMIUM_ARGS, resolveChromiumPath } from '../../shared/src/infra/chromium.js';
 import { reportPdf } from '../support/documents.js';
 import { freePortRange } from '../support/nats-server.js';
 import { startSite, type TestSite } from '../support/site.js';
 import { OTHER_API_KEY, startSystem, TEST_API_KEY, type TrawlSystem } from '../support/system.js';
 import { until } from '../support/wait.js';
-import { apiKeyId } from '../../shared/src/ids.js';
+import { apiKeyId } from '../../shared/src/infra/ids.js';
 import { SHOTS, shoot } from './console-shots.js';
 
 const ARTICLE = `<!doctype html><html lang="en"><head><title>Console test article</title></head><body>

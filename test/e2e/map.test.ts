@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import zlib from 'node:zlib';
-import { normalizeUrl } from '../../shared/src/url-normalize.js';
+import { normalizeUrl } from '../../shared/src/net/url-normalize.js';
 import { startSite, type TestSite } from '../support/site.js';
 import { startSystem, type TrawlSystem } from '../support/system.js';
 

@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { PageOutcome } from '../../shared/src/page-outcome/outcome.js';
+import type { PageOutcome } from '../../shared/src/domain/page-outcome/outcome.js';
 
 export interface CorpusPage {
   file: string;

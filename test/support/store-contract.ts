@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe } from 'node:test';
-import { MongoStore, SqliteStore, type ReadModelStore } from '../../shared/src/store/index.js';
+import { MongoStore, SqliteStore, type ReadModelStore } from '../../shared/src/infra/store/index.js';
 
 /** Runs `suite` once per store; `store()` is that run's store. `slug` names its database. */
 export function storeContract(title: string, slug: string, suite: (store: () => ReadModelStore) => void): void {

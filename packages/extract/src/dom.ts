@@ -12,7 +12,7 @@
 // addEventListener, which cut the transform's CPU by about 16% (70 to 59 ms per bench
 // page, a quarter of it in V8's collector, which walks WeakMap entries) and its heaps.
 import { parseHTML } from 'linkedom';
-import { ValidationError } from '../../../shared/src/errors.js';
+import { ValidationError } from '../../../shared/src/domain/errors.js';
 
 /** Parses an HTML document; fragments and body-less documents get a body. */
 export function parseDocument(html: string): Document {

@@ -30,7 +30,7 @@
 //      plain text if turndown throws, recorded the same way).
 // Content formats not asked for are not computed (links and metadata always are).
 import { isProbablyReaderable } from '@mozilla/readability';
-import { InvalidUrlError } from '../../../shared/src/errors.js';
+import { InvalidUrlError } from '../../../shared/src/domain/errors.js';
 import { collectIncluded, prepareBody, removeBoilerplate, removeComments, removeExcluded, removeNavigation } from './clean.js';
 import { removeBoilerplateByName } from './boilerplate.js';
 import { pruneBoilerplate } from './prune.js';

@@ -1,4 +1,4 @@
-// The `extract` format: evaluates an extraction schema (shared/src/extract-schema.ts) on the
+// The `extract` format: evaluates an extraction schema (shared/src/domain/extract-schema.ts) on the
 // page's final DOM, before any clean-up (so selectors see the page as the user sees it in
 // DevTools, scripts' output included). Pure and synchronous, run in the transform worker.
 //
@@ -17,7 +17,7 @@
 // cut, and the caller marks metadata.extractTruncated.
 import {
   DEFAULT_EXTRACT_ITEMS, MAX_EXTRACT_OUTPUT_CHARS, MAX_EXTRACT_OUTPUT_ITEMS, type ExtractField, type ExtractSchemaInput,
-} from '../../../shared/src/extract-schema.js';
+} from '../../../shared/src/domain/extract-schema.js';
 import { resolveHttpUrl, selectAll } from './dom.js';
 
 export interface ExtractResult {

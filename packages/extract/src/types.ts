@@ -1,8 +1,8 @@
 // The extraction library's input and output: what a rendered page becomes (markdown, html,
 // links, metadata, the extract format's json). The transformer adds documents and the page
 // outcome on top (services/transformer/src/types.ts).
-import type { PageMetadata } from '../../../shared/src/events/common.js';
-import type { ResolvedScrapeOptions } from '../../../shared/src/scrape-options.js';
+import type { PageMetadata } from '../../../shared/src/domain/events/common.js';
+import type { ResolvedScrapeOptions } from '../../../shared/src/domain/scrape-options.js';
 import type { PageType } from './page-type.js';
 import type { StructuredData } from './structured-data.js';
 

@@ -1,6 +1,6 @@
 // The crawler-frontier on a connected service context: main.ts runs it in its own process,
 // and `npm start`'s service host (scripts/service-host.ts) beside the other light services.
-import type { RunningService, ServiceContext } from '../../../shared/src/service.js';
+import type { RunningService, ServiceContext } from '../../../shared/src/infra/service.js';
 import { startBatchWorker } from './batch/worker.js';
 import { startCrawlWorker } from './crawl/worker.js';
 import { startMapWorker } from './map/worker.js';

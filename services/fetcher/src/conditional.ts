@@ -4,12 +4,12 @@
 // whether the GET can be conditional; the engine router sends the validators with the HTTP
 // engine's GET only. A page of a recrawl whose sitemap lastmod is not newer than that
 // observation is not fetched at all (unless the recrawl asked to revalidate).
-import { conditionalBasis, skipOnLastmod, storedBasis, type BasisLimits, type ConditionalBasis, type StoredBasis } from '../../../shared/src/conditional-fetch.js';
-import { historyPart, pageKeyOf } from '../../../shared/src/change-tracking.js';
-import type { PageRequested, RecrawlRequested, RecrawlSitemap } from '../../../shared/src/events/index.js';
-import type { EventLog } from '../../../shared/src/nats/event-log.js';
-import type { PayloadStore } from '../../../shared/src/nats/payloads.js';
-import type { AggregateKind } from '../../../shared/src/subjects.js';
+import { conditionalBasis, skipOnLastmod, storedBasis, type BasisLimits, type ConditionalBasis, type StoredBasis } from '../../../shared/src/domain/conditional-fetch.js';
+import { historyPart, pageKeyOf } from '../../../shared/src/domain/change-tracking.js';
+import type { PageRequested, RecrawlRequested, RecrawlSitemap } from '../../../shared/src/domain/events/index.js';
+import type { EventLog } from '../../../shared/src/infra/nats/event-log.js';
+import type { PayloadStore } from '../../../shared/src/infra/nats/payloads.js';
+import type { AggregateKind } from '../../../shared/src/infra/subjects.js';
 
 /** The job kinds whose pages are observations (and so may be conditional). */
 const OBSERVED_KINDS: ReadonlySet<AggregateKind> = new Set(['scrape', 'crawl', 'batch']);

@@ -2,9 +2,9 @@
 // HTTP GET (engine/), and records what it saw. One browser pool per process, launched when
 // the first page needs a browser; scale out with replicas.
 import os from 'node:os';
-import { resolveChromiumPath } from '../../../shared/src/chromium.js';
-import { newId, systemClock } from '../../../shared/src/ids.js';
-import { runService } from '../../../shared/src/service.js';
+import { resolveChromiumPath } from '../../../shared/src/infra/chromium.js';
+import { newId, systemClock } from '../../../shared/src/infra/ids.js';
+import { runService } from '../../../shared/src/infra/service.js';
 import { createEngineRouter } from './engine/index.js';
 import { governedRouter } from './fleet/governed-router.js';
 import { HostGovernor } from './fleet/host-governor.js';

@@ -1,7 +1,7 @@
 // The browser pool's gauges, read from the capturer when Prometheus scrapes: how busy the
 // pool is and whether anything leaks (contexts or pages that stay open) or crashes
 // (Chromium relaunches).
-import { observedGauge } from '../../../shared/src/metrics.js';
+import { observedGauge } from '../../../shared/src/infra/metrics.js';
 import type { PageCapturer } from './engine/browser/page-capturer.js';
 
 export function observeCapturer(capturer: Pick<PageCapturer, 'stats'>): void {

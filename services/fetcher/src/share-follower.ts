@@ -3,13 +3,13 @@
 // then records the same fetch as its own (the raw HTML and screenshots in the Object Store
 // are shared by reference) and goes through the transformer like any page. If the source
 // fails, the follower fails with the same error.
-import { makeEvent, type TrawlEvent } from '../../../shared/src/events/index.js';
-import type { Clock, IdGenerator } from '../../../shared/src/ids.js';
-import { ConsumerWorker, type MessageContext } from '../../../shared/src/nats/worker.js';
-import type { ServiceContext } from '../../../shared/src/service.js';
-import { eventFilter } from '../../../shared/src/subjects.js';
-import { BrowserError } from '../../../shared/src/errors.js';
-import { pageSettled, recordPageFailure } from '../../../shared/src/page-failure.js';
+import { makeEvent, type TrawlEvent } from '../../../shared/src/domain/events/index.js';
+import type { Clock, IdGenerator } from '../../../shared/src/infra/ids.js';
+import { ConsumerWorker, type MessageContext } from '../../../shared/src/infra/nats/worker.js';
+import type { ServiceContext } from '../../../shared/src/infra/service.js';
+import { eventFilter } from '../../../shared/src/infra/subjects.js';
+import { BrowserError } from '../../../shared/src/domain/errors.js';
+import { pageSettled, recordPageFailure } from '../../../shared/src/domain/page-failure.js';
 
 type PageSharedEvent = TrawlEvent<'page_shared'> & { seq: number };
 

@@ -10,20 +10,20 @@
 // with lanes, each kind is pulled on its own, and the browser pool gives the next free slot
 // to scrapes and maps (interactive) before crawl and batch pages (bulk; slots.ts).
 import { screenshotMediaType } from '../../../shared/src/api/media.js';
-import type { TrawlError } from '../../../shared/src/errors.js';
-import { pageSettled, recordPageFailure } from '../../../shared/src/page-failure.js';
-import { cancelEventOf, makeEvent, type StoredEvent, type TrawlEvent } from '../../../shared/src/events/index.js';
-import type { IdGenerator, Clock } from '../../../shared/src/ids.js';
-import { ConsumerWorker, type MessageContext } from '../../../shared/src/nats/worker.js';
-import type { ServiceContext } from '../../../shared/src/service.js';
-import { SUBJECT_ROOT, type AggregateKind } from '../../../shared/src/subjects.js';
+import type { TrawlError } from '../../../shared/src/domain/errors.js';
+import { pageSettled, recordPageFailure } from '../../../shared/src/domain/page-failure.js';
+import { cancelEventOf, makeEvent, type StoredEvent, type TrawlEvent } from '../../../shared/src/domain/events/index.js';
+import type { IdGenerator, Clock } from '../../../shared/src/infra/ids.js';
+import { ConsumerWorker, type MessageContext } from '../../../shared/src/infra/nats/worker.js';
+import type { ServiceContext } from '../../../shared/src/infra/service.js';
+import { SUBJECT_ROOT, type AggregateKind } from '../../../shared/src/infra/subjects.js';
 import type { EngineRouter, RoutedPage } from './engine/engine-router.js';
 import type { JobKind } from './engine/resolve-engine.js';
 import type { CaptureResult } from './engine/browser/page-capturer.js';
-import { storedContentType } from '../../../shared/src/document-type.js';
+import { storedContentType } from '../../../shared/src/domain/document-type.js';
 import type { CapturePriority } from './engine/browser/slots.js';
 import { ConditionalPlanner, type FetchPlan } from './conditional.js';
-import { SITEMAP_LASTMOD } from '../../../shared/src/conditional-fetch.js';
+import { SITEMAP_LASTMOD } from '../../../shared/src/domain/conditional-fetch.js';
 
 type PageRequestedEvent = TrawlEvent<'page_requested'> & { seq: number };
 

@@ -2,12 +2,12 @@
 // argument) and what route plugins get beside them. In a module of their own so that the
 // route and console plugins that app.ts registers need not import app.ts back.
 import type { NatsConnection } from 'nats';
-import type { Config } from '../../../shared/src/config.js';
-import type { Clock, IdGenerator } from '../../../shared/src/ids.js';
-import type { Logger } from '../../../shared/src/logger.js';
-import type { EventLog } from '../../../shared/src/nats/event-log.js';
-import type { PayloadStore } from '../../../shared/src/nats/payloads.js';
-import type { ReadModelStore } from '../../../shared/src/store/index.js';
+import type { Config } from '../../../shared/src/infra/config.js';
+import type { Clock, IdGenerator } from '../../../shared/src/infra/ids.js';
+import type { Logger } from '../../../shared/src/infra/logger.js';
+import type { EventLog } from '../../../shared/src/infra/nats/event-log.js';
+import type { PayloadStore } from '../../../shared/src/infra/nats/payloads.js';
+import type { ReadModelStore } from '../../../shared/src/infra/store/index.js';
 import type { JobWaits } from './job-waits.js';
 import type { PlanLimiter } from './limits.js';
 import type { ProjectionWaiter } from './projection-wait.js';

@@ -5,7 +5,7 @@
 // `sourcePart`), the cache key both share (`cacheKey`), and the Object Store names of the
 // payloads it wrote (`scrape/<its id>/...`) stay in the log for the services and never
 // reach a response. Payload references keep their size and content type.
-import type { StoredEvent } from '../../../shared/src/events/index.js';
+import type { StoredEvent } from '../../../shared/src/domain/events/index.js';
 
 /** Top-level data fields that name another job or the shared cache entry. */
 const INTERNAL_FIELDS = new Set(['cacheKey', 'sourceJobId', 'sourcePart']);

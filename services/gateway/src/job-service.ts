@@ -3,12 +3,12 @@
 // which also frees the job's admission reservation), ownership, cancel, the list, and the
 // bounded parts of `data` a GET returns. A kind (crawl/service.ts, batch/service.ts) adds how
 // a request is checked and how its pages are shown; routes/job-routes.ts serves any kind.
-import { IllegalStateError, NotFoundError } from '../../../shared/src/errors.js';
-import { JOB_PART, type MultiPageKind } from '../../../shared/src/events/job.js';
-import { makeEvent, type AnyEvent } from '../../../shared/src/events/index.js';
-import type { Clock, IdGenerator } from '../../../shared/src/ids.js';
-import type { EventLog } from '../../../shared/src/nats/event-log.js';
-import type { Page, ReadModelStore } from '../../../shared/src/store/index.js';
+import { IllegalStateError, NotFoundError } from '../../../shared/src/domain/errors.js';
+import { JOB_PART, type MultiPageKind } from '../../../shared/src/domain/events/job.js';
+import { makeEvent, type AnyEvent } from '../../../shared/src/domain/events/index.js';
+import type { Clock, IdGenerator } from '../../../shared/src/infra/ids.js';
+import type { EventLog } from '../../../shared/src/infra/nats/event-log.js';
+import type { Page, ReadModelStore } from '../../../shared/src/infra/store/index.js';
 import type { Admission, Admitter } from './limits.js';
 import type { Caller } from './plugins/auth.js';
 import type { ProjectionWaiter } from './projection-wait.js';

@@ -3,10 +3,10 @@
 // final (docs/architecture.md "Long-polls"), then reads once; the notice is at most once, so
 // a wait also reads at its deadline and after a reconnect. Bounded per key and per gateway
 // (LONG_POLL_MAX_WAITS_PER_*, else 429); on shutdown every wait is answered with the state.
-import { RateLimitedError } from '../../../shared/src/errors.js';
+import { RateLimitedError } from '../../../shared/src/domain/errors.js';
 import { isFinalStatus, MAX_WAIT_MS } from '../../../shared/src/api/index.js';
-import type { JobStatusChange } from '../../../shared/src/projection-notice.js';
-import type { AggregateKind } from '../../../shared/src/subjects.js';
+import type { JobStatusChange } from '../../../shared/src/infra/projection-notice.js';
+import type { AggregateKind } from '../../../shared/src/infra/subjects.js';
 
 /** The longest wait a request may ask for (`waitMs` 0 to this): the contract's. */
 export { MAX_WAIT_MS };

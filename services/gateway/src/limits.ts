@@ -5,10 +5,10 @@
 // show yet is held in the admission ledger (a per-key list written with compare-and-set):
 // requests arriving together are decided one after the other, and never both take the
 // last slot or the last page.
-import { RateLimitedError } from '../../../shared/src/errors.js';
-import type { Clock } from '../../../shared/src/ids.js';
-import { PLAN_LIMITS } from '../../../shared/src/plans.js';
-import { committedPages, type KeyUsageDoc, type ReadModelStore } from '../../../shared/src/store/index.js';
+import { RateLimitedError } from '../../../shared/src/domain/errors.js';
+import type { Clock } from '../../../shared/src/infra/ids.js';
+import { PLAN_LIMITS } from '../../../shared/src/domain/plans.js';
+import { committedPages, type KeyUsageDoc, type ReadModelStore } from '../../../shared/src/infra/store/index.js';
 import type { AdmissionLedger, Reservation } from './admission-ledger.js';
 import type { Caller } from './plugins/auth.js';
 

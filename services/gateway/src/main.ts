@@ -1,8 +1,8 @@
 // Gateway service: the HTTP API. Authenticates, validates, appends commands to JetStream,
 // and answers from the read models. It does no scraping.
-import { newId, systemClock } from '../../../shared/src/ids.js';
-import { runService } from '../../../shared/src/service.js';
-import { createStore } from '../../../shared/src/store/index.js';
+import { newId, systemClock } from '../../../shared/src/infra/ids.js';
+import { runService } from '../../../shared/src/infra/service.js';
+import { createStore } from '../../../shared/src/infra/store/index.js';
 import { buildApp } from './app.js';
 import { ProjectionWaiter } from './projection-wait.js';
 

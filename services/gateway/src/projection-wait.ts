@@ -6,9 +6,9 @@
 // The same notices tell which job's status changed: listeners (the long-polls, job-waits.ts)
 // get those changes, and a call after each NATS reconnect (notices may have been lost).
 import type { NatsConnection, Subscription } from 'nats';
-import { decodeNotice, type JobStatusChange } from '../../../shared/src/projection-notice.js';
-import type { ReadModelStore } from '../../../shared/src/store/index.js';
-import { PROJECTED_SUBJECT, PROJECTION_PARTITIONS, PROJECTOR_CHECKPOINT as CHECKPOINT_NAME, partitionCheckpoint, type ProjectionPartition } from '../../../shared/src/subjects.js';
+import { decodeNotice, type JobStatusChange } from '../../../shared/src/infra/projection-notice.js';
+import type { ReadModelStore } from '../../../shared/src/infra/store/index.js';
+import { PROJECTED_SUBJECT, PROJECTION_PARTITIONS, PROJECTOR_CHECKPOINT as CHECKPOINT_NAME, partitionCheckpoint, type ProjectionPartition } from '../../../shared/src/infra/subjects.js';
 
 export class ProjectionWaiter {
   private projected = 0;

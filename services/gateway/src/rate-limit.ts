@@ -7,10 +7,10 @@
 // Every authenticated API request is counted, reads included (spec "Limits"; docs/api.md
 // "Rate limits"); waiting is made cheap instead: one long-poll (`?waitMs=`) per job.
 import { StorageType, type JetStreamClient, type KV } from 'nats';
-import { RateLimitedError } from '../../../shared/src/errors.js';
-import { KeyedLock } from '../../../shared/src/keyed-lock.js';
-import { casUpdate, KvContentionError } from '../../../shared/src/nats/kv-cas.js';
-import { openKv } from '../../../shared/src/nats/replicas.js';
+import { RateLimitedError } from '../../../shared/src/domain/errors.js';
+import { KeyedLock } from '../../../shared/src/infra/keyed-lock.js';
+import { casUpdate, KvContentionError } from '../../../shared/src/infra/nats/kv-cas.js';
+import { openKv } from '../../../shared/src/infra/nats/replicas.js';
 
 export const RATE_LIMIT_BUCKET = 'trawl-ratelimits';
 const WINDOW_MS = 60_000;

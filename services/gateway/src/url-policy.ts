@@ -1,8 +1,8 @@
 // The check a submitted URL passes before any job is created: http(s) syntax
 // (INVALID_URL), then SSRF on the resolved addresses (URL_NOT_ALLOWED). A name that does
 // not resolve is accepted: the job fails with NETWORK_ERROR, which is what happened.
-import { NetworkError } from '../../../shared/src/errors.js';
-import { parseHttpUrl, resolveAllowed, type CidrRange, type Lookup } from '../../../shared/src/url-safety.js';
+import { NetworkError } from '../../../shared/src/domain/errors.js';
+import { parseHttpUrl, resolveAllowed, type CidrRange, type Lookup } from '../../../shared/src/net/url-safety.js';
 
 export interface UrlPolicy {
   allowCidrs: CidrRange[];

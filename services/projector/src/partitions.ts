@@ -1,4 +1,4 @@
-// Which partition folds each read model (PROJECTION_PARTITIONS in shared/src/subjects.ts).
+// Which partition folds each read model (PROJECTION_PARTITIONS in shared/src/infra/subjects.ts).
 // Models that are read together must move together, so they are in one partition, in
 // READ_MODELS order: key-usage finds a job's key in the job models; a crawl's or batch's
 // counts and its pages' contents are answered together (a page counts as completed only
@@ -6,7 +6,7 @@
 // completed. So every job model is "jobs"; keys, accounts, invites and sessions (read
 // together by sign-in and key checks) are "accounts"; the usage chart's daily counts,
 // read alone, are "charts". A model not named here is a "jobs" model.
-import type { ProjectionPartition } from '../../../shared/src/subjects.js';
+import type { ProjectionPartition } from '../../../shared/src/infra/subjects.js';
 import type { AnyReadModel } from './read-models/types.js';
 
 const PARTITION_OF: Record<string, ProjectionPartition> = {

@@ -7,12 +7,12 @@
 // keeps that partition's checkpoint, and stops before an event once `mayApply` (its lease)
 // says no: one writer per read model at a time.
 import { DeliverPolicy, type ConsumerMessages, type JetStreamClient, type NatsConnection } from 'nats';
-import { decodeEvent, PoisonMessageError, type StoredEvent } from '../../../shared/src/events/index.js';
-import type { Logger } from '../../../shared/src/logger.js';
-import type { PayloadStore } from '../../../shared/src/nats/payloads.js';
-import type { ReadModelStore } from '../../../shared/src/store/index.js';
-import { encodeNotice, type JobStatusChange } from '../../../shared/src/projection-notice.js';
-import { ALL_EVENTS, PROJECTED_SUBJECT, PROJECTOR_CHECKPOINT, STREAM_NAME, partitionCheckpoint, type ProjectionPartition } from '../../../shared/src/subjects.js';
+import { decodeEvent, PoisonMessageError, type StoredEvent } from '../../../shared/src/domain/events/index.js';
+import type { Logger } from '../../../shared/src/infra/logger.js';
+import type { PayloadStore } from '../../../shared/src/infra/nats/payloads.js';
+import type { ReadModelStore } from '../../../shared/src/infra/store/index.js';
+import { encodeNotice, type JobStatusChange } from '../../../shared/src/infra/projection-notice.js';
+import { ALL_EVENTS, PROJECTED_SUBJECT, PROJECTOR_CHECKPOINT, STREAM_NAME, partitionCheckpoint, type ProjectionPartition } from '../../../shared/src/infra/subjects.js';
 import type { AnyReadModel } from './read-models/types.js';
 
 export const CHECKPOINT_NAME = PROJECTOR_CHECKPOINT;

@@ -1,14 +1,14 @@
 // The projector on a connected service context: main.ts runs it in its own process, and
 // `npm start`'s service host (scripts/service-host.ts) beside the other light services.
 // The read models are folded in partitions (partitions.ts), each by the one replica that
-// holds its lease (shared/src/nats/partition-leases.ts): replicas share the partitions,
+// holds its lease (shared/src/infra/nats/partition-leases.ts): replicas share the partitions,
 // and a dead replica's partitions move to the others when its leases expire.
-import { observedGauge } from '../../../shared/src/metrics.js';
-import { newId } from '../../../shared/src/ids.js';
-import { PartitionLeases } from '../../../shared/src/nats/partition-leases.js';
-import type { RunningService, ServiceContext } from '../../../shared/src/service.js';
-import { PROJECTION_PARTITIONS, STREAM_NAME, type ProjectionPartition } from '../../../shared/src/subjects.js';
-import { createStore } from '../../../shared/src/store/index.js';
+import { observedGauge } from '../../../shared/src/infra/metrics.js';
+import { newId } from '../../../shared/src/infra/ids.js';
+import { PartitionLeases } from '../../../shared/src/infra/nats/partition-leases.js';
+import type { RunningService, ServiceContext } from '../../../shared/src/infra/service.js';
+import { PROJECTION_PARTITIONS, STREAM_NAME, type ProjectionPartition } from '../../../shared/src/infra/subjects.js';
+import { createStore } from '../../../shared/src/infra/store/index.js';
 import { modelsOf } from './partitions.js';
 import { Projector } from './projector.js';
 import { READ_MODELS } from './read-models/index.js';

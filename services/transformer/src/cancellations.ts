@@ -5,8 +5,8 @@
 // while this process was not listening is caught by the check before a page starts
 // (JobCancelledError either way; the consumer acks: the job is over, nothing to record).
 import type { NatsConnection, Subscription } from 'nats';
-import { cancelEventOf } from '../../../shared/src/events/index.js';
-import { parseSubject, SUBJECT_ROOT } from '../../../shared/src/subjects.js';
+import { cancelEventOf } from '../../../shared/src/domain/events/index.js';
+import { parseSubject, SUBJECT_ROOT } from '../../../shared/src/infra/subjects.js';
 
 export class JobCancelledError extends Error {
   constructor(kind: string, id: string) {

@@ -3,19 +3,19 @@
 // heavy page never blocks this process's NATS heartbeats, each under a budget past which
 // its thread is killed and the page fails for good (docs/api.md "Transform budgets"). It
 // holds more messages than threads, so another key's page waits in the pool's fair queue.
-import { DocumentParseTimeoutError, TransformTimeoutError, type TrawlError } from '../../../shared/src/errors.js';
-import type { ResolvedScrapeOptions } from '../../../shared/src/scrape-options.js';
-import { pageSettled, recordPageFailure } from '../../../shared/src/page-failure.js';
-import { cancelEventOf, makeEvent, MAX_EVENT_LINKS, type PageResultPayload, type ScreenshotPayload, type StoredEvent, type TrawlEvent } from '../../../shared/src/events/index.js';
-import type { Clock, IdGenerator } from '../../../shared/src/ids.js';
-import { ConsumerWorker, type MessageContext } from '../../../shared/src/nats/worker.js';
-import type { ServiceContext } from '../../../shared/src/service.js';
-import { contentOptionsHash } from '../../../shared/src/change-tracking.js';
-import { PayloadStore } from '../../../shared/src/nats/payloads.js';
-import { BASELINE_BUCKET, eventFilter } from '../../../shared/src/subjects.js';
+import { DocumentParseTimeoutError, TransformTimeoutError, type TrawlError } from '../../../shared/src/domain/errors.js';
+import type { ResolvedScrapeOptions } from '../../../shared/src/domain/scrape-options.js';
+import { pageSettled, recordPageFailure } from '../../../shared/src/domain/page-failure.js';
+import { cancelEventOf, makeEvent, MAX_EVENT_LINKS, type PageResultPayload, type ScreenshotPayload, type StoredEvent, type TrawlEvent } from '../../../shared/src/domain/events/index.js';
+import type { Clock, IdGenerator } from '../../../shared/src/infra/ids.js';
+import { ConsumerWorker, type MessageContext } from '../../../shared/src/infra/nats/worker.js';
+import type { ServiceContext } from '../../../shared/src/infra/service.js';
+import { contentOptionsHash } from '../../../shared/src/domain/change-tracking.js';
+import { PayloadStore } from '../../../shared/src/infra/nats/payloads.js';
+import { BASELINE_BUCKET, eventFilter } from '../../../shared/src/infra/subjects.js';
 import { PageObserver, type ObserveOutcome } from './change-tracking/observer.js';
 import { storedPage } from './change-tracking/not-modified.js';
-import { contentFormats, resultOptionsHash } from '../../../shared/src/conditional-fetch.js';
+import { contentFormats, resultOptionsHash } from '../../../shared/src/domain/conditional-fetch.js';
 import { Cancellations, JobCancelledError } from './cancellations.js';
 import type { TransformPool, TransformSource } from './transform-pool.js';
 import { outcomeRefusal } from './outcome/failure.js';

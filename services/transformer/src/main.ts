@@ -1,6 +1,6 @@
 // Transformer service: turns fetched HTML into markdown, cleaned HTML, links and metadata.
-import { newId, systemClock } from '../../../shared/src/ids.js';
-import { runService } from '../../../shared/src/service.js';
+import { newId, systemClock } from '../../../shared/src/infra/ids.js';
+import { runService } from '../../../shared/src/infra/service.js';
 import { TransformPool } from './transform-pool.js';
 import { TransformConsumer } from './consumer.js';
 import { observePool } from './metrics.js';

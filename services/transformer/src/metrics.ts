@@ -2,7 +2,7 @@
 // much waits, and how often a thread had to be stopped (a stall cut at its budget, a page
 // that killed its thread, a preemption for another key, a recycle, a cancel). A rising
 // trawl_transform_threads_stopped_budget is a tenant sending stalling pages or schemas.
-import { observedGauge } from '../../../shared/src/metrics.js';
+import { observedGauge } from '../../../shared/src/infra/metrics.js';
 import type { TransformPool } from './transform-pool.js';
 
 export function observePool(pool: Pick<TransformPool, 'stats' | 'stoppedThreads'>): void {

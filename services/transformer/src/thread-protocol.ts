@@ -9,7 +9,7 @@
 import {
   DocumentEncryptedError, DocumentParseTimeoutError, DocumentTooComplexError, DocumentTooLargeError, DocumentUnreadableError,
   ERROR_CODES, InvalidUrlError, PageTooComplexError, TransformTimeoutError, TrawlError, ValidationError, type ErrorCode,
-} from '../../../shared/src/errors.js';
+} from '../../../shared/src/domain/errors.js';
 import type { TransformInput, TransformOutput } from './types.js';
 
 export interface WorkerRequest {

@@ -2,8 +2,8 @@
 // converting a large page never blocks the service's event loop (NATS heartbeats and acks),
 // and so that no page, schema or tenant can hold the transformer hostage (issue 20).
 import { Worker } from 'node:worker_threads';
-import { TRANSFORMER_DEFAULTS } from '../../../shared/src/config.js';
-import { TransformTimeoutError } from '../../../shared/src/errors.js';
+import { TRANSFORMER_DEFAULTS } from '../../../shared/src/infra/config.js';
+import { TransformTimeoutError } from '../../../shared/src/domain/errors.js';
 import { FairQueue } from './fair-queue.js';
 import type { TransformPoolOptions, TransformRunOptions, TransformSource } from './pool-options.js';
 import { deathError, rebuildError, type WorkerReply, type WorkerRequest } from './thread-protocol.js';

@@ -1,11 +1,11 @@
 import type { ExtractInput, ExtractMetadata, ExtractOutput } from '../../../packages/extract/src/index.js';
-import type { DocumentKind } from '../../../shared/src/document-type.js';
-import type { ResolvedScrapeOptions } from '../../../shared/src/scrape-options.js';
-import type { PageOutcome } from '../../../shared/src/page-outcome/outcome.js';
+import type { DocumentKind } from '../../../shared/src/domain/document-type.js';
+import type { ResolvedScrapeOptions } from '../../../shared/src/domain/scrape-options.js';
+import type { PageOutcome } from '../../../shared/src/domain/page-outcome/outcome.js';
 
 export interface TransformInput extends ExtractInput {
   options: ResolvedScrapeOptions;
-  /** The response headers the page outcome reads (page_fetched.outcomeHeaders; shared/src/page-outcome). */
+  /** The response headers the page outcome reads (page_fetched.outcomeHeaders; shared/src/domain/page-outcome). */
   headers?: Record<string, string>;
   /** Set for a document response (then `html` is ''): documents/transform-document.ts. */
   document?: DocumentInput;

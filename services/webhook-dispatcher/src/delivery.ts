@@ -2,10 +2,10 @@
 // client (every resolved address checked at connect time, so a webhook host that
 // re-resolves to a private address is refused at delivery, not only at submission).
 // Redirects are not followed: a 3xx is a failed attempt, like any non-2xx.
-import { safeStream } from '../../../shared/src/safe-http.js';
-import { TRAWL_USER_AGENT } from '../../../shared/src/safe-http.js';
-import type { CidrRange } from '../../../shared/src/url-safety.js';
-import type { WebhookHeaders } from '../../../shared/src/webhooks.js';
+import { safeStream } from '../../../shared/src/net/safe-http.js';
+import { TRAWL_USER_AGENT } from '../../../shared/src/net/safe-http.js';
+import type { CidrRange } from '../../../shared/src/net/url-safety.js';
+import type { WebhookHeaders } from '../../../shared/src/domain/webhooks.js';
 import type { AttemptOutcome } from './schedule.js';
 
 export interface DeliveryRequest {

@@ -1,5 +1,5 @@
 // The webhook-dispatcher service: signs and delivers webhook_requested events.
-import { runService } from '../../../shared/src/service.js';
+import { runService } from '../../../shared/src/infra/service.js';
 import { startWebhookDispatcher } from './service.js';
 
 await runService('webhook-dispatcher', startWebhookDispatcher);

@@ -4,8 +4,8 @@
 // Default: 6 attempts, at about 0 s, 5 s, 35 s, 2 min 35 s, 12 min 35 s and 1 h 12 min 35 s
 // after the crawl finished (plus up to 10 s per attempt), then abandoned.
 // WEBHOOK_RETRY_SCHEDULE_MS ("5000,30000,...", empty = no retry) changes it (tests use
-// short delays); WEBHOOK_TIMEOUT_MS (default 10000) bounds one attempt (shared/src/config.ts).
-import { UrlNotAllowedError, ValidationError } from '../../../shared/src/errors.js';
+// short delays); WEBHOOK_TIMEOUT_MS (default 10000) bounds one attempt (shared/src/infra/config.ts).
+import { UrlNotAllowedError, ValidationError } from '../../../shared/src/domain/errors.js';
 
 export interface DispatcherSettings {
   retryScheduleMs: readonly number[];

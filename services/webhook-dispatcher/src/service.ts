@@ -1,8 +1,8 @@
 // The webhook-dispatcher on a connected service context: main.ts runs it in its own
 // process, and `npm start`'s service host (scripts/service-host.ts) beside the other light
 // services.
-import type { RunningService, ServiceContext } from '../../../shared/src/service.js';
-import { loadServerSecret } from '../../../shared/src/webhooks.js';
+import type { RunningService, ServiceContext } from '../../../shared/src/infra/service.js';
+import { loadServerSecret } from '../../../shared/src/domain/webhooks.js';
 import { createWebhookDispatcher } from './worker.js';
 
 export async function startWebhookDispatcher(ctx: ServiceContext): Promise<RunningService> {

@@ -7,18 +7,18 @@
 // Each attempt is signed with the key's current secret and, within the grace period of its
 // last rotation, the previous one too (two signatures in one header). The rotation is read
 // from the log at every attempt, so a retry after a rotation is signed with the new secret.
-import { RateLimitedError, type TrawlError } from '../../../shared/src/errors.js';
-import { WEBHOOK_PART, type WebhookRequested } from '../../../shared/src/events/job.js';
-import { makeEvent, type StoredEvent, type TrawlEvent } from '../../../shared/src/events/index.js';
-import { newId, type Clock, systemClock } from '../../../shared/src/ids.js';
-import type { Logger } from '../../../shared/src/logger.js';
-import type { EventLog } from '../../../shared/src/nats/event-log.js';
-import { ConsumerWorker, type MessageContext } from '../../../shared/src/nats/worker.js';
-import { eventFilter } from '../../../shared/src/subjects.js';
-import type { CidrRange } from '../../../shared/src/url-safety.js';
-import { readLastRotation, signingSecrets, signWebhook } from '../../../shared/src/webhooks.js';
+import { RateLimitedError, type TrawlError } from '../../../shared/src/domain/errors.js';
+import { WEBHOOK_PART, type WebhookRequested } from '../../../shared/src/domain/events/job.js';
+import { makeEvent, type StoredEvent, type TrawlEvent } from '../../../shared/src/domain/events/index.js';
+import { newId, type Clock, systemClock } from '../../../shared/src/infra/ids.js';
+import type { Logger } from '../../../shared/src/infra/logger.js';
+import type { EventLog } from '../../../shared/src/infra/nats/event-log.js';
+import { ConsumerWorker, type MessageContext } from '../../../shared/src/infra/nats/worker.js';
+import { eventFilter } from '../../../shared/src/infra/subjects.js';
+import type { CidrRange } from '../../../shared/src/net/url-safety.js';
+import { readLastRotation, signingSecrets, signWebhook } from '../../../shared/src/domain/webhooks.js';
 import type { JetStreamClient, JetStreamManager } from 'nats';
-import { webhookMetrics } from '../../../shared/src/metrics.js';
+import { webhookMetrics } from '../../../shared/src/infra/metrics.js';
 import { deliverWebhook } from './delivery.js';
 import { decideAttempt, describeFailure, maxAttempts, type DispatcherSettings } from './schedule.js';
 

@@ -1,6 +1,6 @@
 // The batch scrape answers: they document the API (OpenAPI), drive the gateway's
 // serialization and type the SDK. Counters and states are named as for crawls; page
-// entries as scrape results. The request is shared/src/batch-options.ts.
+// entries as scrape results. The request is shared/src/domain/batch-options.ts.
 import { Type, type Static } from '@sinclair/typebox';
 import { jobGetQuery, JobStatusSchema } from './common.js';
 import { PageContentFields, PageError } from './scrape.js';

@@ -1,7 +1,7 @@
 // GET /changes (docs/api.md "Change tracking"): a URL's observations for the caller's key.
 import { Type, type Static } from '@sinclair/typebox';
-import { CHANGE_STATUSES } from '../change-tracking.js';
-import { StringEnum } from '../string-enum.js';
+import { CHANGE_STATUSES } from '../domain/change-tracking.js';
+import { StringEnum } from '../domain/string-enum.js';
 
 export const ChangesQuery = Type.Object(
   {

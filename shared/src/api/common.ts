@@ -1,7 +1,7 @@
 // Parameters and answers every route shares: path ids, paging, long-poll waits, job
 // statuses and the RFC 7807 problem body.
 import { Type, type Static } from '@sinclair/typebox';
-import { StringEnum } from '../string-enum.js';
+import { StringEnum } from '../domain/string-enum.js';
 import { JOB_STATUSES, MAX_WAIT_MS } from './lifecycle.js';
 
 export const JobStatusSchema = StringEnum(JOB_STATUSES);

@@ -1,7 +1,7 @@
 // The crawl answers (spec "Crawl"): they document the API (OpenAPI), drive the gateway's
-// serialization and type the SDK. The request is shared/src/crawl-options.ts.
+// serialization and type the SDK. The request is shared/src/domain/crawl-options.ts.
 import { Type, type Static } from '@sinclair/typebox';
-import { ChangeTrackingReport } from '../change-tracking.js';
+import { ChangeTrackingReport } from '../domain/change-tracking.js';
 import { jobGetQuery, JobStatusSchema } from './common.js';
 import { DocumentView, ExtractedJson } from './scrape.js';
 

@@ -1,8 +1,8 @@
 // Schemas of the monitor endpoints (docs/api.md "Monitors"): the single source of their
 // validation and of their OpenAPI description.
 import { Type, type Static } from '@sinclair/typebox';
-import { CrawlRequestSchema } from '../crawl-options.js';
-import { ScrapeOptionsSchema, StringEnum } from '../scrape-options.js';
+import { CrawlRequestSchema } from '../domain/crawl-options.js';
+import { ScrapeOptionsSchema, StringEnum } from '../domain/scrape-options.js';
 
 const crawlField = CrawlRequestSchema.properties;
 

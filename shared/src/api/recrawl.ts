@@ -1,7 +1,7 @@
 // Schemas of the recrawl endpoints (docs/api.md "Recrawl"): the request, the created job and
 // the report. They validate the input and document the API (OpenAPI).
 import { Type, type Static } from '@sinclair/typebox';
-import { StringEnum } from '../scrape-options.js';
+import { StringEnum } from '../domain/scrape-options.js';
 import { JobStatusSchema } from './common.js';
 
 export const RecrawlBody = Type.Object({

@@ -4,6 +4,6 @@
 export {
   ScrapeOptionsSchema, ScrapeRequestSchema, SCRAPE_DEFAULTS, FORMATS, PARSERS, DEVICES,
   type Format, type Parser, type Device, type ScrapeOptionsInput as ScrapeOptions, type ScrapeRequest, type Action,
-} from '../scrape-options.js';
-export { CrawlRequestSchema, CRAWL_DEFAULTS, CRAWL_BOUNDS, type CrawlRequest } from '../crawl-options.js';
-export { BatchScrapeRequestSchema, BATCH_DEFAULTS, BATCH_BOUNDS, type BatchScrapeRequest } from '../batch-options.js';
+} from '../domain/scrape-options.js';
+export { CrawlRequestSchema, CRAWL_DEFAULTS, CRAWL_BOUNDS, type CrawlRequest } from '../domain/crawl-options.js';
+export { BatchScrapeRequestSchema, BATCH_DEFAULTS, BATCH_BOUNDS, type BatchScrapeRequest } from '../domain/batch-options.js';

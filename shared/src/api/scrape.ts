@@ -1,11 +1,11 @@
 // The scrape answers (spec "Scrape"): they document the API (OpenAPI), drive the
 // gateway's serialization and type the SDK. Field names follow the spec; docs/api.md lists
-// what the spec left open. The request is shared/src/scrape-options.ts.
+// what the spec left open. The request is shared/src/domain/scrape-options.ts.
 import { Type, type Static } from '@sinclair/typebox';
-import { ChangeTrackingReport } from '../change-tracking.js';
-import { FetchTimings } from '../events/common.js';
-import { ScrapeRequestSchema } from '../scrape-options.js';
-import { StringEnum } from '../string-enum.js';
+import { ChangeTrackingReport } from '../domain/change-tracking.js';
+import { FetchTimings } from '../domain/events/common.js';
+import { ScrapeRequestSchema } from '../domain/scrape-options.js';
+import { StringEnum } from '../domain/string-enum.js';
 import { WaitMs, ScrapeStatusSchema } from './common.js';
 
 export const ScreenshotView = Type.Object({

@@ -8,8 +8,8 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
-import { ValidationError } from '../errors.js';
-import { isCssSelector } from '../scrape-options.js';
+import { ValidationError } from '../domain/errors.js';
+import { isCssSelector } from '../domain/scrape-options.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 

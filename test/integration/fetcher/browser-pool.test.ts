@@ -3,7 +3,7 @@
 // restarted with only its own captures failing, and no Chromium left after stop().
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { BrowserError } from '../../../shared/src/errors.js';
+import { BrowserError } from '../../../shared/src/domain/errors.js';
 import { startSite, type TestSite } from '../../support/site.js';
 import { browserPids, chromiumProcesses, ctx, opts, startCapturer } from './helpers.js';
 import { until } from '../../support/wait.js';

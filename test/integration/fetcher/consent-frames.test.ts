@@ -6,7 +6,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { CHROMIUM_ARGS, resolveChromiumPath } from '../../../shared/src/chromium.js';
+import { CHROMIUM_ARGS, resolveChromiumPath } from '../../../shared/src/infra/chromium.js';
 import { answerConsent } from '../../../services/fetcher/src/consent/consent.js';
 import type { PageCapturer } from '../../../services/fetcher/src/engine/browser/page-capturer.js';
 import { BOT_CHECK_FRAME, botCheckPage, framedWallPage, MESSAGE_FRAME, ONETRUST_FRAME, oneTrustFramedPage, TCF_CMP_SCRIPT, tcfWallPage, TRUSTARC_FRAME, TRUSTARC_FRAME_URL, trustArcPage } from '../../support/consent-cmp.js';

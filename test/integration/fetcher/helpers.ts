@@ -2,12 +2,12 @@
 // image-header reader independent of the library's (so sizes are checked twice), and the
 // Chromium processes this test process started.
 import net from 'node:net';
-import { createLogger } from '../../../shared/src/logger.js';
-import { normalizeScrapeOptions, type ResolvedScrapeOptions, type ScrapeOptionsInput } from '../../../shared/src/scrape-options.js';
-import { parseCidrList } from '../../../shared/src/url-safety.js';
+import { createLogger } from '../../../shared/src/infra/logger.js';
+import { normalizeScrapeOptions, type ResolvedScrapeOptions, type ScrapeOptionsInput } from '../../../shared/src/domain/scrape-options.js';
+import { parseCidrList } from '../../../shared/src/net/url-safety.js';
 import { PageCapturer, type PageCapturerOptions } from '../../../services/fetcher/src/engine/browser/page-capturer.js';
 import type { NatsConnection } from 'nats';
-import { ENGINE_DEFAULTS } from '../../../shared/src/scrape-options.js';
+import { ENGINE_DEFAULTS } from '../../../shared/src/domain/scrape-options.js';
 import { EngineRouter, type EngineRouterDeps } from '../../../services/fetcher/src/engine/engine-router.js';
 import { KvHostProfiles } from '../../../services/fetcher/src/engine/host-profile-store.js';
 import { HttpEngine } from '../../../services/fetcher/src/engine/http-engine.js';

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { connect, type NatsConnection } from 'nats';
-import { createLogger } from '../../../shared/src/logger.js';
+import { createLogger } from '../../../shared/src/infra/logger.js';
 import { hostKeyOf, KvHostProfiles } from '../../../services/fetcher/src/engine/host-profile-store.js';
 import { startNatsServer, type NatsServerHandle } from '../../support/nats-server.js';
 

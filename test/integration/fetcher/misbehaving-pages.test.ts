@@ -7,8 +7,8 @@
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { NetworkError, UrlNotAllowedError } from '../../../shared/src/errors.js';
-import type { Lookup } from '../../../shared/src/url-safety.js';
+import { NetworkError, UrlNotAllowedError } from '../../../shared/src/domain/errors.js';
+import type { Lookup } from '../../../shared/src/net/url-safety.js';
 import type { PageCapturer } from '../../../services/fetcher/src/engine/browser/page-capturer.js';
 import { startSite, type TestSite } from '../../support/site.js';
 import { ctx, opts, startCapturer } from './helpers.js';

@@ -2,7 +2,7 @@
 // HTTP statuses, non-HTML documents, resource blocking, and the page error codes.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { InvalidUrlError, NetworkError, PageTimeoutError, SelectorNotFoundError, ValidationError } from '../../../shared/src/errors.js';
+import { InvalidUrlError, NetworkError, PageTimeoutError, SelectorNotFoundError, ValidationError } from '../../../shared/src/domain/errors.js';
 import type { PageCapturer } from '../../../services/fetcher/src/engine/browser/page-capturer.js';
 import { startSite, type TestSite } from '../../support/site.js';
 import { closedPort, ctx, opts, startCapturer } from './helpers.js';

@@ -2,7 +2,7 @@
 // by the library's reader), full page, clip, hidden excludeTags, and action screenshots.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { SelectorNotFoundError } from '../../../shared/src/errors.js';
+import { SelectorNotFoundError } from '../../../shared/src/domain/errors.js';
 import type { PageCapturer } from '../../../services/fetcher/src/engine/browser/page-capturer.js';
 import { startSite, type TestSite } from '../../support/site.js';
 import { ctx, imageHeaderSize, opts, startCapturer } from './helpers.js';

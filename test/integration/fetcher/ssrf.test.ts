@@ -5,8 +5,8 @@
 // 127.0.0.2, so a request that slipped through would be counted there.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { UrlNotAllowedError } from '../../../shared/src/errors.js';
-import { parseCidrList, systemLookup, type Lookup } from '../../../shared/src/url-safety.js';
+import { UrlNotAllowedError } from '../../../shared/src/domain/errors.js';
+import { parseCidrList, systemLookup, type Lookup } from '../../../shared/src/net/url-safety.js';
 import type { PageCapturer } from '../../../services/fetcher/src/engine/browser/page-capturer.js';
 import { startSite, type TestSite } from '../../support/site.js';
 import { ctx, opts, startCapturer } from './helpers.js';

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { connect, type NatsConnection } from 'nats';
-import { SqliteStore } from '../../../shared/src/store/index.js';
+import { SqliteStore } from '../../../shared/src/infra/store/index.js';
 import { AdmissionLedger } from '../../../services/gateway/src/admission-ledger.js';
 import { PlanLimiter, type Need } from '../../../services/gateway/src/limits.js';
 import { RateLimiter } from '../../../services/gateway/src/rate-limit.js';

@@ -4,11 +4,11 @@
 // Store), to check what the gateway records and how it presents and pages results.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { makeEvent, type AnyEvent, type PageResultPayload } from '../../../shared/src/events/index.js';
-import { apiKeyId, newId } from '../../../shared/src/ids.js';
-import type { EventLog } from '../../../shared/src/nats/event-log.js';
-import type { PayloadStore } from '../../../shared/src/nats/payloads.js';
-import type { SqliteStore } from '../../../shared/src/store/index.js';
+import { makeEvent, type AnyEvent, type PageResultPayload } from '../../../shared/src/domain/events/index.js';
+import { apiKeyId, newId } from '../../../shared/src/infra/ids.js';
+import type { EventLog } from '../../../shared/src/infra/nats/event-log.js';
+import type { PayloadStore } from '../../../shared/src/infra/nats/payloads.js';
+import type { SqliteStore } from '../../../shared/src/infra/store/index.js';
 import type { ProjectionWaiter } from '../../../services/gateway/src/projection-wait.js';
 import { startGateway, type GatewayApp, type GatewayHarness } from '../../support/gateway.js';
 

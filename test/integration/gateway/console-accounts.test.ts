@@ -3,8 +3,8 @@
 // cookies and headers, sign-out, and the answers to bad input.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createInvite } from '../../../shared/src/accounts/commands.js';
-import { accountIdOf, sessionIdOf } from '../../../shared/src/accounts/tokens.js';
+import { createInvite } from '../../../shared/src/domain/accounts/commands.js';
+import { accountIdOf, sessionIdOf } from '../../../shared/src/domain/accounts/tokens.js';
 import { startGateway, type GatewayHarness } from '../../support/gateway.js';
 
 interface Form { cookie: string; csrf: string }

@@ -6,7 +6,7 @@
 // with any run of spaces after it (RFC 7235), as docs/api.md says.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { accountIdOf } from '../../../shared/src/accounts/tokens.js';
+import { accountIdOf } from '../../../shared/src/domain/accounts/tokens.js';
 import { startGateway, type GatewayHarness } from '../../support/gateway.js';
 
 const HOST = 'console.test:8080';
@@ -130,7 +130,7 @@ describe('console forms: exact Origin, sign-out, post/redirect/get', () => {
 
   test('an invite link is post/redirect/get too: shown once, a reload makes no second invite', async () => {
     // This test's account is a member: an admin (made from an admin invite) makes the invite.
-    const { createInvite } = await import('../../../shared/src/accounts/commands.js');
+    const { createInvite } = await import('../../../shared/src/domain/accounts/commands.js');
     const adminInvite = await createInvite(gw.log, { role: 'admin', createdBy: 'operator' });
     const form = await gw.app.inject({ method: 'GET', url: `/console/signup?invite=${adminInvite.token}`, headers: { host: HOST } });
     const pre = cookiesOf(form).find((c) => c.startsWith('trawl_csrf='))!.split(';')[0]!;

@@ -5,10 +5,10 @@
 // an open invite is revoked; plan changes and sign-out are confirmed.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createInvite } from '../../../shared/src/accounts/commands.js';
-import { accountIdOf } from '../../../shared/src/accounts/tokens.js';
-import { bootstrapKeys } from '../../../shared/src/api-keys/bootstrap.js';
-import { apiKeyId, newApiKey } from '../../../shared/src/ids.js';
+import { createInvite } from '../../../shared/src/domain/accounts/commands.js';
+import { accountIdOf } from '../../../shared/src/domain/accounts/tokens.js';
+import { bootstrapKeys } from '../../../shared/src/domain/api-keys/bootstrap.js';
+import { apiKeyId, newApiKey } from '../../../shared/src/infra/ids.js';
 import { startGateway, type GatewayHarness } from '../../support/gateway.js';
 
 const PASSWORD = 'a long enough password';

@@ -4,9 +4,9 @@
 // appending the events the fetcher and transformer would, against a real nats-server.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createKey } from '../../../shared/src/api-keys/admin.js';
-import { makeEvent, type AnyEvent } from '../../../shared/src/events/index.js';
-import { newId } from '../../../shared/src/ids.js';
+import { createKey } from '../../../shared/src/domain/api-keys/admin.js';
+import { makeEvent, type AnyEvent } from '../../../shared/src/domain/events/index.js';
+import { newId } from '../../../shared/src/infra/ids.js';
 import { startGateway, type GatewayHarness } from '../../support/gateway.js';
 
 const KEY = 'console_screenshot_key_00000001';

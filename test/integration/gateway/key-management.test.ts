@@ -1,15 +1,15 @@
 // Revoking a key and changing its plan, as the gateway sees it, with inject() against a real
 // nats-server, the embedded store and a real projector in-process: the change is appended
-// through the operator's commands (shared/src/api-keys/admin.ts), projected, announced,
+// through the operator's commands (shared/src/domain/api-keys/admin.ts), projected, announced,
 // and the next request follows it, although the key's earlier answer is still cached.
 // The bound when the announcement is lost (the positive cache lifetime) is checked with
 // the directory's own clock.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { changeKeyPlan, createKey, revokeKey } from '../../../shared/src/api-keys/admin.js';
-import { apiKeyHash, apiKeyId, newId } from '../../../shared/src/ids.js';
-import type { EventLog } from '../../../shared/src/nats/event-log.js';
-import { SqliteStore, type ApiKeyDoc } from '../../../shared/src/store/index.js';
+import { changeKeyPlan, createKey, revokeKey } from '../../../shared/src/domain/api-keys/admin.js';
+import { apiKeyHash, apiKeyId, newId } from '../../../shared/src/infra/ids.js';
+import type { EventLog } from '../../../shared/src/infra/nats/event-log.js';
+import { SqliteStore, type ApiKeyDoc } from '../../../shared/src/infra/store/index.js';
 import { KeyDirectory, POSITIVE_TTL_MS } from '../../../services/gateway/src/plugins/auth.js';
 import type { ProjectionWaiter } from '../../../services/gateway/src/projection-wait.js';
 import { startGateway, type GatewayApp, type GatewayHarness } from '../../support/gateway.js';

@@ -7,8 +7,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { connect, type NatsConnection } from 'nats';
-import { newId, systemClock } from '../../../shared/src/ids.js';
-import { EventLog } from '../../../shared/src/nats/event-log.js';
+import { newId, systemClock } from '../../../shared/src/infra/ids.js';
+import { EventLog } from '../../../shared/src/infra/nats/event-log.js';
 import { buildApp } from '../../../services/gateway/src/app.js';
 import { MAX_FAILURES_PER_ACCOUNT, MAX_FAILURES_PER_ADDRESS } from '../../../services/gateway/src/console/throttle.js';
 import { ProjectionWaiter } from '../../../services/gateway/src/projection-wait.js';

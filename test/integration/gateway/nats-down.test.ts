@@ -4,10 +4,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { NatsConnection } from 'nats';
-import { newId, systemClock } from '../../../shared/src/ids.js';
-import { connectNats } from '../../../shared/src/nats/connect.js';
-import { EventLog } from '../../../shared/src/nats/event-log.js';
-import { PayloadStore } from '../../../shared/src/nats/payloads.js';
+import { newId, systemClock } from '../../../shared/src/infra/ids.js';
+import { connectNats } from '../../../shared/src/infra/nats/connect.js';
+import { EventLog } from '../../../shared/src/infra/nats/event-log.js';
+import { PayloadStore } from '../../../shared/src/infra/nats/payloads.js';
 import { buildApp } from '../../../services/gateway/src/app.js';
 import { ProjectionWaiter } from '../../../services/gateway/src/projection-wait.js';
 import { until } from '../../support/wait.js';

@@ -3,8 +3,8 @@
 // ownership, history. No page is fetched here (no fetcher runs): jobs stay PENDING.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { apiKeyId, newId, systemClock } from '../../../shared/src/ids.js';
-import type { SqliteStore } from '../../../shared/src/store/index.js';
+import { apiKeyId, newId, systemClock } from '../../../shared/src/infra/ids.js';
+import type { SqliteStore } from '../../../shared/src/infra/store/index.js';
 import { buildApp } from '../../../services/gateway/src/app.js';
 import { assertProblem, startGateway, type GatewayApp, type GatewayHarness } from '../../support/gateway.js';
 

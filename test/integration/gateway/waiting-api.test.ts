@@ -6,10 +6,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { makeEvent } from '../../../shared/src/events/index.js';
-import { apiKeyId, newId, systemClock } from '../../../shared/src/ids.js';
-import type { SqliteStore } from '../../../shared/src/store/index.js';
-import { normalizeUrl, urlKeyHash } from '../../../shared/src/url-normalize.js';
+import { makeEvent } from '../../../shared/src/domain/events/index.js';
+import { apiKeyId, newId, systemClock } from '../../../shared/src/infra/ids.js';
+import type { SqliteStore } from '../../../shared/src/infra/store/index.js';
+import { normalizeUrl, urlKeyHash } from '../../../shared/src/net/url-normalize.js';
 import { buildApp } from '../../../services/gateway/src/app.js';
 import { assertProblem, startGateway, type GatewayApp, type GatewayHarness } from '../../support/gateway.js';
 import { until } from '../../support/wait.js';

@@ -4,12 +4,12 @@
 // rotations, and bad input.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { KEY_PART, makeEvent, type StoredEvent, type WebhookSecretRotated } from '../../../shared/src/events/index.js';
-import { apiKeyHash, apiKeyId, newId } from '../../../shared/src/ids.js';
-import { EventLog } from '../../../shared/src/nats/event-log.js';
-import type { SqliteStore } from '../../../shared/src/store/index.js';
-import type { SubjectParts } from '../../../shared/src/subjects.js';
-import { deriveWebhookSecret, nextRotation, rotationSubject, webhookSecretOf } from '../../../shared/src/webhooks.js';
+import { KEY_PART, makeEvent, type StoredEvent, type WebhookSecretRotated } from '../../../shared/src/domain/events/index.js';
+import { apiKeyHash, apiKeyId, newId } from '../../../shared/src/infra/ids.js';
+import { EventLog } from '../../../shared/src/infra/nats/event-log.js';
+import type { SqliteStore } from '../../../shared/src/infra/store/index.js';
+import type { SubjectParts } from '../../../shared/src/infra/subjects.js';
+import { deriveWebhookSecret, nextRotation, rotationSubject, webhookSecretOf } from '../../../shared/src/domain/webhooks.js';
 import type { ProjectionWaiter } from '../../../services/gateway/src/projection-wait.js';
 import { assertProblem, startGateway, type GatewayApp, type GatewayHarness } from '../../support/gateway.js';
 

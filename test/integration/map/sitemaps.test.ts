@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import zlib from 'node:zlib';
-import { discoverSitemaps, type SitemapDiscoveryOptions, type SitemapDiscoveryResult } from '../../../shared/src/sitemaps/discover.js';
-import { parseCidrList } from '../../../shared/src/url-safety.js';
+import { discoverSitemaps, type SitemapDiscoveryOptions, type SitemapDiscoveryResult } from '../../../shared/src/net/sitemaps/discover.js';
+import { parseCidrList } from '../../../shared/src/net/url-safety.js';
 import { filterLinks } from '../../support/link-filter.js';
 import { startSite, type TestSite } from '../../support/site.js';
 

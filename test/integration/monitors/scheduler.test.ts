@@ -4,16 +4,16 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { connect, type NatsConnection } from 'nats';
-import { makeEvent, type StoredEvent } from '../../../shared/src/events/index.js';
-import { newId } from '../../../shared/src/ids.js';
-import { createLogger } from '../../../shared/src/logger.js';
-import { runIdOf } from '../../../shared/src/monitors/decider.js';
-import { EventLog } from '../../../shared/src/nats/event-log.js';
-import { ensureInfrastructure } from '../../../shared/src/nats/infrastructure.js';
-import { PayloadStore } from '../../../shared/src/nats/payloads.js';
-import { normalizeScrapeOptions } from '../../../shared/src/scrape-options.js';
-import { PAYLOAD_BUCKET, SUBJECT_ROOT } from '../../../shared/src/subjects.js';
-import { normalizeUrl, urlKeyHash } from '../../../shared/src/url-normalize.js';
+import { makeEvent, type StoredEvent } from '../../../shared/src/domain/events/index.js';
+import { newId } from '../../../shared/src/infra/ids.js';
+import { createLogger } from '../../../shared/src/infra/logger.js';
+import { runIdOf } from '../../../shared/src/domain/monitors/decider.js';
+import { EventLog } from '../../../shared/src/infra/nats/event-log.js';
+import { ensureInfrastructure } from '../../../shared/src/infra/nats/infrastructure.js';
+import { PayloadStore } from '../../../shared/src/infra/nats/payloads.js';
+import { normalizeScrapeOptions } from '../../../shared/src/domain/scrape-options.js';
+import { PAYLOAD_BUCKET, SUBJECT_ROOT } from '../../../shared/src/infra/subjects.js';
+import { normalizeUrl, urlKeyHash } from '../../../shared/src/net/url-normalize.js';
 import { MonitorScheduler } from '../../../services/crawler-frontier/src/monitors/scheduler.js';
 import { startNatsServer, type NatsServerHandle } from '../../support/nats-server.js';
 

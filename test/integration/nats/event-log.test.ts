@@ -2,11 +2,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { connect, type NatsConnection } from 'nats';
-import { makeEvent, PoisonMessageError } from '../../../shared/src/events/index.js';
-import { AppendConflictError, EventLog } from '../../../shared/src/nats/event-log.js';
-import { ensureInfrastructure } from '../../../shared/src/nats/infrastructure.js';
-import { STREAM_NAME } from '../../../shared/src/subjects.js';
-import { PayloadStore } from '../../../shared/src/nats/payloads.js';
+import { makeEvent, PoisonMessageError } from '../../../shared/src/domain/events/index.js';
+import { AppendConflictError, EventLog } from '../../../shared/src/infra/nats/event-log.js';
+import { ensureInfrastructure } from '../../../shared/src/infra/nats/infrastructure.js';
+import { STREAM_NAME } from '../../../shared/src/infra/subjects.js';
+import { PayloadStore } from '../../../shared/src/infra/nats/payloads.js';
 import { startNatsServer, type NatsServerHandle } from '../../support/nats-server.js';
 
 const now = new Date('2026-01-01T00:00:00.000Z');

@@ -1,16 +1,16 @@
-// The operator's key commands (shared/src/api-keys/admin.ts) against a real nats-server,
+// The operator's key commands (shared/src/domain/api-keys/admin.ts) against a real nats-server,
 // when another operator changes the same key between our read and our append: the loser
 // re-reads and decides again, and the log never records a decision made on a stale state.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { connect, type NatsConnection } from 'nats';
-import { changeKeyPlan, createKey, listKeys, resolveKey, revokeKey } from '../../../shared/src/api-keys/admin.js';
-import { KeyStateError } from '../../../shared/src/api-keys/decider.js';
-import { NotFoundError } from '../../../shared/src/errors.js';
-import type { StoredEvent } from '../../../shared/src/events/index.js';
-import { EventLog } from '../../../shared/src/nats/event-log.js';
-import { ensureInfrastructure } from '../../../shared/src/nats/infrastructure.js';
-import type { AggregateKind } from '../../../shared/src/subjects.js';
+import { changeKeyPlan, createKey, listKeys, resolveKey, revokeKey } from '../../../shared/src/domain/api-keys/admin.js';
+import { KeyStateError } from '../../../shared/src/domain/api-keys/decider.js';
+import { NotFoundError } from '../../../shared/src/domain/errors.js';
+import type { StoredEvent } from '../../../shared/src/domain/events/index.js';
+import { EventLog } from '../../../shared/src/infra/nats/event-log.js';
+import { ensureInfrastructure } from '../../../shared/src/infra/nats/infrastructure.js';
+import type { AggregateKind } from '../../../shared/src/infra/subjects.js';
 import { startNatsServer, type NatsServerHandle } from '../../support/nats-server.js';
 
 /** The log as one of two racing operators sees it: `raceNext` runs right after its next history read. */

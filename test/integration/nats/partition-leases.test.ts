@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { connect, type NatsConnection } from 'nats';
-import { createLogger } from '../../../shared/src/logger.js';
-import { PartitionLeases } from '../../../shared/src/nats/partition-leases.js';
+import { createLogger } from '../../../shared/src/infra/logger.js';
+import { PartitionLeases } from '../../../shared/src/infra/nats/partition-leases.js';
 import { startNatsServer, type NatsServerHandle } from '../../support/nats-server.js';
 import { until } from '../../support/wait.js';
 

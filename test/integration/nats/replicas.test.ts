@@ -5,10 +5,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { connect, type JetStreamManager, type NatsConnection } from 'nats';
-import { ensureInfrastructure } from '../../../shared/src/nats/infrastructure.js';
-import { openKv, ReplicationError } from '../../../shared/src/nats/replicas.js';
-import { loadServerSecret } from '../../../shared/src/webhooks.js';
-import { BASELINE_BUCKET, PAYLOAD_BUCKET, STREAM_NAME } from '../../../shared/src/subjects.js';
+import { ensureInfrastructure } from '../../../shared/src/infra/nats/infrastructure.js';
+import { openKv, ReplicationError } from '../../../shared/src/infra/nats/replicas.js';
+import { loadServerSecret } from '../../../shared/src/domain/webhooks.js';
+import { BASELINE_BUCKET, PAYLOAD_BUCKET, STREAM_NAME } from '../../../shared/src/infra/subjects.js';
 import { startNatsCluster, type NatsClusterHandle } from '../../support/nats-cluster.js';
 import { startNatsServer } from '../../support/nats-server.js';
 import { until } from '../../support/wait.js';

@@ -3,14 +3,14 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { connect, type JetStreamManager, type NatsConnection } from 'nats';
-import { BrowserError, PageTimeoutError, type TrawlError } from '../../../shared/src/errors.js';
-import { makeEvent, type StoredEvent } from '../../../shared/src/events/index.js';
-import { createLogger } from '../../../shared/src/logger.js';
-import { registry } from '../../../shared/src/metrics.js';
-import { EventLog } from '../../../shared/src/nats/event-log.js';
-import { ensureInfrastructure } from '../../../shared/src/nats/infrastructure.js';
-import { ConsumerWorker, type WorkerOptions } from '../../../shared/src/nats/worker.js';
-import { eventFilter } from '../../../shared/src/subjects.js';
+import { BrowserError, PageTimeoutError, type TrawlError } from '../../../shared/src/domain/errors.js';
+import { makeEvent, type StoredEvent } from '../../../shared/src/domain/events/index.js';
+import { createLogger } from '../../../shared/src/infra/logger.js';
+import { registry } from '../../../shared/src/infra/metrics.js';
+import { EventLog } from '../../../shared/src/infra/nats/event-log.js';
+import { ensureInfrastructure } from '../../../shared/src/infra/nats/infrastructure.js';
+import { ConsumerWorker, type WorkerOptions } from '../../../shared/src/infra/nats/worker.js';
+import { eventFilter } from '../../../shared/src/infra/subjects.js';
 import { startNatsServer, type NatsServerHandle } from '../../support/nats-server.js';
 import { until } from '../../support/wait.js';
 

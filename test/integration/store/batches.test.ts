@@ -3,8 +3,8 @@
 // batch page contents by key.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { normalizeScrapeOptions } from '../../../shared/src/scrape-options.js';
-import type { BatchJobDoc, BatchPageDoc } from '../../../shared/src/store/index.js';
+import { normalizeScrapeOptions } from '../../../shared/src/domain/scrape-options.js';
+import type { BatchJobDoc, BatchPageDoc } from '../../../shared/src/infra/store/index.js';
 import { storeContract } from '../../support/store-contract.js';
 
 function job(id: string, apiKeyId: string, createdAt: string, extra: Partial<BatchJobDoc> = {}): BatchJobDoc {

@@ -2,7 +2,7 @@
 // day), one contract for SQLite and MongoDB (when MONGODB_URL is set).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { AccountDoc, ApiKeyDoc, InviteDoc, SessionDoc } from '../../../shared/src/store/index.js';
+import type { AccountDoc, ApiKeyDoc, InviteDoc, SessionDoc } from '../../../shared/src/infra/store/index.js';
 import { storeContract } from '../../support/store-contract.js';
 
 const account = (id: string, createdAt: string, extra: Partial<AccountDoc> = {}): AccountDoc => ({

@@ -2,8 +2,8 @@
 // MONGODB_URL is set (skipped otherwise). Same calls, same answers.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { normalizeScrapeOptions } from '../../../shared/src/scrape-options.js';
-import type { ScrapeJobDoc } from '../../../shared/src/store/index.js';
+import { normalizeScrapeOptions } from '../../../shared/src/domain/scrape-options.js';
+import type { ScrapeJobDoc } from '../../../shared/src/infra/store/index.js';
 import { storeContract } from '../../support/store-contract.js';
 
 const options = normalizeScrapeOptions({});

@@ -3,7 +3,7 @@
 // with the `next` cursor, and counts up to a cancel's freeze point.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { CrawlJobDoc, CrawlPageDoc, ReadModelStore } from '../../../shared/src/store/index.js';
+import type { CrawlJobDoc, CrawlPageDoc, ReadModelStore } from '../../../shared/src/infra/store/index.js';
 import { storeContract } from '../../support/store-contract.js';
 
 function job(id: string, apiKeyId: string, createdAt: string, extra: Partial<CrawlJobDoc> = {}): CrawlJobDoc {

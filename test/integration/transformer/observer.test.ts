@@ -4,11 +4,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { connect, type NatsConnection } from 'nats';
-import { makeEvent } from '../../../shared/src/events/index.js';
-import { EventLog } from '../../../shared/src/nats/event-log.js';
-import { ensureInfrastructure } from '../../../shared/src/nats/infrastructure.js';
-import { PayloadStore } from '../../../shared/src/nats/payloads.js';
-import { BASELINE_BUCKET, subjectOf } from '../../../shared/src/subjects.js';
+import { makeEvent } from '../../../shared/src/domain/events/index.js';
+import { EventLog } from '../../../shared/src/infra/nats/event-log.js';
+import { ensureInfrastructure } from '../../../shared/src/infra/nats/infrastructure.js';
+import { PayloadStore } from '../../../shared/src/infra/nats/payloads.js';
+import { BASELINE_BUCKET, subjectOf } from '../../../shared/src/infra/subjects.js';
 import { PageObserver, pageKeyOf, type ObserveInput } from '../../../services/transformer/src/change-tracking/observer.js';
 import type { PageSource } from '../../../services/transformer/src/change-tracking/chain.js';
 import { startNatsServer, type NatsServerHandle } from '../../support/nats-server.js';

@@ -1,11 +1,11 @@
 // The console's rules as given/when/then: accounts, invites, sessions; and the password hash.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { AccountStateError, accountDecider, checkPassword, normalizeEmail, type AccountEvent } from '../../../shared/src/accounts/account-decider.js';
-import { InviteStateError, inviteDecider, type InviteEvent } from '../../../shared/src/accounts/invite-decider.js';
-import { isSessionValid, sessionDecider, type SessionEvent } from '../../../shared/src/accounts/session-decider.js';
-import { hashPassword, verifyPassword } from '../../../shared/src/accounts/password.js';
-import { NotFoundError, UnauthorizedError, ValidationError } from '../../../shared/src/errors.js';
+import { AccountStateError, accountDecider, checkPassword, normalizeEmail, type AccountEvent } from '../../../shared/src/domain/accounts/account-decider.js';
+import { InviteStateError, inviteDecider, type InviteEvent } from '../../../shared/src/domain/accounts/invite-decider.js';
+import { isSessionValid, sessionDecider, type SessionEvent } from '../../../shared/src/domain/accounts/session-decider.js';
+import { hashPassword, verifyPassword } from '../../../shared/src/domain/accounts/password.js';
+import { NotFoundError, UnauthorizedError, ValidationError } from '../../../shared/src/domain/errors.js';
 import { deciderSpec } from '../../support/decider.js';
 
 const at = new Date('2026-11-01T10:00:00.000Z');

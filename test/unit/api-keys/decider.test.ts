@@ -1,9 +1,9 @@
 // The API key decider, one rule at a time: given(events) / when(command) / then(events).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { NotFoundError } from '../../../shared/src/errors.js';
-import { validateEventData } from '../../../shared/src/events/index.js';
-import { decide, evolve, initialState, rehydrate, KeyStateError, type KeyCommand, type KeyEvent } from '../../../shared/src/api-keys/decider.js';
+import { NotFoundError } from '../../../shared/src/domain/errors.js';
+import { validateEventData } from '../../../shared/src/domain/events/index.js';
+import { decide, evolve, initialState, rehydrate, KeyStateError, type KeyCommand, type KeyEvent } from '../../../shared/src/domain/api-keys/decider.js';
 import { deciderSpec } from '../../support/decider.js';
 
 const NOW = new Date('2026-04-01T10:00:00.000Z');

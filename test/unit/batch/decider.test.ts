@@ -1,9 +1,9 @@
 // The batch decider, one rule at a time: given(events) / when(command) / then(events).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { uniquePages } from '../../../shared/src/batch-options.js';
-import { validateEventData } from '../../../shared/src/events/index.js';
-import { normalizeScrapeOptions } from '../../../shared/src/scrape-options.js';
+import { uniquePages } from '../../../shared/src/domain/batch-options.js';
+import { validateEventData } from '../../../shared/src/domain/events/index.js';
+import { normalizeScrapeOptions } from '../../../shared/src/domain/scrape-options.js';
 import {
   jobWebhookBody, decide, evolve, initialState, rehydrate, type BatchCommand, type BatchState, type DecideContext, type Emitted, type LogEvent,
 } from '../../../services/crawler-frontier/src/batch/decider.js';

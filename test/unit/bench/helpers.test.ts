@@ -10,8 +10,8 @@ import { articleHtml, sitemapSite } from '../../../bench/lib/pages.js';
 import { classify, descendants, parseSmapsRollup, parseStat } from '../../../bench/lib/proc.js';
 import { median, medianOfFields, percentile } from '../../../bench/lib/stats.js';
 import { formatTable, missing, row } from '../../../bench/lib/table.js';
-import type { StoredEvent } from '../../../shared/src/events/index.js';
-import { normalizeUrl } from '../../../shared/src/url-normalize.js';
+import type { StoredEvent } from '../../../shared/src/domain/events/index.js';
+import { normalizeUrl } from '../../../shared/src/net/url-normalize.js';
 
 describe('stats', () => {
   test('nearest-rank percentiles pick a sample', () => {

@@ -2,9 +2,9 @@
 // job's options mean.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { StoredEvent } from '../../../shared/src/events/index.js';
-import { normalizeScrapeOptions } from '../../../shared/src/scrape-options.js';
-import { consoleConfig } from '../../../shared/src/console-config.js';
+import type { StoredEvent } from '../../../shared/src/domain/events/index.js';
+import { normalizeScrapeOptions } from '../../../shared/src/domain/scrape-options.js';
+import { consoleConfig } from '../../../shared/src/infra/console-config.js';
 import { html } from '../../../services/gateway/src/console/html.js';
 import { requestBodyOf } from '../../../services/gateway/src/console/pages/code-tabs.js';
 import { changeSection } from '../../../services/gateway/src/console/pages/jobs.js';

@@ -1,8 +1,8 @@
 // The crawl decider, one rule at a time: given(events) / when(command) / then(events).
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { normalizeScrapeOptions } from '../../../shared/src/scrape-options.js';
-import { validateEventData } from '../../../shared/src/events/index.js';
+import { normalizeScrapeOptions } from '../../../shared/src/domain/scrape-options.js';
+import { validateEventData } from '../../../shared/src/domain/events/index.js';
 import { jobWebhookBody, robotsCandidates } from '../../../services/crawler-frontier/src/crawl/decider.js';
 import {
   AT, CRAWL_ID, advance, cancelRequested, finished, given, keyOf, linksDiscovered, pageCompleted, pageFailed,

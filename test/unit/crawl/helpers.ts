@@ -1,9 +1,9 @@
 // Given / when / then for the crawl decider (emmett's DeciderSpecification, in node:test
 // terms), event builders, and a small simulator that plays the page pipeline's part
 // against a link graph so tests can assert exact page sets.
-import { normalizeScrapeOptions } from '../../../shared/src/scrape-options.js';
-import { urlKeyHash, normalizeUrl } from '../../../shared/src/url-normalize.js';
-import type { CrawlRequested } from '../../../shared/src/events/job.js';
+import { normalizeScrapeOptions } from '../../../shared/src/domain/scrape-options.js';
+import { urlKeyHash, normalizeUrl } from '../../../shared/src/net/url-normalize.js';
+import type { CrawlRequested } from '../../../shared/src/domain/events/job.js';
 import {
   decide, evolve, initialState, rehydrate,
   type CrawlCommand, type CrawlState, type DecideContext, type Emitted, type LogEvent,

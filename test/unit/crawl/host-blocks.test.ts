@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { backingOff, dueToBlock, HOST_BLOCK_AFTER, noRefusals, withBlocked, withResult } from '../../../services/crawler-frontier/src/crawl/host-blocks.js';
 import { hostPart, type LogEvent } from '../../../services/crawler-frontier/src/crawl/decider.js';
-import { validateEventData } from '../../../shared/src/events/index.js';
+import { validateEventData } from '../../../shared/src/domain/events/index.js';
 import { AT, CRAWL_ID, advance, finished, given, keyOf, linksDiscovered, pageCompleted, pageFetched, pageRequested, requested, started } from './helpers.js';
 
 const O = (n: number): string => `https://other.test/p${n}`;

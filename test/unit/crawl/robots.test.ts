@@ -1,7 +1,7 @@
 // robots.txt rules and the per-origin cache, against a local site.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseCidrList } from '../../../shared/src/url-safety.js';
+import { parseCidrList } from '../../../shared/src/net/url-safety.js';
 import { RobotsCache, robotsRule, ruleAllows } from '../../../services/crawler-frontier/src/crawl/robots.js';
 import { startSite, type TestSite } from '../../support/site.js';
 

@@ -7,11 +7,11 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { connect, type NatsConnection } from 'nats';
-import { bootstrapKeys } from '../../../shared/src/api-keys/bootstrap.js';
-import type { BootstrapKey } from '../../../shared/src/config.js';
-import { apiKeyHash, apiKeyId } from '../../../shared/src/ids.js';
-import { EventLog } from '../../../shared/src/nats/event-log.js';
-import { ensureInfrastructure } from '../../../shared/src/nats/infrastructure.js';
+import { bootstrapKeys } from '../../../shared/src/domain/api-keys/bootstrap.js';
+import type { BootstrapKey } from '../../../shared/src/infra/config.js';
+import { apiKeyHash, apiKeyId } from '../../../shared/src/infra/ids.js';
+import { EventLog } from '../../../shared/src/infra/nats/event-log.js';
+import { ensureInfrastructure } from '../../../shared/src/infra/nats/infrastructure.js';
 import { startNatsServer, type NatsServerHandle } from '../../support/nats-server.js';
 
 const TEAM: BootstrapKey = { key: 'bootstrap-test-key-team-0001', plan: 'team' };

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parse } from 'yaml';
-import { loadConfig } from '../../../shared/src/config.js';
+import { loadConfig } from '../../../shared/src/infra/config.js';
 import { loadChart, renderChart, type RenderOptions } from './support/helm-lite.js';
 import { validateManifest } from './support/k8s-schema.js';
 import { CHART_DIR, DEV_VALUES, SERVICES } from './support/repo.js';

@@ -7,9 +7,9 @@
 // through the transformer's thread pool, where the error has to cross a thread.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { DOCUMENT_LIMITS } from '../../../shared/src/document-type.js';
-import { ackDecision, DocumentTooComplexError, toTrawlError } from '../../../shared/src/errors.js';
-import { normalizeScrapeOptions } from '../../../shared/src/scrape-options.js';
+import { DOCUMENT_LIMITS } from '../../../shared/src/domain/document-type.js';
+import { ackDecision, DocumentTooComplexError, toTrawlError } from '../../../shared/src/domain/errors.js';
+import { normalizeScrapeOptions } from '../../../shared/src/domain/scrape-options.js';
 import { InflateBudget } from '../../../services/transformer/src/documents/budget.js';
 import { parseDocx } from '../../../services/transformer/src/documents/docx.js';
 import { parsePdf } from '../../../services/transformer/src/documents/pdf.js';

@@ -3,9 +3,9 @@
 // and keep their cache key; the new shapes validate; options resolve as documented.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { scrapeCacheKey } from '../../../shared/src/cache-key.js';
-import { validateEventData } from '../../../shared/src/events/index.js';
-import { normalizeScrapeOptions, parsersOf } from '../../../shared/src/scrape-options.js';
+import { scrapeCacheKey } from '../../../shared/src/domain/cache-key.js';
+import { validateEventData } from '../../../shared/src/domain/events/index.js';
+import { normalizeScrapeOptions, parsersOf } from '../../../shared/src/domain/scrape-options.js';
 
 const ref = (name: string, contentType: string) => ({ bucket: 'trawl-payloads', name, size: 10, contentType });
 const timings = { queueWaitMs: 0, fetchMs: 5, renderMs: 0, screenshotMs: 0, engine: 'http' as const };

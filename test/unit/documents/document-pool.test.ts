@@ -4,8 +4,8 @@
 // cap is stopped by terminating its thread, after which the pool goes on.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { ackDecision, DocumentEncryptedError, DocumentParseTimeoutError, DocumentUnreadableError } from '../../../shared/src/errors.js';
-import { normalizeScrapeOptions } from '../../../shared/src/scrape-options.js';
+import { ackDecision, DocumentEncryptedError, DocumentParseTimeoutError, DocumentUnreadableError } from '../../../shared/src/domain/errors.js';
+import { normalizeScrapeOptions } from '../../../shared/src/domain/scrape-options.js';
 import { parseDocument } from '../../../services/transformer/src/consumer.js';
 import { TransformPool, type TransformInput } from '../../../services/transformer/src/index.js';
 import { corruptPdf, longReportPdf, memoDocx, reportPdf } from '../../support/documents.js';

@@ -1,8 +1,8 @@
-// Document type detection (shared/src/document-type.ts): given a response's Content-Type
+// Document type detection (shared/src/domain/document-type.ts): given a response's Content-Type
 // and bytes, when detected, then its kind, from the response and never from the URL.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { detectResponseKind, hasPdfHeader, isCompoundFile, mayBeDocument, storedContentType } from '../../../shared/src/document-type.js';
+import { detectResponseKind, hasPdfHeader, isCompoundFile, mayBeDocument, storedContentType } from '../../../shared/src/domain/document-type.js';
 import { memoDocx, reportPdf } from '../../support/documents.js';
 
 const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';

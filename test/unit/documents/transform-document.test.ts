@@ -2,9 +2,9 @@
 // document's bytes, kind and the request's options, then the result the API returns.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { DocumentEncryptedError, DocumentUnreadableError } from '../../../shared/src/errors.js';
-import type { DocumentKind } from '../../../shared/src/document-type.js';
-import { normalizeScrapeOptions, type ScrapeOptionsInput } from '../../../shared/src/scrape-options.js';
+import { DocumentEncryptedError, DocumentUnreadableError } from '../../../shared/src/domain/errors.js';
+import type { DocumentKind } from '../../../shared/src/domain/document-type.js';
+import { normalizeScrapeOptions, type ScrapeOptionsInput } from '../../../shared/src/domain/scrape-options.js';
 import { transformDocument } from '../../../services/transformer/src/documents/transform-document.js';
 import { REPORT, reportPdf } from '../../support/documents.js';
 

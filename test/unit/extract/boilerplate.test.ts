@@ -3,7 +3,7 @@
 // the service runs it: the boilerplate goes, the article around it stays.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { normalizeScrapeOptions } from '../../../shared/src/scrape-options.js';
+import { normalizeScrapeOptions } from '../../../shared/src/domain/scrape-options.js';
 import { judgeName, nameTokens } from '../../../packages/extract/src/boilerplate.js';
 import { parseDocument } from '../../../packages/extract/src/dom.js';
 import { extractPage } from '../../../packages/extract/src/index.js';

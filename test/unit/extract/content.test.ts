@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { ValidationError } from '../../../shared/src/errors.js';
-import { normalizeScrapeOptions, type ScrapeOptionsInput } from '../../../shared/src/scrape-options.js';
+import { ValidationError } from '../../../shared/src/domain/errors.js';
+import { normalizeScrapeOptions, type ScrapeOptionsInput } from '../../../shared/src/domain/scrape-options.js';
 import { extractPage, type ExtractOutput } from '../../../packages/extract/src/index.js';
 
 const PARAGRAPH =

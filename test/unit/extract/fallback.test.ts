@@ -3,7 +3,7 @@
 // <noscript> inside another no longer swallows the rest of the page (clean.ts).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { normalizeScrapeOptions } from '../../../shared/src/scrape-options.js';
+import { normalizeScrapeOptions } from '../../../shared/src/domain/scrape-options.js';
 import { extractPage } from '../../../packages/extract/src/index.js';
 
 const POSTS = [

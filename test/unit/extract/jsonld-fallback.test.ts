@@ -2,7 +2,7 @@
 // odd markup: the table-row crash of the dev set, and the candidate fallback chain.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { normalizeScrapeOptions } from '../../../shared/src/scrape-options.js';
+import { normalizeScrapeOptions } from '../../../shared/src/domain/scrape-options.js';
 import { parseDocument } from '../../../packages/extract/src/dom.js';
 import { firstWorking } from '../../../packages/extract/src/extract-page.js';
 import { extractPage } from '../../../packages/extract/src/index.js';

@@ -2,8 +2,8 @@
 // schema, when the transformer runs, then json holds what the schema's selectors found.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { ExtractSchemaInput } from '../../../shared/src/extract-schema.js';
-import { normalizeScrapeOptions } from '../../../shared/src/scrape-options.js';
+import type { ExtractSchemaInput } from '../../../shared/src/domain/extract-schema.js';
+import { normalizeScrapeOptions } from '../../../shared/src/domain/scrape-options.js';
 import { parseDocument } from '../../../packages/extract/src/dom.js';
 import { extractJson, parseNumber } from '../../../packages/extract/src/schema-extract.js';
 import { extractPage } from '../../../packages/extract/src/index.js';

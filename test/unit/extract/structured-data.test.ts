@@ -2,7 +2,7 @@
 // reads it, then JSON-LD, Open Graph, Twitter cards and microdata come out in the documented shape.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { normalizeScrapeOptions } from '../../../shared/src/scrape-options.js';
+import { normalizeScrapeOptions } from '../../../shared/src/domain/scrape-options.js';
 import { parseDocument } from '../../../packages/extract/src/dom.js';
 import { readMicrodata } from '../../../packages/extract/src/microdata.js';
 import { bound, readStructuredData, type StructuredData } from '../../../packages/extract/src/structured-data.js';

@@ -3,7 +3,7 @@
 // metadata.siteName (og:site_name first, else the <title>'s suffix).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { normalizeScrapeOptions } from '../../../shared/src/scrape-options.js';
+import { normalizeScrapeOptions } from '../../../shared/src/domain/scrape-options.js';
 import { extractPage } from '../../../packages/extract/src/index.js';
 import { splitTitle } from '../../../packages/extract/src/metadata.js';
 

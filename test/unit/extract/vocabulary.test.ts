@@ -4,7 +4,7 @@
 // pages survives onlyMainContent, short lines and list items included.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { normalizeScrapeOptions } from '../../../shared/src/scrape-options.js';
+import { normalizeScrapeOptions } from '../../../shared/src/domain/scrape-options.js';
 import { extractPage } from '../../../packages/extract/src/index.js';
 
 function markdown(title: string, body: string): string {

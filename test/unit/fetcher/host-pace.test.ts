@@ -2,7 +2,7 @@
 // freed, starts spaced, 429/503 back-off honouring Retry-After and recovering on successes.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { acquire, freshPace, observe, release, retryAfterMs, type HostPace } from '../../../shared/src/host-pace.js';
+import { acquire, freshPace, observe, release, retryAfterMs, type HostPace } from '../../../shared/src/domain/host-pace.js';
 
 const limits = { maxInFlight: 2, intervalMs: 0 };
 const granted = (r: ReturnType<typeof acquire>): HostPace => { assert.ok(r.granted); return r.pace; };

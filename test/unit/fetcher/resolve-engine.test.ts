@@ -2,7 +2,7 @@
 // default of http never refuses options that need a browser.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ENGINE_DEFAULTS, normalizeScrapeOptions } from '../../../shared/src/scrape-options.js';
+import { ENGINE_DEFAULTS, normalizeScrapeOptions } from '../../../shared/src/domain/scrape-options.js';
 import { resolveEngine } from '../../../services/fetcher/src/engine/resolve-engine.js';
 
 test('the request names the engine: it is the one asked for, whatever the job kind', () => {

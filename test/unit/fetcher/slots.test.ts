@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Slots, type SlotRequest } from '../../../services/fetcher/src/engine/browser/slots.js';
 import { FETCH_LANES } from '../../../services/fetcher/src/worker.js';
-import { AGGREGATE_KINDS, NON_JOB_KINDS } from '../../../shared/src/subjects.js';
+import { AGGREGATE_KINDS, NON_JOB_KINDS } from '../../../shared/src/infra/subjects.js';
 
 const bulk = (host: string): SlotRequest => ({ priority: 'bulk', host });
 const interactive = (host: string): SlotRequest => ({ priority: 'interactive', host });

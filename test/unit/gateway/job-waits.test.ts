@@ -3,8 +3,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { RateLimitedError } from '../../../shared/src/errors.js';
-import { decodeNotice, encodeNotice } from '../../../shared/src/projection-notice.js';
+import { RateLimitedError } from '../../../shared/src/domain/errors.js';
+import { decodeNotice, encodeNotice } from '../../../shared/src/infra/projection-notice.js';
 import { JobWaits } from '../../../services/gateway/src/job-waits.js';
 
 /** A job whose status the test sets; `reads` counts loads. */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { SitemapParser, type SitemapLocKind } from '../../../shared/src/sitemaps/parser.js';
+import { SitemapParser, type SitemapLocKind } from '../../../shared/src/net/sitemaps/parser.js';
 
 function parse(chunks: string[]): { locs: [string, SitemapLocKind][]; parser: SitemapParser } {
   const locs: [string, SitemapLocKind][] = [];

@@ -1,11 +1,11 @@
 // The monitor decider and its schedule, one rule at a time: given(events) / when(command) / then(events).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { ValidationError } from '../../../shared/src/errors.js';
-import type { MonitorCreated } from '../../../shared/src/events/index.js';
-import { decide, evolve, initialState, isChange, runIdOf, type MonitorCommand, type MonitorEvent, type MonitorState } from '../../../shared/src/monitors/decider.js';
-import { checkSchedule, dueTick, nextTickAfter } from '../../../shared/src/monitors/schedule.js';
-import { normalizeScrapeOptions } from '../../../shared/src/scrape-options.js';
+import { ValidationError } from '../../../shared/src/domain/errors.js';
+import type { MonitorCreated } from '../../../shared/src/domain/events/index.js';
+import { decide, evolve, initialState, isChange, runIdOf, type MonitorCommand, type MonitorEvent, type MonitorState } from '../../../shared/src/domain/monitors/decider.js';
+import { checkSchedule, dueTick, nextTickAfter } from '../../../shared/src/domain/monitors/schedule.js';
+import { normalizeScrapeOptions } from '../../../shared/src/domain/scrape-options.js';
 import { deciderSpec } from '../../support/decider.js';
 
 const ID = 'mon1';

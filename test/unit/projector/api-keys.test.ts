@@ -2,9 +2,9 @@
 // `revokedAt` (the gateway refuses it by that); a plan change replaces the plan.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { StoredEvent } from '../../../shared/src/events/index.js';
-import type { ApiKeyDoc } from '../../../shared/src/store/index.js';
-import { KEY_CHANGED_SUBJECT } from '../../../shared/src/subjects.js';
+import type { StoredEvent } from '../../../shared/src/domain/events/index.js';
+import type { ApiKeyDoc } from '../../../shared/src/infra/store/index.js';
+import { KEY_CHANGED_SUBJECT } from '../../../shared/src/infra/subjects.js';
 import { readModelSpec } from '../../support/decider.js';
 import { apiKeysReadModel, evolve } from '../../../services/projector/src/read-models/api-keys/index.js';
 

@@ -3,10 +3,10 @@
 // as jobs in key-usage.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { uniquePages } from '../../../shared/src/batch-options.js';
-import type { StoredEvent } from '../../../shared/src/events/index.js';
-import { normalizeScrapeOptions } from '../../../shared/src/scrape-options.js';
-import type { BatchJobDoc, KeyUsageDoc } from '../../../shared/src/store/index.js';
+import { uniquePages } from '../../../shared/src/domain/batch-options.js';
+import type { StoredEvent } from '../../../shared/src/domain/events/index.js';
+import { normalizeScrapeOptions } from '../../../shared/src/domain/scrape-options.js';
+import type { BatchJobDoc, KeyUsageDoc } from '../../../shared/src/infra/store/index.js';
 import { readModelSpec } from '../../support/decider.js';
 import { evolve as evolveJob } from '../../../services/projector/src/read-models/batch-jobs/index.js';
 import { evolve as evolvePage } from '../../../services/projector/src/read-models/batch-pages/index.js';

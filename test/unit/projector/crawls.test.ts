@@ -2,8 +2,8 @@
 // first-result-wins for pages.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { StoredEvent } from '../../../shared/src/events/index.js';
-import { normalizeScrapeOptions } from '../../../shared/src/scrape-options.js';
+import type { StoredEvent } from '../../../shared/src/domain/events/index.js';
+import { normalizeScrapeOptions } from '../../../shared/src/domain/scrape-options.js';
 import { readModelSpec } from '../../support/decider.js';
 import { evolve as evolveJob } from '../../../services/projector/src/read-models/crawl-jobs/index.js';
 import { evolve as evolvePage } from '../../../services/projector/src/read-models/crawl-pages/index.js';

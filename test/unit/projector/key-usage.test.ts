@@ -1,8 +1,8 @@
 // The key-usage read model: pages per month and running jobs, as given(events) / then(doc).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { StoredEvent } from '../../../shared/src/events/index.js';
-import { committedPages, type KeyUsageDoc } from '../../../shared/src/store/index.js';
+import type { StoredEvent } from '../../../shared/src/domain/events/index.js';
+import { committedPages, type KeyUsageDoc } from '../../../shared/src/infra/store/index.js';
 import { readModelSpec } from '../../support/decider.js';
 import { evolve } from '../../../services/projector/src/read-models/key-usage/index.js';
 

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, test } from 'node:test';
-import { decodeEvent, type StoredEvent } from '../../../shared/src/events/index.js';
+import { decodeEvent, type StoredEvent } from '../../../shared/src/domain/events/index.js';
 import { READ_MODELS } from '../../../services/projector/src/read-models/index.js';
 import { crawlDecider } from '../../../services/crawler-frontier/src/crawl/decider.js';
 import { batchDecider } from '../../../services/crawler-frontier/src/batch/decider.js';

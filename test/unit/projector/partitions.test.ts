@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { modelsOf, partitionOf } from '../../../services/projector/src/partitions.js';
 import { READ_MODELS } from '../../../services/projector/src/read-models/index.js';
-import { PROJECTION_PARTITIONS } from '../../../shared/src/subjects.js';
+import { PROJECTION_PARTITIONS } from '../../../shared/src/infra/subjects.js';
 
 test('every read model is in exactly one partition, and no partition is empty', () => {
   const folded = PROJECTION_PARTITIONS.flatMap((p) => modelsOf(p, READ_MODELS).map((m) => m.name));

@@ -1,8 +1,8 @@
 // The scrape result cache read model, as given(events) / then(entry).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { StoredEvent } from '../../../shared/src/events/index.js';
-import type { ScrapeCacheDoc } from '../../../shared/src/store/index.js';
+import type { StoredEvent } from '../../../shared/src/domain/events/index.js';
+import type { ScrapeCacheDoc } from '../../../shared/src/infra/store/index.js';
 import { readModelSpec } from '../../support/decider.js';
 import { evolve } from '../../../services/projector/src/read-models/scrape-cache/index.js';
 

@@ -1,9 +1,9 @@
 // The scrape-jobs read model as given(events) / then(document).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { StoredEvent } from '../../../shared/src/events/index.js';
-import { normalizeScrapeOptions } from '../../../shared/src/scrape-options.js';
-import type { ScrapeJobDoc } from '../../../shared/src/store/index.js';
+import type { StoredEvent } from '../../../shared/src/domain/events/index.js';
+import { normalizeScrapeOptions } from '../../../shared/src/domain/scrape-options.js';
+import type { ScrapeJobDoc } from '../../../shared/src/infra/store/index.js';
 import { readModelSpec } from '../../support/decider.js';
 import { evolve } from '../../../services/projector/src/read-models/scrape-jobs/index.js';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { scrapeCacheKey } from '../../../shared/src/cache-key.js';
-import { normalizeScrapeOptions } from '../../../shared/src/scrape-options.js';
+import { scrapeCacheKey } from '../../../shared/src/domain/cache-key.js';
+import { normalizeScrapeOptions } from '../../../shared/src/domain/scrape-options.js';
 
 const key = (opts: Parameters<typeof normalizeScrapeOptions>[0], apiKey = 'k1', url = 'https://example.com/a') => scrapeCacheKey(url, normalizeScrapeOptions(opts), apiKey);
 

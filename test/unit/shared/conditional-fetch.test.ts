@@ -1,10 +1,10 @@
 // Conditional fetches, the pure part: which validators a response gives, and when the key's
-// last observation of a URL may answer a 304 for a request (shared/src/conditional-fetch.ts).
+// last observation of a URL may answer a 304 for a request (shared/src/domain/conditional-fetch.ts).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { conditionalBasis, conditionalHeaders, contentFormats, resultOptionsHash, skipOnLastmod, storedBasis, validatorsOf } from '../../../shared/src/conditional-fetch.js';
-import type { UrlObserved } from '../../../shared/src/events/index.js';
-import { normalizeScrapeOptions } from '../../../shared/src/scrape-options.js';
+import { conditionalBasis, conditionalHeaders, contentFormats, resultOptionsHash, skipOnLastmod, storedBasis, validatorsOf } from '../../../shared/src/domain/conditional-fetch.js';
+import type { UrlObserved } from '../../../shared/src/domain/events/index.js';
+import { normalizeScrapeOptions } from '../../../shared/src/domain/scrape-options.js';
 
 const DAY = 86_400_000;
 const limits = { payloadTtlMs: 7 * DAY, baselineTtlMs: 30 * DAY };

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ConfigError, loadConfig } from '../../../shared/src/config.js';
+import { ConfigError, loadConfig } from '../../../shared/src/infra/config.js';
 
 test('defaults', () => {
   const c = loadConfig({});

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ackDecision, BrowserError, ERROR_CODES, InternalError, NetworkError, PageTimeoutError, RateLimitedError, SelectorNotFoundError, toPageErrorCode, toTrawlError, TrawlError, UrlNotAllowedError } from '../../../shared/src/errors.js';
+import { ackDecision, BrowserError, ERROR_CODES, InternalError, NetworkError, PageTimeoutError, RateLimitedError, SelectorNotFoundError, toPageErrorCode, toTrawlError, TrawlError, UrlNotAllowedError } from '../../../shared/src/domain/errors.js';
 
 const first = { deliveryCount: 1, maxDeliver: 3 };
 const last = { deliveryCount: 3, maxDeliver: 3 };

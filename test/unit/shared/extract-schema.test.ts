@@ -3,11 +3,11 @@
 // bad schema is a 400 naming the exact field, and a good one is carried (and keyed) as given.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { scrapeCacheKey } from '../../../shared/src/cache-key.js';
-import { normalizeCrawlRequest } from '../../../shared/src/crawl-options.js';
-import { ValidationError } from '../../../shared/src/errors.js';
-import { MAX_EXTRACT_DEPTH } from '../../../shared/src/extract-schema.js';
-import { normalizeScrapeOptions, ScrapeRequestSchema, type ScrapeOptionsInput } from '../../../shared/src/scrape-options.js';
+import { scrapeCacheKey } from '../../../shared/src/domain/cache-key.js';
+import { normalizeCrawlRequest } from '../../../shared/src/domain/crawl-options.js';
+import { ValidationError } from '../../../shared/src/domain/errors.js';
+import { MAX_EXTRACT_DEPTH } from '../../../shared/src/domain/extract-schema.js';
+import { normalizeScrapeOptions, ScrapeRequestSchema, type ScrapeOptionsInput } from '../../../shared/src/domain/scrape-options.js';
 import { validatorCompiler } from '../../../shared/src/api/validation.js';
 
 const validate = validatorCompiler({ schema: ScrapeRequestSchema, httpPart: 'body', method: 'POST', url: '/scrape' });

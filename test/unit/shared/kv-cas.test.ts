@@ -1,10 +1,10 @@
-// The one KV compare-and-set helper (shared/src/nats/kv-cas.ts) against a real nats-server:
+// The one KV compare-and-set helper (shared/src/infra/nats/kv-cas.ts) against a real nats-server:
 // a write that lands between the read and the write is noticed and the decision is taken
 // again on the new value; a key that never stops changing ends in KvContentionError.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect, type KV, type NatsConnection } from 'nats';
-import { casUpdate, KvContentionError } from '../../../shared/src/nats/kv-cas.js';
+import { casUpdate, KvContentionError } from '../../../shared/src/infra/nats/kv-cas.js';
 import { startNatsServer, type NatsServerHandle } from '../../support/nats-server.js';
 
 describe('casUpdate', () => {

@@ -3,8 +3,8 @@
 // key), and consent needs the browser.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ValidationError } from '../../../shared/src/errors.js';
-import { browserOnlyOptions, normalizeScrapeOptions } from '../../../shared/src/scrape-options.js';
+import { ValidationError } from '../../../shared/src/domain/errors.js';
+import { browserOnlyOptions, normalizeScrapeOptions } from '../../../shared/src/domain/scrape-options.js';
 
 test('acceptOutcomes and consent are absent unless given; acceptOutcomes is sorted', () => {
   const plain = normalizeScrapeOptions({});

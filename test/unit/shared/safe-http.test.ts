@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import zlib from 'node:zlib';
-import { NetworkError, UrlNotAllowedError } from '../../../shared/src/errors.js';
-import { BodyTooLargeError, safeStream, type SafeRequestOptions } from '../../../shared/src/safe-http.js';
-import { parseCidrList } from '../../../shared/src/url-safety.js';
+import { NetworkError, UrlNotAllowedError } from '../../../shared/src/domain/errors.js';
+import { BodyTooLargeError, safeStream, type SafeRequestOptions } from '../../../shared/src/net/safe-http.js';
+import { parseCidrList } from '../../../shared/src/net/url-safety.js';
 import { startSite, type TestSite } from '../../support/site.js';
 
 const loopback = parseCidrList('127.0.0.0/8');

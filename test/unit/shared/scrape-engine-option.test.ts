@@ -2,9 +2,9 @@
 // default), and engine http refused with options only a browser can honour.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ValidationError } from '../../../shared/src/errors.js';
-import { normalizeCrawlRequest } from '../../../shared/src/crawl-options.js';
-import { browserOnlyOptions, normalizeScrapeOptions } from '../../../shared/src/scrape-options.js';
+import { ValidationError } from '../../../shared/src/domain/errors.js';
+import { normalizeCrawlRequest } from '../../../shared/src/domain/crawl-options.js';
+import { browserOnlyOptions, normalizeScrapeOptions } from '../../../shared/src/domain/scrape-options.js';
 
 test('engine is carried only when the request names it', () => {
   assert.equal(normalizeScrapeOptions({}).engine, undefined);

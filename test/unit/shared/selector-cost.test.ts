@@ -2,10 +2,10 @@
 // transformer's DOM is a 400 naming its field at validation, never a stalled thread.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { ValidationError } from '../../../shared/src/errors.js';
-import { MAX_SELECTOR_BRANCHING_COMBINATORS, selectorCostProblem } from '../../../shared/src/selector-cost.js';
-import { normalizeCrawlRequest } from '../../../shared/src/crawl-options.js';
-import { normalizeScrapeOptions, type ScrapeOptionsInput } from '../../../shared/src/scrape-options.js';
+import { ValidationError } from '../../../shared/src/domain/errors.js';
+import { MAX_SELECTOR_BRANCHING_COMBINATORS, selectorCostProblem } from '../../../shared/src/domain/selector-cost.js';
+import { normalizeCrawlRequest } from '../../../shared/src/domain/crawl-options.js';
+import { normalizeScrapeOptions, type ScrapeOptionsInput } from '../../../shared/src/domain/scrape-options.js';
 
 function refusal(options: ScrapeOptionsInput): ValidationError {
   try {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { isSameSite, normalizeUrl } from '../../../shared/src/url-normalize.js';
+import { isSameSite, normalizeUrl } from '../../../shared/src/net/url-normalize.js';
 
 test('fetch form drops fragments, default ports and credentials, lower-cases scheme and host', () => {
   assert.equal(normalizeUrl('HTTP://Example.COM:80/a/b#frag')?.url, 'http://example.com/a/b');

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { InvalidUrlError, NetworkError, UrlNotAllowedError } from '../../../shared/src/errors.js';
-import { blockedReason, parseCidrList, parseHttpUrl, resolveAllowed } from '../../../shared/src/url-safety.js';
+import { InvalidUrlError, NetworkError, UrlNotAllowedError } from '../../../shared/src/domain/errors.js';
+import { blockedReason, parseCidrList, parseHttpUrl, resolveAllowed } from '../../../shared/src/net/url-safety.js';
 
 test('only globally routable unicast addresses pass', () => {
   const blocked = ['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.0.1', '169.254.169.254', '100.64.0.1', '224.0.0.1', '0.0.0.0',

@@ -3,11 +3,11 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { applyPatch } from 'diff';
-import { contentOptionsHash, decideChangeStatus, observedState, type ObservedContent } from '../../../shared/src/change-tracking.js';
-import { normalizeScrapeOptions } from '../../../shared/src/scrape-options.js';
+import { contentOptionsHash, decideChangeStatus, observedState, type ObservedContent } from '../../../shared/src/domain/change-tracking.js';
+import { normalizeScrapeOptions } from '../../../shared/src/domain/scrape-options.js';
 import { nextStep, summarize, type PageSource, type StoredObservation } from '../../../services/transformer/src/change-tracking/chain.js';
 import { buildDiff } from '../../../services/transformer/src/change-tracking/diff.js';
-import type { UrlObserved } from '../../../shared/src/events/index.js';
+import type { UrlObserved } from '../../../shared/src/domain/events/index.js';
 
 const present = (markdownHash: string): ObservedContent => ({ state: 'present', markdownHash });
 const gone: ObservedContent = { state: 'gone' };

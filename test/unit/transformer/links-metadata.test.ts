@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { InvalidUrlError } from '../../../shared/src/errors.js';
-import { normalizeScrapeOptions } from '../../../shared/src/scrape-options.js';
+import { InvalidUrlError } from '../../../shared/src/domain/errors.js';
+import { normalizeScrapeOptions } from '../../../shared/src/domain/scrape-options.js';
 import { transformPage, type TransformOutput } from '../../../services/transformer/src/index.js';
 
 function run(html: string, url = 'https://example.com/blog/post?id=1', statusCode?: number): TransformOutput {

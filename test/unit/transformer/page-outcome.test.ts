@@ -5,8 +5,8 @@
 // fails a good page, so precision is gated as hard as recall.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { normalizeScrapeOptions } from '../../../shared/src/scrape-options.js';
-import { outcomeFailure, PAGE_OUTCOMES, pickOutcomeHeaders, type PageOutcome } from '../../../shared/src/page-outcome/outcome.js';
+import { normalizeScrapeOptions } from '../../../shared/src/domain/scrape-options.js';
+import { outcomeFailure, PAGE_OUTCOMES, pickOutcomeHeaders, type PageOutcome } from '../../../shared/src/domain/page-outcome/outcome.js';
 import { transformPage } from '../../../services/transformer/src/index.js';
 import { outcomeRefusal } from '../../../services/transformer/src/outcome/failure.js';
 import { corpusFiles, loadCorpus } from '../../support/outcome-corpus.js';

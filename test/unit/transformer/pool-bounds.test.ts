@@ -3,8 +3,8 @@
 // at a bounded concurrency; a thread that kept a big heap is replaced after its transform.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { ackDecision, DocumentTooComplexError, TransformTimeoutError } from '../../../shared/src/errors.js';
-import { normalizeScrapeOptions } from '../../../shared/src/scrape-options.js';
+import { ackDecision, DocumentTooComplexError, TransformTimeoutError } from '../../../shared/src/domain/errors.js';
+import { normalizeScrapeOptions } from '../../../shared/src/domain/scrape-options.js';
 import { TransformPool, type TransformInput } from '../../../services/transformer/src/index.js';
 import { rebuildError, WorkerTrawlError } from '../../../services/transformer/src/thread-protocol.js';
 

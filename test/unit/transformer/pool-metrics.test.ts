@@ -2,8 +2,8 @@
 // threads stopped by reason, here one stall cut at its budget.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { renderMetrics } from '../../../shared/src/metrics.js';
-import { normalizeScrapeOptions } from '../../../shared/src/scrape-options.js';
+import { renderMetrics } from '../../../shared/src/infra/metrics.js';
+import { normalizeScrapeOptions } from '../../../shared/src/domain/scrape-options.js';
 import { observePool } from '../../../services/transformer/src/metrics.js';
 import { TransformPool } from '../../../services/transformer/src/transform-pool.js';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { ackDecision, InvalidUrlError, PageTooComplexError, ValidationError } from '../../../shared/src/errors.js';
-import { normalizeScrapeOptions, type ScrapeOptionsInput } from '../../../shared/src/scrape-options.js';
+import { ackDecision, InvalidUrlError, PageTooComplexError, ValidationError } from '../../../shared/src/domain/errors.js';
+import { normalizeScrapeOptions, type ScrapeOptionsInput } from '../../../shared/src/domain/scrape-options.js';
 import { TransformPool, type TransformInput } from '../../../services/transformer/src/index.js';
 
 function input(n: number, options: ScrapeOptionsInput = {}, url = `https://example.com/page/${n}`): TransformInput {

@@ -5,11 +5,11 @@ import { createHmac } from 'node:crypto';
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Webhook } from 'standardwebhooks';
-import { PoisonMessageError, validateEventData, type WebhookSecretRotated } from '../../../shared/src/events/index.js';
-import { subjectOf } from '../../../shared/src/subjects.js';
+import { PoisonMessageError, validateEventData, type WebhookSecretRotated } from '../../../shared/src/domain/events/index.js';
+import { subjectOf } from '../../../shared/src/infra/subjects.js';
 import {
   currentGeneration, deriveWebhookSecret, nextRotation, rotationSubject, signingGenerations, signingSecrets, signWebhook, webhookSecretOf,
-} from '../../../shared/src/webhooks.js';
+} from '../../../shared/src/domain/webhooks.js';
 
 const SERVER_SECRET = 'test-server-secret-0123456789abcdef';
 const KEY = 'key-a';

@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { NetworkError, UrlNotAllowedError } from '../../../shared/src/errors.js';
-import { ConfigError, DEFAULT_WEBHOOK_RETRY_SCHEDULE_MS as DEFAULT_RETRY_SCHEDULE_MS, loadConfig } from '../../../shared/src/config.js';
+import { NetworkError, UrlNotAllowedError } from '../../../shared/src/domain/errors.js';
+import { ConfigError, DEFAULT_WEBHOOK_RETRY_SCHEDULE_MS as DEFAULT_RETRY_SCHEDULE_MS, loadConfig } from '../../../shared/src/infra/config.js';
 import { decideAttempt, maxAttempts } from '../../../services/webhook-dispatcher/src/schedule.js';
 
 const parseRetrySchedule = (raw: string | undefined) => loadConfig(raw === undefined ? {} : { WEBHOOK_RETRY_SCHEDULE_MS: raw }).webhookRetryScheduleMs;

@@ -2,7 +2,7 @@
 // records batch_requested with its pages already deduplicated; batch_started queues them in
 // request order, and the job requests them under the same bounds as a crawl's pages. The
 // batch ends COMPLETED when at least one page completed, FAILED when every page failed.
-import type { BatchRequested } from '../../../../shared/src/events/job.js';
+import type { BatchRequested } from '../../../../shared/src/domain/events/job.js';
 import { jobDecider, jobState, type DecideContext, type JobCommand, type JobState } from '../job/decider.js';
 
 export { isFinished, jobWebhookBody } from '../job/decider.js';

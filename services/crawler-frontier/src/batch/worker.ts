@@ -1,5 +1,5 @@
 // The batch worker: the job runner (../job/runner.ts) with the batch policy.
-import type { RunningService, ServiceContext } from '../../../../shared/src/service.js';
+import type { RunningService, ServiceContext } from '../../../../shared/src/infra/service.js';
 import { startJobWorker, type JobRunnerOptions, type JobSpec } from '../job/runner.js';
 import { batchDecider, type BatchState, type DecideContext } from './decider.js';
 

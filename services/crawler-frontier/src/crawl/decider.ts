@@ -3,7 +3,7 @@
 // robots.txt, limit) and queued FIFO, so the crawl is breadth-first; hosts that refuse it are
 // backed off, then blocked (host-blocks.ts). The state holds page keys, depths and queued
 // URLs, never page content (a page's links only until their verdict is recorded).
-import type { CrawlRequested, CrawlSkipReason } from '../../../../shared/src/events/job.js';
+import type { CrawlRequested, CrawlSkipReason } from '../../../../shared/src/domain/events/job.js';
 import { checkLink, pageKeyOfUrl } from './links.js';
 import { backingOff, dueToBlock, hostOf, isBlocked, noRefusals, REFUSAL_CODES, withBlocked, withResult, type HostRefusals } from './host-blocks.js';
 import {

@@ -3,7 +3,7 @@
 // on (back off after one refusal, block after HOST_BLOCK_AFTER in a row). Why: a site that
 // refuses a crawler refuses every page after the first few; asking it for the rest costs
 // the user quota and tells the site's bot manager to harden its verdict.
-import { FAILING_OUTCOMES, HOST_REFUSAL_OUTCOMES } from '../../../../shared/src/page-outcome/outcome.js';
+import { FAILING_OUTCOMES, HOST_REFUSAL_OUTCOMES } from '../../../../shared/src/domain/page-outcome/outcome.js';
 
 /** Refusals in a row after which a crawl stops asking a host. */
 export const HOST_BLOCK_AFTER = 3;

@@ -1,8 +1,8 @@
 // Which links join a crawl: pure rules, no IO (robots.txt is decided at the edge and passed
 // in as a predicate): the path globs of includePaths/excludePaths, then checkLink.
 import { Minimatch, type MinimatchOptions } from 'minimatch';
-import { isSameSite, normalizeUrl, urlKeyHash } from '../../../../shared/src/url-normalize.js';
-import type { CrawlSkipReason } from '../../../../shared/src/events/job.js';
+import { isSameSite, normalizeUrl, urlKeyHash } from '../../../../shared/src/net/url-normalize.js';
+import type { CrawlSkipReason } from '../../../../shared/src/domain/events/job.js';
 
 const GLOB_OPTIONS: MinimatchOptions = { dot: true, matchBase: true, nonegate: true, nocomment: true };
 

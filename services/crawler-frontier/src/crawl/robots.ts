@@ -8,8 +8,8 @@
 //   4xx        no robots.txt: everything allowed
 //   5xx, network error, timeout: "unreachable", everything disallowed (retried after the TTL)
 // Crawl-delay is not honoured; crawls are paced by their in-flight bound instead.
-import { fetchRobotsTxt, robotsParser } from '../../../../shared/src/robots-txt.js';
-import type { CidrRange } from '../../../../shared/src/url-safety.js';
+import { fetchRobotsTxt, robotsParser } from '../../../../shared/src/net/robots-txt.js';
+import type { CidrRange } from '../../../../shared/src/net/url-safety.js';
 
 type Robot = ReturnType<typeof robotsParser>;
 

@@ -1,6 +1,6 @@
 // The crawl worker: the job runner (../job/runner.ts) with the crawl policy, which loads
 // robots.txt for the origins of the links about to be judged before each decision.
-import type { RunningService, ServiceContext } from '../../../../shared/src/service.js';
+import type { RunningService, ServiceContext } from '../../../../shared/src/infra/service.js';
 import { startJobWorker, type JobRunnerOptions, type JobSpec } from '../job/runner.js';
 import { crawlDecider, robotsCandidates, type CrawlState, type DecideContext } from './decider.js';
 import { RobotsCache } from './robots.js';

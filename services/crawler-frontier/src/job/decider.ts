@@ -3,10 +3,10 @@
 // clock: the runner (runner.ts) passes `now`. What differs between crawl and batch is a
 // policy (crawl/decider.ts, batch/decider.ts): where pages come from, what a result adds to
 // the state, when the job is done and what its webhook says.
-import { JOB_PART, WEBHOOK_PART, type JobFinalStatus, type MultiPageKind } from '../../../../shared/src/events/job.js';
-import type { EventData, EventName } from '../../../../shared/src/events/index.js';
-import { isHttpErrorPage } from '../../../../shared/src/events/page.js';
-import type { ResolvedScrapeOptions } from '../../../../shared/src/scrape-options.js';
+import { JOB_PART, WEBHOOK_PART, type JobFinalStatus, type MultiPageKind } from '../../../../shared/src/domain/events/job.js';
+import type { EventData, EventName } from '../../../../shared/src/domain/events/index.js';
+import { isHttpErrorPage } from '../../../../shared/src/domain/events/page.js';
+import type { ResolvedScrapeOptions } from '../../../../shared/src/domain/scrape-options.js';
 
 /** Pages of one job loading at once (CRAWL_MAX_IN_FLIGHT / BATCH_MAX_IN_FLIGHT override). */
 export const DEFAULT_MAX_IN_FLIGHT = 4;

@@ -2,15 +2,15 @@
 // on `trawl.<kind>.>` (nats-server 2.9 allows one filter subject) runs the job decider
 // (decider.ts) against the log for the five events a job reacts to. The log, not the
 // message, is the truth, so arrival order, redeliveries and other replicas do not matter.
-import { makeEvent, type AnyEvent } from '../../../../shared/src/events/index.js';
-import type { MultiPageKind } from '../../../../shared/src/events/job.js';
-import { newId as defaultNewId, systemClock, type Clock, type IdGenerator } from '../../../../shared/src/ids.js';
-import { KeyedLock } from '../../../../shared/src/keyed-lock.js';
-import type { Logger } from '../../../../shared/src/logger.js';
-import type { EventLog } from '../../../../shared/src/nats/event-log.js';
-import { ConsumerWorker } from '../../../../shared/src/nats/worker.js';
-import type { RunningService, ServiceContext } from '../../../../shared/src/service.js';
-import { SUBJECT_ROOT } from '../../../../shared/src/subjects.js';
+import { makeEvent, type AnyEvent } from '../../../../shared/src/domain/events/index.js';
+import type { MultiPageKind } from '../../../../shared/src/domain/events/job.js';
+import { newId as defaultNewId, systemClock, type Clock, type IdGenerator } from '../../../../shared/src/infra/ids.js';
+import { KeyedLock } from '../../../../shared/src/infra/keyed-lock.js';
+import type { Logger } from '../../../../shared/src/infra/logger.js';
+import type { EventLog } from '../../../../shared/src/infra/nats/event-log.js';
+import { ConsumerWorker } from '../../../../shared/src/infra/nats/worker.js';
+import type { RunningService, ServiceContext } from '../../../../shared/src/infra/service.js';
+import { SUBJECT_ROOT } from '../../../../shared/src/infra/subjects.js';
 import { DEFAULT_MAX_IN_FLIGHT, type DecideContext, type Emitted, type JobCommand, type JobDecider, type JobStatus, type LogEvent } from './decider.js';
 import { DeciderStates } from './states.js';
 

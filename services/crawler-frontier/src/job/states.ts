@@ -6,9 +6,9 @@
 // another replica, eviction) is rebuilt from the whole history, and so is one whose catch-up
 // ends before the sequence of the message being handled (a gap). Finished aggregates are
 // remembered by id only, so their late messages need no read at all.
-import type { StoredEvent } from '../../../../shared/src/events/index.js';
-import type { EventLog } from '../../../../shared/src/nats/event-log.js';
-import type { AggregateKind } from '../../../../shared/src/subjects.js';
+import type { StoredEvent } from '../../../../shared/src/domain/events/index.js';
+import type { EventLog } from '../../../../shared/src/infra/nats/event-log.js';
+import type { AggregateKind } from '../../../../shared/src/infra/subjects.js';
 
 export interface Folding<S, E> {
   kind: AggregateKind;

@@ -3,7 +3,7 @@
 // (the map budget) or when the consumer has enough links. How a page is fetched is
 // injected: in the service it is the page pipeline (page_requested -> fetcher ->
 // transformer -> page_completed), the same browser and link extraction scrapes use.
-import { isSameSite, normalizeUrl } from '../../../../shared/src/url-normalize.js';
+import { isSameSite, normalizeUrl } from '../../../../shared/src/net/url-normalize.js';
 
 export interface CrawlPageResult {
   ok: boolean;

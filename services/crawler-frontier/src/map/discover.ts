@@ -2,10 +2,10 @@
 // crawl when the sitemaps know nothing of the site (or always with ignoreSitemap), the
 // filter applied as URLs stream in. The page fetcher of the crawl is injected (the page
 // pipeline in the service).
-import type { CidrRange } from '../../../../shared/src/url-safety.js';
+import type { CidrRange } from '../../../../shared/src/net/url-safety.js';
 import { crawlForLinks, type CrawlPageResult, type MapCrawlResult } from './browser-crawl.js';
 import { LinkCollector } from './filter.js';
-import { discoverSitemaps, type SitemapDiscoveryResult } from '../../../../shared/src/sitemaps/discover.js';
+import { discoverSitemaps, type SitemapDiscoveryResult } from '../../../../shared/src/net/sitemaps/discover.js';
 
 export const MAP_DEFAULTS = {
   /** Pages of the browser fallback in flight at once, per map. */

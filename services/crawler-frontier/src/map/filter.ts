@@ -1,7 +1,7 @@
 // Map result filtering (pure, no IO): normalization and deduplication, the same-site rule,
 // the search keyword and the limit. Used while discovering (so duplicates and other sites
 // never fill the collection) and once at the end (ranking and the limit).
-import { isSameSite, normalizeUrl } from '../../../../shared/src/url-normalize.js';
+import { isSameSite, normalizeUrl } from '../../../../shared/src/net/url-normalize.js';
 
 export interface LinkFilterOptions {
   /** The URL the map was asked for: defines the site. */
@@ -14,7 +14,7 @@ export interface LinkFilterOptions {
 const TIER = { segment: 0, path: 1, host: 2, query: 3 } as const;
 
 // Rules (docs/api.md "Map"):
-//   - Every URL is normalized with shared/src/url-normalize.ts; two URLs with the same key
+//   - Every URL is normalized with shared/src/net/url-normalize.ts; two URLs with the same key
 //     (www. prefix, trailing slash, index file, query order, utm_* ignored) are one entry,
 //     reported in the form first discovered (fragment removed, scheme and host lower-cased,
 //     default port removed).

@@ -5,13 +5,13 @@
 // subscribers too). The subscription exists before the first page is requested, so no
 // answer can be missed.
 import type { NatsConnection, Subscription } from 'nats';
-import { decodeEvent, makeEvent, type StoredEvent } from '../../../../shared/src/events/index.js';
-import type { Clock, IdGenerator } from '../../../../shared/src/ids.js';
-import type { Logger } from '../../../../shared/src/logger.js';
-import type { EventLog } from '../../../../shared/src/nats/event-log.js';
-import type { ResolvedScrapeOptions } from '../../../../shared/src/scrape-options.js';
-import { SUBJECT_ROOT } from '../../../../shared/src/subjects.js';
-import { normalizeUrl, urlKeyHash } from '../../../../shared/src/url-normalize.js';
+import { decodeEvent, makeEvent, type StoredEvent } from '../../../../shared/src/domain/events/index.js';
+import type { Clock, IdGenerator } from '../../../../shared/src/infra/ids.js';
+import type { Logger } from '../../../../shared/src/infra/logger.js';
+import type { EventLog } from '../../../../shared/src/infra/nats/event-log.js';
+import type { ResolvedScrapeOptions } from '../../../../shared/src/domain/scrape-options.js';
+import { SUBJECT_ROOT } from '../../../../shared/src/infra/subjects.js';
+import { normalizeUrl, urlKeyHash } from '../../../../shared/src/net/url-normalize.js';
 import type { CrawlPageResult } from './browser-crawl.js';
 
 export interface MapPagePipelineDeps {

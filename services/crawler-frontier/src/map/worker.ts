@@ -5,15 +5,15 @@
 // worker stops discovering RESULT_RESERVE_MS before the end to leave time to write the
 // answer. A request whose budget is over before a worker takes it (workers were down, the
 // caller has gone) is recorded as failed without doing the work.
-import { ConsumerWorker } from '../../../../shared/src/nats/worker.js';
-import { toTrawlError, type TrawlError } from '../../../../shared/src/errors.js';
-import { makeEvent, type EventData, type TrawlEvent } from '../../../../shared/src/events/index.js';
-import { MAP_INLINE_LINKS_MAX_BYTES } from '../../../../shared/src/events/map.js';
-import { newId as defaultNewId, systemClock, type Clock, type IdGenerator } from '../../../../shared/src/ids.js';
-import { normalizeScrapeOptions } from '../../../../shared/src/scrape-options.js';
-import type { RunningService, ServiceContext } from '../../../../shared/src/service.js';
-import { eventFilter } from '../../../../shared/src/subjects.js';
-import { parseHttpUrl, resolveAllowed } from '../../../../shared/src/url-safety.js';
+import { ConsumerWorker } from '../../../../shared/src/infra/nats/worker.js';
+import { toTrawlError, type TrawlError } from '../../../../shared/src/domain/errors.js';
+import { makeEvent, type EventData, type TrawlEvent } from '../../../../shared/src/domain/events/index.js';
+import { MAP_INLINE_LINKS_MAX_BYTES } from '../../../../shared/src/domain/events/map.js';
+import { newId as defaultNewId, systemClock, type Clock, type IdGenerator } from '../../../../shared/src/infra/ids.js';
+import { normalizeScrapeOptions } from '../../../../shared/src/domain/scrape-options.js';
+import type { RunningService, ServiceContext } from '../../../../shared/src/infra/service.js';
+import { eventFilter } from '../../../../shared/src/infra/subjects.js';
+import { parseHttpUrl, resolveAllowed } from '../../../../shared/src/net/url-safety.js';
 import { discoverLinks } from './discover.js';
 import { MapPagePipeline } from './page-pipeline.js';
 

@@ -2,14 +2,14 @@
 // appended `once` under the id the tick named, so a scheduler that dies after the tick and
 // before the job makes the same job when it comes back), whether it has finished, and what
 // changed in it (its pages' change-tracking reports, from their stored results).
-import type { MonitorCreated } from '../../../../shared/src/events/monitor.js';
-import { JOB_PART } from '../../../../shared/src/events/job.js';
-import { makeEvent, type PageResultPayload, type StoredEvent } from '../../../../shared/src/events/index.js';
-import type { IdGenerator } from '../../../../shared/src/ids.js';
-import type { EventLog } from '../../../../shared/src/nats/event-log.js';
-import type { PayloadStore } from '../../../../shared/src/nats/payloads.js';
-import { SUBJECT_ROOT } from '../../../../shared/src/subjects.js';
-import { normalizeUrl, urlKeyHash } from '../../../../shared/src/url-normalize.js';
+import type { MonitorCreated } from '../../../../shared/src/domain/events/monitor.js';
+import { JOB_PART } from '../../../../shared/src/domain/events/job.js';
+import { makeEvent, type PageResultPayload, type StoredEvent } from '../../../../shared/src/domain/events/index.js';
+import type { IdGenerator } from '../../../../shared/src/infra/ids.js';
+import type { EventLog } from '../../../../shared/src/infra/nats/event-log.js';
+import type { PayloadStore } from '../../../../shared/src/infra/nats/payloads.js';
+import { SUBJECT_ROOT } from '../../../../shared/src/infra/subjects.js';
+import { normalizeUrl, urlKeyHash } from '../../../../shared/src/net/url-normalize.js';
 
 export interface RunDeps {
   log: EventLog;

@@ -2,13 +2,13 @@
 // it catches its monitors' states up with the log, asks the decider for due ticks and looks
 // after the run in progress. Exactly once per tick across replicas and restarts: see
 // `MonitorScheduler`.
-import { AppendConflictError } from '../../../../shared/src/nats/event-log.js';
-import { makeEvent, type StoredEvent } from '../../../../shared/src/events/index.js';
-import { newId } from '../../../../shared/src/ids.js';
-import type { Logger } from '../../../../shared/src/logger.js';
-import { decide, evolve, initialState, isChange, type MonitorEvent, type MonitorState } from '../../../../shared/src/monitors/decider.js';
-import type { RunningService, ServiceContext } from '../../../../shared/src/service.js';
-import { SUBJECT_ROOT, subjectOf } from '../../../../shared/src/subjects.js';
+import { AppendConflictError } from '../../../../shared/src/infra/nats/event-log.js';
+import { makeEvent, type StoredEvent } from '../../../../shared/src/domain/events/index.js';
+import { newId } from '../../../../shared/src/infra/ids.js';
+import type { Logger } from '../../../../shared/src/infra/logger.js';
+import { decide, evolve, initialState, isChange, type MonitorEvent, type MonitorState } from '../../../../shared/src/domain/monitors/decider.js';
+import type { RunningService, ServiceContext } from '../../../../shared/src/infra/service.js';
+import { SUBJECT_ROOT, subjectOf } from '../../../../shared/src/infra/subjects.js';
 import { runOutcome, startRun, type RunDeps, type RunPage } from './runs.js';
 
 /** A webhook's diffs together at most; past it a page's diff is left out (`diffOmitted`). */

@@ -4,7 +4,7 @@
 // major version, so they never say "HeadlessChrome" nor lie about the engine. Screenshots
 // are taken in CSS pixels, so their size is the viewport's whatever the pixel ratio.
 import type { BrowserContextOptions } from 'playwright-core';
-import { SCRAPE_DEFAULTS, type ResolvedScrapeOptions } from '../../../../shared/src/scrape-options.js';
+import { SCRAPE_DEFAULTS, type ResolvedScrapeOptions } from '../../../../shared/src/domain/scrape-options.js';
 
 export type DeviceName = 'desktop' | 'tablet' | 'mobile';
 

@@ -4,22 +4,22 @@
 // rendering it; a page that still needs the browser after auto's GET is handed that
 // response, so the site is asked once. The whole flow: docs/architecture.md "Fetch engines
 // and host profiles".
-import { mayBeDocument, type DocumentKind } from '../../../../shared/src/document-type.js';
-import { DocumentTooLargeError, PageTimeoutError, UrlNotAllowedError } from '../../../../shared/src/errors.js';
-import type { Logger } from '../../../../shared/src/logger.js';
-import type { Engine, EngineDefaults, ResolvedScrapeOptions } from '../../../../shared/src/scrape-options.js';
+import { mayBeDocument, type DocumentKind } from '../../../../shared/src/domain/document-type.js';
+import { DocumentTooLargeError, PageTimeoutError, UrlNotAllowedError } from '../../../../shared/src/domain/errors.js';
+import type { Logger } from '../../../../shared/src/infra/logger.js';
+import type { Engine, EngineDefaults, ResolvedScrapeOptions } from '../../../../shared/src/domain/scrape-options.js';
 import type { extractPage as ExtractPage } from '../../../../packages/extract/src/index.js';
 import type { CaptureContext, CaptureResult } from './browser/page-capturer.js';
 import { csrMarkers } from './csr-markers.js';
 import { decide, NEW_HOST, type AutoPolicy, type EngineDecision, type HostProfile, type ProbeOutcome } from './host-profile.js';
 import { hostKeyOf, type HostProfiles } from './host-profile-store.js';
 import { NotHtmlError, type HttpEngine, type HttpFetchResult } from './http-engine.js';
-import { BodyTooLargeError } from '../../../../shared/src/safe-http.js';
+import { BodyTooLargeError } from '../../../../shared/src/net/safe-http.js';
 import { comparePages, type PageComparison } from './similarity.js';
 import { countEngineDecision } from './engine-metrics.js';
 import { Slots } from './browser/slots.js';
 import { resolveEngine, type JobKind } from './resolve-engine.js';
-import type { Validators } from '../../../../shared/src/conditional-fetch.js';
+import type { Validators } from '../../../../shared/src/domain/conditional-fetch.js';
 
 /** What page_fetched records about the engine: which one served the page, and why. */
 export interface EngineRecord {
@@ -75,7 +75,7 @@ export class EngineRouter {
 
   /**
    * The page fetched by the engine it resolves to (the message's heartbeat is the consumer's).
-   * `conditional`: the validators of the key's last observation (shared/src/conditional-fetch.ts),
+   * `conditional`: the validators of the key's last observation (shared/src/domain/conditional-fetch.ts),
    * sent with the HTTP engine's GET (engine http, or auto before the host's verdict is
    * applied); never with a browser-only plan: a render is what such a page is asked for.
    */

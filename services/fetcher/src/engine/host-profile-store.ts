@@ -9,11 +9,11 @@
 // similarity) are also on the page's page_fetched event, so the log keeps the evidence; the
 // bucket is the shared, current verdict (a host not seen for PROFILE_TTL_MS is learnt anew).
 import { StorageType, type JetStreamClient, type KV } from 'nats';
-import { KeyedLock } from '../../../../shared/src/keyed-lock.js';
-import type { Logger } from '../../../../shared/src/logger.js';
-import { casUpdate, KvContentionError } from '../../../../shared/src/nats/kv-cas.js';
+import { KeyedLock } from '../../../../shared/src/infra/keyed-lock.js';
+import type { Logger } from '../../../../shared/src/infra/logger.js';
+import { casUpdate, KvContentionError } from '../../../../shared/src/infra/nats/kv-cas.js';
 import { evolve, NEW_HOST, type AutoPolicy, type HostEvent, type HostProfile } from './host-profile.js';
-import { openKv } from '../../../../shared/src/nats/replicas.js';
+import { openKv } from '../../../../shared/src/infra/nats/replicas.js';
 
 export const HOST_PROFILE_BUCKET = 'trawl-host-profiles';
 export const PROFILE_TTL_MS = 30 * 86_400_000;

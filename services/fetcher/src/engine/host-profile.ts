@@ -3,7 +3,7 @@
 // Pure (decide/evolve): the router (engine-router.ts) does the fetching and stores the
 // evolved profile (host-profile-store.ts). The host and per-marker-kind learning:
 // docs/architecture.md "Fetch engines and host profiles".
-import type { Engine } from '../../../../shared/src/scrape-options.js';
+import type { Engine } from '../../../../shared/src/domain/scrape-options.js';
 
 export type HostMode = 'learning' | 'static' | 'browser';
 

@@ -1,17 +1,17 @@
-// The HTTP engine: one GET, no browser, through the SSRF-safe client (shared/src/safe-http.ts:
+// The HTTP engine: one GET, no browser, through the SSRF-safe client (shared/src/net/safe-http.ts:
 // every hop's addresses checked, redirects followed by hand, bodies capped in bytes and
 // time). It sends what the browser would (the device preset's user agent, an HTML Accept,
 // the request's `headers`) and returns the served HTML decoded by the WHATWG sniffing rules,
 // or a document's bytes; anything else is refused before its body is read (NotHtmlError,
 // so `auto` sends the page to the browser).
-import { pickOutcomeHeaders } from '../../../../shared/src/page-outcome/outcome.js';
+import { pickOutcomeHeaders } from '../../../../shared/src/domain/page-outcome/outcome.js';
 import { decodeBuffer } from 'encoding-sniffer';
-import { detectResponseKind, kindFromMime, looksLikeMarkup, maySignDocument, mimeOf, type DocumentKind } from '../../../../shared/src/document-type.js';
-import { DocumentTooLargeError, NetworkError, PageTimeoutError } from '../../../../shared/src/errors.js';
-import { BodyTooLargeError, safeStream, type SafeStreamResponse } from '../../../../shared/src/safe-http.js';
-import type { ResolvedScrapeOptions } from '../../../../shared/src/scrape-options.js';
-import type { CidrRange } from '../../../../shared/src/url-safety.js';
-import { conditionalHeaders, validatorsOf, type Validators } from '../../../../shared/src/conditional-fetch.js';
+import { detectResponseKind, kindFromMime, looksLikeMarkup, maySignDocument, mimeOf, type DocumentKind } from '../../../../shared/src/domain/document-type.js';
+import { DocumentTooLargeError, NetworkError, PageTimeoutError } from '../../../../shared/src/domain/errors.js';
+import { BodyTooLargeError, safeStream, type SafeStreamResponse } from '../../../../shared/src/net/safe-http.js';
+import type { ResolvedScrapeOptions } from '../../../../shared/src/domain/scrape-options.js';
+import type { CidrRange } from '../../../../shared/src/net/url-safety.js';
+import { conditionalHeaders, validatorsOf, type Validators } from '../../../../shared/src/domain/conditional-fetch.js';
 import { resolveEmulation } from './device-presets.js';
 
 export const MAX_REDIRECTS = 10;
@@ -56,7 +56,7 @@ export interface HttpFetchResult {
   /** An HTML page's response as served, for a browser that renders it next without fetching it again. */
   served?: ServedResponse;
   timings: { fetchMs: number; renderMs: number; screenshotMs: number };
-  /** The headers the page outcome reads (shared/src/page-outcome pickOutcomeHeaders). */
+  /** The headers the page outcome reads (shared/src/domain/page-outcome pickOutcomeHeaders). */
   outcomeHeaders?: Record<string, string>;
   /** An HTML page's ETag / Last-Modified, for the next conditional fetch. */
   validators?: Validators;

@@ -3,8 +3,8 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import type { Clock } from '../../../../shared/src/ids.js';
-import type { ServiceContext } from '../../../../shared/src/service.js';
+import type { Clock } from '../../../../shared/src/infra/ids.js';
+import type { ServiceContext } from '../../../../shared/src/infra/service.js';
 import type { PageCapturer } from './browser/page-capturer.js';
 import { EngineRouter } from './engine-router.js';
 import { KvHostProfiles } from './host-profile-store.js';

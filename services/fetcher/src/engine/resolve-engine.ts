@@ -1,7 +1,7 @@
 // Which engine a page asks for: the one place where the request's `engine`, the server's
 // default for the job kind and the options that only a browser can honour meet. The
 // router (engine-router.ts) then follows the host-profile decider from here.
-import { browserOnlyOptions, type Engine, type EngineDefaults, type ResolvedScrapeOptions } from '../../../../shared/src/scrape-options.js';
+import { browserOnlyOptions, type Engine, type EngineDefaults, type ResolvedScrapeOptions } from '../../../../shared/src/domain/scrape-options.js';
 
 export type JobKind = keyof EngineDefaults;
 

@@ -7,8 +7,8 @@
 // record of what happened (that is page_fetched), and an expired entry starts fresh.
 import type { JetStreamClient, KV } from 'nats';
 import { randomUUID } from 'node:crypto';
-import { acquire, observe, openHostPaces, paceKey, parsePace as parse, release, retryAfterMs, type HostPace, type PaceLimits } from '../../../../shared/src/host-pace.js';
-import { casUpdate } from '../../../../shared/src/nats/kv-cas.js';
+import { acquire, observe, openHostPaces, paceKey, parsePace as parse, release, retryAfterMs, type HostPace, type PaceLimits } from '../../../../shared/src/domain/host-pace.js';
+import { casUpdate } from '../../../../shared/src/infra/nats/kv-cas.js';
 
 /** The longest single sleep between asks (so an abort or a release is noticed soon). */
 const MAX_SLEEP_MS = 1_000;

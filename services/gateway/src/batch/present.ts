@@ -2,7 +2,7 @@
 // COMPLETED pages and only for the formats that were asked for; the error only on FAILED
 // ones. Screenshots are a URL served by the gateway (same API key) under the page's index
 // in `data`, or with screenshotOptions.response=base64 the image itself as a data: URL.
-import type { BatchJobDoc, BatchPageDoc, BatchPageState, ScreenshotInfo } from '../../../../shared/src/store/index.js';
+import type { BatchJobDoc, BatchPageDoc, BatchPageState, ScreenshotInfo } from '../../../../shared/src/infra/store/index.js';
 import { screenshotMediaType, type BatchPageEntry } from '../../../../shared/src/api/index.js';
 import { jsonBytes } from '../json-bytes.js';
 

@@ -3,13 +3,13 @@
 // crawler-frontier requests them, a few at a time), and show a batch's pages: every page in
 // request order with its status, content once COMPLETED; `next` (?cursor=, a page index)
 // points at the rest when they do not fit in one response.
-import { UrlNotAllowedError, ValidationError } from '../../../../shared/src/errors.js';
-import { uniquePages, type BatchScrapeRequest } from '../../../../shared/src/batch-options.js';
-import { JOB_PART } from '../../../../shared/src/events/job.js';
-import { makeEvent } from '../../../../shared/src/events/index.js';
-import { normalizeScrapeOptions } from '../../../../shared/src/scrape-options.js';
-import { toBatchSummary, type BatchJobDoc, type BatchPageDoc, type DocumentInfo, type Page, type ScreenshotInfo } from '../../../../shared/src/store/index.js';
-import { systemLookup, type Lookup } from '../../../../shared/src/url-safety.js';
+import { UrlNotAllowedError, ValidationError } from '../../../../shared/src/domain/errors.js';
+import { uniquePages, type BatchScrapeRequest } from '../../../../shared/src/domain/batch-options.js';
+import { JOB_PART } from '../../../../shared/src/domain/events/job.js';
+import { makeEvent } from '../../../../shared/src/domain/events/index.js';
+import { normalizeScrapeOptions } from '../../../../shared/src/domain/scrape-options.js';
+import { toBatchSummary, type BatchJobDoc, type BatchPageDoc, type DocumentInfo, type Page, type ScreenshotInfo } from '../../../../shared/src/infra/store/index.js';
+import { systemLookup, type Lookup } from '../../../../shared/src/net/url-safety.js';
 import type { Caller } from '../plugins/auth.js';
 import { checkSubmittedUrl } from '../url-policy.js';
 import { entryBytes, presentPage, type BatchPresentDeps } from './present.js';

@@ -1,23 +1,23 @@
 // What the console does with accounts, invites and sessions, without HTTP: every change is
-// a command decided against the log (shared/src/accounts/commands.ts); reads come from the
+// a command decided against the log (shared/src/domain/accounts/commands.ts); reads come from the
 // read models, and fall back to the log itself for what was appended a moment ago and is
 // not projected yet (a session started by the previous response).
-import { adoptKey, changeKeyPlan, listKeys, revokeKey, type KeySummary } from '../../../../shared/src/api-keys/admin.js';
-import { KeyStateError } from '../../../../shared/src/api-keys/decider.js';
-import { accountDecider, checkPassword, normalizeEmail, type AccountState } from '../../../../shared/src/accounts/account-decider.js';
-import { createInvite, hasAdmin, inviteLink, runAccountCommand, runInviteCommand, runSessionCommand } from '../../../../shared/src/accounts/commands.js';
-import { inviteDecider } from '../../../../shared/src/accounts/invite-decider.js';
-import { decoyHash, hashPassword, verifyPassword } from '../../../../shared/src/accounts/password.js';
-import { isSessionValid } from '../../../../shared/src/accounts/session-decider.js';
-import { accountIdOf, inviteIdOf, inviteTokenHash, newSessionToken, SESSION_TTL_MS, sessionIdOf } from '../../../../shared/src/accounts/tokens.js';
-import { ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '../../../../shared/src/errors.js';
-import type { Role } from '../../../../shared/src/events/account.js';
-import type { Clock } from '../../../../shared/src/ids.js';
-import type { EventLog } from '../../../../shared/src/nats/event-log.js';
-import { PLANS, type Plan } from '../../../../shared/src/plans.js';
-import type { AccountDoc, ReadModelStore, SessionDoc } from '../../../../shared/src/store/index.js';
+import { adoptKey, changeKeyPlan, listKeys, revokeKey, type KeySummary } from '../../../../shared/src/domain/api-keys/admin.js';
+import { KeyStateError } from '../../../../shared/src/domain/api-keys/decider.js';
+import { accountDecider, checkPassword, normalizeEmail, type AccountState } from '../../../../shared/src/domain/accounts/account-decider.js';
+import { createInvite, hasAdmin, inviteLink, runAccountCommand, runInviteCommand, runSessionCommand } from '../../../../shared/src/domain/accounts/commands.js';
+import { inviteDecider } from '../../../../shared/src/domain/accounts/invite-decider.js';
+import { decoyHash, hashPassword, verifyPassword } from '../../../../shared/src/domain/accounts/password.js';
+import { isSessionValid } from '../../../../shared/src/domain/accounts/session-decider.js';
+import { accountIdOf, inviteIdOf, inviteTokenHash, newSessionToken, SESSION_TTL_MS, sessionIdOf } from '../../../../shared/src/domain/accounts/tokens.js';
+import { ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '../../../../shared/src/domain/errors.js';
+import type { Role } from '../../../../shared/src/domain/events/account.js';
+import type { Clock } from '../../../../shared/src/infra/ids.js';
+import type { EventLog } from '../../../../shared/src/infra/nats/event-log.js';
+import { PLANS, type Plan } from '../../../../shared/src/domain/plans.js';
+import type { AccountDoc, ReadModelStore, SessionDoc } from '../../../../shared/src/infra/store/index.js';
 import type { ProjectionWaiter } from '../projection-wait.js';
-import type { ConsoleConfig } from '../../../../shared/src/console-config.js';
+import type { ConsoleConfig } from '../../../../shared/src/infra/console-config.js';
 import type { LoginThrottle } from './throttle.js';
 
 export interface AccountsDeps {

@@ -1,13 +1,13 @@
 // What every console route shares: the services, who is signed in, and the helpers that
 // answer with a page. One instance per gateway, built in ./plugin.ts.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { csrfTokenOf } from '../../../../shared/src/accounts/tokens.js';
-import { ForbiddenError, UnauthorizedError } from '../../../../shared/src/errors.js';
-import type { AccountDoc } from '../../../../shared/src/store/index.js';
+import { csrfTokenOf } from '../../../../shared/src/domain/accounts/tokens.js';
+import { ForbiddenError, UnauthorizedError } from '../../../../shared/src/domain/errors.js';
+import type { AccountDoc } from '../../../../shared/src/infra/store/index.js';
 import type { GatewayDeps } from '../deps.js';
 import type { WebhookSecretService } from '../webhooks/service.js';
 import type { ConsoleAccounts } from './accounts.js';
-import type { ConsoleConfig } from '../../../../shared/src/console-config.js';
+import type { ConsoleConfig } from '../../../../shared/src/infra/console-config.js';
 import type { SafeHtml } from './html.js';
 import type { AccountJobs } from './jobs.js';
 import { page, type Viewer } from './layout.js';

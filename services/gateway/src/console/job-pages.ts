@@ -3,8 +3,8 @@
 // ZIP of markdown files. Reads the read models only (crawl pages; a batch's page states
 // and page documents), in the job's order.
 import JSZip from 'jszip';
-import type { PageError, PageMetadata } from '../../../../shared/src/events/index.js';
-import type { ReadModelStore } from '../../../../shared/src/store/index.js';
+import type { PageError, PageMetadata } from '../../../../shared/src/domain/events/index.js';
+import type { ReadModelStore } from '../../../../shared/src/infra/store/index.js';
 import type { LoadedJob } from './jobs.js';
 
 export interface ResultPage {

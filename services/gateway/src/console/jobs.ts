@@ -2,12 +2,12 @@
 // scopes jobs by key; the console scopes by account over its keys). A job is found only
 // when its key belongs to the signed-in account: any other id is "not found", exactly
 // like an id that does not exist, so guessing ids tells nothing.
-import { NotFoundError } from '../../../../shared/src/errors.js';
-import type { StoredEvent } from '../../../../shared/src/events/index.js';
-import { isJobId } from '../../../../shared/src/ids.js';
-import type { EventLog } from '../../../../shared/src/nats/event-log.js';
-import type { ApiKeyDoc, BatchJobDoc, CrawlJobDoc, MapJobDoc, ReadModelStore, ScrapeJobDoc } from '../../../../shared/src/store/index.js';
-import { historyFilter } from '../../../../shared/src/subjects.js';
+import { NotFoundError } from '../../../../shared/src/domain/errors.js';
+import type { StoredEvent } from '../../../../shared/src/domain/events/index.js';
+import { isJobId } from '../../../../shared/src/infra/ids.js';
+import type { EventLog } from '../../../../shared/src/infra/nats/event-log.js';
+import type { ApiKeyDoc, BatchJobDoc, CrawlJobDoc, MapJobDoc, ReadModelStore, ScrapeJobDoc } from '../../../../shared/src/infra/store/index.js';
+import { historyFilter } from '../../../../shared/src/infra/subjects.js';
 import { publicEvent } from '../job-event-view.js';
 
 export const JOB_KINDS = ['scrape', 'crawl', 'batch', 'map'] as const;

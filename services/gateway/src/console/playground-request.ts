@@ -1,7 +1,7 @@
 // What the playground's form means as an API request body, per tab (scrape, crawl, map,
 // batch, extract): one function, used both to submit and to show the same request as
 // code, so the two never differ. Values the form leaves at the API's defaults are left out.
-import { ValidationError } from '../../../../shared/src/errors.js';
+import { ValidationError } from '../../../../shared/src/domain/errors.js';
 import type { RequestKind } from './snippets.js';
 
 export const PLAYGROUND_FORMATS = ['markdown', 'html', 'rawHtml', 'links', 'screenshot', 'changeTracking'] as const;

@@ -1,18 +1,18 @@
 // The web console (docs/console.md), served by the gateway at /console: server-rendered
 // pages, one stylesheet, one small script. Accounts, invites and sessions are events like
-// everything else (shared/src/events/account.ts); the pages read the read models. Console
+// everything else (shared/src/domain/events/account.ts); the pages read the read models. Console
 // pages are not API requests: they do not count against any key's rate limit.
 //
 // Errors: a page request gets a friendly HTML page with the status and request id; a JSON
 // request (the progress poll, or Accept: application/json) gets RFC 7807 problem+json.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { loadServerSecret } from '../../../../shared/src/webhooks.js';
+import { loadServerSecret } from '../../../../shared/src/domain/webhooks.js';
 import type { GatewayDeps } from '../deps.js';
 import { problemOf, sendProblem, UNAVAILABLE_RETRY_AFTER_S } from '../plugins/problems.js';
 import { WebhookSecretService } from '../webhooks/service.js';
 import { ConsoleAccounts } from './accounts.js';
 import { ASSETS } from './assets.js';
-import { consoleConfig, type ConsoleConfig } from '../../../../shared/src/console-config.js';
+import { consoleConfig, type ConsoleConfig } from '../../../../shared/src/infra/console-config.js';
 import { resolveSession, wantsJson, type ConsoleContext } from './context.js';
 import { AccountJobs } from './jobs.js';
 import { errorPage } from './layout.js';

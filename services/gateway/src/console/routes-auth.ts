@@ -3,8 +3,8 @@
 // is in the log. These routes log at warn only: an invite token rides in the sign-up URL,
 // and no request body (a password) is ever logged anywhere.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { SESSION_TTL_MS } from '../../../../shared/src/accounts/tokens.js';
-import { ForbiddenError, NotFoundError, RateLimitedError, TrawlError, UnauthorizedError, ValidationError } from '../../../../shared/src/errors.js';
+import { SESSION_TTL_MS } from '../../../../shared/src/domain/accounts/tokens.js';
+import { ForbiddenError, NotFoundError, RateLimitedError, TrawlError, UnauthorizedError, ValidationError } from '../../../../shared/src/domain/errors.js';
 import { field, resolveSession, secureCookies, sendPage, type ConsoleContext } from './context.js';
 import { signInForm, signUpForm } from './pages/auth.js';
 import { checkOrigin, clearCookie, PRESESSION_COOKIE, preSessionToken, readCookie, requireCsrf, SESSION_COOKIE, setCookie } from './security.js';

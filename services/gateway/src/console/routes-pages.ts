@@ -2,12 +2,12 @@
 // only the signed-in account's data: keys by account, jobs through keys the account owns
 // (AccountJobs.load answers "not found" for anyone else's).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { createKey, revokeKey } from '../../../../shared/src/api-keys/admin.js';
-import { KeyStateError } from '../../../../shared/src/api-keys/decider.js';
-import { NotFoundError, ValidationError } from '../../../../shared/src/errors.js';
-import { newApiKey } from '../../../../shared/src/ids.js';
-import { PLAN_LIMITS, PLANS, type Plan } from '../../../../shared/src/plans.js';
-import type { ApiKeyDoc } from '../../../../shared/src/store/index.js';
+import { createKey, revokeKey } from '../../../../shared/src/domain/api-keys/admin.js';
+import { KeyStateError } from '../../../../shared/src/domain/api-keys/decider.js';
+import { NotFoundError, ValidationError } from '../../../../shared/src/domain/errors.js';
+import { newApiKey } from '../../../../shared/src/infra/ids.js';
+import { PLAN_LIMITS, PLANS, type Plan } from '../../../../shared/src/domain/plans.js';
+import type { ApiKeyDoc } from '../../../../shared/src/infra/store/index.js';
 import { payloadBytes, sendStoredDocument } from '../routes/stored-document.js';
 import { MAX_GRACE_SECONDS, screenshotMediaType } from '../../../../shared/src/api/index.js';
 import { TOP_PLAN } from './accounts.js';

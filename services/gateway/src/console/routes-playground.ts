@@ -6,10 +6,10 @@
 // links are shown on the playground itself.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TSchema } from '@sinclair/typebox';
-import { BatchScrapeRequestSchema, type BatchScrapeRequest } from '../../../../shared/src/batch-options.js';
-import { CrawlRequestSchema, type CrawlRequest } from '../../../../shared/src/crawl-options.js';
-import { NotFoundError, TrawlError } from '../../../../shared/src/errors.js';
-import { ScrapeRequestSchema, type ScrapeRequest } from '../../../../shared/src/scrape-options.js';
+import { BatchScrapeRequestSchema, type BatchScrapeRequest } from '../../../../shared/src/domain/batch-options.js';
+import { CrawlRequestSchema, type CrawlRequest } from '../../../../shared/src/domain/crawl-options.js';
+import { NotFoundError, TrawlError } from '../../../../shared/src/domain/errors.js';
+import { ScrapeRequestSchema, type ScrapeRequest } from '../../../../shared/src/domain/scrape-options.js';
 import type { RouteDeps } from '../deps.js';
 import { BatchService } from '../batch/service.js';
 import { CrawlService } from '../crawl/service.js';

@@ -10,7 +10,7 @@
 //   (scheme, host and port) is refused too (checkOrigin).
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ForbiddenError } from '../../../../shared/src/errors.js';
+import { ForbiddenError } from '../../../../shared/src/domain/errors.js';
 
 export const SESSION_COOKIE = 'trawl_session';
 export const PRESESSION_COOKIE = 'trawl_csrf';

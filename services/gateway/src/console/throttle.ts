@@ -4,10 +4,10 @@
 // let every request in flight through. A count expires WINDOW after its last change.
 import { createHash } from 'node:crypto';
 import { StorageType, type JetStreamClient, type KV } from 'nats';
-import { RateLimitedError } from '../../../../shared/src/errors.js';
-import { KeyedLock } from '../../../../shared/src/keyed-lock.js';
-import { casUpdate, KvContentionError } from '../../../../shared/src/nats/kv-cas.js';
-import { openKv } from '../../../../shared/src/nats/replicas.js';
+import { RateLimitedError } from '../../../../shared/src/domain/errors.js';
+import { KeyedLock } from '../../../../shared/src/infra/keyed-lock.js';
+import { casUpdate, KvContentionError } from '../../../../shared/src/infra/nats/kv-cas.js';
+import { openKv } from '../../../../shared/src/infra/nats/replicas.js';
 
 export const LOGIN_THROTTLE_BUCKET = 'trawl-console-logins';
 export const LOGIN_WINDOW_MS = 15 * 60_000;
@@ -56,7 +56,7 @@ export class LoginThrottle {
   }
 
   // Each `reserve` takes one slot of the account's count and one of the address's with
-  // compare-and-set (shared/src/nats/kv-cas.ts); a right password gives them back
+  // compare-and-set (shared/src/infra/nats/kv-cas.ts); a right password gives them back
   // (`refund`), a wrong one keeps them. So however many requests arrive at once, on however
   // many replicas, at most MAX_FAILURES_PER_ACCOUNT / MAX_FAILURES_PER_ADDRESS passwords are
   // ever checked per window (each write renews the count's TTL: the window slides).

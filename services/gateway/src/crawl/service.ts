@@ -5,22 +5,22 @@
 // Pages are in the order they were requested (breadth-first). While the crawl runs, `data`
 // holds the pages finished so far up to the first one still loading, and `next` is always
 // there: the cursor (a page's requestedSeq) then never passes a page that finishes later.
-import { makeEvent } from '../../../../shared/src/events/index.js';
-import { JOB_PART } from '../../../../shared/src/events/job.js';
-import { askedOf, normalizeCrawlRequest, type CrawlRequest } from '../../../../shared/src/crawl-options.js';
-import type { CrawlJobDoc, CrawlPageDoc, DocumentInfo, Page } from '../../../../shared/src/store/index.js';
+import { makeEvent } from '../../../../shared/src/domain/events/index.js';
+import { JOB_PART } from '../../../../shared/src/domain/events/job.js';
+import { askedOf, normalizeCrawlRequest, type CrawlRequest } from '../../../../shared/src/domain/crawl-options.js';
+import type { CrawlJobDoc, CrawlPageDoc, DocumentInfo, Page } from '../../../../shared/src/infra/store/index.js';
 import type { Caller } from '../plugins/auth.js';
 import { checkSubmittedUrl } from '../url-policy.js';
 import { isFinalStatus, payloadUrls, type CrawlJobView, type CrawlListItem, type CrawlPageEntry } from '../../../../shared/src/api/index.js';
 import { jsonBytes } from '../json-bytes.js';
 import { JobService, recordJob, type DataItem, type MultiPageJobDeps } from '../job-service.js';
-import type { Slowed } from '../../../../shared/src/host-pace.js';
+import type { Slowed } from '../../../../shared/src/domain/host-pace.js';
 
 /** Pages read from the store per query. */
 const PAGES_PER_READ = 25;
 
 export interface CrawlServiceDeps extends MultiPageJobDeps {
-  /** Whether a host is slowed for the whole fleet now, and why (shared/src/host-pace.ts). */
+  /** Whether a host is slowed for the whole fleet now, and why (shared/src/domain/host-pace.ts). */
   slowedHost?: (host: string) => Promise<Slowed | undefined>;
 }
 

@@ -5,13 +5,13 @@
 // missed however fast the worker is.
 import type { NatsConnection } from 'nats';
 import { MAP_REQUEST_DEFAULTS, type MapRequest, type MapResult } from '../../../../shared/src/api/index.js';
-import { ERROR_CODES, ServiceUnavailableError, TrawlError, type ErrorCode } from '../../../../shared/src/errors.js';
-import { decodeEvent, makeEvent, type StoredEvent } from '../../../../shared/src/events/index.js';
-import { MAP_DEFAULT_BUDGET_MS } from '../../../../shared/src/events/map.js';
-import type { Clock, IdGenerator } from '../../../../shared/src/ids.js';
-import type { EventLog } from '../../../../shared/src/nats/event-log.js';
-import type { PayloadStore } from '../../../../shared/src/nats/payloads.js';
-import { SUBJECT_ROOT } from '../../../../shared/src/subjects.js';
+import { ERROR_CODES, ServiceUnavailableError, TrawlError, type ErrorCode } from '../../../../shared/src/domain/errors.js';
+import { decodeEvent, makeEvent, type StoredEvent } from '../../../../shared/src/domain/events/index.js';
+import { MAP_DEFAULT_BUDGET_MS } from '../../../../shared/src/domain/events/map.js';
+import type { Clock, IdGenerator } from '../../../../shared/src/infra/ids.js';
+import type { EventLog } from '../../../../shared/src/infra/nats/event-log.js';
+import type { PayloadStore } from '../../../../shared/src/infra/nats/payloads.js';
+import { SUBJECT_ROOT } from '../../../../shared/src/infra/subjects.js';
 import type { Caller } from '../plugins/auth.js';
 import type { Admitter } from '../limits.js';
 import type { ProjectionWaiter } from '../projection-wait.js';

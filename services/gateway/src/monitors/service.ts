@@ -4,13 +4,13 @@
 // and append monitor_created / monitor_deleted. Reads come from the log: a key's monitors
 // are `trawl.monitor.<keyId>.*.<event>`, built from the caller's key id (never from input),
 // so another key's monitor cannot be named.
-import { ForbiddenError, NotFoundError } from '../../../../shared/src/errors.js';
-import { normalizeCrawlRequest } from '../../../../shared/src/crawl-options.js';
-import { makeEvent, type EventData, type MonitorCreated } from '../../../../shared/src/events/index.js';
-import { checkSchedule, nextTickAfter } from '../../../../shared/src/monitors/schedule.js';
-import { PLAN_LIMITS } from '../../../../shared/src/plans.js';
-import { normalizeScrapeOptions } from '../../../../shared/src/scrape-options.js';
-import { SUBJECT_ROOT } from '../../../../shared/src/subjects.js';
+import { ForbiddenError, NotFoundError } from '../../../../shared/src/domain/errors.js';
+import { normalizeCrawlRequest } from '../../../../shared/src/domain/crawl-options.js';
+import { makeEvent, type EventData, type MonitorCreated } from '../../../../shared/src/domain/events/index.js';
+import { checkSchedule, nextTickAfter } from '../../../../shared/src/domain/monitors/schedule.js';
+import { PLAN_LIMITS } from '../../../../shared/src/domain/plans.js';
+import { normalizeScrapeOptions } from '../../../../shared/src/domain/scrape-options.js';
+import { SUBJECT_ROOT } from '../../../../shared/src/infra/subjects.js';
 import type { Caller } from '../plugins/auth.js';
 import type { JobServiceDeps } from '../job-service.js';
 import { checkSubmittedUrl } from '../url-policy.js';

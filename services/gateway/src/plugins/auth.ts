@@ -7,11 +7,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { NatsConnection, Subscription } from 'nats';
-import { UnauthorizedError } from '../../../../shared/src/errors.js';
-import { apiKeyHash } from '../../../../shared/src/ids.js';
-import type { Plan } from '../../../../shared/src/plans.js';
-import type { ReadModelStore } from '../../../../shared/src/store/index.js';
-import { KEY_CHANGED_SUBJECT } from '../../../../shared/src/subjects.js';
+import { UnauthorizedError } from '../../../../shared/src/domain/errors.js';
+import { apiKeyHash } from '../../../../shared/src/infra/ids.js';
+import type { Plan } from '../../../../shared/src/domain/plans.js';
+import type { ReadModelStore } from '../../../../shared/src/infra/store/index.js';
+import { KEY_CHANGED_SUBJECT } from '../../../../shared/src/infra/subjects.js';
 
 export interface Caller {
   keyId: string;

@@ -4,8 +4,8 @@
 // once, before a route builds anything from it.
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { NotFoundError } from '../../../../shared/src/errors.js';
-import { isJobId } from '../../../../shared/src/ids.js';
+import { NotFoundError } from '../../../../shared/src/domain/errors.js';
+import { isJobId } from '../../../../shared/src/infra/ids.js';
 
 export const jobIdGuard = fp(async (app: FastifyInstance) => {
   app.addHook('preValidation', async (request) => {

@@ -1,10 +1,10 @@
-// HTTP metrics for Prometheus (shared/src/metrics.ts): every answered request is counted by
+// HTTP metrics for Prometheus (shared/src/infra/metrics.ts): every answered request is counted by
 // method, route pattern and status, and timed. The route pattern (`/api/v1/scrape/:id`),
 // not the URL, keeps the label set small; a request no route matched is `unmatched`.
 // The metrics themselves are served on the internal HEALTH_PORT, not here.
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { httpMetrics } from '../../../../shared/src/metrics.js';
+import { httpMetrics } from '../../../../shared/src/infra/metrics.js';
 
 export const metricsPlugin = fp(async (app: FastifyInstance) => {
   const requests = httpMetrics.requests();

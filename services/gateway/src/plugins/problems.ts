@@ -7,10 +7,10 @@
 // SERVICE_UNAVAILABLE with Retry-After, since the same request will work once it is back.
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { httpMetrics } from '../../../../shared/src/metrics.js';
+import { httpMetrics } from '../../../../shared/src/infra/metrics.js';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { ERROR_CODES, RateLimitedError, TrawlError, type ErrorCode } from '../../../../shared/src/errors.js';
+import { ERROR_CODES, RateLimitedError, TrawlError, type ErrorCode } from '../../../../shared/src/domain/errors.js';
 
 export interface Problem {
   type: string;

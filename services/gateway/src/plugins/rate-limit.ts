@@ -8,8 +8,8 @@
 // restart), the request is answered 503 at once rather than after a request timeout.
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { RateLimitedError, ServiceUnavailableError } from '../../../../shared/src/errors.js';
-import { PLAN_LIMITS } from '../../../../shared/src/plans.js';
+import { RateLimitedError, ServiceUnavailableError } from '../../../../shared/src/domain/errors.js';
+import { PLAN_LIMITS } from '../../../../shared/src/domain/plans.js';
 import type { RateLimiter } from '../rate-limit.js';
 
 export const rateLimitPlugin = fp(async (app: FastifyInstance, opts: { limiter: RateLimiter | null; natsConnected?: () => boolean }) => {

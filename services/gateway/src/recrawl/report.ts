@@ -2,9 +2,9 @@
 // the key's last observation of it (the page's own change-tracking report), the pages of the
 // crawl it repeats that it no longer reached (removed: no longer linked, nor in the
 // sitemap), and the pages it skipped on their sitemap lastmod (unchangedUrls).
-import type { CrawlPageDoc } from '../../../../shared/src/store/index.js';
+import type { CrawlPageDoc } from '../../../../shared/src/infra/store/index.js';
 import type { RecrawlReport } from '../../../../shared/src/api/index.js';
-import { SITEMAP_LASTMOD } from '../../../../shared/src/conditional-fetch.js';
+import { SITEMAP_LASTMOD } from '../../../../shared/src/domain/conditional-fetch.js';
 
 /** The page fields the report reads. */
 export type ReportPage = Pick<CrawlPageDoc, 'pageKey' | 'url' | 'status' | 'changeTracking' | 'metadata'>;

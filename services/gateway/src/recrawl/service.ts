@@ -3,18 +3,18 @@
 // fetches and the sitemaps' lastmod (read first, within SITEMAP_BUDGET_MS) make its
 // unchanged pages cheap. Its link to the crawl it repeats, `recrawl_requested`, is appended
 // before the new crawl's crawl_requested, so whoever reads the crawl finds the link.
-import { IllegalStateError, NotFoundError } from '../../../../shared/src/errors.js';
-import { JOB_PART } from '../../../../shared/src/events/job.js';
-import { makeEvent } from '../../../../shared/src/events/index.js';
-import { FORMATS } from '../../../../shared/src/scrape-options.js';
-import type { CrawlPageDoc } from '../../../../shared/src/store/index.js';
+import { IllegalStateError, NotFoundError } from '../../../../shared/src/domain/errors.js';
+import { JOB_PART } from '../../../../shared/src/domain/events/job.js';
+import { makeEvent } from '../../../../shared/src/domain/events/index.js';
+import { FORMATS } from '../../../../shared/src/domain/scrape-options.js';
+import type { CrawlPageDoc } from '../../../../shared/src/infra/store/index.js';
 import type { Caller } from '../plugins/auth.js';
 import { recordJob, type JobServiceDeps } from '../job-service.js';
 import { recrawlReport } from './report.js';
-import { pageKeyOf } from '../../../../shared/src/change-tracking.js';
-import type { RecrawlRequested, RecrawlSitemap } from '../../../../shared/src/events/index.js';
-import type { PayloadStore } from '../../../../shared/src/nats/payloads.js';
-import { discoverSitemaps } from '../../../../shared/src/sitemaps/discover.js';
+import { pageKeyOf } from '../../../../shared/src/domain/change-tracking.js';
+import type { RecrawlRequested, RecrawlSitemap } from '../../../../shared/src/domain/events/index.js';
+import type { PayloadStore } from '../../../../shared/src/infra/nats/payloads.js';
+import { discoverSitemaps } from '../../../../shared/src/net/sitemaps/discover.js';
 import type { RecrawlBody, RecrawlReport } from '../../../../shared/src/api/index.js';
 
 const TERMINAL = new Set(['COMPLETED', 'FAILED', 'CANCELLED']);

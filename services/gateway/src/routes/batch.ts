@@ -2,8 +2,8 @@
 // (job-routes.ts) and a page's stored screenshots and document. Registered with one line in app.ts.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
-import { BatchScrapeRequestSchema } from '../../../../shared/src/batch-options.js';
-import type { ScreenshotInfo } from '../../../../shared/src/store/index.js';
+import { BatchScrapeRequestSchema } from '../../../../shared/src/domain/batch-options.js';
+import type { ScreenshotInfo } from '../../../../shared/src/infra/store/index.js';
 import type { RouteDeps } from '../deps.js';
 import { BatchService } from '../batch/service.js';
 import {

@@ -4,10 +4,10 @@
 // caller's own key id, so another key's history cannot be named; every event returned is
 // checked again to be the caller's.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { historyPart } from '../../../../shared/src/change-tracking.js';
-import { InvalidUrlError } from '../../../../shared/src/errors.js';
-import { subjectOf } from '../../../../shared/src/subjects.js';
-import { normalizeUrl } from '../../../../shared/src/url-normalize.js';
+import { historyPart } from '../../../../shared/src/domain/change-tracking.js';
+import { InvalidUrlError } from '../../../../shared/src/domain/errors.js';
+import { subjectOf } from '../../../../shared/src/infra/subjects.js';
+import { normalizeUrl } from '../../../../shared/src/net/url-normalize.js';
 import type { RouteDeps } from '../deps.js';
 import { ChangeHistory, ChangesQuery, ProblemSchema } from '../../../../shared/src/api/index.js';
 

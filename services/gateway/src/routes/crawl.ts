@@ -1,12 +1,12 @@
 // Crawl endpoints (spec "Crawl"): the job routes (job-routes.ts) and a crawl page's stored
 // document. Registered with one line in app.ts. (The webhook secret is in routes/webhooks.ts.)
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { CrawlRequestSchema } from '../../../../shared/src/crawl-options.js';
+import { CrawlRequestSchema } from '../../../../shared/src/domain/crawl-options.js';
 import type { RouteDeps } from '../deps.js';
 import { CrawlService } from '../crawl/service.js';
 import { CrawlCreated, CrawlGetQuery, CrawlJobView, CrawlListItem, CrawlPageParams, JobCancelled } from '../../../../shared/src/api/index.js';
 import { jobRoutes } from './job-routes.js';
-import { slowedHostReader } from '../../../../shared/src/host-pace.js';
+import { slowedHostReader } from '../../../../shared/src/domain/host-pace.js';
 import { payloadBytes, sendStoredDocument } from './stored-document.js';
 
 export const crawlRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {

@@ -7,9 +7,9 @@
 // is shown without the pipeline's internals (../job-event-view.ts): a cache hit's events
 // never name the job, possibly another tenant's, whose result it serves.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { NotFoundError } from '../../../../shared/src/errors.js';
-import type { StoredEvent } from '../../../../shared/src/events/index.js';
-import { historyFilter, type AggregateKind } from '../../../../shared/src/subjects.js';
+import { NotFoundError } from '../../../../shared/src/domain/errors.js';
+import type { StoredEvent } from '../../../../shared/src/domain/events/index.js';
+import { historyFilter, type AggregateKind } from '../../../../shared/src/infra/subjects.js';
 import type { RouteDeps } from '../deps.js';
 import { publicEventData } from '../job-event-view.js';
 import { EventsQuery, EventsView, IdParams, ProblemSchema } from '../../../../shared/src/api/index.js';

@@ -4,7 +4,7 @@
 // Handlers are thin: the kind's schemas validate, its service (../job-service.ts) acts.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type TSchema } from '@sinclair/typebox';
-import type { MultiPageKind } from '../../../../shared/src/events/job.js';
+import type { MultiPageKind } from '../../../../shared/src/domain/events/job.js';
 import type { RouteDeps } from '../deps.js';
 import type { JobDoc, JobService } from '../job-service.js';
 import { IdParams, Pagination, ProblemSchema } from '../../../../shared/src/api/index.js';

@@ -1,7 +1,7 @@
 // How a route holds a long-poll: the caller's key, the job, its `waitMs`, and a signal that
 // ends the wait when the client disconnects (its slot is freed at once, not at the deadline).
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AggregateKind } from '../../../../shared/src/subjects.js';
+import type { AggregateKind } from '../../../../shared/src/infra/subjects.js';
 import type { JobWaits, WaitRequest } from '../job-waits.js';
 
 export function longPoll<D extends { status?: string }>(

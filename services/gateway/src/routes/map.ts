@@ -3,7 +3,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { MapService, type MapServiceDeps } from '../map/service.js';
 import { MapRequestSchema, MapResultSchema, ProblemSchema } from '../../../../shared/src/api/index.js';
-import type { Config } from '../../../../shared/src/config.js';
+import type { Config } from '../../../../shared/src/infra/config.js';
 
 /** The gateway's dependencies this route uses (app.ts passes its GatewayDeps). */
 export type MapRoutesOptions = Pick<MapServiceDeps, 'nc' | 'log' | 'payloads' | 'newId' | 'clock' | 'limits' | 'waiter'> & { config: Pick<Config, 'ssrfAllowCidrs'> };

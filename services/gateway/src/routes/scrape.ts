@@ -1,8 +1,8 @@
 // Scrape endpoints (spec "Scrape"). Handlers are thin: the schemas validate, the service acts.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { NotFoundError } from '../../../../shared/src/errors.js';
-import type { ScrapeJobDoc, ScreenshotInfo } from '../../../../shared/src/store/index.js';
+import { NotFoundError } from '../../../../shared/src/domain/errors.js';
+import type { ScrapeJobDoc, ScreenshotInfo } from '../../../../shared/src/infra/store/index.js';
 import { isFinal, type JobWaits } from '../job-waits.js';
 import { presentCacheHit, presentScrapeJob, type PresentDeps } from '../scrape/present.js';
 import {

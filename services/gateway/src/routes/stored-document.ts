@@ -3,10 +3,10 @@
 // A document is sent as served, always as an attachment with nosniff: the bytes are
 // someone else's, and must never run as a page of the API's origin.
 import type { FastifyReply } from 'fastify';
-import { NotFoundError } from '../../../../shared/src/errors.js';
-import type { PayloadStore } from '../../../../shared/src/nats/payloads.js';
-import type { DocumentInfo } from '../../../../shared/src/store/index.js';
-import { PAYLOAD_BUCKET } from '../../../../shared/src/subjects.js';
+import { NotFoundError } from '../../../../shared/src/domain/errors.js';
+import type { PayloadStore } from '../../../../shared/src/infra/nats/payloads.js';
+import type { DocumentInfo } from '../../../../shared/src/infra/store/index.js';
+import { PAYLOAD_BUCKET } from '../../../../shared/src/infra/subjects.js';
 
 /** Reads a result's stored payload (a screenshot, a document) from the payloads bucket. */
 export function payloadBytes(payloads: PayloadStore): (stored: { name: string; fileSize: number; contentType?: string }) => Promise<Uint8Array> {

@@ -3,7 +3,7 @@
 // app.ts.
 import type { SwaggerTransformObject } from '@fastify/swagger';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { loadServerSecret } from '../../../../shared/src/webhooks.js';
+import { loadServerSecret } from '../../../../shared/src/domain/webhooks.js';
 import type { RouteDeps } from '../deps.js';
 import { DEFAULT_GRACE_SECONDS, ProblemSchema, RotateWebhookSecretBody, WebhookSecretRotation, WebhookSecretView } from '../../../../shared/src/api/index.js';
 import { WebhookSecretService } from '../webhooks/service.js';

@@ -2,7 +2,7 @@
 // and only for the formats that were asked for; the error only on FAILED. Screenshots are
 // a URL served by the gateway (same API key) or, with screenshotOptions.response=base64,
 // the image itself as a data: URL in `data`.
-import type { DocumentInfo, ScrapeJobDoc, ScreenshotInfo } from '../../../../shared/src/store/index.js';
+import type { DocumentInfo, ScrapeJobDoc, ScreenshotInfo } from '../../../../shared/src/infra/store/index.js';
 import { screenshotMediaType, type ScrapeJobView } from '../../../../shared/src/api/index.js';
 
 export interface PresentDeps {

@@ -1,12 +1,12 @@
 // What the scrape endpoints do, without HTTP: check the URL (syntax, SSRF), then answer
 // from the cache, join an identical scrape that is still running, or append a new
 // page_requested (the gateway never scrapes). Reads are scoped to the caller's key.
-import { NotFoundError } from '../../../../shared/src/errors.js';
-import { scrapeCacheKey } from '../../../../shared/src/cache-key.js';
-import { makeEvent, type AnyEvent } from '../../../../shared/src/events/index.js';
-import { normalizeScrapeOptions, type ScrapeRequest } from '../../../../shared/src/scrape-options.js';
-import type { Page, ScrapeJobDoc, ScrapeJobSummary } from '../../../../shared/src/store/index.js';
-import { normalizeUrl, urlKeyHash } from '../../../../shared/src/url-normalize.js';
+import { NotFoundError } from '../../../../shared/src/domain/errors.js';
+import { scrapeCacheKey } from '../../../../shared/src/domain/cache-key.js';
+import { makeEvent, type AnyEvent } from '../../../../shared/src/domain/events/index.js';
+import { normalizeScrapeOptions, type ScrapeRequest } from '../../../../shared/src/domain/scrape-options.js';
+import type { Page, ScrapeJobDoc, ScrapeJobSummary } from '../../../../shared/src/infra/store/index.js';
+import { normalizeUrl, urlKeyHash } from '../../../../shared/src/net/url-normalize.js';
 import type { Caller } from '../plugins/auth.js';
 import { checkSubmittedUrl } from '../url-policy.js';
 import type { Admission } from '../limits.js';

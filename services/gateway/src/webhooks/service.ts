@@ -8,11 +8,11 @@
 // retry would hand its caller a secret that is already the *previous* one, working until
 // the grace period ends and then failing silently. Told of the conflict, the caller can
 // GET the secret the winner made, or rotate again on purpose.
-import { IllegalStateError } from '../../../../shared/src/errors.js';
-import { KEY_PART, makeEvent } from '../../../../shared/src/events/index.js';
-import type { Clock, IdGenerator } from '../../../../shared/src/ids.js';
-import { AppendConflictError, type EventLog } from '../../../../shared/src/nats/event-log.js';
-import { currentGeneration, nextRotation, readLastRotation, webhookSecretOf } from '../../../../shared/src/webhooks.js';
+import { IllegalStateError } from '../../../../shared/src/domain/errors.js';
+import { KEY_PART, makeEvent } from '../../../../shared/src/domain/events/index.js';
+import type { Clock, IdGenerator } from '../../../../shared/src/infra/ids.js';
+import { AppendConflictError, type EventLog } from '../../../../shared/src/infra/nats/event-log.js';
+import { currentGeneration, nextRotation, readLastRotation, webhookSecretOf } from '../../../../shared/src/domain/webhooks.js';
 import type { Caller } from '../plugins/auth.js';
 import type { WebhookSecretRotation, WebhookSecretView } from '../../../../shared/src/api/index.js';
 

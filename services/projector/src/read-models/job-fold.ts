@@ -4,9 +4,9 @@
 // frontier, is authoritative for the final status and counters; a job cancelled earlier keeps
 // the time of its cancel as its completedAt. A kind (crawl-jobs, batch-jobs) says how its
 // document is made and what else it folds; crawl-pages and batch-pages share pageContent.
-import type { PageResultPayload, StoredEvent } from '../../../../shared/src/events/index.js';
-import type { JobFinished, MultiPageKind } from '../../../../shared/src/events/job.js';
-import type { PageContent } from '../../../../shared/src/store/index.js';
+import type { PageResultPayload, StoredEvent } from '../../../../shared/src/domain/events/index.js';
+import type { JobFinished, MultiPageKind } from '../../../../shared/src/domain/events/job.js';
+import type { PageContent } from '../../../../shared/src/infra/store/index.js';
 import type { ReadModel } from './types.js';
 import { isFinalStatus } from '../../../../shared/src/api/lifecycle.js';
 

@@ -1,8 +1,8 @@
 // The shape every read model folder exports: which events it handles, where its document
 // lives, and `evolve` (pure). The projector does the IO: load the document, skip events it
 // already applied (by stream sequence), hydrate payload references, evolve, save.
-import type { EventName, StoredEvent } from '../../../../shared/src/events/index.js';
-import type { DocCollection, ReadModelStore } from '../../../../shared/src/store/index.js';
+import type { EventName, StoredEvent } from '../../../../shared/src/domain/events/index.js';
+import type { DocCollection, ReadModelStore } from '../../../../shared/src/infra/store/index.js';
 
 export interface ReadModel<Doc extends { lastSeq: number }, Hydrated = undefined> {
   name: string;

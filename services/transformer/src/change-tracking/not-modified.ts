@@ -3,11 +3,11 @@
 // stored result of the page that made that observation gives the formats asked (markdown
 // also comes from its baseline), and the result is marked `notModified` (metadata and
 // the change-tracking report). docs/api.md "Conditional fetches".
-import { NonRetryableError } from '../../../../shared/src/errors.js';
-import type { PageCompleted, PageFetched, PageResultPayload } from '../../../../shared/src/events/index.js';
-import type { EventLog } from '../../../../shared/src/nats/event-log.js';
-import { PayloadNotFoundError, type PayloadStore } from '../../../../shared/src/nats/payloads.js';
-import type { ResolvedScrapeOptions } from '../../../../shared/src/scrape-options.js';
+import { NonRetryableError } from '../../../../shared/src/domain/errors.js';
+import type { PageCompleted, PageFetched, PageResultPayload } from '../../../../shared/src/domain/events/index.js';
+import type { EventLog } from '../../../../shared/src/infra/nats/event-log.js';
+import { PayloadNotFoundError, type PayloadStore } from '../../../../shared/src/infra/nats/payloads.js';
+import type { ResolvedScrapeOptions } from '../../../../shared/src/domain/scrape-options.js';
 
 /**
  * The stored page is gone. The fetcher only sends validators while the stored result and

@@ -2,16 +2,16 @@
 // changeTracking format from it (docs/architecture.md "Observations"). Crash-safe: a
 // content-addressed baseline, then url_observed appended on the subject's last sequence
 // (see `observe`), so a redelivered transform finds its own observation and never appends two.
-import { PayloadNotFoundError, type PayloadStore } from '../../../../shared/src/nats/payloads.js';
-import { AppendConflictError, type EventLog } from '../../../../shared/src/nats/event-log.js';
-import { makeEvent, type PayloadRef, type UrlObserved } from '../../../../shared/src/events/index.js';
-import { decideChangeStatus, historyPart, observedState, type ChangeTrackingReport } from '../../../../shared/src/change-tracking.js';
-export { pageKeyOf } from '../../../../shared/src/change-tracking.js';
-import { sha256Hex, type IdGenerator } from '../../../../shared/src/ids.js';
-import { subjectOf } from '../../../../shared/src/subjects.js';
+import { PayloadNotFoundError, type PayloadStore } from '../../../../shared/src/infra/nats/payloads.js';
+import { AppendConflictError, type EventLog } from '../../../../shared/src/infra/nats/event-log.js';
+import { makeEvent, type PayloadRef, type UrlObserved } from '../../../../shared/src/domain/events/index.js';
+import { decideChangeStatus, historyPart, observedState, type ChangeTrackingReport } from '../../../../shared/src/domain/change-tracking.js';
+export { pageKeyOf } from '../../../../shared/src/domain/change-tracking.js';
+import { sha256Hex, type IdGenerator } from '../../../../shared/src/infra/ids.js';
+import { subjectOf } from '../../../../shared/src/infra/subjects.js';
 import { isObservation, nextStep, type PageSource, type StoredObservation } from './chain.js';
 import { buildDiff, DIFF_TIMEOUT_MS } from './diff.js';
-import type { Validators } from '../../../../shared/src/conditional-fetch.js';
+import type { Validators } from '../../../../shared/src/domain/conditional-fetch.js';
 
 /** Concurrent observers of one (key, URL) that keep winning before this one gives up (retried by redelivery). */
 const MAX_APPEND_ATTEMPTS = 5;
@@ -32,7 +32,7 @@ export interface ObserveInput {
   now: Date;
   /** Whether the request asked for the changeTracking format (the report is built only then). */
   wantReport: boolean;
-  /** What a later conditional fetch needs (shared/src/conditional-fetch.ts). */
+  /** What a later conditional fetch needs (shared/src/domain/conditional-fetch.ts). */
   conditional?: {
     validators?: Validators | undefined;
     resultOptionsHash: string;

@@ -3,8 +3,8 @@
 // the DOCX ZIP entries through docx-guard.ts) counts them here as it produces them, so a
 // compression bomb stops at the budget instead of at the machine's memory. Declared sizes
 // (ZIP headers, PDF /Length) are never trusted for this: only bytes really produced count.
-import { DOCUMENT_LIMITS } from '../../../../shared/src/document-type.js';
-import { DocumentTooComplexError } from '../../../../shared/src/errors.js';
+import { DOCUMENT_LIMITS } from '../../../../shared/src/domain/document-type.js';
+import { DocumentTooComplexError } from '../../../../shared/src/domain/errors.js';
 
 export class InflateBudget {
   private usedBytes = 0;

@@ -4,8 +4,8 @@
 // read by a streaming parser (saxes) that counts elements and depth and refuses a DTD.
 import type JSZip from 'jszip';
 import { SaxesParser } from 'saxes';
-import { DOCUMENT_LIMITS } from '../../../../shared/src/document-type.js';
-import { DocumentTooComplexError, DocumentUnreadableError, TrawlError } from '../../../../shared/src/errors.js';
+import { DOCUMENT_LIMITS } from '../../../../shared/src/domain/document-type.js';
+import { DocumentTooComplexError, DocumentUnreadableError, TrawlError } from '../../../../shared/src/domain/errors.js';
 import { InflateBudget } from './budget.js';
 
 /** A central-directory record's signature ("PK\x01\x02"): one per entry a ZIP reader reads. */

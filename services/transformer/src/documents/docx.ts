@@ -6,8 +6,8 @@
 import JSZip from 'jszip';
 import mammoth from 'mammoth';
 import { DOMParser } from 'linkedom';
-import { isCompoundFile } from '../../../../shared/src/document-type.js';
-import { DocumentEncryptedError, DocumentUnreadableError } from '../../../../shared/src/errors.js';
+import { isCompoundFile } from '../../../../shared/src/domain/document-type.js';
+import { DocumentEncryptedError, DocumentUnreadableError } from '../../../../shared/src/domain/errors.js';
 import { InflateBudget } from './budget.js';
 import { checkZipEntries, guardDocx } from './docx-guard.js';
 import type { ParsedDocument } from './types.js';

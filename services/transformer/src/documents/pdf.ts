@@ -6,8 +6,8 @@
 // compression bomb fails as DOCUMENT_TOO_COMPLEX once it has inflated the budget, whichever
 // stream it hides in; pages past maxPages are never read.
 import { getDocumentProxy } from 'unpdf';
-import { DOCUMENT_LIMITS } from '../../../../shared/src/document-type.js';
-import { DocumentEncryptedError, DocumentTooComplexError, DocumentUnreadableError } from '../../../../shared/src/errors.js';
+import { DOCUMENT_LIMITS } from '../../../../shared/src/domain/document-type.js';
+import { DocumentEncryptedError, DocumentTooComplexError, DocumentUnreadableError } from '../../../../shared/src/domain/errors.js';
 import { InflateBudget } from './budget.js';
 import { withPdfjsBudget } from './pdfjs-bounded.js';
 import { needsOcr, pagesWithoutText, pdfPagesToMarkdown, type PdfPageText, type PdfTextItem } from './pdf-layout.js';

@@ -9,7 +9,7 @@
 // Documents carry no links: a crawl does not follow anything out of them.
 import { decodeBuffer } from 'encoding-sniffer';
 import MarkdownIt from 'markdown-it';
-import { parsersOf, type Parser } from '../../../../shared/src/scrape-options.js';
+import { parsersOf, type Parser } from '../../../../shared/src/domain/scrape-options.js';
 import { transformPage } from '../transform.js';
 import type { TransformInput, TransformMetadata, TransformOutput } from '../types.js';
 import { parseDocx } from './docx.js';

@@ -3,7 +3,7 @@
 // names (a vendor's header, element or script, a title, a phrase) AND that it is thin:
 // vendors inject their sensors into ordinary pages, and articles use the same words. Only
 // Cloudflare's `cf-mitigated: challenge` and AWS WAF's `x-amzn-waf-action` decide alone.
-import { MAX_EVIDENCE, type PageOutcome, type PageOutcomeVerdict } from '../../../../shared/src/page-outcome/outcome.js';
+import { MAX_EVIDENCE, type PageOutcome, type PageOutcomeVerdict } from '../../../../shared/src/domain/page-outcome/outcome.js';
 import type { MarkerHit, PageSignals } from './signals.js';
 
 /**

@@ -2,8 +2,8 @@
 // page or an empty page is not the content asked for, so the page fails with its code and
 // the evidence, instead of completing with the interstitial's text as its markdown. The
 // request's acceptOutcomes takes any outcome as content. Walls and soft 404s complete.
-import { outcomeFailure, type PageOutcome } from '../../../../shared/src/page-outcome/outcome.js';
-import type { ResolvedScrapeOptions } from '../../../../shared/src/scrape-options.js';
+import { outcomeFailure, type PageOutcome } from '../../../../shared/src/domain/page-outcome/outcome.js';
+import type { ResolvedScrapeOptions } from '../../../../shared/src/domain/scrape-options.js';
 import type { TransformMetadata } from '../types.js';
 
 const WHAT: Record<string, string> = {

@@ -10,7 +10,7 @@ export interface MarkerHit extends Marker {
 
 export interface PageSignals {
   status: number;
-  /** Lower-cased names (shared/src/page-outcome pickOutcomeHeaders); {} when not recorded. */
+  /** Lower-cased names (shared/src/domain/page-outcome pickOutcomeHeaders); {} when not recorded. */
   headers: Record<string, string>;
   /** The final URL after redirects. */
   url: string;

@@ -5,8 +5,8 @@
 // A selector that never matches a visible element within the page timeout gives
 // SELECTOR_NOT_FOUND; running out of the page timeout otherwise gives PAGE_TIMEOUT.
 import type { Locator, Page } from 'playwright-core';
-import { PageTimeoutError, SelectorNotFoundError, ValidationError } from '../../../../../shared/src/errors.js';
-import type { Action } from '../../../../../shared/src/scrape-options.js';
+import { PageTimeoutError, SelectorNotFoundError, ValidationError } from '../../../../../shared/src/domain/errors.js';
+import type { Action } from '../../../../../shared/src/domain/scrape-options.js';
 import { captureError, isClosed, isTimeout, selectorError, type Deadline } from './failures.js';
 
 export interface ActionEnv {

@@ -12,9 +12,9 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { BrowserError } from '../../../../../shared/src/errors.js';
-import { CHROMIUM_ARGS, resolveChromiumPath } from '../../../../../shared/src/chromium.js';
-import type { Logger } from '../../../../../shared/src/logger.js';
+import { BrowserError } from '../../../../../shared/src/domain/errors.js';
+import { CHROMIUM_ARGS, resolveChromiumPath } from '../../../../../shared/src/infra/chromium.js';
+import type { Logger } from '../../../../../shared/src/infra/logger.js';
 
 export interface BrowserHostOptions {
   chromiumPath?: string;

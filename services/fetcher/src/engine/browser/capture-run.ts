@@ -4,8 +4,8 @@
 // of rendering (PDF, zip...) are not downloaded: an empty document with the response's
 // status and type; misbehaving scripts: docs/architecture.md "Pages whose scripts misbehave".
 import type { Page, Request, Response } from 'playwright-core';
-import { NetworkError, PageTimeoutError, UrlNotAllowedError } from '../../../../../shared/src/errors.js';
-import type { ResolvedScrapeOptions } from '../../../../../shared/src/scrape-options.js';
+import { NetworkError, PageTimeoutError, UrlNotAllowedError } from '../../../../../shared/src/domain/errors.js';
+import type { ResolvedScrapeOptions } from '../../../../../shared/src/domain/scrape-options.js';
 import { runActions } from './actions.js';
 import { captureError, Deadline, isClosed, isTimeout, navigationError, selectorError, shortMessage } from './failures.js';
 import { CONTENT_MIN_CHARS, preferSnapshot, type DomSnapshots } from './dom-snapshot.js';
@@ -14,7 +14,7 @@ import type { SettleWatch } from './settle-watch.js';
 import { ACTION_SCREENSHOT_DEFAULTS, takeScreenshot, type CapturedScreenshot, type ShotRequest } from './screenshots.js';
 import type { SsrfProxy } from './ssrf-proxy.js';
 import type { ServedResponse } from '../http-engine.js';
-import { pickOutcomeHeaders } from '../../../../../shared/src/page-outcome/outcome.js';
+import { pickOutcomeHeaders } from '../../../../../shared/src/domain/page-outcome/outcome.js';
 import { answerConsent } from '../../consent/consent.js';
 
 export interface CaptureResult {
@@ -36,7 +36,7 @@ export interface CaptureResult {
    * 'served' (the document as the server sent it, when it was lost before that).
    */
   domSnapshot?: 'domcontentloaded' | 'served';
-  /** The main response's headers the page outcome reads (shared/src/page-outcome pickOutcomeHeaders). */
+  /** The main response's headers the page outcome reads (shared/src/domain/page-outcome pickOutcomeHeaders). */
   outcomeHeaders?: Record<string, string>;
 }
 

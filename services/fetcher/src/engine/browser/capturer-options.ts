@@ -1,7 +1,7 @@
 // The page capturer's options, their defaults (written once) and its statistics.
-import type { Logger } from '../../../../../shared/src/logger.js';
-import type { CidrRange, Lookup } from '../../../../../shared/src/url-safety.js';
-import { DEFAULT_BROWSER_IDLE_CLOSE_MS, DEFAULT_BROWSER_RETIRE_AFTER_PAGES } from '../../../../../shared/src/config.js';
+import type { Logger } from '../../../../../shared/src/infra/logger.js';
+import type { CidrRange, Lookup } from '../../../../../shared/src/net/url-safety.js';
+import { DEFAULT_BROWSER_IDLE_CLOSE_MS, DEFAULT_BROWSER_RETIRE_AFTER_PAGES } from '../../../../../shared/src/infra/config.js';
 
 export interface PageCapturerOptions {
   chromiumPath?: string;

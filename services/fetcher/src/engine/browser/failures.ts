@@ -2,7 +2,7 @@
 // deadline every step of a capture draws its Playwright timeout from.
 import {
   BrowserError, NetworkError, PageTimeoutError, SelectorNotFoundError, TrawlError,
-} from '../../../../../shared/src/errors.js';
+} from '../../../../../shared/src/domain/errors.js';
 
 /** One budget (options.timeoutMs) shared by navigation, waitFor and actions. */
 export class Deadline {

@@ -3,10 +3,10 @@
 // Each capture gets a slot of a bounded pool and its own SsrfProxy and BrowserContext (no
 // cookies, cache or connections shared between captures), both closed in `finally`.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { BrowserError, type TrawlError } from '../../../../../shared/src/errors.js';
-import type { Logger } from '../../../../../shared/src/logger.js';
-import { normalizeScrapeOptions, type ResolvedScrapeOptions } from '../../../../../shared/src/scrape-options.js';
-import { parseHttpUrl } from '../../../../../shared/src/url-safety.js';
+import { BrowserError, type TrawlError } from '../../../../../shared/src/domain/errors.js';
+import type { Logger } from '../../../../../shared/src/infra/logger.js';
+import { normalizeScrapeOptions, type ResolvedScrapeOptions } from '../../../../../shared/src/domain/scrape-options.js';
+import { parseHttpUrl } from '../../../../../shared/src/net/url-safety.js';
 import { BrowserHost } from './browser-pool.js';
 import { Slots, type CapturePriority } from './slots.js';
 import { CaptureRun, type CaptureResult } from './capture-run.js';

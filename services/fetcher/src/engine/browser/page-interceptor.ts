@@ -5,7 +5,7 @@
 // response. Why: docs/architecture.md "Pages whose scripts misbehave" and "One request per
 // page".
 import type { BrowserContext, CDPSession, Page } from 'playwright-core';
-import { NetworkError, type TrawlError } from '../../../../../shared/src/errors.js';
+import { NetworkError, type TrawlError } from '../../../../../shared/src/domain/errors.js';
 import type { SsrfProxy } from './ssrf-proxy.js';
 import type { ServedResponse } from '../http-engine.js';
 

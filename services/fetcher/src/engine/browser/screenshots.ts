@@ -4,8 +4,8 @@
 // visibility:hidden (layout kept, so the page does not reflow between DOM and image).
 import type { Page } from 'playwright-core';
 import { imageSize } from 'image-size';
-import { SelectorNotFoundError } from '../../../../../shared/src/errors.js';
-import type { ResolvedScrapeOptions } from '../../../../../shared/src/scrape-options.js';
+import { SelectorNotFoundError } from '../../../../../shared/src/domain/errors.js';
+import type { ResolvedScrapeOptions } from '../../../../../shared/src/domain/scrape-options.js';
 import { captureError, isTimeout, selectorError } from './failures.js';
 
 export type ScreenshotFormat = 'png' | 'jpeg' | 'webp';

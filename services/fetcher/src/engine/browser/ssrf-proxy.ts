@@ -10,9 +10,9 @@ import type { LookupAddress } from 'node:dns';
 import crypto from 'node:crypto';
 import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
-import { NetworkError, UrlNotAllowedError, type TrawlError } from '../../../../../shared/src/errors.js';
-import { resolveAllowed, systemLookup, type CidrRange, type Lookup } from '../../../../../shared/src/url-safety.js';
-import type { Logger } from '../../../../../shared/src/logger.js';
+import { NetworkError, UrlNotAllowedError, type TrawlError } from '../../../../../shared/src/domain/errors.js';
+import { resolveAllowed, systemLookup, type CidrRange, type Lookup } from '../../../../../shared/src/net/url-safety.js';
+import type { Logger } from '../../../../../shared/src/infra/logger.js';
 
 export const PROXY_REFUSAL_HEADER = 'x-trawl-proxy-refusal';
 

@@ -1,9 +1,9 @@
 // The admin page (admins only): accounts with their role, plan, status and usage; invite
 // someone (and revoke an open invite); change an account's plan; disable or enable an
 // account; move the keys npm start made (owned by no account) into one's own account.
-import type { KeySummary } from '../../../../../shared/src/api-keys/admin.js';
-import { PLANS } from '../../../../../shared/src/plans.js';
-import type { AccountDoc, InviteDoc } from '../../../../../shared/src/store/index.js';
+import type { KeySummary } from '../../../../../shared/src/domain/api-keys/admin.js';
+import { PLANS } from '../../../../../shared/src/domain/plans.js';
+import type { AccountDoc, InviteDoc } from '../../../../../shared/src/infra/store/index.js';
 import { html, statusBadge, when, type SafeHtml } from '../html.js';
 
 export interface AccountRow {

@@ -1,7 +1,7 @@
 // Sign-in and sign-up forms. Errors are shown above the form and announced (role=alert);
 // fields keep what was typed except the password.
 import { html, type SafeHtml } from '../html.js';
-import type { SignupMode } from '../../../../../shared/src/console-config.js';
+import type { SignupMode } from '../../../../../shared/src/infra/console-config.js';
 
 export function signInForm(opts: { csrf: string; email?: string; error?: string; next?: string; signup: SignupMode; signedOut?: boolean }): SafeHtml {
   return html`<div class="auth"><h1>Sign in to Trawl</h1>

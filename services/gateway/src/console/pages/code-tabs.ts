@@ -1,7 +1,7 @@
 // A request shown as code in tabs (curl, the SDK, JavaScript, Python). Without the script
 // every snippet is shown under its heading; the script (assets.ts) turns the headings
 // into a tab list and shows one snippet at a time.
-import { SCRAPE_DEFAULTS, type ResolvedScrapeOptions } from '../../../../../shared/src/scrape-options.js';
+import { SCRAPE_DEFAULTS, type ResolvedScrapeOptions } from '../../../../../shared/src/domain/scrape-options.js';
 import { html, type SafeHtml } from '../html.js';
 import { snippetsOf, type RequestKind } from '../snippets.js';
 

@@ -1,7 +1,7 @@
 // A job's event history, collapsed by default and grouped per page: the job's own events
 // first, then one group a page (its URL, how many events, the last one), each event's data
 // behind its own <details>. A 10-page crawl's page stays short; everything is one click away.
-import type { StoredEvent } from '../../../../../shared/src/events/index.js';
+import type { StoredEvent } from '../../../../../shared/src/domain/events/index.js';
 import { html, when, type SafeHtml } from '../html.js';
 
 function summary(e: StoredEvent): string {

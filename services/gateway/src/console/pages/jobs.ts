@@ -1,9 +1,9 @@
 // The jobs pages: the account's jobs with kind and status filters (pages done and how long
 // each took), and one job with its status, timings, result or error, its pages (crawl,
 // batch: ./job-results.ts) and its event history (./job-events.ts).
-import type { ChangeTrackingReport } from '../../../../../shared/src/change-tracking.js';
-import type { StoredEvent } from '../../../../../shared/src/events/index.js';
-import type { ApiKeyDoc } from '../../../../../shared/src/store/index.js';
+import type { ChangeTrackingReport } from '../../../../../shared/src/domain/change-tracking.js';
+import type { StoredEvent } from '../../../../../shared/src/domain/events/index.js';
+import type { ApiKeyDoc } from '../../../../../shared/src/infra/store/index.js';
 import { html, statusBadge, when, type SafeHtml } from '../html.js';
 import type { ResultPage } from '../job-pages.js';
 import { JOB_KINDS, JOB_STATUSES, type JobRow, type LoadedJob } from '../jobs.js';

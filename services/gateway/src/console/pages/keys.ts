@@ -1,7 +1,7 @@
 // The API keys page: the account's keys (id, label, created, last job, active or revoked),
 // a form to make one (the key is shown once, with a copy button), revoke buttons, and the
 // webhook signing secret of a key (shown, and rotated through the existing service).
-import type { ApiKeyDoc } from '../../../../../shared/src/store/index.js';
+import type { ApiKeyDoc } from '../../../../../shared/src/infra/store/index.js';
 import { html, statusBadge, when, type SafeHtml } from '../html.js';
 import { shellQuote } from '../snippets.js';
 import { welcomePanel, type WelcomeOptions } from './welcome.js';

@@ -2,7 +2,7 @@
 // form run as one of the account's keys. A scrape or extract waits for its result before
 // it opens the job's page; a crawl or batch opens its job's page, which updates live; a
 // map's links are shown here. The same request is shown as code (./code-tabs.ts).
-import type { ApiKeyDoc } from '../../../../../shared/src/store/index.js';
+import type { ApiKeyDoc } from '../../../../../shared/src/infra/store/index.js';
 import { html, type SafeHtml } from '../html.js';
 import { PLAYGROUND_FORMATS, requestOf, type PlaygroundValues } from '../playground-request.js';
 import { REQUEST_KINDS, type RequestKind } from '../snippets.js';

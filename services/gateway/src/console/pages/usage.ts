@@ -1,7 +1,7 @@
 // The usage page: this month's pages against each key's quota, running jobs against the
 // concurrency limit, each key's requests-per-minute limit, and the account's pages per
 // day for 30 days (an SVG bar chart: no script, and readable as a table too).
-import { PLAN_LIMITS, type Plan } from '../../../../../shared/src/plans.js';
+import { PLAN_LIMITS, type Plan } from '../../../../../shared/src/domain/plans.js';
 import { html, type SafeHtml } from '../html.js';
 
 export interface KeyUsageRow {

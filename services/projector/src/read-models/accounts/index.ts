@@ -1,8 +1,8 @@
 // Console accounts: who may sign in, with which role and plan. The same rules as the
-// account decider (shared/src/accounts/account-decider.ts): a registration makes the
+// account decider (shared/src/domain/accounts/account-decider.ts): a registration makes the
 // document once; plan changes, disabling and enabling change it.
-import type { StoredEvent } from '../../../../../shared/src/events/index.js';
-import type { AccountDoc } from '../../../../../shared/src/store/index.js';
+import type { StoredEvent } from '../../../../../shared/src/domain/events/index.js';
+import type { AccountDoc } from '../../../../../shared/src/infra/store/index.js';
 import { inCollection, type ReadModel } from '../types.js';
 
 export function evolve(doc: AccountDoc | null, event: StoredEvent): AccountDoc | null {

@@ -1,12 +1,12 @@
 // API keys: who may call the API, with which plan. Looked up by key hash on every request.
 // A revoked key keeps its document (with `revokedAt`), so the gateway can say why it is
 // refused; a plan change replaces the plan; an adoption gives an operator's key its account. The same rules as the key decider
-// (shared/src/api-keys/decider.ts): a plan change after the revocation changes nothing.
+// (shared/src/domain/api-keys/decider.ts): a plan change after the revocation changes nothing.
 // After each change the projector publishes the key's hash on KEY_CHANGED_SUBJECT, and
 // the gateways drop it from their caches.
-import type { StoredEvent } from '../../../../../shared/src/events/index.js';
-import type { ApiKeyDoc } from '../../../../../shared/src/store/index.js';
-import { KEY_CHANGED_SUBJECT } from '../../../../../shared/src/subjects.js';
+import type { StoredEvent } from '../../../../../shared/src/domain/events/index.js';
+import type { ApiKeyDoc } from '../../../../../shared/src/infra/store/index.js';
+import { KEY_CHANGED_SUBJECT } from '../../../../../shared/src/infra/subjects.js';
 import { inCollection, type ReadModel } from '../types.js';
 
 export function evolve(doc: ApiKeyDoc | null, event: StoredEvent): ApiKeyDoc | null {

@@ -3,9 +3,9 @@
 // that is in batch-pages); the lifecycle is the job fold's (../job-fold.ts). A page counts
 // with its first result; on a cancel or the end the pages still without a result become
 // CANCELLED (results that arrive later do not count, as in the frontier's decider).
-import type { StoredEvent } from '../../../../../shared/src/events/index.js';
-import { isHttpErrorPage } from '../../../../../shared/src/events/page.js';
-import type { BatchJobDoc, BatchPageState, BatchPageStatus } from '../../../../../shared/src/store/index.js';
+import type { StoredEvent } from '../../../../../shared/src/domain/events/index.js';
+import { isHttpErrorPage } from '../../../../../shared/src/domain/events/page.js';
+import type { BatchJobDoc, BatchPageState, BatchPageStatus } from '../../../../../shared/src/infra/store/index.js';
 import { isRunning, jobFold } from '../job-fold.js';
 import { inCollection, type ReadModel } from '../types.js';
 

@@ -3,8 +3,8 @@
 // result payload so GET /batch/scrape/:id needs no Object Store read. The first result
 // wins. Whether a page counts (not after a cancel) is the batch-jobs document's call.
 // Registered before batch-jobs, so a page shows COMPLETED only once its content is stored.
-import type { PageResultPayload, StoredEvent } from '../../../../../shared/src/events/index.js';
-import type { BatchPageDoc, PageContent, ScreenshotInfo } from '../../../../../shared/src/store/index.js';
+import type { PageResultPayload, StoredEvent } from '../../../../../shared/src/domain/events/index.js';
+import type { BatchPageDoc, PageContent, ScreenshotInfo } from '../../../../../shared/src/infra/store/index.js';
 import { pageContent } from '../job-fold.js';
 import type { HydrateDeps, ReadModel } from '../types.js';
 

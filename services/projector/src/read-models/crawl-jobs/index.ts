@@ -3,8 +3,8 @@
 // `frozenAtSeq`, the point after which page results no longer count. While running,
 // totalUrls is the number of pages accepted so far and the completed / failed counts come
 // from the page documents (crawl-pages); crawl_finished makes them final.
-import type { StoredEvent } from '../../../../../shared/src/events/index.js';
-import type { CrawlJobDoc } from '../../../../../shared/src/store/index.js';
+import type { StoredEvent } from '../../../../../shared/src/domain/events/index.js';
+import type { CrawlJobDoc } from '../../../../../shared/src/infra/store/index.js';
 import { jobFold } from '../job-fold.js';
 import { inCollection, type ReadModel } from '../types.js';
 

@@ -1,8 +1,8 @@
 // Crawl pages: one document per page of a crawl, holding its result (the `data` entries of
 // GET /crawl/:id). Created by the frontier's page_requested; the first result wins, like
 // the crawl decider counts it. Content comes from the result payload in the Object Store.
-import type { PageResultPayload, StoredEvent } from '../../../../../shared/src/events/index.js';
-import type { CrawlPageDoc } from '../../../../../shared/src/store/index.js';
+import type { PageResultPayload, StoredEvent } from '../../../../../shared/src/domain/events/index.js';
+import type { CrawlPageDoc } from '../../../../../shared/src/infra/store/index.js';
 import { pageContent, type PageContentFields } from '../job-fold.js';
 import type { HydrateDeps, ReadModel } from '../types.js';
 

@@ -1,7 +1,7 @@
 // Console invites: made by an admin or the operator, used once to make an account, or
 // revoked unused by an admin.
-import type { StoredEvent } from '../../../../../shared/src/events/index.js';
-import type { InviteDoc } from '../../../../../shared/src/store/index.js';
+import type { StoredEvent } from '../../../../../shared/src/domain/events/index.js';
+import type { InviteDoc } from '../../../../../shared/src/infra/store/index.js';
 import { inCollection, type ReadModel } from '../types.js';
 
 export function evolve(doc: InviteDoc | null, event: StoredEvent): InviteDoc | null {

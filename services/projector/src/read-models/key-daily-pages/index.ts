@@ -2,8 +2,8 @@
 // the monthly quota counts (key-usage): every page a browser loads for the key (a
 // scrape, each crawl or batch page) and each map request; cache hits and joined identical
 // scrapes count 0. Days older than 62 days before the newest are dropped.
-import type { StoredEvent } from '../../../../../shared/src/events/index.js';
-import type { KeyDailyPagesDoc } from '../../../../../shared/src/store/index.js';
+import type { StoredEvent } from '../../../../../shared/src/domain/events/index.js';
+import type { KeyDailyPagesDoc } from '../../../../../shared/src/infra/store/index.js';
 import type { ReadModel } from '../types.js';
 
 export const KEEP_DAYS = 62;

@@ -1,10 +1,10 @@
 // Key usage: what each API key is using, for the plan limits the gateway enforces: pages
 // fetched this calendar month (the monthly quota), jobs running now (the concurrency limit)
 // and pages still committed to running crawls and batches. What counts: see `evolve`.
-import type { StoredEvent } from '../../../../../shared/src/events/index.js';
-import type { KeyUsageDoc, ReadModelStore } from '../../../../../shared/src/store/index.js';
+import type { StoredEvent } from '../../../../../shared/src/domain/events/index.js';
+import type { KeyUsageDoc, ReadModelStore } from '../../../../../shared/src/infra/store/index.js';
 import type { ReadModel } from '../types.js';
-import { FAILING_OUTCOMES } from '../../../../../shared/src/page-outcome/outcome.js';
+import { FAILING_OUTCOMES } from '../../../../../shared/src/domain/page-outcome/outcome.js';
 
 const OUTCOME_CODES: ReadonlySet<string> = new Set(Object.values(FAILING_OUTCOMES));
 const isOutcomeFailure = (code: string): boolean => OUTCOME_CODES.has(code);

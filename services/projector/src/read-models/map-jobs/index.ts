@@ -2,8 +2,8 @@
 // the map worker's map_completed or map_failed ends it. A map answers its caller at once
 // and keeps no other job document, so without this the console could not show a key's maps.
 // Links are kept only when the event carried them inline (at most 32 KiB of JSON).
-import type { StoredEvent } from '../../../../../shared/src/events/index.js';
-import type { MapJobDoc } from '../../../../../shared/src/store/index.js';
+import type { StoredEvent } from '../../../../../shared/src/domain/events/index.js';
+import type { MapJobDoc } from '../../../../../shared/src/infra/store/index.js';
 import { inCollection, type ReadModel } from '../types.js';
 
 export function evolve(doc: MapJobDoc | null, event: StoredEvent): MapJobDoc | null {

@@ -2,8 +2,8 @@
 // result (or a running identical scrape to join) with one key lookup, however many jobs
 // shared that key before. Cache hits and joined scrapes do not change it: only scrapes that
 // load a page do. Expiry is decided at read time (CACHE_TTL_MS may change between runs).
-import type { StoredEvent } from '../../../../../shared/src/events/index.js';
-import type { ScrapeCacheDoc } from '../../../../../shared/src/store/index.js';
+import type { StoredEvent } from '../../../../../shared/src/domain/events/index.js';
+import type { ScrapeCacheDoc } from '../../../../../shared/src/infra/store/index.js';
 import { inCollection, type ReadModel } from '../types.js';
 
 function cacheKeyOf(event: StoredEvent): string | undefined {

@@ -2,8 +2,8 @@
 // the caller's history. Only page events of `scrape` jobs land here (crawl pages have
 // their own read model). A job's status only moves forward: PENDING -> PROCESSING ->
 // COMPLETED | FAILED; the first terminal event wins, later ones are ignored.
-import type { PageResultPayload, StoredEvent, Timings } from '../../../../../shared/src/events/index.js';
-import type { PageContent, ScrapeJobDoc, ScreenshotInfo } from '../../../../../shared/src/store/index.js';
+import type { PageResultPayload, StoredEvent, Timings } from '../../../../../shared/src/domain/events/index.js';
+import type { PageContent, ScrapeJobDoc, ScreenshotInfo } from '../../../../../shared/src/infra/store/index.js';
 import { inCollection, type HydrateDeps, type ReadModel } from '../types.js';
 
 export interface ScrapeHydrated {

@@ -1,7 +1,7 @@
 // Console sign-in sessions, by the hash of their token. A session ended (signed out)
 // keeps its document with `endedAt`; the console refuses it.
-import type { StoredEvent } from '../../../../../shared/src/events/index.js';
-import type { SessionDoc } from '../../../../../shared/src/store/index.js';
+import type { StoredEvent } from '../../../../../shared/src/domain/events/index.js';
+import type { SessionDoc } from '../../../../../shared/src/infra/store/index.js';
 import { inCollection, type ReadModel } from '../types.js';
 
 export function evolve(doc: SessionDoc | null, event: StoredEvent): SessionDoc | null {

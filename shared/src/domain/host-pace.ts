@@ -1,0 +1,129 @@
+// The fleet's pace per host, as a pure fold: what every fetcher replica agrees on through
+// one KV entry per host (services/fetcher/src/fleet/host-governor.ts), and what a crawl's
+// status reads to say that its host is slowed and why. It holds
+//   - the pages of the host loading now across the fleet, each under a token that expires
+//     (a replica that dies mid-page frees its place when the token runs out);
+//   - when the next page may start (starts are spaced by the host's interval);
+//   - a back-off after 429 or 503: the interval doubles on each (from BACKOFF_BASE_MS, up to
+//     BACKOFF_MAX_MS), nothing starts before Retry-After, and each page that succeeds halves
+//     it again, so the pace recovers on its own. `reason` says why the host is slowed.
+
+import type { JetStreamClient, KV } from 'nats';
+import { openKv } from '../infra/nats/replicas.js';
+
+export const HOST_PACE_BUCKET = 'trawl-host-pace';
+/** A host not asked for this long forgets its pace (the bucket's max age). */
+export const PACE_IDLE_TTL_MS = 60 * 60_000;
+
+/** KV keys allow letters, digits and -/_=. : anything else in a host becomes "_". */
+export const paceKey = (host: string): string => `h.${host.toLowerCase().replace(/[^a-z0-9\-_.]/g, '_')}`;
+
+export function openHostPaces(js: JetStreamClient): Promise<KV> {
+  return openKv(js, HOST_PACE_BUCKET, { history: 1, ttl: PACE_IDLE_TTL_MS });
+}
+
+export function parsePace(text: string | null): HostPace {
+  if (!text) return freshPace();
+  try {
+    return { ...freshPace(), ...(JSON.parse(text) as Partial<HostPace>) };
+  } catch {
+    return freshPace();
+  }
+}
+
+export interface Slowed { host: string; reason: string; until: string }
+
+/** Reads whether `host` is slowed now (a back-off after 429/503), and why; for a job's status. */
+export function slowedHostReader(js: JetStreamClient, now: () => number = Date.now): (host: string) => Promise<Slowed | undefined> {
+  let kv: Promise<KV> | undefined;
+  return async (host) => {
+    kv ??= openHostPaces(js).catch((err) => { kv = undefined; throw err; });
+    const entry = await (await kv).get(paceKey(host));
+    const pace = parsePace(entry && entry.length > 0 ? entry.string() : null);
+    if (!pace.reason || pace.backoffMs === 0) return undefined;
+    return { host, reason: pace.reason, until: new Date(Math.max(pace.nextAt, now())).toISOString() };
+  };
+}
+
+export const PACE_DEFAULTS = {
+  backoffBaseMs: 1_000,
+  backoffMaxMs: 5 * 60_000,
+  /** Retry-After beyond this is capped (a site asking for a day must not stall a crawl for a day). */
+  retryAfterMaxMs: 10 * 60_000,
+} as const;
+
+export interface PaceLimits {
+  /** Pages of one host loading at once across every fetcher. */
+  maxInFlight: number;
+  /** Least time between two starts on one host (Crawl-delay, or the operator's floor). */
+  intervalMs: number;
+}
+
+export interface HostPace {
+  /** token -> when its place expires (ms since epoch). */
+  inFlight: Record<string, number>;
+  /** No start before this (ms since epoch). */
+  nextAt: number;
+  /** Extra spacing after 429/503 (0: none). */
+  backoffMs: number;
+  /** Why the host is slowed, while it is. */
+  reason?: string;
+  /** When the last 429/503 came (a page started before it says nothing about the pace since). */
+  refusedAt?: number;
+}
+
+export const freshPace = (): HostPace => ({ inFlight: {}, nextAt: 0, backoffMs: 0 });
+
+export type Acquire = { granted: true; pace: HostPace } | { granted: false; waitMs: number };
+
+function live(inFlight: Record<string, number>, now: number): Record<string, number> {
+  return Object.fromEntries(Object.entries(inFlight).filter(([, expires]) => expires > now));
+}
+
+/** A place for `token` until `leaseMs` from now, if the host has one free and its next start is due. */
+export function acquire(pace: HostPace, now: number, token: string, leaseMs: number, limits: PaceLimits): Acquire {
+  const inFlight = live(pace.inFlight, now);
+  if (now < pace.nextAt) return { granted: false, waitMs: pace.nextAt - now };
+  if (Object.keys(inFlight).length >= limits.maxInFlight) {
+    const soonest = Math.min(...Object.values(inFlight));
+    // Usually a release comes first; the expiry is the bound.
+    return { granted: false, waitMs: Math.max(1, Math.min(250, soonest - now)) };
+  }
+  const spacing = Math.max(limits.intervalMs, pace.backoffMs);
+  return { granted: true, pace: { ...pace, inFlight: { ...inFlight, [token]: now + leaseMs }, nextAt: now + spacing } };
+}
+
+export function release(pace: HostPace, token: string): HostPace {
+  if (!(token in pace.inFlight)) return pace;
+  const { [token]: _, ...rest } = pace.inFlight;
+  void _;
+  return { ...pace, inFlight: rest };
+}
+
+/** Retry-After as delay-seconds or an HTTP date, in ms from now; undefined when absent or unreadable. */
+export function retryAfterMs(header: string | undefined, now: number): number | undefined {
+  if (!header) return undefined;
+  const trimmed = header.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  const at = Date.parse(trimmed);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
+
+/**
+ * The host's answer to one page folded in: 429/503 slow every replica, a success of a page
+ * started after the last refusal speeds it back up (`startedAt`, default now).
+ */
+export function observe(pace: HostPace, now: number, statusCode: number, retryAfter: number | undefined, startedAt = now): HostPace {
+  if (statusCode === 429 || statusCode === 503) {
+    const backoffMs = Math.min(PACE_DEFAULTS.backoffMaxMs, Math.max(PACE_DEFAULTS.backoffBaseMs, pace.backoffMs * 2));
+    const waitMs = Math.max(backoffMs, Math.min(retryAfter ?? 0, PACE_DEFAULTS.retryAfterMaxMs));
+    const reason = `HTTP ${statusCode}${retryAfter !== undefined ? ` with Retry-After ${Math.round(retryAfter / 1000)} s` : ''}: one page every ${Math.round(backoffMs / 100) / 10} s`;
+    return { ...pace, backoffMs, nextAt: Math.max(pace.nextAt, now + waitMs), reason, refusedAt: now };
+  }
+  if (statusCode < 400 && pace.backoffMs > 0 && startedAt >= (pace.refusedAt ?? 0)) {
+    const backoffMs = pace.backoffMs / 2 < PACE_DEFAULTS.backoffBaseMs ? 0 : pace.backoffMs / 2;
+    const { reason, ...rest } = pace;
+    return backoffMs === 0 ? { ...rest, backoffMs } : { ...rest, backoffMs, ...(reason ? { reason } : {}) };
+  }
+  return pace;
+}

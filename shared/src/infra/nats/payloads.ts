@@ -1,0 +1,124 @@
+// Large payloads live in the JetStream Object Store; events carry a PayloadRef. Names are
+// deterministic (`<kind>/<job>/<page>/<what>`), so a redelivered stage overwrites its own
+// object instead of leaking a second copy.
+//
+// Reads take a fast path for the common object, one chunk (up to 128 KiB: a page's HTML, a
+// result): two direct gets (the object's meta, then its chunk), checked against the meta's
+// size and SHA-256 as the client checks them. The client's own read makes an ordered
+// consumer per object (create, deliver, delete): on a crawl that is one per page in the
+// transformer and one per page the gateway serves. Larger, linked or unusual objects take
+// the client's read.
+import crypto from 'node:crypto';
+import type { JetStreamClient, JetStreamManager, ObjectStore } from 'nats';
+import type { PayloadRef } from '../../domain/events/common.js';
+import { PAYLOAD_BUCKET } from '../subjects.js';
+
+/** The parts of nats.js's object meta the fast path reads. */
+interface ObjectMeta {
+  nuid: string;
+  size: number;
+  chunks: number;
+  digest?: string;
+  deleted?: boolean;
+  options?: { link?: unknown };
+}
+
+interface DirectLast {
+  getMessage(stream: string, query: { last_by_subj: string }): Promise<{ data: Uint8Array }>;
+}
+
+const DIGEST_PREFIX = 'SHA-256=';
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+export class PayloadNotFoundError extends Error {
+  constructor(ref: PayloadRef) {
+    super(`payload ${ref.bucket}/${ref.name} is gone (expired or never written)`);
+    this.name = 'PayloadNotFoundError';
+  }
+}
+
+export class PayloadStore {
+  private store: Promise<ObjectStore> | undefined;
+  private manager: Promise<JetStreamManager> | undefined;
+
+  constructor(private readonly js: JetStreamClient, private readonly bucket = PAYLOAD_BUCKET) {}
+
+  private os(): Promise<ObjectStore> {
+    this.store ??= this.js.views.os(this.bucket);
+    return this.store;
+  }
+
+  async putBytes(name: string, data: Uint8Array, contentType: string): Promise<PayloadRef> {
+    const os = await this.os();
+    await os.putBlob({ name, description: contentType }, data);
+    return { bucket: this.bucket, name, size: data.byteLength, contentType };
+  }
+
+  putText(name: string, text: string, contentType = 'text/plain; charset=utf-8'): Promise<PayloadRef> {
+    return this.putBytes(name, encoder.encode(text), contentType);
+  }
+
+  putJson(name: string, value: unknown): Promise<PayloadRef> {
+    return this.putBytes(name, encoder.encode(JSON.stringify(value)), 'application/json');
+  }
+
+  async getBytes(ref: PayloadRef): Promise<Uint8Array> {
+    const fast = await this.readOneChunk(ref);
+    if (fast) return fast;
+    const os = ref.bucket === this.bucket ? await this.os() : await this.js.views.os(ref.bucket);
+    const data = await os.getBlob(ref.name);
+    if (!data) throw new PayloadNotFoundError(ref);
+    return data;
+  }
+
+  /** The object by two direct gets when it is one plain chunk; undefined for the client's read. */
+  private async readOneChunk(ref: PayloadRef): Promise<Uint8Array | undefined> {
+    this.manager ??= this.js.jetstreamManager();
+    // nats.js implements `direct` on its manager without declaring it on the interface.
+    const direct = ((await this.manager) as JetStreamManager & { direct: DirectLast }).direct;
+    const stream = `OBJ_${ref.bucket}`;
+    const last = async (subject: string): Promise<Uint8Array | undefined> => {
+      try {
+        return (await direct.getMessage(stream, { last_by_subj: subject })).data;
+      } catch (err) {
+        if ((err as { code?: string }).code === '404') return undefined;
+        throw err;
+      }
+    };
+    // btoa refuses code units above 0xFF: such a name is left to the client as it is.
+    if (/[^\u0000-\u00ff]/.test(ref.name)) return undefined;
+    const metaBytes = await last(`$O.${ref.bucket}.M.${base64UrlPadded(ref.name)}`);
+    if (!metaBytes) throw new PayloadNotFoundError(ref);
+    const meta = JSON.parse(decoder.decode(metaBytes)) as ObjectMeta;
+    if (meta.deleted) throw new PayloadNotFoundError(ref);
+    if (meta.options?.link || !meta.digest?.startsWith(DIGEST_PREFIX)) return undefined;
+    if (meta.size === 0) return new Uint8Array(0);
+    if (meta.chunks !== 1) return undefined;
+    const data = await last(`$O.${ref.bucket}.C.${meta.nuid}`);
+    if (!data || data.byteLength !== meta.size || !sameDigest(meta.digest.slice(DIGEST_PREFIX.length), data)) return undefined;
+    return data;
+  }
+
+  async getText(ref: PayloadRef): Promise<string> {
+    return decoder.decode(await this.getBytes(ref));
+  }
+
+  async getJson<T>(ref: PayloadRef): Promise<T> {
+    return JSON.parse(await this.getText(ref)) as T;
+  }
+}
+
+/** nats.js names an object's meta subject by btoa(name) (Latin-1 code units) in base64url with padding. */
+function base64UrlPadded(name: string): string {
+  const unpadded = Buffer.from(name, 'latin1').toString('base64url');
+  return unpadded + '='.repeat((4 - (unpadded.length % 4)) % 4);
+}
+
+/** The meta's digest (base64url or base64, padded or not, as clients write it) against the data's SHA-256. */
+function sameDigest(expected: string, data: Uint8Array): boolean {
+  const hash = crypto.createHash('sha256').update(data).digest();
+  const normalized = (text: string) => text.replace(/=+$/, '').replaceAll('+', '-').replaceAll('/', '_');
+  return normalized(expected) === normalized(hash.toString('base64url'));
+}

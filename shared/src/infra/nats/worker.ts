@@ -1,0 +1,217 @@
+// The worker loop every work consumer runs (fetcher, transformer, frontier, dispatcher):
+//   - a durable pull consumer with explicit acks, shared by all replicas (work-queue
+//     semantics on the limits-retention log: exactly one replica holds a message);
+//   - bounded concurrency: it pulls only as many messages as it has free slots;
+//   - a fresh AbortSignal per message, aborted at the handler deadline or on shutdown;
+//   - `working()` heartbeats while a handler runs, so a long page is not redelivered;
+//   - outcomes decided by `ackDecision`: ack, nak with backoff, or give up (the handler's
+//     `giveUp` records a failure event so the job ends FAILED) and term;
+//   - graceful drain: stop pulling, let in-flight work finish within a grace period, then
+//     abort the rest and nak them so another replica takes them at once.
+import { AckPolicy, DeliverPolicy, type JetStreamClient, type JetStreamManager, type JsMsg } from 'nats';
+import { nanos } from 'nats';
+import { ackDecision, toTrawlError, type TrawlError } from '../../domain/errors.js';
+import { consumerMetrics } from '../metrics.js';
+import { decodeEvent, PoisonMessageError, type StoredEvent } from '../../domain/events/index.js';
+import type { Logger } from '../logger.js';
+import { STREAM_NAME } from '../subjects.js';
+
+export interface MessageContext {
+  signal: AbortSignal;
+  /** 1 on the first delivery. */
+  deliveryCount: number;
+  /** Tells JetStream the message is still being worked on (also sent automatically). */
+  working(): void;
+  logger: Logger;
+}
+
+export interface WorkerOptions<E extends StoredEvent = StoredEvent> {
+  js: JetStreamClient;
+  jsm: JetStreamManager;
+  logger: Logger;
+  /** Durable consumer name, shared by all replicas of the service. */
+  durable: string;
+  filterSubject: string;
+  concurrency: number;
+  /** How long JetStream waits for an ack before redelivering (heartbeats extend it). */
+  ackWaitMs?: number;
+  /** Attempts before giving up; a message that crashed its worker this often is given up unrun. */
+  maxDeliver?: number;
+  /** Hard deadline of one handler run. */
+  handlerTimeoutMs?: number | ((event: E) => number);
+  /** Where a brand-new consumer starts: all history (default) or only new events. */
+  deliverNewOnly?: boolean;
+  handle(event: E, ctx: MessageContext): Promise<void>;
+  /** Records the final failure of a message (for example a page_failed event). */
+  giveUp?(event: E, error: TrawlError, ctx: MessageContext): Promise<void>;
+}
+
+const DEFAULTS = { ackWaitMs: 30_000, maxDeliver: 4, handlerTimeoutMs: 120_000, graceMs: 10_000 };
+
+export class ConsumerWorker<E extends StoredEvent = StoredEvent> {
+  private stopping = false;
+  private readonly inFlight = new Map<JsMsg, AbortController>();
+  private slotFreed: (() => void) | undefined;
+  private loop: Promise<void> | undefined;
+  private readonly opts: Required<Pick<WorkerOptions<E>, 'ackWaitMs' | 'maxDeliver' | 'handlerTimeoutMs'>> & WorkerOptions<E>;
+  /** Set once the consumer exists and the loop is pulling. */
+  ready = false;
+  private readonly labels: { consumer: string };
+
+  constructor(options: WorkerOptions<E>) {
+    this.opts = { ...DEFAULTS, ...options };
+    this.labels = { consumer: options.durable };
+  }
+
+  async start(): Promise<void> {
+    const { jsm, durable, filterSubject, ackWaitMs } = this.opts;
+    const config = {
+      durable_name: durable,
+      ack_policy: AckPolicy.Explicit,
+      filter_subject: filterSubject,
+      ack_wait: nanos(ackWaitMs),
+      // Unlimited at the server: the worker itself gives up after maxDeliver and records
+      // why, so a message that keeps crashing its worker still ends its job as FAILED.
+      max_deliver: -1,
+      max_ack_pending: 10_000,
+      deliver_policy: this.opts.deliverNewOnly ? DeliverPolicy.New : DeliverPolicy.All,
+    };
+    try {
+      await jsm.consumers.info(STREAM_NAME, durable);
+      await jsm.consumers.update(STREAM_NAME, durable, { ack_wait: config.ack_wait, max_ack_pending: config.max_ack_pending });
+    } catch {
+      try {
+        await jsm.consumers.add(STREAM_NAME, config);
+      } catch (err) {
+        if (!/already (in use|exists)/i.test(String((err as Error).message))) throw err;
+      }
+    }
+    this.loop = this.pullLoop();
+    this.ready = true;
+  }
+
+  private get freeSlots(): number {
+    return this.opts.concurrency - this.inFlight.size;
+  }
+
+  private async pullLoop(): Promise<void> {
+    const consumer = await this.opts.js.consumers.get(STREAM_NAME, this.opts.durable);
+    while (!this.stopping) {
+      if (this.freeSlots <= 0) {
+        await new Promise<void>((resolve) => { this.slotFreed = resolve; });
+        continue;
+      }
+      try {
+        const batch = await consumer.fetch({ max_messages: this.freeSlots, expires: 1000 });
+        for await (const msg of batch) {
+          if (this.stopping) { msg.nak(); continue; }
+          this.dispatch(msg);
+        }
+      } catch (err) {
+        if (this.stopping) break;
+        this.opts.logger.warn({ err: String(err) }, 'fetch from consumer failed; retrying');
+        await sleep(500);
+      }
+    }
+  }
+
+  private dispatch(msg: JsMsg): void {
+    const controller = new AbortController();
+    this.inFlight.set(msg, controller);
+    consumerMetrics.inFlight().inc(this.labels);
+    // The promise is tracked in inFlight and awaited by stop(); it never rejects.
+    void this.process(msg, controller).finally(() => {
+      this.inFlight.delete(msg);
+      consumerMetrics.inFlight().dec(this.labels);
+      this.slotFreed?.();
+      this.slotFreed = undefined;
+    });
+  }
+
+  private async process(msg: JsMsg, controller: AbortController): Promise<void> {
+    const endTimer = consumerMetrics.duration().startTimer(this.labels);
+    const outcome = await this.handleDelivery(msg, controller);
+    endTimer();
+    consumerMetrics.handled().inc({ ...this.labels, outcome });
+  }
+
+  /** Handles one delivery and settles it; returns what was done, for the metrics. */
+  private async handleDelivery(msg: JsMsg, controller: AbortController): Promise<Outcome> {
+    const { logger: baseLogger, maxDeliver, ackWaitMs } = this.opts;
+    const deliveryCount = msg.info.redeliveryCount;
+    if (deliveryCount > 1) consumerMetrics.redelivered().inc(this.labels);
+    let event: E;
+    try {
+      event = decodeEvent(msg.subject, msg.data, msg.seq) as E;
+    } catch (err) {
+      baseLogger.error({ subject: msg.subject, seq: msg.seq, err: String(err) }, 'poison message terminated');
+      msg.term(err instanceof PoisonMessageError ? err.message : 'undecodable');
+      return 'poison';
+    }
+    const logger = baseLogger.child({ jobId: event.id, part: event.part, event: event.event, seq: msg.seq, delivery: deliveryCount });
+    const ctx: MessageContext = { signal: controller.signal, deliveryCount, working: () => msg.working(), logger };
+    const heartbeat = setInterval(() => msg.working(), Math.max(1000, Math.floor(ackWaitMs / 3)));
+    const timeoutMs = typeof this.opts.handlerTimeoutMs === 'function' ? this.opts.handlerTimeoutMs(event) : this.opts.handlerTimeoutMs;
+    const deadline = setTimeout(() => controller.abort(new Error(`handler exceeded ${timeoutMs} ms`)), timeoutMs);
+    try {
+      if (deliveryCount > maxDeliver) {
+        throw new WorkerCrashLoopError(`gave up after ${deliveryCount - 1} deliveries that never finished`);
+      }
+      await this.opts.handle(event, ctx);
+      msg.ack();
+      return 'ack';
+    } catch (err) {
+      if (this.stopping && controller.signal.aborted) {
+        // Shutdown abandoned it: hand it back at once, this attempt does not count as a failure.
+        msg.nak();
+        return 'handed_back';
+      }
+      const decision = err instanceof WorkerCrashLoopError
+        ? { kind: 'giveUp' as const, error: toTrawlError(err) }
+        : ackDecision(err, { deliveryCount, maxDeliver });
+      if (decision.kind === 'nak') {
+        logger.warn({ err: toTrawlError(err).message, delayMs: decision.delayMs }, 'retrying message');
+        msg.nak(decision.delayMs);
+        return 'retry';
+      } else if (decision.kind === 'giveUp') {
+        logger.warn({ code: decision.error.code, err: decision.error.message }, 'giving up on message');
+        try {
+          await this.opts.giveUp?.(event, decision.error, ctx);
+          msg.term(decision.error.message.slice(0, 200));
+          return 'gave_up';
+        } catch (recordErr) {
+          // Could not record the failure (NATS down?): let it be redelivered and try again.
+          logger.error({ err: String(recordErr) }, 'could not record failure; will retry');
+          msg.nak(5000);
+          return 'retry';
+        }
+      } else {
+        msg.ack();
+        return 'ack';
+      }
+    } finally {
+      clearInterval(heartbeat);
+      clearTimeout(deadline);
+    }
+  }
+
+  /** Stop pulling, wait up to graceMs for in-flight messages, abort the rest. */
+  async stop(graceMs = DEFAULTS.graceMs): Promise<void> {
+    this.stopping = true;
+    this.slotFreed?.();
+    await this.loop?.catch(() => undefined);
+    const deadline = Date.now() + graceMs;
+    while (this.inFlight.size > 0 && Date.now() < deadline) await sleep(50);
+    for (const controller of this.inFlight.values()) controller.abort(new Error('shutting down'));
+    while (this.inFlight.size > 0) await sleep(20);
+    this.ready = false;
+  }
+}
+
+class WorkerCrashLoopError extends Error {}
+
+type Outcome = 'ack' | 'retry' | 'gave_up' | 'poison' | 'handed_back';
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

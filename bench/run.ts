@@ -23,7 +23,7 @@ import { documents } from './scenarios/documents.js';
 import { engineCrawl, engineMixed, engineThroughput } from './scenarios/engines.js';
 import { engineZoo } from './scenarios/zoo.js';
 import { extraction } from './scenarios/extraction.js';
-import { extractionService } from './scenarios/extraction-service.js';
+import { extractionService, wcxbThroughService } from './scenarios/extraction-service.js';
 import { ARTICLE_PATH, latency, latencyUrls } from './scenarios/latency.js';
 import { map } from './scenarios/map.js';
 import { STABILITY_PATH, stability } from './scenarios/stability.js';
@@ -147,6 +147,7 @@ async function main(): Promise<void> {
         results.engineZoo = await guarded('14. Engines: site zoo', 'zoo', () => engineZoo(ctx), logs);
       }
       if (runs('extraction-service')) results.extractionService = await guarded('12. Extraction through the service', 'extraction-service', () => extractionService(ctx), logs);
+      if (runs('extraction-service')) results.extractionServiceWcxb = await guarded('12b. Extraction through the service (WCXB dev)', 'extraction-service', () => wcxbThroughService(ctx), logs);
       if (runs('documents')) results.documents = await guarded('13. Documents', 'documents', () => documents(ctx, SIZES.documentRuns), logs);
     } finally {
       await bs.sys.stop();
@@ -154,7 +155,7 @@ async function main(): Promise<void> {
   }
   await site.close();
 
-  const order = ['latency', 'throughput', 'apiLoad', 'map', 'crawl', 'stability', 'engineCrawl', 'engineMixed', 'engineThroughput', 'engineZoo', 'extraction', 'extractionService', 'documents'];
+  const order = ['latency', 'throughput', 'apiLoad', 'map', 'crawl', 'stability', 'engineCrawl', 'engineMixed', 'engineThroughput', 'engineZoo', 'extraction', 'extractionService', 'extractionServiceWcxb', 'documents'];
   const rows: Row[] = order.flatMap((k) => results[k]?.rows ?? []);
   const wallMs = performance.now() - wallStarted;
   const table = formatTable(rows);

@@ -5,6 +5,7 @@
 // root than one article: a forum thread keeps every post (the comment and author names that
 // mark boilerplate on an article are its content), and listings keep their repeated cards.
 export type PageType = 'article' | 'documentation' | 'service' | 'forum' | 'listing' | 'product' | 'collection';
+export const PAGE_TYPES: readonly PageType[] = ['article', 'documentation', 'service', 'forum', 'listing', 'product', 'collection'];
 
 /** JSON-LD @types, strongest first: a product page often also declares its breadcrumb and its WebPage. */
 const LD_TYPES: Array<[RegExp, PageType]> = [

@@ -49,6 +49,7 @@ import type { ExtractInput, ExtractMetadata, ExtractOutput } from './types.js';
 import { markBlocks, type Block } from './blocks.js';
 import { SHIPPED_BLOCK_MODEL, type BlockModel } from './block-model.js';
 import { classifiedContent, removeBlockMarks } from './classify.js';
+import { addProductDetails, productFacts } from './product.js';
 
 export interface ExtractHooks {
   /** Called once with the parsed, untouched document and its metadata, before any clean-up. */
@@ -89,6 +90,10 @@ export function extractPage(input: ExtractInput, hooks: ExtractHooks = {}): Extr
   const fallbacks: string[] = [];
   const root = contentRoot(document, base, input, { title: metadata.ogTitle ?? metadata.title, siteName: metadata.siteName, pageType: metadata.pageType }, fallbacks, hooks);
   removeBlockMarks(root);
+  if (metadata.pageType === 'product' && input.options.onlyMainContent && input.options.includeTags.length === 0) {
+    const facts = productFacts(jsonLd);
+    if (facts) addProductDetails(root, facts);
+  }
   if (input.options.onlyMainContent && input.options.includeTags.length === 0) output.mainTextLength = textLength(root);
   if (wantHtml) {
     removeComments(root);

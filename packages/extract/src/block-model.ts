@@ -13,8 +13,10 @@ export interface BlockModel {
   /** Log-odds before any tree. */
   base: number;
   trees: TreeNode[];
-  /** A block is content when its probability is at least this. */
+  /** A block the rules kept stays when its probability is at least this. */
   threshold: number;
+  /** A block the rules left out comes back when its probability is at least this (adding costs precision). */
+  addThreshold: number;
 }
 
 export function blockScore(model: BlockModel, x: readonly number[]): number {

@@ -2,10 +2,19 @@
 // content kept it among its features, is kept or dropped by the block model (block-model.ts).
 // The rules choose well where the page is one article; the model adds what they cut (a
 // listing's cards, a product's specifications) and drops what they let through.
-import { BLOCK_MARK, keptMarks, readBlocks, removeBlocks, type Block } from './blocks.js';
+import { BLOCK_MARK, FEATURE_NAMES, keptMarks, readBlocks, removeBlocks, type Block } from './blocks.js';
 import { blockScore, type BlockModel } from './block-model.js';
 import type { PageType } from './page-type.js';
 
+const IN_RESULT = FEATURE_NAMES.indexOf('inResult');
+/**
+ * The page types the model decides on (the detected type). On articles, docs, forum threads
+ * and products the rules (Readability, the names, the final pass, the thread and product
+ * layouts) were as good on the held-out fold, and the model re-admitted the odd newsletter
+ * line or dropped a shop's lines; on listings, collections and services the rules cut the
+ * repeated cards and sections, and the model wins them back.
+ */
+export const MODEL_PAGE_TYPES: ReadonlySet<PageType | undefined> = new Set<PageType | undefined>(['listing', 'collection', 'service']);
 /** Under this much text the model's content is no result: the rules' content stays. */
 const MIN_CLASSIFIED_TEXT = 100;
 
@@ -22,7 +31,7 @@ export function classifiedContent(full: Element, root: Element, pageType: PageTy
   const dropped: Element[] = [];
   let keptText = 0;
   for (const b of blocks) {
-    if (blockScore(model, b.features) >= model.threshold) keptText += b.chars;
+    if (blockScore(model, b.features) >= (b.features[IN_RESULT] ? model.threshold : model.addThreshold)) keptText += b.chars;
     else dropped.push(b.el);
   }
   if (keptText < MIN_CLASSIFIED_TEXT) return root;

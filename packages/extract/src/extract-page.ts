@@ -48,7 +48,7 @@ import { detectPageType, type PageType } from './page-type.js';
 import type { ExtractInput, ExtractMetadata, ExtractOutput } from './types.js';
 import { markBlocks, type Block } from './blocks.js';
 import { SHIPPED_BLOCK_MODEL, type BlockModel } from './block-model.js';
-import { classifiedContent, removeBlockMarks } from './classify.js';
+import { classifiedContent, MODEL_PAGE_TYPES, removeBlockMarks } from './classify.js';
 import { addProductDetails, productFacts } from './product.js';
 
 export interface ExtractHooks {
@@ -148,7 +148,7 @@ function contentRoot(document: Document, base: URL, input: ExtractInput, title: 
   if (includeTags.length > 0) return collectIncluded(document, includeTags);
   if (!onlyMainContent) return nonEmpty(document.body, [{ name: 'page body with hidden content revealed', run: () => freshDocument(input, base, true).body, hidden: true }], fallbacks);
   const model = hooks.blockModel === undefined ? SHIPPED_BLOCK_MODEL : hooks.blockModel;
-  const full = model || hooks.onBlocks ? markedCopy(document.body) : undefined;
+  const full = hooks.onBlocks || (model && MODEL_PAGE_TYPES.has(title.pageType)) ? markedCopy(document.body) : undefined;
   const root = firstWorking(
     [
       { name: 'main-content extraction', run: () => (title.pageType === 'forum' ? thread(document, title) : mainContent(document, base, input, title)) },
@@ -166,7 +166,7 @@ function contentRoot(document: Document, base: URL, input: ExtractInput, title: 
     ],
     fallbacks,
   );
-  return full ? classifiedContent(full, chosen, title.pageType, model, hooks.onBlocks) : chosen;
+  return full ? classifiedContent(full, chosen, title.pageType, MODEL_PAGE_TYPES.has(title.pageType) ? model : null, hooks.onBlocks) : chosen;
 }
 
 /** The body with its blocks marked, and a copy of it taken before the extractors move and cut its nodes. */

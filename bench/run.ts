@@ -5,7 +5,7 @@
 // "n/a (endpoint missing)". See docs/benchmarks.md for the reading of the numbers.
 //
 // Sizes can be changed with environment variables (e.g. BENCH_STABILITY_SCRAPES=500), and
-// BENCH_ONLY=latency,throughput,cache,map,crawl,stability,engines,extraction,extraction-service,documents,scale-out runs a subset.
+// BENCH_ONLY=latency,throughput,cache,map,crawl,stability,engines,extraction,extraction-service,documents,recrawl,scale-out runs a subset.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -24,7 +24,7 @@ import { documents } from './scenarios/documents.js';
 import { engineCrawl, engineMixed, engineThroughput, httpCrawlerBaseline, type HttpCrawlerBaseline } from './scenarios/engines.js';
 import { engineZoo } from './scenarios/zoo.js';
 import { extraction } from './scenarios/extraction.js';
-import { extractionService } from './scenarios/extraction-service.js';
+import { extractionService, wcxbThroughService } from './scenarios/extraction-service.js';
 import { ARTICLE_PATH, latency, latencyUrls } from './scenarios/latency.js';
 import { map } from './scenarios/map.js';
 import { scaleOut } from './scenarios/scale-out.js';
@@ -156,6 +156,7 @@ async function main(): Promise<void> {
         results.engineZoo = await guarded('14. Engines: site zoo', 'zoo', () => engineZoo(ctx), logs);
       }
       if (runs('extraction-service')) results.extractionService = await guarded('12. Extraction through the service', 'extraction-service', () => extractionService(ctx), logs);
+      if (runs('extraction-service')) results.extractionServiceWcxb = await guarded('12b. Extraction through the service (WCXB dev)', 'extraction-service', () => wcxbThroughService(ctx), logs);
       if (runs('recrawl')) results.recrawl = await guarded('15. Recrawl', 'recrawl', () => recrawl(ctx), logs);
       if (runs('documents')) results.documents = await guarded('13. Documents', 'documents', () => documents(ctx, SIZES.documentRuns), logs);
     } finally {
@@ -166,7 +167,7 @@ async function main(): Promise<void> {
   // Boots clusters of its own: after the shared system is gone.
   if (runs('scale-out')) results.scaleOut = await guarded('16. Scale-out', 'scale-out', () => scaleOut(log), () => '');
 
-  const order = ['latency', 'throughput', 'apiLoad', 'map', 'crawl', 'stability', 'engineCrawl', 'engineMixed', 'engineThroughput', 'engineZoo', 'extraction', 'extractionService', 'documents', 'recrawl', 'scaleOut'];
+  const order = ['latency', 'throughput', 'apiLoad', 'map', 'crawl', 'stability', 'engineCrawl', 'engineMixed', 'engineThroughput', 'engineZoo', 'extraction', 'extractionService', 'extractionServiceWcxb', 'documents', 'recrawl', 'scaleOut'];
   const rows: Row[] = order.flatMap((k) => results[k]?.rows ?? []);
   const wallMs = performance.now() - wallStarted;
   const table = formatTable(rows);

@@ -95,7 +95,7 @@ async function wcxbRows(shared: string, log: (message: string) => void): Promise
   const typeF1 = (s: WcxbScore, type: string): number => round(s.published.byType.find((t) => t.type === type)?.f1 ?? 0);
   const rows: Row[] = [
     row(WCXB_BENCH, 'published-table F1, all', round(score.published.overall.f1), { baseline: round(baseScore.published.overall.f1), note: `evaluate.py F1 ${round(score.overall.f1)} (Readability ${round(baseScore.overall.f1)}); goal 0.90` }),
-    ...score.byType.map((t) => row(WCXB_BENCH, `published-table F1, ${t.type} (${t.pages})`, typeF1(score, t.type), { baseline: typeF1(baseScore, t.type), note: `rs-trafilatura (published dev) ${RS_TRAFILATURA_DEV[t.type] ?? '-'}` })),
+    ...score.byType.map((t) => row(WCXB_BENCH, `published-table F1, ${t.type} (${t.pages})`, typeF1(score, t.type), { baseline: typeF1(baseScore, t.type), note: `evaluate.py F1 ${round(t.f1)} (Readability ${round(baseScore.byType.find((b) => b.type === t.type)?.f1 ?? 0)}); rs-trafilatura (published dev) ${RS_TRAFILATURA_DEV[t.type] ?? '-'}` })),
     row(WCXB_BENCH, 'with-snippets kept', round(score.overall.withRate), { baseline: round(baseScore.overall.withRate), note: 'goal >= 0.85' }),
     row(WCXB_BENCH, 'without-snippets let through', round(score.overall.withoutRate), { baseline: round(baseScore.overall.withoutRate), note: 'goal <= 0.05' }),
     row(WCXB_BENCH, 'empty results where the annotation has content', score.emptyWithContent.length, { baseline: baseScore.emptyWithContent.length }),

@@ -1,4 +1,4 @@
-// 15. Scale-out on the three-node JetStream cluster (`npm run cluster`'s): a site that answers
+// 16. Scale-out on the three-node JetStream cluster (`npm run cluster`'s): a site that answers
 // slowly (200-500 ms per page, so the bound is waiting, not this machine's cores) crawled
 // with 1, 2 and 4 fetcher+transformer processes (one of every other service). Reports
 // pages/s, CPU per page of the whole process tree, and the most pages of the host loading at
@@ -14,7 +14,7 @@ import { sleep } from '../lib/system.js';
 import { row } from '../lib/table.js';
 import type { ScenarioResult } from './context.js';
 
-const B = '15. Scale-out';
+const B = '16. Scale-out';
 
 const replicaCounts = (process.env.BENCH_SCALE_REPLICAS ?? '1,2,4').split(',').map(Number);
 const PAGES = Number(process.env.BENCH_SCALE_PAGES ?? 200);

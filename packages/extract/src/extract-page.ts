@@ -46,10 +46,18 @@ import { jsonLdBlocks } from './json-ld.js';
 import { readStructuredData } from './structured-data.js';
 import { detectPageType, type PageType } from './page-type.js';
 import type { ExtractInput, ExtractMetadata, ExtractOutput } from './types.js';
+import { markBlocks, type Block } from './blocks.js';
+import { SHIPPED_BLOCK_MODEL, type BlockModel } from './block-model.js';
+import { classifiedContent, MODEL_PAGE_TYPES, removeBlockMarks } from './classify.js';
+import { addProductDetails, productFacts } from './product.js';
 
 export interface ExtractHooks {
   /** Called once with the parsed, untouched document and its metadata, before any clean-up. */
   onParsed?: (document: Document, metadata: ExtractMetadata) => void;
+  /** The block model for onlyMainContent (default: the shipped one; null: the rules alone). Training passes null. */
+  blockModel?: BlockModel | null;
+  /** Called with the page's blocks and their features (onlyMainContent only): the training set. */
+  onBlocks?: (blocks: Block[]) => void;
 }
 
 export interface ExtractResult extends ExtractOutput {
@@ -80,7 +88,12 @@ export function extractPage(input: ExtractInput, hooks: ExtractHooks = {}): Extr
   if (!wantMarkdown && !wantHtml) return output;
 
   const fallbacks: string[] = [];
-  const root = contentRoot(document, base, input, { title: metadata.ogTitle ?? metadata.title, siteName: metadata.siteName, pageType: metadata.pageType }, fallbacks);
+  const root = contentRoot(document, base, input, { title: metadata.ogTitle ?? metadata.title, siteName: metadata.siteName, pageType: metadata.pageType }, fallbacks, hooks);
+  removeBlockMarks(root);
+  if (metadata.pageType === 'product' && input.options.onlyMainContent && input.options.includeTags.length === 0) {
+    const facts = productFacts(jsonLd);
+    if (facts) addProductDetails(root, facts);
+  }
   if (input.options.onlyMainContent && input.options.includeTags.length === 0) output.mainTextLength = textLength(root);
   if (wantHtml) {
     removeComments(root);
@@ -129,11 +142,13 @@ export function firstWorking<T>(candidates: readonly Candidate<T>[], fallbacks: 
   throw new Error('firstWorking: no candidates');
 }
 
-function contentRoot(document: Document, base: URL, input: ExtractInput, title: PageTitle, fallbacks: string[]): Element {
+function contentRoot(document: Document, base: URL, input: ExtractInput, title: PageTitle, fallbacks: string[], hooks: ExtractHooks): Element {
   const { includeTags, excludeTags, onlyMainContent } = input.options;
   prepare(document, base, excludeTags);
   if (includeTags.length > 0) return collectIncluded(document, includeTags);
   if (!onlyMainContent) return nonEmpty(document.body, [{ name: 'page body with hidden content revealed', run: () => freshDocument(input, base, true).body, hidden: true }], fallbacks);
+  const model = hooks.blockModel === undefined ? SHIPPED_BLOCK_MODEL : hooks.blockModel;
+  const full = hooks.onBlocks || (model && MODEL_PAGE_TYPES.has(title.pageType)) ? markedCopy(document.body) : undefined;
   const root = firstWorking(
     [
       { name: 'main-content extraction', run: () => (title.pageType === 'forum' ? thread(document, title) : mainContent(document, base, input, title)) },
@@ -142,7 +157,7 @@ function contentRoot(document: Document, base: URL, input: ExtractInput, title: 
     ],
     fallbacks,
   );
-  return nonEmpty(
+  const chosen = nonEmpty(
     root,
     [
       { name: 'page body without site chrome', run: () => chromeless(freshBody(input, base)) },
@@ -151,6 +166,13 @@ function contentRoot(document: Document, base: URL, input: ExtractInput, title: 
     ],
     fallbacks,
   );
+  return full ? classifiedContent(full, chosen, title.pageType, MODEL_PAGE_TYPES.has(title.pageType) ? model : null, hooks.onBlocks) : chosen;
+}
+
+/** The body with its blocks marked, and a copy of it taken before the extractors move and cut its nodes. */
+function markedCopy(body: Element): Element {
+  markBlocks(body);
+  return body.cloneNode(true) as Element;
 }
 
 /**

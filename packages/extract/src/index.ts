@@ -4,3 +4,4 @@ export type { ExtractInput, ExtractMetadata, ExtractOptions, ExtractOutput, Meta
 export { extractPage, firstWorking, type Candidate, type ExtractHooks, type ExtractResult } from './extract-page.js';
 export type { PageType } from './page-type.js';
 export type { StructuredData } from './structured-data.js';
+export type { BlockModel } from './block-model.js';

@@ -53,6 +53,13 @@ export function jsonLdBlocks(document: Document): unknown[] {
 
 const MAX_DEPTH = 4;
 
+/** Every node of the blocks (arrays and @graph containers flattened), in page order. */
+export function jsonLdNodes(blocks: unknown[]): Record<string, unknown>[] {
+  const nodes: Record<string, unknown>[] = [];
+  for (const block of blocks) collect(block, nodes, 0);
+  return nodes;
+}
+
 /** Flattens arrays and @graph containers into a list of nodes. */
 function collect(value: unknown, out: Record<string, unknown>[], depth: number): void {
   if (depth > MAX_DEPTH) return;

@@ -5,6 +5,7 @@
 // root than one article: a forum thread keeps every post (the comment and author names that
 // mark boilerplate on an article are its content), and listings keep their repeated cards.
 export type PageType = 'article' | 'documentation' | 'service' | 'forum' | 'listing' | 'product' | 'collection';
+export const PAGE_TYPES: readonly PageType[] = ['article', 'documentation', 'service', 'forum', 'listing', 'product', 'collection'];
 
 /** JSON-LD @types, strongest first: a product page often also declares its breadcrumb and its WebPage. */
 const LD_TYPES: Array<[RegExp, PageType]> = [
@@ -51,8 +52,39 @@ export function detectPageType(document: Document, input: PageTypeInput): PageTy
   }
   const byUrl = URL_HINTS.find(([re]) => re.test(path))?.[1];
   if (byUrl) return byUrl;
-  if (og === 'article') return 'article';
+  if (og !== 'article' && looksLikeListing(document)) return 'listing';
   return 'article';
+}
+
+/** An article has this many paragraphs of prose at least; a listing has fewer. */
+const MAX_LISTING_PROSE = 2;
+const PROSE_CHARS = 150;
+/** Cards: this many like siblings (same tag and class), each with a link and some text of its own. */
+const MIN_CARDS = 6;
+const MIN_CARD_CHARS = 40;
+
+/**
+ * A page that declares nothing and whose URL says nothing: a listing when it has little
+ * prose and a run of like cards (outside the site chrome), each a link with a line of
+ * text: a search result, a category page, a blog index.
+ */
+function looksLikeListing(document: Document): boolean {
+  const body = document.body;
+  if (!body) return false;
+  let prose = 0;
+  for (const p of body.querySelectorAll('p')) if ((p.textContent ?? '').trim().length >= PROSE_CHARS && ++prose > MAX_LISTING_PROSE) return false;
+  for (const parent of body.querySelectorAll('ul, ol, div, section, main, tbody')) {
+    if (parent.closest('nav, header, footer, aside')) continue;
+    const groups = new Map<string, number>();
+    for (let c = parent.firstElementChild; c; c = c.nextElementSibling) {
+      if ((c.textContent ?? '').trim().length < MIN_CARD_CHARS || !c.querySelector('a[href]')) continue;
+      const key = `${c.localName}.${c.getAttribute('class') ?? ''}`;
+      const n = (groups.get(key) ?? 0) + 1;
+      if (n >= MIN_CARDS) return true;
+      groups.set(key, n);
+    }
+  }
+  return false;
 }
 
 function ldType(blocks: unknown[]): PageType | undefined {

@@ -31,6 +31,24 @@ describe('metadata.pageType', () => {
   });
 });
 
+describe('a listing by its structure', () => {
+  const cards = (n: number): string => Array.from({ length: n }, (_, i) => `<div class="card"><h3><a href="/item/${i}">Item number ${i}</a></h3><span>A short line about item ${i} and its use.</span></div>`).join('');
+  const prose = (n: number): string => Array.from({ length: n }, (_, i) => `<p>Paragraph ${i} of the article, long enough to be prose: it goes on about the subject with a sentence or two more, as articles do on every page, with one more clause to be sure.</p>`).join('');
+
+  test('like cards with a link and a line each, and little prose: listing', () => {
+    assert.equal(run(`<html><body><h1>Garden tools</h1><section>${cards(8)}</section></body></html>`).metadata.pageType, 'listing');
+  });
+
+  test('an article with a grid of related cards stays an article', () => {
+    assert.equal(run(`<html><body><h1>Heading</h1>${prose(4)}<section>${cards(8)}</section></body></html>`).metadata.pageType, 'article');
+  });
+
+  test('cards in the site chrome (a mega menu) and too few cards do not make a listing', () => {
+    assert.equal(run(`<html><body><nav><div>${cards(10)}</div></nav>${prose(1)}</body></html>`).metadata.pageType, 'article');
+    assert.equal(run(`<html><body><section>${cards(5)}</section></body></html>`).metadata.pageType, 'article');
+  });
+});
+
 describe('the forum layout', () => {
   test('a thread keeps every post with its author line, without the site chrome', () => {
     const posts = [

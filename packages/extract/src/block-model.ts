@@ -1,0 +1,34 @@
+// The learned block classifier: gradient-boosted depth-2 trees over the features of
+// blocks.ts, trained by `npm run train:extract` (bench/train/) on the dev sets and shipped as
+// block-model.json. Plain arithmetic at run time: no download, no native code.
+import { FEATURE_NAMES } from './blocks.js';
+import shippedJson from './block-model.json' with { type: 'json' };
+
+/** A split: [feature index, threshold, left (value < threshold), right]; a leaf is its score. */
+export type TreeNode = [number, number, TreeNode | number, TreeNode | number];
+
+export interface BlockModel {
+  /** Feature names in order: a model trained on other features is refused. */
+  features: string[];
+  /** Log-odds before any tree. */
+  base: number;
+  trees: TreeNode[];
+  /** A block the rules kept stays when its probability is at least this. */
+  threshold: number;
+  /** A block the rules left out comes back when its probability is at least this (adding costs precision). */
+  addThreshold: number;
+}
+
+export function blockScore(model: BlockModel, x: readonly number[]): number {
+  let score = model.base;
+  for (const tree of model.trees) {
+    let node: TreeNode | number = tree;
+    while (typeof node !== 'number') node = x[node[0]]! < node[1] ? node[2] : node[3];
+    score += node;
+  }
+  return 1 / (1 + Math.exp(-score));
+}
+
+const model = shippedJson as unknown as BlockModel;
+/** The model in block-model.json, or null when it was trained on other features (then the rules alone decide). */
+export const SHIPPED_BLOCK_MODEL: BlockModel | null = model.features.join() === FEATURE_NAMES.join() ? model : null;

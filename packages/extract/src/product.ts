@@ -1,0 +1,64 @@
+// A product page's description and specifications from its JSON-LD, when the page hides
+// them: shops put them in tabs that load or show on a click, and the rendered content then
+// holds the name and price only. Added only where the content lacks them, as text (the
+// JSON-LD's markup is never parsed into the page).
+import { jsonLdNodes } from './json-ld.js';
+
+/** A description shorter than this is a tagline, not the product's description. */
+const MIN_DESCRIPTION_CHARS = 80;
+/** The description counts as shown when its opening this long is in the content. */
+const PROBE_CHARS = 60;
+const MAX_PROPERTIES = 50;
+
+export interface ProductFacts {
+  description?: string;
+  properties: Array<[string, string]>;
+}
+
+export function productFacts(blocks: unknown[]): ProductFacts | undefined {
+  const node = jsonLdNodes(blocks).find((n) => [n['@type']].flat().some((t) => t === 'Product' || t === 'ProductGroup'));
+  if (!node) return undefined;
+  const description = plain(node.description);
+  const properties: Array<[string, string]> = [];
+  for (const p of [node.additionalProperty].flat().slice(0, MAX_PROPERTIES)) {
+    if (!p || typeof p !== 'object') continue;
+    const name = plain((p as Record<string, unknown>).name);
+    const value = plain((p as Record<string, unknown>).value);
+    if (name && value) properties.push([name, value]);
+  }
+  return { ...(description && description.length >= MIN_DESCRIPTION_CHARS ? { description } : {}), properties };
+}
+
+/** Appends the description and the specifications that the content does not show. */
+export function addProductDetails(root: Element, facts: ProductFacts): void {
+  const document = root.ownerDocument;
+  const shown = squash(root.textContent ?? '');
+  if (facts.description && !shown.includes(squash(facts.description).slice(0, PROBE_CHARS))) {
+    const p = document.createElement('p');
+    p.textContent = facts.description;
+    root.append(p);
+  }
+  const missing = facts.properties.filter(([, value]) => !shown.includes(squash(value)));
+  if (missing.length < 2) return;
+  const table = document.createElement('table');
+  for (const [name, value] of missing) {
+    const tr = document.createElement('tr');
+    for (const cell of [name, value]) {
+      const td = document.createElement('td');
+      td.textContent = cell;
+      tr.append(td);
+    }
+    table.append(tr);
+  }
+  root.append(table);
+}
+
+function plain(value: unknown): string | undefined {
+  if (typeof value !== 'string' && typeof value !== 'number') return undefined;
+  const text = String(value).replace(/<[^>]*>/g, ' ').replace(/&nbsp;/g, ' ').replace(/\s+/g, ' ').trim();
+  return text || undefined;
+}
+
+function squash(text: string): string {
+  return text.replace(/\s+/g, ' ').trim().toLowerCase();
+}

@@ -1,0 +1,50 @@
+// The product layout (product.ts): a shop page whose description and specifications sit in
+// tabs the rendered page does not show gets them from its JSON-LD Product, as text, once.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { normalizeScrapeOptions } from '../../../shared/src/domain/scrape-options.js';
+import { extractPage } from '../../../packages/extract/src/index.js';
+
+const DESCRIPTION = 'A hand-thrown stoneware mug with a matte glaze, made in small batches in our Leeds studio. Each one is a little different.';
+const product = {
+  '@context': 'https://schema.org',
+  '@type': 'Product',
+  name: 'Stoneware mug',
+  description: `<p>${DESCRIPTION}</p>`,
+  additionalProperty: [
+    { '@type': 'PropertyValue', name: 'Capacity', value: '350 ml' },
+    { '@type': 'PropertyValue', name: 'Dishwasher safe', value: 'Yes, top rack' },
+    { '@type': 'PropertyValue', name: 'Weight', value: '410 g' },
+  ],
+};
+
+function page(shown: string): string {
+  return `<html><head><title>Stoneware mug | Shop</title><script type="application/ld+json">${JSON.stringify(product)}</script></head><body>
+    <nav><a href="/">Home</a> <a href="/mugs">Mugs</a></nav>
+    <main><h1>Stoneware mug</h1><p class="price">£24.00</p><button>Add to basket</button>${shown}
+    <div role="tablist"><button>Description</button><button>Specifications</button></div></main></body></html>`;
+}
+
+function markdown(html: string): string {
+  return extractPage({ html, url: 'https://shop.example/products/stoneware-mug', options: normalizeScrapeOptions({ formats: ['markdown'] }) }).markdown ?? '';
+}
+
+describe('the product layout', () => {
+  test('a description and specifications hidden in tabs come from the JSON-LD Product', () => {
+    const md = markdown(page(''));
+    assert.ok(md.includes(DESCRIPTION), md);
+    assert.ok(!md.includes('<p>'), 'the JSON-LD markup is not copied');
+    for (const spec of ['Capacity', '350 ml', 'Dishwasher safe', 'Yes, top rack', '410 g']) assert.ok(md.includes(spec), `${spec} missing: ${md}`);
+  });
+
+  test('a description the page shows is not added twice', () => {
+    const md = markdown(page(`<section><h2>About this mug</h2><p>${DESCRIPTION}</p><table><tr><td>Capacity</td><td>350 ml</td></tr><tr><td>Weight</td><td>410 g</td></tr><tr><td>Dishwasher safe</td><td>Yes, top rack</td></tr></table></section>`));
+    assert.equal(md.split(DESCRIPTION).length - 1, 1, md);
+    assert.equal(md.split('350 ml').length - 1, 1, md);
+  });
+
+  test('an article with the same JSON-LD-free markup gets nothing added', () => {
+    const html = page('').replace(/<script[\s\S]*?<\/script>/, '');
+    assert.ok(!markdown(html).includes(DESCRIPTION));
+  });
+});

@@ -71,7 +71,9 @@ describe('chaos drill on a three-node cluster', { timeout: 600_000 }, () => {
     const second = ['n1', 'n2', 'n3'].find((n) => n !== leader)!;
     killNats(system, second);
     await natsBack(system, nc, second);
-    await verify(id, 'a', { reloadsAtMost: FETCHERS * FETCHER_CONCURRENCY + FETCHER_CONCURRENCY });
+    // Pages loading at a death may be asked again (issue 26's remaining gap): at most what was
+    // in flight at the three deaths, every fetcher at the two nats-server kills and one at its own.
+    await verify(id, 'a', { reloadsAtMost: 2 * FETCHERS * FETCHER_CONCURRENCY + FETCHER_CONCURRENCY });
   });
 
   // Known gap: a page can end FAILED while its fetcher's server is cut off (199 of 200 in a

@@ -2,6 +2,7 @@
 // second-order leaf values as in XGBoost), on features cut into quantile bins. Small and
 // seeded: the same data and seed give the same model.
 import type { TreeNode } from '../../packages/extract/src/block-model.js';
+import { rng } from '../lib/pages.js';
 
 export interface TrainOptions {
   rounds: number;
@@ -22,17 +23,8 @@ export interface TrainResult {
   trees: TreeNode[];
 }
 
-/** mulberry32: a small seeded generator, enough for row sampling. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The bench's one seeded generator (mulberry32), enough for row sampling. */
+export const seededRandom = rng;
 
 export function trainGbdt(x: readonly number[][], y: readonly number[], w: readonly number[], o: TrainOptions): TrainResult {
   const n = x.length;

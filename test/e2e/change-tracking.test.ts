@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { startSite, type TestSite } from '../support/site.js';
+import { trackedCrawlByPath } from '../support/scrape-job.js';
 import { OTHER_API_KEY, startSystem, type TrawlSystem } from '../support/system.js';
 
 const FINAL = new Set(['COMPLETED', 'FAILED', 'CANCELLED']);
@@ -150,13 +151,7 @@ describe('change tracking end to end', () => {
   });
 
   test('a crawl run twice reports each page as same or changed; a batch over its pages continues the same history', async () => {
-    const crawl = async (): Promise<Map<string, any>> => {
-      const created = await system.api('POST', '/api/v1/crawl', { url: site.url('/docs'), limit: 10, scrapeOptions: { formats: ['markdown', 'changeTracking'] } });
-      assert.equal(created.status, 202, JSON.stringify(created.body));
-      const job = await system.poll(`/api/v1/crawl/${created.body.id}`, (b: any) => FINAL.has(b.status), 120_000);
-      assert.equal(job.status, 'COMPLETED', JSON.stringify(job));
-      return new Map(job.data.map((p: any) => [new URL(p.url).pathname, p]));
-    };
+    const crawl = (): Promise<Map<string, any>> => trackedCrawlByPath(system, site.url('/docs'));
     const first = await crawl();
     assert.deepEqual([...first.keys()].sort(), ['/docs', '/docs/install', '/docs/usage']);
     for (const [path, page] of first) assert.equal(page.changeTracking.changeStatus, 'new', path);

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import type http from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { startSite, type TestSite } from '../support/site.js';
+import { trackedCrawlByPath } from '../support/scrape-job.js';
 import { OTHER_API_KEY, startSystem, type TrawlSystem } from '../support/system.js';
 
 const FINAL = new Set(['COMPLETED', 'FAILED', 'CANCELLED']);
@@ -139,13 +140,7 @@ describe('conditional fetches end to end', () => {
   });
 
   test('a crawl run again under auto: every page answers 304 and completes without a transform', async () => {
-    const crawl = async (): Promise<Map<string, any>> => {
-      const created = await system.api('POST', '/api/v1/crawl', { url: site.url('/site'), limit: 10, scrapeOptions: { formats: ['markdown', 'changeTracking'] } });
-      assert.equal(created.status, 202, JSON.stringify(created.body));
-      const job = await system.poll(`/api/v1/crawl/${created.body.id}`, (b: any) => FINAL.has(b.status), 120_000);
-      assert.equal(job.status, 'COMPLETED', JSON.stringify(job));
-      return new Map(job.data.map((p: any) => [new URL(p.url).pathname, p]));
-    };
+    const crawl = (): Promise<Map<string, any>> => trackedCrawlByPath(system, site.url('/site'));
     const first = await crawl();
     assert.deepEqual([...first.keys()].sort(), ['/site', '/site/a', '/site/b']);
     const before = answers.length;

@@ -10,3 +10,12 @@ export async function scrapeToEnd(system: TrawlSystem, body: object): Promise<an
   assert.equal(created.status, 202, JSON.stringify(created.body));
   return system.poll(`/api/v1/scrape/${created.body.id}`, scrapeFinished);
 }
+
+/** Crawls `url` with change tracking to COMPLETED; its pages by path. */
+export async function trackedCrawlByPath(system: TrawlSystem, url: string, limit = 10): Promise<Map<string, any>> {
+  const created = await system.api('POST', '/api/v1/crawl', { url, limit, scrapeOptions: { formats: ['markdown', 'changeTracking'] } });
+  assert.equal(created.status, 202, JSON.stringify(created.body));
+  const job = await system.poll(`/api/v1/crawl/${created.body.id}`, (b: any) => ['COMPLETED', 'FAILED', 'CANCELLED'].includes(b.status), 120_000);
+  assert.equal(job.status, 'COMPLETED', JSON.stringify(job));
+  return new Map(job.data.map((p: any) => [new URL(p.url).pathname, p]));
+}

@@ -172,7 +172,7 @@ async function startNatsOn(port: number, dataDir: string): Promise<SupervisedNat
  * DATA_DIR/nats-cluster, each restarted on its own when it dies. Waits for every node to
  * listen; JetStream elects its leaders once a majority is up (the bootstrap retries).
  */
-async function startNatsCluster(size: number, dataDir: string): Promise<string> {
+async function startNatsCluster(size: number, dataDir: string, attemptsLeft = 3): Promise<string> {
   const nodes: ClusterNode[] = [];
   for (let i = 0; i < size; i++) {
     nodes.push({ name: `n${i + 1}`, clientPort: await freePort(), routePort: await freePort(), storeDir: path.join(dataDir, 'nats-cluster', `n${i + 1}`) });
@@ -180,7 +180,16 @@ async function startNatsCluster(size: number, dataDir: string): Promise<string> 
   for (const node of nodes) writeNodeConfig(node);
   const servers = nodes.map((node) => new SupervisedNats(node.clientPort, node.storeDir, natsNodeArgs(node, nodes), `nats-server ${node.name}`));
   started.nats.push(...servers);
-  await Promise.all(servers.map((s) => s.ready()));
+  try {
+    await Promise.all(servers.map((s) => s.ready()));
+  } catch (err) {
+    // A port picked free was taken before a node listened on it (another process's outgoing
+    // connection): start the whole cluster again on fresh ports, as startNatsServer does.
+    await Promise.all(servers.map((s) => s.stop()));
+    started.nats = started.nats.filter((s) => !servers.includes(s));
+    if (attemptsLeft <= 1 || !/address already in use/.test((err as Error).message)) throw err;
+    return startNatsCluster(size, dataDir, attemptsLeft - 1);
+  }
   return clusterUrl(nodes);
 }
 

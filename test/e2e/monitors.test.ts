@@ -80,6 +80,8 @@ describe('monitors end to end', () => {
     while (changedRun.changed.length === 0) changedRun = await nextRun(id, seen);
     assert.deepEqual(changedRun.changed, [{ url: site.url('/watched'), changeStatus: 'changed' }]);
     assert.equal(changedRun.notified, true);
+    // notified: the webhook is on the log; the dispatcher delivers it a moment later.
+    await until(() => bodies('/page').length > 0, { timeoutMs: 15_000, intervalMs: 100 });
     const [hook] = bodies('/page');
     assert.equal(bodies('/page').length, 1);
     assert.equal(hook.event, 'monitor.changed');

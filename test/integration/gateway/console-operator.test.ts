@@ -10,6 +10,7 @@ import { accountIdOf } from '../../../shared/src/domain/accounts/tokens.js';
 import { bootstrapKeys } from '../../../shared/src/domain/api-keys/bootstrap.js';
 import { apiKeyId, newApiKey } from '../../../shared/src/infra/ids.js';
 import { startGateway, type GatewayHarness } from '../../support/gateway.js';
+import { until } from '../../support/wait.js';
 
 const PASSWORD = 'a long enough password';
 
@@ -35,9 +36,12 @@ describe('console: the operator\'s keys and the first admin', () => {
 
   test('the first admin gets the top plan and npm start\'s key; its jobs show under Jobs; next steps are shown once', async () => {
     await bootstrapKeys(gw.log, [{ key: startKey, plan: 'free' }]);
+    // The gateway checks keys against the read model, which the projector writes a moment later.
+    await until(async () => Boolean(await gw.store.apiKeys.get(apiKeyId(startKey))));
     const scrape = await gw.app.inject({ method: 'POST', url: '/api/v1/scrape', headers: { authorization: `Bearer ${startKey}` }, payload: { url: 'https://example.com/from-the-cli' } });
     assert.equal(scrape.statusCode, 202);
     const invite = await createInvite(gw.log, { role: 'admin', createdBy: 'operator', bootstrap: true });
+    await until(async () => Boolean(await gw.store.invites.get(invite.inviteId)));
     const form = await gw.app.inject({ method: 'GET', url: `/console/signup?invite=${invite.token}` });
     const pre = cookiesOf(form).find((c) => c.startsWith('trawl_csrf='))!.split(';')[0]!;
     const res = await gw.app.inject({
@@ -85,6 +89,7 @@ describe('console: the operator\'s keys and the first admin', () => {
 
   test('an open invite is revoked: its link stops working; plan changes are confirmed', async () => {
     const made = await createInvite(gw.log, { role: 'member', createdBy: accountIdOf('op@example.org') });
+    await until(async () => Boolean(await gw.store.invites.get(made.inviteId))); // the Admin page lists the read model
     assert.match((await get('/console/admin')).body, new RegExp(`/console/admin/invites/${made.inviteId}/revoke`));
     const revoked = await post(`/console/admin/invites/${made.inviteId}/revoke`, {});
     assert.equal(revoked.statusCode, 303);

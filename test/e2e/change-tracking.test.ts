@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { startSite, type TestSite } from '../support/site.js';
-import { trackedCrawlByPath } from '../support/scrape-job.js';
+import { scrapeToEnd, trackedCrawlByPath } from '../support/scrape-job.js';
 import { OTHER_API_KEY, startSystem, type TrawlSystem } from '../support/system.js';
 
 const FINAL = new Set(['COMPLETED', 'FAILED', 'CANCELLED']);
@@ -44,17 +44,8 @@ describe('change tracking end to end', () => {
     await site?.close();
   });
 
-  async function scrape(url: string, formats: string[], key?: string, extra: Record<string, unknown> = {}): Promise<any> {
-    const headers = key ? { authorization: `Bearer ${key}` } : undefined;
-    const created = await system.api('POST', '/api/v1/scrape', { url, formats, ...extra }, headers);
-    assert.equal(created.status, 202, JSON.stringify(created.body));
-    if (!headers) return system.poll(`/api/v1/scrape/${created.body.id}`, (b: any) => FINAL.has(b.status));
-    for (let i = 0; i < 10; i++) {
-      const res = await system.api('GET', `/api/v1/scrape/${created.body.id}?waitMs=20000`, undefined, headers);
-      if (FINAL.has(res.body.status)) return res.body;
-    }
-    throw new Error(`scrape ${created.body.id} did not finish`);
-  }
+  const scrape = (url: string, formats: string[], key?: string, extra: Record<string, unknown> = {}): Promise<any> =>
+    scrapeToEnd(system, { url, formats, ...extra }, key);
 
   test('new, then same, then changed with a unified diff of the markdown, then removed when the page answers 404', async () => {
     const url = site.url('/pricing');

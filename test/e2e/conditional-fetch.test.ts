@@ -7,10 +7,8 @@ import assert from 'node:assert/strict';
 import type http from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { startSite, type TestSite } from '../support/site.js';
-import { trackedCrawlByPath } from '../support/scrape-job.js';
+import { scrapeToEnd, trackedCrawlByPath } from '../support/scrape-job.js';
 import { OTHER_API_KEY, startSystem, type TrawlSystem } from '../support/system.js';
-
-const FINAL = new Set(['COMPLETED', 'FAILED', 'CANCELLED']);
 
 function article(title: string, sentences: string[], links: string[] = []): string {
   return `<!doctype html><html lang="en"><head><title>${title}</title></head><body>
@@ -61,16 +59,8 @@ describe('conditional fetches end to end', () => {
     await site?.close();
   });
 
-  async function scrape(url: string, extra: Record<string, unknown> = {}, key?: string): Promise<any> {
-    const headers = key ? { authorization: `Bearer ${key}` } : undefined;
-    const created = await system.api('POST', '/api/v1/scrape', { url, formats: ['markdown', 'changeTracking'], engine: 'http', ...extra }, headers);
-    assert.equal(created.status, 202, JSON.stringify(created.body));
-    for (let i = 0; i < 10; i++) {
-      const res = await system.api('GET', `/api/v1/scrape/${created.body.id}?waitMs=20000`, undefined, headers);
-      if (FINAL.has(res.body.status)) return res.body;
-    }
-    throw new Error(`scrape ${created.body.id} did not finish`);
-  }
+  const scrape = (url: string, extra: Record<string, unknown> = {}, key?: string): Promise<any> =>
+    scrapeToEnd(system, { url, formats: ['markdown', 'changeTracking'], engine: 'http', ...extra }, key);
 
   test('ETag: the second fetch is conditional, the 304 is the stored observation marked notModified; off per request; a change is a full load', async () => {
     const url = site.url('/pricing');

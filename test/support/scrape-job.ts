@@ -4,11 +4,15 @@ import type { TrawlSystem } from './system.js';
 
 export const scrapeFinished = (b: any): boolean => b.status === 'COMPLETED' || b.status === 'FAILED';
 
-/** POSTs the scrape (a 202 expected: not a cache hit) and long-polls the job until it finishes. */
-export async function scrapeToEnd(system: TrawlSystem, body: object): Promise<any> {
-  const created = await system.api('POST', '/api/v1/scrape', body);
+/**
+ * POSTs the scrape (a 202 expected: not a cache hit) and long-polls the job until it
+ * finishes; `key`, when given, is the API key of both requests instead of the system's.
+ */
+export async function scrapeToEnd(system: TrawlSystem, body: object, key?: string): Promise<any> {
+  const headers = key ? { authorization: `Bearer ${key}` } : undefined;
+  const created = await system.api('POST', '/api/v1/scrape', body, headers);
   assert.equal(created.status, 202, JSON.stringify(created.body));
-  return system.poll(`/api/v1/scrape/${created.body.id}`, scrapeFinished);
+  return system.poll(`/api/v1/scrape/${created.body.id}`, scrapeFinished, 120_000, headers ? { headers } : {});
 }
 
 /** Crawls `url` with change tracking to COMPLETED; its pages by path. */

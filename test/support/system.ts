@@ -34,8 +34,9 @@ export interface TrawlSystem {
    * waiting for a final state costs a request or two, not one per 100 ms (every request
    * counts against the key's rate limit). For a state before the end (PROCESSING), pass a
    * short `stepMs`: the state is then looked at that often. A 429 waits its Retry-After.
+   * `headers` (another key's authorization) go with every GET.
    */
-  poll<T = any>(urlPath: string, done: (body: T) => boolean, timeoutMs?: number, opts?: { stepMs?: number }): Promise<T>;
+  poll<T = any>(urlPath: string, done: (body: T) => boolean, timeoutMs?: number, opts?: { stepMs?: number; headers?: Record<string, string> }): Promise<T>;
   logs(): string;
   /** The supervisor's exit code once it has exited (null while it runs or if a signal ended it). */
   exitCode(): number | null;
@@ -119,13 +120,13 @@ export async function startSystem(opts: SystemOptions = {}): Promise<TrawlSystem
     port,
     pid: proc.pid!,
     api,
-    poll: async <T>(urlPath: string, done: (body: T) => boolean, timeoutMs = 60_000, { stepMs = 20_000 } = {}): Promise<T> => {
+    poll: async <T>(urlPath: string, done: (body: T) => boolean, timeoutMs = 60_000, { stepMs = 20_000, headers }: { stepMs?: number; headers?: Record<string, string> } = {}): Promise<T> => {
       const deadline = Date.now() + timeoutMs;
       let last: T | undefined;
       while (Date.now() < deadline) {
         const waitMs = Math.max(0, Math.min(stepMs, deadline - Date.now()));
         const asked = Date.now();
-        const res = await api<T>('GET', `${urlPath}${urlPath.includes('?') ? '&' : '?'}waitMs=${waitMs}`);
+        const res = await api<T>('GET', `${urlPath}${urlPath.includes('?') ? '&' : '?'}waitMs=${waitMs}`, undefined, headers);
         last = res.body;
         if (res.status === 200 && done(res.body)) return res.body;
         if (res.status === 429) {

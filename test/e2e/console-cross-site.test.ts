@@ -10,6 +10,7 @@ import { chromium, type Browser } from 'playwright-core';
 import { CHROMIUM_ARGS, resolveChromiumPath } from '../../shared/src/infra/chromium.js';
 import { startGateway, type GatewayHarness } from '../support/gateway.js';
 import { startSite, type TestSite } from '../support/site.js';
+import { withEnv } from '../support/env.js';
 
 const PASSWORD = 'a long enough password';
 
@@ -20,13 +21,7 @@ describe('console: a cross-site auto-posting form', () => {
   let browser: Browser;
 
   before(async () => {
-    const saved = process.env.CONSOLE_SIGNUP;
-    process.env.CONSOLE_SIGNUP = 'open';
-    try {
-      gw = await startGateway();
-    } finally {
-      if (saved === undefined) delete process.env.CONSOLE_SIGNUP; else process.env.CONSOLE_SIGNUP = saved;
-    }
+    gw = await withEnv({ CONSOLE_SIGNUP: 'open' }, () => startGateway());
     base = await gw.app.listen({ port: 0, host: '127.0.0.1' });
     evil = await startSite({
       '/': `<!doctype html><html><body><form method="post" action="${base}/console/signout"><input type="hidden" name="x" value="1"></form>

@@ -10,6 +10,7 @@ import { createKey } from '../../../shared/src/domain/api-keys/admin.js';
 import { makeEvent, type AnyEvent } from '../../../shared/src/domain/events/index.js';
 import { newId } from '../../../shared/src/infra/ids.js';
 import { startGateway, type GatewayHarness } from '../../support/gateway.js';
+import { withEnv } from '../../support/env.js';
 
 const KEY_A = 'cachehit_tenant_a_00000001';
 const KEY_B = 'cachehit_tenant_b_00000001';
@@ -69,13 +70,7 @@ describe('a cache hit names no other tenant', () => {
   }
 
   before(async () => {
-    const saved = process.env.CONSOLE_SIGNUP;
-    process.env.CONSOLE_SIGNUP = 'open';
-    try {
-      gw = await startGateway({ env: { SSRF_ALLOW_CIDRS: '127.0.0.0/8' } });
-    } finally {
-      if (saved === undefined) delete process.env.CONSOLE_SIGNUP; else process.env.CONSOLE_SIGNUP = saved;
-    }
+    gw = await withEnv({ CONSOLE_SIGNUP: 'open' }, () => startGateway({ env: { SSRF_ALLOW_CIDRS: '127.0.0.0/8' } }));
     const a = await signUp('tenant-a@example.org');
     const b = await signUp('tenant-b@example.org');
     sessionA = a.session;

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { accountIdOf } from '../../../shared/src/domain/accounts/tokens.js';
 import { startGateway, type GatewayHarness } from '../../support/gateway.js';
+import { withEnv } from '../../support/env.js';
 
 const HOST = 'console.test:8080';
 const OWN = `http://${HOST}`;
@@ -35,13 +36,7 @@ describe('console forms: exact Origin, sign-out, post/redirect/get', () => {
   const keyCount = async (): Promise<number> => (await gw.store.apiKeys.listBy(accountIdOf('forms@example.org'), { limit: 100, offset: 0 })).length;
 
   before(async () => {
-    const saved = process.env.CONSOLE_SIGNUP;
-    process.env.CONSOLE_SIGNUP = 'open';
-    try {
-      gw = await startGateway({ keys: [[API_KEY, 'team']], env: { PUBLIC_BASE_URL: 'https://trawl.example' } });
-    } finally {
-      if (saved === undefined) delete process.env.CONSOLE_SIGNUP; else process.env.CONSOLE_SIGNUP = saved;
-    }
+    gw = await withEnv({ CONSOLE_SIGNUP: 'open' }, () => startGateway({ keys: [[API_KEY, 'team']], env: { PUBLIC_BASE_URL: 'https://trawl.example' } }));
     const form = await gw.app.inject({ method: 'GET', url: '/console/signup', headers: { host: HOST } });
     const pre = cookiesOf(form).find((c) => c.startsWith('trawl_csrf='))!.split(';')[0]!;
     const token = /name="_csrf" value="([^"]+)"/.exec(form.body)![1]!;

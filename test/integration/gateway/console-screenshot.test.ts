@@ -8,6 +8,7 @@ import { createKey } from '../../../shared/src/domain/api-keys/admin.js';
 import { makeEvent, type AnyEvent } from '../../../shared/src/domain/events/index.js';
 import { newId } from '../../../shared/src/infra/ids.js';
 import { startGateway, type GatewayHarness } from '../../support/gateway.js';
+import { withEnv } from '../../support/env.js';
 
 const KEY = 'console_screenshot_key_00000001';
 const PASSWORD = 'a long enough password';
@@ -23,13 +24,7 @@ describe('screenshots keep their media type', () => {
   });
 
   before(async () => {
-    const saved = process.env.CONSOLE_SIGNUP;
-    process.env.CONSOLE_SIGNUP = 'open';
-    try {
-      gw = await startGateway({ env: { SSRF_ALLOW_CIDRS: '127.0.0.0/8' } });
-    } finally {
-      if (saved === undefined) delete process.env.CONSOLE_SIGNUP; else process.env.CONSOLE_SIGNUP = saved;
-    }
+    gw = await withEnv({ CONSOLE_SIGNUP: 'open' }, () => startGateway({ env: { SSRF_ALLOW_CIDRS: '127.0.0.0/8' } }));
     const form = await gw.app.inject({ method: 'GET', url: '/console/signup' });
     const set = form.headers['set-cookie'];
     const cookie = (Array.isArray(set) ? set : [String(set)]).find((c) => c.startsWith('trawl_csrf='))!.split(';')[0]!;

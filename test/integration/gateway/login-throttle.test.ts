@@ -13,6 +13,7 @@ import { buildApp } from '../../../services/gateway/src/app.js';
 import { MAX_FAILURES_PER_ACCOUNT, MAX_FAILURES_PER_ADDRESS } from '../../../services/gateway/src/console/throttle.js';
 import { ProjectionWaiter } from '../../../services/gateway/src/projection-wait.js';
 import { startGateway, type GatewayApp, type GatewayHarness } from '../../support/gateway.js';
+import { withEnv } from '../../support/env.js';
 
 const PASSWORD = 'the right password, long enough';
 const EMAIL = 'victim@example.org';
@@ -49,9 +50,7 @@ describe('sign-in limits across two gateways under concurrency', () => {
   let apps: [GatewayApp, GatewayApp];
 
   before(async () => {
-    const saved = process.env.CONSOLE_SIGNUP;
-    process.env.CONSOLE_SIGNUP = 'open';
-    try {
+    await withEnv({ CONSOLE_SIGNUP: 'open' }, async () => {
       gw = await startGateway();
       nc2 = await connect({ servers: gw.server.url });
       waiter2 = new ProjectionWaiter(nc2, gw.store);
@@ -59,9 +58,7 @@ describe('sign-in limits across two gateways under concurrency', () => {
       const js2 = nc2.jetstream();
       app2 = await buildApp({ config: gw.config, logger: gw.logger, nc: nc2, log: new EventLog(js2, await nc2.jetstreamManager()), payloads: gw.payloads, store: gw.store, waiter: waiter2, newId, clock: systemClock });
       await app2.ready();
-    } finally {
-      if (saved === undefined) delete process.env.CONSOLE_SIGNUP; else process.env.CONSOLE_SIGNUP = saved;
-    }
+    });
     apps = [gw.app, app2];
     forms = [await openForm(gw.app), await openForm(app2)];
     // The account, made through the first gateway's sign-up form.

@@ -63,6 +63,13 @@ describe('page outcome on the fixture corpus', () => {
     assert.ok(evidence.includes('header server: cloudflare'), evidence.join(' · '));
     assert.ok(evidence.some((e) => e.startsWith('cloudflare: element #challenge-')), evidence.join(' · '));
   });
+
+  test('a Discourse topic saved before its app ran is empty, and says it is Discourse\'s splash', () => {
+    const page = corpus.find((p) => p.file === 'empty/discourse-splash.html')!;
+    const meta = classify(page);
+    assert.equal(meta.pageOutcome, 'empty');
+    assert.ok(meta.pageOutcomeEvidence!.includes('discourse: element #d-splash'), meta.pageOutcomeEvidence!.join(' · '));
+  });
 });
 
 describe('page outcome vocabulary', () => {

@@ -162,3 +162,47 @@ export const ONETRUST_ACCEPT_ONLY = `<!doctype html><html><head><title>Walled</t
 
 /** A page with no consent dialog at all. */
 export const NO_DIALOG = `<!doctype html><html><head><title>Open</title></head><body><main id="content"><h1>The article</h1><p>Nothing in the way.</p></main></body></html>`;
+
+/**
+ * Quantcast Choice with "More options" and "Agree" only: "More options" redraws the dialog
+ * as its purposes screen (switches, some on by default for legitimate interest, and
+ * "Save & exit"). A Didomi notice whose reject is the "Continue without agreeing" link.
+ */
+export function quantcastSettingsPage(): string {
+  const summary = `<div class="qc-cmp2-summary-section"><h2>We value your privacy</h2><p>We and our partners store and/or access information on a device.</p></div>
+<div class="qc-cmp2-footer"><div class="qc-cmp2-summary-buttons"><button mode="secondary" size="large" class=" css-47sehv"><span>MORE OPTIONS</span></button><button mode="primary" size="large" class=" css-47sehv"><span>AGREE</span></button></div></div>`;
+  const sw = (purpose: number, on: boolean) => `<div class="qc-cmp2-toggle-switch"><button role="switch" aria-checked="${on}" data-category="purpose-${purpose}" class="qc-cmp2-toggle"><span></span></button></div>`;
+  const purposes = `<div class="qc-cmp2-consent-info"><h2>Purposes</h2>
+<div>Store and/or access information on a device ${sw(1, false)}</div><div>Use limited data to select advertising ${sw(2, true)}</div><div>Measure content performance ${sw(8, true)}</div></div>
+<div class="qc-cmp2-footer"><div class="qc-cmp2-buttons-desktop"><button mode="primary" size="large" class=" css-1hy2vtq"><span>SAVE &amp; EXIT</span></button></div></div>`;
+  return `<!doctype html><html><head><title>Walled</title></head><body>${ARTICLE}
+<div id="qc-cmp2-container" data-nosnippet=""><div class="qc-cmp2-main" id="qc-cmp2-main"><div id="qc-cmp2-ui" role="dialog" aria-label="qc-cmp2-ui" aria-modal="true"></div></div></div>
+<script>
+  ${ANSWER}
+  var box = document.getElementById('qc-cmp2-container');
+  var ui = document.getElementById('qc-cmp2-ui');
+  ui.innerHTML = ${JSON.stringify(summary)};
+  var buttons = ui.querySelectorAll('.qc-cmp2-summary-buttons > button');
+  buttons[1].addEventListener('click', function () { answer('accepted', box); });
+  buttons[0].addEventListener('click', function () {
+    setTimeout(function () {
+      ui.innerHTML = ${JSON.stringify(purposes)};
+      ui.querySelectorAll('[role=switch]').forEach(function (s) { s.addEventListener('click', function () { s.setAttribute('aria-checked', String(s.getAttribute('aria-checked') !== 'true')); }); });
+      ui.querySelector('.qc-cmp2-buttons-desktop > button').addEventListener('click', function () { answer(saved(Array.from(ui.querySelectorAll('[role=switch]'))), box); });
+    }, ${LAYER_DRAW_MS});
+  });
+</script></body></html>`;
+}
+
+export const DIDOMI_CONTINUE_WITHOUT_AGREEING = `<!doctype html><html><head><title>Walled</title></head><body>${ARTICLE}
+<div id="didomi-host" data-nosnippet="true"><div class="didomi-popup-container"><div id="didomi-notice" class="didomi-regular-notice didomi-popup-notice" role="dialog">
+<a href="javascript:void(0)" class="didomi-continue-without-agreeing">Continuer sans accepter &rarr;</a>
+<p id="didomi-notice-title">Nous respectons votre vie privée</p>
+<button id="didomi-notice-learn-more-button" class="didomi-components-button">Personnaliser</button>
+<button id="didomi-notice-agree-button" class="didomi-components-button">Accepter &amp; Fermer</button></div></div></div>
+<script>
+  ${ANSWER}
+  var host = document.getElementById('didomi-host');
+  document.querySelector('.didomi-continue-without-agreeing').addEventListener('click', function () { answer('rejected', host); });
+  document.getElementById('didomi-notice-agree-button').addEventListener('click', function () { answer('accepted', host); });
+</script></body></html>`;

@@ -9,7 +9,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, resolveChromiumPath } from '../../../shared/src/infra/chromium.js';
 import { answerConsent } from '../../../services/fetcher/src/consent/consent.js';
 import type { PageCapturer } from '../../../services/fetcher/src/engine/browser/page-capturer.js';
-import { cookiebotSettingsPage, NO_DIALOG, ONETRUST_ACCEPT_ONLY, oneTrustSettingsPage, usercentricsV2SettingsPage, usercentricsV3Page } from '../../support/consent-layers.js';
+import { cookiebotSettingsPage, DIDOMI_CONTINUE_WITHOUT_AGREEING, NO_DIALOG, quantcastSettingsPage, ONETRUST_ACCEPT_ONLY, oneTrustSettingsPage, usercentricsV2SettingsPage, usercentricsV3Page } from '../../support/consent-layers.js';
 import { startSite, type TestSite } from '../../support/site.js';
 import { ctx, opts, startCapturer } from './helpers.js';
 
@@ -27,6 +27,8 @@ describe('consent option: Usercentrics v3 and settings layers', () => {
       '/onetrust-settings': oneTrustSettingsPage({ refuseAll: true }),
       '/onetrust-save': oneTrustSettingsPage({ refuseAll: false, preTicked: ['C0003'] }),
       '/cookiebot-settings': cookiebotSettingsPage({ preTicked: ['Preferences'] }),
+      '/quantcast-settings': quantcastSettingsPage(),
+      '/didomi-continue': DIDOMI_CONTINUE_WITHOUT_AGREEING,
       '/accept-only': ONETRUST_ACCEPT_ONLY,
       '/open': NO_DIALOG,
     });
@@ -83,6 +85,21 @@ describe('consent option: Usercentrics v3 and settings layers', () => {
     const page = await open('/cookiebot-settings');
     assert.deepEqual(await answerConsent(page, 'reject'), { requested: 'reject', result: 'rejected', platform: 'cookiebot', via: 'settings' });
     assert.deepEqual(await body(page), { consent: 'saved:essential', contentShown: true });
+  });
+
+  test('Quantcast with "More options" and "Agree": the purposes screen, its switches off, "Save & exit"', async () => {
+    const page = await open('/quantcast-settings');
+    assert.deepEqual(await answerConsent(page, 'reject'), { requested: 'reject', result: 'rejected', platform: 'quantcast', via: 'settings' });
+    assert.deepEqual(await body(page), { consent: 'saved:essential', contentShown: true });
+    const agreed = await open('/quantcast-settings');
+    assert.equal((await answerConsent(agreed, 'accept')).result, 'accepted');
+    assert.deepEqual(await body(agreed), { consent: 'accepted', contentShown: true });
+  });
+
+  test('Didomi\'s "Continue without agreeing" link is its reject', async () => {
+    const page = await open('/didomi-continue');
+    assert.deepEqual(await answerConsent(page, 'reject'), { requested: 'reject', result: 'rejected', platform: 'didomi', via: 'button' });
+    assert.deepEqual(await body(page), { consent: 'rejected', contentShown: true });
   });
 
   test('accept is the first layer\'s accept button: the settings layer is never opened for it', async () => {

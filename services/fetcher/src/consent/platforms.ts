@@ -48,8 +48,16 @@ export const PAGE_PLATFORMS: readonly ConsentButtons[] = [
       optional: '#CybotCookiebotDialog input[type="checkbox"][id^="CybotCookiebotDialogBodyLevelButton"]:checked:not([disabled])',
     },
   },
-  { platform: 'didomi', reject: ['#didomi-notice-disagree-button'], accept: ['#didomi-notice-agree-button'] },
-  { platform: 'quantcast', reject: ['#qc-cmp2-ui button[mode="secondary"]:nth-of-type(2)'], accept: ['#qc-cmp2-ui button[mode="primary"]'] },
+  // "Disagree", or the "Continue without agreeing" link some set-ups show instead.
+  { platform: 'didomi', reject: ['#didomi-notice-disagree-button', '#didomi-notice .didomi-continue-without-agreeing'], accept: ['#didomi-notice-agree-button'] },
+  {
+    platform: 'quantcast', reject: ['#qc-cmp2-ui #disagree-btn', '#qc-cmp2-ui .qc-cmp2-summary-buttons > button[mode="secondary"]:nth-of-type(2)'], accept: ['#qc-cmp2-ui .qc-cmp2-summary-buttons > button[mode="primary"]', '#qc-cmp2-ui button[mode="primary"]'],
+    // "More options" alone beside "Agree": the purposes screen, its switches off, "Save & exit".
+    settings: {
+      open: ['#qc-cmp2-ui .qc-cmp2-summary-buttons > button[mode="secondary"]:nth-of-type(1)'], reject: [], save: ['#qc-cmp2-ui .qc-cmp2-buttons-desktop > button[mode="primary"]'],
+      optional: '#qc-cmp2-ui .qc-cmp2-toggle-switch > button[aria-checked="true"]',
+    },
+  },
   { platform: 'trustarc', reject: ['#truste-consent-required'], accept: ['#truste-consent-button'] },
   // Usercentrics' Browser UI v2: `#usercentrics-root`; its second layer keeps the deny-all test id.
   {

@@ -45,7 +45,8 @@ export async function answerConsent(page: Page, choice: ConsentChoice): Promise<
     // A CMP that says its dialog is up (TCF) is given a moment to draw it (an iframe loading).
     const pending = seen.tcf && !seen.tcfRejected && choicePending(seen.tcf);
     let step = await look(page, choice, { click: true, open: true });
-    if (!step && pending) step = await lookUntil(page, choice, { click: true, open: true });
+    // (Still nothing to act on when the wait ends: a last look names a dialog shown without the choice.)
+    if (!step && pending) step = (await lookUntil(page, choice, { click: true, open: true })) ?? (await look(page, choice, { click: false, open: false }));
     // A settings layer just opened: its reject or save button, once drawn (never opened twice).
     if (step?.did === 'opened-settings') {
       const onLayer = await lookUntil(page, choice, { click: true, open: false }, (s) => s.did === 'answered' || s.did === 'settings-answered');

@@ -31,15 +31,17 @@ export interface LayerOptions {
   denyOnSecondLayer?: boolean;
   /** Optional purposes the site ticks in advance (a set-up some sites use). */
   preTicked?: string[];
+  /** "More" as the `a#uc-more-link` link some set-ups show in the message, not a button. */
+  moreAsLink?: boolean;
 }
 
 /** Usercentrics Web CMP v3: the aside's shadow root holds the first layer, then the second. */
 export function usercentricsV3Page(o: LayerOptions): string {
   const tick = (name: string) => (o.preTicked?.includes(name) ? ' checked' : '');
   const first = `<div class="cmp-wrapper cmp first-layer" role="dialog" aria-modal="true" aria-labelledby="uc-title">
-<h2 id="uc-title">Privacy Settings</h2><p id="uc-message">We use cookies and similar technologies to run this site and, with your consent, for statistics and marketing.</p>
+<h2 id="uc-title">Privacy Settings</h2><p id="uc-message">We use cookies and similar technologies to run this site and, with your consent, for statistics and marketing.${o.moreAsLink ? ' <a href="#" id="uc-more-link" data-action-type="more" role="button">More Information</a>' : ''}</p>
 <div class="cmp-buttons">${o.denyOnFirstLayer ? '<button id="deny" class="deny uc-deny-button" data-action-type="deny">Deny</button>' : ''}
-<button id="more" class="more uc-more-button" data-action-type="more">Settings</button>
+${o.moreAsLink ? '' : '<button id="more" class="more uc-more-button" data-action-type="more">Settings</button>'}
 <button id="accept" class="accept uc-accept-button" data-action-type="accept">Accept All</button></div></div>`;
   const second = `<div class="cmp-wrapper cmp second-layer" role="dialog" aria-modal="true"><h2>Privacy Settings</h2>
 <ul class="categories"><li><label>Essential <input type="checkbox" name="essential" checked disabled></label></li>
@@ -54,10 +56,10 @@ export function usercentricsV3Page(o: LayerOptions): string {
   var host = document.getElementById('usercentrics-cmp-ui');
   var root = host.attachShadow({ mode: 'open' });
   function wire() {
-    var deny = root.querySelector('#deny'), accept = root.querySelector('#accept'), more = root.querySelector('#more'), save = root.querySelector('#save');
+    var deny = root.querySelector('#deny'), accept = root.querySelector('#accept'), more = root.querySelector('#more, #uc-more-link'), save = root.querySelector('#save');
     if (deny) deny.addEventListener('click', function () { answer('rejected', host); });
     accept.addEventListener('click', function () { answer('accepted', host); });
-    if (more) more.addEventListener('click', function () { setTimeout(function () { root.innerHTML = ${JSON.stringify(second)}; wire(); }, ${LAYER_DRAW_MS}); });
+    if (more) more.addEventListener('click', function (e) { e.preventDefault(); setTimeout(function () { root.innerHTML = ${JSON.stringify(second)}; wire(); }, ${LAYER_DRAW_MS}); });
     if (save) save.addEventListener('click', function () { answer(saved(Array.from(root.querySelectorAll('input[type=checkbox]:not([disabled])'))), host); });
   }
   root.innerHTML = ${JSON.stringify(first)};

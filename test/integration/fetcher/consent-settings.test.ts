@@ -23,6 +23,7 @@ describe('consent option: Usercentrics v3 and settings layers', () => {
       '/uc3': usercentricsV3Page({ denyOnFirstLayer: true }),
       '/uc3-settings': usercentricsV3Page({ denyOnFirstLayer: false, preTicked: ['functional'] }),
       '/uc3-settings-deny': usercentricsV3Page({ denyOnFirstLayer: false, denyOnSecondLayer: true }),
+      '/uc3-more-link': usercentricsV3Page({ denyOnFirstLayer: false, moreAsLink: true }),
       '/uc2-settings': usercentricsV2SettingsPage(),
       '/onetrust-settings': oneTrustSettingsPage({ refuseAll: true }),
       '/onetrust-save': oneTrustSettingsPage({ refuseAll: false, preTicked: ['C0003'] }),
@@ -61,6 +62,9 @@ describe('consent option: Usercentrics v3 and settings layers', () => {
     const page = await open('/uc3-settings');
     assert.deepEqual(await answerConsent(page, 'reject'), { requested: 'reject', result: 'rejected', platform: 'usercentrics', via: 'settings' });
     assert.deepEqual(await body(page), { consent: 'saved:essential', contentShown: true });
+    const link = await open('/uc3-more-link');
+    assert.equal((await answerConsent(link, 'reject')).via, 'settings', 'its "More Information" link opens the settings too');
+    assert.deepEqual(await body(link), { consent: 'saved:essential', contentShown: true });
   });
 
   test('a settings layer\'s own deny-all button is preferred to saving (Usercentrics v3 and v2)', async () => {

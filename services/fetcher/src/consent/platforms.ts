@@ -66,8 +66,9 @@ export const PAGE_PLATFORMS: readonly ConsentButtons[] = [
   },
   // Usercentrics' Web CMP v3: `<aside id="usercentrics-cmp-ui">`, buttons named by id and data-action-type.
   {
-    platform: 'usercentrics', reject: ['button#deny', 'button[data-action-type="deny"]'], accept: ['button#accept', 'button[data-action-type="accept"]'], shadowHost: '#usercentrics-cmp-ui',
-    settings: { open: ['#more', '[data-action-type="more"]'], reject: [], save: ['button#save', 'button[data-action-type="save"]'], optional: SWITCHES_ON },
+    platform: 'usercentrics', reject: ['button#deny', 'button.uc-deny-button', 'button[data-action-type="deny"]'], accept: ['button#accept', 'button.uc-accept-button', 'button[data-action-type="accept"]'], shadowHost: '#usercentrics-cmp-ui',
+    // "More" is a button on some set-ups and a link (`a#uc-more-link`) on others.
+    settings: { open: ['#more', '#uc-more-link', '.uc-more-button', '[data-action-type="more"]'], reject: [], save: ['button#save', 'button.uc-save-button', 'button[data-action-type="save"]'], optional: SWITCHES_ON },
   },
   { platform: 'google-funding-choices', reject: ['.fc-consent-root .fc-cta-do-not-consent'], accept: ['.fc-consent-root .fc-cta-consent'] },
   { platform: 'consentmanager', reject: ['#cmpbox .cmpboxbtnno'], accept: ['#cmpbox .cmpboxbtnyes'] },

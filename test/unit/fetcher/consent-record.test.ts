@@ -4,6 +4,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { consentRecord, type ConsentSeen } from '../../../services/fetcher/src/consent/record.js';
 import type { TcfState } from '../../../services/fetcher/src/consent/tcf.js';
+import { ConsentRecord } from '../../../shared/src/domain/page-outcome/consent.js';
+import { TypeCompiler } from '@sinclair/typebox/compiler';
 
 const nothing: ConsentSeen = { choice: 'reject', tcfRejected: false, dialogStayed: false };
 const pending: TcfState = { cmpId: 6, cmpStatus: 'loaded', displayStatus: 'visible', gdprApplies: true, eventStatus: 'cmpuishown', purposeConsents: [], vendorConsents: 0 };
@@ -62,5 +64,17 @@ describe('consent record', () => {
     const record = consentRecord({ ...nothing, step: { platform: 'onetrust', did: 'opened-settings' }, failed: 'the page changed while its dialog was answered: Execution context was destroyed' });
     assert.deepEqual({ result: record.result, platform: record.platform }, { result: 'not-possible', platform: 'onetrust' });
     assert.match(record.reason ?? '', /Execution context was destroyed/);
+  });
+
+  test('a page\'s own TCF answers cannot make the event invalid: odd ids and long strings are bounded', () => {
+    const hostile = {
+      cmpId: 6.5, cmpStatus: 'loaded'.repeat(50), displayStatus: 42, eventStatus: 'useractioncomplete', gdprApplies: 'yes',
+      purposeConsents: [1, 1, Number.NaN, -3, 2.5, 4, ...Array.from({ length: 100 }, (_, i) => i + 5)], vendorConsents: -1,
+    } as unknown as TcfState;
+    const record = consentRecord({ ...nothing, tcf: hostile, step: { platform: 'onetrust', did: 'answered' } });
+    assert.ok(TypeCompiler.Compile(ConsentRecord).Check(record), JSON.stringify(record));
+    assert.deepEqual(record.tcf?.purposeConsents.slice(0, 3), [1, 4, 5]);
+    assert.equal(record.tcf?.purposeConsents.length, 32);
+    assert.deepEqual([record.tcf?.cmpId, record.tcf?.cmpStatus?.length, record.tcf?.displayStatus, record.tcf?.gdprApplies, record.tcf?.vendorConsents], [undefined, 30, undefined, undefined, 0]);
   });
 });

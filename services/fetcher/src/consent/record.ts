@@ -1,7 +1,7 @@
 // What the consent option did, as the page's record says it (metadata.consent; docs/api.md
 // "Page outcome", *Consent walls*): a pure function of what answerConsent saw, so every
 // case (answered, refused by the dialog, stored before, none found) is decided in one place.
-import type { ConsentChoice, ConsentRecord } from '../../../../shared/src/domain/page-outcome/consent.js';
+import { MAX_PURPOSES, TCF_STATUS_MAX, type ConsentChoice, type ConsentRecord } from '../../../../shared/src/domain/page-outcome/consent.js';
 import { choicePending, type TcfState } from './tcf.js';
 
 /** One look at the dialogs (consent.ts): what was found and what was clicked. */
@@ -34,7 +34,8 @@ export interface ConsentSeen {
 
 export function consentRecord(seen: ConsentSeen): ConsentRecord {
   const { choice, step } = seen;
-  const tcf = seen.tcfAfter ?? seen.tcf;
+  const found = seen.tcfAfter ?? seen.tcf;
+  const tcf = found ? boundedTcf(found) : undefined;
   const base: ConsentRecord = { requested: choice, result: 'none-found', ...(tcf ? { tcf } : {}) };
   const where = step?.frameUrl ? { frameUrl: step.frameUrl } : {};
   if (seen.failed) return { ...base, result: 'not-possible', ...(step ? { platform: step.platform } : {}), reason: seen.failed.slice(0, 200) };
@@ -58,4 +59,24 @@ export function consentRecord(seen: ConsentSeen): ConsentRecord {
     return { ...base, result: 'already-answered', platform: 'tcf' };
   }
   return base;
+}
+
+/**
+ * The TCF state as the event may hold it: the values come from the page's scripts, so a
+ * CMP (or a page posing as one) that answers with odd numbers or long strings cannot make
+ * page_fetched invalid. Purpose ids other than small positive integers are dropped.
+ */
+function boundedTcf(state: TcfState): NonNullable<ConsentRecord['tcf']> {
+  const text = (value: unknown) => (typeof value === 'string' ? value.slice(0, TCF_STATUS_MAX) : undefined);
+  const out: NonNullable<ConsentRecord['tcf']> = {
+    purposeConsents: [...new Set(state.purposeConsents)].filter((id) => Number.isInteger(id) && id >= 1 && id <= 1000).slice(0, MAX_PURPOSES),
+    vendorConsents: Number.isInteger(state.vendorConsents) && state.vendorConsents >= 0 ? state.vendorConsents : 0,
+  };
+  if (Number.isInteger(state.cmpId) && state.cmpId! >= 0) out.cmpId = state.cmpId!;
+  for (const key of ['cmpStatus', 'displayStatus', 'eventStatus'] as const) {
+    const value = text(state[key]);
+    if (value !== undefined) out[key] = value;
+  }
+  if (typeof state.gdprApplies === 'boolean') out.gdprApplies = state.gdprApplies;
+  return out;
 }

@@ -18,6 +18,11 @@ export type ConsentChoice = (typeof CONSENT_CHOICES)[number];
 export const CONSENT_RESULTS = ['rejected', 'accepted', 'already-answered', 'none-found', 'not-possible'] as const;
 export type ConsentResult = (typeof CONSENT_RESULTS)[number];
 
+/** TCF purposes are 1 to 11 today; the list is capped so a page's own numbers cannot grow the event. */
+export const MAX_PURPOSES = 32;
+/** Bounds of the TCF strings recorded (the CMP's values come from the page's scripts). */
+export const TCF_STATUS_MAX = 30;
+
 export const ConsentRecord = Type.Object({
   requested: StringEnum(CONSENT_CHOICES),
   result: StringEnum(CONSENT_RESULTS),
@@ -31,12 +36,12 @@ export const ConsentRecord = Type.Object({
   reason: Type.Optional(Type.String({ maxLength: 200 })),
   /** What the CMP said through the TCF API after the answer (or as found). */
   tcf: Type.Optional(Type.Object({
-    cmpId: Type.Optional(Type.Integer()),
-    cmpStatus: Type.Optional(Type.String({ maxLength: 20 })),
-    displayStatus: Type.Optional(Type.String({ maxLength: 20 })),
+    cmpId: Type.Optional(Type.Integer({ minimum: 0 })),
+    cmpStatus: Type.Optional(Type.String({ maxLength: TCF_STATUS_MAX })),
+    displayStatus: Type.Optional(Type.String({ maxLength: TCF_STATUS_MAX })),
     gdprApplies: Type.Optional(Type.Boolean()),
-    eventStatus: Type.Optional(Type.String({ maxLength: 30 })),
-    purposeConsents: Type.Array(Type.Integer()),
+    eventStatus: Type.Optional(Type.String({ maxLength: TCF_STATUS_MAX })),
+    purposeConsents: Type.Array(Type.Integer({ minimum: 1 }), { maxItems: MAX_PURPOSES }),
     vendorConsents: Type.Integer({ minimum: 0 }),
   })),
 });

@@ -116,8 +116,13 @@ async function dialogGone(page: Page, choice: ConsentChoice): Promise<boolean> {
 async function inFrame(frame: Frame, platforms: readonly ConsentButtons[], choice: ConsentChoice, mode: LookMode): Promise<Omit<DialogStep, 'frameUrl'> | undefined> {
   const look = frame.evaluate(dialogStep, { platforms: platforms.map(({ platform, reject, accept, settings, shadowHost }) => ({ platform, reject, accept, ...(settings ? { settings } : {}), ...(shadowHost ? { shadowHost } : {}) })), choice, ...mode });
   const timeout = new Promise<null>((resolve) => setTimeout(() => resolve(null), FRAME_LOOK_MS).unref());
-  return (await Promise.race([look, timeout]).catch(() => null)) ?? undefined;
+  const found = await Promise.race([look, timeout]).catch(() => null);
+  // What the frame answered is the page's to tamper with: only our own names are taken.
+  if (!found || !platforms.some((p) => p.platform === found.platform) || !STEPS.has(found.did)) return undefined;
+  return { platform: found.platform, did: found.did };
 }
+
+const STEPS = new Set<string>(['answered', 'settings-answered', 'opened-settings', 'no-choice'] satisfies DialogStep['did'][]);
 
 // Runs in the frame (serialised by Playwright: it must not use anything from this module).
 function dialogStep({ platforms, choice, click, open }: { platforms: ConsentButtons[]; choice: ConsentChoice } & LookMode): Omit<DialogStep, 'frameUrl'> | null {

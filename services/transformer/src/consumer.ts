@@ -121,7 +121,7 @@ export class TransformConsumer {
       }, { signal: mctx.signal, key: apiKeyId, budgetMs: ctx.config.transformTimeoutMs });
     const transformMs = Math.round(performance.now() - started);
     // A challenge, block or empty page fails with its evidence (outcome/failure.ts), before it is observed or stored.
-    const refused = outcomeRefusal(event.kind, out.metadata, options);
+    const refused = outcomeRefusal(event.kind, out.metadata, options, engineUsed(event.data));
     if (refused) return recordPageFailure(ctx.log, at, refused, mctx.deliveryCount, this.deps, requested.data.cacheKey);
     const observed = await this.observe(event, requested, out.markdown, clock());
 

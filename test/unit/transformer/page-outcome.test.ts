@@ -97,6 +97,17 @@ describe('page outcome vocabulary', () => {
     assert.equal(outcomeRefusal('scrape', metadata, normalizeScrapeOptions({ formats: ['markdown'], acceptOutcomes: ['empty'] })), undefined);
   });
 
+  test('given an empty page read over HTTP, then its message says it was not rendered and names the browser engine', () => {
+    const shell = '<!doctype html><html><head><title>App</title></head><body><div id="root"></div><script src="/app.js"></script></body></html>';
+    const metadata = classify({ html: shell, url: 'https://example.com/app', status: 200, headers: {} });
+    const options = normalizeScrapeOptions({ formats: ['markdown'] });
+    const overHttp = outcomeRefusal('scrape', metadata, options, 'http')!;
+    assert.equal(overHttp.code, 'PAGE_EMPTY');
+    assert.match(overHttp.message, /^the page is empty as served \(read over HTTP, without running its scripts\).*engine "browser" runs its scripts; acceptOutcomes \["empty"\]/);
+    assert.match(outcomeRefusal('scrape', metadata, options, 'browser')!.message, /^the page is empty \(no content after rendering\)/);
+    assert.doesNotMatch(outcomeRefusal('scrape', metadata, options, 'browser')!.message, /engine "browser"/);
+  });
+
   test('only the headers the classifier reads are kept, and cookies by name only', () => {
     const picked = pickOutcomeHeaders({
       Server: 'cloudflare', 'CF-Mitigated': 'challenge', authorization: 'Bearer secret', 'content-type': 'text/html',

@@ -3,7 +3,9 @@
 // and headers their vendors send, scraped in Chromium. A Cloudflare-style challenge fails
 // with PAGE_CHALLENGE and its evidence and is not charged to the quota; an article about
 // CAPTCHAs completes `ok`; acceptOutcomes takes the challenge as content; a soft 404 in a
-// crawl counts under failedUrls.
+// crawl counts under failedUrls; the consent option's record (metadata.consent) says what it
+// did to a Usercentrics v3 dialog with only "accept" and "settings", that a page had none, and
+// that an accept-only banner could not be refused.
 import assert from 'node:assert/strict';
 import type http from 'node:http';
 import { after, before, describe, test } from 'node:test';
@@ -11,6 +13,7 @@ import { startSite, type Route, type TestSite } from '../support/site.js';
 import { startSystem, type TrawlSystem } from '../support/system.js';
 import { scrapeToEnd } from '../support/scrape-job.js';
 import { loadCorpus, type CorpusPage } from '../support/outcome-corpus.js';
+import { NO_DIALOG, ONETRUST_ACCEPT_ONLY, usercentricsV3Page } from '../support/consent-layers.js';
 
 /** Serves a corpus page as its vendor does: its status and headers (Set-Cookie as several headers). */
 function served(page: CorpusPage): Route {
@@ -33,6 +36,9 @@ describe('page outcome end to end', () => {
         <a href="/crawl/article">article</a> <a href="/crawl/gone">gone</a></main></body></html>`,
       '/crawl/article': served(page('ok/cookie-recipe.html')),
       '/crawl/gone': served(page('soft-404/wordpress-oops.html')),
+      '/consent-settings': usercentricsV3Page({ denyOnFirstLayer: false, preTicked: ['marketing'] }),
+      '/consent-none': NO_DIALOG,
+      '/consent-accept-only': ONETRUST_ACCEPT_ONLY,
       // A site whose every page but the first is a challenge.
       '/walled': `<html><head><title>Walled start</title></head><body><main><h1>Walled start</h1><p>${'An ordinary start page that links to pages behind a bot wall. '.repeat(20)}</p>
         ${Array.from({ length: 8 }, (_, i) => `<a href="/walled/${i}">page ${i}</a>`).join(' ')}</main></body></html>`,
@@ -78,6 +84,30 @@ describe('page outcome end to end', () => {
     assert.equal(job.metadata.pageOutcome, 'challenge');
     assert.ok(job.metadata.pageOutcomeEvidence.includes('header cf-mitigated: challenge'));
     assert.match(job.markdown, /review the security of your connection/);
+  });
+
+  test('consent: the settings layer is walked to reject, and the record is on the result and on page_fetched', async () => {
+    const job = await scrapeToEnd(system, { url: site.url('/consent-settings'), consent: 'reject', formats: ['markdown', 'rawHtml'] });
+    assert.equal(job.status, 'COMPLETED', JSON.stringify(job.error));
+    const record = { requested: 'reject', result: 'rejected', platform: 'usercentrics', via: 'settings' };
+    assert.deepEqual(job.metadata.consent, record);
+    assert.match(job.markdown, /Behind the wall/);
+    assert.match(job.rawHtml, /data-consent="saved:essential"/);
+    const events = await system.api('GET', `/api/v1/scrape/${job.id}/events?limit=100`);
+    assert.deepEqual(events.body.events.find((e: any) => e.event === 'page_fetched')?.data.consent, record);
+
+    const none = await scrapeToEnd(system, { url: site.url('/consent-none'), consent: 'reject' });
+    assert.equal(none.status, 'COMPLETED', JSON.stringify(none.error));
+    assert.deepEqual(none.metadata.consent, { requested: 'reject', result: 'none-found' });
+    const without = await scrapeToEnd(system, { url: site.url('/consent-none') });
+    assert.equal(without.metadata.consent, undefined);
+
+    // A banner with nothing to reject with: captured as it is (a consent wall), and the record says why.
+    const stuck = await scrapeToEnd(system, { url: site.url('/consent-accept-only'), consent: 'reject' });
+    assert.equal(stuck.status, 'COMPLETED', JSON.stringify(stuck.error));
+    assert.equal(stuck.metadata.pageOutcome, 'consent-wall');
+    assert.deepEqual({ result: stuck.metadata.consent?.result, platform: stuck.metadata.consent?.platform }, { result: 'not-possible', platform: 'onetrust' });
+    assert.match(stuck.metadata.consent?.reason ?? '', /no reject button/);
   });
 
   test('acceptOutcomes is validated: an unknown outcome is a 400 problem', async () => {

@@ -140,6 +140,7 @@ export class FetchWorker {
         ...(result.domSnapshot ? { domSnapshot: result.domSnapshot } : {}),
         ...(result.outcomeHeaders && Object.keys(result.outcomeHeaders).length ? { outcomeHeaders: result.outcomeHeaders } : {}),
         ...(result.validators ? { validators: result.validators } : {}),
+        ...(result.consent ? { consent: result.consent } : {}),
       }, { eventId: newId(), now }),
       { once: true },
     );

@@ -121,7 +121,7 @@ export class TransformConsumer {
       }, { signal: mctx.signal, key: apiKeyId, budgetMs: ctx.config.transformTimeoutMs });
     const transformMs = Math.round(performance.now() - started);
     // A challenge, block or empty page fails with its evidence (outcome/failure.ts), before it is observed or stored.
-    const refused = outcomeRefusal(event.kind, out.metadata, options);
+    const refused = outcomeRefusal(event.kind, out.metadata, options, engineUsed(event.data));
     if (refused) return recordPageFailure(ctx.log, at, refused, mctx.deliveryCount, this.deps, requested.data.cacheKey);
     const observed = await this.observe(event, requested, out.markdown, clock());
 
@@ -186,7 +186,8 @@ export class TransformConsumer {
         result,
         // The engine that served the page rides once, in the result's metadata (scrape,
         // crawl and batch results alike); the scrape read model shows it in the timings too.
-        metadata: { ...content.metadata, engine: engineUsed(event.data) },
+        // What the consent option did rides along the same way (page_fetched.consent).
+        metadata: { ...content.metadata, engine: engineUsed(event.data), ...(event.data.consent ? { consent: event.data.consent } : {}) },
         links: content.links.slice(0, MAX_EVENT_LINKS),
         timings: {
           queueWaitMs: t.queueWaitMs, fetchMs: t.fetchMs, renderMs: t.renderMs, screenshotMs: t.screenshotMs, transformMs,

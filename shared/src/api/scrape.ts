@@ -6,6 +6,7 @@ import { ChangeTrackingReport } from '../domain/change-tracking.js';
 import { FetchTimings } from '../domain/events/common.js';
 import { ScrapeRequestSchema } from '../domain/scrape-options.js';
 import { StringEnum } from '../domain/string-enum.js';
+import { ConsentRecord } from '../domain/page-outcome/consent.js';
 import { WaitMs, ScrapeStatusSchema } from './common.js';
 
 export const ScreenshotView = Type.Object({
@@ -39,6 +40,8 @@ export const Metadata = Type.Object({
   pagesWithoutText: Type.Optional(Type.Array(Type.Integer(), { description: 'PDF with a text layer: the pages (1-based, first 100) without one (scanned or blank)' })),
   parsed: Type.Optional(Type.Boolean({ description: 'Documents: false when `parsers` left the type out (only the document link)' })),
   engine: Type.Optional(StringEnum(['browser', 'http'] as const, { description: 'The engine that fetched the page: browser (rendered in Chromium) or http (one GET; rawHtml is the served HTML)' })),
+  /** With the consent option: what it did (docs/api.md "Page outcome", *Consent walls*). */
+  consent: Type.Optional(ConsentRecord),
 }, { additionalProperties: true });
 export type Metadata = Static<typeof Metadata>;
 

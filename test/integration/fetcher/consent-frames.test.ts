@@ -84,7 +84,7 @@ describe('consent option: iframes and the IAB TCF API', () => {
     assert.deepEqual({ platform: answer.platform, via: answer.via }, { platform: 'trustarc', via: 'button' });
     assert.deepEqual(await body(page), { consent: 'rejected', contentShown: true });
     const lookalike = await open('/trustarc-lookalike');
-    assert.deepEqual(await answerConsent(lookalike, 'reject'), {});
+    assert.deepEqual(await answerConsent(lookalike, 'reject'), { requested: 'reject', result: 'none-found' });
     assert.deepEqual(await body(lookalike), { contentShown: false });
   });
 
@@ -100,7 +100,7 @@ describe('consent option: iframes and the IAB TCF API', () => {
   test('a TCF CMP that offers postRejectAll is asked through __tcfapi, and reports every purpose refused', async () => {
     const page = await open('/tcf-reject-command');
     const answer = await answerConsent(page, 'reject');
-    assert.deepEqual({ platform: answer.platform, via: answer.via }, { platform: 'tcf', via: 'tcf' });
+    assert.deepEqual({ result: answer.result, platform: answer.platform, via: answer.via }, { result: 'rejected', platform: 'tcf', via: 'tcf' });
     assert.equal(answer.tcf?.cmpId, 6);
     assert.equal(answer.tcf?.eventStatus, 'useractioncomplete');
     assert.deepEqual(answer.tcf?.purposeConsents, []);
@@ -126,7 +126,7 @@ describe('consent option: iframes and the IAB TCF API', () => {
     const page = await open('/tcf-stored');
     const answer = await answerConsent(page, 'reject');
     assert.equal(answer.via, undefined);
-    assert.equal(answer.platform, undefined);
+    assert.deepEqual({ result: answer.result, platform: answer.platform }, { result: 'already-answered', platform: 'tcf' });
     assert.deepEqual({ status: answer.tcf?.eventStatus, cmpStatus: answer.tcf?.cmpStatus, purposes: answer.tcf?.purposeConsents }, { status: 'tcloaded', cmpStatus: 'loaded', purposes: ALL_PURPOSES });
     assert.deepEqual(await body(page), { consent: 'accepted', contentShown: true });
   });
@@ -134,14 +134,14 @@ describe('consent option: iframes and the IAB TCF API', () => {
   test('a stub whose CMP never loads: its calls stay queued, the wait is bounded and nothing is answered', async () => {
     const page = await open('/tcf-stub-only');
     const answer = await answerConsent(page, 'reject');
-    assert.deepEqual(answer, { tcf: { cmpStatus: 'stub', gdprApplies: true, purposeConsents: [], vendorConsents: 0 } });
+    assert.deepEqual(answer, { requested: 'reject', result: 'none-found', tcf: { cmpStatus: 'stub', gdprApplies: true, purposeConsents: [], vendorConsents: 0 } });
     assert.ok(await page.evaluate(() => (window as unknown as { __tcfapi: () => unknown[] }).__tcfapi().length > 0), 'the stub queued the listener');
   });
 
   test('a bot check\'s frame is never looked into, even with a consent platform\'s button ids in it', async () => {
     const page = await open('/bot-check');
     assert.ok(page.frames().some((f) => f.url().includes('/cdn-cgi/challenge-platform/')), 'the bot check frame loaded');
-    assert.deepEqual(await answerConsent(page, 'reject'), {});
+    assert.deepEqual(await answerConsent(page, 'reject'), { requested: 'reject', result: 'none-found' });
     assert.equal(await page.evaluate(() => document.body.dataset.botCheck), undefined);
   });
 });

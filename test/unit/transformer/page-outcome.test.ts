@@ -63,6 +63,13 @@ describe('page outcome on the fixture corpus', () => {
     assert.ok(evidence.includes('header server: cloudflare'), evidence.join(' · '));
     assert.ok(evidence.some((e) => e.startsWith('cloudflare: element #challenge-')), evidence.join(' · '));
   });
+
+  test('a Discourse topic saved before its app ran is empty, and says it is Discourse\'s splash', () => {
+    const page = corpus.find((p) => p.file === 'empty/discourse-splash.html')!;
+    const meta = classify(page);
+    assert.equal(meta.pageOutcome, 'empty');
+    assert.ok(meta.pageOutcomeEvidence!.includes('discourse: element #d-splash'), meta.pageOutcomeEvidence!.join(' · '));
+  });
 });
 
 describe('page outcome vocabulary', () => {
@@ -88,6 +95,17 @@ describe('page outcome vocabulary', () => {
     assert.equal(outcomeRefusal('scrape', metadata, normalizeScrapeOptions({ formats: ['markdown'] }))?.code, 'PAGE_EMPTY');
     assert.equal(outcomeRefusal('scrape', metadata, normalizeScrapeOptions({ formats: ['markdown', 'rawHtml'] })), undefined);
     assert.equal(outcomeRefusal('scrape', metadata, normalizeScrapeOptions({ formats: ['markdown'], acceptOutcomes: ['empty'] })), undefined);
+  });
+
+  test('given an empty page read over HTTP, then its message says it was not rendered and names the browser engine', () => {
+    const shell = '<!doctype html><html><head><title>App</title></head><body><div id="root"></div><script src="/app.js"></script></body></html>';
+    const metadata = classify({ html: shell, url: 'https://example.com/app', status: 200, headers: {} });
+    const options = normalizeScrapeOptions({ formats: ['markdown'] });
+    const overHttp = outcomeRefusal('scrape', metadata, options, 'http')!;
+    assert.equal(overHttp.code, 'PAGE_EMPTY');
+    assert.match(overHttp.message, /^the page is empty as served \(read over HTTP, without running its scripts\).*engine "browser" runs its scripts; acceptOutcomes \["empty"\]/);
+    assert.match(outcomeRefusal('scrape', metadata, options, 'browser')!.message, /^the page is empty \(no content after rendering\)/);
+    assert.doesNotMatch(outcomeRefusal('scrape', metadata, options, 'browser')!.message, /engine "browser"/);
   });
 
   test('only the headers the classifier reads are kept, and cookies by name only', () => {

@@ -12,6 +12,8 @@ const WHAT: Record<string, string> = {
   empty: 'empty (no content after rendering)',
 };
 
+const UNRENDERED = 'empty as served (read over HTTP, without running its scripts)';
+
 /** Pages that fail on their outcome: the ones whose content is the result (a map reads only links). */
 const JUDGED_KINDS = new Set(['scrape', 'crawl', 'batch']);
 
@@ -22,7 +24,11 @@ export interface OutcomeRefusal {
   evidence: string[];
 }
 
-export function outcomeRefusal(kind: string, metadata: TransformMetadata, options: Pick<ResolvedScrapeOptions, 'acceptOutcomes' | 'formats'>): OutcomeRefusal | undefined {
+/**
+ * `engine`: the engine that fetched the page. An empty page read over HTTP was never rendered:
+ * its message says so and names the engine that runs the page's scripts.
+ */
+export function outcomeRefusal(kind: string, metadata: TransformMetadata, options: Pick<ResolvedScrapeOptions, 'acceptOutcomes' | 'formats'>, engine?: 'browser' | 'http'): OutcomeRefusal | undefined {
   const outcome = metadata.pageOutcome;
   if (!outcome || !JUDGED_KINDS.has(kind)) return undefined;
   // Who asked for rawHtml gets the HTML as it came, which an empty page still has (an app
@@ -33,7 +39,8 @@ export function outcomeRefusal(kind: string, metadata: TransformMetadata, option
   const evidence = metadata.pageOutcomeEvidence ?? [];
   return {
     code,
-    message: `the page is ${WHAT[outcome] ?? outcome}, not the content asked for (${evidence.slice(0, 4).join('; ')}); acceptOutcomes ["${outcome}"] takes it as content`,
+    message: `the page is ${outcome === 'empty' && engine === 'http' ? UNRENDERED : WHAT[outcome] ?? outcome}, not the content asked for (${evidence.slice(0, 4).join('; ')}); `
+      + `${outcome === 'empty' && engine === 'http' ? 'engine "browser" runs its scripts; ' : ''}acceptOutcomes ["${outcome}"] takes it as content`,
     pageOutcome: outcome,
     evidence,
   };

@@ -71,6 +71,8 @@ export const ID_MARKERS: Record<string, Marker> = {
   '__nuxt': { vendor: 'nuxt', kind: 'spa-root' },
   'svelte': { vendor: 'svelte', kind: 'spa-root' },
   'ember-app': { vendor: 'ember', kind: 'spa-root' },
+  // Discourse's splash, shown until its Ember app has loaded the topic.
+  'd-splash': { vendor: 'discourse', kind: 'spa-root' },
 };
 
 /** Id prefixes (ids carrying a generated suffix). */

@@ -2,6 +2,7 @@
 import { FormatRegistry, Type, type Static } from '@sinclair/typebox';
 import { PAGE_ERROR_CODES } from '../errors.js';
 import { PageOutcomeSchema } from '../page-outcome/outcome.js';
+import { ConsentRecord } from '../page-outcome/consent.js';
 
 // TypeBox's compiler knows no formats until told: ISO 8601 UTC timestamps, as the spec shows them.
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
@@ -44,6 +45,8 @@ export const PageMetadata = Type.Object(
     /** What the page is, and what was seen (docs/api.md "Page outcome"); absent on documents and older events. */
     pageOutcome: Type.Optional(PageOutcomeSchema),
     pageOutcomeEvidence: Type.Optional(Type.Array(Type.String())),
+    /** What the `consent` option did (page_fetched.consent; docs/api.md "Page outcome"): only when it was asked for. */
+    consent: Type.Optional(ConsentRecord),
     /** The page answered 304 to a conditional fetch: this is the stored observation's content (shared/src/domain/conditional-fetch.ts). */
     notModified: Type.Optional(Type.Boolean()),
     /** 'sitemap-lastmod': a recrawl did not fetch the page at all (its sitemap lastmod is not newer than its last observation). */

@@ -10,6 +10,7 @@ import type { ChangeTrackingReport } from '../change-tracking.js';
 import { DocumentKindSchema } from '../document-type.js';
 import { ResolvedScrapeOptions } from '../scrape-options.js';
 import { EngineUsed, FetchTimings, PageError, PageMetadata, PayloadRef, Timestamp, Timings } from './common.js';
+import { ConsentRecord } from '../page-outcome/consent.js';
 
 export const PageRequested = Type.Object({
   url: Type.String(),
@@ -102,6 +103,8 @@ export const PageFetched = Type.Object({
    * Set-Cookie as cookie names only). Absent when none was sent, and on older events.
    */
   outcomeHeaders: Type.Optional(Type.Record(Type.String(), Type.String())),
+  /** What the `consent` option did on the page (shared/src/domain/page-outcome/consent.ts); only when it was asked for. */
+  consent: Type.Optional(ConsentRecord),
   /** The response's ETag / Last-Modified (HTTP engine, HTML pages): the next conditional fetch sends them. */
   validators: Type.Optional(Type.Object({ etag: Type.Optional(Type.String()), lastModified: Type.Optional(Type.String()) })),
   /**

@@ -16,6 +16,7 @@ import type { SsrfProxy } from './ssrf-proxy.js';
 import type { ServedResponse } from '../http-engine.js';
 import { pickOutcomeHeaders } from '../../../../../shared/src/domain/page-outcome/outcome.js';
 import { answerConsent } from '../../consent/consent.js';
+import type { ConsentRecord } from '../../../../../shared/src/domain/page-outcome/consent.js';
 
 export interface CaptureResult {
   finalUrl: string;
@@ -38,6 +39,8 @@ export interface CaptureResult {
   domSnapshot?: 'domcontentloaded' | 'served';
   /** The main response's headers the page outcome reads (shared/src/domain/page-outcome pickOutcomeHeaders). */
   outcomeHeaders?: Record<string, string>;
+  /** What the consent option did (services/fetcher/src/consent), when it was asked for. */
+  consent?: ConsentRecord;
 }
 
 /** What watches the page for scripts that misbehave (page-interceptor.ts, dom-snapshot.ts). */
@@ -117,7 +120,7 @@ export class CaptureRun {
     const committed = performance.now();
     if (!this.downloaded) await this.settlePage();
     // The consent option: the platform's reject/accept button, before waitFor and actions see the page.
-    if (!this.downloaded && this.options.consent) await answerConsent(this.page, this.options.consent);
+    const consent = !this.downloaded && this.options.consent ? await answerConsent(this.page, this.options.consent) : undefined;
     await this.waitFor();
     await runActions(this.options.actions, { page: this.page, deadline: this.deadline, screenshot: () => this.shoot('action') });
     const html = await this.finalHtml();
@@ -139,6 +142,7 @@ export class CaptureRun {
       },
       ...(this.fallbacks.aborted.length ? { abortedNavigations: this.fallbacks.aborted } : {}),
       ...(this.fallbacks.domSnapshot ? { domSnapshot: this.fallbacks.domSnapshot } : {}),
+      ...(consent ? { consent } : {}),
     };
   }
 

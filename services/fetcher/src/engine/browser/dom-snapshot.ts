@@ -29,9 +29,30 @@ function countText(doc: Document): number {
   return chars;
 }
 
-/** Runs in the page: the document serialized as page.content() does (doctype, root element). */
+/**
+ * Runs in the page: the document serialized as page.content() does (doctype, root element),
+ * except that open shadow roots are kept as declarative ones (`<template shadowrootmode>`):
+ * outerHTML drops them, and a page built of web components would read as empty. Pages
+ * without a shadow root (most) take the plain outerHTML path.
+ */
 function serialize(doc: Document): string {
-  return (doc.doctype ? new XMLSerializer().serializeToString(doc.doctype) : '') + (doc.documentElement?.outerHTML ?? '');
+  const doctype = doc.doctype ? new XMLSerializer().serializeToString(doc.doctype) : '';
+  const root = doc.documentElement;
+  if (!root) return doctype;
+  const shadowRoots: ShadowRoot[] = [];
+  const scopes: Array<Element | ShadowRoot> = [root];
+  while (scopes.length > 0) {
+    const walker = doc.createTreeWalker(scopes.pop()!, NodeFilter.SHOW_ELEMENT);
+    for (let node: Node | null = walker.currentNode; node; node = walker.nextNode()) {
+      const shadow = (node as Element).shadowRoot;
+      if (shadow) { shadowRoots.push(shadow); scopes.push(shadow); }
+    }
+  }
+  type WithGetHtml = Element & { getHTML?: (options: { shadowRoots: ShadowRoot[] }) => string };
+  const getHTML = (root as WithGetHtml).getHTML;
+  if (shadowRoots.length === 0 || typeof getHTML !== 'function') return doctype + root.outerHTML;
+  const attrs = Array.from(root.attributes, (a) => ` ${a.name}="${a.value.replace(/&/g, '&amp;').replace(/"/g, '&quot;')}"`).join('');
+  return `${doctype}<html${attrs}>${getHTML.call(root, { shadowRoots })}</html>`;
 }
 
 export interface TextCounts {

@@ -101,6 +101,19 @@ describe('conditional fetches end to end', () => {
     assert.equal(third.changeTracking.notModified, true);
     assert.equal(third.markdown, undefined, 'only the formats asked');
 
+    // No copy: each 304's page_completed names the first page's stored result (the third's
+    // through the second's), with the formats asked of it and its own change report.
+    const completedOf = async (id: string): Promise<any> =>
+      (await system.api('GET', `/api/v1/scrape/${id}/events`)).body.events.find((e: any) => e.event === 'page_completed').data;
+    const [made, reused, reusedAgain] = [await completedOf(first.id), await completedOf(second.id), await completedOf(third.id)];
+    assert.equal(made.reusedResult, undefined, 'the first load stored its result');
+    assert.equal(reused.reusedResult?.storedAt, made.completedAt, JSON.stringify(reused));
+    assert.deepEqual(reused.reusedResult.formats, ['markdown']);
+    assert.equal(reused.reusedResult.changeTracking.changeStatus, 'same');
+    assert.equal(reusedAgain.reusedResult?.storedAt, made.completedAt, 'a chain of 304s still names the first result');
+    assert.deepEqual(reusedAgain.reusedResult.formats, []);
+    assert.equal(reusedAgain.result.size, made.result.size);
+
     // Off per request: a full load without validators, which sees what the server really sends now.
     const full = await scrape(url, { conditional: false });
     const last = answersFor('/pricing').at(-1)!;

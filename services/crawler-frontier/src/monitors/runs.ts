@@ -96,7 +96,9 @@ export async function runOutcome(deps: RunDeps, def: MonitorCreated, runId: stri
 }
 
 async function pageOf(deps: RunDeps, url: string, completed: StoredEvent & { event: 'page_completed' }): Promise<RunPage> {
-  const payload = await deps.payloads.getJson<PageResultPayload>(completed.data.result);
-  const report = payload.changeTracking;
+  // A 304's page names an older page's result: its own report is on the event (reused-result.ts).
+  const report = completed.data.reusedResult
+    ? completed.data.reusedResult.changeTracking
+    : (await deps.payloads.getJson<PageResultPayload>(completed.data.result)).changeTracking;
   return { url, changeStatus: report?.changeStatus, ...(report?.diff ? { diff: report.diff } : {}) };
 }

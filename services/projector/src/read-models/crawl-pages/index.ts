@@ -2,6 +2,7 @@
 // GET /crawl/:id). Created by the frontier's page_requested; the first result wins, like
 // the crawl decider counts it. Content comes from the result payload in the Object Store.
 import type { PageResultPayload, StoredEvent } from '../../../../../shared/src/domain/events/index.js';
+import { pageResult, resultStoredAt } from '../../../../../shared/src/domain/reused-result.js';
 import type { CrawlPageDoc } from '../../../../../shared/src/infra/store/index.js';
 import { pageContent, type PageContentFields } from '../job-fold.js';
 import type { HydrateDeps, ReadModel } from '../types.js';
@@ -43,8 +44,9 @@ export function evolve(doc: CrawlPageDoc | null, event: StoredEvent, hydrated: C
 
 async function hydrate(event: StoredEvent, deps: HydrateDeps): Promise<CrawlPageHydrated> {
   if (event.event !== 'page_completed') return {};
-  const payload = await deps.getJson<PageResultPayload>(event.data.result);
-  return pageContent(payload, new Date(Date.parse(event.data.completedAt) + deps.payloadTtlMs).toISOString());
+  // A 304's page may name an older page's result (reused-result.ts): its formats and change report are the event's.
+  const payload = pageResult(await deps.getJson<PageResultPayload>(event.data.result), event.data);
+  return pageContent(payload, new Date(Date.parse(resultStoredAt(event.data)) + deps.payloadTtlMs).toISOString());
 }
 
 export const crawlPagesReadModel: ReadModel<CrawlPageDoc, CrawlPageHydrated> = {

@@ -175,6 +175,12 @@ describe('conditional fetches end to end', () => {
     const third = await crawl();
     const thirdAnswers = answers.slice(beforeThird).filter((a) => pages.has(a.path) && a.path.startsWith('/site'));
     assert.deepEqual(thirdAnswers.map((a) => a.status), thirdAnswers.map(() => 304), JSON.stringify(thirdAnswers));
-    for (const [path, page] of third) assert.equal(page.metadata.notModified, true, path);
+    for (const [path, page] of third) {
+      assert.equal(page.metadata.notModified, true, path);
+      // Its content is the one stored by the first crawl (read from the second's page), its report its own.
+      assert.equal(page.markdown, first.get(path)!.markdown, path);
+      assert.equal(page.changeTracking.changeStatus, 'same', path);
+      assert.notEqual(page.changeTracking.previousJobId, second.get(path)!.changeTracking.previousJobId, `${path}: compared with the second crawl, not a copy of its report`);
+    }
   });
 });

@@ -157,7 +157,7 @@ export class TransformConsumer {
     if (!reusable(basis, options)) return this.completeNotModifiedCopy(event, requested);
     const deps = { log: ctx.log, payloads: ctx.payloads, baselines: this.baselines };
     const source = await sourcePage(deps, basis);
-    const reused = reusedResultOf(source, options);
+    const reused = reusedResultOf(source, basis, options);
     // A recrawl's sitemap skip looked at nothing: no observation, the last one stays the baseline.
     const observed = basis.by
       ? skippedReport(basis, options)

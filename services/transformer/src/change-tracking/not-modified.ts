@@ -60,8 +60,8 @@ export function reusable(basis: Basis, options: ResolvedScrapeOptions): boolean 
 }
 
 /** What a named result's page_completed carries instead of a copy. */
-export function reusedResultOf(source: Completed, options: ResolvedScrapeOptions): { formats: string[]; storedAt: string } {
-  return { formats: contentFormats(options), storedAt: resultStoredAt(source.data) };
+export function reusedResultOf(source: Completed, basis: Basis, options: ResolvedScrapeOptions): { formats: string[]; storedAt: string; source: Basis['source'] } {
+  return { formats: contentFormats(options), storedAt: resultStoredAt(source.data), source: basis.source };
 }
 
 /** The page's markdown by its hash, read (from its baseline, else its stored result) only when needed. */

@@ -142,6 +142,8 @@ export const PageCompleted = Type.Object({
   reusedResult: Type.Optional(Type.Object({
     formats: Type.Array(Type.String()),
     storedAt: Timestamp,
+    /** The page whose observation the 304 repeats: a read model that holds its content reads it there. */
+    source: Type.Optional(Type.Object({ kind: Type.String(), jobId: Type.String(), part: Type.String() })),
     changeTracking: Type.Optional(ChangeTrackingReport),
   })),
 });

@@ -20,9 +20,10 @@ export interface RunDeps {
   newId: IdGenerator;
   /**
    * Charges a run to its key's plan (the gateway's admission: key-usage read model plus
-   * the admission ledger); throws QUOTA_EXCEEDED to refuse. Absent: every run is admitted.
+   * the admission ledger); throws QUOTA_EXCEEDED to refuse. Absent, or answering
+   * undefined (the key is not in this process's read model): the run is not charged.
    */
-  admit?: (keyId: string, need: Need) => Promise<Admission>;
+  admit?: (keyId: string, need: Need) => Promise<Admission | undefined>;
 }
 
 export interface RunPage {

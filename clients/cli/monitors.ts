@@ -36,7 +36,8 @@ export function monitorRequest(url: string, flags: Flags): MonitorRequest {
 
 function describe(m: Monitor): string {
   const schedule = 'intervalSeconds' in m.schedule ? `every ${m.schedule.intervalSeconds} s` : `cron "${m.schedule.cron}"${m.schedule.timezone ? ` ${m.schedule.timezone}` : ''}`;
-  const last = m.lastRun ? `last run ${m.lastRun.finishedAt}: ${m.lastRun.changed.length} changed, ${m.lastRun.unchanged} unchanged${m.lastRun.notified ? ' (notified)' : ''}` : 'no run yet';
+  const last = m.lastRun?.status === 'SKIPPED' ? `last run ${m.lastRun.finishedAt} SKIPPED: ${m.lastRun.reason ?? ''}`
+    : m.lastRun ? `last run ${m.lastRun.finishedAt}: ${m.lastRun.changed.length} changed, ${m.lastRun.unchanged} unchanged${m.lastRun.notified ? ' (notified)' : ''}` : 'no run yet';
   return `${m.id}  ${m.status}  ${m.jobKind} ${m.url}  ${schedule}\n  next run ${m.nextRunAt ?? '-'}; ${last}\n${(m.lastRun?.changed ?? []).map((c) => `  ${c.changeStatus.padEnd(8)} ${c.url}\n`).join('')}`;
 }
 

@@ -9,7 +9,8 @@ import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, type CallTool
 import type { Trawl } from '../sdk/client.js';
 import { TrawlError } from '../sdk/errors.js';
 import type { BatchHandle, CrawlHandle } from '../sdk/job-handle.js';
-import type { ScrapeJob } from '../sdk/types.js';
+import type { MonitorRequest, ScrapeJob } from '../sdk/types.js';
+import { monitorListText, monitorText, recrawlText } from './freshness-text.js';
 import { isFinalStatus } from '../../shared/src/api/lifecycle.js';
 import { validatorCompiler } from '../../shared/src/api/validation.js';
 import { Redactor } from './redact.js';
@@ -17,6 +18,9 @@ import { BoundedStdioTransport } from './stdio.js';
 import { isToolName, listTools, PAGING, SERVER_INSTRUCTIONS, TOOLS, type ToolName } from './tools.js';
 
 type Args = Record<string, unknown>;
+
+/** How long the recrawl tool waits for the recrawl to end before answering the report so far. */
+const RECRAWL_WAIT_MS = 30_000;
 type Content = CallToolResult['content'];
 
 interface CursorState { id?: string; o: number }
@@ -108,12 +112,28 @@ export class TrawlTools {
       case 'crawl_results':
         return text(await this.results(this.trawl.crawlJob(String(args.id)), 'crawl_results', args, maxChars));
       case 'batch_scrape': {
-        const batch = await this.trawl.batchScrape(args.urls as string[], pick(args, ['urls', 'waitSeconds', 'maxChars']));
+        // Page options come in scrapeOptions, as for crawl_start; the API takes them flat.
+        const batch = await this.trawl.batchScrape(args.urls as string[], { ...(args.scrapeOptions as Args | undefined), ...pick(args, ['urls', 'waitSeconds', 'maxChars', 'scrapeOptions']) });
         const skipped = batch.invalidUrls.length ? `Skipped invalid URLs: ${batch.invalidUrls.join(', ')}\n` : '';
         return text(`${skipped}${await this.results(batch, 'batch_results', { ...args, waitSeconds: args.waitSeconds ?? 30 }, maxChars)}`);
       }
       case 'batch_results':
         return text(await this.results(this.trawl.batchJob(String(args.id)), 'batch_results', args, maxChars));
+      case 'recrawl': {
+        const id = args.report === true ? String(args.id) : (await this.trawl.recrawls.start(String(args.id), pick(args, ['id', 'report']))).id;
+        await this.trawl.crawlJob(id).status({ waitMs: RECRAWL_WAIT_MS });
+        return text(recrawlText(await this.trawl.recrawls.report(id)));
+      }
+      case 'monitor_create': {
+        const { scrapeOptions, ...rest } = args;
+        return text(monitorText(await this.trawl.monitors.create({ ...(rest as unknown as MonitorRequest), ...(scrapeOptions ? { scrapeOptions: scrapeOptions as MonitorRequest['scrapeOptions'] } : {}) })));
+      }
+      case 'monitor_list':
+        return text(typeof args.id === 'string' ? monitorText(await this.trawl.monitors.get(args.id)) : monitorListText(await this.trawl.monitors.list()));
+      case 'monitor_delete': {
+        const done = await this.trawl.monitors.delete(String(args.id));
+        return text(`Monitor ${done.id} is ${done.status}: no run starts after this.`);
+      }
     }
   }
 

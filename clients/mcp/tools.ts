@@ -11,7 +11,7 @@
 import { Type, type TObject, type TSchema } from '@sinclair/typebox';
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import {
-  BatchScrapeRequestSchema, CrawlRequestSchema, MapRequestSchema, ScrapeOptionsSchema, ScrapeRequestSchema,
+  BatchScrapeRequestSchema, CrawlRequestSchema, MapRequestSchema, MonitorCreateBody, RecrawlBody, ScrapeOptionsSchema, ScrapeRequestSchema,
 } from '../../shared/src/api/index.js';
 
 export const PAGING = { defaultMaxChars: 20_000, maxMaxChars: 200_000, mapPageSize: 500 } as const;
@@ -27,56 +27,49 @@ export const SERVER_INSTRUCTIONS = [
 
 const Strict = { additionalProperties: false } as const;
 const Cursor = Type.Optional(Type.String({ maxLength: 4096, description: 'From a truncated answer: read on from there' }));
-const MaxChars = Type.Optional(Type.Integer({ minimum: 1000, maximum: PAGING.maxMaxChars, default: PAGING.defaultMaxChars, description: 'Longest text in one answer; the rest behind a cursor' }));
-const WaitSeconds = (dflt: number): TSchema => Type.Optional(Type.Integer({ minimum: 0, maximum: 60, default: dflt, description: 'Wait this long for the job to end before answering' }));
+const MaxChars = Type.Optional(Type.Integer({ minimum: 1000, maximum: PAGING.maxMaxChars, default: PAGING.defaultMaxChars, description: 'Longest answer; the rest behind a cursor' }));
+const WaitSeconds = (dflt: number): TSchema => Type.Optional(Type.Integer({ minimum: 0, maximum: 60, default: dflt, description: 'Seconds to wait for the job to end' }));
 const JobId = Type.String({ minLength: 1, maxLength: 64, description: 'The id the start tool answered' });
 
 /**
  * Scrape options a model cannot use: custom headers, browser actions, screenshot options
- * (the MCP asks for base64); and `conditional`, whose default (a 304 reuses the key's last
- * result) is what a model wants, left out to keep tools/list within its budget.
+ * (the MCP asks for base64). Left out to keep tools/list within its budget: `conditional`,
+ * whose default (a 304 reuses the key's last result) is what a model wants, and the
+ * window's look (`viewport`, `darkMode`, and `mobile`, which `device` says too).
  */
-const MODEL_OMITS = ['headers', 'actions', 'screenshotOptions', 'conditional'] as const;
+const MODEL_OMITS = ['headers', 'actions', 'screenshotOptions', 'conditional', 'viewport', 'darkMode', 'mobile'] as const;
 const PageOptions = Type.Omit(ScrapeOptionsSchema, [...MODEL_OMITS], Strict);
 
-const EXTRACT_TEXT = 'Structured JSON picked out by CSS selectors, without an LLM (needs "extract" in formats). '
+const EXTRACT_TEXT = 'JSON picked out by CSS selectors, no LLM (with "extract" in formats). '
   + 'schema: {baseSelector?, maxItems?, fields}; a field is {selector?, type?, attribute?, list?, required?, default?, maxItems?, fields?}. '
-  + 'type: text (default), html, attribute, url (absolute link), number, boolean (matched?) or object (its own fields). '
-  + 'list: every match as an array. baseSelector: json is a list, one object per match. Example: '
+  + 'type: text (default), html, attribute, url, number, boolean (matched?) or object (own fields). '
+  + 'list: all matches. baseSelector: a list, one object per match. Example: '
   + '{"schema":{"baseSelector":".product","fields":{"name":{"selector":"h2"},"price":{"selector":".price","type":"number"},'
   + '"link":{"selector":"a","type":"url"},"tags":{"selector":".tag","list":true}}}}';
 
 /** One line per page option, shown on scrape (crawl_start and batch_scrape point at it). */
 const PAGE_OPTION_TEXT: Record<string, string> = {
-  formats: 'What to return: markdown, html (cleaned), rawHtml, links, screenshot (an image), extract (json, see extract), changeTracking (diff with your last scrape of the URL)',
-  onlyMainContent: 'Only the main content, without navigation, header and footer',
+  formats: 'What to return; extract: see extract; changeTracking: the diff with your last scrape of the URL',
+  onlyMainContent: 'Leave out navigation, header and footer',
   includeTags: 'CSS selectors: keep only these elements',
   excludeTags: 'CSS selectors: drop these elements',
-  viewport: 'Browser window in pixels',
-  'viewport.width': 'Pixels',
-  'viewport.height': 'Pixels',
-  mobile: 'Render as a phone',
   device: 'Render as this kind of device',
-  darkMode: 'Prefer a dark color scheme',
-  waitFor: 'Before reading: wait this many ms, or until this CSS selector appears',
-  timeout: 'Milliseconds before the page fails with PAGE_TIMEOUT',
-  parsers: 'Documents turned into markdown (default both); false: only metadata and a link',
-  maxPages: 'Documents: read at most this many pages',
-  engine: 'browser: Chromium; http: one GET, fast, no screenshot/waitFor/darkMode/viewport; auto: http when it gives the same page',
+  waitFor: 'Wait this many ms, or for this CSS selector',
+  timeout: 'Milliseconds before PAGE_TIMEOUT',
+  parsers: 'Documents read as markdown; false: only metadata and a link',
+  maxPages: 'Documents: pages read at most',
+  engine: 'browser: Chromium; http: one GET, fast, no screenshot/waitFor; auto: http when it gives the same page',
   changeTrackingOptions: 'With the changeTracking format',
-  'changeTrackingOptions.tag': 'Compare only with earlier scrapes that named this tag',
-  acceptOutcomes: 'Take these page outcomes as content instead of failing (challenge, blocked, empty…)',
+  'changeTrackingOptions.tag': 'Compare only with scrapes of this tag',
+  acceptOutcomes: 'Outcomes taken as content, not failures',
   consent: 'Click a cookie dialog\'s reject (or accept) button first',
 };
 
-/**
- * batch_scrape's page options are scrape's, described there once: here each is only its
- * JSON type and a pointer (validate still checks them whole).
- */
-const AS_IN_SCRAPE: Record<string, object> = Object.fromEntries(Object.entries(PageOptions.properties).map(([key, schema]) => {
-  const type = (schema as { type?: unknown }).type;
-  return [key, { ...(typeof type === 'string' ? { type } : {}), description: key === 'extract' ? 'As in scrape (with "extract" in formats)' : 'As in scrape' }];
-}));
+/** crawl_start's, batch_scrape's and monitor_create's page options are scrape's, described there once. */
+const AS_IN_SCRAPE = {
+  type: 'object',
+  description: 'Scrape\'s options for every page (not url, cursor, maxChars), e.g. {"formats":["links"]}',
+};
 
 const EXTRACT_LISTED = {
   type: 'object', description: EXTRACT_TEXT, required: ['schema'],
@@ -137,17 +130,29 @@ const crawlValidate = Type.Composite([
   Type.Object({ scrapeOptions: Type.Optional(PageOptions) }),
 ], Strict);
 const batchValidate = Type.Composite([
-  Type.Omit(BatchScrapeRequestSchema, [...MODEL_OMITS, 'webhookUrl']),
-  Type.Object({ waitSeconds: WaitSeconds(30), maxChars: MaxChars }),
+  Type.Pick(BatchScrapeRequestSchema, ['urls', 'ignoreInvalidUrls']),
+  Type.Object({ scrapeOptions: Type.Optional(PageOptions), waitSeconds: WaitSeconds(30), maxChars: MaxChars }),
 ], Strict);
 const resultsValidate = Type.Object({ id: JobId, cursor: Cursor, maxChars: MaxChars, waitSeconds: WaitSeconds(20) }, Strict);
 
+const recrawlValidate = Type.Composite([
+  Type.Object({ id: Type.String({ minLength: 1, maxLength: 64, description: 'The finished crawl to run again' }) }),
+  RecrawlBody,
+  Type.Object({ report: Type.Optional(Type.Boolean({ default: false, description: 'true: id is a recrawl, read its report again' })) }),
+], Strict);
+const monitorValidate = Type.Composite([
+  // The page formats go in scrapeOptions, as for crawl_start.
+  Type.Omit(MonitorCreateBody, ['scrapeOptions', 'crawl', 'formats']),
+  Type.Object({ crawl: Type.Optional(Type.Omit(CrawlRequestSchema, ['url', 'webhookUrl', 'scrapeOptions'], Strict)), scrapeOptions: Type.Optional(PageOptions) }),
+], Strict);
+const MonitorId = Type.String({ minLength: 1, maxLength: 64, description: 'A monitor\'s id' });
+
 const CRAWL_TEXT: Record<string, string> = {
   url: 'Where the crawl starts, an http(s) URL',
-  maxDepth: 'Links followed from the start page at most',
-  limit: 'Pages scraped at most, the start page included',
-  includePaths: 'Only URLs whose path matches one of these regular expressions',
-  excludePaths: 'No URL whose path matches one of these regular expressions',
+  maxDepth: 'Links deep from the start page at most',
+  limit: 'Pages at most, the start page included',
+  includePaths: 'Only paths matching one of these regexes',
+  excludePaths: 'No path matching one of these regexes',
   allowExternalLinks: 'Follow links to other sites too',
   ignoreRobots: 'Crawl pages that robots.txt disallows',
 };
@@ -155,8 +160,8 @@ const CRAWL_TEXT: Record<string, string> = {
 export const TOOLS = {
   scrape: {
     title: 'Scrape a page',
-    description: 'Read one web page you have the URL of: its content as markdown by default, or other formats (links, html, a screenshot, '
-      + 'structured JSON by CSS selectors, changes since your last scrape). A long answer is cut; call again with its cursor to read on.',
+    description: 'Read one web page you have the URL of: markdown by default, or links, html, a screenshot, JSON by CSS selectors, '
+      + 'changes since your last scrape. A long answer is cut; call again with its cursor to read on.',
     annotations: READ_WEB,
     validate: scrapeValidate,
     listed: listedSchema(scrapeValidate, { url: 'The page, an http(s) URL', ...PAGE_OPTION_TEXT }, { extract: EXTRACT_LISTED }),
@@ -166,7 +171,7 @@ export const TOOLS = {
     description: "List a website's URLs (from its sitemaps, else a short crawl), to choose pages to scrape. Paged by a cursor.",
     annotations: READ_WEB,
     validate: mapValidate,
-    listed: listedSchema(mapValidate),
+    listed: listedSchema(mapValidate, { search: 'Only URLs with every word, best first' }),
   },
   search_site: {
     title: 'Find pages of a site',
@@ -177,16 +182,11 @@ export const TOOLS = {
   },
   crawl_start: {
     title: 'Start a crawl',
-    description: 'Start crawling a website from a URL, following its links breadth first (up to limit pages, maxDepth links deep), for when '
-      + 'you need many pages of one site. Answers the crawl id at once: follow it with crawl_status, read the pages with crawl_results.',
-    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    description: 'Crawl a website from a URL, following its links breadth first, for many pages of one site. '
+      + 'Answers the crawl id at once: follow it with crawl_status, read the pages with crawl_results.',
+    annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
     validate: crawlValidate,
-    listed: listedSchema(crawlValidate, CRAWL_TEXT, {
-      scrapeOptions: {
-        type: 'object',
-        description: 'Options for every page: the scrape tool\'s arguments except url, cursor and maxChars, e.g. {"formats":["markdown","links"],"onlyMainContent":false}',
-      },
-    }),
+    listed: listedSchema(crawlValidate, CRAWL_TEXT, { scrapeOptions: AS_IN_SCRAPE }),
   },
   crawl_status: {
     title: 'Crawl progress',
@@ -211,11 +211,11 @@ export const TOOLS = {
   },
   batch_scrape: {
     title: 'Scrape a list of URLs',
-    description: 'Scrape 1-100 URLs you have, with the same options as scrape. Waits up to waitSeconds, then answers the pages (paged by a '
+    description: 'Scrape 1-100 URLs you have. Waits up to waitSeconds, then answers the pages (paged by a '
       + 'cursor), or the progress and the batch id for batch_results.',
     annotations: READ_WEB,
     validate: batchValidate,
-    listed: listedSchema(batchValidate, {}, AS_IN_SCRAPE),
+    listed: listedSchema(batchValidate, { ignoreInvalidUrls: 'List invalid URLs instead of refusing them all' }, { scrapeOptions: AS_IN_SCRAPE }),
   },
   batch_results: {
     title: 'Batch pages',
@@ -223,6 +223,38 @@ export const TOOLS = {
     annotations: READ_JOB,
     validate: resultsValidate,
     listed: listedSchema(resultsValidate),
+  },
+  recrawl: {
+    title: 'Recrawl a site',
+    description: 'Run a finished crawl again, cheap for unchanged pages; waits up to 30 s and reports its pages new, changed or removed.',
+    annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
+    validate: recrawlValidate,
+    listed: listedSchema(recrawlValidate, { revalidate: 'Also load pages whose sitemap lastmod says unchanged' }),
+  },
+  monitor_create: {
+    title: 'Watch a page or site',
+    description: 'Scrape url (or crawl from it) on a schedule; pages that changed, with diffs, are POSTed to webhookUrl. Runs use the page quota.',
+    annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
+    validate: monitorValidate,
+    listed: listedSchema(monitorValidate, { url: 'The page, or where each crawl starts', webhookUrl: 'Receives monitor.changed', notifyUnchanged: 'Also when nothing changed' }, {
+      schedule: { type: 'object', description: '{"intervalSeconds":3600} (at least 60) or {"cron":"0 8 * * 1","timezone":"Europe/Paris"}' },
+      crawl: { type: 'object', description: 'Crawl from url with crawl_start\'s options but url, e.g. {"limit":50}' },
+      scrapeOptions: { type: 'object', description: 'As in crawl_start (changeTracking is always added to formats)' },
+    }),
+  },
+  monitor_list: {
+    title: 'Monitors',
+    description: 'Your monitors; with id, that one with its next run and its last run\'s changed pages.',
+    annotations: READ_JOB,
+    validate: Type.Object({ id: Type.Optional(MonitorId) }, Strict),
+    listed: listedSchema(Type.Object({ id: Type.Optional(MonitorId) })),
+  },
+  monitor_delete: {
+    title: 'Stop a monitor',
+    description: 'Delete a monitor: no run starts after it (a run in progress still notifies).',
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    validate: Type.Object({ id: MonitorId }, Strict),
+    listed: listedSchema(Type.Object({ id: MonitorId })),
   },
 } satisfies Record<string, ToolSpec>;
 

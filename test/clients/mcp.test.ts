@@ -50,7 +50,10 @@ describe('trawl mcp over stdio', () => {
   test('lists every tool with the JSON schema of the API', async () => {
     const { tools } = await client.listTools();
     const byName = new Map(tools.map((t) => [t.name, t]));
-    assert.deepEqual([...byName.keys()].sort(), ['batch_results', 'batch_scrape', 'crawl_cancel', 'crawl_results', 'crawl_start', 'crawl_status', 'map', 'scrape', 'search_site']);
+    assert.deepEqual([...byName.keys()].sort(), [
+      'batch_results', 'batch_scrape', 'crawl_cancel', 'crawl_results', 'crawl_start', 'crawl_status', 'map',
+      'monitor_create', 'monitor_delete', 'monitor_list', 'recrawl', 'scrape', 'search_site',
+    ]);
     const scrape = byName.get('scrape')!.inputSchema as { properties: Record<string, { items?: { enum?: string[] }; maximum?: number }>; required: string[] };
     assert.deepEqual(scrape.required, ['url']);
     assert.deepEqual(scrape.properties.formats?.items?.enum, ['markdown', 'html', 'rawHtml', 'links', 'screenshot', 'extract', 'changeTracking']);
@@ -185,9 +188,62 @@ describe('trawl mcp over stdio', () => {
     const id = /Job (\S+) COMPLETED/.exec(res.text)![1];
     const again = await call('batch_results', { id });
     assert.equal(again.text, res.text.replace('Skipped invalid URLs: nope\n', ''));
+    const links = await call('batch_scrape', { urls: [site.url('/b')], scrapeOptions: { formats: ['links'] } });
+    assert.match(links.text, new RegExp(`Links:\n${site.url('/a')}`), 'the page options in scrapeOptions reach the API');
     const missing = await call('batch_results', { id: 'AAAAAAAAAAAAAAAAAAAAAA' });
     assert.equal(missing.isError, true);
     assert.match(missing.text, /NOT_FOUND/);
+  });
+
+  test('recrawl: a crawl run again reports what changed; report: true reads the report again', async () => {
+    site.route('/r', page('Recrawl hub', ['/r/1', '/r/2']));
+    site.route('/r/1', page('First', [], '<p>The first page says one thing.</p>'));
+    site.route('/r/2', page('Second', [], '<p>The second page says another.</p>'));
+    const crawl = /Crawl (\S+) started/.exec((await call('crawl_start', { url: site.url('/r'), maxDepth: 1 })).text)![1]!;
+    assert.equal(JSON.parse((await call('crawl_status', { id: crawl, waitSeconds: 60 })).text).status, 'COMPLETED');
+    const same = await call('recrawl', { id: crawl });
+    assert.ok(!same.isError, same.text);
+    assert.match(same.text, new RegExp(`^Recrawl (\\S+) of crawl ${crawl}: COMPLETED\\. 0 changed, 0 new, 0 removed, 3 same`));
+
+    site.route('/r/2', page('Second', [], '<p>The second page now says something else entirely.</p>'));
+    const changed = await call('recrawl', { id: crawl });
+    const recrawlId = /^Recrawl (\S+) /.exec(changed.text)![1]!;
+    assert.match(changed.text, /: COMPLETED\. 1 changed, 0 new, 0 removed, 2 same/);
+    assert.match(changed.text, new RegExp(`\nChanged:\n  ${site.url('/r/2')}\n`));
+    assert.match(changed.text, new RegExp(`crawl_results \\{"id": "${recrawlId}"\\}`));
+    assert.equal((await call('recrawl', { id: recrawlId, report: true })).text, changed.text, 'report: true starts nothing, it reads the report');
+
+    const unknown = await call('recrawl', { id: 'AAAAAAAAAAAAAAAAAAAAAA' });
+    assert.equal(unknown.isError, true);
+    assert.match(unknown.text, /^NOT_FOUND/);
+  });
+
+  test('monitors: create, list, read one, delete; bad input is a tool error naming the field', async () => {
+    const created = await call('monitor_create', {
+      url: site.url('/a'), schedule: { intervalSeconds: 3600 }, webhookUrl: site.url('/hook'), scrapeOptions: { onlyMainContent: false },
+    });
+    assert.ok(!created.isError, created.text);
+    const id = /^Monitor (\S+): scrape /.exec(created.text)?.[1];
+    assert.ok(id, created.text);
+    assert.match(created.text, new RegExp(`every 3600 s, ACTIVE; webhook ${site.url('/hook')}\\. Next run \\d{4}-`));
+    assert.match(created.text, /\nNo run yet\.$/);
+    assert.match((await call('monitor_list', {})).text, new RegExp(`${id}: scrape ${site.url('/a')}, every 3600 s, ACTIVE`));
+    assert.equal((await call('monitor_list', { id })).text, created.text);
+
+    const crawlMonitor = await call('monitor_create', { url: site.url('/'), crawl: { limit: 5 }, schedule: { cron: '0 8 * * 1', timezone: 'Europe/Paris' }, webhookUrl: site.url('/hook') });
+    assert.match(crawlMonitor.text, /^Monitor \S+: crawl .*, cron "0 8 \* \* 1" \(Europe\/Paris\), ACTIVE/);
+
+    const bad = await call('monitor_create', { url: site.url('/a'), schedule: { intervalSeconds: 5 }, webhookUrl: site.url('/hook') });
+    assert.equal(bad.isError, true);
+    assert.match(bad.text, /schedule/);
+    const unknownField = await call('monitor_create', { url: site.url('/a'), schedule: { intervalSeconds: 3600 }, webhookUrl: site.url('/hook'), headers: {} });
+    assert.match(unknownField.text, /^VALIDATION_ERROR: .*headers/);
+
+    assert.equal((await call('monitor_delete', { id })).text, `Monitor ${id} is DELETED: no run starts after this.`);
+    assert.doesNotMatch((await call('monitor_list', {})).text, new RegExp(id!));
+    const again = await call('monitor_delete', { id });
+    assert.equal(again.isError, true);
+    assert.match(again.text, /NOT_FOUND/);
   });
 
   describe('input that once ended the process (issue 20): an error reply, then ping still answers', () => {

@@ -91,6 +91,19 @@ describe('conditional fetches end to end', () => {
     assert.equal(third.changeTracking.notModified, true);
     assert.equal(third.markdown, undefined, 'only the formats asked');
 
+    // No copy: each 304's page_completed names the first page's stored result (the third's
+    // through the second's), with the formats asked of it and its own change report.
+    const completedOf = async (id: string): Promise<any> =>
+      (await system.api('GET', `/api/v1/scrape/${id}/events`)).body.events.find((e: any) => e.event === 'page_completed').data;
+    const [made, reused, reusedAgain] = [await completedOf(first.id), await completedOf(second.id), await completedOf(third.id)];
+    assert.equal(made.reusedResult, undefined, 'the first load stored its result');
+    assert.equal(reused.reusedResult?.storedAt, made.completedAt, JSON.stringify(reused));
+    assert.deepEqual(reused.reusedResult.formats, ['markdown']);
+    assert.equal(reused.reusedResult.changeTracking.changeStatus, 'same');
+    assert.equal(reusedAgain.reusedResult?.storedAt, made.completedAt, 'a chain of 304s still names the first result');
+    assert.deepEqual(reusedAgain.reusedResult.formats, []);
+    assert.equal(reusedAgain.result.size, made.result.size);
+
     // Off per request: a full load without validators, which sees what the server really sends now.
     const full = await scrape(url, { conditional: false });
     const last = answersFor('/pricing').at(-1)!;
@@ -152,6 +165,12 @@ describe('conditional fetches end to end', () => {
     const third = await crawl();
     const thirdAnswers = answers.slice(beforeThird).filter((a) => pages.has(a.path) && a.path.startsWith('/site'));
     assert.deepEqual(thirdAnswers.map((a) => a.status), thirdAnswers.map(() => 304), JSON.stringify(thirdAnswers));
-    for (const [path, page] of third) assert.equal(page.metadata.notModified, true, path);
+    for (const [path, page] of third) {
+      assert.equal(page.metadata.notModified, true, path);
+      // Its content is the one stored by the first crawl (read from the second's page), its report its own.
+      assert.equal(page.markdown, first.get(path)!.markdown, path);
+      assert.equal(page.changeTracking.changeStatus, 'same', path);
+      assert.notEqual(page.changeTracking.previousJobId, second.get(path)!.changeTracking.previousJobId, `${path}: compared with the second crawl, not a copy of its report`);
+    }
   });
 });

@@ -180,11 +180,13 @@ function skippedPage(url: string, requested: NonNullable<PageRequestedEvent['dat
 }
 
 function notModifiedOf(plan: Exclude<FetchPlan, { kind: 'full' }>) {
-  const { observationSeq, observedAt, source, markdownHash, baseline } = plan.basis;
+  const { observationSeq, observedAt, source, markdownHash, baseline, formats, resultStoredAt } = plan.basis;
   return {
     observationSeq, observedAt, source,
     ...(markdownHash ? { markdownHash } : {}),
     ...(baseline ? { baseline } : {}),
+    ...(formats ? { formats } : {}),
+    ...(resultStoredAt ? { resultStoredAt } : {}),
     ...(plan.kind === 'skip' ? { by: SITEMAP_LASTMOD } : {}),
   };
 }

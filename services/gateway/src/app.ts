@@ -13,8 +13,8 @@ import { clientErrorHandler, frameworkErrorHandler, notFoundHandler, problemsPlu
 import { jobIdGuard } from './plugins/job-ids.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
 import { RateLimiter } from './rate-limit.js';
-import { AdmissionLedger } from './admission-ledger.js';
-import { PlanLimiter } from './limits.js';
+import { AdmissionLedger } from '../../../shared/src/infra/admission/ledger.js';
+import { PlanLimiter } from '../../../shared/src/infra/admission/plan-limits.js';
 import type { GatewayDeps, RouteDeps } from './deps.js';
 import { JobWaits } from './job-waits.js';
 import { validatorCompiler } from '../../../shared/src/api/validation.js';

@@ -9,7 +9,7 @@ import type { EventLog } from '../../../shared/src/infra/nats/event-log.js';
 import type { PayloadStore } from '../../../shared/src/infra/nats/payloads.js';
 import type { ReadModelStore } from '../../../shared/src/infra/store/index.js';
 import type { JobWaits } from './job-waits.js';
-import type { PlanLimiter } from './limits.js';
+import type { PlanLimiter } from '../../../shared/src/infra/admission/plan-limits.js';
 import type { ProjectionWaiter } from './projection-wait.js';
 
 export interface GatewayDeps {

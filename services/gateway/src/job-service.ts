@@ -9,7 +9,7 @@ import { makeEvent, type AnyEvent } from '../../../shared/src/domain/events/inde
 import type { Clock, IdGenerator } from '../../../shared/src/infra/ids.js';
 import type { EventLog } from '../../../shared/src/infra/nats/event-log.js';
 import type { Page, ReadModelStore } from '../../../shared/src/infra/store/index.js';
-import type { Admission, Admitter } from './limits.js';
+import type { Admission, Admitter } from '../../../shared/src/infra/admission/plan-limits.js';
 import type { Caller } from './plugins/auth.js';
 import type { ProjectionWaiter } from './projection-wait.js';
 import type { UrlPolicy } from './url-policy.js';

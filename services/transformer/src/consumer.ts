@@ -13,8 +13,8 @@ import type { ServiceContext } from '../../../shared/src/infra/service.js';
 import { contentOptionsHash } from '../../../shared/src/domain/change-tracking.js';
 import { PayloadStore } from '../../../shared/src/infra/nats/payloads.js';
 import { BASELINE_BUCKET, eventFilter } from '../../../shared/src/infra/subjects.js';
-import { PageObserver, type ObserveOutcome } from './change-tracking/observer.js';
-import { storedPage } from './change-tracking/not-modified.js';
+import { PageObserver, type KnownMarkdown, type ObserveOutcome } from './change-tracking/observer.js';
+import { knownMarkdown, reusable, reusedResultOf, sourcePage, storedPage } from './change-tracking/not-modified.js';
 import { contentFormats, resultOptionsHash } from '../../../shared/src/domain/conditional-fetch.js';
 import { Cancellations, JobCancelledError } from './cancellations.js';
 import type { TransformPool, TransformSource } from './transform-pool.js';
@@ -146,10 +146,45 @@ export class TransformConsumer {
   }
 
   /**
-   * A 304 (page_fetched.notModified): the page is the stored observation's, completed from
-   * its stored result without a transform (change-tracking/not-modified.ts).
+   * A 304 (page_fetched.notModified): the page is the stored observation's, completed
+   * without a transform (change-tracking/not-modified.ts): naming its stored result when
+   * that holds every format asked (no payload read or written), else from a copy.
    */
   private async completeNotModified(event: PageFetchedEvent, requested: StoredEvent & { event: 'page_requested' | 'page_shared' }): Promise<void> {
+    const { ctx, clock, newId } = this.deps;
+    const { options } = requested.data;
+    const basis = event.data.notModified!;
+    if (!reusable(basis, options)) return this.completeNotModifiedCopy(event, requested);
+    const deps = { log: ctx.log, payloads: ctx.payloads, baselines: this.baselines };
+    const source = await sourcePage(deps, basis);
+    const reused = reusedResultOf(source, basis, options);
+    // A recrawl's sitemap skip looked at nothing: no observation, the last one stays the baseline.
+    const observed = basis.by
+      ? skippedReport(basis, options)
+      : await this.observe(event, requested, knownMarkdown(deps, basis, source), clock(), source.data.metadata.statusCode ?? 200, reused.storedAt);
+    const metadata = { ...source.data.metadata, notModified: true, ...(basis.by ? { notModifiedBy: basis.by } : {}) };
+    const now = observed.observedAt ? new Date(observed.observedAt) : clock();
+    const t = event.data.timings;
+    await ctx.log.append(
+      makeEvent('page_completed', this.at(event), {
+        result: source.data.result,
+        reusedResult: { ...reused, ...(observed.report ? { changeTracking: { ...observed.report, notModified: true } } : {}) },
+        metadata: { ...metadata, engine: engineUsed(event.data) },
+        links: source.data.links,
+        timings: {
+          queueWaitMs: t.queueWaitMs, fetchMs: t.fetchMs, renderMs: t.renderMs, screenshotMs: t.screenshotMs, transformMs: 0,
+          totalMs: Math.max(0, now.getTime() - Date.parse(requested.data.requestedAt)),
+        },
+        completedAt: now.toISOString(),
+        ...(requested.data.cacheKey ? { cacheKey: requested.data.cacheKey } : {}),
+        ...(observed.seq ? { observationSeq: observed.seq } : {}),
+      }, { eventId: newId(), now }),
+      { once: true },
+    );
+  }
+
+  /** A 304 whose stored result lacks a format asked (markdown, kept in the baseline): completed from a copy. */
+  private async completeNotModifiedCopy(event: PageFetchedEvent, requested: StoredEvent & { event: 'page_requested' | 'page_shared' }): Promise<void> {
     const { ctx, clock } = this.deps;
     const { options } = requested.data;
     const basis = event.data.notModified!;
@@ -206,7 +241,9 @@ export class TransformConsumer {
    * tracking). Not a map's link-discovery page, and not a shared load (the same fetch as the
    * job it joined, which observed it already).
    */
-  private observe(event: PageFetchedEvent, requested: StoredEvent, markdown: string | undefined, now: Date, statusCode = event.data.statusCode): Promise<ObserveOutcome> {
+  private observe(
+    event: PageFetchedEvent, requested: StoredEvent, markdown: string | KnownMarkdown | undefined, now: Date, statusCode = event.data.statusCode, resultStoredAt?: string,
+  ): Promise<ObserveOutcome> {
     if (requested.event !== 'page_requested' || markdown === undefined) return Promise.resolve({});
     if (event.kind !== 'scrape' && event.kind !== 'crawl' && event.kind !== 'batch') return Promise.resolve({});
     return this.observer.observe({
@@ -225,6 +262,7 @@ export class TransformConsumer {
         resultOptionsHash: resultOptionsHash(requested.data.options),
         formats: contentFormats(requested.data.options),
         notModified: event.data.notModified !== undefined,
+        resultStoredAt,
       },
     });
   }

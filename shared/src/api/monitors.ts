@@ -54,7 +54,9 @@ export const MonitorView = Type.Object({
   nextRunAt: Type.Optional(Type.String({ description: 'The next scheduled time (absent once deleted)' })),
   lastTick: Type.Optional(Type.Object({ tick: Type.String(), runId: Type.String({ description: 'The run\'s scrape or crawl job id' }), jobKind: Type.String() })),
   lastRun: Type.Optional(Type.Object({
-    runId: Type.String(), tick: Type.String(), status: Type.String(),
+    runId: Type.String(), tick: Type.String(),
+    status: Type.String({ description: 'The run job\'s end (COMPLETED, FAILED, CANCELLED), or SKIPPED: no job was made' }),
+    reason: Type.Optional(Type.String({ description: 'Why a SKIPPED run did not run (QUOTA_EXCEEDED: …)' })),
     changed: Type.Array(Type.Object({ url: Type.String(), changeStatus: Type.String() })),
     unchanged: Type.Integer(), notified: Type.Boolean(), finishedAt: Type.String(),
   })),

@@ -59,6 +59,10 @@ export interface StoredBasis {
   source: UrlObserved['source'];
   markdownHash?: string | undefined;
   baseline?: UrlObserved['baseline'];
+  /** The content formats the observed page's result holds (absent on older observations). */
+  formats?: string[] | undefined;
+  /** When that result was stored (a 304's observation names an older page's result). */
+  resultStoredAt?: string | undefined;
 }
 
 export interface ConditionalBasis extends StoredBasis {
@@ -103,15 +107,17 @@ export function storedBasis(
   if (d.resultOptionsHash !== resultOptionsHash(options)) return undefined;
   const held = new Set([...d.formats, 'markdown']);
   if (!contentFormats(options).every((f) => held.has(f))) return undefined;
-  const lifetimes = [limits.payloadTtlMs, limits.baselineTtlMs].filter((ms) => ms > 0);
-  const ageMs = now.getTime() - Date.parse(d.observedAt);
-  if (lifetimes.length && ageMs > Math.min(...lifetimes) / 2) return undefined;
+  // The result's age counts from when it was stored (a 304 reuses an older page's result).
+  const ages: [number, string][] = [[limits.payloadTtlMs, d.resultStoredAt ?? d.observedAt], [limits.baselineTtlMs, d.observedAt]];
+  if (ages.some(([ttl, since]) => ttl > 0 && now.getTime() - Date.parse(since) > ttl / 2)) return undefined;
   return {
     observationSeq: last.seq,
     observedAt: d.observedAt,
     source: d.source,
     ...(d.markdownHash ? { markdownHash: d.markdownHash } : {}),
     ...(d.baseline ? { baseline: d.baseline } : {}),
+    formats: d.formats,
+    resultStoredAt: d.resultStoredAt ?? d.observedAt,
   };
 }
 

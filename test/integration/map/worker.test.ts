@@ -8,7 +8,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import zlib from 'node:zlib';
 import { MAP_WORKER_DEFAULTS, startMapWorker } from '../../../services/crawler-frontier/src/map/worker.js';
-import { NO_LIMITS } from '../../../services/gateway/src/limits.js';
+import { NO_LIMITS } from '../../../shared/src/infra/admission/plan-limits.js';
 import { MapService } from '../../../services/gateway/src/map/service.js';
 import { loadConfig } from '../../../shared/src/infra/config.js';
 import { ServiceUnavailableError, UrlNotAllowedError } from '../../../shared/src/domain/errors.js';

@@ -68,6 +68,20 @@ describe('monitor decider', () => {
     assert.equal(isChange('changed', { runsFinished: 0 }), true);
     assert.equal(isChange('same', { runsFinished: 5 }), false);
   });
+
+  test('a run the quota skipped ends the run but is no baseline', () => {
+    const tick = '2026-01-01T00:01:00.000Z';
+    const skipped: MonitorEvent = {
+      event: 'monitor_run_finished',
+      data: { runId: runIdOf(ID, tick), tick, status: 'SKIPPED', reason: 'QUOTA_EXCEEDED: used up', changed: [], unchanged: 0, notified: false, finishedAt: tick },
+    };
+    const state = [created(), ticked(tick), skipped].reduce(evolve, initialState(ID));
+    assert.equal(state.lastRunFinished, true);
+    assert.equal(state.runsFinished, 0);
+    assert.equal(isChange('new', state), false, 'the next run is still the baseline');
+    const done = [created(), ticked(tick), finished(tick)].reduce(evolve, initialState(ID));
+    assert.equal(done.runsFinished, 1);
+  });
 });
 
 describe('monitor schedule', () => {

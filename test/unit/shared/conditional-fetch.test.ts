@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { conditionalBasis, conditionalHeaders, contentFormats, resultOptionsHash, skipOnLastmod, storedBasis, validatorsOf } from '../../../shared/src/domain/conditional-fetch.js';
 import type { UrlObserved } from '../../../shared/src/domain/events/index.js';
+import { pageResult, resultStoredAt } from '../../../shared/src/domain/reused-result.js';
 import { normalizeScrapeOptions } from '../../../shared/src/domain/scrape-options.js';
 
 const DAY = 86_400_000;
@@ -74,4 +75,25 @@ test('sitemap lastmod: skip when not newer than the observation; a page without 
   const { validators: _v, ...rendered } = observation().data;
   assert.ok(storedBasis({ seq: 1, data: rendered }, normalizeScrapeOptions({}), now, limits));
   assert.equal(conditionalBasis({ seq: 1, data: rendered }, normalizeScrapeOptions({}), now, limits), undefined);
+});
+
+test('a 304\'s observation names an older result: its age counts from when that result was stored', () => {
+  const options = normalizeScrapeOptions({});
+  const fresh = new Date(now.getTime() - DAY).toISOString();
+  // Observed yesterday, but its result was stored four days ago: past half of its 7 days.
+  assert.equal(conditionalBasis(observation({ observedAt: fresh, resultStoredAt: new Date(now.getTime() - 4 * DAY).toISOString() }), options, now, limits), undefined);
+  const basis = conditionalBasis(observation({ observedAt: fresh, resultStoredAt: new Date(now.getTime() - 2 * DAY).toISOString() }), options, now, limits);
+  assert.equal(basis?.resultStoredAt, new Date(now.getTime() - 2 * DAY).toISOString());
+  assert.deepEqual(basis?.formats, ['markdown']);
+  assert.equal(conditionalBasis(observation(), options, now, limits)?.resultStoredAt, '2026-03-09T00:00:00.000Z', 'a result stored when observed');
+});
+
+test('a reused result reads as a copy would: the formats asked of it and its own change report; payloads age from when it was stored', () => {
+  const stored = { markdown: '# A', html: '<h1>A</h1>', links: ['https://example.com/b'], changeTracking: { observed: true, changeStatus: 'new' as const, previousScrapeAt: null } };
+  const report = { observed: true, changeStatus: 'same' as const, previousScrapeAt: '2026-03-09T00:00:00.000Z', notModified: true };
+  assert.deepEqual(pageResult(stored, { reusedResult: { formats: ['markdown'], storedAt: '2026-03-09T00:00:00.000Z', changeTracking: report } }), { markdown: '# A', changeTracking: report });
+  assert.deepEqual(pageResult(stored, { reusedResult: { formats: ['links'], storedAt: '2026-03-09T00:00:00.000Z' } }), { links: ['https://example.com/b'] }, 'no stale report');
+  assert.equal(pageResult(stored, {}), stored, 'a result of its own is as stored');
+  assert.equal(resultStoredAt({ completedAt: '2026-03-10T00:00:00.000Z', reusedResult: { formats: [], storedAt: '2026-03-09T00:00:00.000Z' } }), '2026-03-09T00:00:00.000Z');
+  assert.equal(resultStoredAt({ completedAt: '2026-03-10T00:00:00.000Z' }), '2026-03-10T00:00:00.000Z');
 });

@@ -1,7 +1,8 @@
 // A monitor's run, the IO around the decider: the run's job (an ordinary scrape or crawl,
-// appended `once` under the id the tick named, so a scheduler that dies after the tick and
-// before the job makes the same job when it comes back), whether it has finished, and what
-// changed in it (its pages' change-tracking reports, from their stored results).
+// admitted against its key's monthly quota like any job, then appended `once` under the id
+// the tick named, so a scheduler that dies after the tick and before the job makes the same
+// job when it comes back), whether it has finished, and what changed in it (its pages'
+// change-tracking reports, from their stored results).
 import type { MonitorCreated } from '../../../../shared/src/domain/events/monitor.js';
 import { JOB_PART } from '../../../../shared/src/domain/events/job.js';
 import { makeEvent, type PageResultPayload, type StoredEvent } from '../../../../shared/src/domain/events/index.js';
@@ -9,12 +10,20 @@ import type { IdGenerator } from '../../../../shared/src/infra/ids.js';
 import type { EventLog } from '../../../../shared/src/infra/nats/event-log.js';
 import type { PayloadStore } from '../../../../shared/src/infra/nats/payloads.js';
 import { SUBJECT_ROOT } from '../../../../shared/src/infra/subjects.js';
+import { RateLimitedError } from '../../../../shared/src/domain/errors.js';
+import type { Admission, Need } from '../../../../shared/src/infra/admission/plan-limits.js';
 import { normalizeUrl, urlKeyHash } from '../../../../shared/src/net/url-normalize.js';
 
 export interface RunDeps {
   log: EventLog;
   payloads: Pick<PayloadStore, 'getJson'>;
   newId: IdGenerator;
+  /**
+   * Charges a run to its key's plan (the gateway's admission: key-usage read model plus
+   * the admission ledger); throws QUOTA_EXCEEDED to refuse. Absent, or answering
+   * undefined (the key is not in this process's read model): the run is not charged.
+   */
+  admit?: (keyId: string, need: Need) => Promise<Admission | undefined>;
 }
 
 export interface RunPage {
@@ -25,6 +34,8 @@ export interface RunPage {
 
 export interface RunOutcome {
   status: string;
+  /** Why a run did not run (SKIPPED). */
+  reason?: string;
   pages: RunPage[];
 }
 
@@ -33,19 +44,35 @@ function pageKeyOf(url: string): string {
   return urlKeyHash(normalizeUrl(url)!.key);
 }
 
-/** Appends the run's job (once: a repeat is refused by the log). */
-export async function startRun(deps: RunDeps, def: MonitorCreated, runId: string, now: Date): Promise<void> {
+/**
+ * Appends the run's job (once: a repeat is refused by the log), after charging it to the
+ * key's quota: a scrape one page, a crawl at least one and at most its limit (lowered to
+ * what the quota leaves, as for POST /crawl). Returns the reason when the quota refuses the
+ * run. A job already on the log (appended before a restart) is not charged again.
+ */
+export async function startRun(deps: RunDeps, def: MonitorCreated, runId: string, now: Date): Promise<{ skipped: string } | undefined> {
+  const at = def.crawl ? { kind: 'crawl' as const, id: runId, part: JOB_PART } : { kind: 'scrape' as const, id: runId, part: pageKeyOf(def.url) };
+  if (await deps.log.exists({ ...at, event: def.crawl ? 'crawl_requested' : 'page_requested' })) return undefined;
+  let admission: Admission | undefined;
+  try {
+    admission = await deps.admit?.(def.apiKeyId, { id: runId, pages: 1, ...(def.crawl ? { upToPages: def.crawl.limit } : {}), job: false });
+  } catch (err) {
+    if (err instanceof RateLimitedError && err.code === 'QUOTA_EXCEEDED') return { skipped: `QUOTA_EXCEEDED: ${err.message}` };
+    throw err;
+  }
   const meta = { eventId: deps.newId(), now };
   const requestedAt = now.toISOString();
-  if (def.crawl) {
-    await deps.log.append(makeEvent('crawl_requested', { kind: 'crawl', id: runId, part: JOB_PART }, {
-      startUrl: def.url, ...def.crawl, scrapeOptions: def.scrapeOptions, apiKeyId: def.apiKeyId, requestedAt,
-    }, meta), { once: true });
-    return;
-  }
-  await deps.log.append(makeEvent('page_requested', { kind: 'scrape', id: runId, part: pageKeyOf(def.url) }, {
-    url: def.url, options: def.scrapeOptions, apiKeyId: def.apiKeyId, depth: 0, requestedAt,
-  }, meta), { once: true });
+  const event = def.crawl
+    ? makeEvent('crawl_requested', at, {
+      startUrl: def.url, ...def.crawl, limit: admission?.grantedPages ?? def.crawl.limit, scrapeOptions: def.scrapeOptions, apiKeyId: def.apiKeyId, requestedAt,
+    }, meta)
+    : makeEvent('page_requested', at, { url: def.url, options: def.scrapeOptions, apiKeyId: def.apiKeyId, depth: 0, requestedAt }, meta);
+  const append = async (): Promise<number> => (await deps.log.append(event, { once: true })).seq;
+  // The frontier does not wait for the projection: the reservation counts until the
+  // key-usage read model shows the job, or expires (the ledger's TTL).
+  if (admission) await admission.record(append, async () => false);
+  else await append();
+  return undefined;
 }
 
 /** The run's end and its pages' reports; null while it runs. */
@@ -70,7 +97,9 @@ export async function runOutcome(deps: RunDeps, def: MonitorCreated, runId: stri
 }
 
 async function pageOf(deps: RunDeps, url: string, completed: StoredEvent & { event: 'page_completed' }): Promise<RunPage> {
-  const payload = await deps.payloads.getJson<PageResultPayload>(completed.data.result);
-  const report = payload.changeTracking;
+  // A 304's page names an older page's result: its own report is on the event (reused-result.ts).
+  const report = completed.data.reusedResult
+    ? completed.data.reusedResult.changeTracking
+    : (await deps.payloads.getJson<PageResultPayload>(completed.data.result)).changeTracking;
   return { url, changeStatus: report?.changeStatus, ...(report?.diff ? { diff: report.diff } : {}) };
 }

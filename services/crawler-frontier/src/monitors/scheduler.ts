@@ -9,7 +9,10 @@ import type { Logger } from '../../../../shared/src/infra/logger.js';
 import { decide, evolve, initialState, isChange, type MonitorEvent, type MonitorState } from '../../../../shared/src/domain/monitors/decider.js';
 import type { RunningService, ServiceContext } from '../../../../shared/src/infra/service.js';
 import { SUBJECT_ROOT, subjectOf } from '../../../../shared/src/infra/subjects.js';
-import { runOutcome, startRun, type RunDeps, type RunPage } from './runs.js';
+import { AdmissionLedger } from '../../../../shared/src/infra/admission/ledger.js';
+import { PlanLimiter } from '../../../../shared/src/infra/admission/plan-limits.js';
+import { createStore } from '../../../../shared/src/infra/store/index.js';
+import { runOutcome, startRun, type RunDeps, type RunOutcome, type RunPage } from './runs.js';
 
 /** A webhook's diffs together at most; past it a page's diff is left out (`diffOmitted`). */
 const WEBHOOK_DIFF_BYTES = 512 * 1024;
@@ -115,21 +118,24 @@ export class MonitorScheduler {
     const tick = state.lastTick;
     const def = state.definition;
     if (!tick || state.lastRunFinished || !def) return;
+    let outcome: RunOutcome | null = null;
     if (t.started !== tick.runId) {
-      await startRun(this.deps, def, tick.runId, this.now());
-      t.started = tick.runId;
+      const refused = await startRun(this.deps, def, tick.runId, this.now());
+      // A run the quota refuses ends at once, SKIPPED with the reason (no job, no webhook).
+      if (refused) outcome = { status: 'SKIPPED', reason: refused.skipped, pages: [] };
+      else t.started = tick.runId;
     }
-    const outcome = await runOutcome(this.deps, def, tick.runId);
+    outcome ??= await runOutcome(this.deps, def, tick.runId);
     if (!outcome) return;
     const changed = outcome.pages.filter((p) => p.changeStatus && isChange(p.changeStatus, state));
     const unchanged = outcome.pages.length - changed.length;
-    const notify = changed.length > 0 || def.notifyUnchanged;
+    const notify = outcome.status !== 'SKIPPED' && (changed.length > 0 || def.notifyUnchanged);
     const now = this.now();
     if (notify) await this.requestWebhook(t, tick, outcome.status, changed, unchanged, now);
     const [finished] = decide({
       type: 'finish', runId: tick.runId,
       result: {
-        status: outcome.status, changed: changed.slice(0, 1000).map((p) => ({ url: p.url, changeStatus: p.changeStatus! })),
+        status: outcome.status, ...(outcome.reason ? { reason: outcome.reason } : {}), changed: changed.slice(0, 1000).map((p) => ({ url: p.url, changeStatus: p.changeStatus! })),
         unchanged, notified: notify, finishedAt: now.toISOString(),
       },
     }, state);
@@ -181,9 +187,42 @@ export class MonitorScheduler {
 }
 
 export async function startMonitorScheduler(ctx: ServiceContext): Promise<RunningService> {
+  const logger = ctx.logger.child({ worker: 'monitors' });
+  const admission = ctx.config.quotas ? await quotaAdmission(ctx, logger) : undefined;
   const scheduler = new MonitorScheduler({
-    log: ctx.log, payloads: ctx.payloads, newId, logger: ctx.logger.child({ worker: 'monitors' }), checkIntervalMs: ctx.config.monitorCheckIntervalMs,
+    log: ctx.log, payloads: ctx.payloads, newId, logger, checkIntervalMs: ctx.config.monitorCheckIntervalMs,
+    ...(admission ? { admit: admission.admit } : {}),
   });
   scheduler.start();
-  return { stop: () => scheduler.stop() };
+  return {
+    stop: async () => {
+      await scheduler.stop();
+      await admission?.close();
+    },
+  };
+}
+
+/**
+ * Runs charge the monthly quota as the gateway's jobs do: the same limiter over the
+ * key-usage read model and the admission ledger (not the concurrency limit: a scheduled
+ * run is not refused because the key's other jobs are running).
+ */
+async function quotaAdmission(ctx: ServiceContext, logger: Logger): Promise<{ admit: NonNullable<RunDeps['admit']>; close: () => Promise<void> }> {
+  const store = createStore(ctx.config);
+  await store.init();
+  const limiter = new PlanLimiter(store, new AdmissionLedger(ctx.js), () => new Date(), { concurrency: false, quota: true });
+  return {
+    admit: async (keyId, need) => {
+      const key = await store.apiKeys.get(keyId);
+      // A monitor's key was in the read model when the monitor was made: missing here, this
+      // process does not share the gateway's store (a misconfiguration docs/deploy.md
+      // rules out). Run uncharged rather than stop every monitor.
+      if (!key) {
+        logger.warn({ keyId }, 'monitor run not charged: its key is not in this read model (is MONGODB_URL shared with the gateway?)');
+        return undefined;
+      }
+      return limiter.admit({ keyId, plan: key.plan }, need);
+    },
+    close: () => store.close(),
+  };
 }

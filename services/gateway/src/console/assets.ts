@@ -41,7 +41,8 @@ button.secondary{background:#fff;color:var(--accent)}button.danger{background:#f
 button.link{background:none;border:none;color:var(--accent);padding:0;text-decoration:underline}
 .actions{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}.actions select{min-width:6.5rem}.secret{display:flex;gap:.5rem;align-items:center;flex-wrap:wrap}.secret code{background:#fff;border:1px solid var(--line);padding:.35rem .5rem;border-radius:6px;word-break:break-all}
 .badge{display:inline-block;padding:.05rem .5rem;border-radius:999px;font-size:.8rem;font-weight:600;border:1px solid currentColor}
-.badge-completed,.badge-active{color:var(--good)}.badge-failed,.badge-revoked,.badge-disabled,.badge-cancelled{color:var(--bad)}.badge-processing,.badge-pending{color:var(--warn)}
+.badge-completed,.badge-active{color:var(--good)}.badge-failed,.badge-revoked,.badge-disabled,.badge-cancelled{color:var(--bad)}.badge-processing,.badge-pending,.badge-skipped{color:var(--warn)}.badge-deleted{color:var(--muted)}
+pre.diff .add{color:var(--good)}pre.diff .del{color:var(--bad)}pre.diff .hunk,pre.diff .head{color:var(--muted)}details>summary{cursor:pointer;word-break:break-all}
 progress,meter{width:100%;max-width:24rem;height:1rem}
 .cards{display:grid;grid-template-columns:repeat(auto-fit,minmax(14rem,1fr));gap:1rem}
 .card{border:1px solid var(--line);border-radius:8px;padding:1rem}.card .big{font-size:1.6rem;font-weight:700}

@@ -21,10 +21,12 @@ import { resultPageView } from './pages/job-results.js';
 import { jobPage, jobsPage } from './pages/jobs.js';
 import { keysPage, webhookSecretPage, type KeyRow } from './pages/keys.js';
 import { usagePage } from './pages/usage.js';
-import { monitorsPage } from './pages/monitors.js';
+import { monitorRunsPage, monitorsPage } from './pages/monitors.js';
 import { MonitorService } from '../monitors/service.js';
 
 const MAX_ACTIVE_KEYS = 50;
+/** A monitor's runs shown on its page, newest first. */
+const MONITOR_RUNS_MAX = 50;
 const ACCOUNT_ID = /^[0-9a-f]{20}$/;
 const DAY_MS = 24 * 3600 * 1000;
 /** Pages listed on a crawl's or batch's page (the downloads hold all). */
@@ -197,9 +199,9 @@ export async function pageRoutes(app: FastifyInstance, ctx: ConsoleContext): Pro
     return sendStoredDocument(info, payloadBytes(ctx.deps.payloads), reply);
   });
 
+  const monitors = new MonitorService({ log, newId: () => '', clock, urlPolicy: { allowCidrs: config.ssrfAllowCidrs }, minIntervalMs: config.monitorMinIntervalMs });
   app.get('/monitors', member, async (request, reply) => {
     const { account, viewer } = me(request);
-    const monitors = new MonitorService({ log, newId: () => '', clock, urlPolicy: { allowCidrs: config.ssrfAllowCidrs }, minIntervalMs: config.monitorMinIntervalMs });
     const keys = (await ctx.jobs.keys(account.id)).filter((k) => !k.revokedAt);
     const rows = (await Promise.all(keys.map(async (k) => {
       const caller = { keyId: k.id, plan: k.plan };
@@ -207,6 +209,19 @@ export async function pageRoutes(app: FastifyInstance, ctx: ConsoleContext): Pro
       return Promise.all(list.map(async (m) => ({ keyLabel: k.label, keyId: k.id, monitor: await monitors.get(caller, m.id) })));
     }))).flat();
     return sendPage(reply, 'Monitors', 'monitors', viewer, monitorsPage({ rows, limit: PLAN_LIMITS[account.plan].monitors, plan: account.plan }));
+  });
+
+  // One monitor with its runs and diffs: only through a key of the account (revoked ones
+  // too: their monitors' history stays readable); anything else is "not found".
+  app.get('/monitors/:keyId/:id', member, async (request, reply) => {
+    const { account, viewer } = me(request);
+    const { keyId, id } = request.params as { keyId: string; id: string };
+    const key = (await ctx.jobs.keys(account.id)).find((k) => k.id === keyId);
+    if (!key) throw new NotFoundError(`no monitor with id "${id}"`);
+    const caller = { keyId: key.id, plan: key.plan };
+    const monitor = await monitors.get(caller, id);
+    const runs = await monitors.runs(caller, id, MONITOR_RUNS_MAX);
+    return sendPage(reply, 'Monitor', 'monitors', viewer, monitorRunsPage({ keyLabel: key.label, keyId: key.id, monitor, runs, max: MONITOR_RUNS_MAX }));
   });
 
   app.get('/usage', member, async (request, reply) => {

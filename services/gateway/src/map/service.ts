@@ -13,7 +13,7 @@ import type { EventLog } from '../../../../shared/src/infra/nats/event-log.js';
 import type { PayloadStore } from '../../../../shared/src/infra/nats/payloads.js';
 import { SUBJECT_ROOT } from '../../../../shared/src/infra/subjects.js';
 import type { Caller } from '../plugins/auth.js';
-import type { Admitter } from '../limits.js';
+import type { Admitter } from '../../../../shared/src/infra/admission/plan-limits.js';
 import type { ProjectionWaiter } from '../projection-wait.js';
 import { checkSubmittedUrl, type UrlPolicy } from '../url-policy.js';
 

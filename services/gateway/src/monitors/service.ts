@@ -16,6 +16,19 @@ import type { JobServiceDeps } from '../job-service.js';
 import { checkSubmittedUrl } from '../url-policy.js';
 import type { MonitorCreateBody, MonitorSummary, MonitorView } from '../../../../shared/src/api/index.js';
 
+/** A page a run's webhook named: its change, and its diff unless it did not fit the webhook. */
+export interface MonitorRunPage {
+  url: string;
+  changeStatus: string;
+  diff?: string;
+  diffOmitted?: true;
+}
+
+export interface MonitorRun {
+  run: EventData<'monitor_run_finished'>;
+  pages: MonitorRunPage[];
+}
+
 export interface MonitorServiceDeps extends Pick<JobServiceDeps, 'log' | 'urlPolicy' | 'newId' | 'clock'> {
   minIntervalMs: number;
 }
@@ -57,6 +70,23 @@ export class MonitorService {
     ]);
     return view(id, created.data, deleted?.event === 'monitor_deleted' ? deleted.data : null,
       ticked?.event === 'monitor_ticked' ? ticked.data : null, run?.event === 'monitor_run_finished' ? run.data : null);
+  }
+
+  /**
+   * The monitor's runs, newest first (at most `max`), each with the pages its webhook
+   * named and their diffs: the monitor.changed body the scheduler put on the log (one point
+   * read per run that notified). Deleted monitors keep their runs.
+   */
+  async runs(caller: Caller, id: string, max: number): Promise<MonitorRun[]> {
+    await this.get(caller, id);
+    const finished = await this.deps.log.read(`${SUBJECT_ROOT}.monitor.${caller.keyId}.${id}.monitor_run_finished`);
+    const newest = finished.flatMap((e) => (e.event === 'monitor_run_finished' ? [e.data] : [])).reverse().slice(0, max);
+    return Promise.all(newest.map(async (run) => {
+      if (!run.notified) return { run, pages: [] };
+      const hook = await this.deps.log.last({ kind: 'monitor', id: caller.keyId, part: `${id}-${run.runId}`, event: 'webhook_requested' });
+      const body = hook?.event === 'webhook_requested' ? JSON.parse(hook.data.body) as { data?: { changed?: MonitorRunPage[] } } : undefined;
+      return { run, pages: body?.data?.changed ?? [] };
+    }));
   }
 
   /** The caller's monitors not deleted, oldest first. */

@@ -9,7 +9,7 @@ import type { Page, ScrapeJobDoc, ScrapeJobSummary } from '../../../../shared/sr
 import { normalizeUrl, urlKeyHash } from '../../../../shared/src/net/url-normalize.js';
 import type { Caller } from '../plugins/auth.js';
 import { checkSubmittedUrl } from '../url-policy.js';
-import type { Admission } from '../limits.js';
+import type { Admission } from '../../../../shared/src/infra/admission/plan-limits.js';
 import { recordJob, type JobServiceDeps } from '../job-service.js';
 
 export interface ScrapeServiceDeps extends JobServiceDeps {

@@ -1,10 +1,15 @@
 // A page whose conditional GET was answered 304 Not Modified (page_fetched.notModified): its
-// content is the one of the observation the fetcher named, so nothing is transformed. The
-// stored result of the page that made that observation gives the formats asked (markdown
-// also comes from its baseline), and the result is marked `notModified` (metadata and
-// the change-tracking report). docs/api.md "Conditional fetches".
+// content is the one of the observation the fetcher named, so nothing is transformed. When
+// that page's stored result holds every format asked, it is named, not copied
+// (page_completed.reusedResult, shared/src/domain/reused-result.ts): no payload is read or
+// written. Otherwise (markdown asked of a result without it: it is in the baseline) the
+// formats asked are copied into a result of its own. Either way the page is marked
+// `notModified` (metadata and the change-tracking report). docs/api.md "Conditional fetches".
 import { NonRetryableError } from '../../../../shared/src/domain/errors.js';
-import type { PageCompleted, PageFetched, PageResultPayload } from '../../../../shared/src/domain/events/index.js';
+import type { PageCompleted, PageFetched, PageResultPayload, StoredEvent } from '../../../../shared/src/domain/events/index.js';
+import { contentFormats } from '../../../../shared/src/domain/conditional-fetch.js';
+import { resultStoredAt } from '../../../../shared/src/domain/reused-result.js';
+import type { KnownMarkdown } from './observer.js';
 import type { EventLog } from '../../../../shared/src/infra/nats/event-log.js';
 import { PayloadNotFoundError, type PayloadStore } from '../../../../shared/src/infra/nats/payloads.js';
 import type { ResolvedScrapeOptions } from '../../../../shared/src/domain/scrape-options.js';
@@ -33,11 +38,49 @@ export interface NotModifiedDeps {
   baselines: Pick<PayloadStore, 'getText'>;
 }
 
-/** The page named by a 304's basis, with the formats `options` asks for. */
-export async function storedPage(deps: NotModifiedDeps, basis: NonNullable<PageFetched['notModified']>, options: ResolvedScrapeOptions): Promise<StoredPage> {
+type Basis = NonNullable<PageFetched['notModified']>;
+type Completed = StoredEvent & { event: 'page_completed' };
+
+/** The page_completed of the page a 304's basis names. */
+export async function sourcePage(deps: Pick<NotModifiedDeps, 'log'>, basis: Basis): Promise<Completed> {
   const { source } = basis;
   const completed = await deps.log.last({ kind: source.kind, id: source.jobId, part: source.part, event: 'page_completed' });
   if (completed?.event !== 'page_completed') throw gone(`its page ${source.kind}/${source.jobId} has no completed result`);
+  return completed;
+}
+
+/**
+ * Whether the stored result can be named as it is: the basis says which formats it holds
+ * (older events do not) and every content format asked is among them (markdown may be only
+ * in the baseline, which a result cannot name).
+ */
+export function reusable(basis: Basis, options: ResolvedScrapeOptions): boolean {
+  const held = new Set(basis.formats ?? []);
+  return basis.formats !== undefined && basis.markdownHash !== undefined && contentFormats(options).every((f) => held.has(f));
+}
+
+/** What a named result's page_completed carries instead of a copy. */
+export function reusedResultOf(source: Completed, basis: Basis, options: ResolvedScrapeOptions): { formats: string[]; storedAt: string; source: Basis['source'] } {
+  return { formats: contentFormats(options), storedAt: resultStoredAt(source.data), source: basis.source };
+}
+
+/** The page's markdown by its hash, read (from its baseline, else its stored result) only when needed. */
+export function knownMarkdown(deps: NotModifiedDeps, basis: Basis, source: Completed): KnownMarkdown {
+  return {
+    hash: basis.markdownHash!,
+    ...(basis.baseline ? { bytes: basis.baseline.size } : {}),
+    load: async () => {
+      const text = basis.baseline ? await readOrNull(() => deps.baselines.getText(basis.baseline!)) : null;
+      const markdown = text ?? (await readOrNull(() => deps.payloads.getJson<PageResultPayload>(source.data.result)))?.markdown;
+      if (markdown === undefined || markdown === null) throw gone('its stored markdown has expired');
+      return markdown;
+    },
+  };
+}
+
+/** The page named by a 304's basis, with the formats `options` asks for (a copy). */
+export async function storedPage(deps: NotModifiedDeps, basis: Basis, options: ResolvedScrapeOptions): Promise<StoredPage> {
+  const completed = await sourcePage(deps, basis);
   const stored = await readOrNull(() => deps.payloads.getJson<PageResultPayload>(completed.data.result));
   if (!stored) throw gone('its stored result has expired');
   const markdown = stored.markdown ?? (basis.baseline ? await readOrNull(() => deps.baselines.getText(basis.baseline!)) : null);

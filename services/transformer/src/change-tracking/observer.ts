@@ -26,7 +26,8 @@ export interface ObserveInput {
   /** Stream sequence of the page's page_fetched: its own observation can only come after. */
   fetchedSeq: number;
   statusCode: number;
-  markdown: string;
+  /** The page's markdown, or (a 304's page) its known hash and a way to read it only if needed. */
+  markdown: string | KnownMarkdown;
   /** contentOptionsHash of the request's options. */
   optionsHash: string;
   now: Date;
@@ -40,8 +41,19 @@ export interface ObserveInput {
     formats: string[];
     /** The page answered 304: this observation repeats the one its fetch named. */
     notModified?: boolean;
+    /** When the result the page completed with was stored, if before now (a reused result). */
+    resultStoredAt?: string | undefined;
   };
 }
+
+/** Markdown already stored: its hash and size, read only when a baseline or a diff needs it. */
+export interface KnownMarkdown {
+  hash: string;
+  bytes?: number | undefined;
+  load: () => Promise<string>;
+}
+
+const markdownText = (m: string | KnownMarkdown): Promise<string> => (typeof m === 'string' ? Promise.resolve(m) : m.load());
 
 export interface ObserveOutcome {
   /** Sequence and time of the page's url_observed; absent when the answer was not an observation. */
@@ -79,10 +91,11 @@ export class PageObserver {
     const state = observedState(input.statusCode);
     if (!state) return input.wantReport ? { report: notObserved(last, input.statusCode) } : {};
 
-    const markdownHash = sha256Hex(input.markdown);
+    const markdownHash = typeof input.markdown === 'string' ? sha256Hex(input.markdown) : input.markdown.hash;
+    const markdownBytes = typeof input.markdown === 'string' ? Buffer.byteLength(input.markdown) : input.markdown.bytes;
     const baseline = state === 'present'
       ? (this.freshBaseline(last, markdownHash, input.now) ?? {
-        ref: await baselines.putText(`${at.id}/${at.part}/${markdownHash}.md`, input.markdown, 'text/markdown; charset=utf-8'),
+        ref: await baselines.putText(`${at.id}/${at.part}/${markdownHash}.md`, await markdownText(input.markdown), 'text/markdown; charset=utf-8'),
         writtenAt: input.now.toISOString(),
       })
       : undefined;
@@ -98,7 +111,7 @@ export class PageObserver {
         observedAt: input.now.toISOString(),
         statusCode: input.statusCode,
         state,
-        ...(state === 'present' ? { markdownHash, markdownBytes: Buffer.byteLength(input.markdown) } : {}),
+        ...(state === 'present' ? { markdownHash, ...(markdownBytes !== undefined ? { markdownBytes } : {}) } : {}),
         ...(baseline ? { baseline: baseline.ref, baselineWrittenAt: baseline.writtenAt } : {}),
         optionsHash: input.optionsHash,
         changeStatus: decideChangeStatus(step.previous, { state, markdownHash }),
@@ -138,7 +151,7 @@ export class PageObserver {
   }
 
   /** The report of an observation; the diff needs the previous markdown from its baseline. */
-  async report(observation: StoredObservation, markdown: string): Promise<ChangeTrackingReport> {
+  async report(observation: StoredObservation, markdown: string | KnownMarkdown): Promise<ChangeTrackingReport> {
     const { data } = observation;
     const previous = data.previous;
     const report: ChangeTrackingReport = {
@@ -152,7 +165,7 @@ export class PageObserver {
     if (data.changeStatus !== 'changed' || !previous) return report;
     const before = previous.baseline ? await this.baselineText(previous.baseline) : null;
     if (before === null) return { ...report, diffUnavailable: 'previous_expired' };
-    const diff = buildDiff({ markdown: before, label: previous.observedAt }, { markdown, label: data.observedAt }, this.deps.diffTimeoutMs ?? DIFF_TIMEOUT_MS);
+    const diff = buildDiff({ markdown: before, label: previous.observedAt }, { markdown: await markdownText(markdown), label: data.observedAt }, this.deps.diffTimeoutMs ?? DIFF_TIMEOUT_MS);
     return { ...report, ...diff };
   }
 
@@ -173,6 +186,7 @@ function conditionalFields(c: ObserveInput['conditional']): Partial<UrlObserved>
     resultOptionsHash: c.resultOptionsHash,
     formats: c.formats,
     ...(c.notModified ? { notModified: true as const } : {}),
+    ...(c.resultStoredAt ? { resultStoredAt: c.resultStoredAt } : {}),
   };
 }
 

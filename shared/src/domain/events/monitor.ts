@@ -45,8 +45,10 @@ export const MonitorTicked = Type.Object({
 export const MonitorRunFinished = Type.Object({
   runId: Type.String(),
   tick: Timestamp,
-  /** The run job's end: COMPLETED, FAILED (or CANCELLED for a crawl). */
+  /** The run job's end: COMPLETED, FAILED (or CANCELLED for a crawl); SKIPPED: no job was made (`reason`). */
   status: Type.String(),
+  /** Why a SKIPPED run did not run, e.g. `QUOTA_EXCEEDED: the monthly quota … is used up`. */
+  reason: Type.Optional(Type.String({ maxLength: 1000 })),
   /** Pages new, changed or removed (new ones only after the first run: the first is the baseline). */
   changed: Type.Array(Type.Object({ url: Type.String(), changeStatus: Type.String() }), { maxItems: 1000 }),
   unchanged: Type.Integer({ minimum: 0 }),

@@ -64,6 +64,8 @@ export const UrlObserved = Type.Object({
   formats: Type.Optional(Type.Array(Type.String())),
   /** The page answered 304 Not Modified: this observation repeats the one named by its fetch. */
   notModified: Type.Optional(Type.Literal(true)),
+  /** When the page's result was stored, if before this observation: a 304's page reuses an older page's result (page_completed.reusedResult). */
+  resultStoredAt: Type.Optional(Timestamp),
 });
 export type UrlObserved = Static<typeof UrlObserved>;
 

@@ -6,7 +6,7 @@
 //   page_fetched    (fetcher: raw HTML in the Object Store) -> transformer
 //   page_completed  (transformer: result in the Object Store) | page_failed (any stage)
 import { Type, type Static } from '@sinclair/typebox';
-import type { ChangeTrackingReport } from '../change-tracking.js';
+import { ChangeTrackingReport } from '../change-tracking.js';
 import { DocumentKindSchema } from '../document-type.js';
 import { ResolvedScrapeOptions } from '../scrape-options.js';
 import { EngineUsed, FetchTimings, PageError, PageMetadata, PayloadRef, Timestamp, Timings } from './common.js';
@@ -120,6 +120,9 @@ export const PageFetched = Type.Object({
     source: Type.Object({ kind: Type.Union([Type.Literal('scrape'), Type.Literal('crawl'), Type.Literal('batch')]), jobId: Type.String(), part: Type.String() }),
     markdownHash: Type.Optional(Type.String()),
     baseline: Type.Optional(PayloadRef),
+    /** The content formats the observed page's result holds, and when that result was stored. */
+    formats: Type.Optional(Type.Array(Type.String())),
+    resultStoredAt: Type.Optional(Timestamp),
   })),
 });
 
@@ -134,6 +137,18 @@ export const PageCompleted = Type.Object({
   cacheKey: Type.Optional(Type.String()),
   /** Stream sequence of the page's url_observed (change tracking), when it was an observation. */
   observationSeq: Type.Optional(Type.Integer({ minimum: 1 })),
+  /**
+   * A 304 completed without a copy (shared/src/domain/reused-result.ts): `result` is the
+   * stored result of the page the observation named. This page's content is the `formats`
+   * asked of it, its change report the one here, and its payloads live from `storedAt`.
+   */
+  reusedResult: Type.Optional(Type.Object({
+    formats: Type.Array(Type.String()),
+    storedAt: Timestamp,
+    /** The page whose observation the 304 repeats: a read model that holds its content reads it there. */
+    source: Type.Optional(Type.Object({ kind: Type.String(), jobId: Type.String(), part: Type.String() })),
+    changeTracking: Type.Optional(ChangeTrackingReport),
+  })),
 });
 
 export const PageFailed = Type.Object({

@@ -42,7 +42,8 @@ export function evolve(state: MonitorState, e: MonitorEvent): MonitorState {
       return { ...state, lastTick: e.data, lastRunFinished: false };
     case 'monitor_run_finished':
       return state.lastTick?.runId === e.data.runId && !state.lastRunFinished
-        ? { ...state, lastRunFinished: true, runsFinished: state.runsFinished + 1 }
+        // A SKIPPED run looked at nothing: it is no baseline (its `new` pages stay quiet).
+        ? { ...state, lastRunFinished: true, runsFinished: state.runsFinished + (e.data.status === 'SKIPPED' ? 0 : 1) }
         : state;
   }
 }

@@ -4,6 +4,7 @@
 // wins. Whether a page counts (not after a cancel) is the batch-jobs document's call.
 // Registered before batch-jobs, so a page shows COMPLETED only once its content is stored.
 import type { PageResultPayload, StoredEvent } from '../../../../../shared/src/domain/events/index.js';
+import { pageResult, resultStoredAt } from '../../../../../shared/src/domain/reused-result.js';
 import type { BatchPageDoc, PageContent, ScreenshotInfo } from '../../../../../shared/src/infra/store/index.js';
 import { pageContent } from '../job-fold.js';
 import type { HydrateDeps, ReadModel } from '../types.js';
@@ -27,9 +28,10 @@ export function evolve(doc: BatchPageDoc | null, event: StoredEvent, hydrated: B
 
 async function hydrate(event: StoredEvent, deps: HydrateDeps): Promise<BatchPageHydrated> {
   if (event.event !== 'page_completed') return {};
-  const payload = await deps.getJson<PageResultPayload>(event.data.result);
+  // A 304's page may name an older page's result (reused-result.ts): its formats and change report are the event's.
+  const payload = pageResult(await deps.getJson<PageResultPayload>(event.data.result), event.data);
   // Screenshots live as long as the payloads written when the page was fetched.
-  const expiresAt = new Date(Date.parse(event.data.completedAt) + deps.payloadTtlMs).toISOString();
+  const expiresAt = new Date(Date.parse(resultStoredAt(event.data)) + deps.payloadTtlMs).toISOString();
   const shot = (s: NonNullable<PageResultPayload['screenshot']>): ScreenshotInfo => ({ ...s, expiresAt });
   return {
     content: {

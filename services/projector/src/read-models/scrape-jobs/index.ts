@@ -3,6 +3,7 @@
 // their own read model). A job's status only moves forward: PENDING -> PROCESSING ->
 // COMPLETED | FAILED; the first terminal event wins, later ones are ignored.
 import type { PageResultPayload, StoredEvent, Timings } from '../../../../../shared/src/domain/events/index.js';
+import { pageResult, resultStoredAt } from '../../../../../shared/src/domain/reused-result.js';
 import type { PageContent, ScrapeJobDoc, ScreenshotInfo } from '../../../../../shared/src/infra/store/index.js';
 import { inCollection, type HydrateDeps, type ReadModel } from '../types.js';
 
@@ -68,9 +69,10 @@ export function evolve(doc: ScrapeJobDoc | null, event: StoredEvent, hydrated: S
 
 async function hydrate(event: StoredEvent, deps: HydrateDeps): Promise<ScrapeHydrated> {
   if (event.event !== 'page_completed') return {};
-  const payload = await deps.getJson<PageResultPayload>(event.data.result);
+  // A 304's page may name an older page's result (reused-result.ts): its formats and change report are the event's.
+  const payload = pageResult(await deps.getJson<PageResultPayload>(event.data.result), event.data);
   // Screenshots live as long as the payloads written when the page was fetched.
-  const expiresAt = new Date(Date.parse(event.data.completedAt) + deps.payloadTtlMs).toISOString();
+  const expiresAt = new Date(Date.parse(resultStoredAt(event.data)) + deps.payloadTtlMs).toISOString();
   const shot = (s: PageResultPayload['screenshot']): ScreenshotInfo | undefined => (s ? { ...s, expiresAt } : undefined);
   const content: PageContent = {
     ...(payload.markdown !== undefined ? { markdown: payload.markdown } : {}),

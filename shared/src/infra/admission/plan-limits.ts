@@ -1,16 +1,21 @@
 // The plan limits checked before a job is accepted (spec "Limits"; decisions in
 // docs/api.md): how many jobs of a key may run at once, and how many pages it may have
 // fetched this month. Both are read from the key-usage read model, so they hold across
-// gateway replicas. The projection trails the log by milliseconds, so what it does not
+// gateway replicas (and for the frontier's monitor runs). The projection trails the log by milliseconds, so what it does not
 // show yet is held in the admission ledger (a per-key list written with compare-and-set):
 // requests arriving together are decided one after the other, and never both take the
 // last slot or the last page.
-import { RateLimitedError } from '../../../shared/src/domain/errors.js';
-import type { Clock } from '../../../shared/src/infra/ids.js';
-import { PLAN_LIMITS } from '../../../shared/src/domain/plans.js';
-import { committedPages, type KeyUsageDoc, type ReadModelStore } from '../../../shared/src/infra/store/index.js';
-import type { AdmissionLedger, Reservation } from './admission-ledger.js';
-import type { Caller } from './plugins/auth.js';
+import { RateLimitedError } from '../../domain/errors.js';
+import type { Clock } from '../ids.js';
+import { PLAN_LIMITS, type Plan } from '../../domain/plans.js';
+import { committedPages, type KeyUsageDoc, type ReadModelStore } from '../store/index.js';
+import type { AdmissionLedger, Reservation } from './ledger.js';
+
+/** Who is admitted: a key and its plan (the gateway's caller, or a monitor's key). */
+export interface Caller {
+  keyId: string;
+  plan: Plan;
+}
 
 /** A job not seen finishing after this long no longer holds a concurrency slot. */
 const STALE_JOB_MS = 6 * 3_600_000;

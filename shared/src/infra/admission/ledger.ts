@@ -3,10 +3,10 @@
 // log by a few milliseconds, so two requests of one key arriving together would both see
 // the last free slot without it.
 import { StorageType, type JetStreamClient, type KV } from 'nats';
-import { RateLimitedError } from '../../../shared/src/domain/errors.js';
-import { KeyedLock } from '../../../shared/src/infra/keyed-lock.js';
-import { casUpdate, KvContentionError, kvText } from '../../../shared/src/infra/nats/kv-cas.js';
-import { openKv } from '../../../shared/src/infra/nats/replicas.js';
+import { RateLimitedError } from '../../domain/errors.js';
+import { KeyedLock } from '../keyed-lock.js';
+import { casUpdate, KvContentionError, kvText } from '../nats/kv-cas.js';
+import { openKv } from '../nats/replicas.js';
 
 export const ADMISSION_BUCKET = 'trawl-admissions';
 

@@ -34,9 +34,11 @@ try {
     const sampler = new TreeSampler(bs.rootPid).start();
     let peakPss = 0; let peakSnap = s;
     const t = setInterval(() => { const c = sampler.current(); if (c && c.pssKb > peakPss) { peakPss = c.pssKb; peakSnap = c; } }, 100);
+    console.log(`  crawl posted at ${Date.now()}`);
     const res = await bs.sys.api<{ id: string }>('POST', '/api/v1/crawl', { url: site.url('/'), maxDepth: 5, limit: 1000, scrapeOptions: { formats: ['markdown'], engine: run } });
     const view = await finishedCrawl<{ status: string; completedUrls: number; createdAt: string; completedAt: string }>(bs.sys, res.body.id, 15 * 60_000);
     clearInterval(t);
+    console.log(`  crawl finished at ${Date.now()}`);
     const usage = sampler.stop();
     await site.close();
     const jobMs = Date.parse(view!.completedAt) - Date.parse(view!.createdAt);

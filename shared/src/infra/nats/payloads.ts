@@ -74,10 +74,17 @@ export class PayloadStore {
     const id = nuid.next();
     const stream = `OBJ_${this.bucket}`;
     const metaSubject = `$O.${this.bucket}.M.${base64UrlPadded(name)}`;
-    const [previous] = await Promise.all([
-      this.direct().then((direct) => lastBySubject(direct, stream, metaSubject)),
-      this.js.publish(`$O.${this.bucket}.C.${id}`, data),
-    ]);
+    const chunkSubject = `$O.${this.bucket}.C.${id}`;
+    const purge = async (filter: string): Promise<void> => {
+      await (await this.jetstreamManager()).streams.purge(stream, { filter }).catch(() => undefined);
+    };
+    let previous: Uint8Array | undefined;
+    try {
+      [previous] = await Promise.all([this.direct().then((direct) => lastBySubject(direct, stream, metaSubject)), this.js.publish(chunkSubject, data)]);
+    } catch (err) {
+      await purge(chunkSubject); // as the client: no chunk left without its meta
+      throw err;
+    }
     const meta = {
       name, description: contentType, options: { max_chunk_size: MAX_CHUNK_BYTES }, bucket: this.bucket, nuid: id,
       size: data.byteLength, chunks: 1, mtime: new Date().toISOString(),
@@ -87,10 +94,8 @@ export class PayloadStore {
     rollup.set('Nats-Rollup', 'sub');
     await this.js.publish(metaSubject, encoder.encode(JSON.stringify(meta)), { headers: rollup });
     const old = previous ? (JSON.parse(decoder.decode(previous)) as Partial<ObjectMeta>) : undefined;
-    if (old?.nuid && old.nuid !== id) {
-      // As the client: the new version is live; a failed clean-up leaves the old chunk to the bucket's TTL.
-      await (await this.jetstreamManager()).streams.purge(stream, { filter: `$O.${this.bucket}.C.${old.nuid}` }).catch(() => undefined);
-    }
+    // As the client: the new version is live; a failed clean-up leaves the old chunk to the bucket's TTL.
+    if (old?.nuid && old.nuid !== id) await purge(`$O.${this.bucket}.C.${old.nuid}`);
   }
 
   private jetstreamManager(): Promise<JetStreamManager> {

@@ -21,7 +21,7 @@ import type { BenchContext, ScenarioResult, Sizes } from './scenarios/context.js
 import { crawl } from './scenarios/crawl.js';
 import { recrawl } from './scenarios/recrawl.js';
 import { documents } from './scenarios/documents.js';
-import { engineCrawl, engineMixed, engineThroughput, httpCrawlerBaseline, type HttpCrawlerBaseline } from './scenarios/engines.js';
+import { engineCrawl, engineMixed, engineThroughput } from './scenarios/engines.js';
 import { engineZoo } from './scenarios/zoo.js';
 import { extraction } from './scenarios/extraction.js';
 import { extractionService, wcxbThroughService } from './scenarios/extraction-service.js';
@@ -65,6 +65,10 @@ const SCENARIOS = ['latency', 'throughput', 'cache', 'map', 'crawl', 'stability'
 type Scenario = (typeof SCENARIOS)[number];
 const only = new Set((process.env.BENCH_ONLY ?? SCENARIOS.join(',')).split(',').map((s) => s.trim()).filter(Boolean));
 const runs = (s: Scenario): boolean => only.has(s);
+/** BENCH_ENGINES=crawl,mixed,scrapes,zoo: which of the engines benchmarks (8, 9, 10, 14) run; all by default. */
+const ENGINE_PARTS = ['crawl', 'mixed', 'scrapes', 'zoo'] as const;
+const engineParts = new Set((process.env.BENCH_ENGINES ?? ENGINE_PARTS.join(',')).split(',').map((s) => s.trim()).filter(Boolean));
+const runsEngines = (part: (typeof ENGINE_PARTS)[number]): boolean => runs('engines') && engineParts.has(part);
 
 const wallStarted = performance.now();
 const log = (message: string): void => {
@@ -116,16 +120,11 @@ async function main(): Promise<void> {
     log('baseline: sequential scrapes of the article');
     latencyBase = await runBaseline({ urls: latencyUrls(site.origin, 'base', SIZES.warmupScrapes + SIZES.latencyScrapes), concurrency: 1, warmup: SIZES.warmupScrapes });
   }
-  if (runs('throughput') || runs('engines')) {
+  if (runs('throughput') || runsEngines('crawl') || runsEngines('scrapes')) {
     const n = Math.min(SIZES.baselineThroughputPages, SIZES.throughputPages);
     log(`baseline: ${n} pages, ${fetcherConcurrency} at once`);
     const urls = Array.from({ length: n }, (_, i) => site.url(throughputPath(i)));
     throughputBase = await runBaseline({ urls: [...urls.slice(0, 2).map((u) => `${u}?warm`), ...urls], concurrency: fetcherConcurrency, warmup: 2 });
-  }
-  let httpCrawlBase: HttpCrawlerBaseline | undefined;
-  if (runs('engines')) {
-    log(`baseline: no-browser HTTP crawl of ${SIZES.crawlPages} pages, ${SIZES.httpCrawlerConcurrency} at once`);
-    httpCrawlBase = await httpCrawlerBaseline(SIZES.crawlPages, SIZES.httpCrawlerConcurrency);
   }
 
   // In-process and CPU-bound: measured before the system boots, on an idle machine too.
@@ -149,12 +148,10 @@ async function main(): Promise<void> {
       if (runs('map')) results.map = await guarded('5. Map', 'map', () => map(ctx), logs);
       if (runs('crawl')) results.crawl = await guarded('6. Crawl', 'crawl', () => crawl(ctx), logs);
       if (runs('stability')) results.stability = await guarded('7. Stability', 'stability', () => stability(ctx), logs);
-      if (runs('engines')) {
-        results.engineCrawl = await guarded('8. Engines: crawl', 'crawl', () => engineCrawl(ctx, throughputBase, httpCrawlBase), logs);
-        results.engineMixed = await guarded('9. Engines: mixed site', 'mixed', () => engineMixed(ctx), logs);
-        if (throughputBase) results.engineThroughput = await guarded('10. Engines: scrapes', 'throughput', () => engineThroughput(ctx, throughputBase, fetcherConcurrency), logs);
-        results.engineZoo = await guarded('14. Engines: site zoo', 'zoo', () => engineZoo(ctx), logs);
-      }
+      if (runsEngines('crawl')) results.engineCrawl = await guarded('8. Engines: crawl', 'crawl', () => engineCrawl(ctx, throughputBase), logs);
+      if (runsEngines('mixed')) results.engineMixed = await guarded('9. Engines: mixed site', 'mixed', () => engineMixed(ctx), logs);
+      if (throughputBase && runsEngines('scrapes')) results.engineThroughput = await guarded('10. Engines: scrapes', 'throughput', () => engineThroughput(ctx, throughputBase, fetcherConcurrency), logs);
+      if (runsEngines('zoo')) results.engineZoo = await guarded('14. Engines: site zoo', 'zoo', () => engineZoo(ctx), logs);
       if (runs('extraction-service')) results.extractionService = await guarded('12. Extraction through the service', 'extraction-service', () => extractionService(ctx), logs);
       if (runs('extraction-service')) results.extractionServiceWcxb = await guarded('12b. Extraction through the service (WCXB dev)', 'extraction-service', () => wcxbThroughService(ctx), logs);
       if (runs('recrawl')) results.recrawl = await guarded('15. Recrawl', 'recrawl', () => recrawl(ctx), logs);

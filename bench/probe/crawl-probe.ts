@@ -8,6 +8,7 @@ import { natsUrlFromLogs } from '../lib/events.js';
 import { snapshotTree, TreeSampler } from '../lib/proc.js';
 import { bootSystem, sleep } from '../lib/system.js';
 import { crawlSite, finishedCrawl } from '../scenarios/crawl.js';
+import { httpCrawlerBaseline } from '../scenarios/engines.js';
 
 const engine = process.env.PROBE_ENGINE ?? 'auto';
 const pages = Number(process.env.PROBE_PAGES ?? 500);
@@ -15,6 +16,14 @@ const mbOf = (kb: number) => Math.round(kb / 1024);
 const show = (label: string, byName: Record<string, { pssKb: number; count: number }>) =>
   console.log(label, Object.entries(byName).sort((a, b) => b[1].pssKb - a[1].pssKb).map(([k, v]) => `${k}${v.count > 1 ? `×${v.count}` : ''} ${mbOf(v.pssKb)}`).join(', '));
 
+// PROBE_HTTP=1: the no-browser HTTP crawler (bench/http-crawler.ts) on its own copy first, for a same-run ratio.
+let httpPps: number | undefined;
+if (process.env.PROBE_HTTP) {
+  const base = await httpCrawlerBaseline(pages, Number(process.env.BENCH_HTTP_CRAWLER_CONCURRENCY ?? 4));
+  const n = base.run.output.crawled.length;
+  httpPps = n / (base.run.output.wallMs / 1000);
+  console.log(`HTTP crawler: ${n} pages, ${httpPps.toFixed(2)} pages/s, CPU ${Math.round(base.run.usage.cpuMs / n)} ms/page, peak PSS ${mbOf(base.run.usage.peakPssKb)} MB`);
+}
 const bs = await bootSystem();
 try {
   await sleep(3000);
@@ -25,13 +34,15 @@ try {
     const sampler = new TreeSampler(bs.rootPid).start();
     let peakPss = 0; let peakSnap = s;
     const t = setInterval(() => { const c = sampler.current(); if (c && c.pssKb > peakPss) { peakPss = c.pssKb; peakSnap = c; } }, 100);
+    console.log(`  crawl posted at ${Date.now()}`);
     const res = await bs.sys.api<{ id: string }>('POST', '/api/v1/crawl', { url: site.url('/'), maxDepth: 5, limit: 1000, scrapeOptions: { formats: ['markdown'], engine: run } });
     const view = await finishedCrawl<{ status: string; completedUrls: number; createdAt: string; completedAt: string }>(bs.sys, res.body.id, 15 * 60_000);
     clearInterval(t);
+    console.log(`  crawl finished at ${Date.now()}`);
     const usage = sampler.stop();
     await site.close();
     const jobMs = Date.parse(view!.completedAt) - Date.parse(view!.createdAt);
-    console.log(`${run}: ${view!.status} ${view!.completedUrls} pages in ${jobMs} ms = ${(view!.completedUrls / jobMs * 1000).toFixed(2)} pages/s; CPU ${Math.round(usage.cpuMs / view!.completedUrls)} ms/page; peak PSS ${mbOf(usage.peakPssKb)} MB`);
+    console.log(`${run}: ${view!.status} ${view!.completedUrls} pages in ${jobMs} ms = ${(view!.completedUrls / jobMs * 1000).toFixed(2)} pages/s; CPU ${Math.round(usage.cpuMs / view!.completedUrls)} ms/page; peak PSS ${mbOf(usage.peakPssKb)} MB${httpPps ? `; ${((view!.completedUrls / jobMs * 1000) / httpPps).toFixed(2)}x the HTTP crawler` : ''}`);
     show('  at PSS peak:', peakSnap.byName);
     console.log('  cpu:', Object.entries(usage.cpuByName).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${Math.round(v / view!.completedUrls)}`).join(', '));
     // Stages from the events.

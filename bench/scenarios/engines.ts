@@ -168,30 +168,39 @@ function httpCrawlerRows(B: string, auto: CrawlRun, http: HttpCrawlerBaseline): 
   ];
 }
 
-export async function engineCrawl(ctx: BenchContext, baseline?: BaselineRun, http?: HttpCrawlerBaseline): Promise<ScenarioResult> {
+/**
+ * The HTTP crawler first (the system idle), then `auto` on the freshly booted tree, then
+ * `browser`: each baseline meets the machine's load of the same minutes as the crawl it is
+ * compared with, and the `auto` crawl's peak PSS is its own, not what a browser crawl just
+ * before it left warm (a launched Chromium, grown heaps: 630 MB before the crawl had begun).
+ */
+export async function engineCrawl(ctx: BenchContext, baseline?: BaselineRun): Promise<ScenarioResult> {
   const B = '8. Engines: crawl';
   const pages = ctx.sizes.crawlPages;
   const body = { maxDepth: 5, limit: 1000 };
-  const runs: CrawlRun[] = [];
-  for (const engine of ['browser', 'auto'] as const) {
+  ctx.log(`  no-browser HTTP crawl of ${pages} pages, ${ctx.sizes.httpCrawlerConcurrency} at once (the system idle)`);
+  const http = await httpCrawlerBaseline(pages, ctx.sizes.httpCrawlerConcurrency);
+  const runs = new Map<EngineName, CrawlRun>();
+  for (const engine of ['auto', 'browser'] as const) {
     const site = await crawlSite(pages);
     try {
       ctx.log(`  crawl of ${pages} pages with engine ${engine}`);
-      runs.push(await crawlWith(ctx, site, engine, body));
+      runs.set(engine, await crawlWith(ctx, site, engine, body));
     } finally {
       await site.close();
     }
   }
-  const [browser, auto] = runs as [CrawlRun, CrawlRun];
+  const browser = runs.get('browser')!;
+  const auto = runs.get('auto')!;
   const { identical, compared } = sameMarkdown(browser, auto);
   const rows = [...compareRows(B, browser, auto), identicalRow(B, browser, auto)];
   if (baseline) {
     rows.push(row(B, 'peak PSS of the tree during the auto crawl vs naive baseline', mb(auto.usage.peakPssKb), { unit: 'MB', baseline: mb(baseline.usage.peakPssKb), note: 'baseline = the naive Playwright script of scenario 2' }));
   }
-  if (http) rows.push(...httpCrawlerRows(B, auto, http));
+  rows.push(...httpCrawlerRows(B, auto, http));
   const islands = await islandCrawl(ctx, pages, browser, auto);
   rows.push(...islands.rows);
-  const httpCrawler = http ? { pages: http.run.output.crawled.length, failed: http.run.output.failed, wallMs: http.run.output.wallMs, cpuMs: http.run.usage.cpuMs, peakPssMb: mb(http.run.usage.peakPssKb), requestedTwice: http.requestedTwice } : undefined;
+  const httpCrawler = { pages: http.run.output.crawled.length, failed: http.run.output.failed, wallMs: http.run.output.wallMs, cpuMs: http.run.usage.cpuMs, peakPssMb: mb(http.run.usage.peakPssKb), requestedTwice: http.requestedTwice };
   return { rows, details: { browser: summary(browser), auto: summary(auto), islands: summary(islands.run), identical, compared, httpCrawler } };
 }
 

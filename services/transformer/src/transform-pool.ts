@@ -312,17 +312,25 @@ export class TransformPool {
     this.stop(slot, new TransformTimeoutError(`${what} ran longer than ${task.budgetMs} ms; its thread was stopped`));
   }
 
-  /** A free thread above idleThreads stops after idleTimeoutMs without work. */
+  /** A free thread above idleThreads stops after idleTimeoutMs without work, but not the spare dispatch() would start again. */
   private retireWhenIdle(slot: Slot): void {
     if (slot.idleTimer || this.slots.length <= this.idleThreads) return;
     slot.idleTimer = setTimeout(() => {
       slot.idleTimer = undefined;
       const index = this.slots.indexOf(slot);
       if (slot.task || index === -1 || this.slots.length <= this.idleThreads) return;
+      if (this.isKeptSpare(slot)) return this.retireWhenIdle(slot);
       this.slots.splice(index, 1); // onExit finds no slot: nothing is replaced
       void slot.worker.terminate();
     }, this.idleTimeoutMs);
     slot.idleTimer.unref();
+  }
+
+  /** Whether dispatch() would start a spare again at once if `slot` stopped (a second of module loading per idleTimeoutMs of a crawl). */
+  private isKeptSpare(slot: Slot): boolean {
+    if (this.busy() === 0 || this.slots.some((s) => s !== slot && !s.task && !s.stopping)) return false;
+    const spares = this.someKeyOverShare() ? this.size + 1 : this.size;
+    return this.slots.length - 1 < spares;
   }
 
   private onReply(slot: Slot, reply: WorkerReply): void {

@@ -148,4 +148,25 @@ describe('event log', () => {
     for (let i = 0; i < 5; i++) await payloads.getBytes(refs[2]!.ref);
     assert.equal(await consumers(), before);
   });
+
+  test('one-chunk payloads written by the fast put are the client\'s objects: it reads them, and an overwrite leaves one chunk', async () => {
+    const payloads = new PayloadStore(nc.jetstream());
+    const jsm = await nc.jetstreamManager();
+    const os = await nc.jetstream().views.os('trawl-payloads');
+    const messages = async (): Promise<number> => (await jsm.streams.info('OBJ_trawl-payloads')).state.messages;
+    const bytes = new Uint8Array(90_000).map((_, j) => (j * 7) % 253);
+    const ref = await payloads.putBytes('crawl/fast/p1/raw é.html', bytes, 'text/html');
+    // The client's own read checks the size and the SHA-256 digest against the meta.
+    assert.deepEqual(Buffer.from((await os.getBlob(ref.name))!), Buffer.from(bytes));
+    const info = (await os.info(ref.name))!;
+    assert.equal(info.size, bytes.length);
+    assert.equal(info.chunks, 1);
+    assert.equal(info.description, 'text/html');
+    const afterFirst = await messages();
+    // A redelivered stage overwrites: the old chunk is purged, the meta rolled up.
+    for (let i = 0; i < 3; i++) await payloads.putText(ref.name, `version ${i}`);
+    assert.equal(await messages(), afterFirst);
+    assert.equal(Buffer.from((await os.getBlob(ref.name))!).toString(), 'version 2');
+    assert.equal(await payloads.getText(ref), 'version 2');
+  });
 });

@@ -91,6 +91,22 @@ describe('TransformPool fairness', () => {
     }
   });
 
+  test('given one key runs over its share for longer than idleTimeoutMs, then the spare thread is kept, not stopped and started again', async () => {
+    const pool = new TransformPool({ size: 2, idleThreads: 1, idleTimeoutMs: 50 });
+    try {
+      const stalls = [1, 2, 3].map((n) => pool.run(stall(n), { key: 'a', budgetMs: 20_000 }).catch((e: unknown) => e));
+      assert.deepEqual(pool.stats(), { size: 3, busy: 2, queued: 1 });
+      const threads = pool.threadIds();
+      await new Promise((r) => setTimeout(r, 400));
+      assert.deepEqual(pool.stats(), { size: 3, busy: 2, queued: 1 }, 'the spare is still there');
+      assert.deepEqual(pool.threadIds(), threads, 'the same threads: none stopped and replaced');
+      await pool.close();
+      await Promise.all(stalls);
+    } finally {
+      await pool.close();
+    }
+  });
+
   test('given one key queued many pages before another key, then the keys are served in turns', async () => {
     const pool = new TransformPool({ size: 1 });
     try {

@@ -40,17 +40,19 @@ export function csrMarkers(html: string): string[] {
   let bodyTextChars = 0;
   let lastWasSpace = true;
   let skipDepth = 0;
+  let noscriptDepth = 0;
   let scriptExecutable = false;
 
   const parser = new Parser({
     onopentag(name, attrs) {
-      for (const open of stack) open.filled = true;
+      markFilled(stack);
       if (name === 'meta' && (attrs['http-equiv'] ?? '').toLowerCase() === 'refresh') metaRefresh = true;
       if (name === 'script') {
         scriptExecutable = isExecutable(attrs.type);
         if (scriptExecutable && attrs.src) externalScripts++;
       }
       if (NOT_TEXT.has(name)) skipDepth++;
+      if (name === 'noscript') noscriptDepth++;
       if (!VOID.has(name)) stack.push({ name, ...(attrs.id ? { id: attrs.id } : {}), filled: false });
     },
     ontext(text) {
@@ -59,10 +61,12 @@ export function csrMarkers(html: string): string[] {
         if (scriptExecutable) inlineScripts += text;
         return;
       }
-      if (top?.name === 'noscript' || stack.some((o) => o.name === 'noscript')) noscriptText += text;
+      if (noscriptDepth > 0) noscriptText += text;
       if (skipDepth > 0) return;
-      if (text.trim() !== '') for (const open of stack) open.filled = true;
-      // Whitespace-collapsed length, as the text of the body would read.
+      if (text.trim() !== '') markFilled(stack);
+      // Whitespace-collapsed length, as the text of the body would read; only whether it
+      // reaches MIN_BODY_TEXT_CHARS matters, so counting stops past it (a page's text is most of its bytes).
+      if (bodyTextChars > MIN_BODY_TEXT_CHARS) return;
       for (const ch of text) {
         const space = ch === ' ' || ch === '\n' || ch === '\t' || ch === '\r' || ch === '\f';
         if (space) {
@@ -71,6 +75,7 @@ export function csrMarkers(html: string): string[] {
         } else {
           bodyTextChars++;
           lastWasSpace = false;
+          if (bodyTextChars > MIN_BODY_TEXT_CHARS) break;
         }
       }
     },
@@ -80,6 +85,7 @@ export function csrMarkers(html: string): string[] {
       if (index === -1) return;
       for (const open of stack.splice(index)) {
         if (NOT_TEXT.has(open.name)) skipDepth = Math.max(0, skipDepth - 1);
+        if (open.name === 'noscript') noscriptDepth--;
         if (open.id && !open.filled && !NEVER_FILLED.has(open.name)) emptyIds.push(open.id);
       }
     },
@@ -99,6 +105,14 @@ export function csrMarkers(html: string): string[] {
     markers.push(`little body text (${textChars} chars) beside scripts`);
   }
   return markers;
+}
+
+/**
+ * Everything open now has content. An element marked filled had every element around it
+ * marked with it, so the walk down from the innermost stops at the first one already filled.
+ */
+function markFilled(stack: Open[]): void {
+  for (let i = stack.length - 1; i >= 0 && !stack[i]!.filled; i--) stack[i]!.filled = true;
 }
 
 function isExecutable(type: string | undefined): boolean {

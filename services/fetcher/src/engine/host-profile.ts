@@ -121,10 +121,12 @@ function byHostMode(profile: HostProfile, policy: AutoPolicy): EngineDecision {
       return { action: 'verify', reason: `host unverified (${profile.agreeing}/${policy.agreements} agreeing pages)` };
     case 'browser':
       return { action: 'verify', reason: `recheck of a JavaScript host (1 page in ${policy.recheckEvery})` };
-    case 'static':
-      return recheckDue(profile, policy)
-        ? { action: 'verify', reason: `drift check (1 page in ${policy.recheckEvery})` }
+    case 'static': {
+      const every = driftCheckEvery(profile, policy);
+      return recheckDue(profile, every)
+        ? { action: 'verify', reason: `drift check (1 page in ${every})` }
         : { action: 'http', reason: `host verified static (${profile.verifications} verifications)` };
+    }
   }
 }
 
@@ -169,7 +171,22 @@ function evolveMarkers(markers: Record<string, MarkerProfile>, kinds: string[], 
   return next;
 }
 
-/** Every `recheckEvery`-th page seen since the last verification is verified. */
-function recheckDue(profile: HostProfile, policy: AutoPolicy): boolean {
-  return profile.sinceCheck > 0 && profile.sinceCheck % policy.recheckEvery === 0;
+/** Every `every`-th page seen since the last verification is verified. */
+function recheckDue(profile: HostProfile, every: AutoPolicy | number): boolean {
+  const n = typeof every === 'number' ? every : every.recheckEvery;
+  return profile.sinceCheck > 0 && profile.sinceCheck % n === 0;
+}
+
+/** Doublings of a static host's drift-check interval at most (recheckEvery × 8). */
+export const MAX_DRIFT_BACKOFF_DOUBLINGS = 3;
+
+/**
+ * A static host's drift check: 1 page in recheckEvery, doubled for each further K agreeing
+ * verifications in a row (a disagreement sends the host back to the browser and the count to
+ * 0). Each check is a render and two extractions; a host that keeps agreeing is checked less
+ * often, and still regularly.
+ */
+export function driftCheckEvery(profile: HostProfile, policy: AutoPolicy): number {
+  const doublings = Math.max(0, Math.floor(profile.agreeing / policy.agreements) - 1);
+  return policy.recheckEvery * 2 ** Math.min(doublings, MAX_DRIFT_BACKOFF_DOUBLINGS);
 }

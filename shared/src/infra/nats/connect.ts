@@ -1,6 +1,9 @@
 // One way to connect: named connection, reconnect forever (a restarted nats-server must
 // not take the services down with it), status changes in the log, and a connected flag
-// for readiness probes (nats.js exposes "closed" but not "currently disconnected").
+// for readiness probes (nats.js exposes "closed" but not "currently disconnected"). No
+// async traces: with them nats.js captures two stack traces on every request (its context
+// and a timeout error made in advance), a cost paid on each of a page's many log and
+// Object Store round trips for a trace only a timeout would show.
 import { connect, type NatsConnection } from 'nats';
 import type { Logger } from '../logger.js';
 
@@ -17,6 +20,7 @@ export async function connectNats(url: string, name: string, logger: Logger): Pr
     maxReconnectAttempts: -1,
     reconnectTimeWait: 500,
     pingInterval: 10_000,
+    noAsyncTraces: true,
   });
   connected.set(nc, true);
   void (async () => {

@@ -8,8 +8,14 @@
 // consumer per object (create, deliver, delete): on a crawl that is one per page in the
 // transformer and one per page the gateway serves. Larger, linked or unusual objects take
 // the client's read.
+//
+// Writes of one chunk take a fast path too, the client's own protocol written out: the
+// chunk under a fresh nuid, then the meta with a subject rollup, then the previous
+// version's chunk purged. The client hashes with a pure-JavaScript SHA-256 and streams
+// every put through a ReadableStream; here node:crypto hashes and the previous meta is
+// read by a direct get while the chunk is stored. Larger objects take the client's put.
 import crypto from 'node:crypto';
-import type { JetStreamClient, JetStreamManager, ObjectStore } from 'nats';
+import { headers, nuid, type JetStreamClient, type JetStreamManager, type ObjectStore } from 'nats';
 import type { PayloadRef } from '../../domain/events/common.js';
 import { PAYLOAD_BUCKET } from '../subjects.js';
 
@@ -28,6 +34,8 @@ interface DirectLast {
 }
 
 const DIGEST_PREFIX = 'SHA-256=';
+/** The client's chunk size: a larger object is several chunks, left to the client's put. */
+const MAX_CHUNK_BYTES = 128 * 1024;
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -52,8 +60,52 @@ export class PayloadStore {
 
   async putBytes(name: string, data: Uint8Array, contentType: string): Promise<PayloadRef> {
     const os = await this.os();
-    await os.putBlob({ name, description: contentType }, data);
+    if (data.byteLength > MAX_CHUNK_BYTES || data.byteLength === 0 || !latin1(name)) await os.putBlob({ name, description: contentType }, data);
+    else await this.putOneChunk(name, data, contentType);
     return { bucket: this.bucket, name, size: data.byteLength, contentType };
+  }
+
+  /**
+   * The client's put of a one-chunk object (nats.js objectstore `_put`): the chunk, then
+   * the meta (rollup: it replaces the name's previous meta), then the previous version's
+   * chunk purged, so a redelivered stage that overwrites its object leaves no second copy.
+   */
+  private async putOneChunk(name: string, data: Uint8Array, contentType: string): Promise<void> {
+    const id = nuid.next();
+    const stream = `OBJ_${this.bucket}`;
+    const metaSubject = `$O.${this.bucket}.M.${base64UrlPadded(name)}`;
+    const chunkSubject = `$O.${this.bucket}.C.${id}`;
+    const purge = async (filter: string): Promise<void> => {
+      await (await this.jetstreamManager()).streams.purge(stream, { filter }).catch(() => undefined);
+    };
+    let previous: Uint8Array | undefined;
+    try {
+      [previous] = await Promise.all([this.direct().then((direct) => lastBySubject(direct, stream, metaSubject)), this.js.publish(chunkSubject, data)]);
+    } catch (err) {
+      await purge(chunkSubject); // as the client: no chunk left without its meta
+      throw err;
+    }
+    const meta = {
+      name, description: contentType, options: { max_chunk_size: MAX_CHUNK_BYTES }, bucket: this.bucket, nuid: id,
+      size: data.byteLength, chunks: 1, mtime: new Date().toISOString(),
+      digest: `${DIGEST_PREFIX}${crypto.createHash('sha256').update(data).digest('base64url')}=`, deleted: false,
+    };
+    const rollup = headers();
+    rollup.set('Nats-Rollup', 'sub');
+    await this.js.publish(metaSubject, encoder.encode(JSON.stringify(meta)), { headers: rollup });
+    const old = previous ? (JSON.parse(decoder.decode(previous)) as Partial<ObjectMeta>) : undefined;
+    // As the client: the new version is live; a failed clean-up leaves the old chunk to the bucket's TTL.
+    if (old?.nuid && old.nuid !== id) await purge(`$O.${this.bucket}.C.${old.nuid}`);
+  }
+
+  private jetstreamManager(): Promise<JetStreamManager> {
+    this.manager ??= this.js.jetstreamManager();
+    return this.manager;
+  }
+
+  private async direct(): Promise<DirectLast> {
+    // nats.js implements `direct` on its manager without declaring it on the interface.
+    return ((await this.jetstreamManager()) as JetStreamManager & { direct: DirectLast }).direct;
   }
 
   putText(name: string, text: string, contentType = 'text/plain; charset=utf-8'): Promise<PayloadRef> {
@@ -75,20 +127,11 @@ export class PayloadStore {
 
   /** The object by two direct gets when it is one plain chunk; undefined for the client's read. */
   private async readOneChunk(ref: PayloadRef): Promise<Uint8Array | undefined> {
-    this.manager ??= this.js.jetstreamManager();
-    // nats.js implements `direct` on its manager without declaring it on the interface.
-    const direct = ((await this.manager) as JetStreamManager & { direct: DirectLast }).direct;
+    const direct = await this.direct();
     const stream = `OBJ_${ref.bucket}`;
-    const last = async (subject: string): Promise<Uint8Array | undefined> => {
-      try {
-        return (await direct.getMessage(stream, { last_by_subj: subject })).data;
-      } catch (err) {
-        if ((err as { code?: string }).code === '404') return undefined;
-        throw err;
-      }
-    };
+    const last = (subject: string): Promise<Uint8Array | undefined> => lastBySubject(direct, stream, subject);
     // btoa refuses code units above 0xFF: such a name is left to the client as it is.
-    if (/[^\u0000-\u00ff]/.test(ref.name)) return undefined;
+    if (!latin1(ref.name)) return undefined;
     const metaBytes = await last(`$O.${ref.bucket}.M.${base64UrlPadded(ref.name)}`);
     if (!metaBytes) throw new PayloadNotFoundError(ref);
     const meta = JSON.parse(decoder.decode(metaBytes)) as ObjectMeta;
@@ -108,6 +151,21 @@ export class PayloadStore {
   async getJson<T>(ref: PayloadRef): Promise<T> {
     return JSON.parse(await this.getText(ref)) as T;
   }
+}
+
+/** The last message on `subject` by a direct get, or undefined when there is none. */
+async function lastBySubject(direct: DirectLast, stream: string, subject: string): Promise<Uint8Array | undefined> {
+  try {
+    return (await direct.getMessage(stream, { last_by_subj: subject })).data;
+  } catch (err) {
+    if ((err as { code?: string }).code === '404') return undefined;
+    throw err;
+  }
+}
+
+/** Whether nats.js can name the object (its meta subject is btoa of the name, Latin-1 only). */
+function latin1(name: string): boolean {
+  return !/[^\u0000-\u00ff]/.test(name);
 }
 
 /** nats.js names an object's meta subject by btoa(name) (Latin-1 code units) in base64url with padding. */

@@ -2,15 +2,17 @@
 // that timed out or found no responder (a stream or consumer electing a new leader, a
 // server cut off from its peers), a dropped connection. The same work succeeds once the
 // cluster has a leader again, so a worker runs it again in place (worker.ts) instead of
-// counting the attempt towards giving the message up.
+// counting the attempt towards giving the message up. Only the NATS client's own errors
+// count: a site's "503 Service Temporarily Unavailable" is an answer about the page.
+import { NatsError } from 'nats';
+
 const OUTAGE_CODES = new Set(['503', 'TIMEOUT', 'DISCONNECT', 'CONNECTION_REFUSED', 'CONNECTION_TIMEOUT', '408']);
 const OUTAGE_MESSAGE = /no responders|temporarily unavailable|no suitable peers|leader not found/i;
 
-/** Whether `err` (or an error it wraps) says NATS is unavailable for now. */
+/** Whether `err` (or an error it wraps) is the NATS client saying NATS is unavailable for now. */
 export function isNatsOutage(err: unknown): boolean {
-  for (let e = err as { code?: unknown; message?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
-    if (typeof e.code === 'string' && OUTAGE_CODES.has(e.code)) return true;
-    if (typeof e.message === 'string' && OUTAGE_MESSAGE.test(e.message)) return true;
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    if (e instanceof NatsError && (OUTAGE_CODES.has(e.code) || OUTAGE_MESSAGE.test(e.message))) return true;
   }
   return false;
 }

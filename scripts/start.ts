@@ -8,6 +8,7 @@
 // M processes of every service (gateway i on PORT + i; --scale fetcher=4,... per service).
 import './supervisor-flags.js'; // first: may re-execute this process with its V8 flags
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
@@ -310,12 +311,16 @@ async function main(cfg: Config, cluster: ClusterFlags | undefined): Promise<voi
   // The service host runs as often as its first service is asked for.
   const countOf = (name: ServiceName): number => cluster?.scale[hosted.includes(name) ? hosted[0]! : name] ?? replicas;
   const most = Math.max(replicas, ...chosen.map(countOf));
+  // Each process's INSTANCE_ID: its slot under this supervisor run, kept when the slot's
+  // process is restarted (after the last one exited), so the projector takes back its own
+  // partition leases at once; the run's random part keeps two supervisors on one NATS apart.
+  const run = `${process.env.INSTANCE_ID ? `${process.env.INSTANCE_ID}-` : ''}${randomBytes(4).toString('hex')}`;
   const services = Array.from({ length: most }, (_, r) => chosen.filter((name) => r < countOf(name)).flatMap((name): Supervised[] => {
     const own = { ...env, ...(name === 'gateway' ? { PORT: String(cfg.port + r) } : {}) };
-    if (!hosted.includes(name)) return [serviceProcess(name, { ...SERVICE_ENV[name], ...own, HEALTH_PORT: healthPortOf(name, r) }, r)];
+    if (!hosted.includes(name)) return [serviceProcess(name, { ...SERVICE_ENV[name], ...own, HEALTH_PORT: healthPortOf(name, r), INSTANCE_ID: `${run}-${name}-${r}` }, r)];
     // The host starts where its first service would have.
     if (name !== hosted[0]) return [];
-    return [hostProcess(hosted.map((n) => ({ name: n, healthPort: healthPortOf(n, r) })), env, r)];
+    return [hostProcess(hosted.map((n) => ({ name: n, healthPort: healthPortOf(n, r) })), { ...env, INSTANCE_ID: `${run}-host-${r}` }, r)];
   })).flat();
   started.services = services;
 

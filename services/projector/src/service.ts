@@ -27,7 +27,8 @@ export async function startProjector({ config, nc, js, jsm, payloads, logger }: 
   const leases: PartitionLeases = new PartitionLeases(js, {
     group: 'projector',
     partitions: PROJECTION_PARTITIONS,
-    memberId: newId(),
+    // A stable id takes back its predecessor's leases at once after a restart (no TTL wait).
+    memberId: config.instanceId ?? newId(),
     logger,
     onAcquire: async (name) => {
       const partition = name as ProjectionPartition;

@@ -46,7 +46,7 @@ export const CrawlJobView = Type.Object({
   next: Type.Optional(Type.String({ description: 'URL of the next part of `data`, when it did not fit in one response' })),
   error: Type.Optional(Type.Object({ message: Type.String() })),
   slowed: Type.Optional(Type.Object({ host: Type.String(), reason: Type.String(), until: Type.String() }, {
-    description: 'While the crawl runs: its start host is slowed for every fetcher after a 429 or 503 (Retry-After honoured), why, and until when at least',
+    description: 'While the crawl runs: its start host is slowed for every fetcher after a 429 or 503 (Retry-After honoured) or by its robots.txt Crawl-delay, why, and until when at least',
   })),
   blockedHosts: Type.Optional(Type.Array(BlockedHost, {
     description: 'Hosts the crawl stopped asking after they answered bot challenges or block pages in a row (docs/api.md "Page outcome")',

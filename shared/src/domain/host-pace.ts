@@ -6,7 +6,9 @@
 //   - when the next page may start (starts are spaced by the host's interval);
 //   - a back-off after 429 or 503: the interval doubles on each (from BACKOFF_BASE_MS, up to
 //     BACKOFF_MAX_MS), nothing starts before Retry-After, and each page that succeeds halves
-//     it again, so the pace recovers on its own. `reason` says why the host is slowed.
+//     it again, so the pace recovers on its own. `reason` says why the host is slowed;
+//   - the host's robots.txt `Crawl-delay` (written by the crawl frontier when it reads the
+//     file), a least spacing of starts for every replica while the file says so.
 
 import type { JetStreamClient, KV } from 'nats';
 import { openKv } from '../infra/nats/replicas.js';
@@ -40,8 +42,10 @@ export function slowedHostReader(js: JetStreamClient, now: () => number = Date.n
     kv ??= openHostPaces(js).catch((err) => { kv = undefined; throw err; });
     const entry = await (await kv).get(paceKey(host));
     const pace = parsePace(entry && entry.length > 0 ? entry.string() : null);
-    if (!pace.reason || pace.backoffMs === 0) return undefined;
-    return { host, reason: pace.reason, until: new Date(Math.max(pace.nextAt, now())).toISOString() };
+    const until = new Date(Math.max(pace.nextAt, now())).toISOString();
+    if (pace.reason && pace.backoffMs > 0) return { host, reason: pace.reason, until };
+    if (pace.crawlDelayMs) return { host, reason: `robots.txt Crawl-delay: one page every ${pace.crawlDelayMs / 1000} s`, until };
+    return undefined;
   };
 }
 
@@ -50,6 +54,8 @@ export const PACE_DEFAULTS = {
   backoffMaxMs: 5 * 60_000,
   /** Retry-After beyond this is capped (a site asking for a day must not stall a crawl for a day). */
   retryAfterMaxMs: 10 * 60_000,
+  /** Crawl-delay beyond this is capped (a file asking for an hour a page would stall a crawl). */
+  crawlDelayMaxMs: 60_000,
 } as const;
 
 export interface PaceLimits {
@@ -70,6 +76,8 @@ export interface HostPace {
   reason?: string;
   /** When the last 429/503 came (a page started before it says nothing about the pace since). */
   refusedAt?: number;
+  /** The host's robots.txt Crawl-delay, as last read (absent: none). */
+  crawlDelayMs?: number;
 }
 
 export const freshPace = (): HostPace => ({ inFlight: {}, nextAt: 0, backoffMs: 0 });
@@ -89,7 +97,7 @@ export function acquire(pace: HostPace, now: number, token: string, leaseMs: num
     // Usually a release comes first; the expiry is the bound.
     return { granted: false, waitMs: Math.max(1, Math.min(250, soonest - now)) };
   }
-  const spacing = Math.max(limits.intervalMs, pace.backoffMs);
+  const spacing = Math.max(limits.intervalMs, pace.crawlDelayMs ?? 0, pace.backoffMs);
   return { granted: true, pace: { ...pace, inFlight: { ...inFlight, [token]: now + leaseMs }, nextAt: now + spacing } };
 }
 
@@ -126,4 +134,18 @@ export function observe(pace: HostPace, now: number, statusCode: number, retryAf
     return backoffMs === 0 ? { ...rest, backoffMs } : { ...rest, backoffMs, ...(reason ? { reason } : {}) };
   }
   return pace;
+}
+
+/**
+ * The host's robots.txt Crawl-delay (seconds, as the file gives it; undefined: the file has
+ * none) folded in, capped; the same pace when nothing changes (so nothing is written).
+ */
+export function withCrawlDelay(pace: HostPace, crawlDelaySeconds: number | undefined): HostPace {
+  const ms = crawlDelaySeconds !== undefined && Number.isFinite(crawlDelaySeconds) && crawlDelaySeconds > 0
+    ? Math.min(PACE_DEFAULTS.crawlDelayMaxMs, Math.round(crawlDelaySeconds * 1000))
+    : undefined;
+  if (ms === pace.crawlDelayMs) return pace;
+  const { crawlDelayMs: _, ...rest } = pace;
+  void _;
+  return ms === undefined ? rest : { ...rest, crawlDelayMs: ms };
 }

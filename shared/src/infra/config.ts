@@ -39,6 +39,12 @@ export interface Config {
   natsUrl: string | undefined;
   /** Copies of the event log, KV buckets and object stores in a JetStream cluster. */
   natsReplicas: number;
+  /**
+   * This process's name among the live processes of its service, kept when it restarts in
+   * its slot (the pod's name; `npm start` gives one per process): the projector takes back
+   * the partition leases its predecessor left under it at once. Undefined: a random one.
+   */
+  instanceId: string | undefined;
   mongodbUrl: string | undefined;
   dataDir: string;
   bootstrapApiKeys: BootstrapKey[];
@@ -240,6 +246,8 @@ export function loadConfig(env: Env = process.env): Config {
     port,
     natsUrl: url(env, 'NATS_URL', ['nats:', 'tls:', 'ws:', 'wss:']),
     natsReplicas: int(env, 'NATS_REPLICAS', DEFAULT_NATS_REPLICAS, 1, MAX_NATS_REPLICAS),
+    // A KV key token: a pod name's dots (or anything else) become "_".
+    instanceId: env.INSTANCE_ID?.trim().replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 128) || undefined,
     mongodbUrl: url(env, 'MONGODB_URL', ['mongodb:', 'mongodb+srv:']),
     dataDir: path.resolve(env.DATA_DIR?.trim() || './.data'),
     bootstrapApiKeys: parseBootstrapKeys(env.BOOTSTRAP_API_KEYS),

@@ -41,6 +41,7 @@ export const consumerMetrics = {
   duration: histogram('trawl_message_handle_seconds', 'Time a consumer spent on one delivery of a message', ['consumer']),
   inFlight: gauge('trawl_messages_in_flight', 'Messages a consumer is handling now', ['consumer']),
   redelivered: counter('trawl_messages_redelivered_total', 'Deliveries after the first (retries, crashes, shutdown hand-backs)', ['consumer']),
+  outageRetries: counter('trawl_message_outage_retries_total', 'Handler runs repeated in place because NATS was unavailable (an election, a server cut off)', ['consumer']),
 };
 
 export const httpMetrics = {

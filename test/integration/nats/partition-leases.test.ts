@@ -1,7 +1,8 @@
 // Partition leases against a real nats-server: replicas split the partitions without
 // overlap, a second replica gets its share from the first, a dead one's partitions move to
 // the survivor once its leases expire, and a frozen holder sees its lease lapsed by its own
-// clock before it could act.
+// clock before it could act; a replica restarted under its predecessor's id takes that
+// one's leases back at once, and nobody else's.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { connect, type NatsConnection } from 'nats';
@@ -13,10 +14,10 @@ import { until } from '../../support/wait.js';
 const PARTITIONS = ['a', 'b', 'c', 'd'];
 const logger = createLogger('leases-test', 'silent');
 
-function replica(nc: NatsConnection, memberId: string, group: string, now?: () => number) {
+function replica(nc: NatsConnection, memberId: string, group: string, now?: () => number, ttlMs = 3_000) {
   const working = new Set<string>();
   const leases = new PartitionLeases(nc.jetstream(), {
-    group, partitions: PARTITIONS, memberId, logger, ttlMs: 3_000, renewMs: 300, ...(now ? { now } : {}),
+    group, partitions: PARTITIONS, memberId, logger, ttlMs, renewMs: 300, ...(now ? { now } : {}),
     onAcquire: async (p) => { assert.ok(!working.has(p)); working.add(p); },
     onRelease: async (p) => { working.delete(p); },
   });
@@ -65,13 +66,55 @@ describe('partition leases', { timeout: 60_000 }, () => {
     await dead.leases.start();
     assert.equal(dead.working.size, 4);
     // A kill: no more renewals, no hand-back.
-    const internals = dead.leases as unknown as { stopped: boolean; timer: NodeJS.Timeout };
-    internals.stopped = true;
-    clearInterval(internals.timer);
+    kill(dead.leases);
     const survivor = replica(nc, 'survivor', 'expire');
     await survivor.leases.start();
     await until(() => survivor.working.size === 4, { timeoutMs: 15_000 });
     await survivor.leases.stop();
     await frozen.leases.stop();
+  });
+});
+
+/** A kill: no more renewals, no hand-back. */
+function kill(leases: PartitionLeases): void {
+  const internals = leases as unknown as { stopped: boolean; timer: NodeJS.Timeout };
+  internals.stopped = true;
+  clearInterval(internals.timer);
+}
+
+describe('partition leases across a restart', { timeout: 60_000 }, () => {
+  let server: NatsServerHandle;
+  let nc: NatsConnection;
+  before(async () => {
+    server = await startNatsServer();
+    nc = await connect({ servers: server.url });
+  });
+  after(async () => {
+    await nc.close();
+    await server.stop();
+  });
+
+  test('a replica restarted under its predecessor\'s id takes its leases back at once, not after the TTL', async () => {
+    // A TTL far longer than the test waits: only a take-back can explain the partitions moving.
+    const ttlMs = 60_000;
+    const first = replica(nc, 'slot-0', 'restart', undefined, ttlMs);
+    const other = replica(nc, 'slot-1', 'restart', undefined, ttlMs);
+    await first.leases.start();
+    await other.leases.start();
+    await until(() => first.working.size === 2 && other.working.size === 2, { timeoutMs: 15_000 });
+    const mine = [...first.working].sort();
+    kill(first.leases);
+    const restarted = replica(nc, 'slot-0', 'restart', undefined, ttlMs);
+    try {
+      await restarted.leases.start();
+      assert.deepEqual([...restarted.working].sort(), mine, 'the predecessor\'s partitions, in the first round');
+      // The other replica's leases are not its own: they stay where they are.
+      await new Promise((r) => setTimeout(r, 1_000));
+      assert.equal(other.working.size, 2);
+      assert.deepEqual([...restarted.working].filter((p) => other.working.has(p)), []);
+    } finally {
+      await restarted.leases.stop();
+      await other.leases.stop();
+    }
   });
 });

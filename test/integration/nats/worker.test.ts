@@ -1,5 +1,6 @@
 // The shared worker loop against a real nats-server: bounded concurrency, retries with
-// backoff, giving up with a recorded failure, poison messages, crash loops and draining.
+// backoff, giving up with a recorded failure, poison messages, crash loops and draining, and
+// a NATS outage run through in place without spending the message's attempts.
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { connect, type JetStreamManager, type NatsConnection } from 'nats';
@@ -102,6 +103,31 @@ describe('consumer worker', () => {
     assert.equal(await metric('trawl_messages_handled_total', { consumer: durable, outcome: 'ack' }), 1);
     assert.equal(await metric('trawl_messages_redelivered_total', { consumer: durable }), 1);
     assert.equal(await metric('trawl_messages_in_flight', { consumer: durable }), 0);
+  });
+
+  test('a handler failing because NATS is unavailable runs again in place, past maxDeliver, without a redelivery', async () => {
+    const givenUp: TrawlError[] = [];
+    let calls = 0;
+    let done = false;
+    const w = worker({
+      deliverNewOnly: true,
+      handle: async () => {
+        calls++;
+        // A real "no responders" from the server, as while a stream elects a leader.
+        if (calls <= 4) await nc.request(`nobody.home.${durable}`, new Uint8Array(), { timeout: 1_000 });
+        done = true;
+      },
+      giveUp: async (_e: StoredEvent, err: TrawlError) => { givenUp.push(err); },
+    }, 'o');
+    await w.start();
+    await publishStarted(1, 'outage');
+    await until(() => done || givenUp.length > 0, { timeoutMs: 30_000 });
+    await w.stop();
+    assert.deepEqual(givenUp.map((e) => e.message), [], 'not given up');
+    assert.equal(calls, 5);
+    assert.equal(await metric('trawl_message_outage_retries_total', { consumer: durable }), 4);
+    assert.equal(await metric('trawl_messages_redelivered_total', { consumer: durable }), 0);
+    assert.equal(await metric('trawl_messages_handled_total', { consumer: durable, outcome: 'ack' }), 1);
   });
 
   test('a non-retryable error gives up at once and records the failure', async () => {

@@ -2,7 +2,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseCidrList } from '../../../shared/src/net/url-safety.js';
-import { RobotsCache, robotsRule, ruleAllows } from '../../../services/crawler-frontier/src/crawl/robots.js';
+import { RobotsCache, robotsRule, ruleAllows, ruleCrawlDelay } from '../../../services/crawler-frontier/src/crawl/robots.js';
 import { startSite, type TestSite } from '../../support/site.js';
 
 const LOCAL = parseCidrList('127.0.0.0/8');
@@ -16,6 +16,14 @@ describe('robots.txt rules', () => {
     const star = robotsRule('https://s.test/robots.txt', 200, 'User-agent: *\nDisallow: /private\n');
     assert.equal(ruleAllows(star, 'https://s.test/private/a'), false);
     assert.equal(ruleAllows(star, 'https://s.test/public'), true);
+  });
+
+  test('Crawl-delay of the group that applies, in seconds; none without a file', () => {
+    const txt = 'User-agent: *\nCrawl-delay: 10\n\nUser-agent: TrawlBot\nCrawl-delay: 1.5\n';
+    assert.equal(ruleCrawlDelay(robotsRule('https://s.test/robots.txt', 200, txt)), 1.5);
+    assert.equal(ruleCrawlDelay(robotsRule('https://s.test/robots.txt', 200, 'User-agent: *\nCrawl-delay: 2\n')), 2);
+    assert.equal(ruleCrawlDelay(robotsRule('https://s.test/robots.txt', 200, 'User-agent: *\nDisallow:\n')), undefined);
+    assert.equal(ruleCrawlDelay(robotsRule('https://s.test/robots.txt', 404, '')), undefined);
   });
 
   test('4xx allows everything; 5xx disallows everything (RFC 9309)', () => {

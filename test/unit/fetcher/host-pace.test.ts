@@ -1,8 +1,9 @@
 // The fleet's pace per host as a pure fold: places bounded across replicas, expired places
-// freed, starts spaced, 429/503 back-off honouring Retry-After and recovering on successes.
+// freed, starts spaced, 429/503 back-off honouring Retry-After and recovering on successes,
+// robots.txt Crawl-delay spacing every replica's starts.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { acquire, freshPace, observe, release, retryAfterMs, type HostPace } from '../../../shared/src/domain/host-pace.js';
+import { acquire, freshPace, observe, release, retryAfterMs, withCrawlDelay, type HostPace } from '../../../shared/src/domain/host-pace.js';
 
 const limits = { maxInFlight: 2, intervalMs: 0 };
 const granted = (r: ReturnType<typeof acquire>): HostPace => { assert.ok(r.granted); return r.pace; };
@@ -47,4 +48,21 @@ test('Retry-After as seconds or an HTTP date; a huge one is capped', () => {
   assert.equal(retryAfterMs(new Date(60_000).toUTCString(), 0), 60_000);
   assert.equal(retryAfterMs('soon', 0), undefined);
   assert.equal(observe(freshPace(), 0, 429, 86_400_000).nextAt, 600_000);
+});
+
+test('a robots.txt Crawl-delay spaces starts across the fleet, capped, and goes when the file drops it', () => {
+  const paced = withCrawlDelay(freshPace(), 1.5);
+  assert.equal(paced.crawlDelayMs, 1_500);
+  assert.equal(withCrawlDelay(paced, 1.5), paced, 'the same delay changes nothing (nothing is written)');
+  const first = granted(acquire(paced, 0, 'a', 10_000, { maxInFlight: 5, intervalMs: 200 }));
+  assert.deepEqual(acquire(first, 1_000, 'b', 10_000, { maxInFlight: 5, intervalMs: 200 }), { granted: false, waitMs: 500 }, 'the delay wins over a shorter interval');
+  assert.ok(acquire(first, 1_500, 'b', 10_000, { maxInFlight: 5, intervalMs: 200 }).granted);
+  assert.equal(withCrawlDelay(freshPace(), 86_400).crawlDelayMs, 60_000, 'a huge delay is capped');
+  assert.equal(withCrawlDelay(paced, undefined).crawlDelayMs, undefined);
+  assert.equal(withCrawlDelay(paced, 0).crawlDelayMs, undefined);
+  assert.equal(withCrawlDelay(paced, Number.NaN).crawlDelayMs, undefined);
+  // A back-off longer than the delay still wins.
+  const refused = observe(withCrawlDelay(freshPace(), 0.5), 0, 429, undefined);
+  const next = granted(acquire({ ...refused, nextAt: 0 }, 0, 'a', 10_000, limits));
+  assert.equal(next.nextAt, 1_000);
 });

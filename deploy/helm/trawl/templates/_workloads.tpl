@@ -124,6 +124,12 @@ spec:
             {{- end }}
             - name: HEALTH_PORT
               value: {{ $root.Values.healthPort | quote }}
+            # Unique among live pods and kept when the container restarts in its pod: the
+            # projector takes back its own partition leases at once (INSTANCE_ID).
+            - name: INSTANCE_ID
+              valueFrom:
+                fieldRef:
+                  fieldPath: metadata.name
             {{- if $isFetcher }}
             - name: FETCHER_CONCURRENCY
               value: {{ $svc.concurrency | quote }}

@@ -7,7 +7,9 @@
 //   2xx        parsed (at most 512 KiB, the rest is ignored)
 //   4xx        no robots.txt: everything allowed
 //   5xx, network error, timeout: "unreachable", everything disallowed (retried after the TTL)
-// Crawl-delay is not honoured; crawls are paced by their in-flight bound instead.
+// Crawl-delay is handed to `onRead` (crawl-delay.ts writes it into the fleet's pace of the
+// host, which spaces every fetcher replica's starts) before the rule is used, so no link of
+// the origin is requested before its delay is in force.
 import { fetchRobotsTxt, robotsParser } from '../../../../shared/src/net/robots-txt.js';
 import type { CidrRange } from '../../../../shared/src/net/url-safety.js';
 
@@ -31,6 +33,8 @@ export interface RobotsCacheOptions {
   ttlMs?: number;
   maxOrigins?: number;
   now?: () => number;
+  /** Called with each rule read from the site, before it is used; a failure leaves it unread. */
+  onRead?: (origin: string, rule: RobotsRule) => Promise<void>;
 }
 
 /** The rule a robots.txt answer gives (pure). */
@@ -38,6 +42,11 @@ export function robotsRule(robotsUrl: string, status: number, body: string): Rob
   if (status >= 200 && status < 300) return { kind: 'parsed', robot: robotsParser(robotsUrl, body) };
   if (status >= 400 && status < 500) return { kind: 'allowAll' };
   return { kind: 'disallowAll' };
+}
+
+/** The rule's Crawl-delay for Trawl's user agent, in seconds (undefined: none). */
+export function ruleCrawlDelay(rule: RobotsRule): number | undefined {
+  return rule.kind === 'parsed' ? rule.robot.getCrawlDelay(ROBOTS_USER_AGENT) : undefined;
 }
 
 export function ruleAllows(rule: RobotsRule, url: string): boolean {
@@ -49,7 +58,7 @@ export function ruleAllows(rule: RobotsRule, url: string): boolean {
 export class RobotsCache {
   private readonly entries = new Map<string, { rule: RobotsRule; expiresAt: number }>();
   private readonly loading = new Map<string, Promise<void>>();
-  private readonly opts: Required<Omit<RobotsCacheOptions, 'now'>> & { now: () => number };
+  private readonly opts: Required<Omit<RobotsCacheOptions, 'now' | 'onRead'>> & Pick<RobotsCacheOptions, 'onRead'> & { now: () => number };
 
   constructor(options: RobotsCacheOptions) {
     this.opts = { ...ROBOTS_DEFAULTS, now: Date.now, ...options };
@@ -78,7 +87,10 @@ export class RobotsCache {
     let pending = this.loading.get(origin);
     if (!pending) {
       pending = this.fetchRule(origin, signal)
-        .then((rule) => this.remember(origin, rule))
+        .then(async (rule) => {
+          await this.opts.onRead?.(origin, rule);
+          this.remember(origin, rule);
+        })
         .finally(() => this.loading.delete(origin));
       this.loading.set(origin, pending);
     }

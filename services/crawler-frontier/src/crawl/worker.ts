@@ -1,8 +1,10 @@
 // The crawl worker: the job runner (../job/runner.ts) with the crawl policy, which loads
-// robots.txt for the origins of the links about to be judged before each decision.
+// robots.txt for the origins of the links about to be judged before each decision (and puts
+// each file's Crawl-delay into the fleet's pace of its host).
 import type { RunningService, ServiceContext } from '../../../../shared/src/infra/service.js';
 import { startJobWorker, type JobRunnerOptions, type JobSpec } from '../job/runner.js';
 import { crawlDecider, robotsCandidates, type CrawlState, type DecideContext } from './decider.js';
+import { crawlDelayPublisher } from './crawl-delay.js';
 import { RobotsCache } from './robots.js';
 
 export function crawlJob(allow: ServiceContext['config']['ssrfAllowCidrs'], robots = new RobotsCache({ allow })): JobSpec<CrawlState, DecideContext> {
@@ -19,5 +21,6 @@ export function crawlJob(allow: ServiceContext['config']['ssrfAllowCidrs'], robo
 }
 
 export function startCrawlWorker(ctx: ServiceContext, options: JobRunnerOptions = {}): Promise<RunningService> {
-  return startJobWorker(ctx, crawlJob(ctx.config.ssrfAllowCidrs), { maxInFlight: ctx.config.crawlMaxInFlight, ...options });
+  const robots = new RobotsCache({ allow: ctx.config.ssrfAllowCidrs, onRead: crawlDelayPublisher(ctx.js) });
+  return startJobWorker(ctx, crawlJob(ctx.config.ssrfAllowCidrs, robots), { maxInFlight: ctx.config.crawlMaxInFlight, ...options });
 }

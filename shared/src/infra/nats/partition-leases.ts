@@ -10,11 +10,20 @@
 // back, so a second replica that starts gets half of the work within a renewal or two.
 // A holder that dies stops renewing; its leases expire and the others take them.
 //
+// A lease whose holder is this member's own id, though this process does not hold it, was
+// left by a dead predecessor under the same id (a process restarted in its slot, with the
+// same INSTANCE_ID) or given up by this process itself after a failed renewal: it is taken
+// back at once with a compare-and-set on the revision read, not after its TTL. That is safe
+// only while no two live processes share an id, which INSTANCE_ID promises (the supervisor's
+// slot, the pod's name: a restart follows the death of the one before); a random id can't
+// collide.
+//
 // A lease is good until the holder's own clock passes last renewal + ttl - margin: a
 // process that was frozen (SIGSTOP, a long pause) sees its lease lapsed when it wakes and
 // stops before it acts, even before its next renewal tells it the lease went to another.
-import type { JetStreamClient, KV } from 'nats';
+import type { JetStreamClient, JetStreamManager, KV } from 'nats';
 import type { Logger } from '../logger.js';
+import { isKvConflict } from './kv-cas.js';
 import { openKv } from './replicas.js';
 
 export const LEASE_BUCKET = 'trawl-leases';
@@ -47,6 +56,7 @@ interface Held { revision: number; renewedAt: number }
 
 export class PartitionLeases {
   private kv: KV | undefined;
+  private manager: Promise<JetStreamManager> | undefined;
   private readonly held = new Map<string, Held>();
   private timer: NodeJS.Timeout | undefined;
   private round: Promise<void> = Promise.resolve();
@@ -99,8 +109,7 @@ export class PartitionLeases {
     try {
       const startedAt = this.now();
       await kv.put(this.memberKey(this.opts.memberId), this.opts.memberId);
-      let members = 0;
-      for await (const key of await kv.keys(`${this.opts.group}.member.*`)) { void key; members++; }
+      const members = await this.liveMembers(kv);
       const fairShare = Math.ceil(this.opts.partitions.length / Math.max(1, members));
       for (const [partition, lease] of [...this.held]) {
         try {
@@ -119,18 +128,57 @@ export class PartitionLeases {
       for (const partition of this.order()) {
         if (this.held.size >= fairShare || this.stopped) break;
         if (this.held.has(partition)) continue;
-        try {
-          const revision = await kv.create(this.leaseKey(partition), this.opts.memberId);
-          this.held.set(partition, { revision, renewedAt: startedAt });
-          this.opts.logger.info({ partition, members }, `${this.opts.group}: took partition`);
-          await this.opts.onAcquire(partition);
-        } catch {
-          // Held by another replica.
-        }
+        const revision = await this.take(kv, partition);
+        if (revision === undefined) continue; // held by another replica
+        this.held.set(partition, { revision, renewedAt: startedAt });
+        this.opts.logger.info({ partition, members }, `${this.opts.group}: took partition`);
+        await this.opts.onAcquire(partition);
       }
     } catch (err) {
       // NATS unreachable: leases lapse on their own (holds() turns false), work pauses.
       this.opts.logger.warn({ err: String(err) }, `${this.opts.group}: lease renewal failed`);
+    }
+  }
+
+  /**
+   * How many replicas renew their heartbeat. Not kv.keys(): its ordered consumer can wait
+   * forever on a bucket whose entries expire (nats-server 2.9, nats-io/nats-server#3481),
+   * and a round that never ends renews nothing again. Each request here has a timeout.
+   */
+  private async liveMembers(kv: KV): Promise<number> {
+    const prefix = `${this.opts.group}.member.`;
+    const info = await this.jsm().then((jsm) => jsm.streams.info(`KV_${LEASE_BUCKET}`, { subjects_filter: `$KV.${LEASE_BUCKET}.${prefix}*` }));
+    let members = 0;
+    for (const subject of Object.keys(info.state.subjects ?? {})) {
+      // A member that stopped gracefully left a delete marker under its key.
+      const entry = await kv.get(subject.slice(`$KV.${LEASE_BUCKET}.`.length));
+      if (entry && entry.length > 0) members++;
+    }
+    return members;
+  }
+
+  private jsm(): Promise<JetStreamManager> {
+    this.manager ??= this.js.jetstreamManager().catch((err) => { this.manager = undefined; throw err; });
+    return this.manager;
+  }
+
+  /** A free partition's lease, or this member's own left by its predecessor; undefined: another's. */
+  private async take(kv: KV, partition: string): Promise<number | undefined> {
+    const key = this.leaseKey(partition);
+    try {
+      return await kv.create(key, this.opts.memberId);
+    } catch (err) {
+      if (!isKvConflict(err)) throw err;
+    }
+    const entry = await kv.get(key);
+    if (!entry || entry.length === 0 || entry.string() !== this.opts.memberId) return undefined;
+    try {
+      const revision = await kv.update(key, this.opts.memberId, entry.revision);
+      this.opts.logger.info({ partition }, `${this.opts.group}: took back a lease left under this instance's id`);
+      return revision;
+    } catch (err) {
+      if (isKvConflict(err)) return undefined;
+      throw err;
     }
   }
 

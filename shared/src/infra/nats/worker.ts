@@ -6,12 +6,16 @@
 //   - `working()` heartbeats while a handler runs, so a long page is not redelivered;
 //   - outcomes decided by `ackDecision`: ack, nak with backoff, or give up (the handler's
 //     `giveUp` records a failure event so the job ends FAILED) and term;
+//   - a NATS outage (an election, a server cut off: outage.ts) runs the handler again in place
+//     for up to `outageRetryMs` instead of counting as a failed attempt, so a page does not
+//     end FAILED because the cluster was electing a leader while it was being worked on;
 //   - graceful drain: stop pulling, let in-flight work finish within a grace period, then
 //     abort the rest and nak them so another replica takes them at once.
 import { AckPolicy, DeliverPolicy, type JetStreamClient, type JetStreamManager, type JsMsg } from 'nats';
 import { nanos } from 'nats';
 import { ackDecision, toTrawlError, type TrawlError } from '../../domain/errors.js';
 import { consumerMetrics } from '../metrics.js';
+import { isNatsOutage } from './outage.js';
 import { decodeEvent, PoisonMessageError, type StoredEvent } from '../../domain/events/index.js';
 import type { Logger } from '../logger.js';
 import { STREAM_NAME } from '../subjects.js';
@@ -37,6 +41,8 @@ export interface WorkerOptions<E extends StoredEvent = StoredEvent> {
   ackWaitMs?: number;
   /** Attempts before giving up; a message that crashed its worker this often is given up unrun. */
   maxDeliver?: number;
+  /** How long one delivery keeps running its handler again through a NATS outage. */
+  outageRetryMs?: number;
   /** Hard deadline of one handler run. */
   handlerTimeoutMs?: number | ((event: E) => number);
   /** Where a brand-new consumer starts: all history (default) or only new events. */
@@ -46,14 +52,18 @@ export interface WorkerOptions<E extends StoredEvent = StoredEvent> {
   giveUp?(event: E, error: TrawlError, ctx: MessageContext): Promise<void>;
 }
 
-const DEFAULTS = { ackWaitMs: 30_000, maxDeliver: 4, handlerTimeoutMs: 120_000, graceMs: 10_000 };
+// The outage allowance covers an election (a few seconds) and a server cut off until its
+// peers notice (nats-server's defaults: about 10-20 s), with room to spare.
+const DEFAULTS = { ackWaitMs: 30_000, maxDeliver: 4, handlerTimeoutMs: 120_000, graceMs: 10_000, outageRetryMs: 60_000 };
+/** Pauses between in-place runs through an outage: 0.5 s doubling to 5 s. */
+const OUTAGE_PAUSE_MS = { first: 500, most: 5_000 };
 
 export class ConsumerWorker<E extends StoredEvent = StoredEvent> {
   private stopping = false;
   private readonly inFlight = new Map<JsMsg, AbortController>();
   private slotFreed: (() => void) | undefined;
   private loop: Promise<void> | undefined;
-  private readonly opts: Required<Pick<WorkerOptions<E>, 'ackWaitMs' | 'maxDeliver' | 'handlerTimeoutMs'>> & WorkerOptions<E>;
+  private readonly opts: Required<Pick<WorkerOptions<E>, 'ackWaitMs' | 'maxDeliver' | 'handlerTimeoutMs' | 'outageRetryMs'>> & WorkerOptions<E>;
   /** Set once the consumer exists and the loop is pulling. */
   ready = false;
   private readonly labels: { consumer: string };
@@ -157,7 +167,7 @@ export class ConsumerWorker<E extends StoredEvent = StoredEvent> {
       if (deliveryCount > maxDeliver) {
         throw new WorkerCrashLoopError(`gave up after ${deliveryCount - 1} deliveries that never finished`);
       }
-      await this.opts.handle(event, ctx);
+      await this.handleThroughOutages(event, ctx);
       msg.ack();
       return 'ack';
     } catch (err) {
@@ -192,6 +202,24 @@ export class ConsumerWorker<E extends StoredEvent = StoredEvent> {
     } finally {
       clearInterval(heartbeat);
       clearTimeout(deadline);
+    }
+  }
+
+  /**
+   * The handler, run again after a pause while it fails because NATS is unavailable (every
+   * handler is idempotent: this is what a redelivery would do, without spending an attempt).
+   */
+  private async handleThroughOutages(event: E, ctx: MessageContext): Promise<void> {
+    const until = Date.now() + this.opts.outageRetryMs;
+    for (let pauseMs = OUTAGE_PAUSE_MS.first; ; pauseMs = Math.min(OUTAGE_PAUSE_MS.most, pauseMs * 2)) {
+      try {
+        return await this.opts.handle(event, ctx);
+      } catch (err) {
+        if (!isNatsOutage(err) || ctx.signal.aborted || this.stopping || Date.now() + pauseMs > until) throw err;
+        ctx.logger.warn({ err: String(err), pauseMs }, 'NATS unavailable; running the message again in place');
+        consumerMetrics.outageRetries().inc(this.labels);
+        await sleep(pauseMs);
+      }
     }
   }
 

@@ -195,17 +195,30 @@ function countOf(values: readonly string[]): Map<string, number> {
 
 /**
  * Removes the blocks the model dropped: each one's own text and inline markup, keeping the
- * blocks nested in it; then the block elements left without text.
+ * blocks nested in it (also those an inline element wraps, as custom elements and links
+ * do); then the block elements left without text.
  */
 export function removeBlocks(body: Element, dropped: readonly Element[]): void {
-  for (const el of dropped) {
-    for (let child = el.firstChild; child; ) {
-      const next = child.nextSibling;
-      if (child.nodeType === 3 || (child.nodeType === 1 && !BLOCK_TAGS.has((child as Element).localName))) child.remove();
-      child = next;
-    }
-  }
+  for (const el of dropped) removeOwnText(el);
   for (const el of [...body.querySelectorAll('*')].reverse()) {
     if (BLOCK_TAGS.has(el.localName) && !/\S/.test(el.textContent ?? '') && !el.querySelector('img, picture, video')) el.remove();
   }
+}
+
+/** The text and inline markup of `el` that belong to no nested block. */
+function removeOwnText(el: Element): void {
+  for (let child = el.firstChild; child; ) {
+    const next = child.nextSibling;
+    if (child.nodeType === 3) child.remove();
+    else if (child.nodeType === 1 && !BLOCK_TAGS.has((child as Element).localName)) {
+      if (hasBlock(child as Element)) removeOwnText(child as Element);
+      else child.remove();
+    }
+    child = next;
+  }
+}
+
+function hasBlock(el: Element): boolean {
+  for (let c = el.firstElementChild; c; c = c.nextElementSibling) if (BLOCK_TAGS.has(c.localName) || hasBlock(c)) return true;
+  return false;
 }

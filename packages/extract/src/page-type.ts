@@ -37,7 +37,12 @@ export interface PageTypeInput {
   generator?: string | undefined;
 }
 
-/** The page's kind; 'article' when nothing says otherwise (the extractor's default layout). */
+/**
+ * The page's kind: what the page declares, then its URL, then its structure. A page that
+ * declares nothing is a listing when it has a run of like cards, a site's own page
+ * ('service', WCXB's type for a company's pages) when little of its text is prose, and an
+ * article (the extractor's default layout) otherwise.
+ */
 export function detectPageType(document: Document, input: PageTypeInput): PageType {
   const declared = ldType(input.jsonLd);
   if (declared) return declared;
@@ -52,8 +57,54 @@ export function detectPageType(document: Document, input: PageTypeInput): PageTy
   }
   const byUrl = URL_HINTS.find(([re]) => re.test(path))?.[1];
   if (byUrl) return byUrl;
-  if (og !== 'article' && looksLikeListing(document)) return 'listing';
+  if (og === 'article') return 'article';
+  if (looksLikeListing(document)) return 'listing';
+  if (document.body && looksLikeSections(document.body)) return 'service';
   return 'article';
+}
+
+/**
+ * An article is mostly prose: paragraphs of PROSE_CHARS or more hold at least this share of
+ * the text outside the site chrome. A page that declares no kind, falls short and is cut into
+ * sections (MIN_SECTIONS headings or <section>s) is a site's own page: headings, short blurbs,
+ * lists of features and calls to action.
+ */
+const MIN_ARTICLE_PROSE_SHARE = 0.2;
+const MIN_SECTIONS = 2;
+const CHROME_TAGS = new Set(['nav', 'header', 'footer', 'aside']);
+const CHROME_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'complementary']);
+const NOT_TEXT = new Set(['script', 'style', 'noscript', 'template', 'svg']);
+
+/** Under MIN_ARTICLE_PROSE_SHARE of the text outside the site chrome in prose, and in sections. */
+function looksLikeSections(body: Element): boolean {
+  let text = 0;
+  let prose = 0;
+  let headings = 0;
+  let sections = 0;
+  const walk = (el: Element): void => {
+    for (let child = el.firstChild; child; child = child.nextSibling) {
+      if (child.nodeType === 3) {
+        text += collapsedLength(child.textContent);
+        continue;
+      }
+      if (child.nodeType !== 1) continue;
+      const c = child as Element;
+      if (NOT_TEXT.has(c.localName) || CHROME_TAGS.has(c.localName) || CHROME_ROLES.has(c.getAttribute('role') ?? '')) continue;
+      if (c.localName === 'h2' || c.localName === 'h3') headings++;
+      else if (c.localName === 'section') sections++;
+      if (c.localName === 'p') {
+        const n = collapsedLength(c.textContent);
+        text += n;
+        if (n >= PROSE_CHARS) prose += n;
+      } else walk(c);
+    }
+  };
+  walk(body);
+  return prose < MIN_ARTICLE_PROSE_SHARE * text && (headings >= MIN_SECTIONS || sections >= MIN_SECTIONS);
+}
+
+function collapsedLength(s: string | null): number {
+  return (s ?? '').replace(/\s+/g, ' ').trim().length;
 }
 
 /** An article has this many paragraphs of prose at least; a listing has fewer. */

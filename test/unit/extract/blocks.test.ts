@@ -46,6 +46,12 @@ describe('blocks', () => {
     assert.equal(body.innerHTML, '<div id="outer"><p>The kept paragraph.</p></div>');
   });
 
+  test('a block nested in an inline element of a dropped block stays (custom elements and links wrap blocks)', () => {
+    const body = page('<div id="outer">Menu <x-post-title><h1>The kept heading</h1></x-post-title><a href="/x"><p>kept too</p> link words</a></div>');
+    removeBlocks(body, [body.querySelector('#outer')!]);
+    assert.equal(body.innerHTML, '<div id="outer"><x-post-title><h1>The kept heading</h1></x-post-title><a href="/x"><p>kept too</p></a></div>');
+  });
+
   test('marks never leave the extractor', async () => {
     const { extractPage } = await import('../../../packages/extract/src/index.js');
     const { normalizeScrapeOptions } = await import('../../../shared/src/domain/scrape-options.js');

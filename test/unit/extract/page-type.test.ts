@@ -22,12 +22,32 @@ describe('metadata.pageType', () => {
     assert.equal(run(`<html><head>${ld('NewsArticle')}</head><body>${body}</body></html>`).metadata.pageType, 'article');
   });
 
-  test('from a forum engine, og:type and the URL; article by default', () => {
+  test('from a forum engine, og:type and the URL', () => {
     assert.equal(run(`<html><head><meta name="generator" content="Discourse 3.2"></head><body>${body}</body></html>`).metadata.pageType, 'forum');
     assert.equal(run(`<html><head><meta property="og:type" content="product"></head><body>${body}</body></html>`).metadata.pageType, 'product');
     assert.equal(run(`<html><body>${body}</body></html>`, 'https://acme.dev/docs/install').metadata.pageType, 'documentation');
     assert.equal(run(`<html><body>${body}</body></html>`, 'https://board.example.org/viewtopic.php?t=12').metadata.pageType, 'forum');
-    assert.equal(run(`<html><body>${body}</body></html>`).metadata.pageType, 'article');
+    assert.equal(run(`<html><head><meta property="og:type" content="article"></head><body>${body}</body></html>`).metadata.pageType, 'article');
+  });
+});
+
+describe('a page that declares nothing, by its prose', () => {
+  const paragraph = (i: number): string => `<p>Paragraph ${i} of the story, long enough to be prose: it goes on about the subject with a sentence or two more, as stories do, with one more clause to be sure.</p>`;
+  const blurb = (i: number): string => `<section><h2>What we do, part ${i}</h2><p>Short blurb ${i} about the offer.</p><ul><li>Fast setup</li><li>Support that answers</li></ul><a href="/contact">Talk to us</a></section>`;
+
+  test('mostly prose: article', () => {
+    assert.equal(run(`<html><body><h1>A story</h1>${[0, 1, 2, 3].map(paragraph).join('')}</body></html>`).metadata.pageType, 'article');
+  });
+
+  test('sections of headings, short blurbs and calls to action: a site\'s own page (service)', () => {
+    assert.equal(run(`<html><body><h1>Acme consulting</h1>${[0, 1, 2, 3, 4].map(blurb).join('')}</body></html>`).metadata.pageType, 'service');
+  });
+
+  test('the site chrome and scripts do not count: long prose in a footer does not make an article, a script does not make a service', () => {
+    const footer = `<footer>${[0, 1, 2].map(paragraph).join('')}</footer>`;
+    assert.equal(run(`<html><body><h1>Acme</h1>${[0, 1, 2].map(blurb).join('')}${footer}</body></html>`).metadata.pageType, 'service');
+    const script = `<script>${'var x = 1;'.repeat(500)}</script>`;
+    assert.equal(run(`<html><body><h1>A story</h1>${[0, 1, 2].map(paragraph).join('')}${script}</body></html>`).metadata.pageType, 'article');
   });
 });
 
@@ -45,7 +65,7 @@ describe('a listing by its structure', () => {
 
   test('cards in the site chrome (a mega menu) and too few cards do not make a listing', () => {
     assert.equal(run(`<html><body><nav><div>${cards(10)}</div></nav>${prose(1)}</body></html>`).metadata.pageType, 'article');
-    assert.equal(run(`<html><body><section>${cards(5)}</section></body></html>`).metadata.pageType, 'article');
+    assert.notEqual(run(`<html><body><section>${cards(5)}</section></body></html>`).metadata.pageType, 'listing');
   });
 });
 

@@ -6,16 +6,25 @@
 // Given a partition (service.ts, at 2+ replicas), it folds that partition's models only,
 // keeps that partition's checkpoint, and stops before an event once `mayApply` (its lease)
 // says no: one writer per read model at a time.
+// The checkpoint and the projection notice are throttled: at once after a quiet spell or a
+// job status change, else at most every CHECKPOINT_EVERY_MS (a timer takes the last of a
+// run) or CHECKPOINT_EVERY_EVENTS. A crash in between replays those events, which the
+// documents' `lastSeq` makes harmless. An event none of this partition's models handles
+// (known from its subject) is passed without being decoded.
 import { DeliverPolicy, type ConsumerMessages, type JetStreamClient, type NatsConnection } from 'nats';
 import { decodeEvent, PoisonMessageError, type StoredEvent } from '../../../shared/src/domain/events/index.js';
 import type { Logger } from '../../../shared/src/infra/logger.js';
 import type { PayloadStore } from '../../../shared/src/infra/nats/payloads.js';
 import type { ReadModelStore } from '../../../shared/src/infra/store/index.js';
 import { encodeNotice, type JobStatusChange } from '../../../shared/src/infra/projection-notice.js';
-import { ALL_EVENTS, PROJECTED_SUBJECT, PROJECTOR_CHECKPOINT, STREAM_NAME, partitionCheckpoint, type ProjectionPartition } from '../../../shared/src/infra/subjects.js';
+import { ALL_EVENTS, PROJECTED_SUBJECT, PROJECTOR_CHECKPOINT, STREAM_NAME, parseSubject, partitionCheckpoint, type ProjectionPartition } from '../../../shared/src/infra/subjects.js';
 import type { AnyReadModel } from './read-models/types.js';
 
 export const CHECKPOINT_NAME = PROJECTOR_CHECKPOINT;
+/** Events passed at most between two checkpoints (bounds the replay after a crash). */
+const CHECKPOINT_EVERY_EVENTS = 256;
+/** Least time between two checkpoints while events come close together (a read-your-writes wait may take this much longer). */
+const CHECKPOINT_EVERY_MS = 20;
 
 export interface ProjectorDeps {
   nc: NatsConnection;
@@ -37,8 +46,16 @@ export class Projector {
   private stopping = false;
   /** Highest sequence applied by this process. */
   appliedSeq = 0;
+  /** Highest sequence checkpointed and announced. */
+  private flushedSeq = 0;
+  private flushedAt = 0;
+  private flushTimer: NodeJS.Timeout | undefined;
+  /** Names of the events this projector's models handle. */
+  private readonly handled: ReadonlySet<string>;
 
-  constructor(private readonly deps: ProjectorDeps) {}
+  constructor(private readonly deps: ProjectorDeps) {
+    this.handled = new Set(deps.readModels.flatMap((m) => m.handles));
+  }
 
   /**
    * Applies one event to every read model that handles it. Pure IO around `evolve`.
@@ -78,6 +95,8 @@ export class Projector {
     const own = await this.deps.store.getCheckpoint(this.checkpoint);
     const from = Math.max(own, this.deps.partition ? await this.deps.store.getCheckpoint(CHECKPOINT_NAME) : 0) + 1;
     this.appliedSeq = from - 1;
+    this.flushedSeq = from - 1;
+    this.flushedAt = Date.now();
     const consumer = await this.deps.js.consumers.get(STREAM_NAME, {
       filterSubjects: ALL_EVENTS,
       deliver_policy: DeliverPolicy.StartSequence,
@@ -90,24 +109,48 @@ export class Projector {
 
   private async run(messages: ConsumerMessages): Promise<void> {
     for await (const m of messages) {
-      // A lapsed lease: wait until it is renewed, or until it is lost and this projector stopped.
+      // A lapsed lease: announce what is applied, then wait until the lease is renewed, or
+      // until it is lost and this projector stopped.
+      if (this.deps.mayApply && !this.deps.mayApply()) await this.flush();
       while (this.deps.mayApply && !this.deps.mayApply()) {
         if (this.stopping) return;
         await new Promise((r) => setTimeout(r, 100));
       }
-      if (this.stopping) return;
+      if (this.stopping) break;
+      const named = parseSubject(m.subject)?.event;
+      if (named !== undefined && !this.handled.has(named)) {
+        await this.passed(m.seq);
+        continue;
+      }
       let event: StoredEvent;
       try {
         event = decodeEvent(m.subject, m.data, m.seq);
       } catch (err) {
         if (!(err instanceof PoisonMessageError)) throw err;
         this.deps.logger.error({ seq: m.seq, subject: m.subject, err: err.message }, 'skipping undecodable event');
-        await this.advance(m.seq);
+        await this.passed(m.seq);
         continue;
       }
-      await this.advance(m.seq, await this.applyWithRetry(event));
+      const change = await this.applyWithRetry(event);
+      this.appliedSeq = event.seq;
+      if (change) await this.flush(change);
+      else await this.passed(event.seq);
       if (this.stopping) break;
     }
+    await this.flush();
+  }
+
+  /** `seq` is applied (or not this projector's): checkpoints now, or leaves it to the timer. */
+  private async passed(seq: number): Promise<void> {
+    this.appliedSeq = seq;
+    if (Date.now() - this.flushedAt >= CHECKPOINT_EVERY_MS || seq - this.flushedSeq >= CHECKPOINT_EVERY_EVENTS) {
+      await this.flush();
+      return;
+    }
+    this.flushTimer ??= setTimeout(() => {
+      this.flushTimer = undefined;
+      if (!this.stopping) void this.flush().catch((err) => this.deps.logger.warn({ err: String(err) }, 'projector checkpoint failed; the next one carries it'));
+    }, Math.max(0, this.flushedAt + CHECKPOINT_EVERY_MS - Date.now()));
   }
 
   private async applyWithRetry(event: StoredEvent): Promise<JobStatusChange | undefined> {
@@ -123,10 +166,13 @@ export class Projector {
     }
   }
 
-  /** Moves the checkpoint, then announces it (with the job status the event changed). */
-  private async advance(seq: number, change?: JobStatusChange): Promise<void> {
+  /** Moves the checkpoint to what is applied, then announces it (with the job status the last event changed). */
+  private async flush(change?: JobStatusChange): Promise<void> {
+    const seq = this.appliedSeq;
+    if (seq <= this.flushedSeq && !change) return;
     await this.deps.store.setCheckpoint(this.checkpoint, seq);
-    this.appliedSeq = seq;
+    this.flushedSeq = seq;
+    this.flushedAt = Date.now();
     const { data, headers } = encodeNotice({ seq, ...(change ? { change } : {}), ...(this.deps.partition ? { partition: this.deps.partition } : {}) });
     this.deps.nc.publish(PROJECTED_SUBJECT, data, headers ? { headers } : undefined);
   }
@@ -135,5 +181,6 @@ export class Projector {
     this.stopping = true;
     await this.messages?.close();
     await this.loop?.catch(() => undefined);
+    clearTimeout(this.flushTimer);
   }
 }

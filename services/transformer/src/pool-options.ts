@@ -14,6 +14,11 @@ export interface TransformPoolOptions {
   maxOldGenerationSizeMb?: number;
   /** A key's share of the threads (default: size - 1, at least 1); alone, a key may use more (transform-pool.ts). */
   threadsPerKey?: number;
+  /**
+   * A spare thread (size + 1) is kept warm for another key's page while a key runs over its
+   * share and at least two keys gave work within this window (default 10 minutes).
+   */
+  sharedWindowMs?: number;
   /** `heavy` transforms (documents) running at once at most. */
   heavyThreads?: number;
   /** A worker holding more than this (MiB of V8 heap + external memory) after a transform is replaced. */

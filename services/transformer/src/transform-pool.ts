@@ -5,6 +5,7 @@ import { Worker } from 'node:worker_threads';
 import { TRANSFORMER_DEFAULTS } from '../../../shared/src/infra/config.js';
 import { TransformTimeoutError } from '../../../shared/src/domain/errors.js';
 import { FairQueue } from './fair-queue.js';
+import { KeyActivity } from './key-activity.js';
 import type { TransformPoolOptions, TransformRunOptions, TransformSource } from './pool-options.js';
 import { deathError, rebuildError, type WorkerReply, type WorkerRequest } from './thread-protocol.js';
 import type { TransformInput, TransformOutput } from './types.js';
@@ -38,24 +39,23 @@ interface Slot {
 }
 
 const DEFAULT_IDLE_TIMEOUT_MS = 30_000;
+const DEFAULT_SHARED_WINDOW_MS = 10 * 60_000;
 const RESTART_AFTER_FAILED_START_MS = 1000;
 /** Work run without a key (tests, tools) shares one queue and has no thread share. */
 const NO_KEY = '';
 
-// Compiled: transform-thread.js beside this file. Under tsx (tests, dev): the .ts source,
-// which the worker can load because it inherits tsx's loader through process.execArgv.
+// Compiled: transform-thread.js beside this file; under tsx, the .ts (its loader is inherited via execArgv).
 const THREAD_URL = new URL(`./transform-thread${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
 
 // Behaviour:
 //   - `size` transforms at once at most, one per worker thread; extra calls wait in a
-//     FairQueue: one FIFO per `key` (the API key), served round-robin across keys. One
-//     started thread is kept free, warm for the next key's page.
+//     FairQueue: one FIFO per `key` (the API key), served round-robin across keys.
 //   - A key's share is `threadsPerKey` threads (default: all but one). Alone, a key may use
-//     every thread; while it runs over its share the free thread is one more than `size`.
-//     Another key's page starts on it at once, and the newest transform of the key over its
-//     share is stopped and queued again (preempt), back to `size` running: whatever one
-//     key's pages do, another key's page never waits for them. Documents (`heavy`) run at
-//     most `heavyThreads` at once.
+//     every thread. Another key's page then starts on a thread of its own (started for it,
+//     or the spare kept warm while more than one key gave work within `sharedWindowMs`), and
+//     the newest transform of the key over its share is stopped and queued again (preempt),
+//     back to `size` running: whatever one key's pages do, another key's page never waits
+//     for them. Documents (`heavy`) run at most `heavyThreads` at once.
 //   - `budgetMs`: a transform still running after it has its thread terminated (the only way
 //     to stop synchronous CPU work) and replaced, and rejects with TransformTimeoutError.
 //   - A worker that dies (past `maxOldGenerationSizeMb`, a crash) rejects its task with
@@ -81,6 +81,7 @@ export class TransformPool {
   private readonly threadsPerKey: number;
   private readonly heavyThreads: number;
   private readonly recycleAboveMb: number;
+  private readonly keys: KeyActivity;
   private nextId = 1;
   private closed = false;
   /** Threads stopped since the start, by why (metrics: trawl_transform_threads_stopped). */
@@ -95,6 +96,7 @@ export class TransformPool {
     this.threadsPerKey = Math.max(1, Math.min(opts.size, opts.threadsPerKey || opts.size - 1));
     this.heavyThreads = Math.max(1, opts.heavyThreads ?? TRANSFORMER_DEFAULTS.documentThreads);
     this.recycleAboveMb = opts.recycleAboveMb ?? TRANSFORMER_DEFAULTS.recycleAboveMb;
+    this.keys = new KeyActivity(opts.sharedWindowMs ?? DEFAULT_SHARED_WINDOW_MS);
     for (let i = 0; i < this.idleThreads; i++) this.slots.push(this.spawn());
   }
 
@@ -132,6 +134,7 @@ export class TransformPool {
         task.onAbort = () => this.abort(task);
         signal.addEventListener('abort', task.onAbort, { once: true });
       }
+      if (task.key !== NO_KEY) this.keys.seen(task.key, performance.now());
       this.queue.push(task.key, task);
       this.dispatch();
     });
@@ -179,7 +182,7 @@ export class TransformPool {
     return this.slots.filter((s) => s.task).length;
   }
 
-  /** Whether some key runs more transforms than its share (then a spare thread is kept). */
+  /** Whether some key runs more transforms than its share (then another key may have one more thread). */
   private someKeyOverShare(): boolean {
     for (const [key, n] of this.running) if (key !== NO_KEY && n > this.threadsPerKey) return true;
     return false;
@@ -204,8 +207,8 @@ export class TransformPool {
       if (!task) break;
       this.give(slot, task);
     }
-    // More work than threads: grow up to size (a new thread takes its message once online).
-    while (this.slots.length < this.size) {
+    // Grow up to size, or size + 1 for another key's page while a key runs over its share.
+    while (this.slots.length < (this.someKeyOverShare() ? this.size + 1 : this.size)) {
       const task = this.next();
       if (!task) break;
       const slot = this.spawn();
@@ -213,13 +216,10 @@ export class TransformPool {
       this.give(slot, task);
     }
     this.preempt();
-    // Keep one started thread free: a thread takes up to a second or more to load the
-    // transform modules, and the next key's page should not wait for that. Below size, the
-    // free thread is one of the `size`; while a key runs over its share, it is one more
-    // (size + 1 threads, size transforms): another key's page starts on it at once, and
-    // preempt() then stops the over-share transform to go back to `size` running.
-    const spares = this.someKeyOverShare() ? this.size + 1 : this.size;
-    if (this.slots.length < spares && !this.slots.some((s) => !s.task && !s.stopping)) this.slots.push(this.spawn());
+    // Keep one started thread free (a thread loads the transform modules for a second or
+    // more): one of `size`, or one more while a key runs over its share and other keys are
+    // about. A key alone pays no thread (40 MB) for keys that are not there.
+    if (this.slots.length < this.spares() && !this.slots.some((s) => !s.task && !s.stopping)) this.slots.push(this.spawn());
     while (this.slots.length < this.idleThreads) this.slots.push(this.spawn());
     for (const slot of this.slots) if (!slot.task && !slot.stopping) this.retireWhenIdle(slot);
   }
@@ -326,11 +326,15 @@ export class TransformPool {
     slot.idleTimer.unref();
   }
 
+  /** Threads dispatch() keeps started, one of them free (see there). */
+  private spares(): number {
+    return this.someKeyOverShare() && this.keys.shared(performance.now()) ? this.size + 1 : this.size;
+  }
+
   /** Whether dispatch() would start a spare again at once if `slot` stopped (a second of module loading per idleTimeoutMs of a crawl). */
   private isKeptSpare(slot: Slot): boolean {
     if (this.busy() === 0 || this.slots.some((s) => s !== slot && !s.task && !s.stopping)) return false;
-    const spares = this.someKeyOverShare() ? this.size + 1 : this.size;
-    return this.slots.length - 1 < spares;
+    return this.slots.length - 1 < this.spares();
   }
 
   private onReply(slot: Slot, reply: WorkerReply): void {
@@ -338,9 +342,8 @@ export class TransformPool {
     const task = this.release(slot)!;
     if (reply.ok) this.settle(task, () => task.resolve(reply.output));
     else this.settle(task, () => task.reject(rebuildError(reply.error)));
-    // A thread that kept a big heap (a huge page) gives it back by being replaced; so does
-    // one that parsed a document over a quarter of that, or that failed one (a bomb stopped
-    // at its budget leaves its inflated buffers behind): documents are few, threads cheap.
+    // A thread that kept a big heap (a huge page) gives it back by being replaced; so does one
+    // that parsed a document over a quarter of that, or failed one (a bomb leaves its buffers).
     const heldMb = reply.memoryMb ?? 0;
     const heavyLeftovers = task.heavy && (!reply.ok || heldMb > this.recycleAboveMb / 4);
     if ((heldMb > this.recycleAboveMb || heavyLeftovers) && !this.closed) {
@@ -361,15 +364,13 @@ export class TransformPool {
       this.settle(task, () => task.reject(deathError(task.heavy, task.input, reason, crash)));
     }
     if (this.closed) return;
-    // A thread we stopped (budget, abort, preemption, recycling) or that died is replaced as
-    // needed by dispatch (work waiting, a spare, idleThreads), even if it was still starting.
+    // A thread stopped (budget, abort, preemption, recycling) or dead: dispatch replaces it as needed.
     if (wasOnline || slot.stopping) {
       this.slots.splice(index, 1);
       this.dispatch();
       return;
     }
-    // The thread could not even start (a broken install): fail what waits instead of
-    // spinning, and try again a little later.
+    // The thread could not even start (a broken install): fail what waits, try again later.
     const error = new Error(`transform worker failed to start (${reason})`, { cause: crash });
     for (const queued of this.queue.drain()) this.settle(queued, () => queued.reject(error));
     setTimeout(() => {

@@ -68,22 +68,41 @@ describe('TransformPool budgets', () => {
 });
 
 describe('TransformPool fairness', () => {
-  test('given one key stalls every thread, then another key still gets a thread at once (the key over its share gives one back)', async () => {
-    const pool = new TransformPool({ size: 2 });
+  for (const otherKeyBefore of [true, false]) {
+    test(`given one key stalls every thread${otherKeyBefore ? ' after another key gave work' : ', alone'}, then another key still gets a thread at once (the key over its share gives one back)`, async () => {
+      const pool = new TransformPool({ size: 2 });
+      try {
+        if (otherKeyBefore) await pool.run(page(8), { key: 'b' });
+        const stalls = [1, 2, 3].map((n) => pool.run(stall(n), { key: 'a', budgetMs: 20_000 }).catch((e: unknown) => e));
+        // Key a uses both threads (its share is one: size - 1); the third page waits. A spare
+        // thread is kept warm for another key while a runs over its share only if another key
+        // gave work lately: alone, a holds no thread for keys that are not there.
+        assert.deepEqual(pool.runningByKey(), { a: 2 });
+        assert.deepEqual(pool.stats(), { size: otherKeyBefore ? 3 : 2, busy: 2, queued: 1 });
+        const started = performance.now();
+        const other = pool.run(page(9), { key: 'b', budgetMs: 20_000 });
+        // b starts at once, on the spare or on a thread started for it; a's newest stall is
+        // stopped and queued again.
+        assert.deepEqual(pool.runningByKey(), { a: 1, b: 1 });
+        assert.equal(pool.stats().queued, 2);
+        assert.equal((await other).metadata.title, 'Page 9');
+        assert.ok(performance.now() - started < 5_000, 'not behind the stalled pages');
+        assert.deepEqual(pool.runningByKey(), { a: 2 }, 'the freed thread goes back to key a');
+        await pool.close();
+        await Promise.all(stalls);
+      } finally {
+        await pool.close();
+      }
+    });
+  }
+
+  test('given another key gave work longer than sharedWindowMs ago, then a key over its share holds no spare thread', async () => {
+    const pool = new TransformPool({ size: 2, sharedWindowMs: 100 });
     try {
+      await pool.run(page(8), { key: 'b' });
+      await new Promise((r) => setTimeout(r, 200));
       const stalls = [1, 2, 3].map((n) => pool.run(stall(n), { key: 'a', budgetMs: 20_000 }).catch((e: unknown) => e));
-      // Alone, key a uses both threads (its share is one: size - 1); the third page waits, and
-      // a spare thread is kept for another key while a runs over its share.
-      assert.deepEqual(pool.runningByKey(), { a: 2 });
-      assert.deepEqual(pool.stats(), { size: 3, busy: 2, queued: 1 });
-      const started = performance.now();
-      const other = pool.run(page(9), { key: 'b', budgetMs: 20_000 });
-      // b starts on the spare at once; a's newest stall is stopped and queued again.
-      assert.deepEqual(pool.runningByKey(), { a: 1, b: 1 });
-      assert.equal(pool.stats().queued, 2);
-      assert.equal((await other).metadata.title, 'Page 9');
-      assert.ok(performance.now() - started < 5_000, 'not behind the stalled pages');
-      assert.deepEqual(pool.runningByKey(), { a: 2 }, 'the freed thread goes back to key a');
+      assert.deepEqual(pool.stats(), { size: 2, busy: 2, queued: 1 });
       await pool.close();
       await Promise.all(stalls);
     } finally {
@@ -94,6 +113,7 @@ describe('TransformPool fairness', () => {
   test('given one key runs over its share for longer than idleTimeoutMs, then the spare thread is kept, not stopped and started again', async () => {
     const pool = new TransformPool({ size: 2, idleThreads: 1, idleTimeoutMs: 50 });
     try {
+      await pool.run(page(8), { key: 'b' });
       const stalls = [1, 2, 3].map((n) => pool.run(stall(n), { key: 'a', budgetMs: 20_000 }).catch((e: unknown) => e));
       assert.deepEqual(pool.stats(), { size: 3, busy: 2, queued: 1 });
       const threads = pool.threadIds();

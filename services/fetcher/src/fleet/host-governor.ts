@@ -15,8 +15,9 @@ import { HostSlots } from './host-slots.js';
 
 /** The longest single sleep between asks (so an abort or a release is noticed soon). */
 const MAX_SLEEP_MS = 1_000;
-/** The pause before asking again when every slot of the host is held. */
-const SLOT_RETRY_MS = 25;
+/** The pause before asking again when every slot of the host is held: doubles from the first to the most (jittered). */
+const SLOT_RETRY_FIRST_MS = 20;
+const SLOT_RETRY_MOST_MS = 250;
 
 export interface HostGovernorOptions extends PaceLimits {
   /** How long a place is held if its holder never gives it back (a crash). */
@@ -47,12 +48,17 @@ export class HostGovernor {
     // The slots bound the pages at once; the pace's own count is not the bound (unbounded here).
     const paceLimits = { ...this.opts, maxInFlight: Number.MAX_SAFE_INTEGER };
     let slot;
+    let slotRetryMs = SLOT_RETRY_FIRST_MS;
     for (;;) {
       signal.throwIfAborted();
       const due = parse(kvText(await kv.get(key))).nextAt - this.now();
       if (due > 0) { await sleep(Math.min(due, MAX_SLEEP_MS), signal); continue; }
       slot = await this.slots.take(host, this.opts.maxInFlight, this.opts.leaseMs);
-      if (!slot) { await sleep(SLOT_RETRY_MS, signal); continue; }
+      if (!slot) {
+        await sleep(slotRetryMs / 2 + Math.random() * slotRetryMs / 2, signal);
+        slotRetryMs = Math.min(SLOT_RETRY_MOST_MS, slotRetryMs * 2);
+        continue;
+      }
       const waitMs = await casUpdate(kv, key, (text) => {
         const got = acquire(parse(text), this.now(), token, this.opts.leaseMs, paceLimits);
         return got.granted ? { value: JSON.stringify(got.pace), result: 0 } : { result: got.waitMs };

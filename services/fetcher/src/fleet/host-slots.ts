@@ -19,6 +19,8 @@ const LEASE_HEADER = 'Trawl-Lease-Expires';
 /** nats-server's refusal of a second message on a slot's subject (JSStreamStoreFailed, max per subject). */
 const SLOT_TAKEN_ERR_CODE = 10077;
 const NO_MESSAGE_ERR_CODE = 10037;
+/** Slots tried per ask. */
+const MAX_SLOTS_PER_ASK = 16;
 
 /** Subject tokens allow what a KV key does: anything else in a host becomes "_". */
 export const slotSubject = (host: string, slot: number): string =>
@@ -62,18 +64,24 @@ export class HostSlots {
     return jsm;
   }
 
-  /** Takes one of `count` slots of `host` for `leaseMs`; undefined when every slot is held. */
+  /** Takes one of `count` slots of `host` for `leaseMs`; undefined when every slot asked is held. */
   async take(host: string, count: number, leaseMs: number): Promise<HeldSlot | undefined> {
     const jsm = await this.manager();
-    // Start at a random slot so askers spread over the slots instead of all racing for slot 0.
+    // From a random slot, so askers spread over the slots instead of all racing for slot 0;
+    // a few slots per ask (a bound of hundreds is not asked slot by slot each time).
     const first = Math.floor(Math.random() * count);
-    for (let i = 0; i < count; i++) {
+    let reclaimed = false;
+    for (let i = 0; i < Math.min(count, MAX_SLOTS_PER_ASK); i++) {
       const subject = slotSubject(host, (first + i) % count);
       const held = await this.publish(subject, leaseMs);
       if (held) return held;
-      if (await this.reclaimExpired(jsm, subject)) {
-        const again = await this.publish(subject, leaseMs);
-        if (again) return again;
+      // One lease check per ask: a dead holder's slot is found within a few asks.
+      if (!reclaimed) {
+        reclaimed = true;
+        if (await this.reclaimExpired(jsm, subject)) {
+          const again = await this.publish(subject, leaseMs);
+          if (again) return again;
+        }
       }
     }
     return undefined;

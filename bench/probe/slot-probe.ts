@@ -32,7 +32,11 @@ interface Primitive {
   free(js: JetStreamClient, round: number, winners: number[]): Promise<void>;
 }
 
-const refused = (err: unknown): boolean => /wrong last sequence|maximum messages per subject|key exists/i.test(String((err as Error)?.message));
+/** The server's refusal: wrong last sequence (10071), or the per-subject limit of a discard-new stream (10077, message "503"). */
+const refused = (err: unknown): boolean => {
+  const api = (err as { api_error?: { err_code?: number; description?: string } })?.api_error;
+  return /wrong last sequence|maximum messages per subject|key exists/i.test(`${String((err as Error)?.message)} ${api?.description ?? ''}`);
+};
 
 function streamSlots(name: string, stream: string, extra: Record<string, unknown>, withHeader: boolean): Primitive {
   const subject = `${stream.toLowerCase()}.slot`;

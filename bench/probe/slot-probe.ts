@@ -85,6 +85,27 @@ const primitives: Primitive[] = [
   streamSlots('discard-new', 'PROBE_SLOTS', { discard: 'new', discard_new_per_subject: true }, false),
 ].filter((p) => !ONLY || ONLY.includes(p.name));
 
+/**
+ * Each replica's copy agrees: a refusal taken by the leader alone (and stored by a follower)
+ * would leave the copies apart. Moves the stream's leadership to every server in turn and
+ * prints what each leader holds.
+ */
+async function replicasAgree(nc: NatsConnection, stream: string): Promise<void> {
+  const jsm = await nc.jetstreamManager();
+  const seen = new Map<string, string>();
+  for (let i = 0; i < 8 && seen.size < 3; i++) {
+    const info = await jsm.streams.info(stream);
+    if (info.cluster?.leader) seen.set(info.cluster.leader, `${info.state.messages} messages, last seq ${info.state.last_seq}`);
+    await nc.request(`$JS.API.STREAM.LEADER.STEPDOWN.${stream}`, undefined, { timeout: 5_000 }).catch(() => undefined);
+    for (let t = 0; t < 50; t++) {
+      await new Promise((r) => setTimeout(r, 200));
+      if ((await jsm.streams.info(stream).catch(() => undefined))?.cluster?.leader) break;
+    }
+  }
+  const states = [...seen.values()];
+  console.log(`  ${stream} as each server leading it: ${[...seen].map(([k, v]) => `${k}: ${v}`).join('; ')}; ${new Set(states).size === 1 ? 'the copies agree' : 'THE COPIES DIFFER'}`);
+}
+
 const cluster = await startNatsCluster(3);
 const conns: NatsConnection[] = [];
 try {
@@ -111,6 +132,7 @@ try {
       await p.free(jss[0]!, round, winners);
     }
     const ms = Date.now() - startedAt;
+    if (p.name !== kvCasUpdate.name) await replicasAgree(conns[0]!, p.name === 'discard-new' ? 'PROBE_SLOTS' : 'PROBE_CREATE');
     console.log(`${p.name}: ${tally.rounds} rounds, rounds with more than one taker told yes: ${tally.overTaken}, most told yes in a round: ${tally.mostTaken}, rounds with none: ${tally.none}, errors ${JSON.stringify(tally.errors)}, ${(ms / tally.rounds).toFixed(1)} ms/round`);
   }
 } finally {

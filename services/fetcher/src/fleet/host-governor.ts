@@ -70,7 +70,8 @@ export class HostGovernor {
     }
     const held = slot;
     return async () => {
-      await this.slots.free(held).catch(() => undefined); // the lease expires on its own
+      // Through an election in the background (the page is done); failing that, the lease ends.
+      void this.slots.freeSurely(held).catch(() => undefined);
       await casUpdate(kv, key, (text) => {
         const pace = parse(text);
         const next = release(pace, token);

@@ -9,6 +9,7 @@
 // next asker that finds the message older than its lease deletes it (by that sequence, so
 // only that holder's place) and asks again; the stream's max age forgets hosts nobody asks for.
 import { headers, type JetStreamClient, type JetStreamManager } from 'nats';
+import { isNatsOutage } from '../../../../shared/src/infra/nats/outage.js';
 import { logReplicas, replicated } from '../../../../shared/src/infra/nats/replicas.js';
 
 export const HOST_SLOTS_STREAM = 'TRAWL_HOST_SLOTS';
@@ -21,6 +22,9 @@ const SLOT_TAKEN_ERR_CODE = 10077;
 const NO_MESSAGE_ERR_CODE = 10037;
 /** Slots tried per ask. */
 const MAX_SLOTS_PER_ASK = 16;
+/** Asks to give a slot back through an election (about 10 s in all). */
+const FREE_TRIES = 20;
+const FREE_PAUSE_MS = 500;
 
 /** Subject tokens allow what a KV key does: anything else in a host becomes "_". */
 export const slotSubject = (host: string, slot: number): string =>
@@ -93,6 +97,21 @@ export class HostSlots {
     await jsm.streams.deleteMessage(HOST_SLOTS_STREAM, slot.seq, false).catch((err) => {
       if (apiErrCode(err) !== NO_MESSAGE_ERR_CODE) throw err; // already reclaimed or aged out
     });
+  }
+
+  /**
+   * Gives a slot back, asking again while NATS is briefly unavailable (a leader election):
+   * a slot not given back is held until its lease ends, minutes of a host's places lost.
+   */
+  async freeSurely(slot: HeldSlot, tries = FREE_TRIES, pauseMs = FREE_PAUSE_MS): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.free(slot);
+      } catch (err) {
+        if (attempt >= tries || !isNatsOutage(err)) throw err;
+        await new Promise((r) => setTimeout(r, pauseMs));
+      }
+    }
   }
 
   private async publish(subject: string, leaseMs: number): Promise<HeldSlot | undefined> {

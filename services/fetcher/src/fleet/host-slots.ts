@@ -7,15 +7,16 @@
 // (nats-io/nats-server#4320; measured in docs/benchmarks.md, bench/probe/slot-probe.ts).
 // Releasing deletes the message by its sequence. A holder that died leaves its message: the
 // next asker that finds the message older than its lease deletes it (by that sequence, so
-// only that holder's place) and asks again; the stream's max age forgets hosts nobody asks for.
+// only that holder's place) and asks again. The stream has no max age on purpose: each
+// replica ages messages out on its own clock, and a place taken in between would be stored
+// by one copy and refused by another; a dead holder's message on a host nobody asks for
+// again stays (one small message per slot it held).
 import { headers, type JetStreamClient, type JetStreamManager } from 'nats';
 import { isNatsOutage } from '../../../../shared/src/infra/nats/outage.js';
 import { logReplicas, replicated } from '../../../../shared/src/infra/nats/replicas.js';
 
 export const HOST_SLOTS_STREAM = 'TRAWL_HOST_SLOTS';
 const SUBJECT_PREFIX = 'trawl-host-slot';
-/** Slots nobody asked for in this long are dropped by the stream (a backstop: asks reclaim first). */
-export const SLOT_IDLE_TTL_MS = 60 * 60_000;
 const LEASE_HEADER = 'Trawl-Lease-Expires';
 /** nats-server's refusal of a second message on a slot's subject (JSStreamStoreFailed, max per subject). */
 const SLOT_TAKEN_ERR_CODE = 10077;
@@ -56,7 +57,6 @@ export class HostSlots {
     const config = {
       name: HOST_SLOTS_STREAM, subjects: [`${SUBJECT_PREFIX}.>`], num_replicas: replicas,
       max_msgs_per_subject: 1, discard: 'new', discard_new_per_subject: true, allow_direct: true,
-      max_age: SLOT_IDLE_TTL_MS * 1_000_000, // nanoseconds
     };
     const exists = await jsm.streams.info(HOST_SLOTS_STREAM).then(() => true, () => false);
     if (!exists) {

@@ -36,6 +36,7 @@ import { removeBoilerplateByName } from './boilerplate.js';
 import { pruneBoilerplate } from './prune.js';
 import { betterCandidate, proseContainer, semanticContainers } from './candidate.js';
 import { collectLead, restoreLead } from './lead.js';
+import { collectGrids, restoreGrids } from './grids.js';
 import { documentBaseUrl, parseDocument } from './dom.js';
 import { extractLinks } from './links.js';
 import { extractMainContent } from './main-content.js';
@@ -44,7 +45,7 @@ import { extractMetadata, splitTitle } from './metadata.js';
 import { extractJson } from './schema-extract.js';
 import { jsonLdBlocks } from './json-ld.js';
 import { readStructuredData } from './structured-data.js';
-import { detectPageType, type PageType } from './page-type.js';
+import { declaredPageType, detectPageType, type PageType } from './page-type.js';
 import type { ExtractInput, ExtractMetadata, ExtractOutput } from './types.js';
 import { markBlocks, type Block } from './blocks.js';
 import { SHIPPED_BLOCK_MODEL, type BlockModel } from './block-model.js';
@@ -73,7 +74,9 @@ export function extractPage(input: ExtractInput, hooks: ExtractHooks = {}): Extr
   const metadata = extractMetadata(document, { url: input.url, base, statusCode: input.statusCode, jsonLd });
   const structured = readStructuredData(document, base, jsonLd);
   if (structured) metadata.structured = structured;
-  metadata.pageType = detectPageType(document, { url: input.url, jsonLd, ogType: metadata.type, generator: document.querySelector('meta[name="generator" i]')?.getAttribute('content') ?? undefined });
+  const typeInput = { url: input.url, jsonLd, ogType: metadata.type, generator: document.querySelector('meta[name="generator" i]')?.getAttribute('content') ?? undefined };
+  const declaredType = declaredPageType(document, typeInput);
+  metadata.pageType = declaredType ?? detectPageType(document, typeInput);
   const links = extractLinks(document, base);
   hooks.onParsed?.(document, metadata);
   const output: ExtractResult = { links, metadata };
@@ -88,7 +91,7 @@ export function extractPage(input: ExtractInput, hooks: ExtractHooks = {}): Extr
   if (!wantMarkdown && !wantHtml) return output;
 
   const fallbacks: string[] = [];
-  const root = contentRoot(document, base, input, { title: metadata.ogTitle ?? metadata.title, siteName: metadata.siteName, pageType: metadata.pageType }, fallbacks, hooks);
+  const root = contentRoot(document, base, input, { title: metadata.ogTitle ?? metadata.title, siteName: metadata.siteName, pageType: metadata.pageType, declaredType }, fallbacks, hooks);
   removeBlockMarks(root);
   if (metadata.pageType === 'product' && input.options.onlyMainContent && input.options.includeTags.length === 0) {
     const facts = productFacts(jsonLd);
@@ -117,7 +120,17 @@ interface PageTitle {
   title: string;
   siteName?: string | undefined;
   pageType?: PageType;
+  /** The kind the page declares (JSON-LD, og:type, URL), if any: see GRID_PAGES. */
+  declaredType?: PageType | undefined;
 }
+
+/**
+ * Pages whose lost card grids come back (grids.ts): those that declare no kind or one made
+ * of items. An article's, a product's or a thread's grids are more stories, related
+ * products and similar topics, and declared articles with a short text lost more to them
+ * than listings won.
+ */
+const GRID_PAGES: ReadonlySet<PageType | undefined> = new Set<PageType | undefined>([undefined, 'listing', 'collection', 'service', 'documentation']);
 
 export interface Candidate<T> {
   name: string;
@@ -235,12 +248,15 @@ function mainContent(document: Document, base: URL, input: ExtractInput, title: 
   const backup = readerable ? undefined : (document.body.cloneNode(true) as Element);
   const lead = collectLead(document, title.title);
   const containers = semanticContainers(document.body);
+  const grids = GRID_PAGES.has(title.declaredType) ? collectGrids(document.body) : [];
   const article = extractMainContent(document, title);
   if (article && (readerable || textLength(article) >= MIN_ARTICLE_SHARE * textLength(backup!))) {
     removeNavigation(article);
     restoreLead(article, lead);
     pruneBoilerplate(article);
-    return betterCandidate(article, containers);
+    const chosen = betterCandidate(article, containers);
+    restoreGrids(chosen, grids);
+    return chosen;
   }
   // No article (a home page, a listing): the body without site chrome. Readability found
   // no text on a page that looked readable (rare): start again from the page.

@@ -44,6 +44,15 @@ export interface PageTypeInput {
  * article (the extractor's default layout) otherwise.
  */
 export function detectPageType(document: Document, input: PageTypeInput): PageType {
+  const declared = declaredPageType(document, input);
+  if (declared) return declared;
+  if (looksLikeListing(document)) return 'listing';
+  if (document.body && looksLikeSections(document.body)) return 'service';
+  return 'article';
+}
+
+/** What the page says it is: its JSON-LD @type, a forum engine's mark, its og:type, its URL path; undefined when it says nothing. */
+export function declaredPageType(document: Document, input: PageTypeInput): PageType | undefined {
   const declared = ldType(input.jsonLd);
   if (declared) return declared;
   if (FORUM_ENGINE.test(input.generator ?? '') || FORUM_ENGINE.test(document.body?.getAttribute('class') ?? '')) return 'forum';
@@ -58,9 +67,7 @@ export function detectPageType(document: Document, input: PageTypeInput): PageTy
   const byUrl = URL_HINTS.find(([re]) => re.test(path))?.[1];
   if (byUrl) return byUrl;
   if (og === 'article') return 'article';
-  if (looksLikeListing(document)) return 'listing';
-  if (document.body && looksLikeSections(document.body)) return 'service';
-  return 'article';
+  return undefined;
 }
 
 /**

@@ -1,0 +1,142 @@
+// Card grids that Readability cuts from a page whose main content is a grid of items.
+//
+// Readability scores paragraphs: a category page, a course catalogue or a recipe index opens
+// with a paragraph or two of prose, then shows its items as a run of like cards (a title, a
+// line of text, a link). The prose wins, and the cards (short, link-heavy) are cleaned away
+// as if they were a link farm. So before Readability runs, the runs of like cards outside the
+// site chrome are noted (a copy of each); after it, a run whose cards the article lost comes
+// back when it is most of the page's content: at least GRID_SHARE times the article's text.
+// "Related posts" or an FAQ beside a page's text are at most about as long as it, so they
+// stay out; a listing's grid is several times longer than its intro. Pages that declare
+// themselves articles or products do not get here (extract-page.ts GRID_PAGES).
+import { removeBoilerplate } from './clean.js';
+import { textStats, type TextStats } from './text.js';
+
+/** A run of like cards: this many siblings of the same tag and class, each with text and a link. */
+const MIN_CARDS = 4;
+const MIN_CARD_CHARS = 20;
+/** A run comes back when its text is at least this share of the article's text. */
+const GRID_SHARE = 1.5;
+/** Under this much text the article is no result of its own (extract-page.ts falls back to the page). */
+const MIN_ARTICLE_TEXT = 100;
+/** A run counts as kept when this share of its cards' text starts is in the article. */
+const KEPT_CARD_SHARE = 0.5;
+const PROBE_LENGTH = 40;
+const MIN_PROBE_LENGTH = 12;
+const ANCHOR_MARK = 'data-trawl-grid';
+const CHROME = 'nav, header, footer, aside, [role="navigation"], [role="banner"], [role="contentinfo"], [role="complementary"]';
+
+export interface CardGrid {
+  /** Copies of the cards, in a <div> (in their list or table when the run was one). */
+  cards: Element;
+  /** Those copies, in card order. */
+  copies: Element[];
+  /** The start of each card's text, in card order: how the article's copy of a card is recognised. */
+  probes: Array<string | undefined>;
+  text: number;
+}
+
+/**
+ * The runs of like cards in `body` (outermost runs only), each copied, with the heading that
+ * precedes the run marked so that the copy can go back under it.
+ */
+export function collectGrids(body: Element): CardGrid[] {
+  const stats = textStats(body);
+  const grids: CardGrid[] = [];
+  const taken: Element[] = [];
+  for (const parent of body.querySelectorAll('ul, ol, div, section, main, tbody')) {
+    if (taken.some((t) => t.contains(parent))) continue;
+    const run = likeCards(parent, stats);
+    if (!run || parent.closest(CHROME)) continue;
+    taken.push(parent);
+    const cards = body.ownerDocument.createElement('div');
+    const holder = parent.localName === 'ul' || parent.localName === 'ol' || parent.localName === 'tbody' ? (parent.cloneNode(false) as Element) : cards;
+    if (holder !== cards) cards.appendChild(holder.localName === 'tbody' ? wrapTable(holder) : holder);
+    let text = 0;
+    const probes: Array<string | undefined> = [];
+    const copies: Element[] = [];
+    for (const card of run) {
+      copies.push(holder.appendChild(card.cloneNode(true) as Element));
+      text += stats.get(card)?.text ?? 0;
+      probes.push(firstText(card));
+    }
+    const anchor = precedingHeading(run[0]!);
+    anchor?.setAttribute(ANCHOR_MARK, String(grids.length));
+    grids.push({ cards, copies, probes, text });
+  }
+  return grids;
+}
+
+/**
+ * Puts back into `article` the runs it lost that are a large part of the content, each
+ * after its heading when the article kept the heading, else at the end. Removes the marks.
+ */
+export function restoreGrids(article: Element, grids: readonly CardGrid[]): void {
+  const articleText = collapsed(article.textContent);
+  // An (almost) empty article is no article: the caller's fallbacks take the whole page.
+  if (grids.length > 0 && articleText.length >= MIN_ARTICLE_TEXT) {
+    for (const [i, grid] of grids.entries()) {
+      if (grid.text < GRID_SHARE * articleText.length) continue;
+      const kept = grid.probes.map((p) => p !== undefined && articleText.includes(p));
+      if (kept.filter(Boolean).length >= KEPT_CARD_SHARE * kept.length) continue;
+      // The cards the article kept (Readability may keep the first one) are not repeated.
+      for (const [j, copy] of grid.copies.entries()) if (kept[j]) copy.remove();
+      removeBoilerplate(grid.cards);
+      const anchor = article.querySelector(`[${ANCHOR_MARK}="${i}"]`);
+      if (anchor) anchor.after(grid.cards);
+      else article.appendChild(grid.cards);
+    }
+  }
+  for (const el of article.querySelectorAll(`[${ANCHOR_MARK}]`)) el.removeAttribute(ANCHOR_MARK);
+}
+
+/** The largest run of like children of `parent` (same tag and class, each with text and a link), or null. */
+function likeCards(parent: Element, stats: ReadonlyMap<Element, TextStats>): Element[] | null {
+  const groups = new Map<string, Element[]>();
+  for (let c = parent.firstElementChild; c; c = c.nextElementSibling) {
+    if ((stats.get(c)?.text ?? 0) < MIN_CARD_CHARS || !c.querySelector('a[href]') && c.localName !== 'a') continue;
+    const key = `${c.localName}.${c.getAttribute('class') ?? ''}`;
+    const group = groups.get(key);
+    if (group) group.push(c);
+    else groups.set(key, [c]);
+  }
+  let best: Element[] | null = null;
+  for (const group of groups.values()) if (group.length >= MIN_CARDS && (!best || group.length > best.length)) best = group;
+  return best;
+}
+
+/** The nearest heading before `el` in document order, looked for among the previous siblings of it and its ancestors. */
+function precedingHeading(el: Element): Element | undefined {
+  for (let at: Element | null = el; at && at.localName !== 'body'; at = at.parentElement) {
+    for (let s = at.previousElementSibling; s; s = s.previousElementSibling) {
+      if (/^h[1-6]$/.test(s.localName)) return s;
+      const inner = s.querySelectorAll('h1, h2, h3, h4, h5, h6');
+      if (inner.length > 0) return inner[inner.length - 1];
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The start of the card's first text of some length: one text node, as the article's copy
+ * holds it (an element's textContent runs its children's texts together, which the
+ * article's text, rewritten by Readability, may not).
+ */
+function firstText(card: Element): string | undefined {
+  const walker = card.ownerDocument.createTreeWalker(card, 4);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const text = collapsed((node as Text).data);
+    if (text.length >= MIN_PROBE_LENGTH) return text.slice(0, PROBE_LENGTH);
+  }
+  return undefined;
+}
+
+function wrapTable(tbody: Element): Element {
+  const table = tbody.ownerDocument.createElement('table');
+  table.appendChild(tbody);
+  return table;
+}
+
+function collapsed(text: string | null): string {
+  return (text ?? '').replace(/\s+/g, ' ').trim();
+}

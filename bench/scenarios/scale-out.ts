@@ -3,9 +3,8 @@
 // every other service). Reports pages/s, CPU per page of the whole process tree, and the most
 // pages of the host loading at once as the site saw it; the last rows run the most processes
 // under a low fleet per-host bound (FLEET_HOST_MAX_IN_FLIGHT), which must hold across them,
-// at NATS_REPLICAS 3 and at 1 (the bound's places are slot subjects whose refusal the store
-// applies on every replica; a KV compare-and-set would not be exact at R3 on nats-server up to
-// 2.9.20, nats-io/nats-server#4320).
+// at NATS_REPLICAS 3 and at 1 (nats-server up to 2.9.20 does not serialize compare-and-set
+// writes of a replicated stream, nats-io/nats-server#4320, which the bound's places rely on).
 //
 // What is timed is the crawl alone: each row first waits until every fetcher and transformer
 // process is pulling from its consumer and has crawled a small warm-up site (the banner only
@@ -149,7 +148,7 @@ export async function scaleOut(log: (message: string) => void): Promise<Scenario
       note: `the host's bound, not the processes, sets the pace; load average ${bounded.loadAverage.toFixed(1)}`,
     }),
     row(B, `most pages of the host at once, ${boundedR1.replicas} fetcher+transformer, fleet bound ${HOST_BOUND}, NATS_REPLICAS 1`, boundedR1.mostAtOnce, {
-      note: `one copy of each stream; must be at most ${HOST_BOUND}; ${boundedR1.pagesPerSec.toFixed(2)} pages/s`,
+      note: `one copy of each stream: compare-and-set serialized on any nats-server; must be at most ${HOST_BOUND}; ${boundedR1.pagesPerSec.toFixed(2)} pages/s`,
     }),
   );
   return { rows, details: { runs: [...runs, bounded, boundedR1] } };

@@ -39,17 +39,7 @@ describe('fleet politeness end to end', { timeout: 180_000 }, () => {
   });
 
   test('a 429 with Retry-After holds the host\'s next pages back, and the status says why while it lasts', async () => {
-    const created = await system.api('POST', '/api/v1/crawl', { url: site.url('/'), limit: PAGES });
-    assert.equal(created.status, 202, JSON.stringify(created.body));
-    const id = created.body.id as string;
-    let slowed: any;
-    let final: any;
-    for (const deadline = Date.now() + 120_000; Date.now() < deadline;) {
-      const res = await system.api('GET', `/api/v1/crawl/${id}`);
-      slowed ??= res.body.slowed;
-      if (['COMPLETED', 'FAILED', 'CANCELLED'].includes(res.body.status)) { final = res.body; break; }
-      await new Promise((r) => setTimeout(r, 150));
-    }
+    const { slowed, final } = await crawlWatchingSlowed(system, site.url('/'), PAGES);
     assert.equal(final?.status, 'COMPLETED', JSON.stringify(final).slice(0, 500));
     assert.ok(slowed, 'the status said the host was slowed');
     assert.equal(slowed.host, new URL(site.origin).host);
@@ -96,17 +86,7 @@ describe('robots.txt Crawl-delay across two fetcher processes', { timeout: 180_0
   });
 
   test('pages of the host start a Crawl-delay apart, and the status says why', async () => {
-    const created = await system.api('POST', '/api/v1/crawl', { url: site.url('/'), limit: DELAY_PAGES });
-    assert.equal(created.status, 202, JSON.stringify(created.body));
-    const id = created.body.id as string;
-    let slowed: any;
-    let final: any;
-    for (const deadline = Date.now() + 120_000; Date.now() < deadline;) {
-      const res = await system.api('GET', `/api/v1/crawl/${id}`);
-      slowed ??= res.body.slowed;
-      if (['COMPLETED', 'FAILED', 'CANCELLED'].includes(res.body.status)) { final = res.body; break; }
-      await new Promise((r) => setTimeout(r, 150));
-    }
+    const { slowed, final } = await crawlWatchingSlowed(system, site.url('/'), DELAY_PAGES);
     assert.equal(final?.status, 'COMPLETED', JSON.stringify(final).slice(0, 500));
     assert.equal(final.completedUrls, DELAY_PAGES);
     assert.equal(starts.length, DELAY_PAGES - 1);
@@ -118,3 +98,17 @@ describe('robots.txt Crawl-delay across two fetcher processes', { timeout: 180_0
     assert.match(slowed.reason, /robots\.txt Crawl-delay: one page every 1 s/);
   });
 });
+
+/** Crawls `url` to its end, looking at its status every 150 ms; the first `slowed` seen and the final status. */
+async function crawlWatchingSlowed(system: TrawlSystem, url: string, limit: number): Promise<{ slowed: any; final: any }> {
+  const created = await system.api('POST', '/api/v1/crawl', { url, limit });
+  assert.equal(created.status, 202, JSON.stringify(created.body));
+  let slowed: any;
+  for (const deadline = Date.now() + 120_000; Date.now() < deadline;) {
+    const res = await system.api('GET', `/api/v1/crawl/${created.body.id}`);
+    slowed ??= res.body.slowed;
+    if (['COMPLETED', 'FAILED', 'CANCELLED'].includes(res.body.status)) return { slowed, final: res.body };
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  return { slowed, final: undefined };
+}

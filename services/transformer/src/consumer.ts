@@ -164,20 +164,13 @@ export class TransformConsumer {
       : await this.observe(event, requested, knownMarkdown(deps, basis, source), clock(), source.data.metadata.statusCode ?? 200, reused.storedAt);
     const metadata = { ...source.data.metadata, notModified: true, ...(basis.by ? { notModifiedBy: basis.by } : {}) };
     const now = observed.observedAt ? new Date(observed.observedAt) : clock();
-    const t = event.data.timings;
     await ctx.log.append(
       makeEvent('page_completed', this.at(event), {
         result: source.data.result,
         reusedResult: { ...reused, ...(observed.report ? { changeTracking: { ...observed.report, notModified: true } } : {}) },
         metadata: { ...metadata, engine: engineUsed(event.data) },
         links: source.data.links,
-        timings: {
-          queueWaitMs: t.queueWaitMs, fetchMs: t.fetchMs, renderMs: t.renderMs, screenshotMs: t.screenshotMs, transformMs: 0,
-          totalMs: Math.max(0, now.getTime() - Date.parse(requested.data.requestedAt)),
-        },
-        completedAt: now.toISOString(),
-        ...(requested.data.cacheKey ? { cacheKey: requested.data.cacheKey } : {}),
-        ...(observed.seq ? { observationSeq: observed.seq } : {}),
+        ...completionTail(event, requested, observed, now, 0),
       }, { eventId: newId(), now }),
       { once: true },
     );
@@ -215,7 +208,6 @@ export class TransformConsumer {
     // first observed), so a later report's previousScrapeAt is this page's completedAt.
     const now = observed.observedAt ? new Date(observed.observedAt) : clock();
     const result = await ctx.payloads.putJson(`${event.kind}/${event.id}/${event.part}/result.json`, content.payload);
-    const t = event.data.timings;
     await ctx.log.append(
       makeEvent('page_completed', at, {
         result,
@@ -224,13 +216,7 @@ export class TransformConsumer {
         // What the consent option did rides along the same way (page_fetched.consent).
         metadata: { ...content.metadata, engine: engineUsed(event.data), ...(event.data.consent ? { consent: event.data.consent } : {}) },
         links: content.links.slice(0, MAX_EVENT_LINKS),
-        timings: {
-          queueWaitMs: t.queueWaitMs, fetchMs: t.fetchMs, renderMs: t.renderMs, screenshotMs: t.screenshotMs, transformMs,
-          totalMs: Math.max(0, now.getTime() - Date.parse(requested.data.requestedAt)),
-        },
-        completedAt: now.toISOString(),
-        ...(requested.data.cacheKey ? { cacheKey: requested.data.cacheKey } : {}),
-        ...(observed.seq ? { observationSeq: observed.seq } : {}),
+        ...completionTail(event, requested, observed, now, transformMs),
       }, { eventId: newId(), now }),
       { once: true },
     );
@@ -320,6 +306,22 @@ export async function parseDocument(
     if (err instanceof TransformTimeoutError) throw new DocumentParseTimeoutError(`parsing the ${what} document took longer than ${timeoutMs} ms (DOCUMENT_PARSE_TIMEOUT_MS)`);
     throw err;
   }
+}
+
+/** What a page's page_completed carries beside its content: its timings, time, cache key and observation. */
+function completionTail(
+  event: PageFetchedEvent, requested: StoredEvent & { event: 'page_requested' | 'page_shared' }, observed: ObserveOutcome, now: Date, transformMs: number,
+) {
+  const t = event.data.timings;
+  return {
+    timings: {
+      queueWaitMs: t.queueWaitMs, fetchMs: t.fetchMs, renderMs: t.renderMs, screenshotMs: t.screenshotMs, transformMs,
+      totalMs: Math.max(0, now.getTime() - Date.parse(requested.data.requestedAt)),
+    },
+    completedAt: now.toISOString(),
+    ...(requested.data.cacheKey ? { cacheKey: requested.data.cacheKey } : {}),
+    ...(observed.seq ? { observationSeq: observed.seq } : {}),
+  };
 }
 
 /** The engine that served a fetched page: its `engine` field (older events: the timings' copy; before engines: the browser). */

@@ -73,26 +73,6 @@ describe('partition leases', { timeout: 60_000 }, () => {
     await survivor.leases.stop();
     await frozen.leases.stop();
   });
-});
-
-/** A kill: no more renewals, no hand-back. */
-function kill(leases: PartitionLeases): void {
-  const internals = leases as unknown as { stopped: boolean; timer: NodeJS.Timeout };
-  internals.stopped = true;
-  clearInterval(internals.timer);
-}
-
-describe('partition leases across a restart', { timeout: 60_000 }, () => {
-  let server: NatsServerHandle;
-  let nc: NatsConnection;
-  before(async () => {
-    server = await startNatsServer();
-    nc = await connect({ servers: server.url });
-  });
-  after(async () => {
-    await nc.close();
-    await server.stop();
-  });
 
   test('a replica restarted under its predecessor\'s id takes its leases back at once, not after the TTL', async () => {
     // A TTL far longer than the test waits: only a take-back can explain the partitions moving.
@@ -118,3 +98,10 @@ describe('partition leases across a restart', { timeout: 60_000 }, () => {
     }
   });
 });
+
+/** A kill: no more renewals, no hand-back. */
+function kill(leases: PartitionLeases): void {
+  const internals = leases as unknown as { stopped: boolean; timer: NodeJS.Timeout };
+  internals.stopped = true;
+  clearInterval(internals.timer);
+}

@@ -6,7 +6,9 @@
 // observation is not fetched at all (unless the recrawl asked to revalidate).
 import { conditionalBasis, skipOnLastmod, storedBasis, type BasisLimits, type ConditionalBasis, type StoredBasis } from '../../../shared/src/domain/conditional-fetch.js';
 import { historyPart, pageKeyOf } from '../../../shared/src/domain/change-tracking.js';
-import type { PageRequested, RecrawlRequested, RecrawlSitemap } from '../../../shared/src/domain/events/index.js';
+import type { PageRequested, RecrawlRequested, RecrawlSitemap, StoredEvent } from '../../../shared/src/domain/events/index.js';
+import { isOwn, type PageSource } from '../../../shared/src/domain/observations/chain.js';
+import type { PageAddress } from '../../../shared/src/domain/page-failure.js';
 import type { EventLog } from '../../../shared/src/infra/nats/event-log.js';
 import type { PayloadStore } from '../../../shared/src/infra/nats/payloads.js';
 import type { AggregateKind } from '../../../shared/src/infra/subjects.js';
@@ -22,7 +24,7 @@ export type FetchPlan =
   | { kind: 'skip'; basis: StoredBasis };
 
 export interface ConditionalDeps {
-  log: Pick<EventLog, 'last'>;
+  log: Pick<EventLog, 'last' | 'atSeq'>;
   payloads: Pick<PayloadStore, 'getJson'>;
   limits: BasisLimits;
 }
@@ -33,14 +35,15 @@ export class ConditionalPlanner {
 
   constructor(private readonly deps: ConditionalDeps) {}
 
-  async plan(kind: AggregateKind, jobId: string, request: Pick<PageRequested, 'url' | 'apiKeyId' | 'options'>, now: Date): Promise<FetchPlan> {
+  async plan(at: PageAddress, request: Pick<PageRequested, 'url' | 'apiKeyId' | 'options'>, now: Date): Promise<FetchPlan> {
+    const { kind, id: jobId } = at;
     const { options } = request;
     // A browser-only request is never conditional (a render is asked for): no read for it.
     if (!OBSERVED_KINDS.has(kind) || options.conditional === false) return { kind: 'full' };
     const sitemap = kind === 'crawl' ? await this.sitemapOf(jobId) : null;
     if (options.engine === 'browser' && !sitemap) return { kind: 'full' };
     const part = historyPart(request.url, options.changeTrackingTag);
-    const stored = await this.deps.log.last({ kind: 'observation', id: request.apiKeyId, part, event: 'url_observed' });
+    const stored = await this.lastBefore(at, await this.deps.log.last({ kind: 'observation', id: request.apiKeyId, part, event: 'url_observed' }));
     if (stored?.event !== 'url_observed') return { kind: 'full' };
     const last = { seq: stored.seq, data: stored.data };
     const skippable = sitemap ? storedBasis(last, options, now, this.deps.limits) : undefined;
@@ -48,6 +51,16 @@ export class ConditionalPlanner {
     if (options.engine === 'browser') return { kind: 'full' };
     const basis = conditionalBasis(last, options, now, this.deps.limits);
     return basis ? { kind: 'conditional', basis } : { kind: 'full' };
+  }
+
+  /**
+   * The observation the page stands on. When the last one is this very page's (the fetcher
+   * completed a 304 and died before its page_completed: a redelivery), the one it followed:
+   * the page is completed from the same stored page as the first attempt chose.
+   */
+  private async lastBefore(at: PageAddress, last: StoredEvent | null): Promise<StoredEvent | null> {
+    if (last?.event !== 'url_observed' || !isOwn(last, { kind: at.kind as PageSource['kind'], jobId: at.id, part: at.part })) return last;
+    return last.data.previous ? this.deps.log.atSeq(last.data.previous.seq) : null;
   }
 
   private sitemapOf(crawlId: string): Promise<RecrawlSitemap | null> {

@@ -2,6 +2,10 @@
 // document's bytes) and screenshots go to the Object Store under deterministic names; the event carries refs.
 // Idempotent: a page that already has page_fetched is not loaded again, and the append is
 // `once`, so a redelivery after a crash between append and ack writes nothing twice.
+// A crawl or batch page answered 304 whose stored result holds every format asked is
+// completed here (its observation and a page_completed naming that result, the events the
+// transformer would write): no page_fetched, no transformer hop. A redelivery finds its
+// page_completed, or its own observation (shared/src/domain/observations/).
 //
 // One durable consumer per kind of job ("lanes": fetcher-scrape, fetcher-map,
 // fetcher-crawl, fetcher-batch), each filtering `trawl.<kind>.*.*.page_requested` (one
@@ -16,7 +20,7 @@ import { cancelEventOf, makeEvent, type StoredEvent, type TrawlEvent } from '../
 import type { IdGenerator, Clock } from '../../../shared/src/infra/ids.js';
 import { ConsumerWorker, type MessageContext } from '../../../shared/src/infra/nats/worker.js';
 import type { ServiceContext } from '../../../shared/src/infra/service.js';
-import { SUBJECT_ROOT, type AggregateKind } from '../../../shared/src/infra/subjects.js';
+import { BASELINE_BUCKET, SUBJECT_ROOT, type AggregateKind } from '../../../shared/src/infra/subjects.js';
 import type { EngineRouter, RoutedPage } from './engine/engine-router.js';
 import type { JobKind } from './engine/resolve-engine.js';
 import type { CaptureResult } from './engine/browser/page-capturer.js';
@@ -24,6 +28,10 @@ import { storedContentType } from '../../../shared/src/domain/document-type.js';
 import type { CapturePriority } from './engine/browser/slots.js';
 import { ConditionalPlanner, type FetchPlan } from './conditional.js';
 import { SITEMAP_LASTMOD } from '../../../shared/src/domain/conditional-fetch.js';
+import { reusable } from '../../../shared/src/domain/observations/not-modified.js';
+import { PageObserver } from '../../../shared/src/domain/observations/observer.js';
+import { completeReused, type ReusedCompletionDeps } from '../../../shared/src/domain/observations/reused-completion.js';
+import { PayloadStore } from '../../../shared/src/infra/nats/payloads.js';
 
 type PageRequestedEvent = TrawlEvent<'page_requested'> & { seq: number };
 
@@ -47,15 +55,27 @@ type LaneKind = keyof typeof FETCH_LANES;
  */
 const SLOT_WAIT_ALLOWANCE_MS = 5 * 60_000;
 
+/**
+ * The kinds whose 304s the fetcher completes itself (no page_fetched, no transformer hop). A
+ * scrape keeps the hop: the identical scrapes that joined it wait for its page_fetched.
+ */
+const COMPLETES_REUSED: ReadonlySet<AggregateKind> = new Set(['crawl', 'batch']);
+
 export class FetchWorker {
   readonly consumers: ConsumerWorker<PageRequestedEvent>[];
   private readonly planner: ConditionalPlanner;
+  private readonly reuseDeps: Omit<ReusedCompletionDeps, 'newId' | 'clock'>;
 
   constructor(private readonly deps: FetchWorkerDeps) {
     const { ctx } = deps;
     this.planner = new ConditionalPlanner({
       log: ctx.log, payloads: ctx.payloads, limits: { payloadTtlMs: ctx.config.payloadTtlMs, baselineTtlMs: ctx.config.baselineTtlMs },
     });
+    const baselines = new PayloadStore(ctx.js, BASELINE_BUCKET);
+    this.reuseDeps = {
+      log: ctx.log, payloads: ctx.payloads, baselines,
+      observer: new PageObserver({ log: ctx.log, baselines, newId: deps.newId, baselineTtlMs: ctx.config.baselineTtlMs }),
+    };
     this.consumers = (Object.keys(FETCH_LANES) as LaneKind[]).map((kind) => new ConsumerWorker<PageRequestedEvent>({
       js: ctx.js,
       jsm: ctx.jsm,
@@ -95,11 +115,12 @@ export class FetchWorker {
     const at = this.at(event);
     // Both checks at once: each is a round trip to the log before the page can start.
     const cancelEvent = cancelEventOf(event.kind);
-    const [settled, cancelled] = await Promise.all([
+    const [settled, completed, cancelled] = await Promise.all([
       pageSettled(ctx.log, at, 'page_fetched'), // done (or given up on) before a crash
+      COMPLETES_REUSED.has(event.kind) ? ctx.log.exists({ ...at, event: 'page_completed' }) : false, // a 304 completed here
       cancelEvent ? ctx.log.exists({ kind: event.kind, id: event.id, part: 'job', event: cancelEvent }) : false,
     ]);
-    if (settled) return;
+    if (settled || completed) return;
     if (cancelled) {
       mctx.logger.info('job cancelled; page not fetched');
       return;
@@ -115,17 +136,25 @@ export class FetchWorker {
     let result: RoutedPage;
     let plan: FetchPlan;
     try {
-      plan = await this.planner.plan(event.kind, event.id, event.data, startedAt);
+      plan = await this.planner.plan(at, event.data, startedAt);
       result = plan.kind === 'skip'
         ? skippedPage(event.data.url, event.data.options.engine ?? 'auto')
         : await router.fetch(jobKindOf(event.kind), event.data.url, event.data.options, { signal: mctx.signal, priority }, plan.kind === 'conditional' ? plan.basis.validators : undefined);
     } finally {
       await started;
     }
-    // A 304 (or a skip) stores nothing: the transformer completes the page from the observation it names.
-    const fetched = result.notModified && plan.kind !== 'full' ? { notModified: notModifiedOf(plan) } : await this.store(event, result);
-    const now = clock();
     const queueWaitMs = Math.max(0, startedAt.getTime() - Date.parse(event.data.requestedAt));
+    const notModified = result.notModified && plan.kind !== 'full' ? notModifiedOf(plan) : undefined;
+    if (notModified && COMPLETES_REUSED.has(event.kind) && reusable(notModified, event.data.options)) {
+      // A crawl or batch page standing for a stored result that holds every format asked: completed here, naming it.
+      return completeReused({ ...this.reuseDeps, newId, clock }, {
+        at, request: { event: 'page_requested', data: event.data }, basis: notModified, fetchedSeq: event.seq,
+        validators: result.validators, timings: { queueWaitMs, ...roundTimings(result.timings) }, engine: result.engine.used,
+      });
+    }
+    // Any other 304 (or skip) stores nothing: the transformer completes the page from the observation it names.
+    const fetched = notModified ? { notModified } : await this.store(event, result);
+    const now = clock();
     await ctx.log.append(
       makeEvent('page_fetched', at, {
         finalUrl: result.finalUrl,

@@ -13,8 +13,9 @@ import type { ServiceContext } from '../../../shared/src/infra/service.js';
 import { contentOptionsHash } from '../../../shared/src/domain/change-tracking.js';
 import { PayloadStore } from '../../../shared/src/infra/nats/payloads.js';
 import { BASELINE_BUCKET, eventFilter } from '../../../shared/src/infra/subjects.js';
-import { PageObserver, type KnownMarkdown, type ObserveOutcome } from './change-tracking/observer.js';
-import { knownMarkdown, reusable, reusedResultOf, sourcePage, storedPage } from './change-tracking/not-modified.js';
+import { PageObserver, type ObserveOutcome } from '../../../shared/src/domain/observations/observer.js';
+import { reusable, storedPage } from '../../../shared/src/domain/observations/not-modified.js';
+import { completeReused, skippedReport } from '../../../shared/src/domain/observations/reused-completion.js';
 import { contentFormats, resultOptionsHash } from '../../../shared/src/domain/conditional-fetch.js';
 import { Cancellations, JobCancelledError } from './cancellations.js';
 import type { TransformPool, TransformSource } from './transform-pool.js';
@@ -152,28 +153,11 @@ export class TransformConsumer {
    */
   private async completeNotModified(event: PageFetchedEvent, requested: StoredEvent & { event: 'page_requested' | 'page_shared' }): Promise<void> {
     const { ctx, clock, newId } = this.deps;
-    const { options } = requested.data;
     const basis = event.data.notModified!;
-    if (!reusable(basis, options)) return this.completeNotModifiedCopy(event, requested);
-    const deps = { log: ctx.log, payloads: ctx.payloads, baselines: this.baselines };
-    const source = await sourcePage(deps, basis);
-    const reused = reusedResultOf(source, basis, options);
-    // A recrawl's sitemap skip looked at nothing: no observation, the last one stays the baseline.
-    const observed = basis.by
-      ? skippedReport(basis, options)
-      : await this.observe(event, requested, knownMarkdown(deps, basis, source), clock(), source.data.metadata.statusCode ?? 200, reused.storedAt);
-    const metadata = { ...source.data.metadata, notModified: true, ...(basis.by ? { notModifiedBy: basis.by } : {}) };
-    const now = observed.observedAt ? new Date(observed.observedAt) : clock();
-    await ctx.log.append(
-      makeEvent('page_completed', this.at(event), {
-        result: source.data.result,
-        reusedResult: { ...reused, ...(observed.report ? { changeTracking: { ...observed.report, notModified: true } } : {}) },
-        metadata: { ...metadata, engine: engineUsed(event.data) },
-        links: source.data.links,
-        ...completionTail(event, requested, observed, now, 0),
-      }, { eventId: newId(), now }),
-      { once: true },
-    );
+    if (!reusable(basis, requested.data.options)) return this.completeNotModifiedCopy(event, requested);
+    await completeReused({ log: ctx.log, payloads: ctx.payloads, baselines: this.baselines, observer: this.observer, newId, clock }, {
+      at: this.at(event), request: requested, basis, fetchedSeq: event.seq, validators: event.data.validators, timings: event.data.timings, engine: engineUsed(event.data),
+    });
   }
 
   /** A 304 whose stored result lacks a format asked (markdown, kept in the baseline): completed from a copy. */
@@ -228,7 +212,7 @@ export class TransformConsumer {
    * job it joined, which observed it already).
    */
   private observe(
-    event: PageFetchedEvent, requested: StoredEvent, markdown: string | KnownMarkdown | undefined, now: Date, statusCode = event.data.statusCode, resultStoredAt?: string,
+    event: PageFetchedEvent, requested: StoredEvent, markdown: string | undefined, now: Date, statusCode = event.data.statusCode,
   ): Promise<ObserveOutcome> {
     if (requested.event !== 'page_requested' || markdown === undefined) return Promise.resolve({});
     if (event.kind !== 'scrape' && event.kind !== 'crawl' && event.kind !== 'batch') return Promise.resolve({});
@@ -248,7 +232,6 @@ export class TransformConsumer {
         resultOptionsHash: resultOptionsHash(requested.data.options),
         formats: contentFormats(requested.data.options),
         notModified: event.data.notModified !== undefined,
-        resultStoredAt,
       },
     });
   }
@@ -268,19 +251,6 @@ export class TransformConsumer {
     return recordPageFailure(this.deps.ctx.log, this.at(event), failure, mctx.deliveryCount, this.deps);
   }
 
-}
-
-/** The change-tracking answer of a page a recrawl skipped on its sitemap lastmod (no observation). */
-function skippedReport(basis: NonNullable<PageFetchedEvent['data']['notModified']>, options: ResolvedScrapeOptions): ObserveOutcome {
-  if (!options.formats.includes('changeTracking')) return {};
-  return {
-    report: {
-      observed: false,
-      previousScrapeAt: basis.observedAt ?? null,
-      previousJobId: basis.source.jobId,
-      previousJobKind: basis.source.kind,
-    },
-  };
 }
 
 /**

@@ -9,8 +9,8 @@ import { EventLog } from '../../../shared/src/infra/nats/event-log.js';
 import { ensureInfrastructure } from '../../../shared/src/infra/nats/infrastructure.js';
 import { PayloadStore } from '../../../shared/src/infra/nats/payloads.js';
 import { BASELINE_BUCKET, subjectOf } from '../../../shared/src/infra/subjects.js';
-import { PageObserver, pageKeyOf, type ObserveInput } from '../../../services/transformer/src/change-tracking/observer.js';
-import type { PageSource } from '../../../services/transformer/src/change-tracking/chain.js';
+import { PageObserver, pageKeyOf, type ObserveInput } from '../../../shared/src/domain/observations/observer.js';
+import type { PageSource } from '../../../shared/src/domain/observations/chain.js';
 import { startNatsServer, type NatsServerHandle } from '../../support/nats-server.js';
 
 describe('page observer', () => {

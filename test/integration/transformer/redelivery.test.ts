@@ -17,7 +17,7 @@ import { normalizeScrapeOptions } from '../../../shared/src/domain/scrape-option
 import { connectService, type ServiceContext } from '../../../shared/src/infra/service.js';
 import { BASELINE_BUCKET, subjectOf } from '../../../shared/src/infra/subjects.js';
 import { contentOptionsHash } from '../../../shared/src/domain/change-tracking.js';
-import { PageObserver, pageKeyOf } from '../../../services/transformer/src/change-tracking/observer.js';
+import { PageObserver, pageKeyOf } from '../../../shared/src/domain/observations/observer.js';
 import { TransformConsumer } from '../../../services/transformer/src/consumer.js';
 import { TransformPool } from '../../../services/transformer/src/transform-pool.js';
 import { startNatsServer, type NatsServerHandle } from '../../support/nats-server.js';

@@ -5,8 +5,8 @@ import { describe, test } from 'node:test';
 import { applyPatch } from 'diff';
 import { contentOptionsHash, decideChangeStatus, observedState, type ObservedContent } from '../../../shared/src/domain/change-tracking.js';
 import { normalizeScrapeOptions } from '../../../shared/src/domain/scrape-options.js';
-import { nextStep, summarize, type PageSource, type StoredObservation } from '../../../services/transformer/src/change-tracking/chain.js';
-import { buildDiff } from '../../../services/transformer/src/change-tracking/diff.js';
+import { nextStep, summarize, type PageSource, type StoredObservation } from '../../../shared/src/domain/observations/chain.js';
+import { buildDiff } from '../../../shared/src/domain/observations/diff.js';
 import type { UrlObserved } from '../../../shared/src/domain/events/index.js';
 
 const present = (markdownHash: string): ObservedContent => ({ state: 'present', markdownHash });

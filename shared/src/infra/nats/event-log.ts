@@ -72,6 +72,17 @@ export class EventLog {
     return m ? decodeEvent(m.subject, m.data, m.seq) : null;
   }
 
+  /** The event at one stream sequence, or null (none there, or deleted): a point read. */
+  async atSeq(seq: number): Promise<StoredEvent | null> {
+    try {
+      const m = await this.jsm.streams.getMessage(STREAM_NAME, { seq });
+      return decodeEvent(m.subject, m.data, m.seq);
+    } catch (err) {
+      if ((err as { api_error?: { err_code?: number } }).api_error?.err_code === NO_MESSAGE_FOUND || isNoMessage(err)) return null;
+      throw err;
+    }
+  }
+
   /** Whether the subject has any event (without decoding it). */
   async exists(parts: SubjectParts): Promise<boolean> {
     return (await this.lastRaw(parts)) !== null;

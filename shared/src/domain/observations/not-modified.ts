@@ -5,14 +5,14 @@
 // written. Otherwise (markdown asked of a result without it: it is in the baseline) the
 // formats asked are copied into a result of its own. Either way the page is marked
 // `notModified` (metadata and the change-tracking report). docs/api.md "Conditional fetches".
-import { NonRetryableError } from '../../../../shared/src/domain/errors.js';
-import type { PageCompleted, PageFetched, PageResultPayload, StoredEvent } from '../../../../shared/src/domain/events/index.js';
-import { contentFormats } from '../../../../shared/src/domain/conditional-fetch.js';
-import { resultStoredAt } from '../../../../shared/src/domain/reused-result.js';
+import { NonRetryableError } from '../errors.js';
+import type { PageCompleted, PageFetched, PageResultPayload, StoredEvent } from '../events/index.js';
+import { contentFormats } from '../conditional-fetch.js';
+import { resultStoredAt } from '../reused-result.js';
 import type { KnownMarkdown } from './observer.js';
-import type { EventLog } from '../../../../shared/src/infra/nats/event-log.js';
-import { PayloadNotFoundError, type PayloadStore } from '../../../../shared/src/infra/nats/payloads.js';
-import type { ResolvedScrapeOptions } from '../../../../shared/src/domain/scrape-options.js';
+import type { EventLog } from '../../infra/nats/event-log.js';
+import { PayloadNotFoundError, type PayloadStore } from '../../infra/nats/payloads.js';
+import type { ResolvedScrapeOptions } from '../scrape-options.js';
 
 /**
  * The stored page is gone. The fetcher only sends validators while the stored result and

@@ -2,16 +2,16 @@
 // changeTracking format from it (docs/architecture.md "Observations"). Crash-safe: a
 // content-addressed baseline, then url_observed appended on the subject's last sequence
 // (see `observe`), so a redelivered transform finds its own observation and never appends two.
-import { PayloadNotFoundError, type PayloadStore } from '../../../../shared/src/infra/nats/payloads.js';
-import { AppendConflictError, type EventLog } from '../../../../shared/src/infra/nats/event-log.js';
-import { makeEvent, type PayloadRef, type UrlObserved } from '../../../../shared/src/domain/events/index.js';
-import { decideChangeStatus, historyPart, observedState, type ChangeTrackingReport } from '../../../../shared/src/domain/change-tracking.js';
-export { pageKeyOf } from '../../../../shared/src/domain/change-tracking.js';
-import { sha256Hex, type IdGenerator } from '../../../../shared/src/infra/ids.js';
-import { subjectOf } from '../../../../shared/src/infra/subjects.js';
-import { isObservation, nextStep, type PageSource, type StoredObservation } from './chain.js';
+import { PayloadNotFoundError, type PayloadStore } from '../../infra/nats/payloads.js';
+import { AppendConflictError, type EventLog } from '../../infra/nats/event-log.js';
+import { makeEvent, type PayloadRef, type UrlObserved } from '../events/index.js';
+import { decideChangeStatus, historyPart, observedState, type ChangeTrackingReport } from '../change-tracking.js';
+export { pageKeyOf } from '../change-tracking.js';
+import { sha256Hex, type IdGenerator } from '../../infra/ids.js';
+import { subjectOf } from '../../infra/subjects.js';
+import { isObservation, isOwn, nextStep, type PageSource, type StoredObservation } from './chain.js';
 import { buildDiff, DIFF_TIMEOUT_MS } from './diff.js';
-import type { Validators } from '../../../../shared/src/domain/conditional-fetch.js';
+import type { Validators } from '../conditional-fetch.js';
 
 /** Concurrent observers of one (key, URL) that keep winning before this one gives up (retried by redelivery). */
 const MAX_APPEND_ATTEMPTS = 5;
@@ -122,8 +122,11 @@ export class PageObserver {
       try {
         const msgId = `${subjectOf(subject)}:${input.source.kind}.${input.source.jobId}.${input.source.part}`;
         const appended = await log.append(event, { expectedLastSubjectSequence: step.expectedLastSeq, msgId });
-        // A duplicate is this page's own earlier append: the next read finds it.
         if (!appended.duplicate) return this.outcome({ ...event, seq: appended.seq }, input);
+        // A duplicate is this page's own earlier append (its Nats-Msg-Id), at the sequence the
+        // server answers with: found even when it is older than `fetchedSeq` says.
+        const own = asObservation(await log.atSeq(appended.seq));
+        if (own && isOwn(own, input.source)) return this.outcome(own, input);
       } catch (err) {
         if (!(err instanceof AppendConflictError) || attempt >= MAX_APPEND_ATTEMPTS) throw err;
       }

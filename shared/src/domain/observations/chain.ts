@@ -3,7 +3,7 @@
 // before appending it looks for its own observation among those appended after its
 // page_fetched: found, it answers from that one (which embeds its real predecessor) and
 // appends nothing; otherwise the subject's last observation is the predecessor.
-import type { ObservationSummary, StoredEvent, TrawlEvent } from '../../../../shared/src/domain/events/index.js';
+import type { ObservationSummary, StoredEvent, TrawlEvent } from '../events/index.js';
 
 export type StoredObservation = TrawlEvent<'url_observed'> & { seq: number };
 

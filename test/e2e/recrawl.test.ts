@@ -1,10 +1,13 @@
 // Recrawl end to end (issue 27 item 2): a finished crawl run again with POST
 // /crawl/:id/recrawl; its report says per page new, same, changed or removed (no longer
-// linked), unchanged pages come back as 304s from a server that counts its requests, and bad
-// requests are RFC 7807 problems.
+// linked), unchanged pages come back as 304s from a server that counts its requests (completed
+// in the fetcher: the log has no page_fetched for them), and bad requests are RFC 7807 problems.
 import assert from 'node:assert/strict';
 import type http from 'node:http';
 import { after, before, describe, test } from 'node:test';
+import { connect } from 'nats';
+import type { StoredEvent } from '../../shared/src/domain/events/index.js';
+import { EventLog } from '../../shared/src/infra/nats/event-log.js';
 import { startSite, type TestSite } from '../support/site.js';
 import { OTHER_API_KEY, startSystem, type TrawlSystem } from '../support/system.js';
 
@@ -62,6 +65,17 @@ describe('recrawl end to end', () => {
     assert.equal(report.status, 200, JSON.stringify(report.body));
     return { id: created.body.id, report: report.body };
   }
+  /** A crawl's events, read from the system's nats-server (its URL from the supervisor's banner). */
+  async function crawlEvents(id: string): Promise<StoredEvent[]> {
+    const url = /nats-server with JetStream at (\S+)/.exec(system.logs())?.[1];
+    assert.ok(url, 'the nats-server URL in the banner');
+    const nc = await connect({ servers: url });
+    try {
+      return await new EventLog(nc.jetstream(), await nc.jetstreamManager()).history('crawl', id);
+    } finally {
+      await nc.close();
+    }
+  }
   const statuses = (report: any): Record<string, string> =>
     Object.fromEntries(report.pages.map((p: any) => [new URL(p.url).pathname, p.reason ? `${p.status}:${p.reason}` : p.status]));
 
@@ -90,6 +104,10 @@ describe('recrawl end to end', () => {
     const asked = answers.slice(before).filter((a) => pages.has(a.path));
     assert.deepEqual(asked.map((a) => a.status), asked.map(() => 304), JSON.stringify(asked));
     for (const page of third.report.pages) assert.equal(page.notModified, true, page.url);
+    // Completed in the fetcher: no page_fetched, so the transformer's consumer got none of them.
+    const events = await crawlEvents(third.id);
+    assert.equal(events.filter((e) => e.event === 'page_completed').length, 4);
+    assert.deepEqual(events.filter((e) => e.event === 'page_fetched').map((e) => e.part), [], 'no page of an unchanged recrawl goes to the transformer');
   });
 
   test('sitemap lastmod: a page not newer than its last observation is skipped (unchangedUrls), unless revalidating', async () => {

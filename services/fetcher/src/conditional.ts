@@ -7,7 +7,7 @@
 import { conditionalBasis, skipOnLastmod, storedBasis, type BasisLimits, type ConditionalBasis, type StoredBasis } from '../../../shared/src/domain/conditional-fetch.js';
 import { historyPart, pageKeyOf } from '../../../shared/src/domain/change-tracking.js';
 import type { PageRequested, RecrawlRequested, RecrawlSitemap, StoredEvent } from '../../../shared/src/domain/events/index.js';
-import { isOwn, type PageSource } from '../../../shared/src/domain/observations/chain.js';
+import { isOwn, type PageSource, type StoredObservation } from '../../../shared/src/domain/observations/chain.js';
 import type { PageAddress } from '../../../shared/src/domain/page-failure.js';
 import type { EventLog } from '../../../shared/src/infra/nats/event-log.js';
 import type { PayloadStore } from '../../../shared/src/infra/nats/payloads.js';
@@ -20,7 +20,8 @@ const RECRAWLS_CACHED = 32;
 
 export type FetchPlan =
   | { kind: 'full' }
-  | { kind: 'conditional'; basis: ConditionalBasis }
+  /** `last`: the URL's last observation as read for the plan (the observer of a 304 starts from it). */
+  | { kind: 'conditional'; basis: ConditionalBasis; last: StoredObservation }
   | { kind: 'skip'; basis: StoredBasis };
 
 export interface ConditionalDeps {
@@ -43,14 +44,15 @@ export class ConditionalPlanner {
     const sitemap = kind === 'crawl' ? await this.sitemapOf(jobId) : null;
     if (options.engine === 'browser' && !sitemap) return { kind: 'full' };
     const part = historyPart(request.url, options.changeTrackingTag);
-    const stored = await this.lastBefore(at, await this.deps.log.last({ kind: 'observation', id: request.apiKeyId, part, event: 'url_observed' }));
-    if (stored?.event !== 'url_observed') return { kind: 'full' };
+    const observed = await this.deps.log.last({ kind: 'observation', id: request.apiKeyId, part, event: 'url_observed' });
+    const stored = await this.lastBefore(at, observed);
+    if (stored?.event !== 'url_observed' || observed?.event !== 'url_observed') return { kind: 'full' };
     const last = { seq: stored.seq, data: stored.data };
     const skippable = sitemap ? storedBasis(last, options, now, this.deps.limits) : undefined;
     if (skippable && skipOnLastmod(sitemap!.pages[pageKeyOf(request.url)], skippable)) return { kind: 'skip', basis: skippable };
     if (options.engine === 'browser') return { kind: 'full' };
     const basis = conditionalBasis(last, options, now, this.deps.limits);
-    return basis ? { kind: 'conditional', basis } : { kind: 'full' };
+    return basis ? { kind: 'conditional', basis, last: observed } : { kind: 'full' };
   }
 
   /**

@@ -15,7 +15,7 @@
 // to scrapes and maps (interactive) before crawl and batch pages (bulk; slots.ts).
 import { screenshotMediaType } from '../../../shared/src/api/media.js';
 import type { TrawlError } from '../../../shared/src/domain/errors.js';
-import { pageSettled, recordPageFailure } from '../../../shared/src/domain/page-failure.js';
+import { pageSettled, recordPageFailure, type PageAddress } from '../../../shared/src/domain/page-failure.js';
 import { cancelEventOf, makeEvent, type StoredEvent, type TrawlEvent } from '../../../shared/src/domain/events/index.js';
 import type { IdGenerator, Clock } from '../../../shared/src/infra/ids.js';
 import { ConsumerWorker, type MessageContext } from '../../../shared/src/infra/nats/worker.js';
@@ -60,6 +60,8 @@ const SLOT_WAIT_ALLOWANCE_MS = 5 * 60_000;
  * scrape keeps the hop: the identical scrapes that joined it wait for its page_fetched.
  */
 const COMPLETES_REUSED: ReadonlySet<AggregateKind> = new Set(['crawl', 'batch']);
+/** A page whose latest event is one of these has nothing left for the fetcher. */
+const SETTLED: ReadonlySet<string> = new Set(['page_fetched', 'page_completed', 'page_failed']);
 
 export class FetchWorker {
   readonly consumers: ConsumerWorker<PageRequestedEvent>[];
@@ -115,12 +117,14 @@ export class FetchWorker {
     const at = this.at(event);
     // Both checks at once: each is a round trip to the log before the page can start.
     const cancelEvent = cancelEventOf(event.kind);
-    const [settled, completed, cancelled] = await Promise.all([
-      pageSettled(ctx.log, at, 'page_fetched'), // done (or given up on) before a crash
-      COMPLETES_REUSED.has(event.kind) ? ctx.log.exists({ ...at, event: 'page_completed' }) : false, // a 304 completed here
+    const [latest, cancelled] = await Promise.all([
+      ctx.log.lastOfPart(event.kind, event.id, event.part), // the page's latest step
       cancelEvent ? ctx.log.exists({ kind: event.kind, id: event.id, part: 'job', event: cancelEvent }) : false,
     ]);
-    if (settled || completed) return;
+    // Done (fetched, completed here, or given up on) before a crash. After another attempt's
+    // page_started, the page may still be done before it: look at each.
+    if (latest && SETTLED.has(latest.event)) return;
+    if (latest?.event === 'page_started' && (await this.settled(at))) return;
     if (cancelled) {
       mctx.logger.info('job cancelled; page not fetched');
       return;
@@ -149,7 +153,7 @@ export class FetchWorker {
       // A crawl or batch page standing for a stored result that holds every format asked: completed here, naming it.
       return completeReused({ ...this.reuseDeps, newId, clock }, {
         at, request: { event: 'page_requested', data: event.data }, basis: notModified, fetchedSeq: event.seq,
-        validators: result.validators, timings: { queueWaitMs, ...roundTimings(result.timings) }, engine: result.engine.used,
+        validators: result.validators, ...(plan.kind === 'conditional' ? { lastObservation: plan.last } : {}), timings: { queueWaitMs, ...roundTimings(result.timings) }, engine: result.engine.used,
       });
     }
     // Any other 304 (or skip) stores nothing: the transformer completes the page from the observation it names.
@@ -173,6 +177,12 @@ export class FetchWorker {
       }, { eventId: newId(), now }),
       { once: true },
     );
+  }
+
+  private async settled(at: PageAddress): Promise<boolean> {
+    const { log } = this.deps.ctx;
+    const [settled, completed] = await Promise.all([pageSettled(log, at, 'page_fetched'), log.exists({ ...at, event: 'page_completed' })]);
+    return settled || completed;
   }
 
   private async store(event: PageRequestedEvent, result: RoutedPage) {

@@ -50,6 +50,13 @@ export function eventFilter(event: string): string {
 }
 
 /** All events of one job, in order: the audit replay filter. */
+/** Every event of one part of an aggregate (a page's events). */
+export function partFilter(kind: AggregateKind, id: string, part: string): string {
+  assertToken('id', id);
+  assertToken('part', part);
+  return `${SUBJECT_ROOT}.${kind}.${id}.${part}.*`;
+}
+
 export function historyFilter(kind: AggregateKind, id: string): string {
   // A wildcard or dot in the id would widen the filter to other jobs' events.
   assertToken('id', id);

@@ -72,6 +72,20 @@ describe('event log', () => {
     assert.equal(await log.exists({ kind: 'scrape', id: 'nope', part: 'p1', event: 'page_started' }), false);
   });
 
+  test('lastOfPart reads the latest event of one part whatever its name; atSeq reads one sequence', async () => {
+    const first = await log.append(started('j9', 1), { once: true });
+    const now = new Date();
+    const failed = await log.append(makeEvent('page_failed', { kind: 'scrape', id: 'j9', part: 'p1' }, { error: { code: 'PAGE_TIMEOUT', message: 'gave up' }, failedAt: now.toISOString(), attempt: 1 }, { eventId: 'f9', now }), { once: true });
+    await log.append(started('j9x', 1), { once: true }); // another job's page: not in the part
+    const latest = await log.lastOfPart('scrape', 'j9', 'p1');
+    assert.equal(latest?.event, 'page_failed');
+    assert.equal(latest?.seq, failed.seq);
+    assert.equal(await log.lastOfPart('scrape', 'j9', 'nope'), null);
+    await assert.rejects(log.lastOfPart('scrape', 'j9', '*'), /not a plain token/);
+    assert.equal((await log.atSeq(first.seq))?.event, 'page_started');
+    assert.equal(await log.atSeq(10_000_000), null);
+  });
+
   test('history reads leave no consumer behind on the server', async () => {
     const jsm = await nc.jetstreamManager();
     const consumers = async (): Promise<number> => (await jsm.streams.info(STREAM_NAME)).state.consumer_count;

@@ -31,6 +31,8 @@ export interface ObserveInput {
   /** contentOptionsHash of the request's options. */
   optionsHash: string;
   now: Date;
+  /** The subject's last observation, when the caller has just read it (null: none): not read again. */
+  last?: StoredObservation | null;
   /** Whether the request asked for the changeTracking format (the report is built only then). */
   wantReport: boolean;
   /** What a later conditional fetch needs (shared/src/domain/conditional-fetch.ts). */
@@ -87,7 +89,7 @@ export class PageObserver {
     const { log, baselines } = this.deps;
     const at = { kind: 'observation' as const, id: input.apiKeyId, part: historyPart(input.url, input.tag) };
     const subject = { ...at, event: 'url_observed' };
-    let last = asObservation(await log.last(subject));
+    let last = input.last !== undefined ? input.last : asObservation(await log.last(subject));
     const state = observedState(input.statusCode);
     if (!state) return input.wantReport ? { report: notObserved(last, input.statusCode) } : {};
 

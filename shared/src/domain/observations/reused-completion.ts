@@ -15,6 +15,7 @@ import type { EventLog } from '../../infra/nats/event-log.js';
 import type { PayloadStore } from '../../infra/nats/payloads.js';
 import { knownMarkdown, reusedResultOf, sourcePage } from './not-modified.js';
 import type { ObserveOutcome, PageObserver } from './observer.js';
+import type { StoredObservation } from './chain.js';
 
 type Basis = NonNullable<PageFetched['notModified']>;
 
@@ -35,6 +36,8 @@ export interface ReusedPage {
   /** A stream sequence before any event of this page's completion (its page_fetched, or its page_requested): its own observation comes after it. */
   fetchedSeq: number;
   validators?: Validators | undefined;
+  /** The URL's last observation, just read (the fetcher's plan), so the observer need not read it again. */
+  lastObservation?: StoredObservation | undefined;
   timings: FetchTimings;
   engine: EngineUsed;
 }
@@ -84,6 +87,7 @@ function observe(
     tag: data.options.changeTrackingTag,
     source: { kind: at.kind, jobId: at.id, part: at.part },
     fetchedSeq: page.fetchedSeq,
+    ...(page.lastObservation ? { last: page.lastObservation } : {}),
     statusCode: seen.statusCode,
     markdown: seen.markdown,
     optionsHash: contentOptionsHash(data.options),

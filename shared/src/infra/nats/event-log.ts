@@ -9,7 +9,7 @@
 // rotations): the server refuses the append when anything was appended in between.
 import { DeliverPolicy, headers as natsHeaders, type JetStreamClient, type JetStreamManager, type JetStreamPublishOptions } from 'nats';
 import { decodeEvent, encodeEvent, type AnyEvent, type StoredEvent } from '../../domain/events/index.js';
-import { historyFilter, STREAM_NAME, subjectOf, type AggregateKind, type SubjectParts } from '../subjects.js';
+import { historyFilter, partFilter, STREAM_NAME, subjectOf, type AggregateKind, type SubjectParts } from '../subjects.js';
 
 export interface AppendOptions {
   /** Dedup id; defaults to the subject for `once` appends and to the event id otherwise. */
@@ -88,8 +88,17 @@ export class EventLog {
     return (await this.lastRaw(parts)) !== null;
   }
 
-  private async lastRaw(parts: SubjectParts): Promise<{ subject: string; data: Uint8Array; seq: number } | null> {
-    const subject = subjectOf(parts);
+  /** The last event of one part of an aggregate, whatever its name (a page's latest step): one point read. */
+  async lastOfPart(kind: AggregateKind, id: string, part: string): Promise<StoredEvent | null> {
+    const m = await this.lastRawOf(partFilter(kind, id, part));
+    return m ? decodeEvent(m.subject, m.data, m.seq) : null;
+  }
+
+  private lastRaw(parts: SubjectParts): Promise<{ subject: string; data: Uint8Array; seq: number } | null> {
+    return this.lastRawOf(subjectOf(parts));
+  }
+
+  private async lastRawOf(subject: string): Promise<{ subject: string; data: Uint8Array; seq: number } | null> {
     try {
       return await this.jsm.streams.getMessage(STREAM_NAME, { last_by_subj: subject });
     } catch (err) {

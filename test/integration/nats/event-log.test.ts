@@ -117,6 +117,9 @@ describe('event log', () => {
       assert.deepEqual((await log.historyAfter('scrape', 'tail-a', after, 3)).map((e) => e.seq), expected, `after ${after}, limit 3`);
     }
     assert.deepEqual(await log.historyAfter('scrape', 'none-such', 0), []);
+    // Up to a sequence: the events up to it, none past it.
+    assert.deepEqual((await log.historyAfter('scrape', 'tail-a', all[1]!.seq, undefined, all[4]!.seq)).map((e) => e.seq), all.slice(2, 5).map((e) => e.seq));
+    assert.deepEqual(await log.historyAfter('scrape', 'tail-a', all[4]!.seq, undefined, all[4]!.seq), []);
     // Point reads make no consumer (the limit-3 reads' consumers are deleted, as history's).
     const deadline = Date.now() + 5_000;
     while ((await consumers()) > before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));

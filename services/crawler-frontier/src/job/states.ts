@@ -1,11 +1,15 @@
 // The states of one kind of job (crawls, batches) folded from the log by their pure
 // `evolve`, each cached with the stream sequence of the last event folded in (bounded, LRU).
 //
-// load() brings a state up to the log's end: a cached one is caught up with the events after
-// its sequence by point reads (EventLog.historyAfter, no consumer); a missing one (a restart,
-// another replica, eviction) is rebuilt from the whole history, and so is one whose catch-up
-// ends before the sequence of the message being handled (a gap). Finished aggregates are
-// remembered by id only, so their late messages need no read at all.
+// load() brings a state up to the event being handled: a cached one behind it is caught up
+// with the events after its sequence up to that event by point reads (EventLog.historyAfter,
+// no consumer); one already past it, or loaded with no event to reach, up to the log's end. A
+// missing one (a restart, another replica, eviction) is rebuilt from the whole history, and so
+// is one whose catch-up ends before the event being handled (a gap). Stopping at the event is
+// enough: each later event the decider reacts to is delivered and handled in turn, and a state
+// behind the log decides what was due then, which the log refuses as duplicates or a later
+// event's decision completes (never more pages in flight: the queue's order is the decider's).
+// Finished aggregates are remembered by id only, so their late messages need no read at all.
 import type { StoredEvent } from '../../../../shared/src/domain/events/index.js';
 import type { EventLog } from '../../../../shared/src/infra/nats/event-log.js';
 import type { AggregateKind } from '../../../../shared/src/infra/subjects.js';
@@ -31,11 +35,12 @@ export class DeciderStates<S, E> {
     return this.finished.has(id);
   }
 
-  /** The state with every event up to the log's end folded in (at least up to `atLeastSeq`). */
+  /** The state with every event up to `atLeastSeq` folded in (0, or a cached state already past it: up to the log's end). */
   async load(id: string, atLeastSeq = 0): Promise<S> {
     const { kind, initialState, evolve, isFinished } = this.folding;
     let cached = this.cache.get(id);
-    let events: StoredEvent[] = cached ? await this.log.historyAfter(kind, id, cached.lastSeq) : [];
+    const until = cached && atLeastSeq > cached.lastSeq ? atLeastSeq : undefined;
+    let events: StoredEvent[] = cached ? await this.log.historyAfter(kind, id, cached.lastSeq, undefined, until) : [];
     // The catch-up ended before the event being handled: rebuild from the whole history.
     if (cached && (events.at(-1)?.seq ?? cached.lastSeq) < atLeastSeq) cached = undefined;
     if (!cached) events = await this.log.history(kind, id);

@@ -93,6 +93,10 @@ describe('recrawl end to end', () => {
     assert.deepEqual(statuses(second.report), { '/r': 'changed', '/r/a': 'same', '/r/b': 'changed', '/r/d': 'new', '/r/c': 'removed:not-linked' });
     assert.equal(second.report.complete, true);
     assert.deepEqual(second.report.counts, { new: 1, same: 1, changed: 2, removed: 1, unchanged: 0, failed: 0 });
+    // The pages loaded again (changed: the conditional GET got a 200; new) announced their start; the 304 did not.
+    const secondEvents = await crawlEvents(second.id);
+    const pathOf = new Map(secondEvents.flatMap((e) => (e.event === 'page_requested' ? [[e.part, new URL(e.data.url).pathname] as const] : [])));
+    assert.deepEqual(secondEvents.filter((e) => e.event === 'page_started').map((e) => pathOf.get(e.part)).sort(), ['/r', '/r/b', '/r/d']);
     const secondJob = await finished(second.id);
     const b = secondJob.data.find((p: any) => p.url.endsWith('/r/b'));
     assert.match(b.changeTracking.diff, /^\+Page B now says another thing\./m, 'each page carries its diff');
@@ -108,6 +112,7 @@ describe('recrawl end to end', () => {
     const events = await crawlEvents(third.id);
     assert.equal(events.filter((e) => e.event === 'page_completed').length, 4);
     assert.deepEqual(events.filter((e) => e.event === 'page_fetched').map((e) => e.part), [], 'no page of an unchanged recrawl goes to the transformer');
+    assert.deepEqual(events.filter((e) => e.event === 'page_started').map((e) => e.part), [], 'nor announces its start');
   });
 
   test('sitemap lastmod: a page not newer than its last observation is skipped (unchangedUrls), unless revalidating', async () => {

@@ -130,17 +130,20 @@ export class FetchWorker {
       return;
     }
     const startedAt = clock();
-    // page_started is written while the page loads (it is in the log before page_fetched,
-    // which waits for it): the fetch does not wait for the append's round trip.
-    const started = ctx.log.append(
+    const startEvent = () => ctx.log.append(
       makeEvent('page_started', at, { attempt: mctx.deliveryCount, startedAt: startedAt.toISOString(), worker: this.deps.workerName }, { eventId: newId(), now: startedAt }),
       { msgId: `${event.kind}.${event.id}.${event.part}.page_started.${mctx.deliveryCount}` },
     );
-    started.catch(() => undefined); // awaited below; a failure fails the attempt there, not the process
+    const plan = await this.planner.plan(at, event.data, startedAt);
+    // page_started is written while the page loads (it is in the log before page_fetched,
+    // which waits for it): the fetch does not wait for the append's round trip. A crawl or
+    // batch page that may turn out a 304 completed here writes it only if it is not: such a
+    // page's whole attempt takes a GET, and its start would be one more event to deliver.
+    const deferStart = COMPLETES_REUSED.has(event.kind) && plan.kind !== 'full';
+    const started = deferStart ? undefined : startEvent();
+    started?.catch(() => undefined); // awaited below; a failure fails the attempt there, not the process
     let result: RoutedPage;
-    let plan: FetchPlan;
     try {
-      plan = await this.planner.plan(at, event.data, startedAt);
       result = plan.kind === 'skip'
         ? skippedPage(event.data.url, event.data.options.engine ?? 'auto')
         : await router.fetch(jobKindOf(event.kind), event.data.url, event.data.options, { signal: mctx.signal, priority }, plan.kind === 'conditional' ? plan.basis.validators : undefined);
@@ -149,7 +152,9 @@ export class FetchWorker {
     }
     const queueWaitMs = Math.max(0, startedAt.getTime() - Date.parse(event.data.requestedAt));
     const notModified = result.notModified && plan.kind !== 'full' ? notModifiedOf(plan) : undefined;
-    if (notModified && COMPLETES_REUSED.has(event.kind) && reusable(notModified, event.data.options)) {
+    const completesHere = notModified && COMPLETES_REUSED.has(event.kind) && reusable(notModified, event.data.options);
+    if (deferStart && !completesHere) await startEvent();
+    if (completesHere) {
       // A crawl or batch page standing for a stored result that holds every format asked: completed here, naming it.
       return completeReused({ ...this.reuseDeps, newId, clock }, {
         at, request: { event: 'page_requested', data: event.data }, basis: notModified, fetchedSeq: event.seq,

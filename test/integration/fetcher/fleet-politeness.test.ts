@@ -35,7 +35,14 @@ describe('fleet politeness', { timeout: 90_000 }, () => {
       },
     });
   });
+  const governors: HostGovernor[] = [];
+  const governor = (maxInFlight: number): HostGovernor => {
+    const g = new HostGovernor(nc.jetstream(), { maxInFlight, intervalMs: 0, holderId: `fetcher-${governors.length}` });
+    governors.push(g);
+    return g;
+  };
   after(async () => {
+    await Promise.all(governors.map((g) => g.stop()));
     await site.close();
     await nc.close();
     await server.stop();
@@ -56,16 +63,14 @@ describe('fleet politeness', { timeout: 90_000 }, () => {
   }
 
   test('two replicas keep the fleet bound on one host between them', async () => {
-    const limits = { maxInFlight: 3, intervalMs: 0, leaseMs: 60_000 };
-    const replicas = [new HostGovernor(nc.jetstream(), limits), new HostGovernor(nc.jetstream(), limits)];
+    const replicas = [governor(3), governor(3)];
     // Each replica would load 6 at once on its own.
     await Promise.all(replicas.flatMap((g) => Array.from({ length: 6 }, () => page(g))));
     assert.equal(mostAtOnce, 3);
   });
 
   test('a 429 with Retry-After seen by one replica holds both back, then the pace recovers', async () => {
-    const limits = { maxInFlight: 4, intervalMs: 0, leaseMs: 60_000 };
-    const [a, b] = [new HostGovernor(nc.jetstream(), limits), new HostGovernor(nc.jetstream(), limits)];
+    const [a, b] = [governor(4), governor(4)];
     const host = new URL(site.origin).host;
     refuseNext = 1;
     assert.equal(await page(a), 429);

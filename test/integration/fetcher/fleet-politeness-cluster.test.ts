@@ -56,9 +56,15 @@ describe('fleet politeness on a 3-node cluster at R3', { timeout: 180_000 }, () 
     stops.push(() => g.stop?.() ?? Promise.resolve());
     return g;
   };
-  const slots = (nc: NatsConnection, holderId: string): HostSlots => {
+  /** A taker whose heartbeat is written and whose first slot went through (streams just created at R3 answer 503 until their leader is elected). */
+  const slots = async (nc: NatsConnection, holderId: string): Promise<HostSlots> => {
     const s = new HostSlots(nc.jetstream(), { holderId, ttlMs: TTL_MS, renewMs: 500 });
     stops.push(() => s.stop());
+    await until(async () => {
+      const warm = await s.take(`warm-up-${holderId}.test`, 1);
+      if (warm) await s.release(warm);
+      return warm !== undefined;
+    }, { timeoutMs: 30_000, intervalMs: 200 });
     return s;
   };
 
@@ -105,7 +111,7 @@ describe('fleet politeness on a 3-node cluster at R3', { timeout: 180_000 }, () 
 
   test('of six takers asking through three servers at once, exactly one holds a free slot, every round', async () => {
     const host = 'one-slot.test';
-    const takers = Array.from({ length: 6 }, (_, i) => slots(conns[i % 3]!, `taker-${i}`));
+    const takers = await Promise.all(Array.from({ length: 6 }, (_, i) => slots(conns[i % 3]!, `taker-${i}`)));
     for (let round = 0; round < 40; round++) {
       const got = await Promise.all(takers.map((t) => t.take(host, 1).then((slot) => (slot ? { t, slot } : undefined))));
       const winners = got.filter((w) => w !== undefined);
@@ -116,7 +122,8 @@ describe('fleet politeness on a 3-node cluster at R3', { timeout: 180_000 }, () 
 
   test('a release by sequence never frees a newer holder\'s slot; a gone holder\'s is taken over, a live one\'s is not', async () => {
     const host = 'release-by-seq.test';
-    const [a, b, c] = ['a', 'b', 'c'].map((id, i) => slots(conns[i]!, `seq-${id}`)) as [HostSlots, HostSlots, HostSlots];
+    const [a, b, c] = await Promise.all(['a', 'b', 'c'].map((id, i) => slots(conns[i]!, `seq-${id}`)));
+    assert.ok(a && b && c);
     const first = await a.take(host, 1);
     assert.ok(first);
     await a.release(first);

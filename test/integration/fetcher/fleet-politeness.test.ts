@@ -1,7 +1,8 @@
 // Politeness for the whole fleet against a real nats-server and a real site: two host
 // governors (two fetcher replicas) together never load more of one host at once than the
 // fleet's bound, a 429 with Retry-After seen by one stops both for that long, and the pace
-// recovers once the host answers again.
+// recovers once the host answers again; through a NATS outage no page starts and none fails,
+// and a place given back meanwhile is free once NATS is back.
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { after, before, describe, test } from 'node:test';
@@ -86,5 +87,20 @@ describe('fleet politeness', { timeout: 90_000 }, () => {
     const recovered = await a.pace(host);
     assert.equal(recovered?.backoffMs, 0);
     assert.equal(recovered?.reason, undefined);
+  });
+
+  test('through a NATS outage no page starts and none fails; a place given back meanwhile is freed after', async () => {
+    const [a, b] = [governor(1), governor(1)];
+    const host = 'outage.test';
+    const leave = await a.enter(host, AbortSignal.timeout(10_000));
+    await server.kill();
+    await leave(); // its delete meets the outage: asked again until it goes
+    let started = false;
+    const next = b.enter(host, AbortSignal.timeout(60_000)).then((release) => { started = true; return release; });
+    await new Promise((r) => setTimeout(r, 2_000));
+    assert.equal(started, false, 'a page started while NATS was down');
+    await server.start();
+    await (await next)();
+    assert.equal(started, true);
   });
 });

@@ -4,7 +4,8 @@
 // pages of the host loading at once as the site saw it; the last rows run the most processes
 // under a low fleet per-host bound (FLEET_HOST_MAX_IN_FLIGHT), which must hold across them,
 // at NATS_REPLICAS 3 and at 1 (nats-server up to 2.9.20 does not serialize compare-and-set
-// writes of a replicated stream, nats-io/nats-server#4320, which the bound's places rely on).
+// writes of a replicated stream, nats-io/nats-server#4320: the bound's host slots are a
+// stream's per-subject limit instead, which must hold at both).
 //
 // What is timed is the crawl alone: each row first waits until every fetcher and transformer
 // process is pulling from its consumer and has crawled a small warm-up site (the banner only
@@ -148,7 +149,7 @@ export async function scaleOut(log: (message: string) => void): Promise<Scenario
       note: `the host's bound, not the processes, sets the pace; load average ${bounded.loadAverage.toFixed(1)}`,
     }),
     row(B, `most pages of the host at once, ${boundedR1.replicas} fetcher+transformer, fleet bound ${HOST_BOUND}, NATS_REPLICAS 1`, boundedR1.mostAtOnce, {
-      note: `one copy of each stream: compare-and-set serialized on any nats-server; must be at most ${HOST_BOUND}; ${boundedR1.pagesPerSec.toFixed(2)} pages/s`,
+      note: `one copy of each stream (the host slots' limit at one copy); must be at most ${HOST_BOUND}; ${boundedR1.pagesPerSec.toFixed(2)} pages/s`,
     }),
   );
   return { rows, details: { runs: [...runs, bounded, boundedR1] } };

@@ -28,8 +28,10 @@ await runService('fetcher', async (ctx) => {
   resolveChromiumPath(ctx.config.chromiumPath);
   await capturer.start();
   observeCapturer(capturer);
-  // A place a dead replica never gave back is free again after this.
-  const governor = new HostGovernor(ctx.js, { maxInFlight: ctx.config.fleetHostMaxInFlight, intervalMs: ctx.config.fleetHostIntervalMs, leaseMs: 2 * 60_000 });
+  const governor = new HostGovernor(ctx.js, {
+    maxInFlight: ctx.config.fleetHostMaxInFlight, intervalMs: ctx.config.fleetHostIntervalMs,
+    holderId: ctx.config.instanceId ?? newId(), logger: ctx.logger,
+  });
   const router = governedRouter(createEngineRouter(ctx, capturer, systemClock), governor);
   const worker = new FetchWorker({ ctx, router, newId, clock: systemClock, workerName: `${os.hostname()}:${process.pid}` });
   await worker.start();
@@ -39,6 +41,7 @@ await runService('fetcher', async (ctx) => {
     ready: async () => ({ consumer: worker.ready && follower.consumer.ready }),
     stop: async () => {
       await Promise.all([worker.stop(), follower.consumer.stop()]);
+      await governor.stop();
       await capturer.stop();
     },
   };

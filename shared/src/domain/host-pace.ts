@@ -1,14 +1,15 @@
 // The fleet's pace per host, as a pure fold: what every fetcher replica agrees on through
 // one KV entry per host (services/fetcher/src/fleet/host-governor.ts), and what a crawl's
 // status reads to say that its host is slowed and why. It holds
-//   - the pages of the host loading now across the fleet, each under a token that expires
-//     (a replica that dies mid-page frees its place when the token runs out);
 //   - when the next page may start (starts are spaced by the host's interval);
 //   - a back-off after 429 or 503: the interval doubles on each (from BACKOFF_BASE_MS, up to
 //     BACKOFF_MAX_MS), nothing starts before Retry-After, and each page that succeeds halves
 //     it again, so the pace recovers on its own. `reason` says why the host is slowed;
 //   - the host's robots.txt `Crawl-delay` (written by the crawl frontier when it reads the
 //     file), a least spacing of starts for every replica while the file says so.
+// The pages of a host loading at once are not counted here: a compare-and-set is not exact
+// on a replicated stream of nats-server 2.9, so they are the fleet's host slots
+// (services/fetcher/src/fleet/host-slots.ts).
 
 import type { JetStreamClient, KV } from 'nats';
 import { openKv } from '../infra/nats/replicas.js';
@@ -66,8 +67,6 @@ export interface PaceLimits {
 }
 
 export interface HostPace {
-  /** token -> when its place expires (ms since epoch). */
-  inFlight: Record<string, number>;
   /** No start before this (ms since epoch). */
   nextAt: number;
   /** Extra spacing after 429/503 (0: none). */
@@ -80,32 +79,17 @@ export interface HostPace {
   crawlDelayMs?: number;
 }
 
-export const freshPace = (): HostPace => ({ inFlight: {}, nextAt: 0, backoffMs: 0 });
+export const freshPace = (): HostPace => ({ nextAt: 0, backoffMs: 0 });
 
-export type Acquire = { granted: true; pace: HostPace } | { granted: false; waitMs: number };
+export type Start = { granted: true; pace: HostPace } | { granted: false; waitMs: number };
 
-function live(inFlight: Record<string, number>, now: number): Record<string, number> {
-  return Object.fromEntries(Object.entries(inFlight).filter(([, expires]) => expires > now));
-}
+/** The least time between two starts now: the interval, the Crawl-delay or the back-off, whichever is longest. */
+export const spacingMs = (pace: HostPace, intervalMs: number): number => Math.max(intervalMs, pace.crawlDelayMs ?? 0, pace.backoffMs);
 
-/** A place for `token` until `leaseMs` from now, if the host has one free and its next start is due. */
-export function acquire(pace: HostPace, now: number, token: string, leaseMs: number, limits: PaceLimits): Acquire {
-  const inFlight = live(pace.inFlight, now);
+/** A page may start when the host's next start is due; the one after it is spaced from now. */
+export function start(pace: HostPace, now: number, intervalMs: number): Start {
   if (now < pace.nextAt) return { granted: false, waitMs: pace.nextAt - now };
-  if (Object.keys(inFlight).length >= limits.maxInFlight) {
-    const soonest = Math.min(...Object.values(inFlight));
-    // Usually a release comes first; the expiry is the bound.
-    return { granted: false, waitMs: Math.max(1, Math.min(250, soonest - now)) };
-  }
-  const spacing = Math.max(limits.intervalMs, pace.crawlDelayMs ?? 0, pace.backoffMs);
-  return { granted: true, pace: { ...pace, inFlight: { ...inFlight, [token]: now + leaseMs }, nextAt: now + spacing } };
-}
-
-export function release(pace: HostPace, token: string): HostPace {
-  if (!(token in pace.inFlight)) return pace;
-  const { [token]: _, ...rest } = pace.inFlight;
-  void _;
-  return { ...pace, inFlight: rest };
+  return { granted: true, pace: { ...pace, nextAt: now + spacingMs(pace, intervalMs) } };
 }
 
 /** Retry-After as delay-seconds or an HTTP date, in ms from now; undefined when absent or unreadable. */

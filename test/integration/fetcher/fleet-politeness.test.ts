@@ -1,7 +1,8 @@
 // Politeness for the whole fleet against a real nats-server and a real site: two host
 // governors (two fetcher replicas) together never load more of one host at once than the
 // fleet's bound, a 429 with Retry-After seen by one stops both for that long, and the pace
-// recovers once the host answers again.
+// recovers once the host answers again; through a NATS outage no page starts and none fails,
+// and a place given back meanwhile is free once NATS is back.
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { after, before, describe, test } from 'node:test';
@@ -35,7 +36,14 @@ describe('fleet politeness', { timeout: 90_000 }, () => {
       },
     });
   });
+  const governors: HostGovernor[] = [];
+  const governor = (maxInFlight: number): HostGovernor => {
+    const g = new HostGovernor(nc.jetstream(), { maxInFlight, intervalMs: 0, holderId: `fetcher-${governors.length}` });
+    governors.push(g);
+    return g;
+  };
   after(async () => {
+    await Promise.all(governors.map((g) => g.stop()));
     await site.close();
     await nc.close();
     await server.stop();
@@ -56,16 +64,14 @@ describe('fleet politeness', { timeout: 90_000 }, () => {
   }
 
   test('two replicas keep the fleet bound on one host between them', async () => {
-    const limits = { maxInFlight: 3, intervalMs: 0, leaseMs: 60_000 };
-    const replicas = [new HostGovernor(nc.jetstream(), limits), new HostGovernor(nc.jetstream(), limits)];
+    const replicas = [governor(3), governor(3)];
     // Each replica would load 6 at once on its own.
     await Promise.all(replicas.flatMap((g) => Array.from({ length: 6 }, () => page(g))));
     assert.equal(mostAtOnce, 3);
   });
 
   test('a 429 with Retry-After seen by one replica holds both back, then the pace recovers', async () => {
-    const limits = { maxInFlight: 4, intervalMs: 0, leaseMs: 60_000 };
-    const [a, b] = [new HostGovernor(nc.jetstream(), limits), new HostGovernor(nc.jetstream(), limits)];
+    const [a, b] = [governor(4), governor(4)];
     const host = new URL(site.origin).host;
     refuseNext = 1;
     assert.equal(await page(a), 429);
@@ -81,5 +87,20 @@ describe('fleet politeness', { timeout: 90_000 }, () => {
     const recovered = await a.pace(host);
     assert.equal(recovered?.backoffMs, 0);
     assert.equal(recovered?.reason, undefined);
+  });
+
+  test('through a NATS outage no page starts and none fails; a place given back meanwhile is freed after', async () => {
+    const [a, b] = [governor(1), governor(1)];
+    const host = 'outage.test';
+    const leave = await a.enter(host, AbortSignal.timeout(10_000));
+    await server.kill();
+    await leave(); // its delete meets the outage: asked again until it goes
+    let started = false;
+    const next = b.enter(host, AbortSignal.timeout(60_000)).then((release) => { started = true; return release; });
+    await new Promise((r) => setTimeout(r, 2_000));
+    assert.equal(started, false, 'a page started while NATS was down');
+    await server.start();
+    await (await next)();
+    assert.equal(started, true);
   });
 });

@@ -1,24 +1,14 @@
-// The fleet's pace per host as a pure fold: places bounded across replicas, expired places
-// freed, starts spaced, 429/503 back-off honouring Retry-After and recovering on successes,
+// The fleet's pace per host as a pure fold: starts spaced, 429/503 back-off honouring Retry-After and recovering on successes,
 // robots.txt Crawl-delay spacing every replica's starts.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { acquire, freshPace, observe, release, retryAfterMs, withCrawlDelay, type HostPace } from '../../../shared/src/domain/host-pace.js';
+import { freshPace, observe, retryAfterMs, start, withCrawlDelay, type HostPace } from '../../../shared/src/domain/host-pace.js';
 
-const limits = { maxInFlight: 2, intervalMs: 0 };
-const granted = (r: ReturnType<typeof acquire>): HostPace => { assert.ok(r.granted); return r.pace; };
-
-test('at most maxInFlight places; a released or expired place is free again', () => {
-  let pace = granted(acquire(freshPace(), 0, 'a', 1_000, limits));
-  pace = granted(acquire(pace, 0, 'b', 1_000, limits));
-  assert.equal(acquire(pace, 0, 'c', 1_000, limits).granted, false);
-  assert.ok(acquire(release(pace, 'a'), 0, 'c', 1_000, limits).granted);
-  assert.ok(acquire(pace, 1_001, 'c', 1_000, limits).granted, 'a dead holder\'s places expire');
-});
+const granted = (r: ReturnType<typeof start>): HostPace => { assert.ok(r.granted); return r.pace; };
 
 test('starts are spaced by the interval', () => {
-  const pace = granted(acquire(freshPace(), 0, 'a', 10_000, { maxInFlight: 5, intervalMs: 500 }));
-  const next = acquire(pace, 100, 'b', 10_000, { maxInFlight: 5, intervalMs: 500 });
+  const pace = granted(start(freshPace(), 0, 500));
+  const next = start(pace, 100, 500);
   assert.deepEqual(next, { granted: false, waitMs: 400 });
 });
 
@@ -26,7 +16,7 @@ test('a 429 with Retry-After holds starts until then and says why; successes rec
   let pace = observe(freshPace(), 0, 429, 30_000);
   assert.equal(pace.nextAt, 30_000);
   assert.match(pace.reason!, /HTTP 429 with Retry-After 30 s/);
-  assert.equal(acquire(pace, 29_999, 'a', 1_000, limits).granted, false);
+  assert.equal(start(pace, 29_999, 0).granted, false);
   pace = observe(pace, 31_000, 503, undefined);
   assert.equal(pace.backoffMs, 2_000, 'each refusal doubles the spacing');
   pace = observe(pace, 32_000, 200, undefined);
@@ -54,15 +44,15 @@ test('a robots.txt Crawl-delay spaces starts across the fleet, capped, and goes 
   const paced = withCrawlDelay(freshPace(), 1.5);
   assert.equal(paced.crawlDelayMs, 1_500);
   assert.equal(withCrawlDelay(paced, 1.5), paced, 'the same delay changes nothing (nothing is written)');
-  const first = granted(acquire(paced, 0, 'a', 10_000, { maxInFlight: 5, intervalMs: 200 }));
-  assert.deepEqual(acquire(first, 1_000, 'b', 10_000, { maxInFlight: 5, intervalMs: 200 }), { granted: false, waitMs: 500 }, 'the delay wins over a shorter interval');
-  assert.ok(acquire(first, 1_500, 'b', 10_000, { maxInFlight: 5, intervalMs: 200 }).granted);
+  const first = granted(start(paced, 0, 200));
+  assert.deepEqual(start(first, 1_000, 200), { granted: false, waitMs: 500 }, 'the delay wins over a shorter interval');
+  assert.ok(start(first, 1_500, 200).granted);
   assert.equal(withCrawlDelay(freshPace(), 86_400).crawlDelayMs, 60_000, 'a huge delay is capped');
   assert.equal(withCrawlDelay(paced, undefined).crawlDelayMs, undefined);
   assert.equal(withCrawlDelay(paced, 0).crawlDelayMs, undefined);
   assert.equal(withCrawlDelay(paced, Number.NaN).crawlDelayMs, undefined);
   // A back-off longer than the delay still wins.
   const refused = observe(withCrawlDelay(freshPace(), 0.5), 0, 429, undefined);
-  const next = granted(acquire({ ...refused, nextAt: 0 }, 0, 'a', 10_000, limits));
+  const next = granted(start({ ...refused, nextAt: 0 }, 0, 0));
   assert.equal(next.nextAt, 1_000);
 });

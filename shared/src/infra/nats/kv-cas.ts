@@ -2,7 +2,10 @@
 // nobody wrote in between (the write names the revision it read), else read and decide
 // again. Every KV value that several replicas change at once (rate limits, admissions,
 // sign-in throttles, host profiles) goes through here, so a decision is only ever taken on
-// the value it is written over.
+// the value it is written over. Not on a replicated stream of nats-server up to 2.9.20: it
+// checks an update's revision before proposing, not when applying (nats-io/nats-server#4320),
+// so racing writers can all win there; the fleet's per-host bound, which must be exact,
+// uses a stream's per-subject limit instead (services/fetcher/src/fleet/host-slots.ts).
 import type { KV, KvEntry } from 'nats';
 
 /** Another writer won the race (update: wrong last sequence; create: the key exists). */

@@ -1,0 +1,106 @@
+// Whether a host slot's holder (a fetcher process) is alive: each holder renews a key of its
+// own every few seconds in a KV bucket whose entries expire after a short TTL (JetStream 2.9
+// has no per-key TTL; the bucket's max age is it), so the slots of a process that died are
+// free again seconds later, not when some long lease runs out. Another holder's key is
+// read from the bucket's stream leader, never a direct read that a lagging replica (one
+// just restarted) could answer "gone" for a live holder; an unanswered read counts as
+// alive, so doubt never frees a slot. A holder whose own renewals have not gone through for
+// most of the TTL asks for no slot: the others may already count it gone.
+import type { JetStreamClient, JetStreamManager, KV } from 'nats';
+import { openKv } from '../../../../shared/src/infra/nats/replicas.js';
+
+export const SLOT_HOLDERS_BUCKET = 'trawl-host-slot-holders';
+
+/** The message asked for is not (or no longer) in the stream. */
+export const isNoMessage = (err: unknown): boolean =>
+  (err as { api_error?: { err_code?: number } })?.api_error?.err_code === 10037 || /no message found/i.test(String((err as Error)?.message));
+
+export const SLOT_HOLDER_DEFAULTS = {
+  /** A holder not heard from for this long is gone (the bucket's max age). */
+  ttlMs: 12_000,
+  /** How often a holder renews its key. */
+  renewMs: 2_000,
+  /** How long a holder seen alive is taken as alive without reading again. */
+  aliveCacheMs: 1_000,
+} as const;
+
+export interface SlotHoldersOptions {
+  /** This process's id in the slots it holds: unique among live processes (INSTANCE_ID). */
+  holderId: string;
+  ttlMs?: number;
+  renewMs?: number;
+  now?: () => number;
+  /** After each renewal round (the slots retry their pending deletes then). */
+  onBeat?: () => Promise<void>;
+}
+
+const keyOf = (holderId: string): string => `h.${holderId.replace(/[^A-Za-z0-9\-_]/g, '_')}`;
+
+export class SlotHolders {
+  private started: Promise<KV> | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private beating: Promise<void> = Promise.resolve();
+  private lastBeatAt = Number.NEGATIVE_INFINITY;
+  private readonly seenAlive = new Map<string, number>();
+  private readonly ttlMs: number;
+  private readonly now: () => number;
+
+  constructor(private readonly js: JetStreamClient, private readonly opts: SlotHoldersOptions) {
+    this.ttlMs = opts.ttlMs ?? SLOT_HOLDER_DEFAULTS.ttlMs;
+    this.now = opts.now ?? Date.now;
+  }
+
+  /** Opens the bucket and renews this holder's key once, then every renewMs (idempotent). */
+  start(): Promise<KV> {
+    this.started ??= (async () => {
+      const kv = await openKv(this.js, SLOT_HOLDERS_BUCKET, { history: 1, ttl: this.ttlMs });
+      await this.beat(kv, true);
+      this.timer = setInterval(() => { this.beating = this.beating.then(() => this.beat(kv, false)); }, this.opts.renewMs ?? SLOT_HOLDER_DEFAULTS.renewMs);
+      this.timer.unref();
+      return kv;
+    })().catch((err) => { this.started = undefined; throw err; });
+    return this.started;
+  }
+
+  /** Whether this holder's own key is surely still there (its last renewal is recent enough). */
+  current(): boolean {
+    // A third of the TTL kept back: the key was written when the renewal started, at the latest.
+    return this.now() - this.lastBeatAt < (this.ttlMs * 2) / 3;
+  }
+
+  /** Whether `holderId` was heard from within the TTL (true when the store does not answer). */
+  async alive(holderId: string): Promise<boolean> {
+    const seenAt = this.seenAlive.get(holderId);
+    if (seenAt !== undefined && this.now() - seenAt < SLOT_HOLDER_DEFAULTS.aliveCacheMs) return true;
+    const jsm: JetStreamManager = await this.js.jetstreamManager();
+    try {
+      const msg = await jsm.streams.getMessage(`KV_${SLOT_HOLDERS_BUCKET}`, { last_by_subj: `$KV.${SLOT_HOLDERS_BUCKET}.${keyOf(holderId)}` });
+      const op = msg.header?.get('KV-Operation');
+      if (op === 'DEL' || op === 'PURGE') return false;
+    } catch (err) {
+      return !isNoMessage(err);
+    }
+    this.seenAlive.set(holderId, this.now());
+    return true;
+  }
+
+  /** Stops renewing and removes this holder's key (its slots are given back first). */
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    await this.beating;
+    const kv = await this.started?.catch(() => undefined);
+    await kv?.delete(keyOf(this.opts.holderId)).catch(() => undefined);
+  }
+
+  private async beat(kv: KV, first: boolean): Promise<void> {
+    const startedAt = this.now();
+    try {
+      await kv.put(keyOf(this.opts.holderId), String(startedAt));
+      this.lastBeatAt = startedAt;
+    } catch (err) {
+      if (first) throw err;
+      // Not current for long: take() asks for nothing until a renewal goes through.
+    }
+    await this.opts.onBeat?.().catch(() => undefined);
+  }
+}

@@ -31,6 +31,14 @@ try {
   console.log(`idle PSS ${mbOf(s.pssKb)} MB`); show('  idle:', s.byName);
   for (const run of (process.env.PROBE_RUNS ?? engine).split(',')) {
     const site = await crawlSite(pages);
+    // PROBE_SUBJECTS=1: every NATS message of the crawl, counted by subject kind (per page at the end).
+    const tap = process.env.PROBE_SUBJECTS ? await connectNats(natsUrlFromLogs(bs.sys.logs())!, 'probe-tap', createLogger('probe', 'warn')) : undefined;
+    const bySubject = new Map<string, { n: number; bytes: number }>();
+    tap?.subscribe('>', { callback: (_e, m) => {
+      const parts = m.subject.split('.');
+      const k = m.subject.startsWith('$JS.API.DIRECT.GET.') || m.subject.startsWith('$JS.API.STREAM.MSG.') ? `${parts.slice(0, 6).join('.')}…${parts.length > 6 ? parts.at(-1) : ''}`.replace(/\b[0-9a-f]{8,}\b|[A-Za-z0-9_-]{20,}/g, '*') : m.subject.replace(/^(_INBOX)\..*/, '$1').replace(/^(\$JS\.ACK\.[^.]+)\..*/, '$1').split('.').slice(0, 4).join('.').replace(/\b[0-9a-f]{8,}\b|[A-Za-z0-9_-]{20,}/g, '*');
+      const c = bySubject.get(k) ?? { n: 0, bytes: 0 }; c.n++; c.bytes += m.data.length; bySubject.set(k, c);
+    } });
     const sampler = new TreeSampler(bs.rootPid).start();
     let peakPss = 0; let peakSnap = s;
     const t = setInterval(() => { const c = sampler.current(); if (c && c.pssKb > peakPss) { peakPss = c.pssKb; peakSnap = c; } }, 100);
@@ -44,6 +52,13 @@ try {
     const jobMs = Date.parse(view!.completedAt) - Date.parse(view!.createdAt);
     console.log(`${run}: ${view!.status} ${view!.completedUrls} pages in ${jobMs} ms = ${(view!.completedUrls / jobMs * 1000).toFixed(2)} pages/s; CPU ${Math.round(usage.cpuMs / view!.completedUrls)} ms/page; peak PSS ${mbOf(usage.peakPssKb)} MB${httpPps ? `; ${((view!.completedUrls / jobMs * 1000) / httpPps).toFixed(2)}x the HTTP crawler` : ''}`);
     show('  at PSS peak:', peakSnap.byName);
+    if (tap) {
+      await tap.drain();
+      const n = view!.completedUrls;
+      const all = [...bySubject.values()].reduce((a, c) => a + c.n, 0);
+      console.log(`  NATS messages per page: ${(all / n).toFixed(1)}`);
+      for (const [k, c] of [...bySubject].sort((a, b) => b[1].n - a[1].n).slice(0, 30)) console.log(`    ${(c.n / n).toFixed(2)}/page ${Math.round(c.bytes / n / 1024)} KiB/page ${k}`);
+    }
     console.log('  cpu:', Object.entries(usage.cpuByName).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${Math.round(v / view!.completedUrls)}`).join(', '));
     // Stages from the events.
     const nc = await connectNats(natsUrlFromLogs(bs.sys.logs())!, 'probe', createLogger('probe', 'warn'));

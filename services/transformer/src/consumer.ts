@@ -6,7 +6,7 @@
 import { DocumentParseTimeoutError, TransformTimeoutError, type TrawlError } from '../../../shared/src/domain/errors.js';
 import type { ResolvedScrapeOptions } from '../../../shared/src/domain/scrape-options.js';
 import { pageSettled, recordPageFailure } from '../../../shared/src/domain/page-failure.js';
-import { cancelEventOf, makeEvent, MAX_EVENT_LINKS, type PageResultPayload, type ScreenshotPayload, type StoredEvent, type TrawlEvent } from '../../../shared/src/domain/events/index.js';
+import { cancelEventOf, makeEvent, MAX_EVENT_LINKS, type PageResultPayload, type PayloadRef, type ScreenshotPayload, type StoredEvent, type TrawlEvent } from '../../../shared/src/domain/events/index.js';
 import type { Clock, IdGenerator } from '../../../shared/src/infra/ids.js';
 import { ConsumerWorker, type MessageContext } from '../../../shared/src/infra/nats/worker.js';
 import type { ServiceContext } from '../../../shared/src/infra/service.js';
@@ -93,16 +93,21 @@ export class TransformConsumer {
   private async handle(event: PageFetchedEvent, mctx: MessageContext): Promise<void> {
     const { ctx, pool, clock } = this.deps;
     const at = this.at(event);
-    if (await pageSettled(ctx.log, at, 'page_completed')) return; // done (or given up on) before a crash
-    const requested = (await ctx.log.last({ ...at, event: 'page_requested' })) ?? (await ctx.log.last({ ...at, event: 'page_shared' }));
+    // The log reads a page starts with, at once (one round trip instead of three, each a
+    // scrape's latency): whether it is settled, its request, and its job's cancel.
+    const cancelEvent = cancelEventOf(event.kind);
+    const [settled, own, cancelled] = await Promise.all([
+      pageSettled(ctx.log, at, 'page_completed'),
+      ctx.log.last({ ...at, event: 'page_requested' }),
+      cancelEvent ? ctx.log.exists({ kind: event.kind, id: event.id, part: 'job', event: cancelEvent }) : false,
+    ]);
+    if (settled) return; // done (or given up on) before a crash
+    const requested = own ?? (await ctx.log.last({ ...at, event: 'page_shared' }));
     if (requested?.event !== 'page_requested' && requested?.event !== 'page_shared') {
       throw new Error(`page_fetched without page_requested at ${event.kind}.${event.id}.${event.part}`);
     }
     const { options, apiKeyId } = requested.data;
-    const cancelEvent = cancelEventOf(event.kind);
-    if (cancelEvent && (await ctx.log.exists({ kind: event.kind, id: event.id, part: 'job', event: cancelEvent }))) {
-      throw new JobCancelledError(event.kind, event.id);
-    }
+    if (cancelled) throw new JobCancelledError(event.kind, event.id);
     const asked = new Set(options.formats);
     if (event.data.notModified) return this.completeNotModified(event, requested);
     const { document } = event.data;
@@ -124,7 +129,10 @@ export class TransformConsumer {
     // A challenge, block or empty page fails with its evidence (outcome/failure.ts), before it is observed or stored.
     const refused = outcomeRefusal(event.kind, out.metadata, options, engineUsed(event.data));
     if (refused) return recordPageFailure(ctx.log, at, refused, mctx.deliveryCount, this.deps, requested.data.cacheKey);
-    const observed = await this.observe(event, requested, out.markdown, clock());
+    const observing = this.observe(event, requested, out.markdown, clock());
+    // Only a changeTracking report goes into the stored result: without one, the result is
+    // stored while the page is observed (two writes at once, not one after the other).
+    const report = asked.has('changeTracking') ? (await observing).report : undefined;
 
     const shots = (event.data.screenshots ?? []).map((s) => ({
       role: s.role,
@@ -140,10 +148,11 @@ export class TransformConsumer {
       ...(asked.has('extract') && out.json !== undefined ? { json: out.json } : {}),
       ...(asked.has('screenshot') && finalShot ? { screenshot: finalShot } : {}),
       ...(actionShots.length ? { actionScreenshots: actionShots } : {}),
-      ...(observed.report ? { changeTracking: observed.report } : {}),
+      ...(report ? { changeTracking: report } : {}),
       ...(document ? { document: { name: document.ref.name, contentType: document.ref.contentType, fileSize: document.ref.size } } : {}),
     };
-    await this.complete(event, requested, { payload, metadata: out.metadata, links: out.links }, observed, transformMs);
+    const [observed, result] = await Promise.all([observing, ctx.payloads.putJson(resultName(event), payload)]);
+    await this.complete(event, requested, { payload, metadata: out.metadata, links: out.links }, observed, transformMs, result);
   }
 
   /**
@@ -185,13 +194,14 @@ export class TransformConsumer {
     content: { payload: PageResultPayload; metadata: TransformOutput['metadata']; links: string[] },
     observed: ObserveOutcome,
     transformMs: number,
+    stored?: PayloadRef,
   ): Promise<void> {
     const { ctx, clock, newId } = this.deps;
     const at = this.at(event);
     // The observation's time is the page's completedAt (a redelivered page keeps the time it
     // first observed), so a later report's previousScrapeAt is this page's completedAt.
     const now = observed.observedAt ? new Date(observed.observedAt) : clock();
-    const result = await ctx.payloads.putJson(`${event.kind}/${event.id}/${event.part}/result.json`, content.payload);
+    const result = stored ?? await ctx.payloads.putJson(resultName(event), content.payload);
     await ctx.log.append(
       makeEvent('page_completed', at, {
         result,
@@ -251,6 +261,11 @@ export class TransformConsumer {
     return recordPageFailure(this.deps.ctx.log, this.at(event), failure, mctx.deliveryCount, this.deps);
   }
 
+}
+
+/** Where a page's result is stored (one name per page: a redelivery overwrites it). */
+function resultName(event: StoredEvent): string {
+  return `${event.kind}/${event.id}/${event.part}/result.json`;
 }
 
 /**

@@ -195,6 +195,27 @@ describe('browser pool', () => {
     }
   });
 
+  test('sequential captures make a spare when each starts soon after the last answer, even when renders outlast the window', async () => {
+    // Each /slow page takes 400 ms: starts are further apart than the 300 ms window, answers are not.
+    const capturer = await startCapturer({ poolSize: 1, spareContexts: 1, spareBusyWindowMs: 300, spareIdleMs: 10_000 });
+    try {
+      await capturer.capture(site.url('/slow?seq=1'), opts(), ctx());
+      // Started well past the window after the last answer: not close together, no spare.
+      await new Promise((r) => setTimeout(r, 600));
+      await capturer.capture(site.url('/slow?seq=2'), opts(), ctx());
+      await capturer.idle();
+      await new Promise((r) => setTimeout(r, 1_000)); // time enough to make a spare, were one due
+      assert.equal(capturer.stats().openContexts, 0);
+      // Started right after the last answer: a spare is made for the next one (its own context closes).
+      await capturer.capture(site.url('/slow?seq=3'), opts(), ctx());
+      await capturer.capture(site.url('/slow?seq=4'), opts(), ctx());
+      await capturer.idle();
+      await until(() => capturer.stats().openContexts === 1, { timeoutMs: 5_000 });
+    } finally {
+      await capturer.stop();
+    }
+  });
+
   test('a browser is retired after retireAfterPages: later pages get a new one, the old one closes once its running page is done', async () => {
     await until(() => browserPids().length === 0);
     const capturer = await startCapturer({ poolSize: 2, spareContexts: 0, browserRetireAfterPages: 3 });

@@ -36,7 +36,7 @@ export interface PageCapturerOptions {
    * `auto` crawl that renders one page in 25 does not hold one.
    */
   spareContexts?: 0 | 1;
-  /** A capture starting within this long of the previous one (or beside others) refills the spare once it has answered. */
+  /** A capture starting within this long of the previous one's start or answer (or beside others) refills the spare once it has answered. */
   spareBusyWindowMs?: number;
   /** An untaken spare is closed after this long. */
   spareIdleMs?: number;

@@ -82,6 +82,7 @@ export class PageCapturer {
   private host: BrowserHost | undefined;
   private stopped = false;
   /** performance.now() of the last capture's start (spare policy). */
+  /** When the last capture started or answered. */
   private lastCaptureAt = Number.NEGATIVE_INFINITY;
   private idleTimer: NodeJS.Timeout | undefined;
   private readonly counts = { contexts: 0, pages: 0, proxies: 0, started: 0, succeeded: 0, failed: 0 };
@@ -123,6 +124,7 @@ export class PageCapturer {
         // The next spare is made after the answer, not during the render: a context and its
         // renderer process made beside a render compete with it for the CPU and for
         // Playwright's connection (docs/benchmarks.md, fourth session, "Scrape latency").
+        this.lastCaptureAt = performance.now();
         if (held.refillSpare) this.refillSpare();
         // Answer first, tear down after: the context and proxy close in the background,
         // still inside the slot (so the pool's bound holds), tracked until done.
@@ -211,7 +213,9 @@ export class PageCapturer {
         crashed = true;
         closeContext();
       });
-      // A spare only while captures come close together (see spareContexts).
+      // A spare only while captures come close together (see spareContexts): this one starts
+      // within the window of the last capture's start or answer (sequential scrapes whose
+      // renders take longer than the window still come close together), or beside others.
       const now = performance.now();
       const busy = now - this.lastCaptureAt < this.settings.spareBusyWindowMs || this.slots.activeCount > 1 || this.slots.queuedCount > 0;
       this.lastCaptureAt = now;

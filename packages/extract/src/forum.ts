@@ -21,11 +21,13 @@ const MIN_BODY_SHARE = 0.5;
 const MAX_MARK_CHARS = 60;
 /** An author mark's parent holds a short line at most (the name, a rank, a date), not a sentence. */
 const MAX_AUTHOR_LINE_CHARS = 80;
+/** Posts held by an element are its posts when they hold this share of its text at least. */
+const HELD_POSTS_SHARE = 0.5;
 const QUOTE_TOKEN = /quote/i;
 const CHROME = 'nav, header, footer, [role="navigation"], [role="banner"], [role="contentinfo"]';
 const PROFILE_PATH = /\/(members?|users?|u|profiles?|people|memberlist\.php|member\.php|profile\.php)(\/|\?|$|\.)/i;
 const AUTHOR_TOKEN = /^(author|username|user-?name|poster|post-?author|creator|byline|postauthor|message-?author)$/i;
-const TIME_TOKEN = /^(date|time|timestamp|post-?date|post-?time|posted|datetime|relative-?date|message-?date)$/i;
+const TIME_TOKEN = /^(date|time|timestamp|post-?date|post-?time|posted|datetime|relative-?date|relative-?time|message-?date)$/i;
 
 export interface ThreadPosts {
   /** The posts, in page order. */
@@ -65,7 +67,7 @@ export function findPosts(body: Element): ThreadPosts | undefined {
   }
   let best: Run | undefined;
   for (const run of runs) {
-    if (holdsPosts(run, runs)) continue;
+    if (holdsPosts(run, runs, stats)) continue;
     // The most text; of like runs with the same text (a post and its only child), the innermost.
     if (!best || run.text > best.text || (run.text === best.text && run.depth > best.depth)) best = run;
   }
@@ -102,23 +104,27 @@ interface Run extends ThreadPosts {
 }
 
 /**
- * A run whose elements each hold two or more elements of another run is a run of blocks of
- * posts (the thread's block beside the sidebar's blocks), not of posts.
+ * A run whose elements hold the posts of another run (two or more in one element, most of
+ * its text) is a run of blocks of posts (the thread's block beside the sidebar's blocks),
+ * not of posts. A post that holds its comments (a question-and-answer site's answer) holds
+ * them as a small part of its text.
  */
-function holdsPosts(run: Run, runs: readonly Run[]): boolean {
+function holdsPosts(run: Run, runs: readonly Run[], stats: ReadonlyMap<Element, TextStats>): boolean {
   const own = new Set(run.posts);
   for (const other of runs) {
     if (other === run) continue;
-    const held = new Map<Element, number>();
+    const held = new Map<Element, { posts: number; text: number }>();
     for (const post of other.posts) {
       for (let a = post.parentElement; a; a = a.parentElement) {
         if (!own.has(a)) continue;
-        const n = (held.get(a) ?? 0) + 1;
-        if (n >= 2) return true;
-        held.set(a, n);
+        const h = held.get(a) ?? { posts: 0, text: 0 };
+        h.posts++;
+        h.text += stats.get(post)?.text ?? 0;
+        held.set(a, h);
         break;
       }
     }
+    for (const [el, h] of held) if (h.posts >= 2 && h.text >= HELD_POSTS_SHARE * (stats.get(el)?.text ?? 0)) return true;
   }
   return false;
 }

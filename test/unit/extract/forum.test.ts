@@ -65,6 +65,36 @@ describe('a forum thread keeps every post with its author line, without the foru
   });
 });
 
+describe('a question-and-answer page', () => {
+  const ANSWERS = [
+    'How do I make the terminal keep its colours when I run the shell inside the new window manager on this machine?',
+    'Set the TERM variable to xterm-256color in your profile, then open a new window: the colours come back at once.',
+    'Another way is to start the shell through the bundled wrapper, which sets the variable for you on every launch.',
+  ];
+  /** Question and answers alike: a user card (name, reputation), a time, the body and a few short comments by others. */
+  const page = (): string => {
+    const post = (body: string, i: number): string => `
+      <div class="${i === 0 ? 'question' : 'answer'}"><div class="post-layout">
+        <div class="s-prose">${body}</div>
+        <div class="user-info"><span class="relativetime">asked Aug ${i + 1}, 2016</span>
+          <a href="/users/${i}/author${i}">author${i}</a><span class="reputation">${9000 + i} gold badges</span></div>
+        <ul class="comments">${[0, 1]
+          .map((c) => `<li class="comment"><span class="comment-copy">Thanks, that worked ${i}-${c}</span> – <a class="comment-user" href="/users/${50 + c}/other${c}">other${c}</a> <span class="comment-date">Aug ${c + 2}</span></li>`)
+          .join('')}</ul>
+      </div></div>`;
+    return `<html><body itemscope itemtype="https://schema.org/QAPage"><header><a href="/">Q&amp;A site</a></header>
+      <div id="mainbar"><h1>Terminal colours</h1>${ANSWERS.map((a, i) => post(`<p>${a}</p>`, i)).join('')}</div></body></html>`;
+  };
+
+  test('given a page marked QAPage in microdata whose question and answers each hold comments, then it is a thread and every answer is kept without the user cards', () => {
+    const out = run(page(), 'https://qa.example.com/q/1110045/terminal-colours');
+    assert.equal(out.metadata.pageType, 'forum');
+    const md = out.markdown!;
+    for (const a of ANSWERS) assert.ok(md.includes(a), md);
+    assert.ok(!md.includes('gold badges'), md);
+  });
+});
+
 describe('where the posts rule must not fire', () => {
   const paragraph = (i: number): string =>
     `<p>Paragraph ${i} of the article on online forums: the old bulletin boards kept every post, each with its author and a date, long before social networks took the conversation elsewhere.</p>`;

@@ -84,7 +84,8 @@ export function keepPostBodies(root: Element, run: ThreadPosts): number {
   const document = root.ownerDocument;
   let kept = 0;
   for (const [i, post] of run.posts.entries()) {
-    if (!root.contains(post) || post === root) continue;
+    // A post whose body was not found (an unlike post, a deleted one) stays as it is.
+    if (!root.contains(post) || post === root || !run.bodies[i]!.some((b) => post.contains(b))) continue;
     const div = document.createElement('div');
     for (const line of run.lines[i]!) {
       const p = document.createElement('p');

@@ -65,6 +65,20 @@ describe('a forum thread keeps every post with its author line, without the foru
   });
 });
 
+describe('a post whose body is unlike the others', () => {
+  test('given a thread where one post holds its text in another element than the rest, then that post is kept whole', () => {
+    const odd = 'This reply was written in the old editor, whose text sits in a plain block that the other replies do not have at all.';
+    const html = thread().replace(
+      /<div class="content"><p>Beech is the classic choice[^<]*<\/p><\/div>/,
+      `<blockquote class="legacy">${odd}</blockquote>`,
+    );
+    assert.ok(html.includes(odd));
+    const md = run(html).markdown!;
+    assert.ok(md.includes(odd), md);
+    assert.ok(md.includes(BODIES[0]!) && md.includes(BODIES[2]!), md);
+  });
+});
+
 describe('a question-and-answer page', () => {
   const ANSWERS = [
     'How do I make the terminal keep its colours when I run the shell inside the new window manager on this machine?',

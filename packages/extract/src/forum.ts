@@ -43,12 +43,12 @@ export interface ThreadPosts {
  * posts (then the caller keeps its other layout).
  */
 export function findPosts(body: Element): ThreadPosts | undefined {
-  const authors = marks(body, isAuthorMark);
-  const times = marks(body, isTimeMark);
+  const stats = textStats(body);
+  const authors = marks(body, (el) => isAuthorMark(el, stats));
+  const times = marks(body, (el) => isTimeMark(el, stats));
   if (authors.length < MIN_POSTS || times.length < MIN_POSTS) return undefined;
   const withAuthor = ancestors(authors, body);
   const withTime = ancestors(times, body);
-  const stats = textStats(body);
   const groups = new Map<string, Element[]>();
   for (const el of withAuthor) {
     if (!withTime.has(el) || el.closest(CHROME)) continue;
@@ -203,27 +203,31 @@ function firstMarkText(post: Element, found: readonly Element[], inBody: (el: El
 }
 
 /** A link to a member's profile, or an element whose class, itemprop or rel names the author, with a short text. */
-function isAuthorMark(el: Element): boolean {
-  if (!shortText(el) || inProse(el)) return false;
+function isAuthorMark(el: Element, stats: ReadonlyMap<Element, TextStats>): boolean {
+  if (!shortText(el, stats) || inProse(el, stats)) return false;
   if (el.localName === 'a' && PROFILE_PATH.test(el.getAttribute('href') ?? '')) return true;
   if (el.getAttribute('itemprop') === 'author' || el.getAttribute('rel') === 'author') return true;
   return tokens(el).some((t) => AUTHOR_TOKEN.test(t));
 }
 
 /** A <time>, or an element whose class names a date or time, with a short text. */
-function isTimeMark(el: Element): boolean {
-  if (!shortText(el)) return false;
+function isTimeMark(el: Element, stats: ReadonlyMap<Element, TextStats>): boolean {
+  if (!shortText(el, stats)) return false;
   return el.localName === 'time' || tokens(el).some((t) => TIME_TOKEN.test(t));
 }
 
 /** A mention of a member in a sentence ("thanks @ann, ...") is no author line: its parent is a longer text. */
-function inProse(el: Element): boolean {
-  return collapsedLength(el.parentElement?.textContent ?? '') > MAX_AUTHOR_LINE_CHARS;
+function inProse(el: Element, stats: ReadonlyMap<Element, TextStats>): boolean {
+  const parent = el.parentElement;
+  if (!parent) return false;
+  // The walk's count leaves out the spaces between elements: under it, the text itself is read.
+  return (stats.get(parent)?.text ?? 0) > MAX_AUTHOR_LINE_CHARS || collapsedLength(parent.textContent ?? '') > MAX_AUTHOR_LINE_CHARS;
 }
 
-function shortText(el: Element): boolean {
-  const n = collapsedLength(el.textContent ?? '');
-  return n > 0 && n <= MAX_MARK_CHARS;
+function shortText(el: Element, stats: ReadonlyMap<Element, TextStats>): boolean {
+  const n = stats.get(el)?.text ?? 0;
+  if (n === 0 || n > MAX_MARK_CHARS) return false;
+  return collapsedLength(el.textContent ?? '') <= MAX_MARK_CHARS;
 }
 
 function marks(body: Element, test: (el: Element) => boolean): Element[] {
@@ -254,6 +258,18 @@ function outermost(members: readonly Element[]): Element[] {
  * (post_message_123 and post_message_124 are alike).
  */
 function kind(el: Element): string {
+  let k = kinds.get(el);
+  if (k === undefined) {
+    k = kindOf(el);
+    kinds.set(el, k);
+  }
+  return k;
+}
+
+/** kind() is asked for the same elements many times (each post's subtree, once per run tried). */
+const kinds = new WeakMap<Element, string>();
+
+function kindOf(el: Element): string {
   const first = tokens(el).find((t) => !/\d/.test(t));
   if (first) return `${el.localName}.${first}`;
   const id = el.getAttribute('id');

@@ -51,6 +51,7 @@ import { markBlocks, type Block } from './blocks.js';
 import { SHIPPED_BLOCK_MODEL, type BlockModel } from './block-model.js';
 import { classifiedContent, MODEL_PAGE_TYPES, removeBlockMarks } from './classify.js';
 import { addProductDetails, productFacts } from './product.js';
+import { findPosts, keepPostBodies } from './forum.js';
 
 export interface ExtractHooks {
   /** Called once with the parsed, untouched document and its metadata, before any clean-up. */
@@ -271,10 +272,13 @@ function mainContent(document: Document, base: URL, input: ExtractInput, title: 
  */
 function thread(document: Document, title: PageTitle): Element {
   const h1 = document.body.querySelector('h1');
+  const posts = findPosts(document.body);
   const root = proseContainer(document.body);
   removeBoilerplate(root);
   // Link density on: a thread's menus, tag lists and "similar topics" are links, its posts are not.
   pruneBoilerplate(root);
+  // After the final pass, which reads a post's author and time lines as an article's byline.
+  if (posts) keepPostBodies(root, posts);
   if (!root.querySelector('h1')) {
     const heading = document.createElement('h1');
     heading.textContent = (h1?.textContent ?? '').replace(/\s+/g, ' ').trim() || splitTitle(title.title, title.siteName).heading;

@@ -20,6 +20,12 @@ const LD_TYPES: Array<[RegExp, PageType]> = [
 /** Forum engines name themselves in <meta name="generator"> or in the body's classes. */
 const FORUM_ENGINE = /\b(discourse|phpbb|vbulletin|xenforo|flarum|mybb|invision|nodebb|vanilla forums|simple machines|smf|bbpress|discuz)\b/i;
 
+/**
+ * A thread declared in microdata (question-and-answer sites mark the page a QAPage, forum
+ * engines the thread a DiscussionForumPosting); the comments of an article are Comment, not these.
+ */
+const THREAD_MICRODATA = '[itemtype$="schema.org/QAPage"], [itemtype$="schema.org/DiscussionForumPosting"]';
+
 /** URL paths by kind (a path segment, whole). */
 const URL_HINTS: Array<[RegExp, PageType]> = [
   [/\/(forums?|threads?|discussions?|viewtopic\.php|showthread\.php)(\/|$|\?)|\/t\/[^/]+\/\d+/i, 'forum'],
@@ -56,6 +62,7 @@ export function declaredPageType(document: Document, input: PageTypeInput): Page
   const declared = ldType(input.jsonLd);
   if (declared) return declared;
   if (FORUM_ENGINE.test(input.generator ?? '') || FORUM_ENGINE.test(document.body?.getAttribute('class') ?? '')) return 'forum';
+  if (document.querySelector(THREAD_MICRODATA)) return 'forum';
   const og = (input.ogType ?? '').toLowerCase();
   if (og === 'product' || og.startsWith('product.') || og === 'og:product') return 'product';
   let path = '';

@@ -29,6 +29,13 @@ describe('metadata.pageType', () => {
     assert.equal(run(`<html><body>${body}</body></html>`, 'https://board.example.org/viewtopic.php?t=12').metadata.pageType, 'forum');
     assert.equal(run(`<html><head><meta property="og:type" content="article"></head><body>${body}</body></html>`).metadata.pageType, 'article');
   });
+
+  test('from a thread declared in microdata (QAPage, DiscussionForumPosting), not from an article\'s Comment items', () => {
+    assert.equal(run(`<html><body itemscope itemtype="https://schema.org/QAPage">${body}</body></html>`).metadata.pageType, 'forum');
+    assert.equal(run(`<html><body><div itemscope itemtype="https://schema.org/DiscussionForumPosting">${body}</div></body></html>`).metadata.pageType, 'forum');
+    const comments = '<section><div itemscope itemtype="https://schema.org/Comment">Nice piece.</div><div itemscope itemtype="https://schema.org/Comment">Thanks.</div></section>';
+    assert.notEqual(run(`<html><body>${body}${comments}</body></html>`).metadata.pageType, 'forum');
+  });
 });
 
 describe('a page that declares nothing, by its prose', () => {

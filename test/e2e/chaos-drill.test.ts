@@ -123,7 +123,10 @@ describe('chaos drill on a three-node cluster', { timeout: 600_000 }, () => {
     assert.equal(job.status, 'COMPLETED', JSON.stringify(job).slice(0, 1000));
     const data = await allPages(`/api/v1/crawl/${id}`);
     const urls = data.map((d: any) => new URL(d.url).pathname);
-    assert.equal(urls.length, PAGES, `every page in the results (failedUrls ${job.failedUrls})`);
+    const log = new EventLog(nc.jetstream(), await nc.jetstreamManager());
+    const events = await log.history('crawl', id);
+    const failed = events.filter((e) => e.event === 'page_failed').map((e) => `${e.part}: ${JSON.stringify(e.data).slice(0, 300)}`);
+    assert.equal(urls.length, PAGES, `every page in the results (failedUrls ${job.failedUrls}; page_failed: ${failed.join('; ')})`);
     assert.equal(new Set(urls).size, PAGES, 'no page twice in the results');
     assert.equal(job.completedUrls, PAGES);
 
@@ -135,8 +138,6 @@ describe('chaos drill on a three-node cluster', { timeout: 600_000 }, () => {
     if (twice.length) process.stdout.write(`# ${prefix}: asked twice (loading at a death): ${twice.join(', ')}\n`);
 
     // The read model equals the log: the pages completed in the log are the pages served.
-    const log = new EventLog(nc.jetstream(), await nc.jetstreamManager());
-    const events = await log.history('crawl', id);
     const completedParts = new Set(events.filter((e) => e.event === 'page_completed').map((e) => e.part));
     assert.equal(completedParts.size, PAGES, 'page_completed once per page in the log');
     assert.equal(events.filter((e) => e.event === 'page_completed').length, PAGES, 'no page completed twice in the log');

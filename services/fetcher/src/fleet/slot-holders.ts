@@ -38,6 +38,7 @@ const keyOf = (holderId: string): string => `h.${holderId.replace(/[^A-Za-z0-9\-
 
 export class SlotHolders {
   private started: Promise<KV> | undefined;
+  private jsm: Promise<JetStreamManager> | undefined;
   private timer: NodeJS.Timeout | undefined;
   private beating: Promise<void> = Promise.resolve();
   private lastBeatAt = Number.NEGATIVE_INFINITY;
@@ -72,8 +73,10 @@ export class SlotHolders {
   async alive(holderId: string): Promise<boolean> {
     const seenAt = this.seenAlive.get(holderId);
     if (seenAt !== undefined && this.now() - seenAt < SLOT_HOLDER_DEFAULTS.aliveCacheMs) return true;
-    const jsm: JetStreamManager = await this.js.jetstreamManager();
     try {
+      // Made once: each jetstreamManager() asks the server for the account first.
+      this.jsm ??= this.js.jetstreamManager().catch((err) => { this.jsm = undefined; throw err; });
+      const jsm = await this.jsm;
       const msg = await jsm.streams.getMessage(`KV_${SLOT_HOLDERS_BUCKET}`, { last_by_subj: `$KV.${SLOT_HOLDERS_BUCKET}.${keyOf(holderId)}` });
       const op = msg.header?.get('KV-Operation');
       if (op === 'DEL' || op === 'PURGE') return false;

@@ -13,7 +13,7 @@
 // <article> only: on the dev set <main> brought in more boilerplate (teasers, galleries)
 // than text, and a page with many <article>s is a listing.
 import { removeBoilerplate, removeNavigation } from './clean.js';
-import { pruneBoilerplate } from './prune.js';
+import { pruneBoilerplate, type PruneOptions } from './prune.js';
 import { textStats } from './text.js';
 
 /**
@@ -46,14 +46,14 @@ export function semanticContainers(body: Element): Element[] {
  * container, cleaned the same way, when it holds the article's prose and at least
  * MIN_CONTAINER_GAIN times its text with few links; otherwise the article.
  */
-export function betterCandidate(article: Element, containers: readonly Element[]): Element {
+export function betterCandidate(article: Element, containers: readonly Element[], prune?: PruneOptions): Element {
   const probe = firstProse(article);
   // The container Readability's article came from: the one holding its first prose.
   const container = probe && containers.find((c) => collapsed(c.textContent).includes(probe));
   if (!container) return article;
   removeNavigation(container);
   removeBoilerplate(container);
-  pruneBoilerplate(container);
+  pruneBoilerplate(container, prune);
   const stats = textStats(container);
   const c = stats.get(container);
   if (!c || c.text === 0 || c.link / c.text > MAX_CONTAINER_LINK_DENSITY) return article;

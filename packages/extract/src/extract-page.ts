@@ -133,6 +133,12 @@ interface PageTitle {
  */
 const GRID_PAGES: ReadonlySet<PageType | undefined> = new Set<PageType | undefined>([undefined, 'listing', 'collection', 'service', 'documentation']);
 
+/**
+ * Pages whose "more stories" grids go (prune.ts, teasers.ts): on a listing or a collection
+ * the cards are the content (forum threads take another path).
+ */
+const TEASER_PAGES: ReadonlySet<PageType | undefined> = new Set<PageType | undefined>([undefined, 'article', 'service', 'documentation']);
+
 export interface Candidate<T> {
   name: string;
   run: () => T;
@@ -254,8 +260,9 @@ function mainContent(document: Document, base: URL, input: ExtractInput, title: 
   if (article && (readerable || textLength(article) >= MIN_ARTICLE_SHARE * textLength(backup!))) {
     removeNavigation(article);
     restoreLead(article, lead);
-    pruneBoilerplate(article);
-    const chosen = betterCandidate(article, containers);
+    const prune = { linkDensity: true, teaserRuns: TEASER_PAGES.has(title.pageType) };
+    pruneBoilerplate(article, prune);
+    const chosen = betterCandidate(article, containers, prune);
     restoreGrids(chosen, grids);
     return chosen;
   }

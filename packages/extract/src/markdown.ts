@@ -291,8 +291,15 @@ function tidy(markdown: string): string {
 
 const FENCED_BLOCK = /^(`{3,}|~{3,})[^\n]*\n[\s\S]*?\n\1[ \t]*$/gm;
 
+/**
+ * Soft hyphens (U+00AD) are hyphenation hints that a browser shows only at a line break:
+ * in Markdown they split a word for every reader that is not a browser ("Mag\u00ADda\u00ADle\u00ADna").
+ */
+const SOFT_HYPHEN = /\u00AD/g;
+
 function tidyProse(text: string): string {
   return text
+    .replace(SOFT_HYPHEN, '')
     .replace(/^[ \t]+$/gm, '')
     .replace(/([^ \t\n])[ \t]$/gm, '$1')
     .replace(/\n{3,}/g, '\n\n');

@@ -8,6 +8,7 @@
 // an article about cookies, dates or newsletters keeps its paragraphs.
 import { collapsedLength, hasText, linkDensity, textStats, type TextStats } from './text.js';
 import { isBoilerplateHeading, isServerError, phraseKind, SERVER_ERROR_PREFIX_LENGTH, type PhraseKind } from './phrases.js';
+import { removeTeaserRuns } from './teasers.js';
 /** Lists and blocks mostly made of links are navigation or related links (trafilatura's link-density test). */
 const MAX_LIST_LINK_DENSITY = 0.6;
 const MAX_BLOCK_LINK_DENSITY = 0.5;
@@ -28,6 +29,8 @@ export interface PruneOptions {
    * (listings, shops, home pages), whose content is links.
    */
   linkDensity: boolean;
+  /** Remove runs of teaser cards outside the prose (teasers.ts). Off where cards are the content (listings) or posts (threads). */
+  teaserRuns?: boolean;
 }
 
 /** Removes the boilerplate blocks of `root` (in place). The first <h1> (the title) is never touched. */
@@ -41,6 +44,7 @@ export function pruneBoilerplate(root: Element, options: PruneOptions = { linkDe
     el.remove();
     removed++;
   };
+  if (options.teaserRuns) removed += removeTeaserRuns(root, stats, (skip) => proseSpan(root, stats, skip));
   const core = proseSpan(root, stats);
   for (const el of [...root.querySelectorAll(BLOCKS)]) {
     if (!root.contains(el) || el === title || el.contains(title)) continue;
@@ -238,6 +242,8 @@ function structureMarks(el: Element, s: TextStats, kind: PhraseKind, core: Prose
 
 /** The article's prose: where it starts and ends, and which blocks are part of it. */
 interface ProseSpan {
+  /** The text of the prose blocks. */
+  proseText: number;
   /** Before the first prose block or after the last one (always true when there is no prose). */
   outside(el: Element): boolean;
   /** Whether the element is or holds a prose block (never removed for its words). */
@@ -253,7 +259,7 @@ const MAX_PROSE_LINK_DENSITY = 0.3;
  * last. Blocks before or after it are the article's head and tail, where templates put
  * bylines, dates, credits, calls to subscribe and consent notices.
  */
-function proseSpan(root: Element, stats: Map<Element, TextStats>): ProseSpan {
+function proseSpan(root: Element, stats: Map<Element, TextStats>, skip?: (el: Element) => boolean): ProseSpan {
   const order = new Map<Element, number>();
   const prose: Element[] = [];
   let i = 0;
@@ -265,12 +271,14 @@ function proseSpan(root: Element, stats: Map<Element, TextStats>): ProseSpan {
     const whole = stats.get(el)!;
     if (whole.text <= MAX_PHRASE_BLOCK && phraseKind(textOf(el), whole.text)) continue;
     if (isServerError(leadingText(el, SERVER_ERROR_PREFIX_LENGTH), () => textOf(el))) continue;
+    if (skip?.(el)) continue;
     prose.push(el);
   }
   const first = prose[0];
   const last = prose[prose.length - 1];
   const proseSet = new Set(prose);
   return {
+    proseText: prose.reduce((n, p) => n + (stats.get(p)?.text ?? 0), 0),
     outside(el) {
       if (!first || !last) return true;
       const at = order.get(el) ?? -1;

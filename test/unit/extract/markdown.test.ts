@@ -138,3 +138,12 @@ describe('markdown: links and images', () => {
     assert.match(md, /!\[set\]\(https:\/\/example\.com\/large\.jpg\)/);
   });
 });
+
+describe('markdown: soft hyphens', () => {
+  test('soft hyphens (raw or &shy;) leave the words whole; code keeps its bytes', () => {
+    const md = markdownOf('<p>Der Ort St. Mag\u00ADda\u00ADle\u00ADna liegt bei Bo&shy;zen.</p><pre><code>a\u00ADb</code></pre>');
+    assert.match(md, /Der Ort St\. Magdalena liegt bei Bozen\./);
+    assert.ok(!md.split('```')[0]!.includes('\u00AD'), md);
+    assert.ok(md.includes('a\u00ADb'), 'a fenced code block is left as it is');
+  });
+});

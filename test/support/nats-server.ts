@@ -15,6 +15,8 @@ export interface NatsServerHandle {
   /** Kill only, keeping port and store, so a test can act while the server is down; `start` brings it back. */
   kill(): Promise<void>;
   start(): Promise<void>;
+  /** Sends the server a signal (SIGSTOP/SIGCONT: a server that stops answering, connections kept). */
+  signal(sig: NodeJS.Signals): void;
 }
 
 export async function freePort(): Promise<number> {
@@ -92,5 +94,6 @@ export async function startNatsServer(): Promise<NatsServerHandle> {
     },
     kill,
     start: launch,
+    signal: (sig) => void proc.kill(sig),
   };
 }

@@ -67,6 +67,12 @@ export class FetchWorker {
   readonly consumers: ConsumerWorker<PageRequestedEvent>[];
   private readonly planner: ConditionalPlanner;
   private readonly reuseDeps: Omit<ReusedCompletionDeps, 'newId' | 'clock'>;
+  /**
+   * The page each delivery has loaded, kept while the worker runs its handler again in place
+   * through a NATS outage (the same context each time): a log append or a payload put that met
+   * the outage after the page loaded must not ask the site for the page a second time.
+   */
+  private readonly loaded = new WeakMap<MessageContext, { plan: string; result: RoutedPage }>();
 
   constructor(private readonly deps: FetchWorkerDeps) {
     const { ctx } = deps;
@@ -143,10 +149,15 @@ export class FetchWorker {
     const started = deferStart ? undefined : startEvent();
     started?.catch(() => undefined); // awaited below; a failure fails the attempt there, not the process
     let result: RoutedPage;
+    const earlier = this.loaded.get(mctx);
     try {
-      result = plan.kind === 'skip'
-        ? skippedPage(event.data.url, event.data.options.engine ?? 'auto')
-        : await router.fetch(jobKindOf(event.kind), event.data.url, event.data.options, { signal: mctx.signal, priority }, plan.kind === 'conditional' ? plan.basis.validators : undefined);
+      if (earlier?.plan === plan.kind) result = earlier.result;
+      else {
+        result = plan.kind === 'skip'
+          ? skippedPage(event.data.url, event.data.options.engine ?? 'auto')
+          : await router.fetch(jobKindOf(event.kind), event.data.url, event.data.options, { signal: mctx.signal, priority }, plan.kind === 'conditional' ? plan.basis.validators : undefined);
+        this.loaded.set(mctx, { plan: plan.kind, result });
+      }
     } finally {
       await started;
     }

@@ -11,6 +11,7 @@ import { RateLimitedError } from '../../../shared/src/domain/errors.js';
 import { KeyedLock } from '../../../shared/src/infra/keyed-lock.js';
 import { casUpdate, KvContentionError } from '../../../shared/src/infra/nats/kv-cas.js';
 import { openKv } from '../../../shared/src/infra/nats/replicas.js';
+import { madeOnce } from '../../../shared/src/infra/made-once.js';
 
 export const RATE_LIMIT_BUCKET = 'trawl-ratelimits';
 const WINDOW_MS = 60_000;
@@ -24,17 +25,13 @@ export interface RateDecision {
 }
 
 export class RateLimiter {
-  private kv: Promise<KV> | undefined;
   private readonly locks = new KeyedLock();
 
   constructor(private readonly js: JetStreamClient, private readonly now: () => number = Date.now) {}
 
-  private bucket(): Promise<KV> {
-    // File storage: a memory bucket would be gone after a nats-server restart, leaving this
-    // handle pointing at nothing (see admission-ledger.ts).
-    this.kv ??= openKv(this.js, RATE_LIMIT_BUCKET, { ttl: 2 * WINDOW_MS, history: 1, storage: StorageType.File });
-    return this.kv;
-  }
+  // File storage: a memory bucket would be gone after a nats-server restart, leaving this
+  // handle pointing at nothing (see admission-ledger.ts).
+  private readonly bucket = madeOnce(() => openKv(this.js, RATE_LIMIT_BUCKET, { ttl: 2 * WINDOW_MS, history: 1, storage: StorageType.File }));
 
   /** Counts one request; throws RATE_LIMITED (with the headers' numbers) when over the limit. */
   take(keyId: string, limit: number): Promise<RateDecision> {

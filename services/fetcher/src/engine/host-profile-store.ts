@@ -14,6 +14,7 @@ import type { Logger } from '../../../../shared/src/infra/logger.js';
 import { casUpdate, KvContentionError } from '../../../../shared/src/infra/nats/kv-cas.js';
 import { evolve, NEW_HOST, type AutoPolicy, type HostEvent, type HostProfile } from './host-profile.js';
 import { openKv } from '../../../../shared/src/infra/nats/replicas.js';
+import { madeOnce } from '../../../../shared/src/infra/made-once.js';
 
 export const HOST_PROFILE_BUCKET = 'trawl-host-profiles';
 export const PROFILE_TTL_MS = 30 * 86_400_000;
@@ -30,16 +31,11 @@ export function hostKeyOf(url: string): string {
 }
 
 export class KvHostProfiles implements HostProfiles {
-  private kv: Promise<KV> | undefined;
   private readonly locks = new KeyedLock();
 
   constructor(private readonly js: JetStreamClient, private readonly policy: AutoPolicy, private readonly logger: Logger) {}
 
-  private bucket(): Promise<KV> {
-    this.kv ??= openKv(this.js, HOST_PROFILE_BUCKET, { storage: StorageType.File, history: 1, ttl: PROFILE_TTL_MS })
-      .catch((err: unknown) => { this.kv = undefined; throw err; });
-    return this.kv;
-  }
+  private readonly bucket = madeOnce(() => openKv(this.js, HOST_PROFILE_BUCKET, { storage: StorageType.File, history: 1, ttl: PROFILE_TTL_MS }));
 
   async get(hostKey: string): Promise<HostProfile> {
     const entry = await (await this.bucket()).get(hostKey);

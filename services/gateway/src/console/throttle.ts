@@ -8,6 +8,7 @@ import { RateLimitedError } from '../../../../shared/src/domain/errors.js';
 import { KeyedLock } from '../../../../shared/src/infra/keyed-lock.js';
 import { casUpdate, KvContentionError } from '../../../../shared/src/infra/nats/kv-cas.js';
 import { openKv } from '../../../../shared/src/infra/nats/replicas.js';
+import { madeOnce } from '../../../../shared/src/infra/made-once.js';
 
 export const LOGIN_THROTTLE_BUCKET = 'trawl-console-logins';
 export const LOGIN_WINDOW_MS = 15 * 60_000;
@@ -24,19 +25,14 @@ export interface LoginReservation {
 }
 
 export class LoginThrottle {
-  private kv: Promise<KV> | undefined;
   /** Within one gateway, one key's compare-and-sets run one after another: only replicas race. */
   private readonly locks = new KeyedLock();
 
   constructor(private readonly js: JetStreamClient, readonly limits = { account: MAX_FAILURES_PER_ACCOUNT, address: MAX_FAILURES_PER_ADDRESS }) {}
 
-  private bucket(): Promise<KV> {
-    // File storage, as the rate limiter's: a memory bucket is gone after a nats-server restart
-    // while this gateway keeps its handle, and every sign-in would then time out.
-    this.kv ??= openKv(this.js, LOGIN_THROTTLE_BUCKET, { ttl: LOGIN_WINDOW_MS, history: 1, storage: StorageType.File })
-      .catch((err) => { this.kv = undefined; throw err; });
-    return this.kv;
-  }
+  // File storage, as the rate limiter's: a memory bucket is gone after a nats-server restart
+  // while this gateway keeps its handle, and every sign-in would then time out.
+  private readonly bucket = madeOnce(() => openKv(this.js, LOGIN_THROTTLE_BUCKET, { ttl: LOGIN_WINDOW_MS, history: 1, storage: StorageType.File }));
 
   /** Takes one slot under `limit`; false when the count is full. */
   private async take(key: string, limit: number): Promise<boolean> {

@@ -7,6 +7,7 @@ import { RateLimitedError } from '../../domain/errors.js';
 import { KeyedLock } from '../keyed-lock.js';
 import { casUpdate, KvContentionError, kvText } from '../nats/kv-cas.js';
 import { openKv } from '../nats/replicas.js';
+import { madeOnce } from '../made-once.js';
 
 export const ADMISSION_BUCKET = 'trawl-admissions';
 
@@ -44,7 +45,6 @@ export interface LedgerOptions {
 // all the same: a memory bucket is gone when nats-server restarts, and the handle opened
 // here would then point at nothing (every request timing out until the gateway restarts).
 export class AdmissionLedger {
-  private kv: Promise<KV> | undefined;
   private readonly now: () => number;
   private readonly ttlMs: number;
   private readonly locks = new KeyedLock();
@@ -54,11 +54,7 @@ export class AdmissionLedger {
     this.ttlMs = options.reservationTtlMs ?? RESERVATION_TTL_MS;
   }
 
-  private bucket(): Promise<KV> {
-    this.kv ??= openKv(this.js, ADMISSION_BUCKET, { ttl: 10 * this.ttlMs, history: 1, storage: StorageType.File })
-      .catch((err: unknown) => { this.kv = undefined; throw err; });
-    return this.kv;
-  }
+  private readonly bucket = madeOnce(() => openKv(this.js, ADMISSION_BUCKET, { ttl: 10 * this.ttlMs, history: 1, storage: StorageType.File }));
 
   private live(text: string | null): Reservation[] {
     if (text === null) return [];

@@ -18,6 +18,7 @@ import crypto from 'node:crypto';
 import { headers, nuid, type JetStreamClient, type JetStreamManager, type ObjectStore } from 'nats';
 import type { PayloadRef } from '../../domain/events/common.js';
 import { PAYLOAD_BUCKET } from '../subjects.js';
+import { madeOnce } from '../made-once.js';
 
 /** The parts of nats.js's object meta the fast path reads. */
 interface ObjectMeta {
@@ -48,14 +49,12 @@ export class PayloadNotFoundError extends Error {
 }
 
 export class PayloadStore {
-  private store: Promise<ObjectStore> | undefined;
-  private manager: Promise<JetStreamManager> | undefined;
+  private readonly os: () => Promise<ObjectStore>;
+  private readonly jetstreamManager: () => Promise<JetStreamManager>;
 
-  constructor(private readonly js: JetStreamClient, private readonly bucket = PAYLOAD_BUCKET) {}
-
-  private os(): Promise<ObjectStore> {
-    this.store ??= this.js.views.os(this.bucket);
-    return this.store;
+  constructor(private readonly js: JetStreamClient, private readonly bucket = PAYLOAD_BUCKET) {
+    this.os = madeOnce(() => js.views.os(bucket));
+    this.jetstreamManager = madeOnce(() => js.jetstreamManager());
   }
 
   async putBytes(name: string, data: Uint8Array, contentType: string): Promise<PayloadRef> {
@@ -96,11 +95,6 @@ export class PayloadStore {
     const old = previous ? (JSON.parse(decoder.decode(previous)) as Partial<ObjectMeta>) : undefined;
     // As the client: the new version is live; a failed clean-up leaves the old chunk to the bucket's TTL.
     if (old?.nuid && old.nuid !== id) await purge(`$O.${this.bucket}.C.${old.nuid}`);
-  }
-
-  private jetstreamManager(): Promise<JetStreamManager> {
-    this.manager ??= this.js.jetstreamManager();
-    return this.manager;
   }
 
   private async direct(): Promise<DirectLast> {

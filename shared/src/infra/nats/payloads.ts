@@ -119,7 +119,7 @@ export class PayloadStore {
     return data;
   }
 
-  /** The object by two direct gets when it is one plain chunk; undefined for the client's read. */
+  /** The object by two direct gets when it is one plain chunk; undefined for the client's read (also when not found). */
   private async readOneChunk(ref: PayloadRef): Promise<Uint8Array | undefined> {
     const direct = await this.direct();
     const stream = `OBJ_${ref.bucket}`;
@@ -127,7 +127,10 @@ export class PayloadStore {
     // btoa refuses code units above 0xFF: such a name is left to the client as it is.
     if (!latin1(ref.name)) return undefined;
     const metaBytes = await last(`$O.${ref.bucket}.M.${base64UrlPadded(ref.name)}`);
-    if (!metaBytes) throw new PayloadNotFoundError(ref);
+    // Not found by a direct get is not the last word: any copy answers it, and one catching up
+    // (a server back from a freeze or a restart) has not seen the object yet. The client's
+    // read asks the stream's leader.
+    if (!metaBytes) return undefined;
     const meta = JSON.parse(decoder.decode(metaBytes)) as ObjectMeta;
     if (meta.deleted) throw new PayloadNotFoundError(ref);
     if (meta.options?.link || !meta.digest?.startsWith(DIGEST_PREFIX)) return undefined;

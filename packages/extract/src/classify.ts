@@ -27,8 +27,8 @@ const MIN_CLASSIFIED_TEXT = 100;
 const WHOLE_CARD_PAGES: ReadonlySet<PageType | undefined> = new Set<PageType | undefined>(['listing', 'collection', 'service']);
 /** A run's cards are kept whole when the model kept part of at least this share of them. */
 const KEPT_CARDS_SHARE = 0.5;
-/** A dropped text found in this share of a run's cards or more is the cards' template (a button, a rating widget): it stays out. */
-const REPEATED_TEXT_SHARE = 0.5;
+/** A dropped text found in more than one card and this share of a run's cards or more is the cards' template (a button, a rating widget): it stays out. */
+const REPEATED_TEXT_SHARE = 0.25;
 
 /**
  * The model's content: `full` (the page's prepared body, cloned before the extractors ran,
@@ -83,9 +83,14 @@ function wholeCards(full: Element, blocks: readonly Block[], dropped: ReadonlySe
     .filter((b) => {
       if (!dropped.has(b.el) || !keptCards.has(b.card)) return false;
       const run = runOf.get(b.card)!;
-      return keptPerRun[run]! >= KEPT_CARDS_SHARE * runSizes[run]! && cardsWithText.get(b.key)!.size < REPEATED_TEXT_SHARE * runSizes[run]!;
+      return keptPerRun[run]! >= KEPT_CARDS_SHARE * runSizes[run]! && unique(cardsWithText.get(b.key)!.size, runSizes[run]!);
     })
     .map((b) => b.el);
+}
+
+/** Whether a text found in `cards` of a run of `runSize` is the card's own, not its template's. */
+function unique(cards: number, runSize: number): boolean {
+  return cards === 1 || cards < REPEATED_TEXT_SHARE * runSize;
 }
 
 function enclosingCard(el: Element, runOf: ReadonlyMap<Element, number>): Element | undefined {

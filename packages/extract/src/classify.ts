@@ -7,6 +7,7 @@
 import { BLOCK_MARK, FEATURE_NAMES, keptMarks, readBlocks, removeBlocks, type Block } from './blocks.js';
 import { blockScore, type BlockModel } from './block-model.js';
 import { cardRuns } from './grids.js';
+import { textStats } from './text.js';
 import type { PageType } from './page-type.js';
 
 const IN_RESULT = FEATURE_NAMES.indexOf('inResult');
@@ -25,6 +26,8 @@ const MIN_CLASSIFIED_TEXT = 100;
  * count too: category pages, shops and news rivers that declare nothing are often typed so.
  */
 const WHOLE_CARD_PAGES: ReadonlySet<PageType | undefined> = new Set<PageType | undefined>(['listing', 'collection', 'service']);
+/** Cards are short: a run whose cards hold more text than this on average is posts or sections, which the model reads well. */
+const MAX_CARD_CHARS = 500;
 /** A run's cards are kept whole when the model kept part of at least this share of them. */
 const KEPT_CARDS_SHARE = 0.5;
 /** A dropped text found in more than one card and this share of a run's cards or more is the cards' template (a button, a rating widget): it stays out. */
@@ -59,12 +62,15 @@ export function classifiedContent(full: Element, root: Element, pageType: PageTy
  * linked title (like the other titles) but may drop the blurb or the price and maker lines
  * under it. A run counts when the model kept some block in at least KEPT_CARDS_SHARE of its
  * cards; the cards it dropped whole stay out, and so do texts that many cards repeat (the
- * card template's "Quick view" or rating widget, which the model rightly dropped).
+ * card template's "Quick view" or rating widget, which the model rightly dropped). Runs of
+ * long cards (a thread's posts on a page typed service) are left to the model.
  */
 function wholeCards(full: Element, blocks: readonly Block[], dropped: ReadonlySet<Element>): Element[] {
   const runOf = new Map<Element, number>();
   const runSizes: number[] = [];
-  for (const run of cardRuns(full)) {
+  const stats = textStats(full);
+  for (const run of cardRuns(full, stats)) {
+    if (run.reduce((sum, card) => sum + (stats.get(card)?.text ?? 0), 0) > MAX_CARD_CHARS * run.length) continue;
     for (const card of run) runOf.set(card, runSizes.length);
     runSizes.push(run.length);
   }

@@ -62,6 +62,14 @@ describe('whole cards on listings and collections', () => {
     assert.match(text, /Manufacturer: Optoma/);
   });
 
+  test('given a thread typed service whose posts are long, then the post lines the model dropped stay out', () => {
+    const body = 'I replaced the lamp last week and the picture is dimmer than before, even on the brightest mode. '.repeat(6);
+    const posts = MAKERS.map((m, i) => `<div class="post"><h3><a href="/u/${i}">${m}_fan, projector owners club member</a></h3><p>${body}</p><p>Member since 20${10 + i}, ${i}42 posts</p></div>`).join('');
+    const text = classified(`<h1>Lamp replacement</h1><div class="thread">${posts}</div>`, 'service');
+    assert.match(text, /Optoma_fan/);
+    assert.doesNotMatch(text, /Member since/, text);
+  });
+
   test('given an article with a list of links, then the model\'s choice stands', () => {
     const reading = MAKERS.map((m, i) => `<li class="ref"><a href="/r/${i}">${m} projector review ${i}</a><p>Our lab notes on ${m} brightness and colour, tested in a dark room</p></li>`).join('');
     const text = classified(`<h1>How we test projectors</h1><p>We measure brightness with a meter.</p><ul>${reading}</ul>`, 'article');

@@ -43,12 +43,8 @@ export interface CardGrid {
 export function collectGrids(body: Element): CardGrid[] {
   const stats = textStats(body);
   const grids: CardGrid[] = [];
-  const taken: Element[] = [];
-  for (const parent of body.querySelectorAll('ul, ol, div, section, main, tbody')) {
-    if (taken.some((t) => t.contains(parent))) continue;
-    const run = likeCards(parent, stats);
-    if (!run || parent.closest(CHROME)) continue;
-    taken.push(parent);
+  for (const run of cardRuns(body, stats)) {
+    const parent = run[0]!.parentElement!;
     const cards = body.ownerDocument.createElement('div');
     const holder = parent.localName === 'ul' || parent.localName === 'ol' || parent.localName === 'tbody' ? (parent.cloneNode(false) as Element) : cards;
     if (holder !== cards) cards.appendChild(holder.localName === 'tbody' ? wrapTable(holder) : holder);
@@ -88,6 +84,20 @@ export function restoreGrids(article: Element, grids: readonly CardGrid[]): void
     }
   }
   for (const el of article.querySelectorAll(`[${ANCHOR_MARK}]`)) el.removeAttribute(ANCHOR_MARK);
+}
+
+/** The runs of like cards in `root` outside the site chrome, outermost runs only, in document order. */
+export function cardRuns(root: Element, stats: ReadonlyMap<Element, TextStats> = textStats(root)): Element[][] {
+  const runs: Element[][] = [];
+  const taken: Element[] = [];
+  for (const parent of root.querySelectorAll('ul, ol, div, section, main, tbody')) {
+    if (taken.some((t) => t.contains(parent))) continue;
+    const run = likeCards(parent, stats);
+    if (!run || parent.closest(CHROME)) continue;
+    taken.push(parent);
+    runs.push(run);
+  }
+  return runs;
 }
 
 /** The largest run of like children of `parent` (same tag and class, each with text and a link), or null. */

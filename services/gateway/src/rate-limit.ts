@@ -6,7 +6,7 @@
 // one read and one write per request instead of a storm of failed compare-and-sets.
 // Every authenticated API request is counted, reads included (spec "Limits"; docs/api.md
 // "Rate limits"); waiting is made cheap instead: one long-poll (`?waitMs=`) per job.
-import { StorageType, type JetStreamClient, type KV } from 'nats';
+import { StorageType, type JetStreamClient } from 'nats';
 import { RateLimitedError } from '../../../shared/src/domain/errors.js';
 import { KeyedLock } from '../../../shared/src/infra/keyed-lock.js';
 import { casUpdate, KvContentionError } from '../../../shared/src/infra/nats/kv-cas.js';

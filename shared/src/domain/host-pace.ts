@@ -13,6 +13,7 @@
 
 import type { JetStreamClient, KV } from 'nats';
 import { openKv } from '../infra/nats/replicas.js';
+import { madeOnce } from '../infra/made-once.js';
 
 export const HOST_PACE_BUCKET = 'trawl-host-pace';
 /** A host not asked for this long forgets its pace (the bucket's max age). */
@@ -38,10 +39,9 @@ export interface Slowed { host: string; reason: string; until: string }
 
 /** Reads whether `host` is slowed now (a back-off after 429/503), and why; for a job's status. */
 export function slowedHostReader(js: JetStreamClient, now: () => number = Date.now): (host: string) => Promise<Slowed | undefined> {
-  let kv: Promise<KV> | undefined;
+  const kv = madeOnce(() => openHostPaces(js));
   return async (host) => {
-    kv ??= openHostPaces(js).catch((err) => { kv = undefined; throw err; });
-    const entry = await (await kv).get(paceKey(host));
+    const entry = await (await kv()).get(paceKey(host));
     const pace = parsePace(entry && entry.length > 0 ? entry.string() : null);
     const until = new Date(Math.max(pace.nextAt, now())).toISOString();
     if (pace.reason && pace.backoffMs > 0) return { host, reason: pace.reason, until };

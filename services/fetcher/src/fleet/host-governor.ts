@@ -8,12 +8,13 @@
 // not a record of what happened (that is page_fetched), and an expired entry starts fresh.
 // While NATS is unreachable nothing starts: the asks back off and go on until the page's
 // signal ends them.
-import type { JetStreamClient, KV } from 'nats';
+import type { JetStreamClient } from 'nats';
 import { observe, openHostPaces, paceKey, parsePace as parse, retryAfterMs, spacingMs, start, type HostPace, type PaceLimits } from '../../../../shared/src/domain/host-pace.js';
 import type { Logger } from '../../../../shared/src/infra/logger.js';
 import { casUpdate, kvText } from '../../../../shared/src/infra/nats/kv-cas.js';
 import { isNatsOutage } from '../../../../shared/src/infra/nats/outage.js';
 import { HostSlots } from './host-slots.js';
+import { madeOnce } from '../../../../shared/src/infra/made-once.js';
 
 /** The longest single sleep between asks (so an abort or a release is noticed soon). */
 const MAX_SLEEP_MS = 1_000;
@@ -35,7 +36,6 @@ export interface HostGovernorOptions extends PaceLimits {
 }
 
 export class HostGovernor {
-  private kv: Promise<KV> | undefined;
   private readonly now: () => number;
   readonly slots: HostSlots;
 
@@ -49,10 +49,7 @@ export class HostGovernor {
     });
   }
 
-  private bucket(): Promise<KV> {
-    this.kv ??= openHostPaces(this.js).catch((err) => { this.kv = undefined; throw err; });
-    return this.kv;
-  }
+  private readonly bucket = madeOnce(() => openHostPaces(this.js));
 
   /** Waits for a slot to load a page of `host`; resolves with its release. */
   async enter(host: string, signal: AbortSignal): Promise<() => Promise<void>> {

@@ -6,8 +6,9 @@
 // just restarted) could answer "gone" for a live holder; an unanswered read counts as
 // alive, so doubt never frees a slot. A holder whose own renewals have not gone through for
 // most of the TTL asks for no slot: the others may already count it gone.
-import type { JetStreamClient, JetStreamManager, KV } from 'nats';
+import type { JetStreamClient, KV } from 'nats';
 import { openKv } from '../../../../shared/src/infra/nats/replicas.js';
+import { madeOnce } from '../../../../shared/src/infra/made-once.js';
 
 export const SLOT_HOLDERS_BUCKET = 'trawl-host-slot-holders';
 
@@ -38,7 +39,7 @@ const keyOf = (holderId: string): string => `h.${holderId.replace(/[^A-Za-z0-9\-
 
 export class SlotHolders {
   private started: Promise<KV> | undefined;
-  private jsm: Promise<JetStreamManager> | undefined;
+  private readonly jsm = madeOnce(() => this.js.jetstreamManager());
   private timer: NodeJS.Timeout | undefined;
   private beating: Promise<void> = Promise.resolve();
   private lastBeatAt = Number.NEGATIVE_INFINITY;
@@ -75,8 +76,7 @@ export class SlotHolders {
     if (seenAt !== undefined && this.now() - seenAt < SLOT_HOLDER_DEFAULTS.aliveCacheMs) return true;
     try {
       // Made once: each jetstreamManager() asks the server for the account first.
-      this.jsm ??= this.js.jetstreamManager().catch((err) => { this.jsm = undefined; throw err; });
-      const jsm = await this.jsm;
+      const jsm = await this.jsm();
       const msg = await jsm.streams.getMessage(`KV_${SLOT_HOLDERS_BUCKET}`, { last_by_subj: `$KV.${SLOT_HOLDERS_BUCKET}.${keyOf(holderId)}` });
       const op = msg.header?.get('KV-Operation');
       if (op === 'DEL' || op === 'PURGE') return false;

@@ -21,6 +21,7 @@ import { pageRoutes } from './routes-pages.js';
 import { playgroundRoutes, type PlaygroundServices } from './routes-playground.js';
 import { securityHeaders } from './security.js';
 import { LoginThrottle } from './throttle.js';
+import { madeOnce } from '../../../../shared/src/infra/made-once.js';
 
 export interface ConsoleOptions {
   deps: GatewayDeps;
@@ -37,7 +38,7 @@ const FORM_BODY_LIMIT = 64 * 1024;
 export async function consolePlugin(app: FastifyInstance, opts: ConsoleOptions): Promise<void> {
   const { deps } = opts;
   const config = opts.config ?? consoleConfig();
-  let serverSecret: Promise<string> | undefined;
+  const serverSecret = madeOnce(() => loadServerSecret(deps.nc.jetstream(), deps.config.webhookSigningSecret));
   const ctx: ConsoleContext = {
     deps, config, openapi: opts.openapi,
     accounts: new ConsoleAccounts({
@@ -47,10 +48,7 @@ export async function consolePlugin(app: FastifyInstance, opts: ConsoleOptions):
     jobs: new AccountJobs(deps.store, deps.log),
     secrets: new WebhookSecretService({
       log: deps.log, newId: deps.newId, clock: deps.clock,
-      serverSecret: () => {
-        serverSecret ??= loadServerSecret(deps.nc.jetstream(), deps.config.webhookSigningSecret).catch((err) => { serverSecret = undefined; throw err; });
-        return serverSecret;
-      },
+      serverSecret,
     }),
   };
 

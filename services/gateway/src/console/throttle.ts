@@ -3,7 +3,7 @@
 // BEFORE its password is checked (see `reserve`): checking first and counting afterwards
 // let every request in flight through. A count expires WINDOW after its last change.
 import { createHash } from 'node:crypto';
-import { StorageType, type JetStreamClient, type KV } from 'nats';
+import { StorageType, type JetStreamClient } from 'nats';
 import { RateLimitedError } from '../../../../shared/src/domain/errors.js';
 import { KeyedLock } from '../../../../shared/src/infra/keyed-lock.js';
 import { casUpdate, KvContentionError } from '../../../../shared/src/infra/nats/kv-cas.js';

@@ -7,6 +7,7 @@ import { loadServerSecret } from '../../../../shared/src/domain/webhooks.js';
 import type { RouteDeps } from '../deps.js';
 import { DEFAULT_GRACE_SECONDS, ProblemSchema, RotateWebhookSecretBody, WebhookSecretRotation, WebhookSecretView } from '../../../../shared/src/api/index.js';
 import { WebhookSecretService } from '../webhooks/service.js';
+import { madeOnce } from '../../../../shared/src/infra/made-once.js';
 
 const ROTATE_PATH = '/webhooks/secret/rotate';
 
@@ -14,13 +15,10 @@ const errors = { 400: ProblemSchema, 401: ProblemSchema, 409: ProblemSchema };
 
 export const webhookRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
   // Loaded on first use: the KV bucket may be created by another service at start-up.
-  let serverSecret: Promise<string> | undefined;
+  const serverSecret = madeOnce(() => loadServerSecret(deps.nc.jetstream(), deps.config.webhookSigningSecret));
   const secrets = new WebhookSecretService({
     log: deps.log, newId: deps.newId, clock: deps.clock,
-    serverSecret: () => {
-      serverSecret ??= loadServerSecret(deps.nc.jetstream(), deps.config.webhookSigningSecret).catch((err) => { serverSecret = undefined; throw err; });
-      return serverSecret;
-    },
+    serverSecret,
   });
 
   // The rotate body is optional. Many clients send Content-Type: application/json on every

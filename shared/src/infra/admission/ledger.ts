@@ -2,7 +2,7 @@
 // compare-and-set: the plan limits are checked against that projection, which trails the
 // log by a few milliseconds, so two requests of one key arriving together would both see
 // the last free slot without it.
-import { StorageType, type JetStreamClient, type KV } from 'nats';
+import { StorageType, type JetStreamClient } from 'nats';
 import { RateLimitedError } from '../../domain/errors.js';
 import { KeyedLock } from '../keyed-lock.js';
 import { casUpdate, KvContentionError, kvText } from '../nats/kv-cas.js';

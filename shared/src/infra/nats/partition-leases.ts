@@ -21,10 +21,11 @@
 // A lease is good until the holder's own clock passes last renewal + ttl - margin: a
 // process that was frozen (SIGSTOP, a long pause) sees its lease lapsed when it wakes and
 // stops before it acts, even before its next renewal tells it the lease went to another.
-import type { JetStreamClient, JetStreamManager, KV } from 'nats';
+import type { JetStreamClient, KV } from 'nats';
 import type { Logger } from '../logger.js';
 import { isKvConflict } from './kv-cas.js';
 import { openKv } from './replicas.js';
+import { madeOnce } from '../made-once.js';
 
 export const LEASE_BUCKET = 'trawl-leases';
 
@@ -56,7 +57,6 @@ interface Held { revision: number; renewedAt: number }
 
 export class PartitionLeases {
   private kv: KV | undefined;
-  private manager: Promise<JetStreamManager> | undefined;
   private readonly held = new Map<string, Held>();
   private timer: NodeJS.Timeout | undefined;
   private round: Promise<void> = Promise.resolve();
@@ -157,10 +157,7 @@ export class PartitionLeases {
     return members;
   }
 
-  private jsm(): Promise<JetStreamManager> {
-    this.manager ??= this.js.jetstreamManager().catch((err) => { this.manager = undefined; throw err; });
-    return this.manager;
-  }
+  private readonly jsm = madeOnce(() => this.js.jetstreamManager());
 
   /** A free partition's lease, or this member's own left by its predecessor; undefined: another's. */
   private async take(kv: KV, partition: string): Promise<number | undefined> {

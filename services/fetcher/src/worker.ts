@@ -16,7 +16,7 @@
 import { screenshotMediaType } from '../../../shared/src/api/media.js';
 import type { TrawlError } from '../../../shared/src/domain/errors.js';
 import { pageSettled, recordPageFailure, type PageAddress } from '../../../shared/src/domain/page-failure.js';
-import { cancelEventOf, makeEvent, type StoredEvent, type TrawlEvent } from '../../../shared/src/domain/events/index.js';
+import { makeEvent, type StoredEvent, type TrawlEvent } from '../../../shared/src/domain/events/index.js';
 import type { IdGenerator, Clock } from '../../../shared/src/infra/ids.js';
 import { ConsumerWorker, type MessageContext } from '../../../shared/src/infra/nats/worker.js';
 import type { ServiceContext } from '../../../shared/src/infra/service.js';
@@ -32,6 +32,7 @@ import { reusable } from '../../../shared/src/domain/observations/not-modified.j
 import { PageObserver } from '../../../shared/src/domain/observations/observer.js';
 import { completeReused, type ReusedCompletionDeps } from '../../../shared/src/domain/observations/reused-completion.js';
 import { PayloadStore } from '../../../shared/src/infra/nats/payloads.js';
+import { CancelCheck } from './cancel-check.js';
 
 type PageRequestedEvent = TrawlEvent<'page_requested'> & { seq: number };
 
@@ -66,6 +67,7 @@ const SETTLED: ReadonlySet<string> = new Set(['page_fetched', 'page_completed', 
 export class FetchWorker {
   readonly consumers: ConsumerWorker<PageRequestedEvent>[];
   private readonly planner: ConditionalPlanner;
+  private readonly cancels: CancelCheck;
   private readonly reuseDeps: Omit<ReusedCompletionDeps, 'newId' | 'clock'>;
   /**
    * The page each delivery has loaded, kept while the worker runs its handler again in place
@@ -79,6 +81,7 @@ export class FetchWorker {
     this.planner = new ConditionalPlanner({
       log: ctx.log, payloads: ctx.payloads, limits: { payloadTtlMs: ctx.config.payloadTtlMs, baselineTtlMs: ctx.config.baselineTtlMs },
     });
+    this.cancels = new CancelCheck(ctx.log, ctx.nc);
     const baselines = new PayloadStore(ctx.js, BASELINE_BUCKET);
     this.reuseDeps = {
       log: ctx.log, payloads: ctx.payloads, baselines,
@@ -112,6 +115,7 @@ export class FetchWorker {
 
   async stop(): Promise<void> {
     await Promise.all(this.consumers.map((c) => c.stop()));
+    this.cancels.close();
   }
 
   private at(event: StoredEvent) {
@@ -121,11 +125,10 @@ export class FetchWorker {
   private async handle(event: PageRequestedEvent, mctx: MessageContext, priority: CapturePriority): Promise<void> {
     const { ctx, router, clock, newId } = this.deps;
     const at = this.at(event);
-    // Both checks at once: each is a round trip to the log before the page can start.
-    const cancelEvent = cancelEventOf(event.kind);
+    // Both checks at once: each may be a round trip to the log before the page can start.
     const [latest, cancelled] = await Promise.all([
       ctx.log.lastOfPart(event.kind, event.id, event.part), // the page's latest step
-      cancelEvent ? ctx.log.exists({ kind: event.kind, id: event.id, part: 'job', event: cancelEvent }) : false,
+      this.cancels.cancelled(event.kind, event.id),
     ]);
     // Done (fetched, completed here, or given up on) before a crash. After another attempt's
     // page_started, the page may still be done before it: look at each.

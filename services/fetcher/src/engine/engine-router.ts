@@ -84,13 +84,25 @@ export class EngineRouter {
     const { requested, browserNeeds } = resolveEngine(kind, options, this.deps.defaults);
     const hostKey = requested === 'auto' ? hostKeyOf(url) : undefined;
     // Counting the page and reading the profile are one compare-and-set write (see HostProfile.sinceCheck).
-    const profile = hostKey ? await this.deps.profiles.record(hostKey, { type: 'seen' }) : NEW_HOST;
+    // A conditional GET only reads it: a 304 is not counted (nothing was loaded that a check
+    // could compare), so an unchanged page costs a read, not a write; any other answer is counted then.
+    let counted = !hostKey || !conditional;
+    let profile = !hostKey ? NEW_HOST : counted ? await this.deps.profiles.record(hostKey, { type: 'seen' }) : await this.deps.profiles.get(hostKey);
+    const count = async (): Promise<void> => {
+      if (counted) return;
+      counted = true;
+      profile = await this.deps.profiles.record(hostKey!, { type: 'seen' });
+    };
     const record = (used: EngineRecord['used'], decision: EngineDecision, verification?: PageComparison): EngineRecord => {
       countEngineDecision(used, decision.action);
       return { used, requested, reason: decision.reason, ...(hostKey ? { host: { key: hostKey, mode: profile.mode } } : {}), ...(verification ? { verification } : {}) };
     };
 
-    const plan = decide(profile, { type: 'plan', requested, browserNeeds }, this.deps.policy);
+    let plan = decide(profile, { type: 'plan', requested, browserNeeds }, this.deps.policy);
+    if (plan.action === 'browser' && !counted) {
+      await count();
+      plan = decide(profile, { type: 'plan', requested, browserNeeds }, this.deps.policy);
+    }
     const asDocument = (page: HttpFetchResult): RoutedPage => {
       const { validators: _v, ...doc } = fromHttp(page);
       return { ...doc, engine: record('http', { action: 'http', reason: DOCUMENT_REASON }) };
@@ -109,6 +121,7 @@ export class EngineRouter {
 
     const { page: got, probe } = await this.probe(url, options, ctx.signal, conditional);
     if (got?.notModified) return notModified(got);
+    await count();
     if (got?.document) return asDocument(got);
     const next = decide(profile, { type: 'probed', requested, probe }, this.deps.policy);
     if (next.action === 'http' && got) {

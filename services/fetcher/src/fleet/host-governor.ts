@@ -8,12 +8,20 @@
 // not a record of what happened (that is page_fetched), and an expired entry starts fresh.
 // While NATS is unreachable nothing starts: the asks back off and go on until the page's
 // signal ends them.
+// Per page, what a steady flow of one host's pages needs no round trip for is not asked: a
+// slot given back is kept a moment (SLOT_LINGER_MS) for this process's next page of the
+// host, which takes it without a publish and a delete (still held, so still counted in the
+// bound; given back for good after SLOT_REUSES_MOST pages, so other replicas get their
+// turn); the pace read is reused for PACE_READ_REUSE_MS; and a success is reported only
+// when it changes the pace (a back-off to recover from), so an unslowed host is not read
+// again after each page. A 429/503 seen by another replica reaches this one within
+// PACE_READ_REUSE_MS.
 import type { JetStreamClient } from 'nats';
 import { observe, openHostPaces, paceKey, parsePace as parse, retryAfterMs, spacingMs, start, type HostPace, type PaceLimits } from '../../../../shared/src/domain/host-pace.js';
 import type { Logger } from '../../../../shared/src/infra/logger.js';
 import { casUpdate, kvText } from '../../../../shared/src/infra/nats/kv-cas.js';
 import { isNatsOutage } from '../../../../shared/src/infra/nats/outage.js';
-import { HostSlots } from './host-slots.js';
+import { HostSlots, type HeldSlot } from './host-slots.js';
 import { madeOnce } from '../../../../shared/src/infra/made-once.js';
 
 /** The longest single sleep between asks (so an abort or a release is noticed soon). */
@@ -24,6 +32,17 @@ const SLOT_RETRY_MOST_MS = 250;
 /** The pause before asking again through a NATS outage: doubles from the first to the most. */
 const OUTAGE_RETRY_FIRST_MS = 250;
 const OUTAGE_RETRY_MOST_MS = 2_000;
+/** How long a slot given back waits for this process's next page of its host before it is deleted. */
+export const SLOT_LINGER_MS = 50;
+/** Pages one slot serves in a row before it is given back for good (other replicas' turn). */
+export const SLOT_REUSES_MOST = 32;
+/** How long a host's pace, once read, answers this process's next asks. */
+export const PACE_READ_REUSE_MS = 250;
+
+/** Hosts whose pace is kept in memory (the most recently asked). */
+const PACES_KEPT = 1_000;
+
+interface IdleSlot { slot: HeldSlot; uses: number; timer: NodeJS.Timeout }
 
 export interface HostGovernorOptions extends PaceLimits {
   /** This process's id in the slots it holds (INSTANCE_ID: a restart in its place takes its slots back at once). */
@@ -50,6 +69,56 @@ export class HostGovernor {
   }
 
   private readonly bucket = madeOnce(() => openHostPaces(this.js));
+  /** Slots given back, kept a moment for this process's next page of their host (by pace key). */
+  private readonly idle = new Map<string, IdleSlot[]>();
+  /** Each host's pace as last read or written here, and when. */
+  private readonly paces = new Map<string, { pace: HostPace; at: number }>();
+
+  private async paceOf(kv: Awaited<ReturnType<typeof openHostPaces>>, key: string): Promise<HostPace> {
+    const known = this.paces.get(key);
+    if (known && this.now() - known.at < PACE_READ_REUSE_MS) return known.pace;
+    const pace = parse(kvText(await kv.get(key)));
+    this.remember(key, pace);
+    return pace;
+  }
+
+  private remember(key: string, pace: HostPace): void {
+    this.paces.delete(key);
+    this.paces.set(key, { pace, at: this.now() });
+    if (this.paces.size > PACES_KEPT) this.paces.delete(this.paces.keys().next().value!);
+  }
+
+  /** An idle slot of the host, taken out of the idle list (its delete cancelled). */
+  private reuse(key: string): IdleSlot | undefined {
+    const list = this.idle.get(key);
+    const got = list?.pop();
+    if (!got) return undefined;
+    if (list!.length === 0) this.idle.delete(key);
+    clearTimeout(got.timer);
+    return got;
+  }
+
+  /** The page is done with its slot: kept a moment for the next page of the host, or given back. */
+  private leaveSlot(key: string, slot: HeldSlot, uses: number): void {
+    if (uses >= SLOT_REUSES_MOST || this.stopped) { void this.slots.release(slot); return; }
+    const entry: IdleSlot = {
+      slot, uses,
+      timer: setTimeout(() => {
+        const list = this.idle.get(key);
+        const at = list?.indexOf(entry) ?? -1;
+        if (at < 0) return;
+        list!.splice(at, 1);
+        if (list!.length === 0) this.idle.delete(key);
+        void this.slots.release(slot);
+      }, SLOT_LINGER_MS),
+    };
+    entry.timer.unref?.();
+    const list = this.idle.get(key) ?? [];
+    list.push(entry);
+    this.idle.set(key, list);
+  }
+
+  private stopped = false;
 
   /** Waits for a slot to load a page of `host`; resolves with its release. */
   async enter(host: string, signal: AbortSignal): Promise<() => Promise<void>> {
@@ -61,10 +130,12 @@ export class HostGovernor {
       let slot;
       try {
         const kv = await this.bucket();
-        const pace = parse(kvText(await kv.get(key)));
+        const pace = await this.paceOf(kv, key);
         const due = pace.nextAt - this.now();
         if (due > 0) { await sleep(Math.min(due, MAX_SLEEP_MS), signal); continue; }
-        slot = await this.slots.take(host, this.opts.maxInFlight);
+        const kept = this.reuse(key);
+        const uses = (kept?.uses ?? 0) + 1;
+        slot = kept?.slot ?? await this.slots.take(host, this.opts.maxInFlight);
         if (!slot) {
           await sleep(slotRetryMs / 2 + Math.random() * slotRetryMs / 2, signal);
           slotRetryMs = Math.min(SLOT_RETRY_MOST_MS, slotRetryMs * 2);
@@ -73,12 +144,13 @@ export class HostGovernor {
         // Spaced starts only: a host with no spacing is not written to per page.
         const waitMs = spacingMs(pace, this.opts.intervalMs) === 0 ? 0 : await casUpdate(kv, key, (text) => {
           const got = start(parse(text), this.now(), this.opts.intervalMs);
+          if (got.granted) this.remember(key, got.pace);
           return got.granted ? { value: JSON.stringify(got.pace), result: 0 } : { result: got.waitMs };
         });
         if (waitMs === 0) {
           const held = slot;
           // Not awaited: the delete is retried on its own until it goes.
-          return async () => { void this.slots.release(held); };
+          return async () => { this.leaveSlot(key, held, uses); };
         }
         // Another replica started first and the spacing says wait: the slot is not held meanwhile.
         void this.slots.release(slot);
@@ -95,10 +167,16 @@ export class HostGovernor {
 
   /** The host's answer to a page: 429/503 (with Retry-After) slow the fleet; a success recovers. */
   async report(host: string, statusCode: number, retryAfterHeader: string | undefined, startedAt = this.now()): Promise<void> {
+    const key = paceKey(host);
+    const known = this.paces.get(key);
+    // A success that would not change the pace just read (no back-off to recover from) writes nothing: not read again either.
+    const quiet = statusCode !== 429 && statusCode !== 503;
+    if (quiet && known && this.now() - known.at < PACE_READ_REUSE_MS && observe(known.pace, this.now(), statusCode, undefined, startedAt) === known.pace) return;
     const kv = await this.bucket();
-    await casUpdate(kv, paceKey(host), (text) => {
+    await casUpdate(kv, key, (text) => {
       const pace = parse(text);
       const next = observe(pace, this.now(), statusCode, retryAfterMs(retryAfterHeader, this.now()), startedAt);
+      this.remember(key, next);
       return next === pace ? { result: undefined } : { value: JSON.stringify(next), result: undefined };
     });
   }
@@ -111,6 +189,10 @@ export class HostGovernor {
 
   /** Gives back the slots held and stops the holder's heartbeat (after the last page). */
   stop(): Promise<void> {
+    this.stopped = true;
+    for (const list of this.idle.values()) for (const { timer } of list) clearTimeout(timer);
+    this.idle.clear();
+    // Every idle slot is still among the held ones, which the slots give back.
     return this.slots.stop();
   }
 }

@@ -11,7 +11,7 @@ import { registry } from '../../../shared/src/infra/metrics.js';
 import { EventLog } from '../../../shared/src/infra/nats/event-log.js';
 import { ensureInfrastructure } from '../../../shared/src/infra/nats/infrastructure.js';
 import { ConsumerWorker, type WorkerOptions } from '../../../shared/src/infra/nats/worker.js';
-import { eventFilter } from '../../../shared/src/infra/subjects.js';
+import { eventFilter, STREAM_NAME } from '../../../shared/src/infra/subjects.js';
 import { startNatsServer, type NatsServerHandle } from '../../support/nats-server.js';
 import { until } from '../../support/wait.js';
 
@@ -80,6 +80,25 @@ describe('consumer worker', () => {
     await w.stop();
     assert.ok(peak <= 2, `peak ${peak}`);
     assert.ok([...seen.values()].every((n) => n === 1));
+  });
+
+  test('an event the worker ignores by its subject is acked without running the handler, and not delivered again', async () => {
+    const handled: string[] = [];
+    const w = worker({
+      deliverNewOnly: true,
+      filterSubject: 'trawl.batch.>',
+      ignores: (subject) => !subject.endsWith('.page_started'),
+      handle: async (e) => { handled.push(`${e.id}.${e.event}`); },
+    }, 'i');
+    await w.start();
+    const before = await metric('trawl_messages_handled_total', { consumer: durable, outcome: 'ignored' });
+    await log.append(makeEvent('page_failed', { kind: 'batch', id: 'ign0', part: 'p' }, { error: { code: 'PAGE_TIMEOUT', message: 'x' }, failedAt: now.toISOString(), attempt: 1 }, { eventId: 'ign-f', now }));
+    await publishStarted(1, 'ign');
+    await until(() => handled.length === 1);
+    await until(async () => (await metric('trawl_messages_handled_total', { consumer: durable, outcome: 'ignored' })) === before + 1);
+    await until(async () => (await jsm.consumers.info(STREAM_NAME, durable)).num_ack_pending === 0);
+    await w.stop();
+    assert.deepEqual(handled, ['ign0.page_started']);
   });
 
   test('a retryable error is retried, then succeeds', async () => {

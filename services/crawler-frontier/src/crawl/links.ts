@@ -1,7 +1,7 @@
 // Which links join a crawl: pure rules, no IO (robots.txt is decided at the edge and passed
 // in as a predicate): the path globs of includePaths/excludePaths, then checkLink.
 import { Minimatch, type MinimatchOptions } from 'minimatch';
-import { isSameSite, normalizeUrl, urlKeyHash } from '../../../../shared/src/net/url-normalize.js';
+import { normalizeUrl, siteHost, urlKeyHash } from '../../../../shared/src/net/url-normalize.js';
 import type { CrawlSkipReason } from '../../../../shared/src/domain/events/job.js';
 
 const GLOB_OPTIONS: MinimatchOptions = { dot: true, matchBase: true, nonegate: true, nocomment: true };
@@ -54,7 +54,11 @@ export function pathMatcher(patterns: readonly string[]): PathMatcher {
 
 /** The include/exclude rule alone: exclude wins; an empty include list includes everything. */
 export function pathAllowed(url: URL, rules: Pick<LinkRules, 'includePaths' | 'excludePaths'>): boolean {
-  const path = matchPath(url);
+  return matchPathAllowed(matchPath(url), rules);
+}
+
+/** pathAllowed of a path already in its match form (matchPath). */
+function matchPathAllowed(path: string, rules: Pick<LinkRules, 'includePaths' | 'excludePaths'>): boolean {
   if (rules.excludePaths.length > 0 && pathMatcher(rules.excludePaths)(path)) return false;
   if (rules.includePaths.length > 0 && !pathMatcher(rules.includePaths)(path)) return false;
   return true;
@@ -78,19 +82,42 @@ export type Verdict = { accept: true; candidate: Candidate } | { accept: false; 
 //   robots    disallowed by the host's robots.txt (unless ignoreRobots)
 //   duplicate the same normalized key was already accepted (or twice on this page)
 //   limit     the crawl already holds `limit` pages
+/** What the checks need of a link, whatever the crawl: its fetched form, page key, site host and match path (null: not http(s)). */
+interface LinkFacts { url: string; pageKey: string; site: string; path: string }
+
+/**
+ * Links seen lately, by their text as found. A site's links repeat on every page (its
+ * navigation), and each is judged when its page completes and again for robots.txt: a
+ * parse, a normalization and a hash each time. Bounded; the oldest go first.
+ */
+const seenLinks = new Map<string, LinkFacts | null>();
+const SEEN_LINKS_KEPT = 20_000;
+
+function factsOf(raw: string): LinkFacts | null {
+  const known = seenLinks.get(raw);
+  if (known !== undefined) return known;
+  const normalized = normalizeUrl(raw);
+  let facts: LinkFacts | null = null;
+  if (normalized) {
+    const url = new URL(normalized.url);
+    facts = { url: normalized.url, pageKey: urlKeyHash(normalized.key), site: siteHost(url), path: matchPath(url) };
+  }
+  if (seenLinks.size >= SEEN_LINKS_KEPT) seenLinks.delete(seenLinks.keys().next().value!);
+  seenLinks.set(raw, facts);
+  return facts;
+}
+
 /** The pure checks (invalid, depth, external, pattern) for one link found at `depth - 1`. */
 export function checkLink(raw: string, depth: number, rules: LinkRules): Verdict {
-  const normalized = normalizeUrl(raw);
-  if (!normalized) return { accept: false, reason: 'invalid' };
+  const facts = factsOf(raw);
+  if (!facts) return { accept: false, reason: 'invalid' };
   if (depth > rules.maxDepth) return { accept: false, reason: 'depth' };
-  const url = new URL(normalized.url);
-  if (!rules.allowExternalLinks && !isSameSite(url, rules.startUrl)) return { accept: false, reason: 'external' };
-  if (!pathAllowed(url, rules)) return { accept: false, reason: 'pattern' };
-  return { accept: true, candidate: { url: normalized.url, pageKey: urlKeyHash(normalized.key) } };
+  if (!rules.allowExternalLinks && facts.site !== (factsOf(rules.startUrl)?.site ?? siteHost(rules.startUrl))) return { accept: false, reason: 'external' };
+  if (!matchPathAllowed(facts.path, rules)) return { accept: false, reason: 'pattern' };
+  return { accept: true, candidate: { url: facts.url, pageKey: facts.pageKey } };
 }
 
 /** The page key of a URL, or null for a URL that is not http(s). */
 export function pageKeyOfUrl(raw: string): string | null {
-  const normalized = normalizeUrl(raw);
-  return normalized ? urlKeyHash(normalized.key) : null;
+  return factsOf(raw)?.pageKey ?? null;
 }

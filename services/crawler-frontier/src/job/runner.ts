@@ -10,7 +10,7 @@ import type { Logger } from '../../../../shared/src/infra/logger.js';
 import type { EventLog } from '../../../../shared/src/infra/nats/event-log.js';
 import { ConsumerWorker } from '../../../../shared/src/infra/nats/worker.js';
 import type { RunningService, ServiceContext } from '../../../../shared/src/infra/service.js';
-import { SUBJECT_ROOT } from '../../../../shared/src/infra/subjects.js';
+import { parseSubject, SUBJECT_ROOT } from '../../../../shared/src/infra/subjects.js';
 import { DEFAULT_MAX_IN_FLIGHT, type DecideContext, type Emitted, type JobCommand, type JobDecider, type JobStatus, type LogEvent } from './decider.js';
 import { DeciderStates } from './states.js';
 
@@ -120,6 +120,11 @@ export async function startJobWorker<S extends { status: JobStatus }, C extends 
     filterSubject: `${SUBJECT_ROOT}.${spec.kind}.>`,
     concurrency: options.concurrency ?? JOB_RUNNER_DEFAULTS.concurrency,
     handlerTimeoutMs: JOB_RUNNER_DEFAULTS.handlerTimeoutMs,
+    // Its own appends (page_requested, links discovered...) come back too: acked undecoded.
+    ignores: (subject) => {
+      const named = parseSubject(subject)?.event;
+      return named !== undefined && !acts.has(named);
+    },
     async handle(event, mctx) {
       if (!acts.has(event.event)) return;
       await runner.advance(event.id, mctx.signal, mctx.logger, event.seq);

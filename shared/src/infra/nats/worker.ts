@@ -47,6 +47,12 @@ export interface WorkerOptions<E extends StoredEvent = StoredEvent> {
   handlerTimeoutMs?: number | ((event: E) => number);
   /** Where a brand-new consumer starts: all history (default) or only new events. */
   deliverNewOnly?: boolean;
+  /**
+   * Events the handler has nothing to do with, known from the subject (a consumer of a
+   * whole aggregate's subjects that reacts to a few of them): acked as they come, not
+   * decoded, no slot taken.
+   */
+  ignores?(subject: string): boolean;
   handle(event: E, ctx: MessageContext): Promise<void>;
   /** Records the final failure of a message (for example a page_failed event). */
   giveUp?(event: E, error: TrawlError, ctx: MessageContext): Promise<void>;
@@ -115,6 +121,11 @@ export class ConsumerWorker<E extends StoredEvent = StoredEvent> {
         const batch = await consumer.fetch({ max_messages: this.freeSlots, expires: 1000 });
         for await (const msg of batch) {
           if (this.stopping) { msg.nak(); continue; }
+          if (this.opts.ignores?.(msg.subject)) {
+            msg.ack();
+            consumerMetrics.handled().inc({ ...this.labels, outcome: 'ignored' });
+            continue;
+          }
           this.dispatch(msg);
         }
       } catch (err) {

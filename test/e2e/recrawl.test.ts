@@ -3,7 +3,10 @@
 // linked), unchanged pages come back as 304s from a server that counts its requests (completed
 // in the fetcher: the log has no page_fetched for them), and bad requests are RFC 7807 problems.
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import type http from 'node:http';
+import path from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { after, before, describe, test } from 'node:test';
 import { connect } from 'nats';
 import type { StoredEvent } from '../../shared/src/domain/events/index.js';
@@ -26,6 +29,8 @@ describe('recrawl end to end', () => {
   let system: TrawlSystem;
   const pages = new Map<string, { body: string; etag: string }>();
   const answers: { path: string; status: number }[] = [];
+  /** The crawl ids of the first test: the crawl, its recrawl, and the all-304 recrawl of that. */
+  let unchanged: { first: string; second: string; third: string } | undefined;
 
   const put = (path: string, body: string): void => {
     const version = (Number(pages.get(path)?.etag.slice(2, -1) ?? 0) + 1);
@@ -113,6 +118,42 @@ describe('recrawl end to end', () => {
     assert.equal(events.filter((e) => e.event === 'page_completed').length, 4);
     assert.deepEqual(events.filter((e) => e.event === 'page_fetched').map((e) => e.part), [], 'no page of an unchanged recrawl goes to the transformer');
     assert.deepEqual(events.filter((e) => e.event === 'page_started').map((e) => e.part), [], 'nor announces its start');
+    unchanged = { first: created.body.id, second: second.id, third: third.id };
+  });
+
+  test('an unchanged page\'s read model points at the page holding its content, answers with the full content, and is rebuilt so from the log', async () => {
+    assert.ok(unchanged, 'the recrawls of the first test ran');
+    const { second, third } = unchanged;
+    const content = async (id: string): Promise<Record<string, string>> => {
+      const job = await finished(id);
+      return Object.fromEntries(job.data.map((p: any) => [new URL(p.url).pathname, p.markdown]));
+    };
+    const expected = await content(second);
+    assert.equal(Object.keys(expected).length, 4);
+    assert.ok(Object.values(expected).every((m) => typeof m === 'string' && m.length > 20), JSON.stringify(expected));
+    assert.deepEqual(await content(third), expected, 'the full content through the API');
+    const readModel = path.join(system.dataDir, 'read-models.sqlite');
+    // Every page of the all-304 recrawl is a pointer, to a page of the recrawl that loaded the page last.
+    const pointers = (): { repeats: string | null; hasMarkdown: number }[] => {
+      const db = new DatabaseSync(readModel, { readOnly: true });
+      try {
+        return db.prepare("SELECT doc -> '$.repeats' AS repeats, json_type(doc, '$.markdown') IS NOT NULL AS hasMarkdown FROM crawl_pages WHERE crawl_id = ?").all(third) as never;
+      } finally {
+        db.close();
+      }
+    };
+    const before = pointers();
+    assert.equal(before.length, 4);
+    for (const p of before) {
+      assert.equal(p.hasMarkdown, 0, 'no copy of the content');
+      assert.ok(p.repeats && [unchanged.first, second].includes(JSON.parse(p.repeats).crawlId), String(p.repeats));
+    }
+    // The read models rebuilt from the log: the same answer, the same pointers.
+    await system.kill();
+    for (const f of fs.readdirSync(system.dataDir)) if (f.startsWith('read-models.sqlite')) fs.rmSync(path.join(system.dataDir, f));
+    system = await startSystem({ dataDir: system.dataDir, port: system.port, env: { ENGINE_AUTO_AGREEMENTS: '1', ENGINE_AUTO_RECHECK_EVERY: '10000' } });
+    assert.deepEqual(await content(third), expected, 'the rebuilt read model answers with the full content');
+    assert.deepEqual(pointers(), before);
   });
 
   test('sitemap lastmod: a page not newer than its last observation is skipped (unchangedUrls), unless revalidating', async () => {

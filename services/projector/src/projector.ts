@@ -70,7 +70,7 @@ export class Projector {
       if (doc && doc.lastSeq >= event.seq) continue; // already applied
       let hydrated: unknown;
       try {
-        hydrated = await model.hydrate?.(event, { getJson: (ref) => payloads.getJson(ref), payloadTtlMs, crawlPage: (id, key) => store.getCrawlPage(id, key) });
+        hydrated = await model.hydrate?.(event, { getJson: (ref) => payloads.getJson(ref), payloadTtlMs, crawlPageOrigin: (id, key) => store.crawlPageOrigin(id, key) });
       } catch (err) {
         // An expired payload must not block the projection: keep status, drop content.
         logger.warn({ seq: event.seq, model: model.name, err: String(err) }, 'could not hydrate event; applying without payload');

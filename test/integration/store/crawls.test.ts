@@ -66,6 +66,27 @@ storeContract('crawl store', 'crawls', (store) => {
     assert.deepEqual(await store().countCrawlPages('soft'), { completed: 2, failed: 1 });
   });
 
+  test('a page that repeats another is read with that page\'s content (the fields it names), and tells where its content is', async () => {
+    const first: CrawlPageDoc = { ...pageDoc('first', 1, 'COMPLETED', 10), html: '<h1>1</h1>', json: { price: 3 } };
+    await store().saveCrawlPage(first);
+    await store().saveCrawlPage(pageDoc('first', 2, 'PENDING'));
+    const own = { observed: true, changeStatus: 'same' as const, previousScrapeAt: '2026-03-01T00:00:00.000Z' };
+    const repeat = (crawlId: string, origin: string, resultSeq: number): CrawlPageDoc => ({
+      crawlId, pageKey: 'k1', url: 'https://site.test/p1', depth: 1, status: 'COMPLETED', requestedSeq: 10, resultSeq, lastSeq: resultSeq,
+      metadata: { title: '1', description: '', notModified: true }, links: [], changeTracking: own,
+      repeats: { crawlId: origin, pageKey: 'k1', fields: ['markdown', 'json'] },
+    });
+    await store().saveCrawlPage(repeat('second', 'first', 20));
+    const { repeats: _, ...asRead } = { ...repeat('second', 'first', 20), markdown: '# 1', json: { price: 3 } };
+    assert.deepEqual(await store().getCrawlPage('second', 'k1'), asRead, 'the content asked of it, not html, and no pointer');
+    assert.deepEqual(await store().listCrawlPages('second', { afterRequestedSeq: 0, limit: 10 }), [asRead]);
+    // Where the content is: the page itself, or the page it repeats (so a chain of recrawls points at the first).
+    assert.deepEqual(await store().crawlPageOrigin('first', 'k1'), { crawlId: 'first', pageKey: 'k1', fields: ['markdown', 'html', 'json'] });
+    assert.deepEqual(await store().crawlPageOrigin('second', 'k1'), { crawlId: 'first', pageKey: 'k1', fields: ['markdown', 'json'] });
+    assert.equal(await store().crawlPageOrigin('first', 'k2'), null, 'not completed');
+    assert.equal(await store().crawlPageOrigin('first', 'nope'), null);
+  });
+
   test('reset clears crawls too', async () => {
     await store().reset();
     assert.equal(await store().crawlJobs.get('c1'), null);

@@ -1,11 +1,12 @@
 // A 304's page names an older page's result (page_completed.reusedResult): the crawl-pages
-// read model takes its content from that page's document when it holds every format asked
-// (no Object Store read), else from the stored payload; either way only the formats asked,
-// with the page's own change report, expiring from when the result was stored.
+// read model points at the crawl page holding that content when it holds every format asked
+// (no Object Store read, no copy: the store fills the content in when the page is read),
+// else takes it from the stored payload; either way only the formats asked, with the page's
+// own change report.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { StoredEvent } from '../../../shared/src/domain/events/index.js';
-import type { CrawlPageDoc } from '../../../shared/src/infra/store/index.js';
+import type { CrawlPageOrigin } from '../../../shared/src/infra/store/index.js';
 import { crawlPagesReadModel } from '../../../services/projector/src/read-models/crawl-pages/index.js';
 
 const STORED_AT = '2026-03-01T00:00:00.000Z';
@@ -19,30 +20,48 @@ const completed = (formats: string[]): StoredEvent => ({
     reusedResult: { formats, storedAt: STORED_AT, source: { kind: 'crawl', jobId: 'first', part: 'p1' }, changeTracking: report },
   },
 } as unknown as StoredEvent);
-const sourceDoc = (over: Partial<CrawlPageDoc> = {}): CrawlPageDoc => ({
-  crawlId: 'first', pageKey: 'p1', url: 'https://example.com/a', depth: 0, status: 'COMPLETED', requestedSeq: 1, lastSeq: 5,
-  markdown: '# A', html: '<h1>A</h1>', changeTracking: { observed: true, changeStatus: 'new', previousScrapeAt: null }, ...over,
-});
+const origin = (fields: CrawlPageOrigin['fields'], at: Pick<CrawlPageOrigin, 'crawlId' | 'pageKey'> = { crawlId: 'first', pageKey: 'p1' }): CrawlPageOrigin => ({ ...at, fields });
 
 describe('crawl pages: a reused result', () => {
-  test('given the source page in the read model, then its content with no payload read, the formats asked and the page\'s own report', async () => {
+  test('given the source page in the read model with the formats asked, then a pointer to it: no payload read, no content copied, the page\'s own report', async () => {
     let reads = 0;
-    const hydrated = await crawlPagesReadModel.hydrate!(completed(['markdown']), {
-      getJson: async () => { reads++; return {} as never; }, payloadTtlMs: 86_400_000, crawlPage: async () => sourceDoc(),
+    const asked: string[] = [];
+    const hydrated = await crawlPagesReadModel.hydrate!(completed(['markdown', 'links']), {
+      getJson: async () => { reads++; return {} as never; }, payloadTtlMs: 86_400_000,
+      crawlPageOrigin: async (crawlId, pageKey) => { asked.push(`${crawlId}/${pageKey}`); return origin(['markdown', 'html']); },
     });
     assert.equal(reads, 0);
-    assert.deepEqual(hydrated, { markdown: '# A', changeTracking: report });
+    assert.deepEqual(asked, ['first/p1']);
+    assert.deepEqual(hydrated, { repeats: { crawlId: 'first', pageKey: 'p1', fields: ['markdown'] }, changeTracking: report });
+  });
+
+  test('given a source that itself repeats an older page, then the pointer names the page holding the content', async () => {
+    const hydrated = await crawlPagesReadModel.hydrate!(completed(['markdown']), {
+      getJson: async () => { throw new Error('no payload read expected'); }, payloadTtlMs: 86_400_000,
+      crawlPageOrigin: async () => origin(['markdown'], { crawlId: 'oldest', pageKey: 'p1' }),
+    });
+    assert.deepEqual(hydrated, { repeats: { crawlId: 'oldest', pageKey: 'p1', fields: ['markdown'] }, changeTracking: report });
   });
 
   test('given a source without a format asked (applied without its payload) or no source here, then the stored payload', async () => {
     const payload = { markdown: '# A', html: '<h1>A</h1>', rawHtml: '<html>', changeTracking: { observed: true, changeStatus: 'new', previousScrapeAt: null } };
-    for (const crawlPage of [async () => sourceDoc({ markdown: undefined }), async () => null]) {
+    for (const crawlPageOrigin of [async () => origin(['html']), async () => null]) {
       let reads = 0;
       const hydrated = await crawlPagesReadModel.hydrate!(completed(['markdown', 'html']), {
-        getJson: async () => { reads++; return payload as never; }, payloadTtlMs: 86_400_000, crawlPage,
+        getJson: async () => { reads++; return payload as never; }, payloadTtlMs: 86_400_000, crawlPageOrigin,
       });
       assert.equal(reads, 1);
       assert.deepEqual(hydrated, { markdown: '# A', html: '<h1>A</h1>', changeTracking: report }, 'rawHtml was not asked of it');
     }
+  });
+
+  test('given the pointer, then the page document names it and holds no content of its own', () => {
+    const pending = crawlPagesReadModel.evolve(null, { kind: 'crawl', id: 'recrawl1', part: 'p1', event: 'page_requested', seq: 80, eventId: 'e80', occurredAt: '2026-03-03T00:00:00.000Z',
+      data: { url: 'https://example.com/a', depth: 0 } } as unknown as StoredEvent, {});
+    const doc = crawlPagesReadModel.evolve(pending, completed(['markdown']), { repeats: { crawlId: 'first', pageKey: 'p1', fields: ['markdown'] }, changeTracking: report });
+    assert.equal(doc?.status, 'COMPLETED');
+    assert.deepEqual(doc?.repeats, { crawlId: 'first', pageKey: 'p1', fields: ['markdown'] });
+    assert.equal(doc?.markdown, undefined);
+    assert.deepEqual(doc?.changeTracking, report);
   });
 });

@@ -2,7 +2,7 @@
 // lives, and `evolve` (pure). The projector does the IO: load the document, skip events it
 // already applied (by stream sequence), hydrate payload references, evolve, save.
 import type { EventName, StoredEvent } from '../../../../shared/src/domain/events/index.js';
-import type { CrawlPageDoc, DocCollection, ReadModelStore } from '../../../../shared/src/infra/store/index.js';
+import type { CrawlPageOrigin, DocCollection, ReadModelStore } from '../../../../shared/src/infra/store/index.js';
 
 export interface ReadModel<Doc extends { lastSeq: number }, Hydrated = undefined> {
   name: string;
@@ -39,8 +39,8 @@ export function inCollection<Doc extends { id: string; lastSeq: number }>(
 export interface HydrateDeps {
   getJson<T>(ref: { bucket: string; name: string; size: number; contentType: string }): Promise<T>;
   payloadTtlMs: number;
-  /** A crawl page as this store holds it (a reused result's content is read there, not from the Object Store). */
-  crawlPage?(crawlId: string, pageKey: string): Promise<CrawlPageDoc | null>;
+  /** Where a completed crawl page's content is (a reused result's page names it instead of a copy). */
+  crawlPageOrigin?(crawlId: string, pageKey: string): Promise<CrawlPageOrigin | null>;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -58,7 +58,53 @@ export interface CrawlPageDoc {
   metadata?: PageMetadata;
   links?: string[];
   error?: PageError;
+  /**
+   * A page completed from the stored result of an earlier crawl page (a recrawl's 304):
+   * these content fields are that page's, filled in from its document whenever this one is
+   * read, instead of a copy written with each recrawl (docs/architecture.md "Conditional
+   * fetches"). Readers never see it: the store returns the page with its content.
+   */
+  repeats?: CrawlPageOrigin;
   lastSeq: number;
+}
+
+/** The content fields a crawl page may take from the page it repeats. */
+export const REPEATABLE_FIELDS = ['markdown', 'html', 'rawHtml', 'json'] as const;
+export type RepeatableField = (typeof REPEATABLE_FIELDS)[number];
+export type RepeatedContent = Partial<Pick<CrawlPageDoc, RepeatableField>>;
+
+/** Where a completed crawl page's content is (its own document, or the one it repeats) and which content fields that holds. */
+export interface CrawlPageOrigin {
+  crawlId: string;
+  pageKey: string;
+  fields: RepeatableField[];
+}
+
+/** The origin of a completed page from what its document says (null: not completed). */
+export function originOf(page: { crawlId: string; pageKey: string; status: string; repeats?: CrawlPageOrigin | undefined }, held: (field: RepeatableField) => boolean): CrawlPageOrigin | null {
+  if (page.status !== 'COMPLETED') return null;
+  return page.repeats ?? { crawlId: page.crawlId, pageKey: page.pageKey, fields: REPEATABLE_FIELDS.filter(held) };
+}
+
+/**
+ * The pages as readers see them: a page that repeats another has that page's content
+ * fields (each origin read once per call through `contentOf`), and no `repeats`.
+ */
+export async function withRepeatedContent(
+  docs: CrawlPageDoc[], contentOf: (crawlId: string, pageKey: string) => Promise<RepeatedContent | null>,
+): Promise<CrawlPageDoc[]> {
+  const origins = new Map<string, Promise<RepeatedContent | null>>();
+  return Promise.all(docs.map(async (doc) => {
+    if (!doc.repeats) return doc;
+    const { repeats, ...own } = doc;
+    const key = `${repeats.crawlId}\u0000${repeats.pageKey}`;
+    let read = origins.get(key);
+    if (!read) origins.set(key, (read = contentOf(repeats.crawlId, repeats.pageKey)));
+    const found = await read;
+    const content: RepeatedContent = {};
+    for (const field of repeats.fields) if (found?.[field] !== undefined) Object.assign(content, { [field]: found[field] });
+    return { ...own, ...content };
+  }));
 }
 
 export interface CrawlPageQuery {
@@ -82,7 +128,10 @@ export const CRAWL_JOBS: CollectionDef<CrawlJobDoc> = {
 
 /** Crawl pages: keyed by (crawl, page key), queried in requested order. */
 export interface CrawlPageStore {
+  /** The page as readers see it (a repeated page with its content: withRepeatedContent). */
   getCrawlPage(crawlId: string, pageKey: string): Promise<CrawlPageDoc | null>;
+  /** Where a COMPLETED page's content is, without reading the content (null: no such page, or not completed). */
+  crawlPageOrigin(crawlId: string, pageKey: string): Promise<CrawlPageOrigin | null>;
   saveCrawlPage(doc: CrawlPageDoc): Promise<void>;
   /** COMPLETED pages (every page with `anyStatus`) in requested order. */
   listCrawlPages(crawlId: string, query: CrawlPageQuery): Promise<CrawlPageDoc[]>;

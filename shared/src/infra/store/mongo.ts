@@ -5,7 +5,7 @@
 import type { Collection, Db, Document, MongoClient } from 'mongodb';
 import type { BatchPageDoc } from './batches.js';
 import { toListed, type CollectionDef, type DocCollection, type Page } from './collection.js';
-import type { CrawlPageDoc, CrawlPageQuery } from './crawls.js';
+import { originOf, REPEATABLE_FIELDS, withRepeatedContent, type CrawlPageDoc, type CrawlPageOrigin, type CrawlPageQuery, type RepeatableField, type RepeatedContent } from './crawls.js';
 import { COLLECTIONS, openCollections, type Collections, type ReadModelStore } from './types.js';
 
 type Stored<T> = T & { _id: string };
@@ -130,8 +130,26 @@ export class MongoStore implements ReadModelStore {
   }
 
   async getCrawlPage(crawlId: string, pageKey: string): Promise<CrawlPageDoc | null> {
-    return this.getPage('crawl_pages', crawlId, pageKey);
+    const doc = await this.getPage<CrawlPageDoc>('crawl_pages', crawlId, pageKey);
+    return doc ? (await withRepeatedContent([doc], this.repeatedContent))[0]! : null;
   }
+
+  async crawlPageOrigin(crawlId: string, pageKey: string): Promise<CrawlPageOrigin | null> {
+    const doc = await this.db.collection('crawl_pages').findOne(
+      { _id: MongoStore.pageId(crawlId, pageKey) } as never,
+      { projection: { status: 1, repeats: 1, ...Object.fromEntries(REPEATABLE_FIELDS.map((f) => [f, { $ne: [{ $type: `$${f}` }, 'missing'] }])) } },
+    ) as ({ status: string; repeats?: CrawlPageOrigin } & Partial<Record<RepeatableField, boolean>>) | null;
+    return doc ? originOf({ crawlId, pageKey, status: doc.status, ...(doc.repeats ? { repeats: doc.repeats } : {}) }, (f) => doc[f] === true) : null;
+  }
+
+  /** A page's content fields only (what a page repeating it shows). */
+  private readonly repeatedContent = async (crawlId: string, pageKey: string): Promise<RepeatedContent | null> => {
+    const doc = await this.db.collection('crawl_pages').findOne(
+      { _id: MongoStore.pageId(crawlId, pageKey) } as never,
+      { projection: { _id: 0, ...Object.fromEntries(REPEATABLE_FIELDS.map((f) => [f, 1])) } },
+    );
+    return doc as RepeatedContent | null;
+  };
 
   async saveCrawlPage(doc: CrawlPageDoc): Promise<void> {
     await this.putPage('crawl_pages', doc.crawlId, doc);
@@ -147,7 +165,7 @@ export class MongoStore implements ReadModelStore {
       .sort({ requestedSeq: 1 })
       .limit(query.limit)
       .toArray();
-    return docs.map((d) => strip(d)!);
+    return withRepeatedContent(docs.map((d) => strip(d)!), this.repeatedContent);
   }
 
   async countCrawlPages(crawlId: string, beforeResultSeq?: number): Promise<{ completed: number; failed: number }> {

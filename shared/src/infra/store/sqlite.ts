@@ -7,7 +7,7 @@ import path from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { EVERYONE, listIndex, toListed, type CollectionDef, type DocCollection } from './collection.js';
 import type { BatchPageDoc } from './batches.js';
-import type { CrawlPageDoc, CrawlPageQuery } from './crawls.js';
+import { originOf, withRepeatedContent, type CrawlPageDoc, type CrawlPageOrigin, type CrawlPageQuery, type RepeatableField, type RepeatedContent } from './crawls.js';
 import { COLLECTIONS, openCollections, type Collections, type ReadModelStore } from './types.js';
 
 // The collections (store.scrapeJobs, ...) are made in the constructor, one per COLLECTIONS entry.
@@ -138,8 +138,33 @@ export class SqliteStore implements ReadModelStore {
 
   async getCrawlPage(crawlId: string, pageKey: string): Promise<CrawlPageDoc | null> {
     const row = this.conn.prepare('SELECT doc FROM crawl_pages WHERE crawl_id = ? AND page_key = ?').get(crawlId, pageKey) as { doc: string } | undefined;
-    return row ? (JSON.parse(row.doc) as CrawlPageDoc) : null;
+    return row ? (await withRepeatedContent([JSON.parse(row.doc) as CrawlPageDoc], this.repeatedContent))[0]! : null;
   }
+
+  async crawlPageOrigin(crawlId: string, pageKey: string): Promise<CrawlPageOrigin | null> {
+    // Read inside SQLite: the content itself is not parsed in JavaScript.
+    const row = this.conn
+      .prepare(`SELECT status, doc -> '$.repeats' AS repeats, json_type(doc, '$.markdown') AS markdown, json_type(doc, '$.html') AS html,
+        json_type(doc, '$.rawHtml') AS rawHtml, json_type(doc, '$.json') AS json FROM crawl_pages WHERE crawl_id = ? AND page_key = ?`)
+      .get(crawlId, pageKey) as ({ status: string; repeats: string | null } & Record<RepeatableField, string | null>) | undefined;
+    if (!row) return null;
+    return originOf({ crawlId, pageKey, status: row.status, ...(row.repeats ? { repeats: JSON.parse(row.repeats) as CrawlPageOrigin } : {}) }, (f) => row[f] !== null);
+  }
+
+  /** A page's content fields only (what a page repeating it shows). */
+  private readonly repeatedContent = async (crawlId: string, pageKey: string): Promise<RepeatedContent | null> => {
+    const row = this.conn
+      .prepare(`SELECT doc ->> '$.markdown' AS markdown, doc ->> '$.html' AS html, doc ->> '$.rawHtml' AS rawHtml, doc -> '$.json' AS json
+        FROM crawl_pages WHERE crawl_id = ? AND page_key = ?`)
+      .get(crawlId, pageKey) as Record<RepeatableField, string | null> | undefined;
+    if (!row) return null;
+    return {
+      ...(row.markdown !== null ? { markdown: row.markdown } : {}),
+      ...(row.html !== null ? { html: row.html } : {}),
+      ...(row.rawHtml !== null ? { rawHtml: row.rawHtml } : {}),
+      ...(row.json !== null ? { json: JSON.parse(row.json) as unknown } : {}),
+    };
+  };
 
   async saveCrawlPage(doc: CrawlPageDoc): Promise<void> {
     this.conn
@@ -154,7 +179,7 @@ export class SqliteStore implements ReadModelStore {
       .prepare(`SELECT doc FROM crawl_pages WHERE crawl_id = ? AND (? OR status = 'COMPLETED') AND requested_seq > ?
         AND (? IS NULL OR result_seq < ?) ORDER BY requested_seq LIMIT ?`)
       .all(crawlId, query.anyStatus ? 1 : 0, query.afterRequestedSeq, query.beforeResultSeq ?? null, query.beforeResultSeq ?? null, query.limit) as { doc: string }[];
-    return rows.map((r) => JSON.parse(r.doc) as CrawlPageDoc);
+    return withRepeatedContent(rows.map((r) => JSON.parse(r.doc) as CrawlPageDoc), this.repeatedContent);
   }
 
   async countCrawlPages(crawlId: string, beforeResultSeq?: number): Promise<{ completed: number; failed: number }> {

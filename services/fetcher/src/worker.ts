@@ -28,7 +28,7 @@ import { storedContentType } from '../../../shared/src/domain/document-type.js';
 import type { CapturePriority } from './engine/browser/slots.js';
 import { ConditionalPlanner, type FetchPlan } from './conditional.js';
 import { SITEMAP_LASTMOD } from '../../../shared/src/domain/conditional-fetch.js';
-import { reusable } from '../../../shared/src/domain/observations/not-modified.js';
+import { reusable, sourcePage } from '../../../shared/src/domain/observations/not-modified.js';
 import { PageObserver } from '../../../shared/src/domain/observations/observer.js';
 import { completeReused, type ReusedCompletionDeps } from '../../../shared/src/domain/observations/reused-completion.js';
 import { PayloadStore } from '../../../shared/src/infra/nats/payloads.js';
@@ -125,10 +125,13 @@ export class FetchWorker {
   private async handle(event: PageRequestedEvent, mctx: MessageContext, priority: CapturePriority): Promise<void> {
     const { ctx, router, clock, newId } = this.deps;
     const at = this.at(event);
-    // Both checks at once: each may be a round trip to the log before the page can start.
-    const [latest, cancelled] = await Promise.all([
+    const startedAt = clock();
+    // The checks and the plan at once: each may be a round trip to the log before the page
+    // can start (a settled or cancelled page wastes its plan's read, rarely).
+    const [latest, cancelled, plan] = await Promise.all([
       ctx.log.lastOfPart(event.kind, event.id, event.part), // the page's latest step
       this.cancels.cancelled(event.kind, event.id),
+      this.planner.plan(at, event.data, startedAt),
     ]);
     // Done (fetched, completed here, or given up on) before a crash. After another attempt's
     // page_started, the page may still be done before it: look at each.
@@ -138,12 +141,10 @@ export class FetchWorker {
       mctx.logger.info('job cancelled; page not fetched');
       return;
     }
-    const startedAt = clock();
     const startEvent = () => ctx.log.append(
       makeEvent('page_started', at, { attempt: mctx.deliveryCount, startedAt: startedAt.toISOString(), worker: this.deps.workerName }, { eventId: newId(), now: startedAt }),
       { msgId: `${event.kind}.${event.id}.${event.part}.page_started.${mctx.deliveryCount}` },
     );
-    const plan = await this.planner.plan(at, event.data, startedAt);
     // page_started is written while the page loads (it is in the log before page_fetched,
     // which waits for it): the fetch does not wait for the append's round trip. A crawl or
     // batch page that may turn out a 304 completed here writes it only if it is not: such a
@@ -151,6 +152,10 @@ export class FetchWorker {
     const deferStart = COMPLETES_REUSED.has(event.kind) && plan.kind !== 'full';
     const started = deferStart ? undefined : startEvent();
     started?.catch(() => undefined); // awaited below; a failure fails the attempt there, not the process
+    // A page that may be completed here from a stored page: that page is read while the GET runs.
+    const basis = plan.kind === 'full' ? undefined : notModifiedOf(plan);
+    const source = deferStart && basis && reusable(basis, event.data.options) ? sourcePage({ log: ctx.log }, basis) : undefined;
+    source?.catch(() => undefined); // awaited by the completion; unused when the answer is not a 304
     let result: RoutedPage;
     const earlier = this.loaded.get(mctx);
     try {
@@ -172,7 +177,7 @@ export class FetchWorker {
       // A crawl or batch page standing for a stored result that holds every format asked: completed here, naming it.
       return completeReused({ ...this.reuseDeps, newId, clock }, {
         at, request: { event: 'page_requested', data: event.data }, basis: notModified, fetchedSeq: event.seq,
-        validators: result.validators, ...(plan.kind === 'conditional' ? { lastObservation: plan.last } : {}), timings: { queueWaitMs, ...roundTimings(result.timings) }, engine: result.engine.used,
+        validators: result.validators, ...(plan.kind === 'conditional' ? { lastObservation: plan.last } : {}), source, timings: { queueWaitMs, ...roundTimings(result.timings) }, engine: result.engine.used,
       });
     }
     // Any other 304 (or skip) stores nothing: the transformer completes the page from the observation it names.

@@ -39,7 +39,7 @@ export interface NotModifiedDeps {
 }
 
 type Basis = NonNullable<PageFetched['notModified']>;
-type Completed = StoredEvent & { event: 'page_completed' };
+export type Completed = StoredEvent & { event: 'page_completed' };
 
 /** The page_completed of the page a 304's basis names. */
 export async function sourcePage(deps: Pick<NotModifiedDeps, 'log'>, basis: Basis): Promise<Completed> {

@@ -13,7 +13,7 @@ import type { ResolvedScrapeOptions } from '../scrape-options.js';
 import type { Clock, IdGenerator } from '../../infra/ids.js';
 import type { EventLog } from '../../infra/nats/event-log.js';
 import type { PayloadStore } from '../../infra/nats/payloads.js';
-import { knownMarkdown, reusedResultOf, sourcePage } from './not-modified.js';
+import { knownMarkdown, reusedResultOf, sourcePage, type Completed } from './not-modified.js';
 import type { ObserveOutcome, PageObserver } from './observer.js';
 import type { StoredObservation } from './chain.js';
 
@@ -38,6 +38,8 @@ export interface ReusedPage {
   validators?: Validators | undefined;
   /** The URL's last observation, just read (the fetcher's plan), so the observer need not read it again. */
   lastObservation?: StoredObservation | undefined;
+  /** The basis's page_completed, already being read (the fetcher starts the read while its GET runs). */
+  source?: Promise<Completed> | undefined;
   timings: FetchTimings;
   engine: EngineUsed;
 }
@@ -46,7 +48,7 @@ export interface ReusedPage {
 export async function completeReused(deps: ReusedCompletionDeps, page: ReusedPage): Promise<void> {
   const { basis, request } = page;
   const { options } = request.data;
-  const source = await sourcePage(deps, basis);
+  const source = await (page.source ?? sourcePage(deps, basis));
   const reused = reusedResultOf(source, basis, options);
   // A recrawl's sitemap skip looked at nothing: no observation, the last one stays the baseline.
   const observed = basis.by ? skippedReport(basis, options) : await observe(deps, page, {

@@ -133,7 +133,8 @@ export class HostGovernor {
         const pace = await this.paceOf(kv, key);
         const due = pace.nextAt - this.now();
         if (due > 0) { await sleep(Math.min(due, MAX_SLEEP_MS), signal); continue; }
-        const kept = this.reuse(key);
+        // Not while this process's heartbeat is not current: its slots may be judged gone and taken over.
+        const kept = this.slots.holders.current() ? this.reuse(key) : undefined;
         const uses = (kept?.uses ?? 0) + 1;
         slot = kept?.slot ?? await this.slots.take(host, this.opts.maxInFlight);
         if (!slot) {

@@ -3,9 +3,11 @@
 // for readiness probes (nats.js exposes "closed" but not "currently disconnected"). No
 // async traces: with them nats.js captures two stack traces on every request (its context
 // and a timeout error made in advance), a cost paid on each of a page's many log and
-// Object Store round trips for a trace only a timeout would show.
+// Object Store round trips for a trace only a timeout would show (and the error each
+// request's end builds for nothing: request-end.ts).
 import { connect, type NatsConnection } from 'nats';
 import type { Logger } from '../logger.js';
+import { requestEndPatched } from './request-end.js';
 
 const connected = new WeakMap<NatsConnection, boolean>();
 
@@ -23,6 +25,7 @@ export async function connectNats(url: string, name: string, logger: Logger): Pr
     noAsyncTraces: true,
   });
   connected.set(nc, true);
+  if (!requestEndPatched) logger.warn('nats.js request ends are not the shape request-end.ts replaces: each request builds an error it throws away');
   void (async () => {
     for await (const status of nc.status()) {
       if (status.type === 'pingTimer') continue;

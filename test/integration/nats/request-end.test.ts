@@ -1,0 +1,61 @@
+// Every request's end against a real nats-server, with nats.js's answer handler replaced
+// (shared/src/infra/nats/request-end.ts): answered requests build no error at all (nats.js
+// 2.29 built a NatsError per request to reject a promise already resolved), and requests
+// that fail still fail as before: no responders, a timeout, a connection closed meanwhile.
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { after, before, describe, test } from 'node:test';
+import { connect, type NatsConnection } from 'nats';
+import { requestEndPatched } from '../../../shared/src/infra/nats/request-end.js';
+import { startNatsServer, type NatsServerHandle } from '../../support/nats-server.js';
+
+const require = createRequire(import.meta.url);
+const { NatsError } = require('nats/lib/nats-base-client/core.js') as { NatsError: { errorForCode: (...a: unknown[]) => unknown } };
+
+describe('request ends', () => {
+  let server: NatsServerHandle;
+  let nc: NatsConnection;
+  let made = 0;
+  const errorForCode = NatsError.errorForCode;
+  before(async () => {
+    server = await startNatsServer();
+    nc = await connect({ servers: server.url, noAsyncTraces: true });
+    NatsError.errorForCode = (...args: unknown[]) => { made++; return errorForCode.apply(NatsError, args); };
+  });
+  after(async () => {
+    NatsError.errorForCode = errorForCode;
+    await nc.close();
+    await server.stop();
+  });
+
+  test('the answer handler is replaced', () => {
+    assert.equal(requestEndPatched, true);
+  });
+
+  test('answered requests (publish acks, direct gets, plain requests) build no error', async () => {
+    const jsm = await nc.jetstreamManager();
+    await jsm.streams.add({ name: 'ENDS', subjects: ['ends.>'], allow_direct: true });
+    const js = nc.jetstream();
+    nc.subscribe('echo', { callback: (_err, msg) => msg.respond(msg.data) });
+    made = 0;
+    for (let i = 0; i < 20; i++) {
+      const ack = await js.publish(`ends.${i}`, new TextEncoder().encode(String(i)));
+      assert.equal(ack.seq, i + 1);
+      const got = await jsm.streams.getMessage('ENDS', { last_by_subj: `ends.${i}` });
+      assert.equal(new TextDecoder().decode(got.data), String(i));
+      assert.equal(new TextDecoder().decode((await nc.request('echo', new TextEncoder().encode('hi'))).data), 'hi');
+    }
+    assert.equal(made, 0, `${made} errors built for 60 answered requests`);
+  });
+
+  test('failed requests still fail: no responders, a timeout, a connection closed meanwhile', async () => {
+    await assert.rejects(nc.request('nobody.listens'), (err: { code?: string }) => err.code === '503');
+    nc.subscribe('silent', { callback: () => undefined });
+    await assert.rejects(nc.request('silent', undefined, { timeout: 100 }), (err: { code?: string }) => err.code === 'TIMEOUT');
+    const other = await connect({ servers: server.url, noAsyncTraces: true });
+    other.subscribe('slow', { callback: () => undefined });
+    const pending = other.request('slow', undefined, { timeout: 5_000 });
+    await other.close();
+    await assert.rejects(pending);
+  });
+});

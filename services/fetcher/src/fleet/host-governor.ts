@@ -73,6 +73,8 @@ export class HostGovernor {
   private readonly idle = new Map<string, IdleSlot[]>();
   /** Each host's pace as last read or written here, and when. */
   private readonly paces = new Map<string, { pace: HostPace; at: number }>();
+  /** Set by stop(): a slot given back then is deleted at once. */
+  private stopped = false;
 
   private async paceOf(kv: Awaited<ReturnType<typeof openHostPaces>>, key: string): Promise<HostPace> {
     const known = this.paces.get(key);
@@ -118,8 +120,6 @@ export class HostGovernor {
     this.idle.set(key, list);
   }
 
-  private stopped = false;
-
   /** Waits for a slot to load a page of `host`; resolves with its release. */
   async enter(host: string, signal: AbortSignal): Promise<() => Promise<void>> {
     const key = paceKey(host);
@@ -150,7 +150,7 @@ export class HostGovernor {
         });
         if (waitMs === 0) {
           const held = slot;
-          // Not awaited: the delete is retried on its own until it goes.
+          // Kept a moment for the next page of the host, then deleted (not awaited: retried on its own until it goes).
           return async () => { this.leaveSlot(key, held, uses); };
         }
         // Another replica started first and the spacing says wait: the slot is not held meanwhile.

@@ -81,11 +81,23 @@ export function contentOptionsHash(options: ResolvedScrapeOptions): string {
   return sha256Hex(canonicalJson({ onlyMainContent, includeTags, excludeTags, viewport, mobile, device: device ?? null, headers, waitFor: waitFor ?? null, actions })).slice(0, 16);
 }
 
+/**
+ * Page keys worked out lately: a page's key is asked several times on its way (the fetcher's
+ * plan, its observation, the transformer's), each a parse, a normalization and a hash.
+ */
+const pageKeys = new Map<string, string>();
+const PAGE_KEYS_KEPT = 5_000;
+
 /** The page key of a URL's normalized form (the part of its observations' subject). */
 export function pageKeyOf(url: string): string {
+  const known = pageKeys.get(url);
+  if (known !== undefined) return known;
   const normalized = normalizeUrl(url);
   if (!normalized) throw new Error(`"${url}" is not a URL`);
-  return urlKeyHash(normalized.key);
+  const key = urlKeyHash(normalized.key);
+  if (pageKeys.size >= PAGE_KEYS_KEPT) pageKeys.delete(pageKeys.keys().next().value!);
+  pageKeys.set(url, key);
+  return key;
 }
 
 /**

@@ -1,6 +1,6 @@
 // What an unchanged page (a recrawl's 304s) asks NATS for, against a real nats-server and a
 // real site: a conditional GET answered 304 only reads its host's profile (not counted as a
-// page seen; any other answer is); a host's pages in a row take one slot of the fleet's
+// page seen; any other answer is), and a host's pages within a second read it once; a host's pages in a row take one slot of the fleet's
 // bound, not one publish and one delete each, and the slot is free for another replica soon
 // after; a host's pace read is reused a moment, so another replica's 429 is seen within
 // PACE_READ_REUSE_MS; a job's cancel is learnt at once, though "not cancelled" is believed
@@ -17,12 +17,15 @@ import { newId } from '../../../shared/src/infra/ids.js';
 import { createLogger } from '../../../shared/src/infra/logger.js';
 import { connectService, type ServiceContext } from '../../../shared/src/infra/service.js';
 import { CancelCheck, NOT_CANCELLED_REUSE_MS } from '../../../services/fetcher/src/cancel-check.js';
-import { hostKeyOf, KvHostProfiles } from '../../../services/fetcher/src/engine/host-profile-store.js';
+import { EngineRouter, PROFILE_READ_REUSE_MS } from '../../../services/fetcher/src/engine/engine-router.js';
+import { hostKeyOf, KvHostProfiles, type HostProfiles } from '../../../services/fetcher/src/engine/host-profile-store.js';
+import { HttpEngine } from '../../../services/fetcher/src/engine/http-engine.js';
+import { ENGINE_DEFAULTS } from '../../../shared/src/domain/scrape-options.js';
 import { HostGovernor, PACE_READ_REUSE_MS, SLOT_LINGER_MS } from '../../../services/fetcher/src/fleet/host-governor.js';
 import { HOST_SLOTS_STREAM } from '../../../services/fetcher/src/fleet/host-slots.js';
 import { startNatsServer, type NatsServerHandle } from '../../support/nats-server.js';
 import { startSite, type TestSite } from '../../support/site.js';
-import { ctx as signal, opts, testRouter } from './helpers.js';
+import { ctx as signal, LOOPBACK_ALLOWED, opts, testRouter } from './helpers.js';
 
 const PAGE = `<!doctype html><html><head><title>Same</title></head><body><article><h1>Same</h1>${'<p>Text of a page that does not change between two crawls.</p>'.repeat(5)}</article></body></html>`;
 
@@ -81,6 +84,24 @@ describe('an unchanged page asks NATS for little', { timeout: 90_000 }, () => {
     assert.equal(changed.statusCode, 200);
     assert.equal(changed.engine.used, 'http');
     assert.equal((await profiles.get(host)).sinceCheck, before + 1, 'any other answer is counted');
+  });
+
+  test('conditional GETs of one host within PROFILE_READ_REUSE_MS read its profile once', async () => {
+    const inner = new KvHostProfiles(ctx.js, { agreements: 3, recheckEvery: 25 }, createLogger('profiles', 'silent'));
+    let reads = 0;
+    const profiles: HostProfiles = { get: (key) => { reads++; return inner.get(key); }, record: (key, event) => inner.record(key, event) };
+    const router = new EngineRouter({
+      capture: () => Promise.reject(new Error('no render expected')),
+      http: new HttpEngine({ allowCidrs: LOOPBACK_ALLOWED, maxBytes: 5_000_000, documentMaxBytes: 5_000_000, chromeVersion: () => '140' }),
+      profiles, policy: { agreements: 3, recheckEvery: 25 }, defaults: ENGINE_DEFAULTS, clock: () => new Date(), logger: createLogger('router', 'silent'),
+    });
+    const host = hostKeyOf(site.url('/etag'));
+    for (let i = 0; i < 3; i++) await inner.record(host, { type: 'verified', agreed: true, similarity: 1, url: site.url('/etag'), at: new Date().toISOString(), markers: [] });
+    for (let i = 0; i < 5; i++) assert.equal((await router.fetch('crawl', site.url('/etag'), opts(), signal(), { etag: '"v1"' })).notModified, true);
+    assert.equal(reads, 1, 'one read for five pages');
+    await new Promise((r) => setTimeout(r, PROFILE_READ_REUSE_MS + 50));
+    await router.fetch('crawl', site.url('/etag'), opts(), signal(), { etag: '"v1"' });
+    assert.equal(reads, 2, 'read again once the one known is older');
   });
 
   test('pages of a host in a row take one slot; it is free for another replica soon after', async () => {

@@ -68,8 +68,18 @@ export type { JobKind } from './resolve-engine.js';
  */
 export const VERIFY_RENDERS_AT_ONCE = 1;
 
+/**
+ * How long a host's profile, as last read or written by this fetcher, stands for the plan of
+ * a conditional GET (a recrawl's pages come many a second). A verdict another replica wrote
+ * meanwhile is seen once the answer is not a 304: the page is counted then, which reads it.
+ */
+export const PROFILE_READ_REUSE_MS = 1_000;
+/** Hosts whose profile is kept in memory (the most recently used). */
+const PROFILES_KEPT = 1_000;
+
 export class EngineRouter {
   private readonly verifyRenders = new Slots(VERIFY_RENDERS_AT_ONCE);
+  private readonly recentProfiles = new Map<string, { profile: HostProfile; at: number }>();
 
   constructor(private readonly deps: EngineRouterDeps) {}
 
@@ -87,11 +97,11 @@ export class EngineRouter {
     // A conditional GET only reads it: a 304 is not counted (nothing was loaded that a check
     // could compare), so an unchanged page costs a read, not a write; any other answer is counted then.
     let counted = !hostKey || !conditional;
-    let profile = !hostKey ? NEW_HOST : counted ? await this.deps.profiles.record(hostKey, { type: 'seen' }) : await this.deps.profiles.get(hostKey);
+    let profile = !hostKey ? NEW_HOST : counted ? await this.recordProfile(hostKey, { type: 'seen' }) : await this.recentProfile(hostKey);
     const count = async (): Promise<void> => {
       if (counted) return;
       counted = true;
-      profile = await this.deps.profiles.record(hostKey!, { type: 'seen' });
+      profile = await this.recordProfile(hostKey!, { type: 'seen' });
     };
     const record = (used: EngineRecord['used'], decision: EngineDecision, verification?: PageComparison): EngineRecord => {
       countEngineDecision(used, decision.action);
@@ -144,12 +154,31 @@ export class EngineRouter {
     }
     const verification = await this.compare(got, rendered, options);
     const markers = probe.ok ? probe.csrMarkers : [];
-    await this.deps.profiles.record(hostKey!, { type: 'verified', agreed: verification.agreed, similarity: verification.markdown, url, at: this.deps.clock().toISOString(), markers });
+    await this.recordProfile(hostKey!, { type: 'verified', agreed: verification.agreed, similarity: verification.markdown, url, at: this.deps.clock().toISOString(), markers });
     if (!verification.agreed) {
       this.deps.logger.info({ hostKey, url, verification, markers }, markers.length > 0 ? 'HTTP and browser results differ: these markers go to the browser on this host' : 'HTTP and browser results differ: host goes to the browser');
     }
     // Agreed: the served HTML makes the same page, so a 304 for it may stand for this result next time.
     return { ...rendered, engine: record('browser', next, verification), ...(verification.agreed && got.validators ? { validators: got.validators } : {}) };
+  }
+
+  /** The host's profile after `event` (a compare-and-set write), kept as the latest known. */
+  private async recordProfile(hostKey: string, event: Parameters<HostProfiles['record']>[1]): Promise<HostProfile> {
+    return this.keepProfile(hostKey, await this.deps.profiles.record(hostKey, event));
+  }
+
+  /** The host's profile as known here within PROFILE_READ_REUSE_MS, else read. */
+  private async recentProfile(hostKey: string): Promise<HostProfile> {
+    const known = this.recentProfiles.get(hostKey);
+    if (known && Date.now() - known.at < PROFILE_READ_REUSE_MS) return known.profile;
+    return this.keepProfile(hostKey, await this.deps.profiles.get(hostKey));
+  }
+
+  private keepProfile(hostKey: string, profile: HostProfile): HostProfile {
+    this.recentProfiles.delete(hostKey);
+    this.recentProfiles.set(hostKey, { profile, at: Date.now() });
+    if (this.recentProfiles.size > PROFILES_KEPT) this.recentProfiles.delete(this.recentProfiles.keys().next().value!);
+    return profile;
   }
 
   /** A verification's render: one at a time in this fetcher, with no spare context made for it. */

@@ -21,7 +21,10 @@ export class CancelCheck {
   private readonly known = new Map<string, { cancelled: true } | { readAt: number; read: Promise<boolean> }>();
   private readonly subs: Subscription[] = [];
 
-  constructor(private readonly log: Pick<EventLog, 'exists'>, nc: Pick<NatsConnection, 'subscribe'>, private readonly now: () => number = Date.now) {
+  constructor(
+    private readonly log: Pick<EventLog, 'exists'>, nc: Pick<NatsConnection, 'subscribe'>,
+    private readonly reuseMs = NOT_CANCELLED_REUSE_MS, private readonly now: () => number = Date.now,
+  ) {
     for (const kind of ['crawl', 'batch']) {
       this.subs.push(nc.subscribe(`${SUBJECT_ROOT}.${kind}.*.job.${cancelEventOf(kind)}`, {
         callback: (err, msg) => {
@@ -39,7 +42,7 @@ export class CancelCheck {
     const job = `${kind}.${id}`;
     const known = this.known.get(job);
     if (known && 'cancelled' in known) return true;
-    if (known && this.now() - known.readAt < NOT_CANCELLED_REUSE_MS) return known.read;
+    if (known && this.now() - known.readAt < this.reuseMs) return known.read;
     const read = this.log.exists({ kind, id, part: 'job', event });
     this.keep(job, { readAt: this.now(), read });
     // A failed read is not kept; a cancel read is kept for good (a cancel is final).

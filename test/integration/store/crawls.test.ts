@@ -80,6 +80,7 @@ storeContract('crawl store', 'crawls', (store) => {
     const { repeats: _, ...asRead } = { ...repeat('second', 'first', 20), markdown: '# 1', json: { price: 3 } };
     assert.deepEqual(await store().getCrawlPage('second', 'k1'), asRead, 'the content asked of it, not html, and no pointer');
     assert.deepEqual(await store().listCrawlPages('second', { afterRequestedSeq: 0, limit: 10 }), [asRead]);
+    assert.deepEqual(await store().getCrawlPage('second', 'k1', { asStored: true }), repeat('second', 'first', 20), 'as saved, for the projector');
     // Where the content is: the page itself, or the page it repeats (so a chain of recrawls points at the first).
     assert.deepEqual(await store().crawlPageOrigin('first', 'k1'), { crawlId: 'first', pageKey: 'k1', fields: ['markdown', 'html', 'json'] });
     assert.deepEqual(await store().crawlPageOrigin('second', 'k1'), { crawlId: 'first', pageKey: 'k1', fields: ['markdown', 'json'] });

@@ -128,8 +128,8 @@ export const CRAWL_JOBS: CollectionDef<CrawlJobDoc> = {
 
 /** Crawl pages: keyed by (crawl, page key), queried in requested order. */
 export interface CrawlPageStore {
-  /** The page as readers see it (a repeated page with its content: withRepeatedContent). */
-  getCrawlPage(crawlId: string, pageKey: string): Promise<CrawlPageDoc | null>;
+  /** The page as readers see it (a repeated page with its content: withRepeatedContent); `asStored`: as saved (the projector's fold). */
+  getCrawlPage(crawlId: string, pageKey: string, read?: { asStored?: boolean }): Promise<CrawlPageDoc | null>;
   /** Where a COMPLETED page's content is, without reading the content (null: no such page, or not completed). */
   crawlPageOrigin(crawlId: string, pageKey: string): Promise<CrawlPageOrigin | null>;
   saveCrawlPage(doc: CrawlPageDoc): Promise<void>;

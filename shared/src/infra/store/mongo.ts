@@ -129,9 +129,10 @@ export class MongoStore implements ReadModelStore {
     ]);
   }
 
-  async getCrawlPage(crawlId: string, pageKey: string): Promise<CrawlPageDoc | null> {
+  async getCrawlPage(crawlId: string, pageKey: string, read: { asStored?: boolean } = {}): Promise<CrawlPageDoc | null> {
     const doc = await this.getPage<CrawlPageDoc>('crawl_pages', crawlId, pageKey);
-    return doc ? (await withRepeatedContent([doc], this.repeatedContent))[0]! : null;
+    if (!doc) return null;
+    return read.asStored ? doc : (await withRepeatedContent([doc], this.repeatedContent))[0]!;
   }
 
   async crawlPageOrigin(crawlId: string, pageKey: string): Promise<CrawlPageOrigin | null> {

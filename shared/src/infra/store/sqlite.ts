@@ -136,9 +136,11 @@ export class SqliteStore implements ReadModelStore {
     this.conn.exec('CREATE INDEX IF NOT EXISTS crawl_pages_order ON crawl_pages (crawl_id, requested_seq)');
   }
 
-  async getCrawlPage(crawlId: string, pageKey: string): Promise<CrawlPageDoc | null> {
+  async getCrawlPage(crawlId: string, pageKey: string, read: { asStored?: boolean } = {}): Promise<CrawlPageDoc | null> {
     const row = this.conn.prepare('SELECT doc FROM crawl_pages WHERE crawl_id = ? AND page_key = ?').get(crawlId, pageKey) as { doc: string } | undefined;
-    return row ? (await withRepeatedContent([JSON.parse(row.doc) as CrawlPageDoc], this.repeatedContent))[0]! : null;
+    if (!row) return null;
+    const doc = JSON.parse(row.doc) as CrawlPageDoc;
+    return read.asStored ? doc : (await withRepeatedContent([doc], this.repeatedContent))[0]!;
   }
 
   async crawlPageOrigin(crawlId: string, pageKey: string): Promise<CrawlPageOrigin | null> {

@@ -76,7 +76,8 @@ export const crawlPagesReadModel: ReadModel<CrawlPageDoc, CrawlPageHydrated> = {
   name: 'crawl-pages',
   handles: ['page_requested', 'page_completed', 'page_failed'],
   accepts: (event) => event.kind === 'crawl',
-  load: (store, event) => store.getCrawlPage(event.id, event.part),
+  // As saved: a later event of a page that repeats another keeps the pointer, not a copy.
+  load: (store, event) => store.getCrawlPage(event.id, event.part, { asStored: true }),
   save: (store, doc) => store.saveCrawlPage(doc),
   hydrate,
   evolve,

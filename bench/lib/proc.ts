@@ -50,7 +50,8 @@ export type ProcessKind = 'chromium' | 'nats' | 'supervisor' | 'service' | 'othe
 export function classify(cmdline: string): { kind: ProcessKind; name: string } {
   const service = /dist\/services\/([\w-]+)\//.exec(cmdline);
   if (service) return { kind: 'service', name: service[1]! };
-  if (/chrom|headless_shell/i.test(cmdline)) return { kind: 'chromium', name: 'chromium' };
+  // Chromium's network service is started as `/proc/self/exe --type=utility …`: no name in it.
+  if (/chrom|headless_shell|^\/proc\/self\/exe --type=/i.test(cmdline)) return { kind: 'chromium', name: 'chromium' };
   if (/nats-server/.test(cmdline)) return { kind: 'nats', name: 'nats-server' };
   if (/scripts\/start\.js/.test(cmdline)) return { kind: 'supervisor', name: 'supervisor' };
   if (/scripts\/service-host\.js/.test(cmdline)) return { kind: 'service', name: 'service-host' };

@@ -57,6 +57,20 @@ export interface MultiPageJobDeps extends JobServiceDeps {
  */
 export interface DataItem<E> { present?: () => E | Promise<E>; bytes: number; resume: number; stop?: boolean }
 
+/** Entries of one part of `data` as they are read, and then the cursor its `next` resumes from. */
+export interface DataPart<E> { entries: AsyncIterable<E>; nextCursor: () => number | undefined }
+
+/**
+ * A GET answer in parts, so that it is written page by page (routes/streamed-view.ts) and
+ * never held whole: the fields beside `data`, the entries, and `next`, known once the
+ * entries have been read to their end.
+ */
+export interface JobViewParts<View> {
+  head: Omit<View, 'data' | 'next'>;
+  data: AsyncIterable<unknown>;
+  next: () => string | undefined;
+}
+
 export abstract class JobService<Doc extends JobDoc, Req, Created, View, Item> {
   /** The job's kind, its name in messages ('crawl', 'batch scrape') and its API path. */
   protected abstract readonly kind: MultiPageKind;
@@ -66,8 +80,8 @@ export abstract class JobService<Doc extends JobDoc, Req, Created, View, Item> {
   constructor(protected readonly deps: MultiPageJobDeps) {}
 
   abstract submit(caller: Caller, request: Req): Promise<Created>;
-  /** The GET answer for a job read with `own` (a long-poll reads the document first). */
-  abstract view(doc: Doc, cursor?: string): Promise<View>;
+  /** The GET answer for a job read with `own` (a long-poll reads the document first), in parts. */
+  abstract view(doc: Doc, cursor?: string): Promise<JobViewParts<View>>;
   abstract list(caller: Caller, page: Page): Promise<Item[]>;
   protected abstract load(id: string): Promise<Doc | null>;
 
@@ -107,33 +121,42 @@ export abstract class JobService<Doc extends JobDoc, Req, Created, View, Item> {
     };
   }
 
-  /** The URL of the next part of a job's `data`. */
-  protected nextUrl(id: string, cursor: number): string {
-    return `${this.deps.publicBaseUrl}/api/v1${this.path}/${encodeURIComponent(id)}?cursor=${cursor}`;
+  /** The URL of the next part of a job's `data`, once `part` has been read (undefined: none). */
+  protected nextUrl(id: string, part: DataPart<unknown>): () => string | undefined {
+    return () => {
+      const cursor = part.nextCursor();
+      return cursor === undefined ? undefined : `${this.deps.publicBaseUrl}/api/v1${this.path}/${encodeURIComponent(id)}?cursor=${cursor}`;
+    };
   }
 
   /**
-   * One part of `data`, read chunk by chunk from `from`, bounded by dataMaxBytes (at least one
-   * entry). `read(cursor)` gives the next chunk after a cursor (empty at the end); the part
-   * ends early at a `stop` item or when the bytes run out, with the cursor to resume from.
+   * One part of `data`, read chunk by chunk from `from` as the answer is written, bounded by
+   * dataMaxBytes (at least one entry). `read(cursor)` gives the next chunk after a cursor
+   * (empty at the end); the part ends early at a `stop` item or when the bytes run out, and
+   * `nextCursor()` then says where to resume (once the entries have been read to their end).
    */
-  protected async dataPart<E>(from: number, read: (cursor: number) => Promise<DataItem<E>[]>, last: { chunk: number; openEnded: boolean }): Promise<{ data: E[]; nextCursor?: number }> {
+  protected dataPart<E>(from: number, read: (cursor: number) => Promise<DataItem<E>[]>, last: { chunk: number; openEnded: boolean }): DataPart<E> {
     const maxBytes = this.deps.dataMaxBytes ?? JOB_DATA_MAX_BYTES;
-    const data: E[] = [];
-    let bytes = 0;
-    let cursor = from;
-    for (;;) {
-      const items = await read(cursor);
-      for (const item of items) {
-        if (item.stop) return { data, nextCursor: cursor };
-        if (item.present) {
-          if (data.length > 0 && bytes + item.bytes > maxBytes) return { data, nextCursor: cursor };
-          data.push(await item.present());
-          bytes += item.bytes;
+    let nextCursor: number | undefined;
+    async function* entries(): AsyncGenerator<E> {
+      let bytes = 0;
+      let sent = 0;
+      let cursor = from;
+      for (;;) {
+        const items = await read(cursor);
+        for (const item of items) {
+          if (item.stop) return void (nextCursor = cursor);
+          if (item.present) {
+            if (sent > 0 && bytes + item.bytes > maxBytes) return void (nextCursor = cursor);
+            yield await item.present();
+            sent++;
+            bytes += item.bytes;
+          }
+          cursor = item.resume;
         }
-        cursor = item.resume;
+        if (items.length < last.chunk) return void (last.openEnded && (nextCursor = cursor));
       }
-      if (items.length < last.chunk) return last.openEnded ? { data, nextCursor: cursor } : { data };
     }
+    return { entries: entries(), nextCursor: () => nextCursor };
   }
 }

@@ -162,6 +162,21 @@ describe('browser pool', () => {
     }
   });
 
+  test('Chromium runs its network service and compositor in the browser process: browser, zygotes and renderers only', async () => {
+    await until(() => browserPids().length === 0);
+    const capturer = await startCapturer({ poolSize: 1, spareContexts: 0 });
+    try {
+      const page = capturer.capture(site.url('/slow?process-types'), opts(), ctx());
+      await until(() => site.hits.has('/slow?process-types'));
+      const types = new Set(chromiumProcesses().map((p) => /--type=(\S+)/.exec(p.cmdline)?.[1] ?? 'browser'));
+      assert.equal((await page).statusCode, 200);
+      assert.ok(types.has('renderer'), `a renderer is running: ${JSON.stringify([...types])}`);
+      assert.deepEqual([...types].filter((t) => !['browser', 'zygote', 'renderer'].includes(t)), [], `no other Chromium process: ${JSON.stringify(chromiumProcesses())}`);
+    } finally {
+      await capturer.stop();
+    }
+  });
+
   test('stop() fails running captures and leaves no Chromium process', async () => {
     const capturer = await startCapturer({ poolSize: 1, spareContexts: 0 });
     assert.ok(chromiumProcesses().length > 0);

@@ -28,10 +28,13 @@ describe('auto: verification renders', () => {
   const seen: CaptureContext[] = [];
   let active = 0;
   let mostAtOnce = 0;
+  /** Contexts still open (the previous capture's closing in the background) when each capture began. */
+  const openAtStart: number[] = [];
 
   // The real capturer, counted: how many captures run at once, and with what context.
   const router = (): EngineRouter => testRouter(nc, async (url, options, cctx) => {
     seen.push(cctx);
+    openAtStart.push(capturer.stats().openContexts);
     mostAtOnce = Math.max(mostAtOnce, ++active);
     try {
       return await capturer.capture(url, options, cctx);
@@ -39,7 +42,7 @@ describe('auto: verification renders', () => {
       active--;
     }
   });
-  const reset = () => { seen.length = 0; active = 0; mostAtOnce = 0; };
+  const reset = () => { seen.length = 0; openAtStart.length = 0; active = 0; mostAtOnce = 0; };
 
   before(async () => {
     server = await startNatsServer();
@@ -58,7 +61,7 @@ describe('auto: verification renders', () => {
     await server.stop();
   });
 
-  test('given an unknown host, when four of its pages are fetched at once, then they are verified one render at a time, with no spare', async () => {
+  test('given an unknown host, when four of its pages are fetched at once, then they are verified one render at a time, each after the previous one\'s context closed, with no spare', async () => {
     reset();
     const r = router();
     const pages = await Promise.all([0, 1, 2, 3].map((n) => r.fetch('crawl', site.url(`/p${n}`), opts({ formats: ['markdown'] }), ctx())));
@@ -70,6 +73,7 @@ describe('auto: verification renders', () => {
     assert.equal(seen.length, 4);
     assert.equal(mostAtOnce, VERIFY_RENDERS_AT_ONCE);
     assert.ok(seen.every((c) => c.refillsSpare === false));
+    assert.deepEqual(openAtStart, [0, 0, 0, 0], 'each verification began once the previous one\'s context had closed');
     // A spare is prepared in the background in a few hundred ms: none has come after 1.5 s.
     await capturer.idle();
     await sleep(1_500);

@@ -4,6 +4,9 @@
 // Store), to check what the gateway records and how it presents and pages results.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import Fastify from 'fastify';
+import type { TSchema } from '@sinclair/typebox';
+import { BatchJobView } from '../../../shared/src/api/index.js';
 import { makeEvent, type AnyEvent, type PageResultPayload } from '../../../shared/src/domain/events/index.js';
 import { apiKeyId, newId } from '../../../shared/src/infra/ids.js';
 import type { EventLog } from '../../../shared/src/infra/nats/event-log.js';
@@ -13,6 +16,17 @@ import type { ProjectionWaiter } from '../../../services/gateway/src/projection-
 import { startGateway, type GatewayApp, type GatewayHarness } from '../../support/gateway.js';
 
 const KEY = 'batch_test_key_0000000001';
+
+/** `value` serialized by a route whose 200 answer has `schema` (as Fastify did for the whole view). */
+async function schemaSerialized(schema: TSchema, value: unknown): Promise<string> {
+  const app = Fastify();
+  app.get('/', { schema: { response: { 200: schema } } }, async () => value);
+  try {
+    return (await app.inject({ method: 'GET', url: '/' })).body;
+  } finally {
+    await app.close();
+  }
+}
 const FREE = 'batch_test_key_0000000002';
 
 describe('gateway batch scrape API', () => {
@@ -74,7 +88,11 @@ describe('gateway batch scrape API', () => {
     const pages = ((await log.history('batch', id))[0]!.data as any).pages as { pageKey: string }[];
     const big = (n: number): string => `${n}`.repeat(4 * 1024 * 1024);
     for (const [i, p] of pages.slice(0, 3).entries()) await complete(id, p.pageKey, { markdown: big(i), links: ['https://x.test/'] });
-    const first = (await get(`/api/v1/batch/scrape/${id}`)).json();
+    const firstRes = await get(`/api/v1/batch/scrape/${id}`);
+    const first = firstRes.json();
+    // Written page by page (routes/streamed-view.ts), yet exactly what the response schema serializes.
+    assert.equal(firstRes.headers['content-length'], undefined);
+    assert.equal(firstRes.body, await schemaSerialized(BatchJobView, first));
     assert.deepEqual(first.data.map((d: any) => d.status), ['COMPLETED', 'COMPLETED']);
     assert.equal(first.data[0].markdown.length, 4 * 1024 * 1024);
     assert.deepEqual(first.data[0].metadata, { title: pages[0]!.pageKey, description: '' });

@@ -51,6 +51,7 @@ describe('/proc parsing', () => {
   test('processes are classified by command line', () => {
     assert.deepEqual(classify('/usr/bin/node --enable-source-maps /repo/dist/services/fetcher/src/main.js'), { kind: 'service', name: 'fetcher' });
     assert.equal(classify('/usr/lib/chromium/chromium-headless-shell --type=renderer').kind, 'chromium');
+    assert.equal(classify('/proc/self/exe --type=utility --utility-sub-type=network.mojom.NetworkService --lang=en-US').kind, 'chromium');
     assert.equal(classify('nats-server -js -a 127.0.0.1').kind, 'nats');
     assert.equal(classify('/usr/bin/node /repo/dist/scripts/start.js').kind, 'supervisor');
     assert.deepEqual(classify('/usr/bin/node --optimize-for-size /repo/dist/scripts/service-host.js projector:0 crawler-frontier:0'), { kind: 'service', name: 'service-host' });

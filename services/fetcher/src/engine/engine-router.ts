@@ -181,13 +181,18 @@ export class EngineRouter {
     return profile;
   }
 
-  /** A verification's render: one at a time in this fetcher, with no spare context made for it. */
+  /**
+   * A verification's render: one at a time in this fetcher, with no spare context made for
+   * it. The next one starts once this one's context has closed (after the answer, which
+   * does not wait for it), not beside its renderer process still exiting.
+   */
   private async verifyRender(url: string, options: ResolvedScrapeOptions, ctx: CaptureContext): Promise<CaptureResult> {
     const release = await this.verifyRenders.acquire(ctx.signal);
+    let closed: Promise<void> = Promise.resolve();
     try {
-      return await this.deps.capture(url, options, { ...ctx, refillsSpare: false });
+      return await this.deps.capture(url, options, { ...ctx, refillsSpare: false, tornDown: (teardown) => { closed = teardown; } });
     } finally {
-      release();
+      void closed.catch(() => undefined).finally(release);
     }
   }
 

@@ -14,7 +14,7 @@ import type { Caller } from '../plugins/auth.js';
 import { checkSubmittedUrl } from '../url-policy.js';
 import { entryBytes, presentPage, type BatchPresentDeps } from './present.js';
 import type { BatchJobView, BatchListItem, BatchPageEntry } from '../../../../shared/src/api/index.js';
-import { JobService, recordJob, type DataItem, type MultiPageJobDeps } from '../job-service.js';
+import { JobService, recordJob, type DataItem, type JobViewParts, type MultiPageJobDeps } from '../job-service.js';
 
 export const BATCH_LIMITS = {
   /** Page documents read from the store per query. */
@@ -111,7 +111,7 @@ export class BatchService extends JobService<BatchJobDoc, BatchScrapeRequest, Ba
     return { valid, invalid, ...(firstError ? { firstError } : {}) };
   }
 
-  async view(doc: BatchJobDoc, cursor?: string): Promise<BatchJobView> {
+  async view(doc: BatchJobDoc, cursor?: string): Promise<JobViewParts<BatchJobView>> {
     const read = async (from: number): Promise<DataItem<BatchPageEntry>[]> => {
       const chunk = doc.pages.slice(from, from + BATCH_LIMITS.chunk);
       const keys = chunk.filter((p) => p.status === 'COMPLETED').map((p) => p.pageKey);
@@ -121,13 +121,8 @@ export class BatchService extends JobService<BatchJobDoc, BatchScrapeRequest, Ba
         return { present: () => presentPage(doc, page, from + offset, result, this.deps.present), bytes: entryBytes(result), resume: from + offset + 1 };
       });
     };
-    const { data, nextCursor } = await this.dataPart(cursor === undefined ? 0 : Number(cursor), read, { chunk: BATCH_LIMITS.chunk, openEnded: false });
-    return {
-      ...toBatchSummary(doc),
-      ...this.common(doc),
-      data,
-      ...(nextCursor !== undefined ? { next: this.nextUrl(doc.id, nextCursor) } : {}),
-    };
+    const part = this.dataPart(cursor === undefined ? 0 : Number(cursor), read, { chunk: BATCH_LIMITS.chunk, openEnded: false });
+    return { head: { ...toBatchSummary(doc), ...this.common(doc) }, data: part.entries, next: this.nextUrl(doc.id, part) };
   }
 
   async list(caller: Caller, page: Page): Promise<BatchListItem[]> {

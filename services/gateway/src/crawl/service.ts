@@ -13,7 +13,7 @@ import type { Caller } from '../plugins/auth.js';
 import { checkSubmittedUrl } from '../url-policy.js';
 import { isFinalStatus, payloadUrls, type CrawlJobView, type CrawlListItem, type CrawlPageEntry } from '../../../../shared/src/api/index.js';
 import { jsonBytes } from '../json-bytes.js';
-import { JobService, recordJob, type DataItem, type MultiPageJobDeps } from '../job-service.js';
+import { JobService, recordJob, type DataItem, type JobViewParts, type MultiPageJobDeps } from '../job-service.js';
 import type { Slowed } from '../../../../shared/src/domain/host-pace.js';
 
 /** Pages read from the store per query. */
@@ -62,7 +62,7 @@ export class CrawlService extends JobService<CrawlJobDoc, CrawlRequest, { id: st
     return page?.status === 'COMPLETED' ? page.document : undefined;
   }
 
-  async view(doc: CrawlJobDoc, cursor?: string): Promise<CrawlJobView> {
+  async view(doc: CrawlJobDoc, cursor?: string): Promise<JobViewParts<CrawlJobView>> {
     const running = !isFinalStatus(doc.status);
     // A finished crawl's part is its COMPLETED pages (before a cancel's freeze point); a
     // running crawl's stops at the first page still PENDING (FAILED ones are passed, as the
@@ -77,15 +77,17 @@ export class CrawlService extends JobService<CrawlJobDoc, CrawlRequest, { id: st
       }));
     // Operational state, not the log's: a status without it is still right, only less telling.
     const slowed = running && this.deps.slowedHost ? await this.deps.slowedHost(new URL(doc.startUrl).host).catch(() => undefined) : undefined;
-    const { data, nextCursor } = await this.dataPart(cursor === undefined ? 0 : Number(cursor), read, { chunk: PAGES_PER_READ, openEnded: running });
+    const part = this.dataPart(cursor === undefined ? 0 : Number(cursor), read, { chunk: PAGES_PER_READ, openEnded: running });
     return {
-      ...(await this.summary(doc)),
-      ...this.common(doc),
-      ...(!running && doc.completedAt ? { completedAt: doc.completedAt } : {}),
-      ...(doc.blockedHosts?.length ? { blockedHosts: doc.blockedHosts } : {}),
-      ...(slowed ? { slowed } : {}),
-      data,
-      ...(nextCursor !== undefined ? { next: this.nextUrl(doc.id, nextCursor) } : {}),
+      head: {
+        ...(await this.summary(doc)),
+        ...this.common(doc),
+        ...(!running && doc.completedAt ? { completedAt: doc.completedAt } : {}),
+        ...(doc.blockedHosts?.length ? { blockedHosts: doc.blockedHosts } : {}),
+        ...(slowed ? { slowed } : {}),
+      },
+      data: part.entries,
+      next: this.nextUrl(doc.id, part),
     };
   }
 

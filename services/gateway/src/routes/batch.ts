@@ -7,7 +7,7 @@ import type { ScreenshotInfo } from '../../../../shared/src/infra/store/index.js
 import type { RouteDeps } from '../deps.js';
 import { BatchService } from '../batch/service.js';
 import {
-  BatchCreated, BatchGetQuery, BatchPageActionParams, BatchPageParams, BatchJobView, BatchListItem, JobCancelled, payloadUrls, screenshotMediaType,
+  BatchCreated, BatchGetQuery, BatchPageActionParams, BatchPageParams, BatchJobView, BatchListItem, BatchPageEntry, JobCancelled, payloadUrls, screenshotMediaType,
 } from '../../../../shared/src/api/index.js';
 import { jobRoutes } from './job-routes.js';
 import { payloadBytes, sendStoredDocument, storedBytes } from './stored-document.js';
@@ -28,7 +28,7 @@ export const batchRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, dep
     kind: 'batch',
     path: '/batch/scrape',
     service: batches,
-    schemas: { request: BatchScrapeRequestSchema, created: BatchCreated, getQuery: BatchGetQuery, view: BatchJobView, listItem: BatchListItem, cancelled: JobCancelled },
+    schemas: { request: BatchScrapeRequestSchema, created: BatchCreated, getQuery: BatchGetQuery, view: BatchJobView, entry: BatchPageEntry, listItem: BatchListItem, cancelled: JobCancelled },
     moreErrors: [413],
     summaries: {
       submit: 'Start a batch scrape of 1-100 URLs',

@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { CrawlRequestSchema } from '../../../../shared/src/domain/crawl-options.js';
 import type { RouteDeps } from '../deps.js';
 import { CrawlService } from '../crawl/service.js';
-import { CrawlCreated, CrawlGetQuery, CrawlJobView, CrawlListItem, CrawlPageParams, JobCancelled } from '../../../../shared/src/api/index.js';
+import { CrawlCreated, CrawlGetQuery, CrawlJobView, CrawlListItem, CrawlPageEntry, CrawlPageParams, JobCancelled } from '../../../../shared/src/api/index.js';
 import { jobRoutes } from './job-routes.js';
 import { slowedHostReader } from '../../../../shared/src/domain/host-pace.js';
 import { payloadBytes, sendStoredDocument } from './stored-document.js';
@@ -20,7 +20,7 @@ export const crawlRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, dep
     kind: 'crawl',
     path: '/crawl',
     service: crawls,
-    schemas: { request: CrawlRequestSchema, created: CrawlCreated, getQuery: CrawlGetQuery, view: CrawlJobView, listItem: CrawlListItem, cancelled: JobCancelled },
+    schemas: { request: CrawlRequestSchema, created: CrawlCreated, getQuery: CrawlGetQuery, view: CrawlJobView, entry: CrawlPageEntry, listItem: CrawlListItem, cancelled: JobCancelled },
     summaries: {
       submit: 'Start a crawl job',
       get: 'Get a crawl job, with its pages once finished; with waitMs, once it is finished (long-poll)',

@@ -1,7 +1,8 @@
 // The routes every multi-page job kind has, written once (spec "Crawl", "Batch scrape"):
 // POST <path> starts a job, GET <path>/:id reads it (a part of its pages; with waitMs, once
 // finished: long-poll), DELETE <path>/:id cancels it, GET <path> lists the caller's jobs.
-// Handlers are thin: the kind's schemas validate, its service (../job-service.ts) acts.
+// Handlers are thin: the kind's schemas validate, its service (../job-service.ts) acts; a
+// GET's pages are written as they are read (streamed-view.ts).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type TSchema } from '@sinclair/typebox';
 import type { MultiPageKind } from '../../../../shared/src/domain/events/job.js';
@@ -9,13 +10,15 @@ import type { RouteDeps } from '../deps.js';
 import type { JobDoc, JobService } from '../job-service.js';
 import { IdParams, Pagination, ProblemSchema } from '../../../../shared/src/api/index.js';
 import { longPoll } from './long-poll.js';
+import { sendStreamedView } from './streamed-view.js';
 
 export interface JobRoutes {
   kind: MultiPageKind;
   /** Under /api/v1: '/crawl', '/batch/scrape'. */
   path: string;
   service: JobService<JobDoc, never, unknown, unknown, unknown>;
-  schemas: { request: TSchema; created: TSchema; getQuery: TSchema; view: TSchema; listItem: TSchema; cancelled: TSchema };
+  /** `entry`: one item of the view's `data` (the answer is written entry by entry, streamed-view.ts). */
+  schemas: { request: TSchema; created: TSchema; getQuery: TSchema; view: TSchema; entry: TSchema; listItem: TSchema; cancelled: TSchema };
   /** Problem statuses beside 400, 401, 404, 409 and 429 (a batch's 413). */
   moreErrors?: readonly number[];
   summaries: { submit: string; get: string; cancel: string; list: string };
@@ -36,7 +39,7 @@ export const jobRoutes = (spec: JobRoutes): FastifyPluginAsyncTypebox<RouteDeps>
     const { id } = request.params;
     const query = request.query as { cursor?: string; waitMs?: number };
     const doc = await longPoll(deps.waits, request, reply, { kind: spec.kind, id, waitMs: query.waitMs }, () => jobs.own(request.caller, id));
-    return jobs.view(doc, query.cursor);
+    return sendStreamedView(reply, await jobs.view(doc, query.cursor), schemas.entry);
   });
 
   app.delete(`${path}/:id`, {

@@ -32,10 +32,25 @@ export interface BrowserHostOptions {
 }
 
 /**
- * Flags added to the shared CHROMIUM_ARGS. WebRTC can open UDP sockets to any address
- * (STUN/TURN) outside the HTTP proxy: only proxied TCP is allowed for it.
+ * Features Playwright enables itself (its chromiumSwitches): Chromium keeps only the last
+ * --enable-features, so ours repeats them.
  */
-export const FETCHER_CHROMIUM_ARGS = ['--force-webrtc-ip-handling-policy=disable_non_proxied_udp'];
+const PLAYWRIGHT_ENABLED_FEATURES = ['CDPScreenshotNewSurface', 'SkipListAccountsWithoutGaiaCookies'];
+
+/**
+ * Flags added to the shared CHROMIUM_ARGS. WebRTC can open UDP sockets to any address
+ * (STUN/TURN) outside the HTTP proxy: only proxied TCP is allowed for it. The network
+ * service and the GPU process (with the GPU off, only the software compositor) run as
+ * threads of the browser process: two processes fewer, each with its own copy of
+ * Chromium's base memory, for a service that keeps one browser (docs/benchmarks.md,
+ * issue 21 ninth session). A crash of either then ends the browser, which the pool
+ * launches again. The zygotes stay: without them every renderer starts from exec.
+ */
+export const FETCHER_CHROMIUM_ARGS = [
+  '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+  `--enable-features=${[...PLAYWRIGHT_ENABLED_FEATURES, 'NetworkServiceInProcess2'].join(',')}`,
+  '--in-process-gpu',
+];
 
 export class BrowserHost {
   private browser: Browser | undefined;

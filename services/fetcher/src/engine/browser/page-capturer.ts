@@ -44,6 +44,12 @@ export interface CaptureContext {
    * instead of requesting it again, and navigates to its final URL.
    */
   served?: ServedResponse;
+  /**
+   * Told when this capture's context and proxy are closed, after its answer (they close in
+   * the background). Verification renders wait for it before the next one starts, so
+   * Chromium never holds a closing renderer beside a new one for them.
+   */
+  tornDown?: (closed: Promise<void>) => void;
 }
 
 /** What one capture holds open, closed after its answer (PageCapturer.dispose). */
@@ -128,11 +134,13 @@ export class PageCapturer {
         if (held.refillSpare) this.refillSpare();
         // Answer first, tear down after: the context and proxy close in the background,
         // still inside the slot (so the pool's bound holds), tracked until done.
-        this.track(this.dispose(held).finally(() => {
+        const closed = this.dispose(held).finally(() => {
           release();
           this.scheduleIdleClose();
           void this.host?.closeRetired();
-        }));
+        });
+        this.track(closed);
+        ctx.tornDown?.(closed);
       }
     })();
     this.running.add(job);

@@ -253,10 +253,10 @@ function mainContent(document: Document, base: URL, input: ExtractInput, title: 
   const readerable = isProbablyReaderable(document);
   removeBoilerplateByName(document.body);
   const backup = readerable ? undefined : (document.body.cloneNode(true) as Element);
-  const lead = collectLead(document, title.title);
+  const lead = collectLead(document, title.title, input.url);
   const containers = semanticContainers(document.body);
   const grids = GRID_PAGES.has(title.declaredType) ? collectGrids(document.body) : [];
-  const article = extractMainContent(document, title);
+  const article = extractMainContent(document, { ...title, url: input.url });
   if (article && (readerable || textLength(article) >= MIN_ARTICLE_SHARE * textLength(backup!))) {
     removeNavigation(article);
     restoreLead(article, lead);

@@ -2,6 +2,7 @@
 // whole page (navigation and footers included: that is where a site's structure lives),
 // before onlyMainContent / includeTags / excludeTags narrow the content.
 import { resolveHttpUrl } from './dom.js';
+import { elementsWhere } from './text.js';
 
 /**
  * Absolute http(s) URLs of <a href> and <area href>, in page order, deduplicated.
@@ -10,7 +11,7 @@ import { resolveHttpUrl } from './dom.js';
  */
 export function extractLinks(document: Document, base: URL): string[] {
   const seen = new Set<string>();
-  for (const el of document.querySelectorAll('a[href], area[href]')) {
+  for (const el of elementsWhere(document, (el) => (el.localName === 'a' || el.localName === 'area') && el.hasAttribute('href'))) {
     const href = el.getAttribute('href') ?? '';
     if (href.trimStart().startsWith('#')) continue;
     const url = resolveHttpUrl(href, base);

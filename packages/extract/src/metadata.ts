@@ -30,6 +30,7 @@
 //   dir            <html dir> (ltr / rtl)
 import type { MetadataExtras, ExtractMetadata } from './types.js';
 import { resolveHttpUrl } from './dom.js';
+import { elementsWhere } from './text.js';
 import { readJsonLd } from './json-ld.js';
 
 export interface MetadataContext {
@@ -108,7 +109,7 @@ function survey(document: Document): Survey {
   const meta = new Map<string, string>();
   const links = new Map<string, string>();
   let title = '';
-  for (const el of document.querySelectorAll('meta, link, title')) {
+  for (const el of elementsWhere(document, (el) => el.localName === 'meta' || el.localName === 'link' || el.localName === 'title')) {
     if (el.nodeName === 'TITLE') {
       if (!title && !el.closest('svg')) title = clean(el.textContent);
     } else if (el.nodeName === 'META') {

@@ -16,6 +16,7 @@
 //   anything else           -> the text (textContent)
 // An item reached again through itemref (a cycle) is "ERROR", as the standard says.
 import { resolveHttpUrl } from './dom.js';
+import { elementsWhere } from './text.js';
 
 export interface MicrodataItem {
   type: string[];
@@ -31,7 +32,7 @@ const HREF_ELEMENTS = new Set(['A', 'AREA', 'LINK']);
 
 export function readMicrodata(document: Document, base: URL): MicrodataItem[] {
   const items: MicrodataItem[] = [];
-  for (const el of document.querySelectorAll('[itemscope]')) {
+  for (const el of elementsWhere(document, (el) => el.hasAttribute('itemscope'))) {
     if (!el.hasAttribute('itemprop')) items.push(readItem(el, document, base, new Set(), 0));
   }
   return items;

@@ -24,6 +24,7 @@
 import { jsonLdBlocks } from './json-ld.js';
 import { readMicrodata, type MicrodataItem } from './microdata.js';
 import { resolveHttpUrl } from './dom.js';
+import { elementsWhere } from './text.js';
 
 export interface StructuredData {
   jsonLd: unknown[];
@@ -57,7 +58,7 @@ function readMetaProperties(document: Document, base: URL) {
   const openGraph: Record<string, string | string[]> = {};
   const twitter: Record<string, string | string[]> = {};
   let count = 0;
-  for (const meta of document.querySelectorAll('meta[property], meta[name]')) {
+  for (const meta of elementsWhere(document, (el) => el.localName === 'meta' && (el.hasAttribute('property') || el.hasAttribute('name')))) {
     // Open Graph is specified with `property`, Twitter with `name`; pages mix both up.
     const key = (meta.getAttribute('property') || meta.getAttribute('name') || '').trim().toLowerCase();
     const target = OG_NAMESPACES.test(key) ? openGraph : key.startsWith('twitter:') ? twitter : undefined;

@@ -73,9 +73,13 @@ const PAGE_BUILDERS = ['elementor', 'wpb', 'vc', 'et', 'fl', 'tve', 'thrv', 'sit
  */
 const MODIFIER_HEADS = new Set(['category', 'tag', 'term', 'has', 'with', 'is', 'no', 'non', 'not', 'format', 'status', 'type', ...PAGE_BUILDERS]);
 
-/** Names of an element: its id and each class, each split into lower-case words ("postShare-bar" -> post share bar). */
+/**
+ * Names of an element: its id, each class and its microdata property (schema.org's names for
+ * the role of a part: itemprop="author" is the author box, "articleBody" the article), each
+ * split into lower-case words ("postShare-bar" -> post share bar).
+ */
 export function nameTokens(el: Element): string[][] {
-  const raw = `${el.getAttribute('id') ?? ''} ${el.getAttribute('class') ?? ''}`;
+  const raw = `${el.getAttribute('id') ?? ''} ${el.getAttribute('class') ?? ''} ${el.getAttribute('itemprop') ?? ''}`;
   if (!raw.trim()) return [];
   const tokens: string[][] = [];
   for (const token of raw.split(/\s+/)) {
@@ -152,15 +156,16 @@ interface NameJudgement {
 const UNNAMED: NameJudgement = { verdict: 'none', comments: false };
 
 /**
- * What an element's names say, judged once per distinct id and class pair: a page repeats a
+ * What an element's names say, judged once per distinct id, class and itemprop: a page repeats a
  * few class names on thousands of elements, and each judgement splits the names into words
  * and tests every word against every boilerplate prefix.
  */
 function judgeElement(el: Element, judged: Map<string, NameJudgement>): NameJudgement {
   const id = el.getAttribute('id');
   const cls = el.getAttribute('class');
-  if (!id && !cls) return UNNAMED;
-  const key = `${id ?? ''} ${cls ?? ''}`;
+  const prop = el.getAttribute('itemprop');
+  if (!id && !cls && !prop) return UNNAMED;
+  const key = `${id ?? ''} ${cls ?? ''} ${prop ?? ''}`;
   let judgement = judged.get(key);
   if (!judgement) {
     const tokens = nameTokens(el);

@@ -73,9 +73,13 @@ const PAGE_BUILDERS = ['elementor', 'wpb', 'vc', 'et', 'fl', 'tve', 'thrv', 'sit
  */
 const MODIFIER_HEADS = new Set(['category', 'tag', 'term', 'has', 'with', 'is', 'no', 'non', 'not', 'format', 'status', 'type', ...PAGE_BUILDERS]);
 
-/** Names of an element: its id and each class, each split into lower-case words ("postShare-bar" -> post share bar). */
+/**
+ * Names of an element: its id, each class and its microdata property (schema.org's names for
+ * the role of a part: itemprop="author" is the author box, "articleBody" the article), each
+ * split into lower-case words ("postShare-bar" -> post share bar).
+ */
 export function nameTokens(el: Element): string[][] {
-  const raw = `${el.getAttribute('id') ?? ''} ${el.getAttribute('class') ?? ''}`;
+  const raw = `${el.getAttribute('id') ?? ''} ${el.getAttribute('class') ?? ''} ${el.getAttribute('itemprop') ?? ''}`;
   if (!raw.trim()) return [];
   const tokens: string[][] = [];
   for (const token of raw.split(/\s+/)) {
@@ -144,6 +148,33 @@ const MIXED_MAX_LINK_DENSITY = 0.5;
 /** Elements never judged by name: the document's skeleton and the title. */
 const NEVER = new Set(['HTML', 'BODY', 'MAIN', 'ARTICLE', 'H1']);
 
+interface NameJudgement {
+  verdict: NameVerdict;
+  /** A name of a comment thread (removed however much text it holds). */
+  comments: boolean;
+}
+const UNNAMED: NameJudgement = { verdict: 'none', comments: false };
+
+/**
+ * What an element's names say, judged once per distinct id, class and itemprop: a page repeats a
+ * few class names on thousands of elements, and each judgement splits the names into words
+ * and tests every word against every boilerplate prefix.
+ */
+function judgeElement(el: Element, judged: Map<string, NameJudgement>): NameJudgement {
+  const id = el.getAttribute('id');
+  const cls = el.getAttribute('class');
+  const prop = el.getAttribute('itemprop');
+  if (!id && !cls && !prop) return UNNAMED;
+  const key = `${id ?? ''} ${cls ?? ''} ${prop ?? ''}`;
+  let judgement = judged.get(key);
+  if (!judgement) {
+    const tokens = nameTokens(el);
+    judgement = { verdict: judgeName(tokens), comments: tokens.some((words) => words.some((w) => COMMENT_NAME.test(w) && !NOT_BOILERPLATE.test(w))) };
+    judged.set(key, judgement);
+  }
+  return judgement;
+}
+
 export interface BoilerplateRemoval {
   /** How many elements were removed. */
   removed: number;
@@ -158,18 +189,17 @@ export function removeBoilerplateByName(root: Element): BoilerplateRemoval {
   const stats = textStats(root);
   const total = stats.get(root)?.text ?? 0;
   let removed = 0;
+  const judged = new Map<string, NameJudgement>();
   // A removed element's subtree is not visited (walkElements skips detached elements).
   for (const el of walkElements(root)) {
     if (NEVER.has(el.nodeName)) continue;
-    const tokens = nameTokens(el);
-    const verdict = judgeName(tokens);
+    const { verdict, comments } = judgeElement(el, judged);
     const byTag = CHROME_TAGS.has(el.nodeName);
     if (verdict === 'content' || (!byTag && verdict === 'none')) continue;
     const s = stats.get(el);
     const share = total && s ? s.text / total : 0;
     const density = linkDensity(s);
     if (verdict === 'mixed' && (s?.text ?? 0) >= MIXED_MIN_TEXT && density < MIXED_MAX_LINK_DENSITY) continue;
-    const comments = tokens.some((words) => words.some((w) => COMMENT_NAME.test(w) && !NOT_BOILERPLATE.test(w)));
     if (!comments && share >= TEXT_BLOCK_SHARE && density < TEXT_BLOCK_MAX_LINK_DENSITY) continue;
     // The page's title heading is never inside a widget: a wrapper holding an <h1> ("title-rating-wrapper",
     // a breadcrumb ending in the headline) is misnamed, and taking it would take the title and its lead.

@@ -51,13 +51,16 @@ export function betterCandidate(article: Element, containers: readonly Element[]
   // The container Readability's article came from: the one holding its first prose.
   const container = probe && containers.find((c) => collapsed(c.textContent).includes(probe));
   if (!container) return article;
+  // The passes below only remove: a container too short for the gain before them stays so.
+  const articleLength = collapsed(article.textContent).length;
+  if ((textStats(container).get(container)?.text ?? 0) < MIN_CONTAINER_GAIN * articleLength) return article;
   removeNavigation(container);
   removeBoilerplate(container);
   pruneBoilerplate(container, prune);
   const stats = textStats(container);
   const c = stats.get(container);
   if (!c || c.text === 0 || c.link / c.text > MAX_CONTAINER_LINK_DENSITY) return article;
-  if (c.text < MIN_CONTAINER_GAIN * collapsed(article.textContent).length) return article;
+  if (c.text < MIN_CONTAINER_GAIN * articleLength) return article;
   if (!collapsed(container.textContent).includes(probe)) return article;
   if (!container.querySelector('h1')) {
     const h1 = article.querySelector('h1');

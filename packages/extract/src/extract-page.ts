@@ -44,6 +44,7 @@ import { toMarkdown } from './markdown.js';
 import { extractMetadata, splitTitle } from './metadata.js';
 import { extractJson } from './schema-extract.js';
 import { jsonLdBlocks } from './json-ld.js';
+import { pageElements } from './page-elements.js';
 import { readStructuredData } from './structured-data.js';
 import { declaredPageType, detectPageType, type PageType } from './page-type.js';
 import type { ExtractInput, ExtractMetadata, ExtractOutput } from './types.js';
@@ -71,14 +72,15 @@ export function extractPage(input: ExtractInput, hooks: ExtractHooks = {}): Extr
   const pageUrl = parsePageUrl(input.url);
   const document = parseDocument(input.html);
   const base = documentBaseUrl(document, pageUrl);
-  const jsonLd = jsonLdBlocks(document);
-  const metadata = extractMetadata(document, { url: input.url, base, statusCode: input.statusCode, jsonLd });
-  const structured = readStructuredData(document, base, jsonLd);
+  const elements = pageElements(document);
+  const jsonLd = jsonLdBlocks(document, elements);
+  const metadata = extractMetadata(document, { url: input.url, base, statusCode: input.statusCode, jsonLd, elements });
+  const structured = readStructuredData(document, base, jsonLd, elements);
   if (structured) metadata.structured = structured;
-  const typeInput = { url: input.url, jsonLd, ogType: metadata.type, generator: document.querySelector('meta[name="generator" i]')?.getAttribute('content') ?? undefined };
+  const typeInput = { url: input.url, jsonLd, ogType: metadata.type, generator: elements.head.find(isGenerator)?.getAttribute('content') ?? undefined };
   const declaredType = declaredPageType(document, typeInput);
   metadata.pageType = declaredType ?? detectPageType(document, typeInput);
-  const links = extractLinks(document, base);
+  const links = extractLinks(document, base, elements);
   hooks.onParsed?.(document, metadata);
   const output: ExtractResult = { links, metadata };
   if (input.options.formats.includes('extract') && input.options.extract) {
@@ -253,10 +255,10 @@ function mainContent(document: Document, base: URL, input: ExtractInput, title: 
   const readerable = isProbablyReaderable(document);
   removeBoilerplateByName(document.body);
   const backup = readerable ? undefined : (document.body.cloneNode(true) as Element);
-  const lead = collectLead(document, title.title);
+  const lead = collectLead(document, title.title, input.url);
   const containers = semanticContainers(document.body);
   const grids = GRID_PAGES.has(title.declaredType) ? collectGrids(document.body) : [];
-  const article = extractMainContent(document, title);
+  const article = extractMainContent(document, { ...title, url: input.url });
   if (article && (readerable || textLength(article) >= MIN_ARTICLE_SHARE * textLength(backup!))) {
     removeNavigation(article);
     restoreLead(article, lead);
@@ -335,6 +337,11 @@ function textLength(el: Element): number {
 function prepare(document: Document, base: URL, excludeTags: readonly string[], revealHidden = false): void {
   prepareBody(document.body, base, { revealHidden });
   removeExcluded(document.body, excludeTags);
+}
+
+/** meta[name="generator" i]: the CMS or forum engine that made the page. */
+function isGenerator(el: Element): boolean {
+  return el.localName === 'meta' && (el.getAttribute('name') ?? '').toLowerCase() === 'generator';
 }
 
 function parsePageUrl(url: string): URL {

@@ -1,6 +1,7 @@
 // Schema.org JSON-LD (<script type="application/ld+json">): the structured data news and blog
 // CMSs publish for search engines. It fills the metadata fields that <meta> and OpenGraph
 // leave empty (author, dates and language most often). Read before the clean-up removes scripts.
+import { pageElements, type PageElements } from './page-elements.js';
 
 export interface JsonLdFacts {
   headline?: string;
@@ -39,9 +40,9 @@ export function readJsonLd(document: Document, blocks: unknown[] = jsonLdBlocks(
  * The page's JSON-LD blocks, parsed, in page order (metadata.structured.jsonLd and the
  * facts above). A block that is not valid JSON is skipped (pages ship broken ones).
  */
-export function jsonLdBlocks(document: Document): unknown[] {
+export function jsonLdBlocks(document: Document, elements: PageElements = pageElements(document)): unknown[] {
   const blocks: unknown[] = [];
-  for (const script of document.querySelectorAll('script[type="application/ld+json" i]')) {
+  for (const script of elements.jsonLd) {
     try {
       blocks.push(JSON.parse(script.textContent ?? ''));
     } catch {

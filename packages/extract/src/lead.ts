@@ -20,8 +20,8 @@ const LEAD_TAGS = new Set(['P', 'H2', 'H3', 'DIV', 'SPAN', 'STRONG']);
  * Clones of the prose blocks right after the page's title heading (the <h1> whose text is
  * the title of the page), in document order. Empty when there is no such heading.
  */
-export function collectLead(document: Document, title: string): Element[] {
-  const h1 = titleHeading(document, title);
+export function collectLead(document: Document, title: string, pageUrl?: string): Element[] {
+  const h1 = titleHeading(document, title, pageUrl);
   if (!h1) return [];
   // The lead lives in the title's header: the nearest ancestor with more than the heading.
   const scope = h1.closest('article, main, [role="main"]') ?? document.body;
@@ -69,19 +69,49 @@ export function restoreLead(article: Element, lead: readonly Element[]): void {
 
 /**
  * The heading of the article: the <h1> whose words are mostly words of the page title
- * (titles carry the site name and headings a kicker, so neither contains the other), or the
- * page's only <h1>.
+ * (titles carry the site name and headings a kicker, so neither contains the other), the
+ * one sharing the most words when several do, or the page's only <h1>. A logo set in an
+ * <h1> (the site's name, a link to its home page) is never the heading: its words are in
+ * the title too, and what follows it is the site's tagline, not the article's lead.
  */
-export function titleHeading(document: Document, title: string): Element | undefined {
+export function titleHeading(document: Document, title: string, pageUrl?: string): Element | undefined {
   const titleWords = new Set(words(title));
-  const headings = [...document.body.querySelectorAll('h1')];
+  const headings = [...document.body.querySelectorAll('h1')].filter((h1) => !isLogoHeading(h1, pageUrl));
+  let best: Element | undefined;
+  let bestShared = 0;
   for (const h1 of headings) {
     const own = words(h1.textContent ?? '');
     if (own.length === 0) continue;
     const shared = own.filter((w) => titleWords.has(w)).length;
-    if (shared / own.length >= MIN_TITLE_OVERLAP) return h1;
+    if (shared / own.length >= MIN_TITLE_OVERLAP && shared > bestShared) {
+      best = h1;
+      bestShared = shared;
+    }
   }
+  if (best) return best;
   return headings.length === 1 && collapsedLength(headings[0]!.textContent ?? '') >= MIN_TITLE_TEXT ? headings[0] : undefined;
+}
+
+/**
+ * A site's logo or name set in an <h1>: all its text is one link, and that link goes to the
+ * home page (rel="home") or to a page above this one (the site's root or section, whose URL
+ * starts this page's URL). A headline that links goes to the article itself (its permalink).
+ */
+export function isLogoHeading(h1: Element, pageUrl: string | undefined): boolean {
+  const links = h1.querySelectorAll('a');
+  if (links.length !== 1) return false;
+  const link = links[0]!;
+  if (collapsedLength(link.textContent ?? '') !== collapsedLength(h1.textContent ?? '')) return false;
+  if (/(^|\s)home(\s|$)/i.test(link.getAttribute('rel') ?? '')) return true;
+  const href = withoutQuery(link.getAttribute('href') ?? '');
+  if (!pageUrl || !/^https?:\/\//i.test(href)) return false;
+  const page = withoutQuery(pageUrl);
+  return page !== href && page.startsWith(`${href}/`);
+}
+
+/** A URL without its query, fragment and trailing slash. */
+function withoutQuery(url: string): string {
+  return url.replace(/[?#].*$/s, '').replace(/\/+$/, '');
 }
 
 /** Share of the heading's words that must be in the title. */

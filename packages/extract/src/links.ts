@@ -2,15 +2,16 @@
 // whole page (navigation and footers included: that is where a site's structure lives),
 // before onlyMainContent / includeTags / excludeTags narrow the content.
 import { resolveHttpUrl } from './dom.js';
+import { pageElements, type PageElements } from './page-elements.js';
 
 /**
  * Absolute http(s) URLs of <a href> and <area href>, in page order, deduplicated.
  * Fragment-only hrefs (#top), javascript:, mailto:, tel: and other schemes are dropped; the
  * fragment of every other link is removed, since it names a place in a page, not a page.
  */
-export function extractLinks(document: Document, base: URL): string[] {
+export function extractLinks(document: Document, base: URL, elements: PageElements = pageElements(document)): string[] {
   const seen = new Set<string>();
-  for (const el of document.querySelectorAll('a[href], area[href]')) {
+  for (const el of elements.hrefs) {
     const href = el.getAttribute('href') ?? '';
     if (href.trimStart().startsWith('#')) continue;
     const url = resolveHttpUrl(href, base);

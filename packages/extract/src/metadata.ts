@@ -30,6 +30,7 @@
 //   dir            <html dir> (ltr / rtl)
 import type { MetadataExtras, ExtractMetadata } from './types.js';
 import { resolveHttpUrl } from './dom.js';
+import { pageElements, type PageElements } from './page-elements.js';
 import { readJsonLd } from './json-ld.js';
 
 export interface MetadataContext {
@@ -40,10 +41,12 @@ export interface MetadataContext {
   statusCode?: number;
   /** The page's parsed JSON-LD blocks, when the caller already has them (json-ld.ts jsonLdBlocks). */
   jsonLd?: unknown[];
+  /** The page's elements of each kind, when the caller already walked the page for them. */
+  elements?: PageElements;
 }
 
 export function extractMetadata(document: Document, context: MetadataContext): ExtractMetadata {
-  const { meta, links, title: titleText } = survey(document);
+  const { meta, links, title: titleText } = survey(context.elements ?? pageElements(document));
   const first = (...keys: string[]): string | undefined => {
     for (const key of keys) {
       const value = meta.get(key);
@@ -104,11 +107,11 @@ interface Survey {
 }
 
 /** One walk over <meta>, <link> and <title> (pages put them in the body too). */
-function survey(document: Document): Survey {
+function survey(elements: PageElements): Survey {
   const meta = new Map<string, string>();
   const links = new Map<string, string>();
   let title = '';
-  for (const el of document.querySelectorAll('meta, link, title')) {
+  for (const el of elements.head) {
     if (el.nodeName === 'TITLE') {
       if (!title && !el.closest('svg')) title = clean(el.textContent);
     } else if (el.nodeName === 'META') {

@@ -16,6 +16,7 @@
 //   anything else           -> the text (textContent)
 // An item reached again through itemref (a cycle) is "ERROR", as the standard says.
 import { resolveHttpUrl } from './dom.js';
+import { pageElements, type PageElements } from './page-elements.js';
 
 export interface MicrodataItem {
   type: string[];
@@ -29,9 +30,9 @@ const MAX_DEPTH = 16;
 const SRC_ELEMENTS = new Set(['AUDIO', 'EMBED', 'IFRAME', 'IMG', 'SOURCE', 'TRACK', 'VIDEO']);
 const HREF_ELEMENTS = new Set(['A', 'AREA', 'LINK']);
 
-export function readMicrodata(document: Document, base: URL): MicrodataItem[] {
+export function readMicrodata(document: Document, base: URL, elements: PageElements = pageElements(document)): MicrodataItem[] {
   const items: MicrodataItem[] = [];
-  for (const el of document.querySelectorAll('[itemscope]')) {
+  for (const el of elements.itemscopes) {
     if (!el.hasAttribute('itemprop')) items.push(readItem(el, document, base, new Set(), 0));
   }
   return items;

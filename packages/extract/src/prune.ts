@@ -6,7 +6,7 @@
 // credit beside an image. The stock phrases of phrases.ts only veto a block that structure
 // or position has already marked: words alone never delete a block inside the article, so
 // an article about cookies, dates or newsletters keeps its paragraphs.
-import { collapsedLength, hasText, linkDensity, textStats, type TextStats } from './text.js';
+import { collapsedLength, elementsWhere, hasText, linkDensity, textStats, type TextStats } from './text.js';
 import { isBoilerplateHeading, isServerError, phraseKind, SERVER_ERROR_PREFIX_LENGTH, type PhraseKind } from './phrases.js';
 import { removeTeaserRuns } from './teasers.js';
 /** Lists and blocks mostly made of links are navigation or related links (trafilatura's link-density test). */
@@ -16,7 +16,9 @@ const MAX_BLOCK_LINK_DENSITY = 0.5;
 const MAX_LINK_BLOCK_TEXT = 1000;
 const MAX_LINK_BLOCK_SHARE = 0.5;
 
-const BLOCKS = 'p, div, section, ul, ol, dl, table, blockquote, h1, h2, h3, h4, h5, h6, li, span, small, strong, em, b, i, a';
+const BLOCKS = new Set(['p', 'div', 'section', 'ul', 'ol', 'dl', 'table', 'blockquote', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'li', 'span', 'small', 'strong', 'em', 'b', 'i', 'a']);
+/** What a closing section's title may be set in (cutTailSection). */
+const SECTION_TITLES = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'div']);
 const HEADINGS = new Set(['H1', 'H2', 'H3', 'H4', 'H5', 'H6']);
 
 export interface PruneReport {
@@ -46,7 +48,7 @@ export function pruneBoilerplate(root: Element, options: PruneOptions = { linkDe
   };
   if (options.teaserRuns) removed += removeTeaserRuns(root, stats, (skip) => proseSpan(root, stats, skip));
   const core = proseSpan(root, stats);
-  for (const el of [...root.querySelectorAll(BLOCKS)]) {
+  for (const el of elementsWhere(root, (e) => BLOCKS.has(e.localName))) {
     if (!root.contains(el) || el === title || el.contains(title)) continue;
     const s = stats.get(el);
     if (!s || s.text === 0) continue;
@@ -79,7 +81,7 @@ function cutTailSection(root: Element, title: Element | null): number {
   const stats = textStats(root);
   const total = stats.get(root)?.text ?? 0;
   const limit = Math.min(MAX_TAIL_SECTION_TEXT, MAX_TAIL_SECTION_SHARE * total);
-  for (const el of root.querySelectorAll('h1, h2, h3, h4, h5, h6, p, div')) {
+  for (const el of elementsWhere(root, (e) => SECTION_TITLES.has(e.localName))) {
     if (el === title || el.contains(title)) continue;
     const s = stats.get(el);
     // A title, not a link ("Comments (74 posted)" links to another page; it heads nothing).

@@ -24,6 +24,7 @@
 import { jsonLdBlocks } from './json-ld.js';
 import { readMicrodata, type MicrodataItem } from './microdata.js';
 import { resolveHttpUrl } from './dom.js';
+import { pageElements, type PageElements } from './page-elements.js';
 
 export interface StructuredData {
   jsonLd: unknown[];
@@ -41,23 +42,24 @@ const MAX_META_PROPERTIES = 200;
 const OG_NAMESPACES = /^(og|article|product|book|profile|music|video|fb|place|business|restaurant):/;
 const URL_PROPERTIES = new Set(['og:url', 'og:image', 'og:image:url', 'og:image:secure_url', 'og:video', 'og:video:url', 'og:video:secure_url', 'og:audio', 'og:audio:url', 'og:audio:secure_url', 'twitter:image', 'twitter:image:src', 'twitter:player']);
 
-export function readStructuredData(document: Document, base: URL, jsonLd: unknown[] = jsonLdBlocks(document)): StructuredData | undefined {
-  const { openGraph, twitter } = readMetaProperties(document, base);
+export function readStructuredData(document: Document, base: URL, jsonLd: unknown[] = jsonLdBlocks(document), elements: PageElements = pageElements(document)): StructuredData | undefined {
+  const { openGraph, twitter } = readMetaProperties(elements, base);
   const data: StructuredData = {
     jsonLd: jsonLd.flatMap((block) => (Array.isArray(block) ? block : [block])),
     openGraph,
     twitter,
-    microdata: readMicrodata(document, base),
+    microdata: readMicrodata(document, base, elements),
   };
   const empty = data.jsonLd.length === 0 && data.microdata.length === 0 && Object.keys(openGraph).length === 0 && Object.keys(twitter).length === 0;
   return empty ? undefined : bound(data, MAX_STRUCTURED_BYTES);
 }
 
-function readMetaProperties(document: Document, base: URL) {
+function readMetaProperties(elements: PageElements, base: URL) {
   const openGraph: Record<string, string | string[]> = {};
   const twitter: Record<string, string | string[]> = {};
   let count = 0;
-  for (const meta of document.querySelectorAll('meta[property], meta[name]')) {
+  for (const meta of elements.head) {
+    if (meta.localName !== 'meta' || !(meta.hasAttribute('property') || meta.hasAttribute('name'))) continue;
     // Open Graph is specified with `property`, Twitter with `name`; pages mix both up.
     const key = (meta.getAttribute('property') || meta.getAttribute('name') || '').trim().toLowerCase();
     const target = OG_NAMESPACES.test(key) ? openGraph : key.startsWith('twitter:') ? twitter : undefined;

@@ -37,6 +37,28 @@ function assertClean(html: string, gone: string[], kept: string[] = []): void {
   for (const text of kept) assert.ok(md.includes(text), `"${text}" should stay:\n${md}`);
 }
 
+describe('boilerplate by microdata property (itemprop)', () => {
+  const box = `<div class="saboxplugin-wrap" itemscope itemtype="http://schema.org/Person" itemprop="author">
+      <div class="saboxplugin-gravatar"><img src="https://news.example.com/avatar.png" alt="" itemprop="image"></div>
+      <div class="saboxplugin-authorname"><a href="/author/paddy" itemprop="url"><span itemprop="name">Paddy</span></a></div>
+      <div class="saboxplugin-desc"><div itemprop="description"><p>Photographer from Hamburg and founder of this blog. I like every kind of photography, as long as a person is in the picture.</p></div></div>
+    </div>`;
+
+  test('given an author box marked itemprop="author" after the article, when extracted, then it goes and the article stays', () => {
+    assertClean(page('', box), ['founder of this blog', 'Paddy']);
+  });
+
+  test('given an article about authors, when extracted, then its paragraphs stay (the property, not the words, marks the box)', () => {
+    const about = '<p>Every author of the guild writes a short description of their work, and the best author boxes name a founder and a favourite kind of photography.</p>';
+    assertClean(page(about), [], ['the best author boxes name a founder']);
+  });
+
+  test('given itemprop="articleBody" on the body, when names are judged, then it reads as content', () => {
+    const el = parseDocument('<div itemprop="articleBody" class="sidebar-wide"></div>').body.firstElementChild!;
+    assert.equal(judgeName(nameTokens(el)), 'content');
+  });
+});
+
 describe('boilerplate by class and id name', () => {
   const cases: Array<[string, string, string]> = [
     ['share bar', '<div class="post-share-bar"><a href="/s">Share on Facebook</a> <a href="/t">Tweet this</a></div>', 'Share on Facebook'],

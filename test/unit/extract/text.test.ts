@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { parseDocument } from '../../../packages/extract/src/dom.js';
-import { collapsedLength, hasNonSpace, hasText } from '../../../packages/extract/src/text.js';
+import { collapsedLength, elementsWhere, hasNonSpace, hasText } from '../../../packages/extract/src/text.js';
+import { pageElements } from '../../../packages/extract/src/page-elements.js';
 
 const SPACES = [' ', '\t', '\n', '\r', '\v', '\f', '\u00a0', '\u1680', '\u2000', '\u2005', '\u200a', '\u2028', '\u2029', '\u202f', '\u205f', '\u3000', '\ufeff'];
 const NOT_SPACES = ['a', 'Z', '.', '\u200b', '\u180e', 'é', '😀', '\u0085'];
@@ -25,5 +26,34 @@ describe('text measures', () => {
       const el = doc.getElementById(id)!;
       assert.equal(hasText(el), /\S/.test(el.textContent ?? ''), id);
     }
+  });
+});
+
+describe('elementsWhere and pageElements (one walk instead of a selector per reader)', () => {
+  const html = `<!DOCTYPE html><html><head><title>T</title><meta name="Generator" content="x"><script type="Application/LD+JSON">{}</script></head>
+    <body><div itemscope><a href="/a">a</a><p><a>no href</a><map><area href="/b"></map></p></div>
+    <template><a href="/hidden">in a template</a><meta name="t"></template><section><link rel="x" href="/c"><meta property="og:title" content="y"><span itemscope><a href="/d">d</a></span></section></body></html>`;
+
+  test('given a page, when walked with a test, then the elements are those querySelectorAll lists, in its order (template contents skipped)', () => {
+    const document = parseDocument(html);
+    const cases: [string, (el: Element) => boolean][] = [
+      ['*', () => true],
+      ['a[href], area[href]', (el) => (el.localName === 'a' || el.localName === 'area') && el.hasAttribute('href')],
+      ['meta, link, title', (el) => ['meta', 'link', 'title'].includes(el.localName)],
+      ['[itemscope]', (el) => el.hasAttribute('itemscope')],
+    ];
+    for (const root of [document as unknown as ParentNode, document.body, document.body.querySelector('div')!]) {
+      for (const [selector, test] of cases) assert.deepEqual(elementsWhere(root, test), [...root.querySelectorAll(selector)], selector);
+    }
+  });
+
+  test('given a page, when its elements are gathered, then each list matches its selector', () => {
+    const document = parseDocument(html);
+    const elements = pageElements(document);
+    assert.deepEqual(elements.head, [...document.querySelectorAll('meta, link, title')]);
+    assert.deepEqual(elements.jsonLd, [...document.querySelectorAll('script[type="application/ld+json" i]')]);
+    assert.deepEqual(elements.itemscopes, [...document.querySelectorAll('[itemscope]')]);
+    assert.deepEqual(elements.hrefs, [...document.querySelectorAll('a[href], area[href]')]);
+    assert.equal(elements.hrefs.length, 3, 'the template link is not a link of the page');
   });
 });

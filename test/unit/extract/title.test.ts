@@ -45,6 +45,36 @@ describe('the heading of the markdown', () => {
   });
 });
 
+describe("a site's logo set in an <h1>", () => {
+  const blogUrl = 'https://blog.example.com/2024/05/plex-podcasts/';
+  function blogPage(header: string, post: string) {
+    const html = `<!DOCTYPE html><html><head><title>Example Blog » Archive » Adding podcasts to Plex</title></head><body>${header}<div class="post">${post}</div></body></html>`;
+    return extractPage({ html, url: blogUrl, options: normalizeScrapeOptions({ formats: ['markdown'] }) });
+  }
+  const header = '<div id="sitename"><h1><a href="https://blog.example.com">Example Blog</a></h1><h2>The blog of relentless malfunctions, written on weekends by two friends!</h2></div>';
+
+  test("given a logo <h1> linking home above a post, when extracted, then its tagline is no lead and the site's name is not the heading", () => {
+    const out = blogPage(header, `<h2><a href="${blogUrl}">Adding podcasts to Plex</a></h2>${PROSE}`);
+    assert.ok(!out.markdown!.includes('relentless malfunctions'), out.markdown);
+    assert.notEqual(firstHeading(out.markdown!), 'Example Blog', out.markdown);
+    assert.ok(out.markdown!.includes('troubleshooting section'), out.markdown);
+  });
+
+  test('given a logo <h1> with rel="home" and the headline\'s <h1>, when extracted, then the headline is the heading', () => {
+    const html = `<!DOCTYPE html><html><head><title>How to keep your data safe - Tech News</title></head><body><header><h1><a href="" rel="home">Tech News</a></h1><h2>Tests of phones and cameras, and all the trends of digital life, explained every day by our independent editors.</h2></header><article><h1>How to keep your data safe</h1>${PROSE}</article></body></html>`;
+    const out = extractPage({ html, url: 'https://technews.example.com/88130484/keep-data-safe/', options: normalizeScrapeOptions({ formats: ['markdown'] }) });
+    assert.equal(firstHeading(out.markdown!), 'How to keep your data safe', out.markdown);
+    assert.ok(!out.markdown!.includes('independent editors'), out.markdown);
+  });
+
+  test("given a headline <h1> that links to the post itself, when extracted, then it stays the heading and its lead is kept", () => {
+    const lead = '<p class="standfirst">Podcasts live outside the music library, so Plex needs a small plugin and one setting to find them.</p>';
+    const out = blogPage('', `<header><h1><a href="${blogUrl}">Adding podcasts to Plex</a></h1>${lead}</header><div class="body">${PROSE}</div>`);
+    assert.equal(firstHeading(out.markdown!), 'Adding podcasts to Plex', out.markdown);
+    assert.ok(out.markdown!.includes('needs a small plugin'), out.markdown);
+  });
+});
+
 describe('splitTitle', () => {
   test('splits at the last unambiguous separator; a dash only with the site name known', () => {
     assert.deepEqual(splitTitle('Introduction | Acme'), { heading: 'Introduction', site: 'Acme' });

@@ -131,6 +131,8 @@ interface PageTitle {
  * products and similar topics, and declared articles with a short text lost more to them
  * than listings won.
  */
+// Declared articles get back only the grids whose heading the article kept over less than
+// the cards (a category page that calls itself an article): grids.ts isCutSection.
 const GRID_PAGES: ReadonlySet<PageType | undefined> = new Set<PageType | undefined>([undefined, 'listing', 'collection', 'service', 'documentation']);
 
 /**
@@ -255,7 +257,7 @@ function mainContent(document: Document, base: URL, input: ExtractInput, title: 
   const backup = readerable ? undefined : (document.body.cloneNode(true) as Element);
   const lead = collectLead(document, title.title);
   const containers = semanticContainers(document.body);
-  const grids = GRID_PAGES.has(title.declaredType) ? collectGrids(document.body) : [];
+  const grids = GRID_PAGES.has(title.declaredType) || title.declaredType === 'article' ? collectGrids(document.body) : [];
   const article = extractMainContent(document, title);
   if (article && (readerable || textLength(article) >= MIN_ARTICLE_SHARE * textLength(backup!))) {
     removeNavigation(article);
@@ -263,7 +265,7 @@ function mainContent(document: Document, base: URL, input: ExtractInput, title: 
     const prune = { linkDensity: true, teaserRuns: TEASER_PAGES.has(title.pageType) };
     pruneBoilerplate(article, prune);
     const chosen = betterCandidate(article, containers, prune);
-    restoreGrids(chosen, grids);
+    restoreGrids(chosen, grids, { cutSectionsOnly: !GRID_PAGES.has(title.declaredType) });
     return chosen;
   }
   // No article (a home page, a listing): the body without site chrome. Readability found

@@ -166,7 +166,7 @@ export function firstWorking<T>(candidates: readonly Candidate<T>[], fallbacks: 
 
 function contentRoot(document: Document, base: URL, input: ExtractInput, title: PageTitle, fallbacks: string[], hooks: ExtractHooks): Element {
   const { includeTags, excludeTags, onlyMainContent } = input.options;
-  prepare(document, base, excludeTags);
+  prepare(document, base, excludeTags, false, onlyMainContent && title.pageType === 'product');
   if (includeTags.length > 0) return collectIncluded(document, includeTags);
   if (!onlyMainContent) return nonEmpty(document.body, [{ name: 'page body with hidden content revealed', run: () => freshDocument(input, base, true).body, hidden: true }], fallbacks);
   const model = hooks.blockModel === undefined ? SHIPPED_BLOCK_MODEL : hooks.blockModel;
@@ -334,8 +334,8 @@ function textLength(el: Element): number {
   return (el.textContent ?? '').replace(/\s+/g, ' ').trim().length;
 }
 
-function prepare(document: Document, base: URL, excludeTags: readonly string[], revealHidden = false): void {
-  prepareBody(document.body, base, { revealHidden });
+function prepare(document: Document, base: URL, excludeTags: readonly string[], revealHidden = false, revealTabPanels = false): void {
+  prepareBody(document.body, base, { revealHidden, revealTabPanels });
   removeExcluded(document.body, excludeTags);
 }
 

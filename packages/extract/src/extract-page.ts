@@ -129,10 +129,10 @@ interface PageTitle {
  * Pages whose lost card grids come back (grids.ts): those that declare no kind or one made
  * of items. An article's, a product's or a thread's grids are more stories, related
  * products and similar topics, and declared articles with a short text lost more to them
- * than listings won.
+ * than listings won. Declared articles get back only the grids whose heading the article
+ * kept over less text than the cards (a category page that calls itself an article:
+ * grids.ts isCutSection).
  */
-// Declared articles get back only the grids whose heading the article kept over less than
-// the cards (a category page that calls itself an article): grids.ts isCutSection.
 const GRID_PAGES: ReadonlySet<PageType | undefined> = new Set<PageType | undefined>([undefined, 'listing', 'collection', 'service', 'documentation']);
 
 /**

@@ -7,8 +7,10 @@
 // site chrome are noted (a copy of each); after it, a run whose cards the article lost comes
 // back when it is most of the page's content: at least GRID_SHARE times the article's text.
 // "Related posts" or an FAQ beside a page's text are at most about as long as it, so they
-// stay out; a listing's grid is several times longer than its intro. Pages that declare
-// themselves articles or products do not get here (extract-page.ts GRID_PAGES).
+// stay out; a listing's grid is several times longer than its intro. A run also comes back
+// under a short article that kept its heading over less text than the cards (a cut section):
+// the only way back for pages that declare themselves articles. Products and threads do not
+// get here (extract-page.ts GRID_PAGES).
 import { removeBoilerplate } from './clean.js';
 import { textStats, type TextStats } from './text.js';
 

@@ -83,6 +83,8 @@ export function nameTokens(el: Element): string[][] {
   if (!raw.trim()) return [];
   const tokens: string[][] = [];
   for (const token of raw.split(/\s+/)) {
+    // A utility class under a variant ("print:break-inside-avoid", "md:hover:opacity-100") styles, it names no role.
+    if (token.includes(':')) continue;
     const words = token
       .replace(/([a-z])([A-Z])/g, '$1 $2')
       .toLowerCase()

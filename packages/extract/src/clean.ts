@@ -31,6 +31,12 @@ export interface PrepareOptions {
    * has run (an anti-flicker "visibility:hidden" wrapper, a forum's crawler view in <noscript>).
    */
   revealHidden?: boolean;
+  /**
+   * Keep the hidden panels of a tab set: an element hidden by an inline style beside a
+   * shown sibling of its kind (tag and first class). A product page's description,
+   * specifications and reviews are such panels; only the first is shown before a click.
+   */
+  revealTabPanels?: boolean;
 }
 
 /**
@@ -68,8 +74,11 @@ export function prepareBody(body: Element, base: URL, options: PrepareOptions = 
       el.removeAttribute('hidden');
       if (/(display\s*:\s*none|visibility\s*:\s*hidden)/i.test(el.getAttribute('style') ?? '')) el.removeAttribute('style');
     } else if ((name === 'DIALOG' && !el.hasAttribute('open')) || isHidden(el)) {
-      el.remove();
-      continue;
+      if (!(options.revealTabPanels && isTabPanel(el))) {
+        el.remove();
+        continue;
+      }
+      el.removeAttribute('style');
     }
     const attributes = URL_ATTRIBUTES[name];
     if (attributes) for (const attribute of attributes) absolutizeAttribute(el, attribute, base);
@@ -169,6 +178,20 @@ function unwrapNoscriptImage(noscript: Element): void {
         ? previous.querySelector('img')
         : null;
   if (placeholder && !isRealSrc(placeholder.getAttribute('src'))) placeholder.replaceWith(images[0]!);
+}
+
+/** Hidden by an inline style only, with a shown sibling of its kind (tag and first class): a tab panel. */
+function isTabPanel(el: Element): boolean {
+  if (el.hasAttribute('hidden') || el.getAttribute('aria-hidden') === 'true' || el.nodeName === 'DIALOG') return false;
+  const kind = panelKind(el);
+  if (!kind) return false;
+  for (const sibling of el.parentElement?.children ?? []) if (sibling !== el && panelKind(sibling) === kind && !isHidden(sibling)) return true;
+  return false;
+}
+
+function panelKind(el: Element): string | undefined {
+  const first = (el.getAttribute('class') ?? '').split(/\s+/).find(Boolean);
+  return first ? `${el.localName}.${first}` : undefined;
 }
 
 function isHidden(el: Element): boolean {

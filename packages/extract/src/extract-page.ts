@@ -131,7 +131,9 @@ interface PageTitle {
  * Pages whose lost card grids come back (grids.ts): those that declare no kind or one made
  * of items. An article's, a product's or a thread's grids are more stories, related
  * products and similar topics, and declared articles with a short text lost more to them
- * than listings won.
+ * than listings won. Declared articles get back only the grids whose heading the article
+ * kept over less text than the cards (a category page that calls itself an article:
+ * grids.ts isCutSection).
  */
 const GRID_PAGES: ReadonlySet<PageType | undefined> = new Set<PageType | undefined>([undefined, 'listing', 'collection', 'service', 'documentation']);
 
@@ -166,7 +168,7 @@ export function firstWorking<T>(candidates: readonly Candidate<T>[], fallbacks: 
 
 function contentRoot(document: Document, base: URL, input: ExtractInput, title: PageTitle, fallbacks: string[], hooks: ExtractHooks): Element {
   const { includeTags, excludeTags, onlyMainContent } = input.options;
-  prepare(document, base, excludeTags);
+  prepare(document, base, excludeTags, false, onlyMainContent && title.pageType === 'product');
   if (includeTags.length > 0) return collectIncluded(document, includeTags);
   if (!onlyMainContent) return nonEmpty(document.body, [{ name: 'page body with hidden content revealed', run: () => freshDocument(input, base, true).body, hidden: true }], fallbacks);
   const model = hooks.blockModel === undefined ? SHIPPED_BLOCK_MODEL : hooks.blockModel;
@@ -257,7 +259,7 @@ function mainContent(document: Document, base: URL, input: ExtractInput, title: 
   const backup = readerable ? undefined : (document.body.cloneNode(true) as Element);
   const lead = collectLead(document, title.title, input.url);
   const containers = semanticContainers(document.body);
-  const grids = GRID_PAGES.has(title.declaredType) ? collectGrids(document.body) : [];
+  const grids = GRID_PAGES.has(title.declaredType) || title.declaredType === 'article' ? collectGrids(document.body) : [];
   const article = extractMainContent(document, { ...title, url: input.url });
   if (article && (readerable || textLength(article) >= MIN_ARTICLE_SHARE * textLength(backup!))) {
     removeNavigation(article);
@@ -265,7 +267,7 @@ function mainContent(document: Document, base: URL, input: ExtractInput, title: 
     const prune = { linkDensity: true, teaserRuns: TEASER_PAGES.has(title.pageType) };
     pruneBoilerplate(article, prune);
     const chosen = betterCandidate(article, containers, prune);
-    restoreGrids(chosen, grids);
+    restoreGrids(chosen, grids, { cutSectionsOnly: !GRID_PAGES.has(title.declaredType) });
     return chosen;
   }
   // No article (a home page, a listing): the body without site chrome. Readability found
@@ -334,8 +336,8 @@ function textLength(el: Element): number {
   return (el.textContent ?? '').replace(/\s+/g, ' ').trim().length;
 }
 
-function prepare(document: Document, base: URL, excludeTags: readonly string[], revealHidden = false): void {
-  prepareBody(document.body, base, { revealHidden });
+function prepare(document: Document, base: URL, excludeTags: readonly string[], revealHidden = false, revealTabPanels = false): void {
+  prepareBody(document.body, base, { revealHidden, revealTabPanels });
   removeExcluded(document.body, excludeTags);
 }
 

@@ -7,8 +7,10 @@
 // site chrome are noted (a copy of each); after it, a run whose cards the article lost comes
 // back when it is most of the page's content: at least GRID_SHARE times the article's text.
 // "Related posts" or an FAQ beside a page's text are at most about as long as it, so they
-// stay out; a listing's grid is several times longer than its intro. Pages that declare
-// themselves articles or products do not get here (extract-page.ts GRID_PAGES).
+// stay out; a listing's grid is several times longer than its intro. A run also comes back
+// under a short article that kept its heading over less text than the cards (a cut section):
+// the only way back for pages that declare themselves articles. Products and threads do not
+// get here (extract-page.ts GRID_PAGES).
 import { removeBoilerplate } from './clean.js';
 import { textStats, type TextStats } from './text.js';
 
@@ -19,6 +21,11 @@ const MIN_CARD_CHARS = 20;
 const GRID_SHARE = 1.5;
 /** Under this much text the article is no result of its own (extract-page.ts falls back to the page). */
 const MIN_ARTICLE_TEXT = 100;
+/**
+ * Cut sections come back only under this much text: a category page's intro. Under a long
+ * article, a heading kept over a grid is its "more stories" or a sidebar's widget.
+ */
+const MAX_CUT_ARTICLE_TEXT = 1000;
 /** A run counts as kept when this share of its cards' text starts is in the article. */
 const KEPT_CARD_SHARE = 0.5;
 const PROBE_LENGTH = 40;
@@ -43,7 +50,7 @@ export interface CardGrid {
 export function collectGrids(body: Element): CardGrid[] {
   const stats = textStats(body);
   const grids: CardGrid[] = [];
-  for (const run of cardRuns(body, stats)) {
+  for (const run of cardRuns(body, stats, cardKind)) {
     const parent = run[0]!.parentElement!;
     const cards = body.ownerDocument.createElement('div');
     const holder = parent.localName === 'ul' || parent.localName === 'ol' || parent.localName === 'tbody' ? (parent.cloneNode(false) as Element) : cards;
@@ -67,18 +74,19 @@ export function collectGrids(body: Element): CardGrid[] {
  * Puts back into `article` the runs it lost that are a large part of the content, each
  * after its heading when the article kept the heading, else at the end. Removes the marks.
  */
-export function restoreGrids(article: Element, grids: readonly CardGrid[]): void {
+export function restoreGrids(article: Element, grids: readonly CardGrid[], options: { cutSectionsOnly?: boolean } = {}): void {
   const articleText = collapsed(article.textContent);
   // An (almost) empty article is no article: the caller's fallbacks take the whole page.
   if (grids.length > 0 && articleText.length >= MIN_ARTICLE_TEXT) {
     for (const [i, grid] of grids.entries()) {
-      if (grid.text < GRID_SHARE * articleText.length) continue;
+      const anchor = article.querySelector(`[${ANCHOR_MARK}="${i}"]`);
+      const cut = anchor !== null && articleText.length < MAX_CUT_ARTICLE_TEXT && isCutSection(anchor, article, grid.text);
+      if (!cut && (options.cutSectionsOnly || grid.text < GRID_SHARE * articleText.length)) continue;
       const kept = grid.probes.map((p) => p !== undefined && articleText.includes(p));
       if (kept.filter(Boolean).length >= KEPT_CARD_SHARE * kept.length) continue;
       // The cards the article kept (Readability may keep the first one) are not repeated.
       for (const [j, copy] of grid.copies.entries()) if (kept[j]) copy.remove();
       removeBoilerplate(grid.cards);
-      const anchor = article.querySelector(`[${ANCHOR_MARK}="${i}"]`);
       if (anchor) anchor.after(grid.cards);
       else article.appendChild(grid.cards);
     }
@@ -86,13 +94,46 @@ export function restoreGrids(article: Element, grids: readonly CardGrid[]): void
   for (const el of article.querySelectorAll(`[${ANCHOR_MARK}]`)) el.removeAttribute(ANCHOR_MARK);
 }
 
+/**
+ * A heading the article kept over less text than its cards: the text after it in the
+ * article, up to the next heading of its level or above, is shorter than the run of cards
+ * that followed it on the page. Readability cut what the heading introduced (a card grid is
+ * short and link-heavy); a kept heading over (next to) nothing is the mark of that cut,
+ * whatever the page declares itself to be.
+ */
+function isCutSection(heading: Element, article: Element, cardsText: number): boolean {
+  const level = headingLevel(heading);
+  if (level === undefined) return false;
+  let text = 0;
+  for (let node = after(heading, article); node && text < cardsText; node = node.firstChild ?? after(node, article)) {
+    if (node.nodeType === 3) text += collapsed(node.textContent).length;
+    else if (node.nodeType === 1) {
+      const next = headingLevel(node as Element);
+      if (next !== undefined && next <= level) break;
+    }
+  }
+  return text < cardsText;
+}
+
+/** The node after `node`'s subtree in document order, within `root`. */
+function after(node: Node, root: Element): Node | null {
+  for (let at: Node | null = node; at && at !== root; at = at.parentNode) if (at.nextSibling) return at.nextSibling;
+  return null;
+}
+
+/** The level of a heading (h1 -> 1), or undefined. */
+function headingLevel(el: Element): number | undefined {
+  const m = /^h([1-6])$/.exec(el.localName);
+  return m ? Number(m[1]) : undefined;
+}
+
 /** The runs of like cards in `root` outside the site chrome, outermost runs only, in document order. */
-export function cardRuns(root: Element, stats: ReadonlyMap<Element, TextStats> = textStats(root)): Element[][] {
+export function cardRuns(root: Element, stats: ReadonlyMap<Element, TextStats> = textStats(root), kindOf: (el: Element) => string = classKind): Element[][] {
   const runs: Element[][] = [];
   const taken: Element[] = [];
   for (const parent of root.querySelectorAll('ul, ol, div, section, main, tbody')) {
     if (taken.some((t) => t.contains(parent))) continue;
-    const run = likeCards(parent, stats);
+    const run = likeCards(parent, stats, kindOf);
     if (!run || parent.closest(CHROME)) continue;
     taken.push(parent);
     runs.push(run);
@@ -101,11 +142,11 @@ export function cardRuns(root: Element, stats: ReadonlyMap<Element, TextStats> =
 }
 
 /** The largest run of like children of `parent` (same tag and class, each with text and a link), or null. */
-function likeCards(parent: Element, stats: ReadonlyMap<Element, TextStats>): Element[] | null {
+function likeCards(parent: Element, stats: ReadonlyMap<Element, TextStats>, kindOf: (el: Element) => string): Element[] | null {
   const groups = new Map<string, Element[]>();
   for (let c = parent.firstElementChild; c; c = c.nextElementSibling) {
     if ((stats.get(c)?.text ?? 0) < MIN_CARD_CHARS || !c.querySelector('a[href]') && c.localName !== 'a') continue;
-    const key = `${c.localName}.${c.getAttribute('class') ?? ''}`;
+    const key = kindOf(c);
     const group = groups.get(key);
     if (group) group.push(c);
     else groups.set(key, [c]);
@@ -113,6 +154,22 @@ function likeCards(parent: Element, stats: ReadonlyMap<Element, TextStats>): Ele
   let best: Element[] | null = null;
   for (const group of groups.values()) if (group.length >= MIN_CARDS && (!best || group.length > best.length)) best = group;
   return best;
+}
+
+/** Cards alike by tag and whole class attribute (the card runs the block model's pages keep whole, classify.ts). */
+function classKind(el: Element): string {
+  return `${el.localName}.${el.getAttribute('class') ?? ''}`;
+}
+
+/**
+ * Cards alike by tag and first class token without digits: templates add per-item classes
+ * (WordPress's post-123 and category-x, a product's id), so the whole class attribute
+ * differs from card to card. The grids Readability lost are found so.
+ */
+function cardKind(el: Element): string {
+  const cls = el.getAttribute('class') ?? '';
+  const first = cls.split(/\s+/).find((t) => t && !/\d/.test(t)) ?? '';
+  return `${el.localName}.${first}`;
 }
 
 /** The nearest heading before `el` in document order, looked for among the previous siblings of it and its ancestors. */

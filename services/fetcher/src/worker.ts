@@ -41,7 +41,10 @@ export interface FetchWorkerDeps {
   router: Pick<EngineRouter, 'fetch'>;
   newId: IdGenerator;
   clock: Clock;
+  /** This process's name in page_started (its slot holder id, so other fetchers can tell whether it lives). */
   workerName: string;
+  /** Whether the fetcher that was `worker` at `since` (ms) lives (slot-holders.ts); without it, none is waited for. */
+  workerAlive?: (worker: string, since: number) => Promise<boolean>;
 }
 
 /** The job kinds whose pages the fetcher loads, and who is waiting for them. */
@@ -62,6 +65,13 @@ const SLOT_WAIT_ALLOWANCE_MS = 5 * 60_000;
 const COMPLETES_REUSED: ReadonlySet<AggregateKind> = new Set(['crawl', 'batch']);
 /** A page whose latest event is one of these has nothing left for the fetcher. */
 const SETTLED: ReadonlySet<string> = new Set(['page_fetched', 'page_completed', 'page_failed']);
+/**
+ * How long a redelivered page waits for another live fetcher's earlier delivery of it to
+ * settle (that one may be running its handler again in place through an outage: up to the
+ * worker's outage allowance of 60 s), and how often it looks.
+ */
+const OTHER_DELIVERY_WAIT_MS = 60_000;
+const OTHER_DELIVERY_POLL_MS = 1_000;
 
 export class FetchWorker {
   readonly consumers: ConsumerWorker<PageRequestedEvent>[];
@@ -131,6 +141,7 @@ export class FetchWorker {
     // page_started, the page may still be done before it: look at each.
     if (latest && SETTLED.has(latest.event)) return;
     if (latest?.event === 'page_started' && (await this.settled(at))) return;
+    if (latest?.event === 'page_started' && (await this.settledByOther(latest as TrawlEvent<'page_started'>, at, mctx))) return;
     if (cancelled) {
       mctx.logger.info('job cancelled; page not fetched');
       return;
@@ -199,6 +210,26 @@ export class FetchWorker {
     const { log } = this.deps.ctx;
     const [settled, completed] = await Promise.all([pageSettled(log, at, 'page_fetched'), log.exists({ ...at, event: 'page_completed' })]);
     return settled || completed;
+  }
+
+  /**
+   * A redelivery of a page whose earlier delivery another fetcher is still loading (its ack
+   * or heartbeats were lost with the consumer's leader, or its appends wait out an outage):
+   * asking the site again would serve the page twice, so this one waits, while that fetcher
+   * lives, for the page to settle. True when it did; false to load it here (that fetcher
+   * died, this process restarted in its place, or the wait ran out).
+   */
+  private async settledByOther(started: TrawlEvent<'page_started'>, at: PageAddress, mctx: MessageContext): Promise<boolean> {
+    const { workerAlive, workerName } = this.deps;
+    const { worker, attempt, startedAt } = started.data;
+    if (!workerAlive || worker === workerName || attempt >= mctx.deliveryCount) return false;
+    mctx.logger.warn({ worker, attempt }, 'redelivered while another fetcher loads the page; waiting for it');
+    for (const until = Date.now() + OTHER_DELIVERY_WAIT_MS; Date.now() < until && !mctx.signal.aborted;) {
+      if (!(await workerAlive(worker, Date.parse(startedAt)))) return false;
+      await new Promise((resolve) => setTimeout(resolve, OTHER_DELIVERY_POLL_MS));
+      if (await this.settled(at)) return true;
+    }
+    return false;
   }
 
   private async store(event: PageRequestedEvent, result: RoutedPage) {

@@ -61,6 +61,7 @@ describe('chaos drill on a three-node cluster', { timeout: 600_000 }, () => {
     nc = await connect({ servers: clusterUrl(system).split(','), maxReconnectAttempts: -1, reconnectTimeWait: 250, pingInterval: 1_000, maxPingOut: 3 });
   });
   after(async () => {
+    if (process.env.CHAOS_DRILL_LOGS_DIR && system) (await import('node:fs')).writeFileSync(`${process.env.CHAOS_DRILL_LOGS_DIR}/end.log`, system.logs());
     await nc?.close();
     await system?.stop();
     await hooks?.close();
@@ -74,7 +75,7 @@ describe('chaos drill on a three-node cluster', { timeout: 600_000 }, () => {
     killNats(system, leader, ledger);
     await natsBackMidCrawl(leader);
     await progress('a', 70);
-    for (const name of ['services/fetcher/', 'services/transformer/', 'services/gateway/', 'scripts/service-host']) killOne(system, name, ledger);
+    for (const name of ['services/fetcher/', 'services/transformer/', 'services/gateway/', 'scripts/service-host']) await killOne(system, name, ledger);
     await progress('a', 120);
     const second = ['n1', 'n2', 'n3'].find((n) => n !== leader)!;
     killNats(system, second, ledger);
@@ -224,8 +225,11 @@ function killNats(system: TrawlSystem, node: string, ledger: DrillLedger): void 
 }
 
 /** SIGKILLs one process whose command line has `part` (the first of its replicas). */
-function killOne(system: TrawlSystem, part: string, ledger: DrillLedger): void {
-  const found = descendants(system.pid).filter((p) => p.cmdline.includes(part) && !p.cmdline.includes('chrom'));
+async function killOne(system: TrawlSystem, part: string, ledger: DrillLedger): Promise<void> {
+  const processes = (): Proc[] => descendants(system.pid).filter((p) => p.cmdline.includes(part) && !p.cmdline.includes('chrom'));
+  // Both up (one may be being restarted by the supervisor on a loaded machine).
+  await until(() => processes().length >= 2, { timeoutMs: 30_000, intervalMs: 250 }).catch(() => undefined);
+  const found = processes();
   assert.ok(found.length >= 2, `${part}: expected two processes, found ${found.length}`);
   ledger.died(`SIGKILL ${part}`, found[0]!.pid);
   process.kill(found[0]!.pid, 'SIGKILL');

@@ -223,9 +223,9 @@ export class FetchWorker {
     const { workerAlive, workerName } = this.deps;
     const { worker, attempt, startedAt } = started.data;
     if (!workerAlive || worker === workerName || attempt >= mctx.deliveryCount) return false;
-    mctx.logger.warn({ worker, attempt }, 'redelivered while another fetcher loads the page; waiting for it');
-    for (const until = Date.now() + OTHER_DELIVERY_WAIT_MS; Date.now() < until && !mctx.signal.aborted;) {
+    for (let waited = 0; waited < OTHER_DELIVERY_WAIT_MS && !mctx.signal.aborted; waited += OTHER_DELIVERY_POLL_MS) {
       if (!(await workerAlive(worker, Date.parse(startedAt)))) return false;
+      if (waited === 0) mctx.logger.warn({ worker, attempt }, 'redelivered while another fetcher loads the page; waiting for it');
       await new Promise((resolve) => setTimeout(resolve, OTHER_DELIVERY_POLL_MS));
       if (await this.settled(at)) return true;
     }

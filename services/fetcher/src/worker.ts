@@ -32,6 +32,7 @@ import { reusable } from '../../../shared/src/domain/observations/not-modified.j
 import { PageObserver } from '../../../shared/src/domain/observations/observer.js';
 import { completeReused, type ReusedCompletionDeps } from '../../../shared/src/domain/observations/reused-completion.js';
 import { PayloadStore } from '../../../shared/src/infra/nats/payloads.js';
+import { AppendConflictError } from '../../../shared/src/infra/nats/event-log.js';
 
 type PageRequestedEvent = TrawlEvent<'page_requested'> & { seq: number };
 
@@ -147,30 +148,38 @@ export class FetchWorker {
       return;
     }
     const startedAt = clock();
-    const startEvent = () => ctx.log.append(
+    const startEvent = (claim?: { after: number }) => ctx.log.append(
       makeEvent('page_started', at, { attempt: mctx.deliveryCount, startedAt: startedAt.toISOString(), worker: this.deps.workerName }, { eventId: newId(), now: startedAt }),
-      { msgId: `${event.kind}.${event.id}.${event.part}.page_started.${mctx.deliveryCount}` },
+      { msgId: `${event.kind}.${event.id}.${event.part}.page_started.${mctx.deliveryCount}`, ...(claim ? { expectedLastSubjectSequence: claim.after } : {}) },
     );
     const plan = await this.planner.plan(at, event.data, startedAt);
-    // page_started is written while the page loads (it is in the log before page_fetched,
-    // which waits for it): the fetch does not wait for the append's round trip. A crawl or
-    // batch page that may turn out a 304 completed here writes it only if it is not: such a
-    // page's whole attempt takes a GET, and its start would be one more event to deliver.
+    // A crawl or batch page that may turn out a 304 completed here writes page_started only
+    // if it is not: such a page's whole attempt takes a GET, and its start would be one more
+    // event to deliver. Any other page claims itself before the site is asked: page_started
+    // follows the page_started this delivery saw (none: 0), so of two deliveries racing
+    // (a redelivery while another fetcher still holds the page) one wins, and the other waits
+    // for it (settledByOther) instead of asking the site too. A run again in place whose
+    // claim is already in the log goes on with it.
     const deferStart = COMPLETES_REUSED.has(event.kind) && plan.kind !== 'full';
-    const started = deferStart ? undefined : startEvent();
-    started?.catch(() => undefined); // awaited below; a failure fails the attempt there, not the process
+    const ownClaim = latest?.event === 'page_started' && latest.data.worker === this.deps.workerName && latest.data.attempt === mctx.deliveryCount;
+    if (!deferStart && !ownClaim) {
+      const after = latest?.event === 'page_started' || latest?.event === 'page_requested' ? { after: latest.event === 'page_started' ? latest.seq : 0 } : undefined;
+      try {
+        await startEvent(after);
+      } catch (err) {
+        if (!(err instanceof AppendConflictError)) throw err;
+        mctx.logger.warn('another delivery claimed the page first; looking again');
+        return this.handle(event, mctx, priority);
+      }
+    }
     let result: RoutedPage;
     const earlier = this.loaded.get(mctx);
-    try {
-      if (earlier?.plan === plan.kind) result = earlier.result;
-      else {
-        result = plan.kind === 'skip'
-          ? skippedPage(event.data.url, event.data.options.engine ?? 'auto')
-          : await router.fetch(jobKindOf(event.kind), event.data.url, event.data.options, { signal: mctx.signal, priority }, plan.kind === 'conditional' ? plan.basis.validators : undefined);
-        this.loaded.set(mctx, { plan: plan.kind, result });
-      }
-    } finally {
-      await started;
+    if (earlier?.plan === plan.kind) result = earlier.result;
+    else {
+      result = plan.kind === 'skip'
+        ? skippedPage(event.data.url, event.data.options.engine ?? 'auto')
+        : await router.fetch(jobKindOf(event.kind), event.data.url, event.data.options, { signal: mctx.signal, priority }, plan.kind === 'conditional' ? plan.basis.validators : undefined);
+      this.loaded.set(mctx, { plan: plan.kind, result });
     }
     const queueWaitMs = Math.max(0, startedAt.getTime() - Date.parse(event.data.requestedAt));
     const notModified = result.notModified && plan.kind !== 'full' ? notModifiedOf(plan) : undefined;

@@ -18,8 +18,8 @@ import type http from 'node:http';
  * loop lags seconds behind on a loaded machine).
  */
 const OWNERLESS_READ_MS = 5_000;
-/** How long before its fetcher's death a response may have ended and still not be stored. */
-const SERVED_BEFORE_DEATH_MS = 2_000;
+/** How long before its fetcher's death the site may see a request end that the death cut off. */
+const CUT_BEFORE_DEATH_MS = 2_000;
 
 export interface Request { path: string; port: number; owner: string; startedAt: number; endedAt?: number; outcome?: 'served' | 'cut' }
 export interface Death { at: number; what: string; pid: number; ports: Set<number> }
@@ -79,18 +79,22 @@ export class DrillLedger {
 
   /**
    * Each earlier request is accounted for by the SIGKILL of the fetcher that made it: the
-   * request was in flight at the death, or ended just before it (the response reached the
-   * process, which died before it stored the page). A request the site reads after its
+   * request was in flight at the death, or it was served to that fetcher before its death
+   * and asked again only after it (the process died with the page not yet stored: it may
+   * have been waiting out an election to store it). A request the site reads after its
    * sender died (its bytes were in the socket at the death) came on one of the sockets the
    * dead process had, or, opened since the drill looked, has no owner left ('?').
    */
   private classify(rs: Request[]): RepeatClass {
     const earlier = rs.slice(0, -1);
-    const deathOf = (r: Request): Death | undefined => this.deaths.find((d) => d.what.includes('fetcher')
-      && (d.ports.has(r.port) || (r.owner === '?' && r.startedAt <= d.at + OWNERLESS_READ_MS))
-      && (r.endedAt ?? Infinity) >= d.at - SERVED_BEFORE_DEATH_MS);
-    if (earlier.every((r) => r.outcome === 'cut' && deathOf(r))) return 'cut by a kill';
-    if (earlier.every((r) => deathOf(r))) return 'served, then killed';
+    const next = (r: Request): Request => rs[rs.indexOf(r) + 1]!;
+    const fetcherDeaths = this.deaths.filter((d) => d.what.includes('fetcher'));
+    const cutBy = (r: Request): Death | undefined => fetcherDeaths.find((d) => (d.ports.has(r.port) || (r.owner === '?' && r.startedAt <= d.at + OWNERLESS_READ_MS))
+      && (r.endedAt ?? Infinity) >= d.at - CUT_BEFORE_DEATH_MS);
+    // Served to a process that died later, and asked again only after that death.
+    const servedToDead = (r: Request): Death | undefined => fetcherDeaths.find((d) => d.ports.has(r.port) && r.startedAt <= d.at && next(r).startedAt >= d.at);
+    if (earlier.every((r) => r.outcome === 'cut' && cutBy(r))) return 'cut by a kill';
+    if (earlier.every((r) => (r.outcome === 'cut' && cutBy(r)) || servedToDead(r))) return 'served, then killed';
     return 'repeat';
   }
 

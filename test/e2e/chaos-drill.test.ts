@@ -7,11 +7,10 @@
 // partition: alive to its sockets, silent to its peers) until the others have elected a new
 // leader and 10 s more.
 // The crawls complete with every page once in the results and once in the log, the webhook
-// once per webhook id, and the read models equal to the log's events. The site is asked for
-// every page, and twice only for pages that were loading when their fetcher or the stream
-// leader died: JetStream redelivers a message whose ack or progress signal was lost with the
-// consumer's leader, and a page whose page_fetched was not yet in the log is loaded again
-// (its second page_fetched is refused by `once`, so nothing downstream sees it twice).
+// once per webhook id, and the read models equal to the log's events. The site serves every
+// page to the end once; a page is asked again only when the fetcher that asked it first was
+// SIGKILLed with the request in flight or the response not yet stored (chaos-drill-site.ts
+// classes each re-ask; docs/architecture.md, "Replicas", says why no other is allowed).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -54,14 +53,18 @@ describe('chaos drill on a three-node cluster', { timeout: 600_000 }, () => {
     hooks = await startWebhookReceiver(['/a', '/b']);
     system = await startSystem({
       args: ['--cluster', '--nats-nodes', '3', '--replicas', '2'],
-      env: { CRAWL_ENGINE: 'http', CRAWL_MAX_IN_FLIGHT: '6', FETCHER_CONCURRENCY: String(FETCHER_CONCURRENCY), TRANSFORMER_CONCURRENCY: '1' },
+      env: {
+        CRAWL_ENGINE: 'http', CRAWL_MAX_IN_FLIGHT: '6', FETCHER_CONCURRENCY: String(FETCHER_CONCURRENCY), TRANSFORMER_CONCURRENCY: '1',
+        // To read a run's every line afterwards: the services' info logs in DATA_DIR/logs, copied there at the end.
+        ...(process.env.CHAOS_DRILL_LOGS_DIR ? { SERVICE_LOGS: 'file', LOG_LEVEL: 'info' } : {}),
+      },
     });
     ledger.clients = () => descendants(system.pid).filter((p) => p.cmdline.includes('services/') || p.cmdline.includes('service-host')).map((p) => ({ pid: p.pid, name: `${p.pid}:${/services\/([a-z-]+)|service-host/.exec(p.cmdline)?.[0] ?? p.cmdline.slice(0, 40)}` }));
     // Pings every second: this client leaves a frozen server as soon as the services' do.
     nc = await connect({ servers: clusterUrl(system).split(','), maxReconnectAttempts: -1, reconnectTimeWait: 250, pingInterval: 1_000, maxPingOut: 3 });
   });
   after(async () => {
-    if (process.env.CHAOS_DRILL_LOGS_DIR && system) (await import('node:fs')).writeFileSync(`${process.env.CHAOS_DRILL_LOGS_DIR}/end.log`, system.logs());
+    if (process.env.CHAOS_DRILL_LOGS_DIR && system) (await import('node:fs')).cpSync(`${system.dataDir}/logs/services.log`, `${process.env.CHAOS_DRILL_LOGS_DIR}/services.log`);
     await nc?.close();
     await system?.stop();
     await hooks?.close();
@@ -163,7 +166,6 @@ describe('chaos drill on a three-node cluster', { timeout: 600_000 }, () => {
     const count = (klass: string): number => repeats.filter((r) => r.klass === klass).length;
     process.stdout.write(`# ${prefix}: ${PAGES} pages; served to the end twice: ${servedTwice.length}; asked again: ${repeats.length} (cut off by a fetcher's SIGKILL ${count('cut by a kill')}, served to a fetcher SIGKILLed before it stored the page ${count('served, then killed')}, other ${count('repeat')})\n`);
     if (repeats.length) process.stdout.write(`${ledger.describe(repeats).replace(/^/gm, '#   ')}\n`);
-    if (process.env.CHAOS_DRILL_LOGS_DIR) (await import('node:fs')).writeFileSync(`${process.env.CHAOS_DRILL_LOGS_DIR}/${prefix}.log`, system.logs());
     assert.deepEqual(urls.filter((u: string) => !ledger.requests.some((r) => r.path === u && r.outcome === 'served')), [], 'every page served to the end');
     assert.deepEqual(repeats.filter((r) => r.klass === 'repeat').map((r) => r.path), [], `asked again with no fetcher killed:\n${ledger.describe(repeats)}`);
     assert.ok(servedTwice.every((p) => repeats.some((r) => r.path === p && r.klass === 'served, then killed')), `served twice: ${servedTwice.join(', ')}`);

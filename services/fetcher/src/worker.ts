@@ -73,6 +73,8 @@ const SETTLED: ReadonlySet<string> = new Set(['page_fetched', 'page_completed', 
  */
 const OTHER_DELIVERY_WAIT_MS = 60_000;
 const OTHER_DELIVERY_POLL_MS = 1_000;
+/** How long another fetcher's slot-holder key must stay gone (3 of its renewals) before it counts as dead. */
+const OTHER_GONE_CONFIRM_MS = 6_000;
 
 export class FetchWorker {
   readonly consumers: ConsumerWorker<PageRequestedEvent>[];
@@ -225,16 +227,20 @@ export class FetchWorker {
    * A redelivery of a page whose earlier delivery another fetcher is still loading (its ack
    * or heartbeats were lost with the consumer's leader, or its appends wait out an outage):
    * asking the site again would serve the page twice, so this one waits, while that fetcher
-   * lives, for the page to settle. True when it did; false to load it here (that fetcher
+   * lives (its slot-holder key; gone for 6 s: dead), for the page to settle. True when it did; false to load it here (that fetcher
    * died, this process restarted in its place, or the wait ran out).
    */
   private async settledByOther(started: TrawlEvent<'page_started'>, at: PageAddress, mctx: MessageContext): Promise<boolean> {
     const { workerAlive, workerName } = this.deps;
     const { worker, attempt, startedAt } = started.data;
     if (!workerAlive || worker === workerName || attempt >= mctx.deliveryCount) return false;
+    mctx.logger.warn({ worker, attempt }, 'redelivered after another fetcher claimed the page; waiting for its result');
+    let goneSince: number | undefined;
     for (let waited = 0; waited < OTHER_DELIVERY_WAIT_MS && !mctx.signal.aborted; waited += OTHER_DELIVERY_POLL_MS) {
-      if (!(await workerAlive(worker, Date.parse(startedAt)))) return false;
-      if (waited === 0) mctx.logger.warn({ worker, attempt }, 'redelivered while another fetcher loads the page; waiting for it');
+      // Gone for a while, not at one look: a live fetcher cut off by the same outage could not
+      // renew its key, and renews it within seconds of reaching the cluster again.
+      if (await workerAlive(worker, Date.parse(startedAt))) goneSince = undefined;
+      else if (Date.now() - (goneSince ??= Date.now()) >= OTHER_GONE_CONFIRM_MS) return false;
       await new Promise((resolve) => setTimeout(resolve, OTHER_DELIVERY_POLL_MS));
       if (await this.settled(at)) return true;
     }

@@ -166,6 +166,12 @@ describe('chaos drill on a three-node cluster', { timeout: 600_000 }, () => {
     const count = (klass: string): number => repeats.filter((r) => r.klass === klass).length;
     process.stdout.write(`# ${prefix}: ${PAGES} pages; served to the end twice: ${servedTwice.length}; asked again: ${repeats.length} (cut off by a fetcher's SIGKILL ${count('cut by a kill')}, served to a fetcher SIGKILLed before it stored the page ${count('served, then killed')}, other ${count('repeat')})\n`);
     if (repeats.length) process.stdout.write(`${ledger.describe(repeats).replace(/^/gm, '#   ')}\n`);
+    // What the log says of each page asked again: its events in order, with each start's claimant.
+    for (const { path } of repeats) {
+      const parts = events.filter((e) => e.event === 'page_requested' && new URL((e.data as { url: string }).url).pathname === path).map((e) => e.part);
+      const steps = events.filter((e) => parts.includes(e.part)).map((e) => `${e.part.slice(0, 6)}:${e.seq}:${e.event}${e.event === 'page_started' ? `(${JSON.stringify(e.data)})` : ''}`);
+      process.stdout.write(`#   ${path} in the log: ${steps.join(' ')}\n`);
+    }
     assert.deepEqual(urls.filter((u: string) => !ledger.requests.some((r) => r.path === u && r.outcome === 'served')), [], 'every page served to the end');
     assert.deepEqual(repeats.filter((r) => r.klass === 'repeat').map((r) => r.path), [], `asked again with no fetcher killed:\n${ledger.describe(repeats)}`);
     assert.ok(servedTwice.every((p) => repeats.some((r) => r.path === p && r.klass === 'served, then killed')), `served twice: ${servedTwice.join(', ')}`);

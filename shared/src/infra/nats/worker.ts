@@ -58,6 +58,8 @@ export interface WorkerOptions<E extends StoredEvent = StoredEvent> {
 // The outage allowance covers an election (a few seconds) and a server cut off until its
 // peers notice (nats-server's defaults: about 10-20 s), with room to spare.
 const DEFAULTS = { ackWaitMs: 30_000, maxDeliver: 4, handlerTimeoutMs: 120_000, graceMs: 10_000, outageRetryMs: 60_000 };
+/** An ack's confirmation: how long one ask waits for it, and the pauses between asks. */
+const ACK_RETRY_MS = { answer: 3_000, first: 250, most: 2_000 };
 /** Pauses between in-place runs through an outage: 0.5 s doubling to 5 s. */
 const OUTAGE_PAUSE_MS = { first: 500, most: 5_000 };
 
@@ -182,7 +184,7 @@ export class ConsumerWorker<E extends StoredEvent = StoredEvent> {
         controller.signal.throwIfAborted(); // shut down or past its deadline meanwhile
       }
       await this.handleThroughOutages(event, ctx);
-      msg.ack();
+      await this.ackConfirmed(msg, logger);
       return 'ack';
     } catch (err) {
       if (this.stopping && controller.signal.aborted) {
@@ -234,6 +236,30 @@ export class ConsumerWorker<E extends StoredEvent = StoredEvent> {
         consumerMetrics.outageRetries().inc(this.labels);
         await sleep(pauseMs);
       }
+    }
+  }
+
+  /**
+   * Acks and waits for the server to confirm it, asking again while it does not answer (the
+   * consumer's leader died or is being elected; heartbeats keep the message meanwhile). A
+   * plain ack lost with a leader got the message redelivered after its ack wait, and a
+   * leader just elected may answer a point read before it has applied the log's last
+   * entries: the chaos drill's redelivered pages were loaded again though their
+   * page_fetched was in the log. An ack still unconfirmed after one ack wait is left to it.
+   */
+  private async ackConfirmed(msg: JsMsg, logger: Logger): Promise<void> {
+    const until = Date.now() + this.opts.ackWaitMs;
+    for (let pauseMs = ACK_RETRY_MS.first; ; pauseMs = Math.min(ACK_RETRY_MS.most, pauseMs * 2)) {
+      try {
+        if (await msg.ackAck({ timeout: ACK_RETRY_MS.answer })) return;
+      } catch {
+        // no answer (a timeout, no responders): ask again
+      }
+      if (Date.now() + pauseMs > until) {
+        logger.warn('ack not confirmed; the message may be delivered again');
+        return;
+      }
+      await sleep(pauseMs);
     }
   }
 

@@ -141,9 +141,12 @@ export class FetchWorker {
       cancelEvent ? ctx.log.exists({ kind: event.kind, id: event.id, part: 'job', event: cancelEvent }) : false,
     ]);
     // Done (fetched, completed here, or given up on) before a crash. After another attempt's
-    // page_started, the page may still be done before it: look at each.
+    // page_started, or after a later step of another service on the page's part (the
+    // frontier's crawl_links_discovered follows page_completed), the page may still be done:
+    // look at each. (Looking only at page_started let a redelivery after crawl_links_discovered
+    // load a completed page again: the chaos drill's pages asked twice after a leader died.)
     if (latest && SETTLED.has(latest.event)) return;
-    if (latest?.event === 'page_started' && (await this.settled(at))) return;
+    if (latest && latest.event !== 'page_requested' && (await this.settled(at))) return;
     if (latest?.event === 'page_started' && (await this.settledByOther(latest as TrawlEvent<'page_started'>, at, mctx))) return;
     if (cancelled) {
       mctx.logger.info('job cancelled; page not fetched');

@@ -1,7 +1,8 @@
 // A page redelivered while another live fetcher still loads it (that one's ack or heartbeats
 // were lost with the consumer's leader, or its appends wait out an outage) is not asked of
 // the site again: the redelivery waits for that fetcher's result. A page whose earlier
-// fetcher is gone is loaded at once. Real nats-server and fetcher consumer, the other
+// fetcher is gone is loaded at once; a settled page whose latest event is a later step of
+// another service is not loaded again. Real nats-server and fetcher consumer, the other
 // fetcher's liveness its real slot-holder key, a real HTTP site counting its requests.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -41,7 +42,7 @@ describe('a page redelivered while another fetcher loads it', { timeout: 90_000 
     server = await startNatsServer();
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-redelivered-'));
     ctx = await connectService('redelivered-test', loadConfig({ NATS_URL: server.url, DATA_DIR: dir, SSRF_ALLOW_CIDRS: '127.0.0.0/8' }), createLogger('redelivered-test', 'silent'));
-    site = await startSite({ '/live': PAGE, '/gone': PAGE });
+    site = await startSite({ '/live': PAGE, '/gone': PAGE, '/done': PAGE });
     otherHolder = new SlotHolders(ctx.js, other);
     await otherHolder.start();
   });
@@ -56,6 +57,8 @@ describe('a page redelivered while another fetcher loads it', { timeout: 90_000 
   test('waits for a live fetcher\'s result; loads a gone fetcher\'s page at once', async () => {
     const live = { kind: 'crawl' as const, id: 'redelivered', part: 'live' };
     const gone = { kind: 'crawl' as const, id: 'redelivered', part: 'gone' };
+    // Settled, then a later step of the frontier on the page's part is its latest event.
+    const done = { kind: 'crawl' as const, id: 'redelivered', part: 'done' };
     const now = new Date();
     const options = normalizeScrapeOptions({ formats: ['markdown'], engine: 'http' });
     // The fetcher lane's durable consumer, as the worker makes it; each page's first delivery
@@ -64,12 +67,14 @@ describe('a page redelivered while another fetcher loads it', { timeout: 90_000 
       durable_name: DURABLE, ack_policy: AckPolicy.Explicit, filter_subject: 'trawl.crawl.*.*.page_requested',
       ack_wait: nanos(15_000), max_deliver: -1, deliver_policy: DeliverPolicy.All,
     });
-    for (const [at, worker] of [[live, other.holderId], [gone, 'a-fetcher-that-died']] as const) {
+    for (const [at, worker] of [[live, other.holderId], [gone, 'a-fetcher-that-died'], [done, 'a-fetcher-that-died']] as const) {
       await ctx.log.append(makeEvent('page_requested', at, { url: site.url(`/${at.part}`), options, apiKeyId: 'k', depth: 1, requestedAt: now.toISOString() }, { eventId: newId(), now }), { once: true });
       await ctx.log.append(makeEvent('page_started', at, { attempt: 1, startedAt: new Date().toISOString(), worker }, { eventId: newId(), now }));
     }
+    await recordPageFailure(ctx.log, done, { code: 'TIMEOUT', message: 'given up before the redelivery' }, 1, { newId, clock: systemClock });
+    await ctx.log.append(makeEvent('crawl_links_discovered', done, { depth: 2, urls: [], skipped: {}, discoveredAt: now.toISOString() }, { eventId: newId(), now }));
     const consumer = await ctx.js.consumers.get(STREAM_NAME, DURABLE);
-    for (let handed = 0; handed < 2;) {
+    for (let handed = 0; handed < 3;) {
       const msg = await consumer.next({ expires: 5_000 });
       if (msg) { msg.nak(); handed++; }
     }
@@ -91,6 +96,7 @@ describe('a page redelivered while another fetcher loads it', { timeout: 90_000 
       await until(async () => (await ctx.jsm.consumers.info(STREAM_NAME, DURABLE)).num_ack_pending === 0, { timeoutMs: 15_000, intervalMs: 200 });
       assert.equal(site.hits.get('/live'), undefined);
       assert.equal(await ctx.log.exists({ ...live, event: 'page_fetched' }), false);
+      assert.equal(site.hits.get('/done'), undefined, 'a settled page whose latest event is a later step is not loaded again');
     } finally {
       await fetcher.stop();
       await capturer.stop();

@@ -8,7 +8,6 @@
 // M processes of every service (gateway i on PORT + i; --scale fetcher=4,... per service).
 import './supervisor-flags.js'; // first: may re-execute this process with its V8 flags
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
@@ -19,6 +18,7 @@ import { newApiKey } from '../shared/src/infra/ids.js';
 import { consoleConfig } from '../shared/src/infra/console-config.js';
 import { createLogger } from '../shared/src/infra/logger.js';
 import { CLUSTER_DEFAULTS, clusterUrl, natsNodeArgs, parseClusterFlags, replicasFor, writeNodeConfig, type ClusterFlags, type ClusterNode } from './nats-cluster.js';
+import { supervisorRun } from './instance-run.js';
 import { cohostedServices, HOST_NODE_FLAGS, SERVICE_ENV, SERVICE_NODE_FLAGS, SERVICES, type ServiceName } from './services.js';
 
 
@@ -319,8 +319,10 @@ async function main(cfg: Config, cluster: ClusterFlags | undefined): Promise<voi
   const most = Math.max(replicas, ...chosen.map(countOf));
   // Each process's INSTANCE_ID: its slot under this supervisor run, kept when the slot's
   // process is restarted (after the last one exited), so the projector takes back its own
-  // partition leases at once; the run's random part keeps two supervisors on one NATS apart.
-  const run = `${process.env.INSTANCE_ID ? `${process.env.INSTANCE_ID}-` : ''}${randomBytes(4).toString('hex')}`;
+  // partition leases and a fetcher its host slots at once; the run's random part keeps two
+  // supervisors on one NATS apart, and is kept in DATA_DIR for the next supervisor once
+  // nothing of this one lives (instance-run.ts).
+  const run = supervisorRun(cfg.dataDir, process.env.INSTANCE_ID);
   const services = Array.from({ length: most }, (_, r) => chosen.filter((name) => r < countOf(name)).flatMap((name): Supervised[] => {
     const own = { ...env, ...(name === 'gateway' ? { PORT: String(cfg.port + r) } : {}) };
     if (!hosted.includes(name)) return [serviceProcess(name, { ...SERVICE_ENV[name], ...own, HEALTH_PORT: healthPortOf(name, r), INSTANCE_ID: `${run}-${name}-${r}` }, r)];

@@ -28,12 +28,16 @@ await runService('fetcher', async (ctx) => {
   resolveChromiumPath(ctx.config.chromiumPath);
   await capturer.start();
   observeCapturer(capturer);
+  // One id for this process in the host slots it holds and in the page_started it writes.
+  const holderId = ctx.config.instanceId ?? `${os.hostname()}-${process.pid}-${newId()}`;
   const governor = new HostGovernor(ctx.js, {
     maxInFlight: ctx.config.fleetHostMaxInFlight, intervalMs: ctx.config.fleetHostIntervalMs,
-    holderId: ctx.config.instanceId ?? newId(), logger: ctx.logger,
+    holderId, logger: ctx.logger,
   });
   const router = governedRouter(createEngineRouter(ctx, capturer, systemClock), governor);
-  const worker = new FetchWorker({ ctx, router, newId, clock: systemClock, workerName: `${os.hostname()}:${process.pid}` });
+  const worker = new FetchWorker({ ctx, router, newId, clock: systemClock, workerName: holderId,
+    workerAlive: (worker, since) => governor.slots.holders.aliveSince(worker, since),
+  });
   await worker.start();
   const follower = new ShareFollower({ ctx, newId, clock: systemClock });
   await follower.consumer.start();

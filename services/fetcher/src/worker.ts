@@ -33,6 +33,7 @@ import { PageObserver } from '../../../shared/src/domain/observations/observer.j
 import { completeReused, type ReusedCompletionDeps } from '../../../shared/src/domain/observations/reused-completion.js';
 import { PayloadStore } from '../../../shared/src/infra/nats/payloads.js';
 import { CancelCheck } from './cancel-check.js';
+import { AppendConflictError } from '../../../shared/src/infra/nats/event-log.js';
 
 type PageRequestedEvent = TrawlEvent<'page_requested'> & { seq: number };
 
@@ -42,7 +43,10 @@ export interface FetchWorkerDeps {
   router: Pick<EngineRouter, 'fetch'>;
   newId: IdGenerator;
   clock: Clock;
+  /** This process's name in page_started (its slot holder id, so other fetchers can tell whether it lives). */
   workerName: string;
+  /** Whether the fetcher that was `worker` at `since` (ms) lives (slot-holders.ts); without it, none is waited for. */
+  workerAlive?: (worker: string, since: number) => Promise<boolean>;
 }
 
 /** The job kinds whose pages the fetcher loads, and who is waiting for them. */
@@ -63,6 +67,15 @@ const SLOT_WAIT_ALLOWANCE_MS = 5 * 60_000;
 const COMPLETES_REUSED: ReadonlySet<AggregateKind> = new Set(['crawl', 'batch']);
 /** A page whose latest event is one of these has nothing left for the fetcher. */
 const SETTLED: ReadonlySet<string> = new Set(['page_fetched', 'page_completed', 'page_failed']);
+/**
+ * How long a redelivered page waits for another live fetcher's earlier delivery of it to
+ * settle (that one may be running its handler again in place through an outage: up to the
+ * worker's outage allowance of 60 s), and how often it looks.
+ */
+const OTHER_DELIVERY_WAIT_MS = 60_000;
+const OTHER_DELIVERY_POLL_MS = 1_000;
+/** How long another fetcher's slot-holder key must stay gone (3 of its renewals) before it counts as dead. */
+const OTHER_GONE_CONFIRM_MS = 6_000;
 
 export class FetchWorker {
   readonly consumers: ConsumerWorker<PageRequestedEvent>[];
@@ -134,40 +147,52 @@ export class FetchWorker {
       this.planner.plan(at, event.data, startedAt),
     ]);
     // Done (fetched, completed here, or given up on) before a crash. After another attempt's
-    // page_started, the page may still be done before it: look at each.
+    // page_started, or after a later step of another service on the page's part (the
+    // frontier's crawl_links_discovered follows page_completed), the page may still be done:
+    // look at each. (Looking only at page_started let a redelivery after crawl_links_discovered
+    // load a completed page again: the chaos drill's pages asked twice after a leader died.)
     if (latest && SETTLED.has(latest.event)) return;
-    if (latest?.event === 'page_started' && (await this.settled(at))) return;
+    if (latest && latest.event !== 'page_requested' && (await this.settled(at))) return;
+    if (latest?.event === 'page_started' && (await this.settledByOther(latest as TrawlEvent<'page_started'>, at, mctx))) return;
     if (cancelled) {
       mctx.logger.info('job cancelled; page not fetched');
       return;
     }
-    const startEvent = () => ctx.log.append(
+    const startEvent = (claim?: { after: number }) => ctx.log.append(
       makeEvent('page_started', at, { attempt: mctx.deliveryCount, startedAt: startedAt.toISOString(), worker: this.deps.workerName }, { eventId: newId(), now: startedAt }),
-      { msgId: `${event.kind}.${event.id}.${event.part}.page_started.${mctx.deliveryCount}` },
+      { msgId: `${event.kind}.${event.id}.${event.part}.page_started.${mctx.deliveryCount}`, ...(claim ? { expectedLastSubjectSequence: claim.after } : {}) },
     );
-    // page_started is written while the page loads (it is in the log before page_fetched,
-    // which waits for it): the fetch does not wait for the append's round trip. A crawl or
-    // batch page that may turn out a 304 completed here writes it only if it is not: such a
-    // page's whole attempt takes a GET, and its start would be one more event to deliver.
+    // A crawl or batch page that may turn out a 304 completed here writes page_started only
+    // if it is not: such a page's whole attempt takes a GET, and its start would be one more
+    // event to deliver. Any other page claims itself before the site is asked: page_started
+    // follows the page_started this delivery saw (none: 0), so of two deliveries racing
+    // (a redelivery while another fetcher still holds the page) one wins, and the other waits
+    // for it (settledByOther) instead of asking the site too. A run again in place whose
+    // claim is already in the log goes on with it.
     const deferStart = COMPLETES_REUSED.has(event.kind) && plan.kind !== 'full';
-    const started = deferStart ? undefined : startEvent();
-    started?.catch(() => undefined); // awaited below; a failure fails the attempt there, not the process
+    const ownClaim = latest?.event === 'page_started' && latest.data.worker === this.deps.workerName && latest.data.attempt === mctx.deliveryCount;
+    if (!deferStart && !ownClaim) {
+      const after = latest?.event === 'page_started' || latest?.event === 'page_requested' ? { after: latest.event === 'page_started' ? latest.seq : 0 } : undefined;
+      try {
+        await startEvent(after);
+      } catch (err) {
+        if (!(err instanceof AppendConflictError)) throw err;
+        mctx.logger.warn('another delivery claimed the page first; looking again');
+        return this.handle(event, mctx, priority);
+      }
+    }
     // A page that may be completed here from a stored page: that page is read while the GET runs.
     const basis = plan.kind === 'full' ? undefined : notModifiedOf(plan);
     const source = deferStart && basis && reusable(basis, event.data.options) ? sourcePage({ log: ctx.log }, basis) : undefined;
     source?.catch(() => undefined); // awaited by the completion; unused when the answer is not a 304
     let result: RoutedPage;
     const earlier = this.loaded.get(mctx);
-    try {
-      if (earlier?.plan === plan.kind) result = earlier.result;
-      else {
-        result = plan.kind === 'skip'
-          ? skippedPage(event.data.url, event.data.options.engine ?? 'auto')
-          : await router.fetch(jobKindOf(event.kind), event.data.url, event.data.options, { signal: mctx.signal, priority }, plan.kind === 'conditional' ? plan.basis.validators : undefined);
-        this.loaded.set(mctx, { plan: plan.kind, result });
-      }
-    } finally {
-      await started;
+    if (earlier?.plan === plan.kind) result = earlier.result;
+    else {
+      result = plan.kind === 'skip'
+        ? skippedPage(event.data.url, event.data.options.engine ?? 'auto')
+        : await router.fetch(jobKindOf(event.kind), event.data.url, event.data.options, { signal: mctx.signal, priority }, plan.kind === 'conditional' ? plan.basis.validators : undefined);
+      this.loaded.set(mctx, { plan: plan.kind, result });
     }
     const queueWaitMs = Math.max(0, startedAt.getTime() - Date.parse(event.data.requestedAt));
     const notModified = result.notModified && plan.kind !== 'full' ? notModifiedOf(plan) : undefined;
@@ -207,6 +232,30 @@ export class FetchWorker {
     const { log } = this.deps.ctx;
     const [settled, completed] = await Promise.all([pageSettled(log, at, 'page_fetched'), log.exists({ ...at, event: 'page_completed' })]);
     return settled || completed;
+  }
+
+  /**
+   * A redelivery of a page whose earlier delivery another fetcher is still loading (its ack
+   * or heartbeats were lost with the consumer's leader, or its appends wait out an outage):
+   * asking the site again would serve the page twice, so this one waits, while that fetcher
+   * lives (its slot-holder key; gone for 6 s: dead), for the page to settle. True when it did; false to load it here (that fetcher
+   * died, this process restarted in its place, or the wait ran out).
+   */
+  private async settledByOther(started: TrawlEvent<'page_started'>, at: PageAddress, mctx: MessageContext): Promise<boolean> {
+    const { workerAlive, workerName } = this.deps;
+    const { worker, attempt, startedAt } = started.data;
+    if (!workerAlive || worker === workerName || attempt >= mctx.deliveryCount) return false;
+    mctx.logger.warn({ worker, attempt }, 'redelivered after another fetcher claimed the page; waiting for its result');
+    let goneSince: number | undefined;
+    for (let waited = 0; waited < OTHER_DELIVERY_WAIT_MS && !mctx.signal.aborted; waited += OTHER_DELIVERY_POLL_MS) {
+      // Gone for a while, not at one look: a live fetcher cut off by the same outage could not
+      // renew its key, and renews it within seconds of reaching the cluster again.
+      if (await workerAlive(worker, Date.parse(startedAt))) goneSince = undefined;
+      else if (Date.now() - (goneSince ??= Date.now()) >= OTHER_GONE_CONFIRM_MS) return false;
+      await new Promise((resolve) => setTimeout(resolve, OTHER_DELIVERY_POLL_MS));
+      if (await this.settled(at)) return true;
+    }
+    return false;
   }
 
   private async store(event: PageRequestedEvent, result: RoutedPage) {

@@ -227,4 +227,31 @@ describe('consumer worker', () => {
     await fast.stop();
     assert.deepEqual(finished.sort(), ['drain0', 'drain1']);
   });
+
+  test('a message redelivered while this process still handles it waits for that delivery: never two runs at once', async () => {
+    // The event loop blocked past the ack wait: no heartbeat goes out, and the server hands
+    // the message out again while its first run is still going (as when a consumer's leader
+    // dies with the heartbeats and the ack).
+    const runs: { delivery: number; startedAt: number; endedAt?: number }[] = [];
+    const w = worker({
+      deliverNewOnly: true, ackWaitMs: 1000, concurrency: 2,
+      handle: async (_e, ctx) => {
+        const run: { delivery: number; startedAt: number; endedAt?: number } = { delivery: ctx.deliveryCount, startedAt: Date.now() };
+        runs.push(run);
+        if (ctx.deliveryCount === 1) {
+          const blockedUntil = Date.now() + 3000;
+          while (Date.now() < blockedUntil) { /* no timers run: no heartbeat */ }
+          await new Promise((r) => setTimeout(r, 2000));
+        }
+        run.endedAt = Date.now();
+      },
+    }, 'r');
+    await w.start();
+    await publishStarted(1, 'again');
+    await until(() => runs.length >= 2 && runs.every((r) => r.endedAt !== undefined), { timeoutMs: 20_000 });
+    await w.stop();
+    const [first, second] = runs;
+    assert.ok(second!.delivery > 1, 'the message was redelivered');
+    assert.ok(second!.startedAt >= first!.endedAt!, `the redelivery ran ${first!.endedAt! - second!.startedAt} ms before the first delivery ended`);
+  });
 });

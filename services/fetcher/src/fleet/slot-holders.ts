@@ -46,10 +46,13 @@ export class SlotHolders {
   private readonly seenAlive = new Map<string, number>();
   private readonly ttlMs: number;
   private readonly now: () => number;
+  /** When this holder began: the value of its key, so a successor under the same id is told apart. */
+  private readonly since: number;
 
   constructor(private readonly js: JetStreamClient, private readonly opts: SlotHoldersOptions) {
     this.ttlMs = opts.ttlMs ?? SLOT_HOLDER_DEFAULTS.ttlMs;
     this.now = opts.now ?? Date.now;
+    this.since = this.now();
   }
 
   /** Opens the bucket and renews this holder's key once, then every renewMs (idempotent). */
@@ -87,6 +90,24 @@ export class SlotHolders {
     return true;
   }
 
+  /**
+   * Whether the process that was `holderId` at `at` (ms) still lives: its key is there, and
+   * was not written by a successor that began later under the same id (a restart in its
+   * place). True when the store does not answer.
+   */
+  async aliveSince(holderId: string, at: number): Promise<boolean> {
+    try {
+      const jsm = await this.jsm();
+      const msg = await jsm.streams.getMessage(`KV_${SLOT_HOLDERS_BUCKET}`, { last_by_subj: `$KV.${SLOT_HOLDERS_BUCKET}.${keyOf(holderId)}` });
+      const op = msg.header?.get('KV-Operation');
+      if (op === 'DEL' || op === 'PURGE') return false;
+      const since = Number(new TextDecoder().decode(msg.data));
+      return !(since > at);
+    } catch (err) {
+      return !isNoMessage(err);
+    }
+  }
+
   /** Stops renewing and removes this holder's key (its slots are given back first). */
   async stop(): Promise<void> {
     clearInterval(this.timer);
@@ -98,7 +119,7 @@ export class SlotHolders {
   private async beat(kv: KV, first: boolean): Promise<void> {
     const startedAt = this.now();
     try {
-      await kv.put(keyOf(this.opts.holderId), String(startedAt));
+      await kv.put(keyOf(this.opts.holderId), String(this.since));
       this.lastBeatAt = startedAt;
     } catch (err) {
       if (first) throw err;

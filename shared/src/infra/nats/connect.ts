@@ -21,7 +21,12 @@ export async function connectNats(url: string, name: string, logger: Logger): Pr
     name,
     maxReconnectAttempts: -1,
     reconnectTimeWait: 500,
-    pingInterval: 10_000,
+    // A server frozen or cut off answers no ping: the client leaves it for another after two
+    // unanswered ones (4-6 s), well inside a work message's ack wait (15 s), so a handler's
+    // appends, heartbeats and ack reach the cluster before the message is handed to another
+    // worker (at 10 s pings that took 20-30 s, and the chaos drill's pages were asked twice).
+    pingInterval: 2_000,
+    maxPingOut: 2,
     noAsyncTraces: true,
   });
   connected.set(nc, true);

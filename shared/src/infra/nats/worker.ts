@@ -9,6 +9,9 @@
 //   - a NATS outage (an election, a server cut off: outage.ts) runs the handler again in place
 //     for up to `outageRetryMs` instead of counting as a failed attempt, so a page does not
 //     end FAILED because the cluster was electing a leader while it was being worked on;
+//   - a redelivery of a message this process is still handling (its ack or heartbeats were
+//     lost with a consumer's leader, or its appends wait out an outage) waits for that
+//     delivery to end before its handler runs: the handler then finds the work done;
 //   - graceful drain: stop pulling, let in-flight work finish within a grace period, then
 //     abort the rest and nak them so another replica takes them at once.
 import { AckPolicy, DeliverPolicy, type JetStreamClient, type JetStreamManager, type JsMsg } from 'nats';
@@ -61,12 +64,16 @@ export interface WorkerOptions<E extends StoredEvent = StoredEvent> {
 // The outage allowance covers an election (a few seconds) and a server cut off until its
 // peers notice (nats-server's defaults: about 10-20 s), with room to spare.
 const DEFAULTS = { ackWaitMs: 30_000, maxDeliver: 4, handlerTimeoutMs: 120_000, graceMs: 10_000, outageRetryMs: 60_000 };
+/** An ack's confirmation: how long one ask waits for it, and the pauses between asks. */
+const ACK_RETRY_MS = { answer: 3_000, first: 250, most: 2_000 };
 /** Pauses between in-place runs through an outage: 0.5 s doubling to 5 s. */
 const OUTAGE_PAUSE_MS = { first: 500, most: 5_000 };
 
 export class ConsumerWorker<E extends StoredEvent = StoredEvent> {
   private stopping = false;
   private readonly inFlight = new Map<JsMsg, AbortController>();
+  /** The delivery of each stream sequence being handled here (a redelivery waits for it). */
+  private readonly handling = new Map<number, Promise<void>>();
   private slotFreed: (() => void) | undefined;
   private loop: Promise<void> | undefined;
   private readonly opts: Required<Pick<WorkerOptions<E>, 'ackWaitMs' | 'maxDeliver' | 'handlerTimeoutMs' | 'outageRetryMs'>> & WorkerOptions<E>;
@@ -141,23 +148,25 @@ export class ConsumerWorker<E extends StoredEvent = StoredEvent> {
     this.inFlight.set(msg, controller);
     consumerMetrics.inFlight().inc(this.labels);
     // The promise is tracked in inFlight and awaited by stop(); it never rejects.
-    void this.process(msg, controller).finally(() => {
+    const run = this.process(msg, controller, this.handling.get(msg.seq)).finally(() => {
+      if (this.handling.get(msg.seq) === run) this.handling.delete(msg.seq);
       this.inFlight.delete(msg);
       consumerMetrics.inFlight().dec(this.labels);
       this.slotFreed?.();
       this.slotFreed = undefined;
     });
+    this.handling.set(msg.seq, run);
   }
 
-  private async process(msg: JsMsg, controller: AbortController): Promise<void> {
+  private async process(msg: JsMsg, controller: AbortController, earlier: Promise<void> | undefined): Promise<void> {
     const endTimer = consumerMetrics.duration().startTimer(this.labels);
-    const outcome = await this.handleDelivery(msg, controller);
+    const outcome = await this.handleDelivery(msg, controller, earlier);
     endTimer();
     consumerMetrics.handled().inc({ ...this.labels, outcome });
   }
 
   /** Handles one delivery and settles it; returns what was done, for the metrics. */
-  private async handleDelivery(msg: JsMsg, controller: AbortController): Promise<Outcome> {
+  private async handleDelivery(msg: JsMsg, controller: AbortController, earlier: Promise<void> | undefined): Promise<Outcome> {
     const { logger: baseLogger, maxDeliver, ackWaitMs } = this.opts;
     const deliveryCount = msg.info.redeliveryCount;
     if (deliveryCount > 1) consumerMetrics.redelivered().inc(this.labels);
@@ -178,8 +187,15 @@ export class ConsumerWorker<E extends StoredEvent = StoredEvent> {
       if (deliveryCount > maxDeliver) {
         throw new WorkerCrashLoopError(`gave up after ${deliveryCount - 1} deliveries that never finished`);
       }
+      if (earlier) {
+        // The same message, still in this process's hands: doing it twice at once would ask
+        // a site twice; once the earlier delivery ends, this one's handler finds it done.
+        logger.warn('redelivered while an earlier delivery is handled here; waiting for it');
+        await earlier;
+        controller.signal.throwIfAborted(); // shut down or past its deadline meanwhile
+      }
       await this.handleThroughOutages(event, ctx);
-      msg.ack();
+      await this.ackConfirmed(msg, logger);
       return 'ack';
     } catch (err) {
       if (this.stopping && controller.signal.aborted) {
@@ -231,6 +247,30 @@ export class ConsumerWorker<E extends StoredEvent = StoredEvent> {
         consumerMetrics.outageRetries().inc(this.labels);
         await sleep(pauseMs);
       }
+    }
+  }
+
+  /**
+   * Acks and waits for the server to confirm it, asking again while it does not answer (the
+   * consumer's leader died or is being elected; heartbeats keep the message meanwhile). A
+   * plain ack lost with a leader got the message redelivered after its ack wait, and a
+   * leader just elected may answer a point read before it has applied the log's last
+   * entries: the chaos drill's redelivered pages were loaded again though their
+   * page_fetched was in the log. An ack still unconfirmed after one ack wait is left to it.
+   */
+  private async ackConfirmed(msg: JsMsg, logger: Logger): Promise<void> {
+    const until = Date.now() + this.opts.ackWaitMs;
+    for (let pauseMs = ACK_RETRY_MS.first; ; pauseMs = Math.min(ACK_RETRY_MS.most, pauseMs * 2)) {
+      try {
+        if (await msg.ackAck({ timeout: ACK_RETRY_MS.answer })) return;
+      } catch {
+        // no answer (a timeout, no responders): ask again
+      }
+      if (Date.now() + pauseMs > until) {
+        logger.warn('ack not confirmed; the message may be delivered again');
+        return;
+      }
+      await sleep(pauseMs);
     }
   }
 

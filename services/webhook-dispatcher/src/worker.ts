@@ -68,6 +68,7 @@ export function createWebhookDispatcher(deps: DispatcherDeps): ConsumerWorker<We
     concurrency: deps.concurrency ?? 8,
     maxDeliver: maxAttempts(retryScheduleMs),
     handlerTimeoutMs: attemptTimeoutMs + 20_000,
+    confirmAcks: true, // a redelivered delivery would be posted again
     async handle(source: WebhookRequestedEvent, ctx: MessageContext): Promise<void> {
       if (await settled(source)) return;
       const attempt = ctx.deliveryCount;

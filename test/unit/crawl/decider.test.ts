@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { normalizeScrapeOptions } from '../../../shared/src/domain/scrape-options.js';
 import { validateEventData } from '../../../shared/src/domain/events/index.js';
-import { jobWebhookBody, robotsCandidates } from '../../../services/crawler-frontier/src/crawl/decider.js';
+import { evolve, jobWebhookBody, robotsCandidates } from '../../../services/crawler-frontier/src/crawl/decider.js';
 import {
   AT, CRAWL_ID, advance, cancelRequested, finished, given, keyOf, linksDiscovered, pageCompleted, pageFailed,
   pageFetched, pageRequested, requested, started, u,
@@ -60,6 +60,17 @@ describe('crawl decider: lifecycle', () => {
     given([requested(), started(), pageRequested('/', 0), pageCompleted('/'), linksDiscovered('/', 1, []), finished('COMPLETED', 1, 1, 0)])
       .when(advance)
       .then([]);
+  });
+
+  test('a page whose links are all known leaves the discovered map and the queue as they were (no copy per page)', () => {
+    const { state: before } = given([requested(), started(), pageRequested('/', 0), pageCompleted('/', ['/a', '/b']), linksDiscovered('/', 1, ['/a', '/b']), pageRequested('/a', 1), pageCompleted('/a', ['/b'])]);
+    const after = evolve(before, linksDiscovered('/a', 2, []));
+    assert.equal(after.discovered, before.discovered);
+    assert.equal(after.queue, before.queue);
+    assert.equal(after.awaitingLinks.size, before.awaitingLinks.size - 1);
+    const grown = evolve(before, linksDiscovered('/a', 2, ['/c']));
+    assert.deepEqual([...grown.discovered.keys()].length, before.discovered.size + 1);
+    assert.equal(before.queue.length, 1); // the earlier state is not changed by the later fold
   });
 
   test('a repeated page result (redelivery) counts once', () => {

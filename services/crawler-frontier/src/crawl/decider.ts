@@ -65,15 +65,19 @@ function evolveCrawl(s: CrawlState, e: LogEvent): CrawlState {
       if (!s.awaitingLinks.has(e.part) || !s.request) return s;
       // Re-checks duplicates and the limit: two frontier replicas may have judged two pages
       // from the same state; the first verdict in the log wins for each URL.
-      const discovered = new Map(s.discovered);
-      const queue = [...s.queue];
+      // The state's map and queue are copied only when a URL is new: most pages' links are
+      // all known by then (a site's navigation repeats), and a copy per page made folding a
+      // crawl's events quadratic in its size.
+      let added: { discovered: Map<string, number>; queue: QueuedPage[] } | undefined;
       for (const url of e.data.urls) {
         const pageKey = pageKeyOfUrl(url);
-        if (!pageKey || discovered.has(pageKey) || discovered.size >= s.request.limit) continue;
-        discovered.set(pageKey, e.data.depth);
-        queue.push({ pageKey, url, depth: e.data.depth });
+        const known = added?.discovered ?? s.discovered;
+        if (!pageKey || known.has(pageKey) || known.size >= s.request.limit) continue;
+        added ??= { discovered: new Map(s.discovered), queue: [...s.queue] };
+        added.discovered.set(pageKey, e.data.depth);
+        added.queue.push({ pageKey, url, depth: e.data.depth });
       }
-      return { ...s, discovered, queue, awaitingLinks: without(s.awaitingLinks, e.part) };
+      return { ...s, ...added, awaitingLinks: without(s.awaitingLinks, e.part) };
     }
     case 'crawl_host_blocked': {
       // The host's queued pages are never asked for: they count as failed.

@@ -56,6 +56,12 @@ export interface WorkerOptions<E extends StoredEvent = StoredEvent> {
    * decoded, no slot taken.
    */
   ignores?(subject: string): boolean;
+  /**
+   * Wait for the server to confirm each ack (asked again through an election), for consumers
+   * whose redelivery would repeat an effect outside the log (asking a site, posting a
+   * webhook). Others take a plain ack: a redelivery after a lost one finds its work done.
+   */
+  confirmAcks?: boolean;
   handle(event: E, ctx: MessageContext): Promise<void>;
   /** Records the final failure of a message (for example a page_failed event). */
   giveUp?(event: E, error: TrawlError, ctx: MessageContext): Promise<void>;
@@ -195,7 +201,8 @@ export class ConsumerWorker<E extends StoredEvent = StoredEvent> {
         controller.signal.throwIfAborted(); // shut down or past its deadline meanwhile
       }
       await this.handleThroughOutages(event, ctx);
-      await this.ackConfirmed(msg, logger);
+      if (this.opts.confirmAcks) await this.ackConfirmed(msg, logger);
+      else msg.ack();
       return 'ack';
     } catch (err) {
       if (this.stopping && controller.signal.aborted) {

@@ -8,6 +8,11 @@
 //                         and the dead fetcher never got the page, so it must be asked again;
 //   'served, then killed' its earlier response reached a fetcher that was killed before it
 //                         stored the page;
+//   'served in a freeze'  its earlier response reached a fetcher just before or while a
+//                         nats-server was frozen (SIGSTOP), and another fetcher asked again
+//                         after the freeze began: the holder, cut off with its server, could
+//                         not renew its liveness or store the page in time (issue 26 still
+//                         open on this: the drill bounds it and prints it);
 //   'repeat'              anything else: the system asked again a page it had been served.
 import fs from 'node:fs';
 import type http from 'node:http';
@@ -22,8 +27,8 @@ const OWNERLESS_READ_MS = 5_000;
 const CUT_BEFORE_DEATH_MS = 2_000;
 
 export interface Request { path: string; port: number; owner: string; startedAt: number; endedAt?: number; outcome?: 'served' | 'cut' }
-export interface Death { at: number; what: string; pid: number; ports: Set<number> }
-export type RepeatClass = 'cut by a kill' | 'served, then killed' | 'repeat';
+export interface Death { at: number; what: string; pid: number; ports: Set<number>; until?: number }
+export type RepeatClass = 'cut by a kill' | 'served, then killed' | 'served in a freeze' | 'repeat';
 export interface Repeat { path: string; klass: RepeatClass; requests: Request[] }
 
 export class DrillLedger {
@@ -63,6 +68,12 @@ export class DrillLedger {
     this.deaths.push({ at: Date.now(), what, pid, ports: socketPorts(pid) });
   }
 
+  /** Notes the end of a freeze noted with died() (SIGCONT). */
+  thawed(pid: number): void {
+    const freeze = this.deaths.findLast((d) => d.pid === pid);
+    if (freeze) freeze.until = Date.now();
+  }
+
   /** The pages under `prefix` that were requested more than once, each with its class. */
   repeats(prefix: string): Repeat[] {
     const byPath = new Map<string, Request[]>();
@@ -95,6 +106,11 @@ export class DrillLedger {
     const servedToDead = (r: Request): Death | undefined => fetcherDeaths.find((d) => d.ports.has(r.port) && r.startedAt <= d.at && next(r).startedAt >= d.at);
     if (earlier.every((r) => r.outcome === 'cut' && cutBy(r))) return 'cut by a kill';
     if (earlier.every((r) => (r.outcome === 'cut' && cutBy(r)) || servedToDead(r))) return 'served, then killed';
+    // Served within a freeze (from a page's time before it to its end), asked again after it began.
+    const freezes = this.deaths.filter((d) => d.what.startsWith('SIGSTOP'));
+    const servedInFreeze = (r: Request): Death | undefined => freezes.find((d) => r.outcome === 'served'
+      && (r.endedAt ?? 0) >= d.at - CUT_BEFORE_DEATH_MS && (r.endedAt ?? 0) <= (d.until ?? Infinity) && next(r).startedAt >= d.at);
+    if (earlier.every((r) => (r.outcome === 'cut' && cutBy(r)) || servedToDead(r) || servedInFreeze(r))) return 'served in a freeze';
     return 'repeat';
   }
 

@@ -132,7 +132,11 @@ describe('page outcome end to end', () => {
     assert.equal(created.status, 202, JSON.stringify(created.body));
     const job = await system.poll(`/api/v1/crawl/${created.body.id}`, (b: any) => ['COMPLETED', 'FAILED', 'CANCELLED'].includes(b.status), 120_000);
     assert.equal(job.status, 'COMPLETED', JSON.stringify(job));
-    assert.deepEqual(job.blockedHosts?.map((b: any) => [b.host, b.refusals]), [[new URL(site.origin).host, 3]], JSON.stringify(job));
+    // Blocked at the third refusal in a row; a page already loading then (the crawl has up to
+    // CRAWL_MAX_IN_FLIGHT, 4, at once) may answer in the same batch of results and count too.
+    assert.deepEqual(job.blockedHosts?.map((b: any) => b.host), [new URL(site.origin).host], JSON.stringify(job));
+    const refusals = job.blockedHosts[0].refusals as number;
+    assert.ok(refusals >= 3 && refusals <= 4, `refusals ${refusals}: ${JSON.stringify(job)}`);
     assert.deepEqual([job.totalUrls, job.completedUrls, job.failedUrls], [9, 1, 8]);
     // Pages queued when the host was blocked were never asked for.
     // (Distinct pages: under the crawl's default engine auto a page may be loaded twice, GET and render.)

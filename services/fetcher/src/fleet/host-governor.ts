@@ -12,7 +12,8 @@
 // slot given back is kept a moment (SLOT_LINGER_MS) for this process's next page of the
 // host, which takes it without a publish and a delete (still held, so still counted in the
 // bound; given back for good after SLOT_REUSES_MOST pages, so other replicas get their
-// turn); the pace read is reused for PACE_READ_REUSE_MS; and a success is reported only
+// turn); a spaced pace read is reused for PACE_READ_REUSE_MS (an unspaced one is read each
+// time: a Crawl-delay may have just come); and a success is reported only
 // when it changes the pace (a back-off to recover from), so an unslowed host is not read
 // again after each page. A 429/503 seen by another replica reaches this one within
 // PACE_READ_REUSE_MS.
@@ -78,7 +79,11 @@ export class HostGovernor {
 
   private async paceOf(kv: Awaited<ReturnType<typeof openHostPaces>>, key: string): Promise<HostPace> {
     const known = this.paces.get(key);
-    if (known && this.now() - known.at < PACE_READ_REUSE_MS) return known.pace;
+    // Only a spaced pace is reused: its start is then checked against the entry anyway (the
+    // compare-and-set below). An unspaced one may have just gained a Crawl-delay (the frontier
+    // writes it when it reads robots.txt, after the host's first page) or another replica's
+    // back-off, and nothing else would check it before the page starts.
+    if (known && this.now() - known.at < PACE_READ_REUSE_MS && spacingMs(known.pace, this.opts.intervalMs) > 0) return known.pace;
     const pace = parse(kvText(await kv.get(key)));
     this.remember(key, pace);
     return pace;

@@ -10,6 +10,7 @@ import type { NatsConnection, Subscription } from 'nats';
 import { cancelEventOf } from '../../../shared/src/domain/events/index.js';
 import type { EventLog } from '../../../shared/src/infra/nats/event-log.js';
 import { parseSubject, SUBJECT_ROOT, type AggregateKind } from '../../../shared/src/infra/subjects.js';
+import { LRUCache } from 'lru-cache';
 
 /** How long a job read as not cancelled is believed without reading again. */
 export const NOT_CANCELLED_REUSE_MS = 1_000;
@@ -18,7 +19,7 @@ const JOBS_KEPT = 1_000;
 
 export class CancelCheck {
   /** `kind.id` -> cancelled, or when it was read as not cancelled (its read, while in flight). */
-  private readonly known = new Map<string, { cancelled: true } | { readAt: number; read: Promise<boolean> }>();
+  private readonly known = new LRUCache<string, { cancelled: true } | { readAt: number; read: Promise<boolean> }>({ max: JOBS_KEPT });
   private readonly subs: Subscription[] = [];
 
   constructor(
@@ -61,8 +62,6 @@ export class CancelCheck {
     // A cancel heard while the job's read is in flight stays: the read's "no" does not overwrite it.
     const was = this.known.get(job);
     if (was && 'cancelled' in was) return;
-    this.known.delete(job);
     this.known.set(job, answer);
-    if (this.known.size > JOBS_KEPT) this.known.delete(this.known.keys().next().value!);
   }
 }

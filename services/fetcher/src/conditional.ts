@@ -12,6 +12,7 @@ import type { PageAddress } from '../../../shared/src/domain/page-failure.js';
 import type { EventLog } from '../../../shared/src/infra/nats/event-log.js';
 import type { PayloadStore } from '../../../shared/src/infra/nats/payloads.js';
 import type { AggregateKind } from '../../../shared/src/infra/subjects.js';
+import { LRUCache } from 'lru-cache';
 
 /** The job kinds whose pages are observations (and so may be conditional). */
 const OBSERVED_KINDS: ReadonlySet<AggregateKind> = new Set(['scrape', 'crawl', 'batch']);
@@ -32,7 +33,7 @@ export interface ConditionalDeps {
 
 export class ConditionalPlanner {
   /** Crawl id -> its recrawl sitemap (null: no recrawl, revalidating, or no sitemap). */
-  private readonly sitemaps = new Map<string, Promise<RecrawlSitemap | null>>();
+  private readonly sitemaps = new LRUCache<string, Promise<RecrawlSitemap | null>>({ max: RECRAWLS_CACHED });
 
   constructor(private readonly deps: ConditionalDeps) {}
 
@@ -72,7 +73,6 @@ export class ConditionalPlanner {
       // A failed read is not kept: the next page tries again.
       cached.catch(() => this.sitemaps.delete(crawlId));
       this.sitemaps.set(crawlId, cached);
-      if (this.sitemaps.size > RECRAWLS_CACHED) this.sitemaps.delete(this.sitemaps.keys().next().value!);
     }
     return cached;
   }

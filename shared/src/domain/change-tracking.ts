@@ -10,6 +10,7 @@ import { sha256Hex } from '../infra/ids.js';
 import type { ResolvedScrapeOptions } from './scrape-options.js';
 import { StringEnum } from './string-enum.js';
 import { normalizeUrl, urlKeyHash } from '../net/url-normalize.js';
+import { LRUCache } from 'lru-cache';
 
 export const CHANGE_STATUSES = ['new', 'same', 'changed', 'removed'] as const;
 export type ChangeStatus = (typeof CHANGE_STATUSES)[number];
@@ -85,8 +86,8 @@ export function contentOptionsHash(options: ResolvedScrapeOptions): string {
  * Page keys worked out lately: a page's key is asked several times on its way (the fetcher's
  * plan, its observation, the transformer's), each a parse, a normalization and a hash.
  */
-const pageKeys = new Map<string, string>();
 const PAGE_KEYS_KEPT = 5_000;
+const pageKeys = new LRUCache<string, string>({ max: PAGE_KEYS_KEPT });
 
 /** The page key of a URL's normalized form (the part of its observations' subject). */
 export function pageKeyOf(url: string): string {
@@ -95,7 +96,6 @@ export function pageKeyOf(url: string): string {
   const normalized = normalizeUrl(url);
   if (!normalized) throw new Error(`"${url}" is not a URL`);
   const key = urlKeyHash(normalized.key);
-  if (pageKeys.size >= PAGE_KEYS_KEPT) pageKeys.delete(pageKeys.keys().next().value!);
   pageKeys.set(url, key);
   return key;
 }

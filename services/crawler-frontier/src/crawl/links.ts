@@ -3,6 +3,7 @@
 import { Minimatch, type MinimatchOptions } from 'minimatch';
 import { normalizeUrl, siteHost, urlKeyHash } from '../../../../shared/src/net/url-normalize.js';
 import type { CrawlSkipReason } from '../../../../shared/src/domain/events/job.js';
+import { LRUCache } from 'lru-cache';
 
 const GLOB_OPTIONS: MinimatchOptions = { dot: true, matchBase: true, nonegate: true, nocomment: true };
 
@@ -29,7 +30,7 @@ export function matchPath(url: URL): string {
   return path.length > 1 ? path.replace(/\/+$/, '') || '/' : path;
 }
 
-const compiled = new Map<string, PathMatcher>();
+const compiled = new LRUCache<string, PathMatcher>({ max: 500 });
 
 // Glob patterns (docs/api.md "Crawl path patterns") are minimatch globs matched against the
 // URL's path only (no host, no query), percent-decoded, with a trailing slash removed:
@@ -46,7 +47,6 @@ export function pathMatcher(patterns: readonly string[]): PathMatcher {
   if (!matcher) {
     const globs = patterns.map((p) => new Minimatch(anchor(p), GLOB_OPTIONS));
     matcher = (pathname) => globs.some((g) => g.match(pathname));
-    if (compiled.size >= 500) compiled.delete(compiled.keys().next().value!);
     compiled.set(cacheKey, matcher);
   }
   return matcher;
@@ -90,20 +90,20 @@ interface LinkFacts { url: string; pageKey: string; site: string; path: string }
  * navigation), and each is judged when its page completes and again for robots.txt: a
  * parse, a normalization and a hash each time. Bounded; the oldest go first.
  */
-const seenLinks = new Map<string, LinkFacts | null>();
 const SEEN_LINKS_KEPT = 20_000;
+/** `false`: not an http(s) URL (the cache holds no null). */
+const seenLinks = new LRUCache<string, LinkFacts | false>({ max: SEEN_LINKS_KEPT });
 
 function factsOf(raw: string): LinkFacts | null {
   const known = seenLinks.get(raw);
-  if (known !== undefined) return known;
+  if (known !== undefined) return known || null;
   const normalized = normalizeUrl(raw);
   let facts: LinkFacts | null = null;
   if (normalized) {
     const url = new URL(normalized.url);
     facts = { url: normalized.url, pageKey: urlKeyHash(normalized.key), site: siteHost(url), path: matchPath(url) };
   }
-  if (seenLinks.size >= SEEN_LINKS_KEPT) seenLinks.delete(seenLinks.keys().next().value!);
-  seenLinks.set(raw, facts);
+  seenLinks.set(raw, facts ?? false);
   return facts;
 }
 

@@ -12,6 +12,7 @@
 // the origin is requested before its delay is in force.
 import { fetchRobotsTxt, robotsParser } from '../../../../shared/src/net/robots-txt.js';
 import type { CidrRange } from '../../../../shared/src/net/url-safety.js';
+import { LRUCache } from 'lru-cache';
 
 type Robot = ReturnType<typeof robotsParser>;
 
@@ -56,12 +57,13 @@ export function ruleAllows(rule: RobotsRule, url: string): boolean {
 }
 
 export class RobotsCache {
-  private readonly entries = new Map<string, { rule: RobotsRule; expiresAt: number }>();
+  private readonly entries: LRUCache<string, { rule: RobotsRule; expiresAt: number }>;
   private readonly loading = new Map<string, Promise<void>>();
   private readonly opts: Required<Omit<RobotsCacheOptions, 'now' | 'onRead'>> & Pick<RobotsCacheOptions, 'onRead'> & { now: () => number };
 
   constructor(options: RobotsCacheOptions) {
     this.opts = { ...ROBOTS_DEFAULTS, now: Date.now, ...options };
+    this.entries = new LRUCache({ max: this.opts.maxOrigins });
   }
 
   /** Loads (or refreshes) the robots.txt of every URL's origin, in parallel. */
@@ -109,8 +111,6 @@ export class RobotsCache {
   }
 
   private remember(origin: string, rule: RobotsRule): void {
-    this.entries.delete(origin);
-    if (this.entries.size >= this.opts.maxOrigins) this.entries.delete(this.entries.keys().next().value!);
     this.entries.set(origin, { rule, expiresAt: this.opts.now() + this.opts.ttlMs });
   }
 }

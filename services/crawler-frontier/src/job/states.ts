@@ -13,6 +13,7 @@
 import type { StoredEvent } from '../../../../shared/src/domain/events/index.js';
 import type { EventLog } from '../../../../shared/src/infra/nats/event-log.js';
 import type { AggregateKind } from '../../../../shared/src/infra/subjects.js';
+import { LRUCache } from 'lru-cache';
 
 export interface Folding<S, E> {
   kind: AggregateKind;
@@ -25,10 +26,12 @@ export interface Folding<S, E> {
 const MAX_FINISHED = 10_000;
 
 export class DeciderStates<S, E> {
-  private readonly cache = new Map<string, { state: S; lastSeq: number }>();
-  private readonly finished = new Set<string>();
+  private readonly cache: LRUCache<string, { state: S; lastSeq: number }>;
+  private readonly finished = new LRUCache<string, true>({ max: MAX_FINISHED });
 
-  constructor(private readonly log: EventLog, private readonly folding: Folding<S, E>, private readonly maxEntries: number) {}
+  constructor(private readonly log: EventLog, private readonly folding: Folding<S, E>, maxEntries: number) {
+    this.cache = new LRUCache({ max: maxEntries });
+  }
 
   /** True when the aggregate is known to be over (no log read needed). */
   isKnownFinished(id: string): boolean {
@@ -51,12 +54,10 @@ export class DeciderStates<S, E> {
       state = evolve(state, e as unknown as E);
       lastSeq = e.seq;
     }
-    this.cache.delete(id);
     if (isFinished(state)) {
-      if (this.finished.size >= MAX_FINISHED) this.finished.delete(this.finished.values().next().value!);
-      this.finished.add(id);
+      this.cache.delete(id);
+      this.finished.set(id, true);
     } else {
-      if (this.cache.size >= this.maxEntries) this.cache.delete(this.cache.keys().next().value!);
       this.cache.set(id, { state, lastSeq });
     }
     return state;

@@ -20,6 +20,7 @@ import { countEngineDecision } from './engine-metrics.js';
 import { Slots } from './browser/slots.js';
 import { resolveEngine, type JobKind } from './resolve-engine.js';
 import type { Validators } from '../../../../shared/src/domain/conditional-fetch.js';
+import { LRUCache } from 'lru-cache';
 
 /** What page_fetched records about the engine: which one served the page, and why. */
 export interface EngineRecord {
@@ -79,7 +80,7 @@ const PROFILES_KEPT = 1_000;
 
 export class EngineRouter {
   private readonly verifyRenders = new Slots(VERIFY_RENDERS_AT_ONCE);
-  private readonly recentProfiles = new Map<string, { profile: HostProfile; at: number }>();
+  private readonly recentProfiles = new LRUCache<string, { profile: HostProfile; at: number }>({ max: PROFILES_KEPT });
 
   constructor(private readonly deps: EngineRouterDeps) {}
 
@@ -175,9 +176,7 @@ export class EngineRouter {
   }
 
   private keepProfile(hostKey: string, profile: HostProfile): HostProfile {
-    this.recentProfiles.delete(hostKey);
     this.recentProfiles.set(hostKey, { profile, at: Date.now() });
-    if (this.recentProfiles.size > PROFILES_KEPT) this.recentProfiles.delete(this.recentProfiles.keys().next().value!);
     return profile;
   }
 

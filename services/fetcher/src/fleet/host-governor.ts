@@ -24,6 +24,7 @@ import { casUpdate, kvText } from '../../../../shared/src/infra/nats/kv-cas.js';
 import { isNatsOutage } from '../../../../shared/src/infra/nats/outage.js';
 import { HostSlots, type HeldSlot } from './host-slots.js';
 import { madeOnce } from '../../../../shared/src/infra/made-once.js';
+import { LRUCache } from 'lru-cache';
 
 /** The longest single sleep between asks (so an abort or a release is noticed soon). */
 const MAX_SLEEP_MS = 1_000;
@@ -73,7 +74,7 @@ export class HostGovernor {
   /** Slots given back, kept a moment for this process's next page of their host (by pace key). */
   private readonly idle = new Map<string, IdleSlot[]>();
   /** Each host's pace as last read or written here, and when. */
-  private readonly paces = new Map<string, { pace: HostPace; at: number }>();
+  private readonly paces = new LRUCache<string, { pace: HostPace; at: number }>({ max: PACES_KEPT });
   /** Set by stop(): a slot given back then is deleted at once. */
   private stopped = false;
 
@@ -90,9 +91,7 @@ export class HostGovernor {
   }
 
   private remember(key: string, pace: HostPace): void {
-    this.paces.delete(key);
     this.paces.set(key, { pace, at: this.now() });
-    if (this.paces.size > PACES_KEPT) this.paces.delete(this.paces.keys().next().value!);
   }
 
   /** An idle slot of the host, taken out of the idle list (its delete cancelled). */

@@ -1,14 +1,19 @@
-// Outbound HTTP from Node (sitemaps, robots.txt, webhooks) with SSRF protection that has
-// no DNS-rebinding gap: the connection's own DNS lookup is replaced by one that checks
-// every resolved address and hands the socket only a checked one. Redirects are followed
-// by hand so that every hop is checked again. Bodies are capped in bytes after
-// decompression (a gzip bomb or a 1 GB sitemap stops at the cap) and in time.
+// Outbound HTTP from Node (the HTTP engine's GETs, sitemaps, robots.txt, webhooks) with SSRF
+// protection that has no DNS-rebinding gap: the host is resolved once per request, every
+// resolved address is checked, and the socket is given only that checked address. Sockets
+// are kept alive, but an agent (and so a socket) belongs to one scheme, one allow-list, one
+// TLS rule and one checked address: a request reuses a socket only when its own fresh
+// resolution picked the same address under the same policy, so a host that rebinds to a
+// forbidden address is refused before any socket is chosen. Redirects are followed by hand
+// so that every hop is checked again. Bodies are capped in bytes after decompression (a gzip
+// bomb or a 1 GB sitemap stops at the cap) and in time.
 import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
 import { Readable } from 'node:stream';
 import zlib from 'node:zlib';
+import { LRUCache } from 'lru-cache';
 import { NetworkError, PageTimeoutError, UrlNotAllowedError } from '../domain/errors.js';
 import { blockedReason, parseHttpUrl, type CidrRange } from './url-safety.js';
 
@@ -26,6 +31,8 @@ export interface SafeRequestOptions {
   signal?: AbortSignal;
   /** Accept invalid TLS certificates (the fetcher's HTTP engine, like its browser: content extraction, not trust). */
   insecureTls?: boolean;
+  /** Resolves a host name to all its addresses (default: the system's, dns.lookup). */
+  resolve?: (hostname: string) => Promise<dns.LookupAddress[]>;
 }
 
 export interface SafeStreamResponse {
@@ -46,19 +53,60 @@ export class BodyTooLargeError extends NetworkError {
 
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => void;
 
-function guardedLookup(allow: CidrRange[]) {
-  return (hostname: string, options: dns.LookupOptions, callback: LookupCallback): void => {
-    dns.lookup(hostname, { all: true, verbatim: true }, (err, addresses) => {
-      if (err) return callback(err, []);
-      for (const a of addresses) {
-        const reason = blockedReason(a.address, allow);
-        if (reason) return callback(new UrlNotAllowedError(`${hostname} resolves to ${a.address} (${reason}), which is blocked by SSRF protection`) as never, []);
-      }
-      if (options.all) return callback(null, addresses);
-      const first = addresses[0]!;
-      callback(null, first.address, first.family);
-    });
-  };
+/** How long an idle kept-alive socket waits for its next request (under the 5 s many servers keep it). */
+const IDLE_SOCKET_MS = 4000;
+/** Agents kept at most (one per scheme, policy and checked address); an evicted one's idle sockets still close on their own. */
+const MAX_AGENTS = 512;
+
+const agents = new LRUCache<string, http.Agent>({ max: MAX_AGENTS });
+const policyKeys = new WeakMap<CidrRange[], string>();
+
+function policyKey(allow: CidrRange[]): string {
+  let key = policyKeys.get(allow);
+  if (key === undefined) {
+    key = allow.map(([ip, bits]) => `${ip.toString()}/${bits}`).join(',');
+    policyKeys.set(allow, key);
+  }
+  return key;
+}
+
+function systemResolve(hostname: string): Promise<dns.LookupAddress[]> {
+  return dns.promises.lookup(hostname, { all: true, verbatim: true });
+}
+
+/** The address a request may connect to: every address the host resolves to must pass, the first is used. */
+async function checkedAddress(url: URL, opts: SafeRequestOptions): Promise<dns.LookupAddress> {
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const family = net.isIP(host);
+  if (family) {
+    const reason = blockedReason(host, opts.allow);
+    if (reason) throw new UrlNotAllowedError(`${url.hostname} (${reason}) is blocked by SSRF protection`);
+    return { address: host, family };
+  }
+  const addresses = await (opts.resolve ?? systemResolve)(host);
+  if (addresses.length === 0) throw Object.assign(new Error(`${host} has no address`), { code: 'ENOTFOUND' });
+  for (const a of addresses) {
+    const reason = blockedReason(a.address, opts.allow);
+    if (reason) throw new UrlNotAllowedError(`${host} resolves to ${a.address} (${reason}), which is blocked by SSRF protection`);
+  }
+  return addresses[0]!;
+}
+
+/** The kept-alive agent for one checked address under one policy: its sockets connect to that address only. */
+function agentFor(url: URL, opts: SafeRequestOptions, pinned: dns.LookupAddress): http.Agent {
+  const tls = url.protocol === 'https:';
+  const key = `${url.protocol}|${tls && opts.insecureTls ? 'insecure' : 'verified'}|${policyKey(opts.allow)}|${pinned.address}`;
+  let agent = agents.get(key);
+  if (!agent) {
+    const lookup = (_host: string, options: dns.LookupOptions, callback: LookupCallback): void => {
+      if (options.all) callback(null, [pinned]);
+      else callback(null, pinned.address, pinned.family);
+    };
+    const options = { keepAlive: true, timeout: IDLE_SOCKET_MS, lookup: lookup as never };
+    agent = tls ? new https.Agent({ ...options, ...(opts.insecureTls ? { rejectUnauthorized: false } : {}) }) : new http.Agent(options);
+    agents.set(key, agent);
+  }
+  return agent;
 }
 
 function decode(res: http.IncomingMessage): Readable {
@@ -80,26 +128,38 @@ function toNetworkError(err: unknown, url: URL, timedOut: boolean): Error {
   return new NetworkError(`${what} (${code})`, code === 'ECONNRESET' || code === 'EPIPE', { cause: err });
 }
 
+/** A kept-alive socket the server closed as it was reused: an idempotent request is sent again on a new one. */
+function isStaleSocket(err: NodeJS.ErrnoException, reused: boolean, method: string): boolean {
+  return reused && (method === 'GET' || method === 'HEAD') && (err.code === 'ECONNRESET' || err.code === 'EPIPE');
+}
+
 async function requestOnce(url: URL, opts: SafeRequestOptions, signal: AbortSignal, deadline: AbortSignal): Promise<http.IncomingMessage> {
-  if (net.isIP(url.hostname.replace(/^\[|\]$/g, ''))) {
-    const reason = blockedReason(url.hostname.replace(/^\[|\]$/g, ''), opts.allow);
-    if (reason) throw new UrlNotAllowedError(`${url.hostname} (${reason}) is blocked by SSRF protection`);
+  let pinned: dns.LookupAddress;
+  try {
+    pinned = await checkedAddress(url, opts);
+  } catch (err) {
+    throw toNetworkError(err, url, deadline.aborted);
   }
+  signal.throwIfAborted();
+  const agent = agentFor(url, opts, pinned);
   const lib = url.protocol === 'https:' ? https : http;
-  return new Promise((resolve, reject) => {
+  const method = opts.method ?? 'GET';
+  const send = (retry: boolean): Promise<http.IncomingMessage> => new Promise((resolve, reject) => {
     const req = lib.request(url, {
-      method: opts.method ?? 'GET',
+      method,
       headers: { 'user-agent': TRAWL_USER_AGENT, 'accept-encoding': 'gzip, deflate, br', ...opts.headers },
-      lookup: guardedLookup(opts.allow) as never,
+      agent,
       signal,
-      // A new agent per request: a kept-alive socket must never skip the address check.
-      agent: false,
       ...(opts.insecureTls ? { rejectUnauthorized: false } : {}),
     });
     req.once('response', resolve);
-    req.once('error', (err) => reject(toNetworkError(err, url, deadline.aborted)));
+    req.once('error', (err: NodeJS.ErrnoException) => {
+      if (retry && isStaleSocket(err, req.reusedSocket, method)) resolve(send(false));
+      else reject(toNetworkError(err, url, deadline.aborted));
+    });
     req.end(opts.body);
   });
+  return send(true);
 }
 
 /** Sends the request, following and re-checking redirects; returns the streamed, decoded response. */
@@ -119,7 +179,9 @@ export async function safeStream(rawUrl: string, opts: SafeRequestOptions): Prom
     let seen = 0;
     let truncated = false;
     const decoded = decode(res);
-    const capped = new Readable({ read() { decoded.resume(); } });
+    // Destroying the body early (a caller that read enough) ends the response too, so its
+    // socket is closed rather than left paused; a fully read response keeps its socket.
+    const capped = new Readable({ read() { decoded.resume(); }, destroy(err, callback) { res.destroy(); callback(err); } });
     decoded.on('data', (chunk: Buffer) => {
       if (truncated) return;
       const room = opts.maxBytes - seen;

@@ -179,11 +179,16 @@ export async function safeStream(rawUrl: string, opts: SafeRequestOptions): Prom
     let seen = 0;
     let truncated = false;
     const decoded = decode(res);
-    // Destroying the body early (a caller that read enough) ends the response too, so its
-    // socket is closed rather than left paused; a fully read response keeps its socket.
-    const capped = new Readable({ read() { decoded.resume(); }, destroy(err, callback) { res.destroy(); callback(err); } });
+    // Destroying the body before the response is all in (a caller that read enough) ends
+    // the response too, so its socket is closed rather than left paused; a response already
+    // complete (a 304, a body read to its end) flows to its end and keeps its socket.
+    const capped = new Readable({ read() { decoded.resume(); }, destroy(err, callback) {
+      if (res.complete) decoded.resume();
+      else res.destroy();
+      callback(err);
+    } });
     decoded.on('data', (chunk: Buffer) => {
-      if (truncated) return;
+      if (truncated || capped.destroyed) return;
       const room = opts.maxBytes - seen;
       if (chunk.length > room) {
         truncated = true;

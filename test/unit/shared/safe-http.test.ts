@@ -128,6 +128,28 @@ describe('safe-http keep-alive', () => {
     }
   });
 
+  test('a body left unread keeps its socket when the response is complete (a 304), not when it is not', async () => {
+    const site = await countingServers((req, res) => {
+      if (req.url === '/304') res.writeHead(304, { etag: '"a"' }).end();
+      else res.end('z'.repeat(200_000));
+    });
+    try {
+      for (let i = 0; i < 3; i++) {
+        const res = await safeStream(`http://127.0.0.1:${site.port}/304`, { allow: loopback, timeoutMs: 5000, maxBytes: 100 });
+        assert.equal(res.status, 304);
+        res.body.destroy();
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      assert.equal(site.connections('127.0.0.1'), 1, 'three 304s left unread, one connection');
+      const big = await safeStream(`http://127.0.0.1:${site.port}/big`, { allow: loopback, timeoutMs: 5000, maxBytes: 1_000_000 });
+      big.body.destroy();
+      await safeRequest(`http://127.0.0.1:${site.port}/304`, { allow: loopback, timeoutMs: 5000, maxBytes: 100 });
+      assert.equal(site.connections('127.0.0.1'), 2, 'a body dropped half-read closes its socket; the next request opens one');
+    } finally {
+      await site.close();
+    }
+  });
+
   test('a kept-alive socket the server dropped is replaced for a GET', async () => {
     const site = await countingServers((req, res, nthOnSocket) => {
       if (nthOnSocket === 2) req.socket.destroy();

@@ -138,6 +138,7 @@ export class FetchWorker {
 
   private async handle(event: PageRequestedEvent, mctx: MessageContext, priority: CapturePriority): Promise<void> {
     const { ctx, router, clock, newId } = this.deps;
+    const receivedAt = performance.now(); // the message is in hand (the host pace's reads, host-governor.ts)
     const at = this.at(event);
     const startedAt = clock();
     // The checks and the plan at once: each may be a round trip to the log before the page
@@ -192,7 +193,7 @@ export class FetchWorker {
     else {
       result = plan.kind === 'skip'
         ? skippedPage(event.data.url, event.data.options.engine ?? 'auto')
-        : await router.fetch(jobKindOf(event.kind), event.data.url, event.data.options, { signal: mctx.signal, priority }, plan.kind === 'conditional' ? plan.basis.validators : undefined);
+        : await router.fetch(jobKindOf(event.kind), event.data.url, event.data.options, { signal: mctx.signal, priority, receivedAt }, plan.kind === 'conditional' ? plan.basis.validators : undefined);
       this.loaded.set(mctx, { plan: plan.kind, result });
     }
     const queueWaitMs = Math.max(0, startedAt.getTime() - Date.parse(event.data.requestedAt));

@@ -8,6 +8,8 @@ import http from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { connect, type NatsConnection } from 'nats';
 import { HostGovernor } from '../../../services/fetcher/src/fleet/host-governor.js';
+import { openHostPaces, paceKey, parsePace, withCrawlDelay } from '../../../shared/src/domain/host-pace.js';
+import { casUpdate } from '../../../shared/src/infra/nats/kv-cas.js';
 import { startNatsServer, type NatsServerHandle } from '../../support/nats-server.js';
 import { startSite, type TestSite } from '../../support/site.js';
 
@@ -87,6 +89,23 @@ describe('fleet politeness', { timeout: 90_000 }, () => {
     const recovered = await a.pace(host);
     assert.equal(recovered?.backoffMs, 0);
     assert.equal(recovered?.reason, undefined);
+  });
+
+  test('an unspaced pace read answers only pages this process had before it was sent', async () => {
+    const g = governor(4);
+    const host = 'reuse.test';
+    const sign = () => AbortSignal.timeout(10_000);
+    const early = performance.now(); // a page in hand before any read
+    await (await g.enter(host, sign(), performance.now()))(); // reads the pace: unspaced
+    // A Crawl-delay written now, as the frontier does when it reads robots.txt, before it asks for more pages.
+    const kv = await openHostPaces(nc.jetstream());
+    await casUpdate(kv, paceKey(host), (text) => ({ value: JSON.stringify(withCrawlDelay(parsePace(text), 1)), result: undefined }));
+    // The page in hand before the read is answered by it: no spaced start is written.
+    await (await g.enter(host, sign(), early))();
+    assert.equal((await g.pace(host))?.nextAt ?? 0, 0, 'the read sent after the page came was read again');
+    // A page that came after the read (after the delay was written) reads the pace again: its start is spaced.
+    await (await g.enter(host, sign(), performance.now()))();
+    assert.ok(((await g.pace(host))?.nextAt ?? 0) > Date.now(), 'a page that came after the read started unspaced');
   });
 
   test('through a NATS outage no page starts and none fails; a place given back meanwhile is freed after', async () => {

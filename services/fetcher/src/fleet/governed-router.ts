@@ -13,7 +13,7 @@ export function governedRouter(router: Router, governor: HostGovernor): Router {
     async fetch(kind, url, options, ctx, conditional): Promise<RoutedPage> {
       if (ctx.priority !== 'bulk') return router.fetch(kind, url, options, ctx, conditional);
       const host = new URL(url).host;
-      const leave = await governor.enter(host, ctx.signal);
+      const leave = await governor.enter(host, ctx.signal, ctx.receivedAt);
       const startedAt = Date.now();
       try {
         const page = await router.fetch(kind, url, options, ctx, conditional);

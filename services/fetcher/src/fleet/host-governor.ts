@@ -12,8 +12,9 @@
 // slot given back is kept a moment (SLOT_LINGER_MS) for this process's next page of the
 // host, which takes it without a publish and a delete (still held, so still counted in the
 // bound; given back for good after SLOT_REUSES_MOST pages, so other replicas get their
-// turn); a spaced pace read is reused for PACE_READ_REUSE_MS (an unspaced one is read each
-// time: a Crawl-delay may have just come); and a success is reported only
+// turn); a spaced pace read is reused for PACE_READ_REUSE_MS; an unspaced one only for pages
+// whose message this process had before the read was sent (see paceOf), and a read in flight
+// is shared the same way; and a success is reported only
 // when it changes the pace (a back-off to recover from), so an unslowed host is not read
 // again after each page. A 429/503 seen by another replica reaches this one within
 // PACE_READ_REUSE_MS.
@@ -73,25 +74,50 @@ export class HostGovernor {
   private readonly bucket = madeOnce(() => openHostPaces(this.js));
   /** Slots given back, kept a moment for this process's next page of their host (by pace key). */
   private readonly idle = new Map<string, IdleSlot[]>();
-  /** Each host's pace as last read or written here, and when. */
-  private readonly paces = new LRUCache<string, { pace: HostPace; at: number }>({ max: PACES_KEPT });
+  /**
+   * Each host's pace as last read or written here: `at` when (this.now), `sentAt` when the
+   * read that gave it was sent, or before (performance.now(), this process's clock).
+   */
+  private readonly paces = new LRUCache<string, { pace: HostPace; at: number; sentAt: number }>({ max: PACES_KEPT });
+  /** A pace read in flight per host, and when it was sent. */
+  private readonly reading = new Map<string, { sentAt: number; pace: Promise<HostPace> }>();
   /** Set by stop(): a slot given back then is deleted at once. */
   private stopped = false;
 
-  private async paceOf(kv: Awaited<ReturnType<typeof openHostPaces>>, key: string): Promise<HostPace> {
+  /**
+   * The host's pace for a page whose message this process got at `receivedAt`
+   * (performance.now(); absent: the pace is read unless a spaced one was just read).
+   */
+  private async paceOf(kv: Awaited<ReturnType<typeof openHostPaces>>, key: string, receivedAt?: number): Promise<HostPace> {
     const known = this.paces.get(key);
-    // Only a spaced pace is reused: its start is then checked against the entry anyway (the
-    // compare-and-set below). An unspaced one may have just gained a Crawl-delay (the frontier
-    // writes it when it reads robots.txt, after the host's first page) or another replica's
-    // back-off, and nothing else would check it before the page starts.
-    if (known && this.now() - known.at < PACE_READ_REUSE_MS && spacingMs(known.pace, this.opts.intervalMs) > 0) return known.pace;
-    const pace = parse(kvText(await kv.get(key)));
-    this.remember(key, pace);
-    return pace;
+    if (known && this.now() - known.at < PACE_READ_REUSE_MS) {
+      // A spaced pace: its start is checked against the entry anyway (the compare-and-set in enter()).
+      if (spacingMs(known.pace, this.opts.intervalMs) > 0) return known.pace;
+      // An unspaced one may have gained a Crawl-delay since: the frontier writes it when it
+      // reads robots.txt (after the host's first page), before it requests any page it then
+      // finds. A read sent after this page's message came was sent after the page was
+      // requested, so after any Crawl-delay written before that: it answers this page.
+      if (receivedAt !== undefined && known.sentAt >= receivedAt) return known.pace;
+    }
+    const pending = this.reading.get(key);
+    if (pending && receivedAt !== undefined && pending.sentAt >= receivedAt) return pending.pace;
+    const sentAt = performance.now();
+    const read = (async () => parse(kvText(await kv.get(key))))();
+    this.reading.set(key, { sentAt, pace: read });
+    try {
+      const pace = await read;
+      this.remember(key, pace, sentAt);
+      return pace;
+    } finally {
+      if (this.reading.get(key)?.pace === read) this.reading.delete(key);
+    }
   }
 
-  private remember(key: string, pace: HostPace): void {
-    this.paces.set(key, { pace, at: this.now() });
+  /** `sentAt`: when the read (or compare-and-set) that gave `pace` was sent, or earlier. */
+  private remember(key: string, pace: HostPace, sentAt: number): void {
+    const known = this.paces.get(key);
+    if (known && known.sentAt > sentAt) return; // a later read already answered
+    this.paces.set(key, { pace, at: this.now(), sentAt });
   }
 
   /** An idle slot of the host, taken out of the idle list (its delete cancelled). */
@@ -124,8 +150,12 @@ export class HostGovernor {
     this.idle.set(key, list);
   }
 
-  /** Waits for a slot to load a page of `host`; resolves with its release. */
-  async enter(host: string, signal: AbortSignal): Promise<() => Promise<void>> {
+  /**
+   * Waits for a slot to load a page of `host`; resolves with its release. `receivedAt`: when
+   * this process got the page's message (performance.now()), which lets a pace read sent
+   * since answer it.
+   */
+  async enter(host: string, signal: AbortSignal, receivedAt?: number): Promise<() => Promise<void>> {
     const key = paceKey(host);
     let slotRetryMs = SLOT_RETRY_FIRST_MS;
     let outageRetryMs = OUTAGE_RETRY_FIRST_MS;
@@ -134,7 +164,7 @@ export class HostGovernor {
       let slot;
       try {
         const kv = await this.bucket();
-        const pace = await this.paceOf(kv, key);
+        const pace = await this.paceOf(kv, key, receivedAt);
         const due = pace.nextAt - this.now();
         if (due > 0) { await sleep(Math.min(due, MAX_SLEEP_MS), signal); continue; }
         // Not while this process's heartbeat is not current: its slots may be judged gone and taken over.
@@ -147,9 +177,10 @@ export class HostGovernor {
           continue;
         }
         // Spaced starts only: a host with no spacing is not written to per page.
+        const casSentAt = performance.now();
         const waitMs = spacingMs(pace, this.opts.intervalMs) === 0 ? 0 : await casUpdate(kv, key, (text) => {
           const got = start(parse(text), this.now(), this.opts.intervalMs);
-          if (got.granted) this.remember(key, got.pace);
+          if (got.granted) this.remember(key, got.pace, casSentAt);
           return got.granted ? { value: JSON.stringify(got.pace), result: 0 } : { result: got.waitMs };
         });
         if (waitMs === 0) {
@@ -178,10 +209,11 @@ export class HostGovernor {
     const quiet = statusCode !== 429 && statusCode !== 503;
     if (quiet && known && this.now() - known.at < PACE_READ_REUSE_MS && observe(known.pace, this.now(), statusCode, undefined, startedAt) === known.pace) return;
     const kv = await this.bucket();
+    const sentAt = performance.now();
     await casUpdate(kv, key, (text) => {
       const pace = parse(text);
       const next = observe(pace, this.now(), statusCode, retryAfterMs(retryAfterHeader, this.now()), startedAt);
-      this.remember(key, next);
+      this.remember(key, next, sentAt);
       return next === pace ? { result: undefined } : { value: JSON.stringify(next), result: undefined };
     });
   }

@@ -33,6 +33,8 @@ export interface CaptureContext {
   signal: AbortSignal;
   /** Interactive (default) goes before bulk for a free slot; bulk is bounded per host (slots.ts). */
   priority?: CapturePriority;
+  /** When this process got the page's message (performance.now()): a host pace read sent since answers it (fleet/host-governor.ts). */
+  receivedAt?: number;
   /**
    * false: this capture never prepares a spare context. For the auto engine's
    * verification renders (1 page in 25 of a static host): a spare would hold a renderer

@@ -5,7 +5,8 @@
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { after, before, describe, test } from 'node:test';
-import { connect, type NatsConnection } from 'nats';
+import { AckPolicy, connect, type NatsConnection } from 'nats';
+import { lazyTimeoutsPatched } from '../../../shared/src/infra/nats/lazy-timeouts.js';
 import { requestEndPatched } from '../../../shared/src/infra/nats/request-end.js';
 import { startNatsServer, type NatsServerHandle } from '../../support/nats-server.js';
 
@@ -57,5 +58,43 @@ describe('request ends', () => {
     const pending = other.request('slow', undefined, { timeout: 5_000 });
     await other.close();
     await assert.rejects(pending);
+  });
+});
+
+describe('pull timeouts', () => {
+  let server: NatsServerHandle;
+  let nc: NatsConnection;
+  let made = 0;
+  const errorForCode = NatsError.errorForCode;
+  before(async () => {
+    server = await startNatsServer();
+    nc = await connect({ servers: server.url, noAsyncTraces: true });
+    NatsError.errorForCode = (...args: unknown[]) => { made++; return errorForCode.apply(NatsError, args); };
+  });
+  after(async () => {
+    NatsError.errorForCode = errorForCode;
+    await nc.close();
+    await server.stop();
+  });
+
+  test('a pull consumer\'s fetches build no error in advance, and still get their messages and end when they expire', async () => {
+    const jsm = await nc.jetstreamManager();
+    await jsm.streams.add({ name: 'PULLS', subjects: ['pulls.>'] });
+    await jsm.consumers.add('PULLS', { durable_name: 'w', ack_policy: AckPolicy.Explicit });
+    const js = nc.jetstream();
+    for (let i = 0; i < 10; i++) await js.publish(`pulls.${i}`, new TextEncoder().encode(String(i)));
+    const consumer = await js.consumers.get('PULLS', 'w');
+    made = 0;
+    let got = 0;
+    for (let i = 0; i < 10; i++) {
+      for await (const m of await consumer.fetch({ max_messages: 1, expires: 1000 })) { m.ack(); got++; }
+    }
+    assert.equal(got, 10);
+    assert.equal(made, 0, `${made} errors built for 10 pulls`);
+    const empty = await consumer.fetch({ max_messages: 1, expires: 1000 });
+    let none = 0;
+    for await (const m of empty) { m.ack(); none++; }
+    assert.equal(none, 0);
+    assert.equal(lazyTimeoutsPatched, true);
   });
 });

@@ -5,11 +5,13 @@
 // and a timeout error made in advance), a cost paid on each of a page's many log and
 // Object Store round trips for a trace only a timeout would show (and the error each
 // request's end builds for nothing: request-end.ts). Outbound commands are written once per
-// event-loop turn, not once per callback (write-coalescing.ts).
+// event-loop turn, not once per callback (write-coalescing.ts), and a pull's timeout builds
+// its error only if it fires (lazy-timeouts.ts).
 import { connect, type NatsConnection } from 'nats';
 import type { Logger } from '../logger.js';
 import { requestEndPatched } from './request-end.js';
 import { writeCoalescingPatched } from './write-coalescing.js';
+import { lazyTimeoutsPatched } from './lazy-timeouts.js';
 
 const connected = new WeakMap<NatsConnection, boolean>();
 
@@ -33,6 +35,7 @@ export async function connectNats(url: string, name: string, logger: Logger): Pr
   });
   connected.set(nc, true);
   if (!requestEndPatched) logger.warn('nats.js request ends are not the shape request-end.ts replaces: each request builds an error it throws away');
+  if (!lazyTimeoutsPatched) logger.warn('nats.js timeout is not the shape lazy-timeouts.ts replaces: each pull builds an error it throws away');
   if (!writeCoalescingPatched) logger.warn('nats.js sendCommand is not the shape write-coalescing.ts replaces: each callback writes to the socket on its own');
   void (async () => {
     for await (const status of nc.status()) {

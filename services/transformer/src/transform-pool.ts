@@ -216,10 +216,9 @@ export class TransformPool {
       this.give(slot, task);
     }
     this.preempt();
-    // Keep one started thread free (a thread loads the transform modules for a second or
-    // more) only for another key's page, while a key runs over its share and other keys are
-    // about. Otherwise a thread is started when work waits for one (the loop above): one
-    // transform at a time holds one thread (40 MB), not a second kept warm beside it.
+    // Keep one started thread free (module loading takes a second or more) only for another
+    // key's page, while a key runs over its share and other keys are about. Otherwise a thread
+    // starts when work waits for one (above): one transform at a time holds one (40 MB).
     if (this.slots.length < this.spares() && !this.slots.some((s) => !s.task && !s.stopping)) this.slots.push(this.spawn());
     while (this.slots.length < this.idleThreads) this.slots.push(this.spawn());
     for (const slot of this.slots) if (!slot.task && !slot.stopping) this.retireWhenIdle(slot);

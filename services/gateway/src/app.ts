@@ -87,7 +87,7 @@ export async function buildApp(deps: GatewayDeps) {
   const limits = new PlanLimiter(deps.store, ledger, deps.clock, { concurrency: deps.config.rateLimits, quota: deps.config.quotas });
   // Long-polls wake on the projector's notices; on close they answer at once (preClose runs
   // before the server waits for requests in flight).
-  const waits = new JobWaits({ maxWaitsPerKey: deps.config.longPollMaxWaitsPerKey, maxWaitsPerGateway: deps.config.longPollMaxWaitsPerGateway });
+  const waits = new JobWaits({ maxWaitsPerKey: deps.config.longPollMaxWaitsPerKey, maxWaitsPerGateway: deps.config.longPollMaxWaitsPerGateway, fallbackReadMs: deps.config.longPollFallbackReadMs });
   const unlisten = deps.waiter.onJobStatus({ changed: (change) => waits.noticed(change), reconnected: () => waits.recheckAll() });
   app.addHook('preClose', async () => waits.close());
   app.addHook('onClose', async () => { unlisten(); });

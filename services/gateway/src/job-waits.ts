@@ -1,7 +1,8 @@
 // Long-polls (`?waitMs=N` on job reads, `waitMs` on POST /scrape): answered when the job is
 // final or after N ms. A held wait sleeps until the projector's notice says the job became
 // final (docs/architecture.md "Long-polls"), then reads once; the notice is at most once, so
-// a wait also reads at its deadline and after a reconnect. Bounded per key and per gateway
+// a wait also reads every `fallbackReadMs`, at its deadline and after a reconnect: a lost
+// notice costs at most that interval, never the whole wait. Bounded per key and per gateway
 // (LONG_POLL_MAX_WAITS_PER_*, else 429); on shutdown every wait is answered with the state.
 import { RateLimitedError } from '../../../shared/src/domain/errors.js';
 import { isFinalStatus, MAX_WAIT_MS } from '../../../shared/src/api/index.js';
@@ -14,6 +15,8 @@ export { MAX_WAIT_MS };
 export interface WaitBounds {
   maxWaitsPerKey: number;
   maxWaitsPerGateway: number;
+  /** A held wait reads its job this often without a notice (LONG_POLL_FALLBACK_READ_MS). */
+  fallbackReadMs: number;
 }
 
 export interface WaitRequest<D> {
@@ -32,7 +35,7 @@ export interface WaitRequest<D> {
   whenBusy?: 'refuse' | 'answer';
 }
 
-type Wake = 'notice' | 'deadline' | 'shutdown';
+type Wake = 'notice' | 'poll' | 'deadline' | 'shutdown';
 
 export const isFinal = (doc: { status?: string }): boolean => isFinalStatus(doc.status);
 
@@ -89,11 +92,14 @@ export class JobWaits {
       try {
         const deadline = Date.now() + req.waitMs;
         for (;;) {
-          const why = woken ?? await this.sleep(deadline - Date.now(), req.signal, (w) => { wake = w; });
+          const left = deadline - Date.now();
+          const nap = Math.min(left, this.bounds.fallbackReadMs);
+          const why = woken ?? await this.sleep(nap, nap < left ? 'poll' : 'deadline', req.signal, (w) => { wake = w; });
           woken = undefined;
           wake = (w) => { woken ??= w; };
           doc = await req.load();
-          if (why !== 'notice' || isFinal(doc) || this.closed || req.signal?.aborted || Date.now() >= deadline) return doc;
+          const goesOn = why === 'notice' || why === 'poll';
+          if (!goesOn || isFinal(doc) || this.closed || req.signal?.aborted || Date.now() >= deadline) return doc;
         }
       } finally {
         this.release(req.keyId);
@@ -104,16 +110,17 @@ export class JobWaits {
     }
   }
 
-  private sleep(ms: number, signal: AbortSignal | undefined, onWake: (wake: (why: Wake) => void) => void): Promise<Wake> {
+  /** Sleeps `ms` (then wakes as `timer`), or until a wake, the client's abort or shutdown. */
+  private sleep(ms: number, timer: 'poll' | 'deadline', signal: AbortSignal | undefined, onWake: (wake: (why: Wake) => void) => void): Promise<Wake> {
     return new Promise((resolve) => {
       if (this.closed) return resolve('shutdown');
       const done = (why: Wake): void => {
-        clearTimeout(timer);
+        clearTimeout(timeout);
         signal?.removeEventListener('abort', aborted);
         resolve(why);
       };
       const aborted = (): void => done('deadline');
-      const timer = setTimeout(() => done('deadline'), Math.max(0, ms));
+      const timeout = setTimeout(() => done(timer), Math.max(0, ms));
       signal?.addEventListener('abort', aborted, { once: true });
       if (signal?.aborted) done('deadline');
       onWake(done);

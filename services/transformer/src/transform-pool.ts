@@ -216,9 +216,9 @@ export class TransformPool {
       this.give(slot, task);
     }
     this.preempt();
-    // Keep one started thread free (a thread loads the transform modules for a second or
-    // more): one of `size`, or one more while a key runs over its share and other keys are
-    // about. A key alone pays no thread (40 MB) for keys that are not there.
+    // Keep one started thread free (module loading takes a second or more) only for another
+    // key's page, while a key runs over its share and other keys are about. Otherwise a thread
+    // starts when work waits for one (above): one transform at a time holds one (40 MB).
     if (this.slots.length < this.spares() && !this.slots.some((s) => !s.task && !s.stopping)) this.slots.push(this.spawn());
     while (this.slots.length < this.idleThreads) this.slots.push(this.spawn());
     for (const slot of this.slots) if (!slot.task && !slot.stopping) this.retireWhenIdle(slot);
@@ -326,9 +326,9 @@ export class TransformPool {
     slot.idleTimer.unref();
   }
 
-  /** Threads dispatch() keeps started, one of them free (see there). */
+  /** Threads dispatch() keeps started, one of them free (see there); 0: none kept ahead of work. */
   private spares(): number {
-    return this.someKeyOverShare() && this.keys.shared(performance.now()) ? this.size + 1 : this.size;
+    return this.someKeyOverShare() && this.keys.shared(performance.now()) ? this.size + 1 : 0;
   }
 
   /** Whether dispatch() would start a spare again at once if `slot` stopped (a second of module loading per idleTimeoutMs of a crawl). */

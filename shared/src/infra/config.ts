@@ -105,6 +105,8 @@ export interface Config {
   longPollMaxWaitsPerKey: number;
   /** Long-polls one gateway holds open at once, all keys together. */
   longPollMaxWaitsPerGateway: number;
+  /** A held long-poll reads its job this often even without a notice (the notice is at most once). */
+  longPollFallbackReadMs: number;
   /** Shortest gap between a monitor's runs (MONITOR_MIN_INTERVAL_MS; docs/api.md "Monitors"). */
   monitorMinIntervalMs: number;
   /** How often the frontier's monitor scheduler looks for due ticks and finished runs. */
@@ -279,6 +281,7 @@ export function loadConfig(env: Env = process.env): Config {
     quotas: onOff(env, 'QUOTAS', true),
     longPollMaxWaitsPerKey: int(env, 'LONG_POLL_MAX_WAITS_PER_KEY', 20, 1, 10_000),
     longPollMaxWaitsPerGateway: int(env, 'LONG_POLL_MAX_WAITS_PER_GATEWAY', 1_000, 1, 100_000),
+    longPollFallbackReadMs: int(env, 'LONG_POLL_FALLBACK_READ_MS', 1_000, 10, 60_000),
     monitorMinIntervalMs: int(env, 'MONITOR_MIN_INTERVAL_MS', 60_000, 1_000, 86_400_000),
     monitorCheckIntervalMs: int(env, 'MONITOR_CHECK_INTERVAL_MS', 1_000, 100, 60_000),
     crawlMaxInFlight: int(env, 'CRAWL_MAX_IN_FLIGHT', 4, 1, 64),

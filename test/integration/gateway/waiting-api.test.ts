@@ -11,6 +11,7 @@ import { apiKeyId, newId, systemClock } from '../../../shared/src/infra/ids.js';
 import type { SqliteStore } from '../../../shared/src/infra/store/index.js';
 import { normalizeUrl, urlKeyHash } from '../../../shared/src/net/url-normalize.js';
 import { buildApp } from '../../../services/gateway/src/app.js';
+import { ProjectionWaiter, type JobStatusListener } from '../../../services/gateway/src/projection-wait.js';
 import { assertProblem, startGateway, type GatewayApp, type GatewayHarness } from '../../support/gateway.js';
 import { until } from '../../support/wait.js';
 
@@ -23,6 +24,7 @@ const FREE3 = 'waiting_test_key_00000006';
 const BOUND_A = 'waiting_test_key_00000007';
 const BOUND_B = 'waiting_test_key_00000008';
 const BOUND_C = 'waiting_test_key_00000009';
+const DEAF = 'waiting_test_key_00000010';
 const auth = (key: string) => ({ authorization: `Bearer ${key}` });
 
 /** Counting is per calendar minute: a test that counts to a limit does not start in a window's last seconds. */
@@ -41,7 +43,7 @@ describe('every request counts; waiting is cheap', () => {
 
   before(async () => {
     gateway = await startGateway({
-      keys: [[TEAM, 'team'], [TEAM2, 'team'], [TEAM3, 'team'], [FREE, 'free'], [FREE2, 'free'], [FREE3, 'free'], [BOUND_A, 'team'], [BOUND_B, 'team'], [BOUND_C, 'team']],
+      keys: [[TEAM, 'team'], [TEAM2, 'team'], [TEAM3, 'team'], [FREE, 'free'], [FREE2, 'free'], [FREE3, 'free'], [BOUND_A, 'team'], [BOUND_B, 'team'], [BOUND_C, 'team'], [DEAF, 'team']],
       env: { SSRF_ALLOW_CIDRS: '127.0.0.0/8', ERROR_TYPE_BASE: 'https://errors.example/trawl' },
     });
     ({ app, store } = gateway);
@@ -256,6 +258,62 @@ describe('every request counts; waiting is cheap', () => {
       assert.equal(body.status, 'FAILED');
       assert.equal(body.error.code, 'NETWORK_ERROR');
       assert.deepEqual(body, (await get(`/api/v1/scrape/${id}`, TEAM3)).json());
+    });
+  });
+
+  describe('when the projector notice is lost', () => {
+    /** Read-your-writes as usual, but no job status notice ever reaches the long-polls. */
+    class DeafWaiter extends ProjectionWaiter {
+      override onJobStatus(_listener: JobStatusListener): () => void {
+        return () => undefined;
+      }
+    }
+    let deafWaiter: DeafWaiter;
+    let deaf: GatewayApp;
+
+    before(async () => {
+      const { config, logger, nc, log, payloads } = gateway;
+      deafWaiter = new DeafWaiter(nc, store);
+      await deafWaiter.start();
+      deaf = await buildApp({ config: { ...config, longPollFallbackReadMs: 100 }, logger, nc, log, payloads, store: counting, waiter: deafWaiter, newId, clock: systemClock });
+    });
+
+    after(async () => {
+      await deaf.close();
+      deafWaiter.stop();
+    });
+
+    test('POST /scrape with waitMs answers the finished job by its fallback reads, the same body as the read model GET', async () => {
+      const url = `http://127.0.0.1:9/${newId()}`;
+      const started = Date.now();
+      const answer = post('/api/v1/scrape', { url, waitMs: 60_000 }, DEAF, deaf);
+      let id = '';
+      await until(async () => {
+        id = (await store.scrapeJobs.listBy(apiKeyId(DEAF), { limit: 1, offset: 0 })).find((j) => j.url === url)?.id ?? '';
+        return id !== '' && (reads.get(id) ?? 0) >= 1;
+      }, { intervalMs: 10 });
+      await scrapeEvent({ id, url }, 'page_started');
+      await scrapeEvent({ id, url }, 'page_failed');
+      const res = await answer;
+      assert.ok(Date.now() - started < 20_000, `answered after ${Date.now() - started} ms`);
+      assert.equal(res.statusCode, 200, res.body);
+      const body = res.json();
+      assert.equal(body.id, id);
+      assert.equal(body.status, 'FAILED');
+      assert.deepEqual(body, (await get(`/api/v1/scrape/${id}`, DEAF)).json());
+      assert.ok((reads.get(id) ?? 0) >= 2, 'read again without a notice');
+    });
+
+    test('GET with waitMs answers the finished job by its fallback reads', async () => {
+      const job = await newScrape(DEAF);
+      const started = Date.now();
+      const answer = get(`/api/v1/scrape/${job.id}?waitMs=60000`, DEAF, deaf);
+      await readTimes(job.id, 1);
+      await scrapeEvent(job, 'page_failed');
+      const res = await answer;
+      assert.ok(Date.now() - started < 20_000, `answered after ${Date.now() - started} ms`);
+      assert.equal(res.json().status, 'FAILED');
+      assert.deepEqual(res.json(), (await get(`/api/v1/scrape/${job.id}`, DEAF)).json());
     });
   });
 

@@ -13,7 +13,7 @@ function job(status = 'PENDING') {
   return { state, load: async () => { state.reads++; return { status: state.status }; } };
 }
 
-const bounds = { maxWaitsPerKey: 2, maxWaitsPerGateway: 3 };
+const bounds = { maxWaitsPerKey: 2, maxWaitsPerGateway: 3, fallbackReadMs: 60_000 };
 
 describe('JobWaits', () => {
   test('a final notice of the job wakes its wait: two reads in all; other jobs and non-final statuses cost none', async () => {
@@ -35,7 +35,7 @@ describe('JobWaits', () => {
   });
 
   test('a job final at the first read, or waitMs 0, is answered at once without taking a place', async () => {
-    const waits = new JobWaits({ maxWaitsPerKey: 1, maxWaitsPerGateway: 1 });
+    const waits = new JobWaits({ maxWaitsPerKey: 1, maxWaitsPerGateway: 1, fallbackReadMs: 60_000 });
     const pending = job();
     const held = waits.wait({ keyId: 'k', kind: 'scrape', id: 'p', waitMs: 60_000, load: pending.load });
     await sleep(10);
@@ -53,6 +53,29 @@ describe('JobWaits', () => {
     assert.deepEqual(await waits.wait({ keyId: 'k', kind: 'batch', id: 'x', waitMs: 100, load: j.load }), { status: 'PROCESSING' });
     assert.ok(Date.now() - started >= 95);
     assert.equal(j.state.reads, 2);
+  });
+
+  test('a lost notice: the wait reads every fallbackReadMs and answers the finished job within one interval, not at its deadline', async () => {
+    const waits = new JobWaits({ ...bounds, fallbackReadMs: 50 });
+    const j = job('PROCESSING');
+    const started = Date.now();
+    const answer = waits.wait({ keyId: 'k', kind: 'scrape', id: 'lost', waitMs: 30_000, load: j.load });
+    await sleep(180);
+    const readsBefore = j.state.reads;
+    assert.ok(readsBefore >= 2, `read ${readsBefore} times in 180 ms`);
+    j.state.status = 'COMPLETED';
+    assert.deepEqual(await answer, { status: 'COMPLETED' });
+    assert.ok(Date.now() - started < 5_000, `answered after ${Date.now() - started} ms`);
+    assert.equal(waits.size, 0);
+  });
+
+  test('a fallback read of an unfinished job keeps waiting, and the deadline still ends the wait', async () => {
+    const waits = new JobWaits({ ...bounds, fallbackReadMs: 40 });
+    const j = job('PROCESSING');
+    const started = Date.now();
+    assert.deepEqual(await waits.wait({ keyId: 'k', kind: 'scrape', id: 'slow', waitMs: 200, load: j.load }), { status: 'PROCESSING' });
+    assert.ok(Date.now() - started >= 195, `answered after ${Date.now() - started} ms`);
+    assert.ok(j.state.reads >= 5, `${j.state.reads} reads`);
   });
 
   test('a notice during the first read is not lost', async () => {

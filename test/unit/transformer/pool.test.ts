@@ -100,6 +100,24 @@ describe('TransformPool crash recovery', () => {
 });
 
 describe('TransformPool with fewer threads when idle', () => {
+  test('one transform at a time holds one thread: a second starts only when work waits for it', async () => {
+    const pool = new TransformPool({ size: 2, idleThreads: 1, idleTimeoutMs: 60_000 });
+    try {
+      for (const n of [1, 2, 3]) {
+        const run = pool.run(input(n), { key: 'a' });
+        assert.deepEqual(pool.stats(), { size: 1, busy: 1, queued: 0 }, 'no spare started beside the running transform');
+        assert.equal((await run).metadata.title, `Page ${n}`);
+      }
+      assert.equal(pool.threadIds().length, 1);
+      const both = [4, 5].map((n) => pool.run(input(n), { key: 'a' }));
+      assert.deepEqual(pool.stats(), { size: 2, busy: 2, queued: 0 }, 'the waiting page started the second thread');
+      (await Promise.all(both)).forEach((out, i) => assert.equal(out.metadata.title, `Page ${i + 4}`));
+    } finally {
+      await pool.close();
+    }
+  });
+
+
   test('starts idleThreads, grows to size under load, shrinks back after idleTimeoutMs', async () => {
     const pool = new TransformPool({ size: 2, idleThreads: 1, idleTimeoutMs: 100 });
     try {

@@ -83,7 +83,7 @@ describe('a page redelivered while another fetcher loads it', { timeout: 90_000 
     const mine = new SlotHolders(ctx.js, { holderId: 'this-fetcher' });
     const fetcher = new FetchWorker({
       ctx, router: createEngineRouter(ctx, capturer, systemClock), newId, clock: systemClock,
-      workerName: 'this-fetcher', workerAlive: (worker, since) => mine.aliveSince(worker, since),
+      workerName: 'this-fetcher', workerLiveness: (worker, since) => mine.liveness(worker, since),
     });
     try {
       await fetcher.start();

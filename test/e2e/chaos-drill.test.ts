@@ -42,6 +42,9 @@ describe('chaos drill on a three-node cluster', { timeout: 600_000 }, () => {
   let nc: NatsConnection;
   const ledger = new DrillLedger();
   let pageDelayMs = PAGE_DELAY_MS;
+  /** When each step of the running test was reached, printed with its results (where the drill's time goes). */
+  let steps: { at: number; marks: string[] } = { at: Date.now(), marks: [] };
+  const mark = (what: string): void => { steps.marks.push(`${what} ${((Date.now() - steps.at) / 1000).toFixed(1)} s`); };
 
   before(async () => {
     const routes: Record<string, ReturnType<DrillLedger['route']>> = {};
@@ -76,13 +79,18 @@ describe('chaos drill on a three-node cluster', { timeout: 600_000 }, () => {
     await progress('a', 20);
     const leader = await leaderNode(nc);
     killNats(system, leader, ledger);
+    mark('leader killed');
     await natsBackMidCrawl(leader);
+    mark('back');
     await progress('a', 70);
     for (const name of ['services/fetcher/', 'services/transformer/', 'services/gateway/', 'scripts/service-host']) await killOne(system, name, ledger);
+    mark('services killed');
     await progress('a', 120);
     const second = ['n1', 'n2', 'n3'].find((n) => n !== leader)!;
     killNats(system, second, ledger);
+    mark('second killed');
     await natsBackMidCrawl(second);
+    mark('back');
     // Only the pages the killed fetcher had loading may be asked again (verify classes each).
     await verify(id, 'a');
   });
@@ -96,13 +104,16 @@ describe('chaos drill on a three-node cluster', { timeout: 600_000 }, () => {
     const frozen = natsProcess(system, leader);
     ledger.died(`SIGSTOP ${leader}`, frozen.pid);
     process.kill(frozen.pid, 'SIGSTOP');
+    mark('leader frozen');
     try {
       // The others elect a new leader, and the crawl goes on without the cut-off node.
       await until(async () => (await leaderNode(nc)) !== leader, { timeoutMs: 60_000, intervalMs: 500 });
+      mark('new leader');
       await sleep(10_000);
     } finally {
       process.kill(frozen.pid, 'SIGCONT');
       ledger.thawed(frozen.pid);
+      mark('thawed');
     }
     await verify(id, 'b');
     const ranAgain = system.logs().split('\n').filter((l) => l.includes('NATS unavailable; running the message again in place')).length;
@@ -125,6 +136,7 @@ describe('chaos drill on a three-node cluster', { timeout: 600_000 }, () => {
   }
 
   async function startCrawl(prefix: string): Promise<string> {
+    steps = { at: Date.now(), marks: [] };
     const created = await system.api('POST', '/api/v1/crawl', { url: site.url(`/${prefix}/`), limit: PAGES, webhookUrl: hooks.url(`/${prefix}`) });
     assert.equal(created.status, 202, JSON.stringify(created.body));
     return created.body.id as string;
@@ -140,6 +152,7 @@ describe('chaos drill on a three-node cluster', { timeout: 600_000 }, () => {
     const asked = (): number => [...site.hits].filter(([path]) => path.startsWith(`/${prefix}/`)).length;
     try {
       await until(() => asked() >= pages, { timeoutMs: 240_000, intervalMs: 100 });
+      mark(`${pages} pages`);
     } catch (err) {
       const errors = system.logs().split('\n').filter((l) => /"level":(40|50|60)/.test(l)).slice(-30).join('\n');
       throw new Error(`${(err as Error).message}; waiting for ${pages} pages, the site was asked for ${asked()}\n${errors}`);
@@ -148,6 +161,7 @@ describe('chaos drill on a three-node cluster', { timeout: 600_000 }, () => {
 
   async function verify(id: string, prefix: string): Promise<void> {
     const job = await system.poll(`/api/v1/crawl/${id}`, (b: any) => ['COMPLETED', 'FAILED', 'CANCELLED'].includes(b.status), 300_000);
+    mark('crawl ended');
     assert.equal(job.status, 'COMPLETED', JSON.stringify(job).slice(0, 1000));
     const data = await allPages(`/api/v1/crawl/${id}`);
     const urls = data.map((d: any) => new URL(d.url).pathname);
@@ -187,6 +201,9 @@ describe('chaos drill on a three-node cluster', { timeout: 600_000 }, () => {
 
     // The webhook: crawl.completed arrived, once per webhook id.
     await until(() => (hooks.received.get(`/${prefix}`) ?? []).some((h) => h.body.includes('crawl.completed')), { timeoutMs: 60_000 });
+    mark('webhook');
+    const lastServed = Math.max(...ledger.requests.filter((r) => r.path.startsWith(`/${prefix}/`)).map((r) => r.endedAt ?? 0));
+    process.stdout.write(`# ${prefix}: steps: ${steps.marks.join(', ')} (the site's last page ended ${((lastServed - steps.at) / 1000).toFixed(1)} s)\n`);
     const ids = (hooks.received.get(`/${prefix}`) ?? []).map((h) => h.headers['webhook-id']);
     assert.equal(new Set(ids).size, ids.length, `a webhook id delivered twice: ${ids.join(', ')}`);
   }

@@ -257,7 +257,9 @@ export class FetchWorker {
       // Gone for a while with the whole cluster there, not at one look: a fetcher cut off
       // with its server cannot renew its key until that server is back (or it has moved to
       // another), and 'unsure' while a server is out never counts towards its death.
-      if ((await workerLiveness(worker, Date.parse(startedAt))) !== 'gone') goneSince = undefined;
+      const liveness = await workerLiveness(worker, Date.parse(startedAt));
+      if (liveness === 'replaced') return false; // restarted in its place: the one that claimed the page died
+      if (liveness !== 'gone') goneSince = undefined;
       else if (Date.now() - (goneSince ??= Date.now()) >= OTHER_GONE_CONFIRM_MS) return false;
       await new Promise((resolve) => setTimeout(resolve, OTHER_DELIVERY_POLL_MS));
       if (await this.settled(at)) return true;

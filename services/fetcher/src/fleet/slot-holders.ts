@@ -38,11 +38,11 @@ export interface SlotHoldersOptions {
 }
 
 /**
- * What a holder's key says of it: it lives; it is gone (no key, or a successor's, while the
- * bucket's servers are all in the cluster); or it may be cut off with a server that is out of
- * the cluster, so its missing key proves nothing.
+ * What a holder's key says of it: it lives; a successor restarted under its id holds the key
+ * (so it died); it is gone (no key, while the bucket's servers are all in the cluster); or it
+ * may be cut off with a server that is out of the cluster, so its missing key proves nothing.
  */
-export type HolderLiveness = 'lives' | 'gone' | 'unsure';
+export type HolderLiveness = 'lives' | 'replaced' | 'gone' | 'unsure';
 
 /**
  * A server of the bucket's group not heard from for this long is out of the cluster (frozen,
@@ -121,7 +121,7 @@ export class SlotHolders {
       const jsm = await this.jsm();
       const msg = await jsm.streams.getMessage(`KV_${SLOT_HOLDERS_BUCKET}`, { last_by_subj: `$KV.${SLOT_HOLDERS_BUCKET}.${keyOf(holderId)}` });
       const op = msg.header?.get('KV-Operation');
-      if (op !== 'DEL' && op !== 'PURGE') return Number(new TextDecoder().decode(msg.data)) > at ? 'gone' : 'lives';
+      if (op !== 'DEL' && op !== 'PURGE') return Number(new TextDecoder().decode(msg.data)) > at ? 'replaced' : 'lives';
     } catch (err) {
       if (!isNoMessage(err)) return 'unsure';
     }

@@ -12,6 +12,7 @@
 // SIGKILLed with the request in flight or the response not yet stored (chaos-drill-site.ts
 // classes each re-ask; docs/architecture.md, "Replicas", says why no other is allowed).
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { connect, type NatsConnection } from 'nats';
@@ -47,6 +48,7 @@ describe('chaos drill on a three-node cluster', { timeout: 600_000 }, () => {
   const mark = (what: string): void => { steps.marks.push(`${what} ${((Date.now() - steps.at) / 1000).toFixed(1)} s`); };
 
   before(async () => {
+    const began = Date.now();
     const routes: Record<string, ReturnType<DrillLedger['route']>> = {};
     for (const prefix of ['a', 'b']) {
       routes[`/${prefix}/`] = ledger.route(page(Array.from({ length: PAGES - 1 }, (_, i) => `/${prefix}/${i}`)), () => pageDelayMs);
@@ -65,11 +67,15 @@ describe('chaos drill on a three-node cluster', { timeout: 600_000 }, () => {
     ledger.clients = () => descendants(system.pid).filter((p) => p.cmdline.includes('services/') || p.cmdline.includes('service-host')).map((p) => ({ pid: p.pid, name: `${p.pid}:${/services\/([a-z-]+)|service-host/.exec(p.cmdline)?.[0] ?? p.cmdline.slice(0, 40)}` }));
     // Pings every second: this client leaves a frozen server as soon as the services' do.
     nc = await connect({ servers: clusterUrl(system).split(','), maxReconnectAttempts: -1, reconnectTimeWait: 250, pingInterval: 1_000, maxPingOut: 3 });
+    process.stdout.write(`# the cluster and its services up in ${((Date.now() - began) / 1000).toFixed(1)} s\n`);
   });
   after(async () => {
-    if (process.env.CHAOS_DRILL_LOGS_DIR && system) (await import('node:fs')).cpSync(`${system.dataDir}/logs/services.log`, `${process.env.CHAOS_DRILL_LOGS_DIR}/services.log`);
+    if (process.env.CHAOS_DRILL_LOGS_DIR && system) fs.cpSync(`${system.dataDir}/logs/services.log`, `${process.env.CHAOS_DRILL_LOGS_DIR}/services.log`);
     await nc?.close();
-    await system?.stop();
+    // SIGKILL to the whole tree: the drill asserts nothing of a graceful stop, which took
+    // 15 s of draining (test/e2e/restart.test.ts covers it).
+    await system?.kill();
+    if (system) fs.rmSync(system.dataDir, { recursive: true, force: true });
     await hooks?.close();
     await site?.close();
   });
@@ -160,7 +166,9 @@ describe('chaos drill on a three-node cluster', { timeout: 600_000 }, () => {
   }
 
   async function verify(id: string, prefix: string): Promise<void> {
-    const job = await system.poll(`/api/v1/crawl/${id}`, (b: any) => ['COMPLETED', 'FAILED', 'CANCELLED'].includes(b.status), 300_000);
+    // Long-polls of 2 s: the projector's notice that wakes a wait is at most once, and one
+    // lost to a death left the drill waiting out 20 s steps (the end seen 14 s late).
+    const job = await system.poll(`/api/v1/crawl/${id}`, (b: any) => ['COMPLETED', 'FAILED', 'CANCELLED'].includes(b.status), 300_000, { stepMs: 2_000 });
     mark('crawl ended');
     assert.equal(job.status, 'COMPLETED', JSON.stringify(job).slice(0, 1000));
     const data = await allPages(`/api/v1/crawl/${id}`);

@@ -44,8 +44,11 @@ describe('chaos drill on a three-node cluster', { timeout: 600_000 }, () => {
   const ledger = new DrillLedger();
   let pageDelayMs = PAGE_DELAY_MS;
   /** When each step of the running test was reached, printed with its results (where the drill's time goes). */
-  let steps: { at: number; marks: string[] } = { at: Date.now(), marks: [] };
-  const mark = (what: string): void => { steps.marks.push(`${what} ${((Date.now() - steps.at) / 1000).toFixed(1)} s`); };
+  let steps: { at: number; prefix: string; marks: string[] } = { at: Date.now(), prefix: '', marks: [] };
+  const mark = (what: string): void => {
+    const asked = new Set(ledger.requests.filter((r) => r.path.startsWith(`/${steps.prefix}/`)).map((r) => r.path)).size;
+    steps.marks.push(`${what} ${((Date.now() - steps.at) / 1000).toFixed(1)} s (${asked} asked)`);
+  };
 
   before(async () => {
     const began = Date.now();
@@ -142,7 +145,7 @@ describe('chaos drill on a three-node cluster', { timeout: 600_000 }, () => {
   }
 
   async function startCrawl(prefix: string): Promise<string> {
-    steps = { at: Date.now(), marks: [] };
+    steps = { at: Date.now(), prefix, marks: [] };
     const created = await system.api('POST', '/api/v1/crawl', { url: site.url(`/${prefix}/`), limit: PAGES, webhookUrl: hooks.url(`/${prefix}`) });
     assert.equal(created.status, 202, JSON.stringify(created.body));
     return created.body.id as string;

@@ -8,7 +8,7 @@
 // most of the TTL asks for no slot: the others may already count it gone.
 // A missing key proves a holder gone only while the bucket's every server is in the cluster:
 // a holder cut off with its server (frozen, partitioned) cannot renew, and lives.
-import type { JetStreamClient, KV } from 'nats';
+import type { ClusterInfo, JetStreamClient, KV } from 'nats';
 import { openKv } from '../../../../shared/src/infra/nats/replicas.js';
 import { madeOnce } from '../../../../shared/src/infra/made-once.js';
 
@@ -52,6 +52,16 @@ export type HolderLiveness = 'lives' | 'replaced' | 'gone' | 'unsure';
 const PEER_SILENT_MS = 3_000;
 /** How long one look at the bucket's group stands for the processes asking at once. */
 const WHOLE_CACHE_MS = 500;
+
+/**
+ * Whether a stream's raft group, as its leader reports it, has every server in the cluster:
+ * a leader, and each other peer online and heard from within PEER_SILENT_MS. A single
+ * server's stream (no group) is whole.
+ */
+export function groupWhole(cluster: ClusterInfo | undefined): boolean {
+  if (!cluster) return true;
+  return Boolean(cluster.leader) && (cluster.replicas ?? []).every((peer) => !peer.offline && peer.active / 1e6 < PEER_SILENT_MS);
+}
 
 const keyOf = (holderId: string): string => `h.${holderId.replace(/[^A-Za-z0-9\-_]/g, '_')}`;
 
@@ -136,10 +146,7 @@ export class SlotHolders {
     if (this.wholeLook && this.now() - this.wholeLook.at < WHOLE_CACHE_MS) return this.wholeLook.whole;
     const whole = (async () => {
       try {
-        const { cluster } = await (await this.jsm()).streams.info(`KV_${SLOT_HOLDERS_BUCKET}`);
-        if (!cluster) return true;
-        return cluster.leader !== undefined && cluster.leader !== ''
-          && (cluster.replicas ?? []).every((peer) => !peer.offline && peer.active / 1e6 < PEER_SILENT_MS);
+        return groupWhole((await (await this.jsm()).streams.info(`KV_${SLOT_HOLDERS_BUCKET}`)).cluster);
       } catch {
         return false;
       }

@@ -264,6 +264,8 @@ export class FetchWorker {
       await new Promise((resolve) => setTimeout(resolve, OTHER_DELIVERY_POLL_MS));
       if (await this.settled(at)) return true;
     }
+    // Shut down or past the deadline while waiting: handed back, not loaded here.
+    mctx.signal.throwIfAborted();
     mctx.logger.warn({ worker, attempt }, 'the other fetcher\'s result did not come in time; loading the page here');
     return false;
   }

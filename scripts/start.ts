@@ -18,7 +18,7 @@ import { newApiKey } from '../shared/src/infra/ids.js';
 import { consoleConfig } from '../shared/src/infra/console-config.js';
 import { createLogger } from '../shared/src/infra/logger.js';
 import { CLUSTER_DEFAULTS, clusterUrl, natsNodeArgs, parseClusterFlags, replicasFor, writeNodeConfig, type ClusterFlags, type ClusterNode } from './nats-cluster.js';
-import { supervisorRun } from './instance-run.js';
+import { SupervisorRun } from './instance-run.js';
 import { cohostedServices, HOST_NODE_FLAGS, SERVICE_ENV, SERVICE_NODE_FLAGS, SERVICES, type ServiceName } from './services.js';
 
 
@@ -250,18 +250,18 @@ function openLogSink(cfg: Config, follow: boolean): { sink: LogSink; file?: stri
   return { sink: fs.openSync(file, 'a'), file };
 }
 
-/** A service's process: node running its compiled main.js. */
-function serviceProcess(name: ServiceName, env: NodeJS.ProcessEnv, replica: number): Supervised {
+/** A service's process: node running its compiled main.js, recorded under the run. */
+function serviceProcess(name: ServiceName, env: NodeJS.ProcessEnv, replica: number, run: SupervisorRun): Supervised {
   const entry = builtEntry(`services/${name}/src/main.js`);
-  return new Supervised(replica === 0 ? name : `${name} #${replica + 1}`, () => spawn(process.execPath, ['--enable-source-maps', ...SERVICE_NODE_FLAGS[name], entry], { env, stdio: ['ignore', logSink, logSink] }));
+  return new Supervised(replica === 0 ? name : `${name} #${replica + 1}`, () => run.track(spawn(process.execPath, ['--enable-source-maps', ...SERVICE_NODE_FLAGS[name], entry], { env, stdio: ['ignore', logSink, logSink] })));
 }
 
 /** The service host's process: the light services together, each on its own health port. */
-function hostProcess(hosted: { name: ServiceName; healthPort: string }[], env: NodeJS.ProcessEnv, replica: number): Supervised {
+function hostProcess(hosted: { name: ServiceName; healthPort: string }[], env: NodeJS.ProcessEnv, replica: number, run: SupervisorRun): Supervised {
   const entry = builtEntry('scripts/service-host.js');
   const args = hosted.map((h) => `${h.name}:${h.healthPort}`);
   return new Supervised(`service-host${replica === 0 ? '' : ` #${replica + 1}`} (${hosted.map((h) => h.name).join(', ')})`,
-    () => spawn(process.execPath, ['--enable-source-maps', ...HOST_NODE_FLAGS, entry, ...args], { env, stdio: ['ignore', logSink, logSink] }));
+    () => run.track(spawn(process.execPath, ['--enable-source-maps', ...HOST_NODE_FLAGS, entry, ...args], { env, stdio: ['ignore', logSink, logSink] })));
 }
 
 /** What to stop if start-up fails half way: nothing may outlive the supervisor. */
@@ -322,13 +322,14 @@ async function main(cfg: Config, cluster: ClusterFlags | undefined): Promise<voi
   // partition leases and a fetcher its host slots at once; the run's random part keeps two
   // supervisors on one NATS apart, and is kept in DATA_DIR for the next supervisor once
   // nothing of this one lives (instance-run.ts).
-  const run = supervisorRun(cfg.dataDir, process.env.INSTANCE_ID);
+  const supervisorRun = SupervisorRun.open(cfg.dataDir, process.env.INSTANCE_ID);
+  const { run } = supervisorRun;
   const services = Array.from({ length: most }, (_, r) => chosen.filter((name) => r < countOf(name)).flatMap((name): Supervised[] => {
     const own = { ...env, ...(name === 'gateway' ? { PORT: String(cfg.port + r) } : {}) };
-    if (!hosted.includes(name)) return [serviceProcess(name, { ...SERVICE_ENV[name], ...own, HEALTH_PORT: healthPortOf(name, r), INSTANCE_ID: `${run}-${name}-${r}` }, r)];
+    if (!hosted.includes(name)) return [serviceProcess(name, { ...SERVICE_ENV[name], ...own, HEALTH_PORT: healthPortOf(name, r), INSTANCE_ID: `${run}-${name}-${r}` }, r, supervisorRun)];
     // The host starts where its first service would have.
     if (name !== hosted[0]) return [];
-    return [hostProcess(hosted.map((n) => ({ name: n, healthPort: healthPortOf(n, r) })), { ...env, INSTANCE_ID: `${run}-host-${r}` }, r)];
+    return [hostProcess(hosted.map((n) => ({ name: n, healthPort: healthPortOf(n, r) })), { ...env, INSTANCE_ID: `${run}-host-${r}` }, r, supervisorRun)];
   })).flat();
   started.services = services;
 

@@ -10,9 +10,8 @@
 //                         stored the page;
 //   'served in a freeze'  its earlier response reached a fetcher just before or while a
 //                         nats-server was frozen (SIGSTOP), and another fetcher asked again
-//                         after the freeze began: the holder, cut off with its server, could
-//                         not renew its liveness or store the page in time (issue 26 still
-//                         open on this: the drill bounds it and prints it);
+//                         after the freeze began: the holder, cut off with its server, was
+//                         judged gone (the drill prints it and allows none);
 //   'repeat'              anything else: the system asked again a page it had been served.
 import fs from 'node:fs';
 import type http from 'node:http';

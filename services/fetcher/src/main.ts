@@ -36,7 +36,7 @@ await runService('fetcher', async (ctx) => {
   });
   const router = governedRouter(createEngineRouter(ctx, capturer, systemClock), governor);
   const worker = new FetchWorker({ ctx, router, newId, clock: systemClock, workerName: holderId,
-    workerAlive: (worker, since) => governor.slots.holders.aliveSince(worker, since),
+    workerLiveness: (worker, since) => governor.slots.holders.liveness(worker, since),
   });
   await worker.start();
   const follower = new ShareFollower({ ctx, newId, clock: systemClock });

@@ -34,6 +34,7 @@ import { completeReused, type ReusedCompletionDeps } from '../../../shared/src/d
 import { PayloadStore } from '../../../shared/src/infra/nats/payloads.js';
 import { CancelCheck } from './cancel-check.js';
 import { AppendConflictError } from '../../../shared/src/infra/nats/event-log.js';
+import type { HolderLiveness } from './fleet/slot-holders.js';
 
 type PageRequestedEvent = TrawlEvent<'page_requested'> & { seq: number };
 
@@ -46,7 +47,7 @@ export interface FetchWorkerDeps {
   /** This process's name in page_started (its slot holder id, so other fetchers can tell whether it lives). */
   workerName: string;
   /** Whether the fetcher that was `worker` at `since` (ms) lives (slot-holders.ts); without it, none is waited for. */
-  workerAlive?: (worker: string, since: number) => Promise<boolean>;
+  workerLiveness?: (worker: string, since: number) => Promise<HolderLiveness>;
 }
 
 /** The job kinds whose pages the fetcher loads, and who is waiting for them. */
@@ -74,8 +75,12 @@ const SETTLED: ReadonlySet<string> = new Set(['page_fetched', 'page_completed', 
  */
 const OTHER_DELIVERY_WAIT_MS = 60_000;
 const OTHER_DELIVERY_POLL_MS = 1_000;
-/** How long another fetcher's slot-holder key must stay gone (3 of its renewals) before it counts as dead. */
-const OTHER_GONE_CONFIRM_MS = 6_000;
+/**
+ * How long another fetcher must be judged gone, with every server of the holders' bucket in
+ * the cluster, before it counts as dead: one renewal (2 s) that may have waited out a
+ * JetStream request timeout (5 s) it sent while cut off, and a second of margin.
+ */
+const OTHER_GONE_CONFIRM_MS = 8_000;
 
 export class FetchWorker {
   readonly consumers: ConsumerWorker<PageRequestedEvent>[];
@@ -240,23 +245,29 @@ export class FetchWorker {
    * A redelivery of a page whose earlier delivery another fetcher is still loading (its ack
    * or heartbeats were lost with the consumer's leader, or its appends wait out an outage):
    * asking the site again would serve the page twice, so this one waits, while that fetcher
-   * lives (its slot-holder key; gone for 6 s: dead), for the page to settle. True when it did; false to load it here (that fetcher
+   * may live, for the page to settle. True when it did; false to load it here (that fetcher
    * died, this process restarted in its place, or the wait ran out).
    */
   private async settledByOther(started: TrawlEvent<'page_started'>, at: PageAddress, mctx: MessageContext): Promise<boolean> {
-    const { workerAlive, workerName } = this.deps;
+    const { workerLiveness, workerName } = this.deps;
     const { worker, attempt, startedAt } = started.data;
-    if (!workerAlive || worker === workerName || attempt >= mctx.deliveryCount) return false;
+    if (!workerLiveness || worker === workerName || attempt >= mctx.deliveryCount) return false;
     mctx.logger.warn({ worker, attempt }, 'redelivered after another fetcher claimed the page; waiting for its result');
     let goneSince: number | undefined;
-    for (let waited = 0; waited < OTHER_DELIVERY_WAIT_MS && !mctx.signal.aborted; waited += OTHER_DELIVERY_POLL_MS) {
-      // Gone for a while, not at one look: a live fetcher cut off by the same outage could not
-      // renew its key, and renews it within seconds of reaching the cluster again.
-      if (await workerAlive(worker, Date.parse(startedAt))) goneSince = undefined;
+    for (const end = Date.now() + OTHER_DELIVERY_WAIT_MS; Date.now() < end && !mctx.signal.aborted;) {
+      // Gone for a while with the whole cluster there, not at one look: a fetcher cut off
+      // with its server cannot renew its key until that server is back (or it has moved to
+      // another), and 'unsure' while a server is out never counts towards its death.
+      const liveness = await workerLiveness(worker, Date.parse(startedAt));
+      if (liveness === 'replaced') return false; // restarted in its place: the one that claimed the page died
+      if (liveness !== 'gone') goneSince = undefined;
       else if (Date.now() - (goneSince ??= Date.now()) >= OTHER_GONE_CONFIRM_MS) return false;
       await new Promise((resolve) => setTimeout(resolve, OTHER_DELIVERY_POLL_MS));
       if (await this.settled(at)) return true;
     }
+    // Shut down or past the deadline while waiting: handed back, not loaded here.
+    mctx.signal.throwIfAborted();
+    mctx.logger.warn({ worker, attempt }, 'the other fetcher\'s result did not come in time; loading the page here');
     return false;
   }
 

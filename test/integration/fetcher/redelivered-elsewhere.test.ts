@@ -1,8 +1,8 @@
 // A page redelivered while another live fetcher still loads it (that one's ack or heartbeats
 // were lost with the consumer's leader, or its appends wait out an outage) is not asked of
 // the site again: the redelivery waits for that fetcher's result. A page whose earlier
-// fetcher is gone is loaded at once; a settled page whose latest event is a later step of
-// another service is not loaded again. Real nats-server and fetcher consumer, the other
+// fetcher is gone (or was restarted since under its id) is loaded; a settled page whose
+// latest event is a later step of another service is not loaded again. Real nats-server and fetcher consumer, the other
 // fetcher's liveness its real slot-holder key, a real HTTP site counting its requests.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -42,7 +42,7 @@ describe('a page redelivered while another fetcher loads it', { timeout: 90_000 
     server = await startNatsServer();
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-redelivered-'));
     ctx = await connectService('redelivered-test', loadConfig({ NATS_URL: server.url, DATA_DIR: dir, SSRF_ALLOW_CIDRS: '127.0.0.0/8' }), createLogger('redelivered-test', 'silent'));
-    site = await startSite({ '/live': PAGE, '/gone': PAGE, '/done': PAGE });
+    site = await startSite({ '/live': PAGE, '/gone': PAGE, '/replaced': PAGE, '/done': PAGE });
     otherHolder = new SlotHolders(ctx.js, other);
     await otherHolder.start();
   });
@@ -57,6 +57,8 @@ describe('a page redelivered while another fetcher loads it', { timeout: 90_000 
   test('waits for a live fetcher\'s result; loads a gone fetcher\'s page at once', async () => {
     const live = { kind: 'crawl' as const, id: 'redelivered', part: 'live' };
     const gone = { kind: 'crawl' as const, id: 'redelivered', part: 'gone' };
+    // Its fetcher was restarted under the same id since (its key is the successor's).
+    const replaced = { kind: 'crawl' as const, id: 'redelivered', part: 'replaced' };
     // Settled, then a later step of the frontier on the page's part is its latest event.
     const done = { kind: 'crawl' as const, id: 'redelivered', part: 'done' };
     const now = new Date();
@@ -67,14 +69,16 @@ describe('a page redelivered while another fetcher loads it', { timeout: 90_000 
       durable_name: DURABLE, ack_policy: AckPolicy.Explicit, filter_subject: 'trawl.crawl.*.*.page_requested',
       ack_wait: nanos(15_000), max_deliver: -1, deliver_policy: DeliverPolicy.All,
     });
-    for (const [at, worker] of [[live, other.holderId], [gone, 'a-fetcher-that-died'], [done, 'a-fetcher-that-died']] as const) {
+    for (const [at, worker] of [[live, other.holderId], [gone, 'a-fetcher-that-died'], [replaced, 'a-restarted-fetcher'], [done, 'a-fetcher-that-died']] as const) {
       await ctx.log.append(makeEvent('page_requested', at, { url: site.url(`/${at.part}`), options, apiKeyId: 'k', depth: 1, requestedAt: now.toISOString() }, { eventId: newId(), now }), { once: true });
       await ctx.log.append(makeEvent('page_started', at, { attempt: 1, startedAt: new Date().toISOString(), worker }, { eventId: newId(), now }));
     }
     await recordPageFailure(ctx.log, done, { code: 'TIMEOUT', message: 'given up before the redelivery' }, 1, { newId, clock: systemClock });
     await ctx.log.append(makeEvent('crawl_links_discovered', done, { depth: 2, urls: [], skipped: {}, discoveredAt: now.toISOString() }, { eventId: newId(), now }));
     const consumer = await ctx.js.consumers.get(STREAM_NAME, DURABLE);
-    for (let handed = 0; handed < 3;) {
+    const successor = new SlotHolders(ctx.js, { holderId: 'a-restarted-fetcher' });
+    await successor.start();
+    for (let handed = 0; handed < 4;) {
       const msg = await consumer.next({ expires: 5_000 });
       if (msg) { msg.nak(); handed++; }
     }
@@ -83,12 +87,14 @@ describe('a page redelivered while another fetcher loads it', { timeout: 90_000 
     const mine = new SlotHolders(ctx.js, { holderId: 'this-fetcher' });
     const fetcher = new FetchWorker({
       ctx, router: createEngineRouter(ctx, capturer, systemClock), newId, clock: systemClock,
-      workerName: 'this-fetcher', workerAlive: (worker, since) => mine.aliveSince(worker, since),
+      workerName: 'this-fetcher', workerLiveness: (worker, since) => mine.liveness(worker, since),
     });
     try {
       await fetcher.start();
       await until(() => ctx.log.exists({ ...gone, event: 'page_fetched' }), { timeoutMs: 30_000, intervalMs: 100 });
       assert.equal(site.hits.get('/gone'), 1, 'the page of a fetcher that is gone is loaded here');
+      await until(() => ctx.log.exists({ ...replaced, event: 'page_fetched' }), { timeoutMs: 30_000, intervalMs: 100 });
+      assert.equal(site.hits.get('/replaced'), 1, 'the page of a fetcher restarted since is loaded here');
       await sleep(2_000);
       assert.equal(site.hits.get('/live'), undefined, 'the page another live fetcher loads is not asked again');
       // The other fetcher's result: here its failure, the shortest settled page.
@@ -101,6 +107,7 @@ describe('a page redelivered while another fetcher loads it', { timeout: 90_000 
       await fetcher.stop();
       await capturer.stop();
       await mine.stop();
+      await successor.stop();
     }
   });
 });

@@ -254,4 +254,24 @@ describe('consumer worker', () => {
     assert.ok(second!.delivery > 1, 'the message was redelivered');
     assert.ok(second!.startedAt >= first!.endedAt!, `the redelivery ran ${first!.endedAt! - second!.startedAt} ms before the first delivery ended`);
   });
+
+  test('a consumer lookup that meets an outage just after start is tried again: the worker pulls once NATS answers', async () => {
+    const handled: string[] = [];
+    const w = worker({ handle: async (e) => { handled.push(e.id); } }, 'lookup');
+    await w.start();
+    // The loop's consumer lookup, sent as start() returns, goes unanswered past its 5 s
+    // timeout (before, that ended the loop for good, its rejection unhandled).
+    server.signal('SIGSTOP');
+    try {
+      await new Promise((r) => setTimeout(r, 6_000));
+    } finally {
+      server.signal('SIGCONT');
+    }
+    try {
+      await publishStarted(1, 'lookup');
+      await until(() => handled.includes('lookup0'), { timeoutMs: 15_000, intervalMs: 100 });
+    } finally {
+      await w.stop();
+    }
+  });
 });

@@ -1,13 +1,15 @@
 // scripts/instance-run.ts: the supervisor's run id (the first part of every process's
 // INSTANCE_ID) is kept in DATA_DIR for the next supervisor, but only once no process of
-// the last run lives: two live processes must never share an id. Real processes.
+// the last run lives: two live processes must never share an id, told from the processes
+// the supervisor recorded with when each began (where there is no /proc, as on macOS) and
+// from every process's environment (where there is). Real processes.
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
-import { supervisorRun } from '../../../scripts/instance-run.js';
+import { SupervisorRun, supervisorRun } from '../../../scripts/instance-run.js';
 
 describe('the supervisor run id', () => {
   const dirs: string[] = [];
@@ -50,5 +52,38 @@ describe('the supervisor run id', () => {
     await new Promise((r) => orphan.once('exit', r));
     record(dir, run, 2 ** 22 + 1);
     assert.equal(supervisorRun(dir, undefined), run, 'nothing of it lives any more');
+  });
+
+  test('without /proc (macOS): the processes the supervisor recorded, each with when it began', async () => {
+    const noProc = { procDir: path.join(os.tmpdir(), 'no-such-proc') };
+    const dir = dataDir();
+    const run = 'beef0001';
+    const gone = 2 ** 22 + 1;
+    const write = (recorded: object): void => fs.writeFileSync(path.join(dir, 'supervisor-run.json'), JSON.stringify({ run, ...recorded }));
+    write({ pid: gone, startedAt: Date.now() - 60_000, processes: [{ pid: gone + 1, startedAt: Date.now() - 60_000 }] });
+    assert.equal(supervisorRun(dir, undefined, noProc), run, 'its supervisor and processes are gone');
+    const startedAt = Date.now();
+    const child = live({ INSTANCE_ID: `${run}-projector-0` });
+    await new Promise((r) => setTimeout(r, 1_200)); // its start, as ps tells it, to the second
+    write({ pid: gone, startedAt: startedAt - 60_000, processes: [{ pid: child.pid, startedAt }] });
+    assert.notEqual(supervisorRun(dir, undefined, noProc), run, 'a process it started still runs');
+    write({ pid: child.pid, startedAt, processes: [] });
+    assert.notEqual(supervisorRun(dir, undefined, noProc), run, 'the supervisor itself still runs');
+    write({ pid: gone, startedAt: startedAt - 60_000, processes: [{ pid: child.pid, startedAt: startedAt - 3_600_000 }] });
+    assert.equal(supervisorRun(dir, undefined, noProc), run, 'its pid now belongs to a process that began later (after a reboot)');
+    write({ pid: gone });
+    assert.notEqual(supervisorRun(dir, undefined, noProc), run, 'a record without start stamps cannot tell');
+  });
+
+  test('the supervisor records each process it starts until it exits', async () => {
+    const dir = dataDir();
+    const opened = SupervisorRun.open(dir, undefined);
+    const recorded = (): { pid: number; processes: { pid: number; startedAt: number }[] } => JSON.parse(fs.readFileSync(path.join(dir, 'supervisor-run.json'), 'utf8'));
+    assert.equal(recorded().pid, process.pid);
+    const child = opened.track(live());
+    assert.deepEqual(recorded().processes.map((p) => p.pid), [child.pid]);
+    child.kill('SIGKILL');
+    await new Promise((r) => child.once('exit', r));
+    assert.deepEqual(recorded().processes, []);
   });
 });

@@ -6,7 +6,9 @@
 // just restarted) could answer "gone" for a live holder; an unanswered read counts as
 // alive, so doubt never frees a slot. A holder whose own renewals have not gone through for
 // most of the TTL asks for no slot: the others may already count it gone.
-import type { JetStreamClient, KV } from 'nats';
+// A missing key proves a holder gone only while the bucket's every server is in the cluster:
+// a holder cut off with its server (frozen, partitioned) cannot renew, and lives.
+import type { ClusterInfo, JetStreamClient, KV } from 'nats';
 import { openKv } from '../../../../shared/src/infra/nats/replicas.js';
 import { madeOnce } from '../../../../shared/src/infra/made-once.js';
 
@@ -35,6 +37,32 @@ export interface SlotHoldersOptions {
   onBeat?: () => Promise<void>;
 }
 
+/**
+ * What a holder's key says of it: it lives; a successor restarted under its id holds the key
+ * (so it died); it is gone (no key, while the bucket's servers are all in the cluster); or it
+ * may be cut off with a server that is out of the cluster, so its missing key proves nothing.
+ */
+export type HolderLiveness = 'lives' | 'replaced' | 'gone' | 'unsure';
+
+/**
+ * A server of the bucket's group not heard from for this long is out of the cluster (frozen,
+ * cut off, dead): raft heartbeats come every second. Shorter than any gone-confirm, so a
+ * confirm cannot run through the start of a freeze not yet seen.
+ */
+const PEER_SILENT_MS = 3_000;
+/** How long one look at the bucket's group stands for the processes asking at once. */
+const WHOLE_CACHE_MS = 500;
+
+/**
+ * Whether a stream's raft group, as its leader reports it, has every server in the cluster:
+ * a leader, and each other peer online and heard from within PEER_SILENT_MS. A single
+ * server's stream (no group) is whole.
+ */
+export function groupWhole(cluster: ClusterInfo | undefined): boolean {
+  if (!cluster) return true;
+  return Boolean(cluster.leader) && (cluster.replicas ?? []).every((peer) => !peer.offline && peer.active / 1e6 < PEER_SILENT_MS);
+}
+
 const keyOf = (holderId: string): string => `h.${holderId.replace(/[^A-Za-z0-9\-_]/g, '_')}`;
 
 export class SlotHolders {
@@ -44,6 +72,7 @@ export class SlotHolders {
   private beating: Promise<void> = Promise.resolve();
   private lastBeatAt = Number.NEGATIVE_INFINITY;
   private readonly seenAlive = new Map<string, number>();
+  private wholeLook: { at: number; whole: Promise<boolean> } | undefined;
   private readonly ttlMs: number;
   private readonly now: () => number;
   /** When this holder began: the value of its key, so a successor under the same id is told apart. */
@@ -93,19 +122,37 @@ export class SlotHolders {
   /**
    * Whether the process that was `holderId` at `at` (ms) still lives: its key is there, and
    * was not written by a successor that began later under the same id (a restart in its
-   * place). True when the store does not answer.
+   * place). A missing key says 'gone' only while every server of the bucket's group is in
+   * the cluster; 'unsure' when one is out (the holder may be cut off with it) or the store
+   * does not answer.
    */
-  async aliveSince(holderId: string, at: number): Promise<boolean> {
+  async liveness(holderId: string, at: number): Promise<HolderLiveness> {
     try {
       const jsm = await this.jsm();
       const msg = await jsm.streams.getMessage(`KV_${SLOT_HOLDERS_BUCKET}`, { last_by_subj: `$KV.${SLOT_HOLDERS_BUCKET}.${keyOf(holderId)}` });
       const op = msg.header?.get('KV-Operation');
-      if (op === 'DEL' || op === 'PURGE') return false;
-      const since = Number(new TextDecoder().decode(msg.data));
-      return !(since > at);
+      if (op !== 'DEL' && op !== 'PURGE') return Number(new TextDecoder().decode(msg.data)) > at ? 'replaced' : 'lives';
     } catch (err) {
-      return !isNoMessage(err);
+      if (!isNoMessage(err)) return 'unsure';
     }
+    return (await this.whole()) ? 'gone' : 'unsure';
+  }
+
+  /**
+   * Whether the bucket's group has a leader and every server of it was heard from just now
+   * (a single server's bucket has no peers to wait for). False when it does not answer.
+   */
+  whole(): Promise<boolean> {
+    if (this.wholeLook && this.now() - this.wholeLook.at < WHOLE_CACHE_MS) return this.wholeLook.whole;
+    const whole = (async () => {
+      try {
+        return groupWhole((await (await this.jsm()).streams.info(`KV_${SLOT_HOLDERS_BUCKET}`)).cluster);
+      } catch {
+        return false;
+      }
+    })();
+    this.wholeLook = { at: this.now(), whole };
+    return whole;
   }
 
   /** Stops renewing and removes this holder's key (its slots are given back first). */

@@ -14,7 +14,7 @@
 //     delivery to end before its handler runs: the handler then finds the work done;
 //   - graceful drain: stop pulling, let in-flight work finish within a grace period, then
 //     abort the rest and nak them so another replica takes them at once.
-import { AckPolicy, DeliverPolicy, type JetStreamClient, type JetStreamManager, type JsMsg } from 'nats';
+import { AckPolicy, DeliverPolicy, type Consumer, type JetStreamClient, type JetStreamManager, type JsMsg } from 'nats';
 import { nanos } from 'nats';
 import { ackDecision, toTrawlError, type TrawlError } from '../../domain/errors.js';
 import { consumerMetrics } from '../metrics.js';
@@ -124,13 +124,16 @@ export class ConsumerWorker<E extends StoredEvent = StoredEvent> {
   }
 
   private async pullLoop(): Promise<void> {
-    const consumer = await this.opts.js.consumers.get(STREAM_NAME, this.opts.durable);
+    // Looked up inside the retry: a lookup that met an outage just after start (the
+    // consumer's leader frozen) once ended the loop for good, its rejection unhandled.
+    let consumer: Consumer | undefined;
     while (!this.stopping) {
       if (this.freeSlots <= 0) {
         await new Promise<void>((resolve) => { this.slotFreed = resolve; });
         continue;
       }
       try {
+        consumer ??= await this.opts.js.consumers.get(STREAM_NAME, this.opts.durable);
         const batch = await consumer.fetch({ max_messages: this.freeSlots, expires: 1000 });
         for await (const msg of batch) {
           if (this.stopping) { msg.nak(); continue; }

@@ -41,6 +41,8 @@ export interface PrepareOptions {
 
 /**
  * One pass over the body:
+ *   - accordions opened: a closed panel that a button inside a heading controls is shown,
+ *     and the button gives way to its label (see accordionPanels);
  *   - URL attributes (href, src, srcset, poster, cite) resolved against the base URL.
  *     Fragment-only hrefs stay as they are (in-page anchors; markdown shows them as text),
  *     javascript:, mailto:, data: and the like are left alone (markdown drops javascript:);
@@ -52,6 +54,7 @@ export interface PrepareOptions {
  *   - MathJax containers lose their class (see below).
  */
 export function prepareBody(body: Element, base: URL, options: PrepareOptions = {}): void {
+  const panels = accordionPanels(body);
   // A snapshot: removing an element leaves its (detached) descendants in the list, harmless.
   for (const el of body.querySelectorAll('*')) {
     const name = el.nodeName;
@@ -74,11 +77,21 @@ export function prepareBody(body: Element, base: URL, options: PrepareOptions = 
       el.removeAttribute('hidden');
       if (/(display\s*:\s*none|visibility\s*:\s*hidden)/i.test(el.getAttribute('style') ?? '')) el.removeAttribute('style');
     } else if ((name === 'DIALOG' && !el.hasAttribute('open')) || isHidden(el)) {
-      if (!(options.revealTabPanels && isTabPanel(el))) {
+      if (panels.has(el.id)) {
+        el.removeAttribute('hidden');
+        el.removeAttribute('aria-hidden');
+        el.removeAttribute('style');
+      } else if (!(options.revealTabPanels && isTabPanel(el))) {
         el.remove();
         continue;
       }
       el.removeAttribute('style');
+    }
+    if (name === 'BUTTON' && el.parentElement?.closest(HEADINGS)) {
+      // An accordion's heading holds its label in a button (the WAI-ARIA pattern); buttons
+      // are controls, dropped by Readability and the markdown, but this one is the heading's text.
+      el.replaceWith(...el.childNodes);
+      continue;
     }
     const attributes = URL_ATTRIBUTES[name];
     if (attributes) for (const attribute of attributes) absolutizeAttribute(el, attribute, base);
@@ -178,6 +191,23 @@ function unwrapNoscriptImage(noscript: Element): void {
         ? previous.querySelector('img')
         : null;
   if (placeholder && !isRealSrc(placeholder.getAttribute('src'))) placeholder.replaceWith(images[0]!);
+}
+
+const HEADINGS = 'h1, h2, h3, h4, h5, h6, [role="heading"]';
+
+/**
+ * The ids of accordion panels: what a button inside a heading opens (aria-controls), the
+ * WAI-ARIA accordion pattern (a FAQ, a product's details, an expert-advice list). A closed
+ * panel is hidden until a click, but it is the section's text, as a tab panel is. A menu's
+ * toggle is no heading, and tabs (role="tab") show one panel of several.
+ */
+function accordionPanels(body: Element): Set<string> {
+  const ids = new Set<string>();
+  for (const control of body.querySelectorAll('[aria-controls]')) {
+    if (control.getAttribute('role') === 'tab' || !control.closest(HEADINGS)) continue;
+    for (const id of (control.getAttribute('aria-controls') ?? '').split(/\s+/)) if (id) ids.add(id);
+  }
+  return ids;
 }
 
 /** Hidden by an inline style only, with a shown sibling of its kind (tag and first class): a tab panel. */

@@ -33,7 +33,8 @@ function createService(): TurndownService {
   td.addRule('heading', {
     filter: ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'],
     replacement: (content, node) => {
-      const text = oneLine(content);
+      // A heading set inside another (an accordion's <h2><button><h3>) is one heading.
+      const text = oneLine(content).replace(/^#{1,6} /, '');
       return text ? `\n\n${'#'.repeat(Number(node.nodeName.charAt(1)))} ${text}\n\n` : '';
     },
   });

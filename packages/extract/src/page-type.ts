@@ -72,9 +72,20 @@ export function declaredPageType(document: Document, input: PageTypeInput): Page
     // no path hint
   }
   const byUrl = URL_HINTS.find(([re]) => re.test(path))?.[1];
-  if (byUrl) return byUrl;
+  // Software and service sites call their offerings "products" too (/products/functions):
+  // a shop's product page names its price.
+  if (byUrl && (byUrl !== 'product' || hasPriceMark(document))) return byUrl;
   if (og === 'article') return 'article';
   return undefined;
+}
+
+/** An element whose class, id or itemprop names a price (a word of it: "price", "product-price", "priceValue"). */
+function hasPriceMark(document: Document): boolean {
+  for (const el of document.querySelectorAll('[class*="price" i], [id*="price" i], [itemprop="price"]')) {
+    const names = `${el.getAttribute('class') ?? ''} ${el.id} ${el.getAttribute('itemprop') ?? ''}`;
+    if (/(^|[^a-z])price/i.test(names.replace(/([a-z])([A-Z])/g, '$1-$2'))) return true;
+  }
+  return false;
 }
 
 /**

@@ -36,6 +36,18 @@ describe('metadata.pageType', () => {
     const comments = '<section><div itemscope itemtype="https://schema.org/Comment">Nice piece.</div><div itemscope itemtype="https://schema.org/Comment">Thanks.</div></section>';
     assert.notEqual(run(`<html><body>${body}${comments}</body></html>`).metadata.pageType, 'forum');
   });
+
+  test('a /products/ URL is a product page only when the page names a price: a software vendor\'s "products" are its services', () => {
+    const sections = ['Scale on demand', 'Pay for what you run', 'Connect your data']
+      .map((h) => `<section><h2>${h}</h2><p>A short blurb about ${h.toLowerCase()}.</p><a href="/start">Start free</a></section>`)
+      .join('');
+    const service = `<html><body><main><h1>Functions</h1>${sections}</main></body></html>`;
+    assert.equal(run(service, 'https://cloud.example.com/en-us/products/functions').metadata.pageType, 'service');
+    const shop = `<html><body><main><h1>Stoneware mug</h1><p class="product-price">£24.00</p><p>A hand-thrown mug.</p></main></body></html>`;
+    assert.equal(run(shop, 'https://shop.example/products/stoneware-mug').metadata.pageType, 'product');
+    const microdata = `<html><body><main><h1>Stoneware mug</h1><span itemprop="price" content="24">£24</span></main></body></html>`;
+    assert.equal(run(microdata, 'https://shop.example/p/stoneware-mug').metadata.pageType, 'product');
+  });
 });
 
 describe('a page that declares nothing, by its prose', () => {
@@ -100,4 +112,5 @@ describe('the forum layout', () => {
     assert.match(md, /^# Backup fails after upgrade/);
     for (const chrome of ['Forum index', 'Similar topics', 'Powered by phpBB']) assert.ok(!md.includes(chrome), `${chrome} leaked:\n${md}`);
   });
+
 });

@@ -4,7 +4,7 @@
 // paragraph, is lost. News and blog templates everywhere are built this way (a header with
 // title, lead and byline, then the body), so the blocks that follow the title heading are
 // read before Readability runs and put back above the body when it left them out.
-import { collapsedLength, linkDensity, textStats } from './text.js';
+import { collapsedLength, elementsWhere, linkDensity, textStats } from './text.js';
 
 /** A lead is prose: a sentence or more, few links (a byline, a date or a breadcrumb is not). */
 const MIN_LEAD_TEXT = 40;
@@ -76,7 +76,7 @@ export function restoreLead(article: Element, lead: readonly Element[]): void {
  */
 export function titleHeading(document: Document, title: string, pageUrl?: string): Element | undefined {
   const titleWords = new Set(words(title));
-  const headings = [...document.body.querySelectorAll('h1')].filter((h1) => !isLogoHeading(h1, pageUrl));
+  const headings = elementsWhere(document.body, isH1).filter((h1) => !isLogoHeading(h1, pageUrl));
   let best: Element | undefined;
   let bestShared = 0;
   for (const h1 of headings) {
@@ -130,4 +130,9 @@ function hasBlockChild(el: Element): boolean {
 
 function normalize(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
+}
+
+/** querySelectorAll('h1')'s test, for elementsWhere (a walk without a compiled selector). */
+export function isH1(el: Element): boolean {
+  return el.localName === 'h1';
 }

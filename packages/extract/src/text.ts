@@ -70,7 +70,7 @@ export function hasNonSpace(text: string): boolean {
 }
 
 /** The code units `\s` matches (ECMAScript WhiteSpace and LineTerminator, as trim() uses). */
-function isSpace(c: number): boolean {
+export function isSpace(c: number): boolean {
   if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
   if (c < 0xa0) return false;
   return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029

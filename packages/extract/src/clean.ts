@@ -2,7 +2,6 @@
 // document is parsed once per transform and thrown away afterwards) and visits each element
 // once: on a 100 KB page every extra querySelectorAll is a full walk of the tree.
 import { resolveHttpUrl, selectAll } from './dom.js';
-import { elementsWhere } from './text.js';
 
 /** Elements that never carry readable content (iframes keep their element, not their fallback text). */
 const JUNK = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'LINK', 'META', 'OBJECT', 'EMBED', 'APPLET', 'FRAME', 'FRAMESET']);
@@ -54,8 +53,7 @@ export interface PrepareOptions {
  */
 export function prepareBody(body: Element, base: URL, options: PrepareOptions = {}): void {
   // A snapshot: removing an element leaves its (detached) descendants in the list, harmless.
-  // (querySelectorAll('*')'s list, without compiling and matching the selector on every element.)
-  for (const el of elementsWhere(body, anyElement)) {
+  for (const el of body.querySelectorAll('*')) {
     const name = el.nodeName;
     if (JUNK.has(name)) {
       if (name === 'NOSCRIPT') {
@@ -96,10 +94,6 @@ export function prepareBody(body: Element, base: URL, options: PrepareOptions = 
       el.removeAttribute('class');
     }
   }
-}
-
-function anyElement(): boolean {
-  return true;
 }
 
 function absolutizeAttribute(el: Element, attribute: string, base: URL): void {

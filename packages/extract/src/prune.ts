@@ -160,6 +160,9 @@ function isTailFurniture(el: Element): boolean {
   if (HEADINGS.has(el.nodeName)) return !sentences;
   if (text.length > MAX_TAIL_CALLOUT) return false;
   if (text.endsWith(':')) return true;
+  // Two sentences without a link are a closing paragraph set in bold (a news summary), not
+  // a call to follow or write in: those link to where they call.
+  if (SENTENCE_END.test(text) && !el.querySelector('a')) return false;
   const emphasized = [...el.querySelectorAll('strong, b')].reduce((n, b) => (b.parentElement?.closest('strong, b') ? n : n + collapsedLength(b.textContent ?? '')), 0);
   return emphasized >= 0.9 * text.length;
 }

@@ -15,6 +15,16 @@ export function textStats(root: Element): Map<Element, TextStats> {
   return stats;
 }
 
+/**
+ * What textStats(within) holds for `el` (an element under `within`), measured on its own
+ * subtree: for a few elements of a big subtree, without measuring all of it.
+ */
+export function statsWithin(el: Element, within: Element): TextStats {
+  let inLink = false;
+  for (let a: Element | null = el.parentElement; a && !inLink; a = a === within ? null : a.parentElement) inLink = a.localName === 'a';
+  return measure(el, new Map(), inLink);
+}
+
 function measure(el: Element, stats: Map<Element, TextStats>, inLink: boolean): TextStats {
   const own: TextStats = { text: 0, link: 0 };
   // localName, and siblings instead of childNodes: linkedom upper-cases a new string on each

@@ -6,7 +6,7 @@
 // credit beside an image. The stock phrases of phrases.ts only veto a block that structure
 // or position has already marked: words alone never delete a block inside the article, so
 // an article about cookies, dates or newsletters keeps its paragraphs.
-import { collapsedLength, elementsWhere, hasText, isSpace, linkDensity, textStats, type TextStats } from './text.js';
+import { collapsedLength, elementsWhere, firstVisibleChar, hasText, leadingText, linkDensity, textStats, type TextStats } from './text.js';
 import { isBoilerplateHeading, isServerError, phraseKind, SERVER_ERROR_PREFIX_LENGTH, type PhraseKind } from './phrases.js';
 import { removeTeaserRuns } from './teasers.js';
 /** Lists and blocks mostly made of links are navigation or related links (trafilatura's link-density test). */
@@ -173,45 +173,6 @@ function textOf(el: Element): string {
 
 function isServerErrorBlock(el: Element): boolean {
   return isServerError(firstVisibleChar(el), () => leadingText(el, SERVER_ERROR_PREFIX_LENGTH), () => textOf(el));
-}
-
-/** The first non-space character of the element's text ('' when it has none). */
-function firstVisibleChar(el: Node): string {
-  for (let child = el.firstChild; child; child = child.nextSibling) {
-    if (child.nodeType === 3 || child.nodeType === 4) {
-      const data = (child as CharacterData).data;
-      for (let i = 0; i < data.length; i++) if (!isSpace(data.charCodeAt(i))) return data.charAt(i);
-    } else if (child.nodeType === 1) {
-      const c = firstVisibleChar(child);
-      if (c) return c;
-    }
-  }
-  return '';
-}
-
-/**
- * The start of textOf(el), at least `chars` characters of it when it is that long: text
- * nodes are read in document order until enough non-space text is gathered.
- */
-function leadingText(el: Element, chars: number): string {
-  let raw = '';
-  let visible = 0;
-  const visit = (node: Node): boolean => {
-    for (let child = node.firstChild; child; child = child.nextSibling) {
-      if (child.nodeType === 3 || child.nodeType === 4) {
-        const data = (child as CharacterData).data;
-        raw += data;
-        // Non-space characters never exceed the collapsed length: enough of them is enough text.
-        visible += collapsedLength(data);
-        if (visible >= chars) return true;
-      } else if (child.nodeType === 1 && visit(child)) {
-        return true;
-      }
-    }
-    return false;
-  };
-  visit(el);
-  return raw.replace(/\s+/g, ' ').trim();
 }
 
 function isBoilerplateBlock(el: Element, s: TextStats, core: ProseSpan, options: PruneOptions): boolean {

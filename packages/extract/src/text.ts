@@ -80,7 +80,7 @@ export function hasNonSpace(text: string): boolean {
 }
 
 /** The code units `\s` matches (ECMAScript WhiteSpace and LineTerminator, as trim() uses). */
-export function isSpace(c: number): boolean {
+function isSpace(c: number): boolean {
   if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
   if (c < 0xa0) return false;
   return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029
@@ -133,4 +133,43 @@ export function elementsWhere(root: ParentNode, test: (el: Element) => boolean):
     el = next;
   }
   return out;
+}
+
+/** The first non-space character of the element's text ('' when it has none). */
+export function firstVisibleChar(el: Node): string {
+  for (let child = el.firstChild; child; child = child.nextSibling) {
+    if (child.nodeType === 3 || child.nodeType === 4) {
+      const data = (child as CharacterData).data;
+      for (let i = 0; i < data.length; i++) if (!isSpace(data.charCodeAt(i))) return data.charAt(i);
+    } else if (child.nodeType === 1) {
+      const c = firstVisibleChar(child);
+      if (c) return c;
+    }
+  }
+  return '';
+}
+
+/**
+ * The start of the element's collapsed text, at least `chars` characters of it when it is that long: text
+ * nodes are read in document order until enough non-space text is gathered.
+ */
+export function leadingText(el: Element, chars: number): string {
+  let raw = '';
+  let visible = 0;
+  const visit = (node: Node): boolean => {
+    for (let child = node.firstChild; child; child = child.nextSibling) {
+      if (child.nodeType === 3 || child.nodeType === 4) {
+        const data = (child as CharacterData).data;
+        raw += data;
+        // Non-space characters never exceed the collapsed length: enough of them is enough text.
+        visible += collapsedLength(data);
+        if (visible >= chars) return true;
+      } else if (child.nodeType === 1 && visit(child)) {
+        return true;
+      }
+    }
+    return false;
+  };
+  visit(el);
+  return raw.replace(/\s+/g, ' ').trim();
 }

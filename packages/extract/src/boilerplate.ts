@@ -39,6 +39,9 @@ const BOILERPLATE_PREFIXES = [
   'screenreader', 'sronly', 'visuallyhidden', 'offscreen',
 ];
 
+/** BOILERPLATE_PREFIXES as one pattern: every word of every distinct name is tested against all of them. */
+const BOILERPLATE_PREFIX = new RegExp(`^(?:${BOILERPLATE_PREFIXES.join('|')})`);
+
 /** Words that name boilerplate only as a whole word ("tags", not "tagesschau"; "ad", not "add"; "promo", not "promoted"). */
 const BOILERPLATE_WORDS = new Set(['cta', 'toc', 'tags', 'taglist', 'tagcloud', 'keywords', 'schlagworte', 'meta', 'ad', 'ads', 'nav', 'rating', 'skip', 'print', 'noprint', 'promo', 'promos', 'promotion']);
 
@@ -101,8 +104,7 @@ export function isBoilerplateToken(words: readonly string[]): boolean {
   const joined = words.slice(1).flatMap((w, i) => (NOT_BOILERPLATE.test(words[i]!) || NOT_BOILERPLATE.test(w) ? [] : [words[i] + w]));
   for (const word of [...words, ...joined]) {
     if (NOT_BOILERPLATE.test(word)) continue;
-    if (BOILERPLATE_WORDS.has(word)) return true;
-    for (const prefix of BOILERPLATE_PREFIXES) if (word.startsWith(prefix)) return true;
+    if (BOILERPLATE_WORDS.has(word) || BOILERPLATE_PREFIX.test(word)) return true;
   }
   return false;
 }

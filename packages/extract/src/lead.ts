@@ -4,7 +4,7 @@
 // paragraph, is lost. News and blog templates everywhere are built this way (a header with
 // title, lead and byline, then the body), so the blocks that follow the title heading are
 // read before Readability runs and put back above the body when it left them out.
-import { collapsedLength, linkDensity, textStats } from './text.js';
+import { collapsedLength, elementsWhere, linkDensity, statsWithin } from './text.js';
 
 /** A lead is prose: a sentence or more, few links (a byline, a date or a breadcrumb is not). */
 const MIN_LEAD_TEXT = 40;
@@ -25,7 +25,7 @@ export function collectLead(document: Document, title: string, pageUrl?: string)
   if (!h1) return [];
   // The lead lives in the title's header: the nearest ancestor with more than the heading.
   const scope = h1.closest('article, main, [role="main"]') ?? document.body;
-  const stats = textStats(scope);
+  // Measured per candidate (the walk stops after a few blocks), not the whole scope.
   const lead: Element[] = [];
   let total = 0;
   let passed = false;
@@ -35,8 +35,8 @@ export function collectLead(document: Document, title: string, pageUrl?: string)
       continue;
     }
     if (h1.contains(el) || !LEAD_TAGS.has(el.nodeName) || hasBlockChild(el)) continue;
-    const s = stats.get(el);
-    if (!s || s.text < MIN_LEAD_TEXT) continue;
+    const s = statsWithin(el, scope);
+    if (s.text < MIN_LEAD_TEXT) continue;
     if (linkDensity(s) > MAX_LEAD_LINK_DENSITY || lead.some((l) => l.contains(el))) break;
     lead.push(el.cloneNode(true) as Element);
     total += s.text;
@@ -76,7 +76,7 @@ export function restoreLead(article: Element, lead: readonly Element[]): void {
  */
 export function titleHeading(document: Document, title: string, pageUrl?: string): Element | undefined {
   const titleWords = new Set(words(title));
-  const headings = [...document.body.querySelectorAll('h1')].filter((h1) => !isLogoHeading(h1, pageUrl));
+  const headings = elementsWhere(document.body, isH1).filter((h1) => !isLogoHeading(h1, pageUrl));
   let best: Element | undefined;
   let bestShared = 0;
   for (const h1 of headings) {
@@ -130,4 +130,9 @@ function hasBlockChild(el: Element): boolean {
 
 function normalize(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
+}
+
+/** querySelectorAll('h1')'s test, for elementsWhere (a walk without a compiled selector). */
+export function isH1(el: Element): boolean {
+  return el.localName === 'h1';
 }

@@ -1,7 +1,8 @@
 // onlyMainContent: Mozilla Readability picks the article. It runs on the already cleaned,
 // URL-resolved document (and mutates it, so it comes after metadata and links).
 import { Readability } from '@mozilla/readability';
-import { isLogoHeading, titleHeading } from './lead.js';
+import { isH1, isLogoHeading, titleHeading } from './lead.js';
+import { elementsWhere } from './text.js';
 import { splitTitle } from './metadata.js';
 
 const H1_MARK = 'data-trawl-h1';
@@ -18,7 +19,7 @@ const H1_MARK = 'data-trawl-h1';
  */
 export function extractMainContent(document: Document, page: { title: string; siteName?: string | undefined; url?: string }): Element | null {
   const ownHeading = pageHeading(document, page.title, page.url);
-  for (const h1 of document.body.querySelectorAll('h1')) h1.setAttribute(H1_MARK, '');
+  for (const h1 of elementsWhere(document.body, isH1)) h1.setAttribute(H1_MARK, '');
   const article = new Readability<Element>(document, {
     // Classes carry the code language (language-x); the html output keeps them too.
     keepClasses: true,
@@ -55,7 +56,7 @@ export function extractMainContent(document: Document, page: { title: string; si
 
 /** The text of the page's own headline: the <h1> that matches the title, else the first <h1> with text that is not the site's logo. */
 function pageHeading(document: Document, title: string, pageUrl: string | undefined): string | undefined {
-  const h1 = titleHeading(document, title, pageUrl) ?? [...document.body.querySelectorAll('h1')].find((h) => (h.textContent ?? '').trim() && !isLogoHeading(h, pageUrl));
+  const h1 = titleHeading(document, title, pageUrl) ?? elementsWhere(document.body, isH1).find((h) => (h.textContent ?? '').trim() && !isLogoHeading(h, pageUrl));
   const text = h1?.textContent?.replace(/\s+/g, ' ').trim();
   return text || undefined;
 }

@@ -128,9 +128,16 @@ export function isBoilerplateHeading(text: string, length: number): boolean {
 /** Blocks that may be server error output: only their opening words are read first (big blocks are costly to join). */
 export const SERVER_ERROR_PREFIX_LENGTH = SERVER_ERROR_PREFIX;
 
-/** PHP warnings and notices printed into the page: machine output, not prose, wherever they stand. */
-export function isServerError(leading: string, whole: () => string): boolean {
-  return SERVER_ERROR_START.test(leading) && SERVER_ERROR.test(whole());
+/** The characters SERVER_ERROR_START can begin with (under its flags: "ſ" folds to "s"). */
+const SERVER_ERROR_INITIAL = /^[wndfps]/iu;
+
+/**
+ * PHP warnings and notices printed into the page: machine output, not prose, wherever they
+ * stand. Asked about every block: its first visible character decides first, then its
+ * opening words, and only then is its whole text joined.
+ */
+export function isServerError(initial: string, leading: () => string, whole: () => string): boolean {
+  return SERVER_ERROR_INITIAL.test(initial) && SERVER_ERROR_START.test(leading()) && SERVER_ERROR.test(whole());
 }
 
 function isDateLine(text: string): boolean {

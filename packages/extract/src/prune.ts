@@ -6,7 +6,7 @@
 // credit beside an image. The stock phrases of phrases.ts only veto a block that structure
 // or position has already marked: words alone never delete a block inside the article, so
 // an article about cookies, dates or newsletters keeps its paragraphs.
-import { collapsedLength, elementsWhere, hasText, linkDensity, textStats, type TextStats } from './text.js';
+import { collapsedLength, elementsWhere, firstVisibleChar, hasText, leadingText, linkDensity, textStats, type TextStats } from './text.js';
 import { isBoilerplateHeading, isServerError, phraseKind, SERVER_ERROR_PREFIX_LENGTH, type PhraseKind } from './phrases.js';
 import { removeTeaserRuns } from './teasers.js';
 /** Lists and blocks mostly made of links are navigation or related links (trafilatura's link-density test). */
@@ -160,6 +160,9 @@ function isTailFurniture(el: Element): boolean {
   if (HEADINGS.has(el.nodeName)) return !sentences;
   if (text.length > MAX_TAIL_CALLOUT) return false;
   if (text.endsWith(':')) return true;
+  // Two sentences without a link are a closing paragraph set in bold (a news summary), not
+  // a call to follow or write in: those link to where they call.
+  if (SENTENCE_END.test(text) && !el.querySelector('a')) return false;
   const emphasized = [...el.querySelectorAll('strong, b')].reduce((n, b) => (b.parentElement?.closest('strong, b') ? n : n + collapsedLength(b.textContent ?? '')), 0);
   return emphasized >= 0.9 * text.length;
 }
@@ -168,29 +171,8 @@ function textOf(el: Element): string {
   return (el.textContent ?? '').replace(/\s+/g, ' ').trim();
 }
 
-/**
- * The start of textOf(el), at least `chars` characters of it when it is that long: text
- * nodes are read in document order until enough non-space text is gathered.
- */
-function leadingText(el: Element, chars: number): string {
-  let raw = '';
-  let visible = 0;
-  const visit = (node: Node): boolean => {
-    for (let child = node.firstChild; child; child = child.nextSibling) {
-      if (child.nodeType === 3 || child.nodeType === 4) {
-        const data = (child as CharacterData).data;
-        raw += data;
-        // Non-space characters never exceed the collapsed length: enough of them is enough text.
-        visible += collapsedLength(data);
-        if (visible >= chars) return true;
-      } else if (child.nodeType === 1 && visit(child)) {
-        return true;
-      }
-    }
-    return false;
-  };
-  visit(el);
-  return raw.replace(/\s+/g, ' ').trim();
+function isServerErrorBlock(el: Element): boolean {
+  return isServerError(firstVisibleChar(el), () => leadingText(el, SERVER_ERROR_PREFIX_LENGTH), () => textOf(el));
 }
 
 function isBoilerplateBlock(el: Element, s: TextStats, core: ProseSpan, options: PruneOptions): boolean {
@@ -198,7 +180,7 @@ function isBoilerplateBlock(el: Element, s: TextStats, core: ProseSpan, options:
   // Machine output (PHP warnings) is never prose: the opening words decide first, so a big
   // block's whole text is built only when it starts like a server error.
   // (Not a wrapper holding prose as well: its text also starts with the warning.)
-  if (name !== 'PRE' && isServerError(leadingText(el, SERVER_ERROR_PREFIX_LENGTH), () => textOf(el)) && isLine(el) && !core.holdsProse(el)) return true;
+  if (name !== 'PRE' && isServerErrorBlock(el) && isLine(el) && !core.holdsProse(el)) return true;
   if (s.text <= MAX_PHRASE_BLOCK && !core.holdsProse(el)) {
     const kind = phraseKind(textOf(el), s.text);
     if (kind && isLine(el) && structureMarks(el, s, kind, core)) return true;
@@ -272,7 +254,7 @@ function proseSpan(root: Element, stats: Map<Element, TextStats>, skip?: (el: El
     if (s.text < MIN_PROSE_TEXT || linkDensity(s) > MAX_PROSE_LINK_DENSITY) continue;
     const whole = stats.get(el)!;
     if (whole.text <= MAX_PHRASE_BLOCK && phraseKind(textOf(el), whole.text)) continue;
-    if (isServerError(leadingText(el, SERVER_ERROR_PREFIX_LENGTH), () => textOf(el))) continue;
+    if (isServerErrorBlock(el)) continue;
     if (skip?.(el)) continue;
     prose.push(el);
   }

@@ -15,6 +15,16 @@ export function textStats(root: Element): Map<Element, TextStats> {
   return stats;
 }
 
+/**
+ * What textStats(within) holds for `el` (an element under `within`), measured on its own
+ * subtree: for a few elements of a big subtree, without measuring all of it.
+ */
+export function statsWithin(el: Element, within: Element): TextStats {
+  let inLink = false;
+  for (let a: Element | null = el.parentElement; a && !inLink; a = a === within ? null : a.parentElement) inLink = a.localName === 'a';
+  return measure(el, new Map(), inLink);
+}
+
 function measure(el: Element, stats: Map<Element, TextStats>, inLink: boolean): TextStats {
   const own: TextStats = { text: 0, link: 0 };
   // localName, and siblings instead of childNodes: linkedom upper-cases a new string on each
@@ -123,4 +133,43 @@ export function elementsWhere(root: ParentNode, test: (el: Element) => boolean):
     el = next;
   }
   return out;
+}
+
+/** The first non-space character of the element's text ('' when it has none). */
+export function firstVisibleChar(el: Node): string {
+  for (let child = el.firstChild; child; child = child.nextSibling) {
+    if (child.nodeType === 3 || child.nodeType === 4) {
+      const data = (child as CharacterData).data;
+      for (let i = 0; i < data.length; i++) if (!isSpace(data.charCodeAt(i))) return data.charAt(i);
+    } else if (child.nodeType === 1) {
+      const c = firstVisibleChar(child);
+      if (c) return c;
+    }
+  }
+  return '';
+}
+
+/**
+ * The start of the element's collapsed text, at least `chars` characters of it when it is that long: text
+ * nodes are read in document order until enough non-space text is gathered.
+ */
+export function leadingText(el: Element, chars: number): string {
+  let raw = '';
+  let visible = 0;
+  const visit = (node: Node): boolean => {
+    for (let child = node.firstChild; child; child = child.nextSibling) {
+      if (child.nodeType === 3 || child.nodeType === 4) {
+        const data = (child as CharacterData).data;
+        raw += data;
+        // Non-space characters never exceed the collapsed length: enough of them is enough text.
+        visible += collapsedLength(data);
+        if (visible >= chars) return true;
+      } else if (child.nodeType === 1 && visit(child)) {
+        return true;
+      }
+    }
+    return false;
+  };
+  visit(el);
+  return raw.replace(/\s+/g, ' ').trim();
 }

@@ -169,6 +169,11 @@ describe('final boilerplate pass', () => {
     assertClean(page('', tail), [], ['The first barges arrive in March.']);
   });
 
+  test('a closing paragraph set in bold is prose when it holds two sentences and no link', () => {
+    const tail = '<p><strong>Divers searched the riverbed for two days. Investigators are checking whether a faulty crane caused the collapse.</strong></p>';
+    assertClean(page('', tail), [], ['Divers searched the riverbed', 'faulty crane caused the collapse']);
+  });
+
   test('a login prompt closing a comment section goes, with the orphan heading above it', () => {
     const tail = '<h2>Kommentieren</h2><h3>Sie müssen sich <a href="/login">einloggen</a>, um sich an einer Diskussion beteiligen zu können.</h3>';
     assertClean(page('', tail), ['Kommentieren', 'einloggen']);

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { parseDocument } from '../../../packages/extract/src/dom.js';
-import { collapsedLength, elementsWhere, hasNonSpace, hasText } from '../../../packages/extract/src/text.js';
+import { collapsedLength, elementsWhere, hasNonSpace, hasText, statsWithin, textStats } from '../../../packages/extract/src/text.js';
 import { pageElements } from '../../../packages/extract/src/page-elements.js';
 
 const SPACES = [' ', '\t', '\n', '\r', '\v', '\f', '\u00a0', '\u1680', '\u2000', '\u2005', '\u200a', '\u2028', '\u2029', '\u202f', '\u205f', '\u3000', '\ufeff'];
@@ -26,6 +26,20 @@ describe('text measures', () => {
       const el = doc.getElementById(id)!;
       assert.equal(hasText(el), /\S/.test(el.textContent ?? ''), id);
     }
+  });
+});
+
+describe('statsWithin (one element measured alone)', () => {
+  test('given a page with links around blocks and inside them, when each element is measured alone, then it matches textStats of the whole', () => {
+    const body = parseDocument(
+      '<main><a href="/a"><div><p>Linked  block  text</p><span>and more</span></div></a><p>Plain <a href="/b">link</a> text</p><div> <em>x</em> </div></main>',
+    ).body;
+    const main = body.firstElementChild!;
+    const whole = textStats(main);
+    for (const el of main.querySelectorAll('*')) assert.deepEqual(statsWithin(el, main), whole.get(el), el.outerHTML);
+    // The scope's own link counts, as textStats(scope) counts it.
+    const link = main.firstElementChild!;
+    assert.deepEqual(statsWithin(link.querySelector('p')!, link), textStats(link).get(link.querySelector('p')!));
   });
 });
 

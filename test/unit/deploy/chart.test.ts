@@ -134,6 +134,7 @@ describe('Helm chart: rendered manifests', () => {
       const prefix = release.includes('trawl') ? release : `${release}-trawl`;
       const configMap = find(result.manifests, 'ConfigMap', `${prefix}-config`);
       assert.equal(configMap.data.HOST, '0.0.0.0');
+    assert.equal(configMap.data.MALLOC_ARENA_MAX, '2', 'every service gets two malloc arenas, as under npm start');
       const secrets = new Map(ofKind(result.manifests, 'Secret').map((s) => [s.metadata.name, s.stringData]));
       for (const service of SERVICES) {
         const d = find(result.manifests, 'Deployment', `${prefix}-${service}`);

@@ -4,11 +4,11 @@ export const SERVICES = ['projector', 'fetcher', 'transformer', 'crawler-frontie
 export type ServiceName = (typeof SERVICES)[number];
 
 /**
- * V8 flags per service (figures: docs/benchmarks.md "Third session"). A 1-2 MB young
- * generation instead of V8's default of up to 16 MB makes every idle Node process smaller,
- * at the cost of more, shorter scavenges; the old-generation caps turn a leak into a
- * restart instead of a machine out of memory. The fetcher and the transformer, which parse
- * pages, keep a larger young generation for throughput. `--optimize-for-size` (V8 collects
+ * V8 flags per service (figures: docs/benchmarks.md "Third session"). A 1-2 MB semi-space
+ * instead of V8's default of up to 16 MB makes every idle Node process smaller, at the cost
+ * of more, shorter scavenges; the old-generation caps turn a leak into a restart instead of
+ * a machine out of memory. The fetcher, which parses pages, keeps a larger one for
+ * throughput; the transformer's are options (serviceNodeFlags). `--optimize-for-size` (V8 collects
  * before it grows) only for the services whose CPU is small: not the transformer, whose CPU
  * is the crawl's bottleneck.
  */
@@ -25,11 +25,21 @@ export const SERVICE_ENV: Partial<Record<ServiceName, Record<string, string>>> =
 export const SERVICE_NODE_FLAGS: Record<ServiceName, string[]> = {
   projector: ['--max-semi-space-size=1', '--max-old-space-size=512', '--optimize-for-size'],
   fetcher: ['--max-semi-space-size=2', '--max-old-space-size=768'],
-  transformer: ['--max-semi-space-size=4', '--max-old-space-size=512'],
+  transformer: [],
   'crawler-frontier': ['--max-semi-space-size=1', '--max-old-space-size=384', '--optimize-for-size'],
   'webhook-dispatcher': ['--max-semi-space-size=1', '--max-old-space-size=256', '--optimize-for-size'],
   gateway: ['--max-semi-space-size=2', '--max-old-space-size=512', '--optimize-for-size'],
 };
+
+/**
+ * A service's V8 flags under `npm start`: its row above; the transformer's are its threads'
+ * limits (TRANSFORMER_SEMI_SPACE_MB, TRANSFORMER_MAX_HEAP_MB), because a process flag
+ * overrides a worker thread's own resourceLimits.
+ */
+export function serviceNodeFlags(name: ServiceName, cfg: { transformerSemiSpaceMb: number; transformerMaxHeapMb: number }): string[] {
+  if (name !== 'transformer') return SERVICE_NODE_FLAGS[name];
+  return [`--max-semi-space-size=${cfg.transformerSemiSpaceMb}`, `--max-old-space-size=${cfg.transformerMaxHeapMb}`, ...SERVICE_NODE_FLAGS[name]];
+}
 
 /**
  * V8 flags for the supervisor (`npm start`'s own process), which only starts, watches and

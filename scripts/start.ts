@@ -19,7 +19,7 @@ import { consoleConfig } from '../shared/src/infra/console-config.js';
 import { createLogger } from '../shared/src/infra/logger.js';
 import { CLUSTER_DEFAULTS, clusterUrl, natsNodeArgs, parseClusterFlags, replicasFor, writeNodeConfig, type ClusterFlags, type ClusterNode } from './nats-cluster.js';
 import { SupervisorRun } from './instance-run.js';
-import { cohostedServices, HOST_NODE_FLAGS, SERVICE_ENV, SERVICE_NODE_FLAGS, SERVICES, type ServiceName } from './services.js';
+import { cohostedServices, HOST_NODE_FLAGS, SERVICE_ENV, serviceNodeFlags, SERVICES, type ServiceName } from './services.js';
 
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -253,7 +253,7 @@ function openLogSink(cfg: Config, follow: boolean): { sink: LogSink; file?: stri
 /** A service's process: node running its compiled main.js, recorded under the run. */
 function serviceProcess(name: ServiceName, env: NodeJS.ProcessEnv, replica: number, run: SupervisorRun): Supervised {
   const entry = builtEntry(`services/${name}/src/main.js`);
-  return new Supervised(replica === 0 ? name : `${name} #${replica + 1}`, () => run.track(spawn(process.execPath, ['--enable-source-maps', ...SERVICE_NODE_FLAGS[name], entry], { env, stdio: ['ignore', logSink, logSink] })));
+  return new Supervised(replica === 0 ? name : `${name} #${replica + 1}`, () => run.track(spawn(process.execPath, ['--enable-source-maps', ...serviceNodeFlags(name, config), entry], { env, stdio: ['ignore', logSink, logSink] })));
 }
 
 /** The service host's process: the light services together, each on its own health port. */

@@ -15,6 +15,7 @@ await runService('transformer', async (ctx) => {
     heavyThreads: config.transformerDocumentThreads,
     maxOldGenerationSizeMb: config.transformerMaxHeapMb,
     recycleAboveMb: config.transformerRecycleAboveMb,
+    semiSpaceMb: config.transformerSemiSpaceMb,
   });
   observePool(pool);
   const worker = new TransformConsumer({ ctx, pool, newId, clock: systemClock });

@@ -1,4 +1,6 @@
 // The transform pool's options (transform-pool.ts): the pool's own, and each run's.
+import type { ResourceLimits } from 'node:worker_threads';
+import { TRANSFORMER_DEFAULTS } from '../../../shared/src/infra/config.js';
 import type { TransformInput } from './types.js';
 
 export interface TransformPoolOptions {
@@ -12,6 +14,8 @@ export interface TransformPoolOptions {
   idleTimeoutMs?: number;
   /** V8 old-generation limit per worker; a page that needs more fails alone. */
   maxOldGenerationSizeMb?: number;
+  /** V8 semi-space per worker (its young generation is three of them; default TRANSFORMER_DEFAULTS.semiSpaceMb). */
+  semiSpaceMb?: number;
   /** A key's share of the threads (default: size - 1, at least 1); alone, a key may use more (transform-pool.ts). */
   threadsPerKey?: number;
   /**
@@ -41,3 +45,11 @@ export interface TransformRunOptions {
  * documents waiting for a thread hold no bytes (a transformer prefetches many messages).
  */
 export type TransformSource = TransformInput | (() => Promise<TransformInput>);
+
+/** Each worker's V8 heap limits; a young generation is two semi-spaces and a large-object space of one. */
+export function workerResourceLimits(opts: Pick<TransformPoolOptions, 'maxOldGenerationSizeMb' | 'semiSpaceMb'>): ResourceLimits {
+  return {
+    maxOldGenerationSizeMb: opts.maxOldGenerationSizeMb ?? TRANSFORMER_DEFAULTS.maxHeapMb,
+    maxYoungGenerationSizeMb: 3 * (opts.semiSpaceMb ?? TRANSFORMER_DEFAULTS.semiSpaceMb),
+  };
+}

@@ -1,42 +1,17 @@
 // A pool of worker threads running transformPage / transformDocument, so that parsing and
 // converting a large page never blocks the service's event loop (NATS heartbeats and acks),
 // and so that no page, schema or tenant can hold the transformer hostage (issue 20).
-import { Worker } from 'node:worker_threads';
+import { Worker, type ResourceLimits } from 'node:worker_threads';
 import { TRANSFORMER_DEFAULTS } from '../../../shared/src/infra/config.js';
 import { TransformTimeoutError } from '../../../shared/src/domain/errors.js';
 import { FairQueue } from './fair-queue.js';
 import { KeyActivity } from './key-activity.js';
-import type { TransformPoolOptions, TransformRunOptions, TransformSource } from './pool-options.js';
+import { workerResourceLimits, type TransformPoolOptions, type TransformRunOptions, type TransformSource } from './pool-options.js';
 import { deathError, rebuildError, type WorkerReply, type WorkerRequest } from './thread-protocol.js';
+import type { Slot, Task } from './pool-slot.js';
 import type { TransformInput, TransformOutput } from './types.js';
 
 export type { TransformPoolOptions, TransformRunOptions, TransformSource } from './pool-options.js';
-
-interface Task {
-  id: number;
-  input?: TransformInput;
-  load?: () => Promise<TransformInput>;
-  loading?: Promise<void>;
-  key: string;
-  heavy: boolean;
-  budgetMs?: number;
-  resolve: (output: TransformOutput) => void;
-  reject: (err: unknown) => void;
-  signal?: AbortSignal;
-  onAbort?: () => void;
-}
-
-interface Slot {
-  worker: Worker;
-  task?: Task;
-  budgetTimer?: NodeJS.Timeout;
-  /** When its task started (preempt() stops the newest). */
-  startedAt?: number;
-  /** Being terminated (abort, budget, recycling): takes no work, replaced on exit. */
-  stopping?: boolean;
-  /** Pending retirement of an idle thread above idleThreads. */
-  idleTimer?: NodeJS.Timeout;
-}
 
 const DEFAULT_IDLE_TIMEOUT_MS = 30_000;
 const DEFAULT_SHARED_WINDOW_MS = 10 * 60_000;
@@ -58,7 +33,7 @@ const THREAD_URL = new URL(`./transform-thread${import.meta.url.endsWith('.ts') 
 //     for them. Documents (`heavy`) run at most `heavyThreads` at once.
 //   - `budgetMs`: a transform still running after it has its thread terminated (the only way
 //     to stop synchronous CPU work) and replaced, and rejects with TransformTimeoutError.
-//   - A worker that dies (past `maxOldGenerationSizeMb`, a crash) rejects its task with
+//   - A worker that dies (past its heap limit, a crash) rejects its task with
 //     PageTooComplexError (DocumentTooComplexError for `heavy`) and is replaced: the same
 //     input would kill the next thread, so both are final (never redelivered).
 //   - A worker holding more than `recycleAboveMb` (V8 heap + external) after a transform is
@@ -74,7 +49,7 @@ export class TransformPool {
   private readonly queue = new FairQueue<Task>();
   private readonly running = new Map<string, number>();
   private heavyRunning = 0;
-  private readonly maxOldGenerationSizeMb: number;
+  private readonly resourceLimits: ResourceLimits;
   private readonly size: number;
   private readonly idleThreads: number;
   private readonly idleTimeoutMs: number;
@@ -89,7 +64,7 @@ export class TransformPool {
 
   constructor(opts: TransformPoolOptions) {
     if (!Number.isInteger(opts.size) || opts.size < 1) throw new RangeError(`TransformPool size must be an integer >= 1, got ${opts.size}`);
-    this.maxOldGenerationSizeMb = opts.maxOldGenerationSizeMb ?? TRANSFORMER_DEFAULTS.maxHeapMb;
+    this.resourceLimits = workerResourceLimits(opts);
     this.size = opts.size;
     this.idleThreads = Math.min(opts.size, Math.max(1, opts.idleThreads ?? opts.size));
     this.idleTimeoutMs = opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
@@ -103,6 +78,11 @@ export class TransformPool {
   /** Workers, transforms running now, transforms waiting (health checks, tests, metrics). */
   stats(): { size: number; busy: number; queued: number } {
     return { size: this.slots.length, busy: this.slots.filter((s) => s.task).length, queued: this.queue.size };
+  }
+
+  /** The largest V8 heap limit (old + young generation) among the running threads, in bytes. */
+  async threadHeapLimitBytes(): Promise<number> {
+    return Math.max(0, ...(await Promise.all(this.slots.map((s) => s.worker.getHeapStatistics()))).map((h) => h.heap_size_limit));
   }
 
   /** The worker threads' ids (tests: a replaced thread has a new one). */
@@ -156,7 +136,7 @@ export class TransformPool {
   }
 
   private spawn(): Slot {
-    const worker = new Worker(THREAD_URL, { resourceLimits: { maxOldGenerationSizeMb: this.maxOldGenerationSizeMb } });
+    const worker = new Worker(THREAD_URL, { resourceLimits: this.resourceLimits });
     const slot: Slot = { worker };
     worker.on('message', (reply: WorkerReply) => this.onReply(slot, reply));
     // 'error' (an uncaught exception, out of memory) is always followed by 'exit'.

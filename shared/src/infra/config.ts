@@ -22,6 +22,10 @@ export interface BootstrapKey { key: string; plan: Plan }
  *   documentThreads     documents parsed at once (each may hold hundreds of MB);
  *   maxHeapMb           V8 old generation of a transform thread (past it: PAGE_TOO_COMPLEX / DOCUMENT_TOO_COMPLEX);
  *   recycleAboveMb      a thread holding more after its transform is replaced, so RSS comes back;
+ *   semiSpaceMb         V8 semi-space of the transformer process and of each transform thread
+ *                       (a young generation of three of them); V8's own default is up to 64
+ *                       MB in a worker thread, and a thread's young generation is memory it
+ *                       keeps between pages;
  *   prefetch            messages held at once: more than the threads, so the pool's fair
  *                       queue sees other keys' pages behind one key's stalled ones.
  */
@@ -30,6 +34,7 @@ export const TRANSFORMER_DEFAULTS = {
   documentThreads: 1,
   maxHeapMb: 1024,
   recycleAboveMb: 256,
+  semiSpaceMb: 4,
   prefetch: 16,
 } as const;
 
@@ -83,6 +88,8 @@ export interface Config {
   transformerMaxHeapMb: number;
   /** A thread that holds more than this after a transform is replaced (its memory given back). */
   transformerRecycleAboveMb: number;
+  /** V8 semi-space of the transformer process and of each transform thread (TRANSFORMER_DEFAULTS.semiSpaceMb). */
+  transformerSemiSpaceMb: number;
   /** Messages one transformer holds (running or waiting for a thread) at once. */
   transformerPrefetch: number;
   /** How long a scrape result stays in the cache. */
@@ -271,6 +278,7 @@ export function loadConfig(env: Env = process.env): Config {
     transformerDocumentThreads: int(env, 'TRANSFORMER_DOCUMENT_THREADS', TRANSFORMER_DEFAULTS.documentThreads, 1, 64),
     transformerMaxHeapMb: int(env, 'TRANSFORMER_MAX_HEAP_MB', TRANSFORMER_DEFAULTS.maxHeapMb, 64, 16_384),
     transformerRecycleAboveMb: int(env, 'TRANSFORMER_RECYCLE_ABOVE_MB', TRANSFORMER_DEFAULTS.recycleAboveMb, 16, 16_384),
+    transformerSemiSpaceMb: int(env, 'TRANSFORMER_SEMI_SPACE_MB', TRANSFORMER_DEFAULTS.semiSpaceMb, 1, 64),
     transformerPrefetch: int(env, 'TRANSFORMER_PREFETCH', TRANSFORMER_DEFAULTS.prefetch, 1, 1024),
     cacheTtlMs: int(env, 'CACHE_TTL_MS', 3_600_000, 0, 30 * 86_400_000),
     payloadTtlMs: int(env, 'PAYLOAD_TTL_MS', 7 * 86_400_000, 60_000, 365 * 86_400_000),

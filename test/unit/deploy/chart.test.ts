@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parse } from 'yaml';
-import { loadConfig } from '../../../shared/src/infra/config.js';
+import { loadConfig, TRANSFORMER_DEFAULTS } from '../../../shared/src/infra/config.js';
 import { loadChart, renderChart, type RenderOptions } from './support/helm-lite.js';
 import { validateManifest } from './support/k8s-schema.js';
 import { CHART_DIR, DEV_VALUES, SERVICES } from './support/repo.js';
@@ -134,6 +134,7 @@ describe('Helm chart: rendered manifests', () => {
       const prefix = release.includes('trawl') ? release : `${release}-trawl`;
       const configMap = find(result.manifests, 'ConfigMap', `${prefix}-config`);
       assert.equal(configMap.data.HOST, '0.0.0.0');
+    assert.equal(configMap.data.MALLOC_ARENA_MAX, '2', 'every service gets two malloc arenas, as under npm start');
       const secrets = new Map(ofKind(result.manifests, 'Secret').map((s) => [s.metadata.name, s.stringData]));
       for (const service of SERVICES) {
         const d = find(result.manifests, 'Deployment', `${prefix}-${service}`);
@@ -304,5 +305,14 @@ describe('Helm chart: rendered manifests', () => {
     assert.equal(config.documentMaxPages, 1000);
     assert.equal(config.documentParseTimeoutMs, 30_000);
     assert.equal(config.payloadTtlMs, 7 * 86_400_000);
+  });
+
+  test('the transformer pod has TRANSFORMER_SEMI_SPACE_MB (its default) for its threads and as its process\'s flag, as npm start does', () => {
+    const c = container(find(rendered.dev!.manifests, 'Deployment', 'trawl-transformer'));
+    const env = new Map(c.env.map((e: Manifest) => [e.name, e.value]));
+    assert.equal(env.get('TRANSFORMER_SEMI_SPACE_MB'), String(TRANSFORMER_DEFAULTS.semiSpaceMb));
+    assert.equal(env.get('NODE_OPTIONS'), '--max-semi-space-size=$(TRANSFORMER_SEMI_SPACE_MB)');
+    // Kubernetes expands $(VAR) only from variables defined before it.
+    assert.ok([...env.keys()].indexOf('TRANSFORMER_SEMI_SPACE_MB') < [...env.keys()].indexOf('NODE_OPTIONS'));
   });
 });

@@ -1,8 +1,9 @@
-// scripts/services.ts: which services `npm start` puts in the service host, and the host's
-// arguments.
+// scripts/services.ts: which services `npm start` puts in the service host, the host's
+// arguments, and the V8 flags a service is started with.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { COHOSTED_SERVICES, cohostedServices, parseHostArgs, SERVICES } from '../../../scripts/services.js';
+import { loadConfig } from '../../../shared/src/infra/config.js';
+import { COHOSTED_SERVICES, cohostedServices, parseHostArgs, SERVICE_NODE_FLAGS, serviceNodeFlags, SERVICES } from '../../../scripts/services.js';
 
 describe('the service host', () => {
   test('by default the light services that were chosen, in start order; off or fewer than two: none', () => {
@@ -24,5 +25,14 @@ describe('the service host', () => {
     assert.throws(() => parseHostArgs([]), /usage/);
     assert.throws(() => parseHostArgs(['fetcher:4001']), /cannot host "fetcher"/);
     for (const bad of ['projector', 'projector:', 'projector:x', 'projector:70000', 'projector:-1']) assert.throws(() => parseHostArgs([bad]), /bad health port/, bad);
+  });
+});
+
+describe('a service\'s V8 flags', () => {
+  test('the transformer\'s are its threads\' limits from the configuration (a process flag overrides a thread\'s own); the others\' are their rows', () => {
+    const config = loadConfig({ ADMIN_API_KEY: 'trawl_test', TRANSFORMER_SEMI_SPACE_MB: '2', TRANSFORMER_MAX_HEAP_MB: '300' });
+    assert.deepEqual(serviceNodeFlags('transformer', config).filter((f) => /semi-space|old-space/.test(f)), ['--max-semi-space-size=2', '--max-old-space-size=300']);
+    for (const name of SERVICES.filter((s) => s !== 'transformer')) assert.deepEqual(serviceNodeFlags(name, config), SERVICE_NODE_FLAGS[name]);
+    assert.throws(() => loadConfig({ ADMIN_API_KEY: 'trawl_test', TRANSFORMER_SEMI_SPACE_MB: '0' }), /TRANSFORMER_SEMI_SPACE_MB/);
   });
 });

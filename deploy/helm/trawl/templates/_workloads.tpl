@@ -137,6 +137,11 @@ spec:
             {{- if eq $name "transformer" }}
             - name: TRANSFORMER_CONCURRENCY
               value: {{ $svc.concurrency | quote }}
+            - name: TRANSFORMER_SEMI_SPACE_MB
+              value: {{ $svc.semiSpaceMb | quote }}
+            # The main thread's too (a process flag overrides a worker's own limit, so they agree).
+            - name: NODE_OPTIONS
+              value: "--max-semi-space-size=$(TRANSFORMER_SEMI_SPACE_MB)"
             {{- end }}
             # Every service gets the MongoDB URL: one without it would silently fall back
             # to a private embedded store.

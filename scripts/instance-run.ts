@@ -100,12 +100,17 @@ function inUse(recorded: Recorded, procDir: string): boolean {
   });
 }
 
-/** Whether the recorded process lives: its pid answers, and (when recorded) it began when it did. */
+/**
+ * Whether the recorded process lives: its pid answers, it is not a zombie (a process killed
+ * with its supervisor stays one until its new parent reaps it), and (when recorded) it
+ * began when it did.
+ */
 function stillRuns({ pid, startedAt }: Started): boolean {
   if (!alive(pid)) return false;
+  const seen = psOf(pid);
+  if (seen?.zombie) return false;
   if (startedAt === undefined) return true;
-  const began = startOf(pid);
-  return began === undefined || Math.abs(began - startedAt) <= START_SLACK_MS;
+  return seen?.began === undefined || Math.abs(seen.began - startedAt) <= START_SLACK_MS;
 }
 
 function alive(pid: number): boolean {
@@ -117,11 +122,13 @@ function alive(pid: number): boolean {
   }
 }
 
-/** When `pid` began (ms, to the second), from `ps` (Linux and macOS alike); undefined when it cannot say. */
-function startOf(pid: number): number | undefined {
+/** `pid`'s state and when it began (ms, to the second), from `ps` (Linux and macOS alike); undefined when it cannot say. */
+function psOf(pid: number): { zombie: boolean; began?: number } | undefined {
   try {
-    const began = Date.parse(execFileSync('ps', ['-o', 'lstart=', '-p', String(pid)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, LC_ALL: 'C' } }).trim());
-    return Number.isNaN(began) ? undefined : began;
+    const line = execFileSync('ps', ['-o', 'stat=,lstart=', '-p', String(pid)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, LC_ALL: 'C' } }).trim();
+    const [, stat = '', lstart = ''] = /^(\S+)\s+(.*)$/.exec(line) ?? [];
+    const began = Date.parse(lstart);
+    return { zombie: stat.startsWith('Z'), ...(Number.isNaN(began) ? {} : { began }) };
   } catch {
     return undefined;
   }

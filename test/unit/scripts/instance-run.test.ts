@@ -75,6 +75,20 @@ describe('the supervisor run id', () => {
     assert.notEqual(supervisorRun(dir, undefined, noProc), run, 'a record without start stamps cannot tell');
   });
 
+  test('a recorded process killed with its supervisor and not yet reaped (a zombie) is gone', async () => {
+    const dir = dataDir();
+    const run = 'dead0001';
+    // sh starts `sleep 0` and becomes `sleep 60`, which never reaps it: a zombie, as the
+    // services of a SIGKILLed supervisor are until their new parent reaps them.
+    const parent = spawn('sh', ['-c', 'sleep 0 & echo $!; exec sleep 60'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    children.push(parent);
+    const zombie = Number.parseInt(await new Promise<string>((r) => parent.stdout!.once('data', (d) => r(String(d)))), 10);
+    await new Promise((r) => setTimeout(r, 300));
+    assert.match(fs.readFileSync(`/proc/${zombie}/stat`, 'utf8'), /^\d+ \(sleep\) Z /, 'the test made a zombie');
+    fs.writeFileSync(path.join(dir, 'supervisor-run.json'), JSON.stringify({ run, pid: 2 ** 22 + 1, startedAt: Date.now() - 60_000, processes: [{ pid: zombie, startedAt: Date.now() }] }));
+    assert.equal(supervisorRun(dir, undefined), run);
+  });
+
   test('the supervisor records each process it starts until it exits', async () => {
     const dir = dataDir();
     const opened = SupervisorRun.open(dir, undefined);

@@ -13,47 +13,51 @@ import { startNatsServer, type NatsServerHandle } from '../../support/nats-serve
 const require = createRequire(import.meta.url);
 const { NatsError } = require('nats/lib/nats-base-client/core.js') as { NatsError: { errorForCode: (...a: unknown[]) => unknown } };
 
-describe('request ends', () => {
-  let server: NatsServerHandle;
-  let nc: NatsConnection;
-  let made = 0;
+/** The suite's own nats-server and connection, counting the NatsErrors built meanwhile (`made`, reset at will). */
+function withErrorCount(): { server: NatsServerHandle; nc: NatsConnection; made: number } {
+  const ctx = { made: 0 } as { server: NatsServerHandle; nc: NatsConnection; made: number };
   const errorForCode = NatsError.errorForCode;
   before(async () => {
-    server = await startNatsServer();
-    nc = await connect({ servers: server.url, noAsyncTraces: true });
-    NatsError.errorForCode = (...args: unknown[]) => { made++; return errorForCode.apply(NatsError, args); };
+    ctx.server = await startNatsServer();
+    ctx.nc = await connect({ servers: ctx.server.url, noAsyncTraces: true });
+    NatsError.errorForCode = (...args: unknown[]) => { ctx.made++; return errorForCode.apply(NatsError, args); };
   });
   after(async () => {
     NatsError.errorForCode = errorForCode;
-    await nc.close();
-    await server.stop();
+    await ctx.nc.close();
+    await ctx.server.stop();
   });
+  return ctx;
+}
+
+describe('request ends', () => {
+  const nats = withErrorCount();
 
   test('the answer handler is replaced', () => {
     assert.equal(requestEndPatched, true);
   });
 
   test('answered requests (publish acks, direct gets, plain requests) build no error', async () => {
-    const jsm = await nc.jetstreamManager();
+    const jsm = await nats.nc.jetstreamManager();
     await jsm.streams.add({ name: 'ENDS', subjects: ['ends.>'], allow_direct: true });
-    const js = nc.jetstream();
-    nc.subscribe('echo', { callback: (_err, msg) => msg.respond(msg.data) });
-    made = 0;
+    const js = nats.nc.jetstream();
+    nats.nc.subscribe('echo', { callback: (_err, msg) => msg.respond(msg.data) });
+    nats.made = 0;
     for (let i = 0; i < 20; i++) {
       const ack = await js.publish(`ends.${i}`, new TextEncoder().encode(String(i)));
       assert.equal(ack.seq, i + 1);
       const got = await jsm.streams.getMessage('ENDS', { last_by_subj: `ends.${i}` });
       assert.equal(new TextDecoder().decode(got.data), String(i));
-      assert.equal(new TextDecoder().decode((await nc.request('echo', new TextEncoder().encode('hi'))).data), 'hi');
+      assert.equal(new TextDecoder().decode((await nats.nc.request('echo', new TextEncoder().encode('hi'))).data), 'hi');
     }
-    assert.equal(made, 0, `${made} errors built for 60 answered requests`);
+    assert.equal(nats.made, 0, `${nats.made} errors built for 60 answered requests`);
   });
 
   test('failed requests still fail: no responders, a timeout, a connection closed meanwhile', async () => {
-    await assert.rejects(nc.request('nobody.listens'), (err: { code?: string }) => err.code === '503');
-    nc.subscribe('silent', { callback: () => undefined });
-    await assert.rejects(nc.request('silent', undefined, { timeout: 100 }), (err: { code?: string }) => err.code === 'TIMEOUT');
-    const other = await connect({ servers: server.url, noAsyncTraces: true });
+    await assert.rejects(nats.nc.request('nobody.listens'), (err: { code?: string }) => err.code === '503');
+    nats.nc.subscribe('silent', { callback: () => undefined });
+    await assert.rejects(nats.nc.request('silent', undefined, { timeout: 100 }), (err: { code?: string }) => err.code === 'TIMEOUT');
+    const other = await connect({ servers: nats.server.url, noAsyncTraces: true });
     other.subscribe('slow', { callback: () => undefined });
     const pending = other.request('slow', undefined, { timeout: 5_000 });
     await other.close();
@@ -62,35 +66,22 @@ describe('request ends', () => {
 });
 
 describe('pull timeouts', () => {
-  let server: NatsServerHandle;
-  let nc: NatsConnection;
-  let made = 0;
-  const errorForCode = NatsError.errorForCode;
-  before(async () => {
-    server = await startNatsServer();
-    nc = await connect({ servers: server.url, noAsyncTraces: true });
-    NatsError.errorForCode = (...args: unknown[]) => { made++; return errorForCode.apply(NatsError, args); };
-  });
-  after(async () => {
-    NatsError.errorForCode = errorForCode;
-    await nc.close();
-    await server.stop();
-  });
+  const nats = withErrorCount();
 
   test('a pull consumer\'s fetches build no error in advance, and still get their messages and end when they expire', async () => {
-    const jsm = await nc.jetstreamManager();
+    const jsm = await nats.nc.jetstreamManager();
     await jsm.streams.add({ name: 'PULLS', subjects: ['pulls.>'] });
     await jsm.consumers.add('PULLS', { durable_name: 'w', ack_policy: AckPolicy.Explicit });
-    const js = nc.jetstream();
+    const js = nats.nc.jetstream();
     for (let i = 0; i < 10; i++) await js.publish(`pulls.${i}`, new TextEncoder().encode(String(i)));
     const consumer = await js.consumers.get('PULLS', 'w');
-    made = 0;
+    nats.made = 0;
     let got = 0;
     for (let i = 0; i < 10; i++) {
       for await (const m of await consumer.fetch({ max_messages: 1, expires: 1000 })) { m.ack(); got++; }
     }
     assert.equal(got, 10);
-    assert.equal(made, 0, `${made} errors built for 10 pulls`);
+    assert.equal(nats.made, 0, `${nats.made} errors built for 10 pulls`);
     const empty = await consumer.fetch({ max_messages: 1, expires: 1000 });
     let none = 0;
     for await (const m of empty) { m.ack(); none++; }

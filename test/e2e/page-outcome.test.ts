@@ -22,6 +22,11 @@ function served(page: CorpusPage): Route {
   };
 }
 
+/** Pages behind the bot wall: more than a crawl can have asked for before its third verdict. */
+const WALLED_PAGES = 16;
+/** Unfinished pages of a crawl (2 × CRAWL_MAX_IN_FLIGHT 4), plus the 2 the first two refusals free. */
+const MOST_ASKED = 10;
+
 describe('page outcome end to end', () => {
   let site: TestSite;
   let system: TrawlSystem;
@@ -41,9 +46,9 @@ describe('page outcome end to end', () => {
       '/consent-accept-only': ONETRUST_ACCEPT_ONLY,
       // A site whose every page but the first is a challenge.
       '/walled': `<html><head><title>Walled start</title></head><body><main><h1>Walled start</h1><p>${'An ordinary start page that links to pages behind a bot wall. '.repeat(20)}</p>
-        ${Array.from({ length: 8 }, (_, i) => `<a href="/walled/${i}">page ${i}</a>`).join(' ')}</main></body></html>`,
+        ${Array.from({ length: WALLED_PAGES }, (_, i) => `<a href="/walled/${i}">page ${i}</a>`).join(' ')}</main></body></html>`,
     });
-    for (let i = 0; i < 8; i++) site.route(`/walled/${i}`, served(page('challenge/cloudflare-just-a-moment.html')));
+    for (let i = 0; i < WALLED_PAGES; i++) site.route(`/walled/${i}`, served(page('challenge/cloudflare-just-a-moment.html')));
     system = await startSystem();
   });
   after(async () => {
@@ -132,15 +137,18 @@ describe('page outcome end to end', () => {
     assert.equal(created.status, 202, JSON.stringify(created.body));
     const job = await system.poll(`/api/v1/crawl/${created.body.id}`, (b: any) => ['COMPLETED', 'FAILED', 'CANCELLED'].includes(b.status), 120_000);
     assert.equal(job.status, 'COMPLETED', JSON.stringify(job));
-    // Blocked at the third refusal in a row; a page already loading then (the crawl has up to
-    // CRAWL_MAX_IN_FLIGHT, 4, at once) may answer in the same batch of results and count too.
+    // Blocked once 3 refusals in a row are folded in. A crawl keeps up to twice
+    // CRAWL_MAX_IN_FLIGHT pages unfinished (loading, or fetched and waiting for the
+    // transformer's verdict), so up to 8 may be asked before the first verdict, and the pages
+    // answering in the batch that holds the third refusal count too.
     assert.deepEqual(job.blockedHosts?.map((b: any) => b.host), [new URL(site.origin).host], JSON.stringify(job));
     const refusals = job.blockedHosts[0].refusals as number;
-    assert.ok(refusals >= 3 && refusals <= 4, `refusals ${refusals}: ${JSON.stringify(job)}`);
-    assert.deepEqual([job.totalUrls, job.completedUrls, job.failedUrls], [9, 1, 8]);
-    // Pages queued when the host was blocked were never asked for.
+    assert.ok(refusals >= 3 && refusals <= MOST_ASKED, `refusals ${refusals}: ${JSON.stringify(job)}`);
+    assert.deepEqual([job.totalUrls, job.completedUrls, job.failedUrls], [WALLED_PAGES + 1, 1, WALLED_PAGES]);
+    // Pages queued when the host was blocked were never asked for: at most the 8 unfinished
+    // pages and the 2 that the first two verdicts made room for.
     // (Distinct pages: under the crawl's default engine auto a page may be loaded twice, GET and render.)
-    const asked = Array.from({ length: 8 }, (_, i) => site.hits.get(`/walled/${i}`) ?? 0).filter((n) => n > 0).length;
-    assert.ok(asked < 8, `asked for ${asked} of the 8 walled pages`);
+    const asked = Array.from({ length: WALLED_PAGES }, (_, i) => site.hits.get(`/walled/${i}`) ?? 0).filter((n) => n > 0).length;
+    assert.ok(asked <= MOST_ASKED, `asked for ${asked} of the ${WALLED_PAGES} walled pages`);
   });
 });

@@ -4,15 +4,6 @@ export const SERVICES = ['projector', 'fetcher', 'transformer', 'crawler-frontie
 export type ServiceName = (typeof SERVICES)[number];
 
 /**
- * V8 flags per service (figures: docs/benchmarks.md "Third session"). A 1-2 MB semi-space
- * instead of V8's default of up to 16 MB makes every idle Node process smaller, at the cost
- * of more, shorter scavenges; the old-generation caps turn a leak into a restart instead of
- * a machine out of memory. The fetcher, which parses pages, keeps a larger one for
- * throughput; the transformer's are options (serviceNodeFlags). `--optimize-for-size` (V8 collects
- * before it grows) only for the services whose CPU is small: not the transformer, whose CPU
- * is the crawl's bottleneck.
- */
-/**
  * Environment a service starts with (the operator's own variables win). The transformer's
  * buffers of 128 KiB and more are mapped and unmapped one by one (glibc's threshold fixed
  * instead of rising to 32 MiB after the first big free), so what a document or a recycled
@@ -22,6 +13,16 @@ export const SERVICE_ENV: Partial<Record<ServiceName, Record<string, string>>> =
   transformer: { MALLOC_MMAP_THRESHOLD_: '131072' },
 };
 
+/**
+ * V8 flags per service (figures: docs/benchmarks.md "Third session"). A 1-2 MB semi-space
+ * instead of V8's default of up to 16 MB makes every idle Node process smaller, at the cost
+ * of more, shorter scavenges; the old-generation caps turn a leak into a restart instead of
+ * a machine out of memory. The fetcher, which parses pages, keeps a larger one for
+ * throughput; the transformer's are options (serviceNodeFlags). The chart's `nodeFlags` values
+ * hold the same rows (test/unit/deploy/chart.test.ts holds them equal). `--optimize-for-size` (V8 collects
+ * before it grows) only for the services whose CPU is small: not the transformer, whose CPU
+ * is the crawl's bottleneck.
+ */
 export const SERVICE_NODE_FLAGS: Record<ServiceName, string[]> = {
   projector: ['--max-semi-space-size=1', '--max-old-space-size=512', '--optimize-for-size'],
   fetcher: ['--max-semi-space-size=2', '--max-old-space-size=768'],

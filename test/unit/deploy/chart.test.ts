@@ -13,6 +13,7 @@ import { loadConfig, TRANSFORMER_DEFAULTS } from '../../../shared/src/infra/conf
 import { loadChart, renderChart, type RenderOptions } from './support/helm-lite.js';
 import { validateManifest } from './support/k8s-schema.js';
 import { CHART_DIR, DEV_VALUES, SERVICES } from './support/repo.js';
+import { SERVICE_NODE_FLAGS } from '../../../scripts/services.js';
 
 type Manifest = Record<string, any>;
 const chart = loadChart(CHART_DIR);
@@ -140,7 +141,8 @@ describe('Helm chart: rendered manifests', () => {
         const d = find(result.manifests, 'Deployment', `${prefix}-${service}`);
         const pod = d.spec.template.spec;
         const c = container(d);
-        assert.deepEqual(c.args, [`dist/services/${service}/src/main.js`]);
+        // The Node/V8 flags npm start gives the service (scripts/services.ts), before its entry point.
+        assert.deepEqual(c.args, [...SERVICE_NODE_FLAGS[service], `dist/services/${service}/src/main.js`]);
         assert.deepEqual(d.spec.selector.matchLabels, Object.fromEntries(Object.entries(d.spec.template.metadata.labels).filter(([k]) => k in d.spec.selector.matchLabels)));
         assert.equal(d.spec.selector.matchLabels['app.kubernetes.io/component'], service);
         // Probes on a port the container declares.

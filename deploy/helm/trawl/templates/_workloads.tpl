@@ -101,6 +101,9 @@ spec:
           image: {{ include "trawl.image" (dict "root" $root "image" $image) | quote }}
           imagePullPolicy: {{ $image.pullPolicy }}
           args:
+            {{- range $svc.nodeFlags }}
+            - {{ . | quote }}
+            {{- end }}
             - dist/services/{{ $name }}/src/main.js
           ports:
             {{- if $isGateway }}

@@ -19,9 +19,8 @@ if (!shared || !dir) {
   process.exit(2);
 }
 const outRoot = flag('out') ?? '/tmp/trawl-extraction-dev';
-let pages = loadDevPages(dir);
 const one = flag('page');
-if (one) pages = pages.filter((p) => p.id === one);
+const pages = loadDevPages(dir, one ? (id) => id === one : undefined);
 const markdownToText = await loadMarkdownToText(shared);
 const extractors: Record<string, Extractor> = { service: serviceExtractor, readability: readabilityExtractor };
 const only = flag('only');

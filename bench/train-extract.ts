@@ -42,7 +42,7 @@ if (!shared || !trafDir || !wcxb) {
   process.exit(2);
 }
 const sample = (id: string): boolean => hash(id, 0) % every === 0;
-const trafPages = loadDevPages(trafDir).filter((p) => sample(p.id));
+const trafPages = loadDevPages(trafDir, (id) => sample(id));
 const wcxbPages = loadWcxbPages(wcxb, (id) => sample(id));
 const heldOut = (id: string): boolean => hash(id, SEED) % HOLDOUT_EVERY === 0;
 

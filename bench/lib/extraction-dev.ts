@@ -29,6 +29,8 @@ export interface DevPage {
   without: string[];
 }
 
+export type DevTruth = Omit<DevPage, 'html'>;
+
 export interface SnippetScore {
   precision: number;
   recall: number;
@@ -80,17 +82,23 @@ export function decodeHtml(bytes: Uint8Array): string {
   }
 }
 
-export function loadDevPages(dir: string): DevPage[] {
+/** The dev set's pages with their snippets, without their HTML (what scoring needs), in the set's order. */
+export function loadDevTruth(dir: string): DevTruth[] {
   const truth = JSON.parse(fs.readFileSync(path.join(dir, 'ground-truth.json'), 'utf8')) as Record<string, { url: string; with: string[]; without: string[] }>;
   return Object.entries(truth)
     .filter(([id]) => fs.existsSync(path.join(dir, 'html', `${id}.html`)))
-    .map(([id, item]) => ({
-      id,
-      url: pageUrl(id, item.url),
-      html: serialize(parse(decodeHtml(fs.readFileSync(path.join(dir, 'html', `${id}.html`))))),
-      with: item.with,
-      without: item.without,
-    }));
+    .map(([id, item]) => ({ id, url: pageUrl(id, item.url), with: item.with, without: item.without }));
+}
+
+/**
+ * The dev set's pages, parsed and serialized again as Chromium hands a page over; `keep`
+ * (the page's id and index in the set) picks a part before any page is parsed.
+ */
+export function loadDevPages(dir: string, keep: (id: string, index: number) => boolean = () => true): DevPage[] {
+  return loadDevTruth(dir).filter((p, i) => keep(p.id, i)).map((p) => ({
+    ...p,
+    html: serialize(parse(decodeHtml(fs.readFileSync(path.join(dir, 'html', `${p.id}.html`))))),
+  }));
 }
 
 /**
@@ -122,7 +130,7 @@ export async function loadMarkdownToText(shared: string): Promise<MarkdownToText
 const norm = (s: string): string => s.replace(/\s+/g, ' ').trim();
 
 /** score-snippets.mjs's metric: segments as substrings of the extraction's text, counts summed over pages. */
-export function scoreSnippets(pages: readonly DevPage[], markdownById: ReadonlyMap<string, string>, markdownToText: MarkdownToText): SnippetScore {
+export function scoreSnippets(pages: readonly DevTruth[], markdownById: ReadonlyMap<string, string>, markdownToText: MarkdownToText): SnippetScore {
   let tp = 0;
   let fp = 0;
   let fn = 0;

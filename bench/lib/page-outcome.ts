@@ -1,7 +1,8 @@
 // Page outcome on the extraction dev sets (trafilatura-eval and WCXB dev): real content
 // pages, so every page classified other than `ok` is a false positive (issue 23's goal:
 // under 0.5%). Used by bench/page-outcome.ts, `npm run bench` (scenario 11) and
-// test/unit/transformer/page-outcome-dev.test.ts.
+// test/unit/transformer/dev-sets.test.ts (which also scores the
+// markdown kept against the quality floors).
 import fs from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -29,10 +30,19 @@ export interface OutcomeDevRun {
   /** Pages whose annotation has a main content, and the share of those not `ok` (false positives for certain). */
   annotatedPages: number;
   annotatedRate: number;
+  /** Each page's markdown, keyed `set/id`, when asked for (the quality floors score it). */
+  markdown?: Record<string, string>;
+}
+
+export interface OutcomeDevOptions {
+  /** Keep every page's markdown in the run (a few MB for both sets). */
+  keepMarkdown?: boolean;
 }
 
 /** Every `of`-th page from the `index`-th: one worker thread's part of a set. */
 export interface Shard { index: number; of: number }
+/** What a worker thread is given. */
+export interface OutcomeDevJob { shard: Shard; options: OutcomeDevOptions }
 const ALL: Shard = { index: 0, of: 1 };
 
 /** WCXB dev pages (html/<id>.html.gz), one at a time (the set is 1,358 pages: held at once, too large). */
@@ -59,16 +69,15 @@ export function* wcxbPages(shared = sharedDir(), shard = ALL): Generator<Outcome
 /** Both dev sets, page by page (or one shard of each). */
 export function* outcomeDevPages(shard = ALL): Generator<OutcomeDevPage> {
   const dir = devSetDir();
-  const traf = dir ? loadDevPages(dir) : [];
-  for (const [i, p] of traf.entries()) {
-    if (i % shard.of === shard.index) yield { set: 'trafilatura-eval', id: p.id, url: p.url, html: p.html, annotated: p.with.length > 0 };
-  }
+  const traf = dir ? loadDevPages(dir, (_, i) => i % shard.of === shard.index) : [];
+  for (const p of traf) yield { set: 'trafilatura-eval', id: p.id, url: p.url, html: p.html, annotated: p.with.length > 0 };
   yield* wcxbPages(sharedDir(), shard);
 }
 
 /** Each page through the service's transform (status 200, as the dev sets were saved), counting what is not `ok`. */
-export function runOutcomeDev(pages: Iterable<OutcomeDevPage>): OutcomeDevRun {
-  const options = normalizeScrapeOptions({ formats: ['markdown'], onlyMainContent: true });
+export function runOutcomeDev(pages: Iterable<OutcomeDevPage>, options: OutcomeDevOptions = {}): OutcomeDevRun {
+  const scrape = normalizeScrapeOptions({ formats: ['markdown'], onlyMainContent: true });
+  const markdown: Record<string, string> | undefined = options.keepMarkdown ? {} : undefined;
   const bySet: OutcomeDevRun['bySet'] = {};
   const flagged: OutcomeDevRun['flagged'] = [];
   let count = 0;
@@ -78,7 +87,9 @@ export function runOutcomeDev(pages: Iterable<OutcomeDevPage>): OutcomeDevRun {
     if (page.annotated) annotated++;
     const set = (bySet[page.set] ??= { pages: 0, flagged: 0 });
     set.pages++;
-    const { metadata } = transformPage({ html: page.html, url: page.url, options, statusCode: 200 });
+    const out = transformPage({ html: page.html, url: page.url, options: scrape, statusCode: 200 });
+    const { metadata } = out;
+    if (markdown) markdown[`${page.set}/${page.id}`] = out.markdown ?? '';
     if (metadata.pageOutcome !== 'ok') {
       set.flagged++;
       flagged.push({ set: page.set, id: page.id, url: page.url, outcome: metadata.pageOutcome ?? '?', evidence: metadata.pageOutcomeEvidence ?? [], annotated: page.annotated });
@@ -88,6 +99,7 @@ export function runOutcomeDev(pages: Iterable<OutcomeDevPage>): OutcomeDevRun {
   return {
     pages: count, bySet, flagged, rate: flagged.length / Math.max(1, count),
     annotatedPages: annotated, annotatedRate: annotatedFlagged / Math.max(1, annotated),
+    ...(markdown ? { markdown } : {}),
   };
 }
 
@@ -95,11 +107,11 @@ export function runOutcomeDev(pages: Iterable<OutcomeDevPage>): OutcomeDevRun {
  * runOutcomeDev over both dev sets in `threads` worker threads, each a shard: the same
  * figures as one thread (flagged pages in set and id order), in about 1/threads of the time.
  */
-export async function runOutcomeDevInThreads(threads: number): Promise<OutcomeDevRun> {
+export async function runOutcomeDevInThreads(threads: number, options: OutcomeDevOptions = {}): Promise<OutcomeDevRun> {
   // Compiled, the worker is a .js beside this file; under tsx, the .ts source.
   const ext = import.meta.url.endsWith('.ts') ? 'ts' : 'js';
   const runs = await Promise.all(Array.from({ length: threads }, (_, index) => new Promise<OutcomeDevRun>((resolve, reject) => {
-    const worker = new Worker(new URL(`./page-outcome-worker.${ext}`, import.meta.url), { workerData: { index, of: threads } satisfies Shard });
+    const worker = new Worker(new URL(`./page-outcome-worker.${ext}`, import.meta.url), { workerData: { shard: { index, of: threads }, options } satisfies OutcomeDevJob });
     worker.once('message', resolve);
     worker.once('error', reject);
     worker.once('exit', (code) => reject(new Error(`page outcome worker ${index} exited with ${code}`)));
@@ -116,5 +128,6 @@ export async function runOutcomeDevInThreads(threads: number): Promise<OutcomeDe
   return {
     pages, bySet, flagged, rate: flagged.length / Math.max(1, pages),
     annotatedPages, annotatedRate: flagged.filter((f) => f.annotated).length / Math.max(1, annotatedPages),
+    ...(options.keepMarkdown ? { markdown: Object.assign({}, ...runs.map((r) => r.markdown)) as Record<string, string> } : {}),
   };
 }

@@ -247,7 +247,9 @@ describe('trawl CLI against the running system', () => {
     execFileSync('tmux', ['new-session', '-d', '-s', session, '-x', '200', '-y', '20', command]);
     try {
       const screen = (): string => execFileSync('tmux', ['capture-pane', '-p', '-t', session]).toString();
-      for (let i = 0; i < 50 && !/API key: /.test(screen()); i++) await sleep(200);
+      // tmux drops a line's trailing spaces: the prompt shows as "API key:".
+      for (let i = 0; i < 50 && !/API key:/.test(screen()); i++) await sleep(200);
+      assert.match(screen(), /API key:/, 'the prompt');
       execFileSync('tmux', ['send-keys', '-t', session, '-l', system.apiKey]);
       execFileSync('tmux', ['send-keys', '-t', session, 'Enter']);
       for (let i = 0; i < 100 && !fs.existsSync(exitFile); i++) await sleep(200);

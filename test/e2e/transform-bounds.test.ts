@@ -5,7 +5,7 @@
 //     validation (400 naming the field);
 //   - a schema the validation lets through but that still backtracks for ~40 s on a page of
 //     300 nested divs (baseSelector `div` x `section div div span`): two scrapes and a crawl
-//     of four such pages by one key at once; another key's scrape still completes at once
+//     of eight such pages by one key at once; another key's scrape still completes at once
 //     (its transform within 2 s), the stalled scrapes and crawl pages fail with
 //     TRANSFORM_TIMEOUT at their budget, once (not redelivered), and cancelling a second
 //     such crawl frees its transform threads at once (the same key's next scrape does not
@@ -26,7 +26,7 @@ const TRANSFORM_TIMEOUT_MS = 4000;
  */
 const OTHER_KEY_TRANSFORM_MS = 2000;
 const OTHER_KEY_SCRAPE_MS = 30_000;
-const DEEP_PAGES = 4;
+const DEEP_PAGES = 8;
 
 const deep = (n: number) => `<!doctype html><html><head><title>Deep ${n}</title></head><body><h1>Deep ${n}</h1>`
   + `${'<div>'.repeat(300)}<span>bottom ${n}</span>${'</div>'.repeat(300)}</body></html>`;

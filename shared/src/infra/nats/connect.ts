@@ -5,13 +5,15 @@
 // and a timeout error made in advance), a cost paid on each of a page's many log and
 // Object Store round trips for a trace only a timeout would show (and the error each
 // request's end builds for nothing: request-end.ts). Outbound commands are written once per
-// event-loop turn, not once per callback (write-coalescing.ts), and a pull's timeout builds
-// its error only if it fires (lazy-timeouts.ts).
+// event-loop turn, not once per callback (write-coalescing.ts), a pull's timeout builds
+// its error only if it fires (lazy-timeouts.ts), and a pull whose loop was blocked past its
+// end reads what it was sent before it ends (pull-expiry.ts).
 import { connect, type NatsConnection } from 'nats';
 import type { Logger } from '../logger.js';
 import { requestEndPatched } from './request-end.js';
 import { writeCoalescingPatched } from './write-coalescing.js';
 import { lazyTimeoutsPatched } from './lazy-timeouts.js';
+import { pullExpiryPatched } from './pull-expiry.js';
 
 const connected = new WeakMap<NatsConnection, boolean>();
 
@@ -36,6 +38,7 @@ export async function connectNats(url: string, name: string, logger: Logger): Pr
   connected.set(nc, true);
   if (!requestEndPatched) logger.warn('nats.js request ends are not the shape request-end.ts replaces: each request builds an error it throws away');
   if (!lazyTimeoutsPatched) logger.warn('nats.js timeout is not the shape lazy-timeouts.ts replaces: each pull builds an error it throws away');
+  if (!pullExpiryPatched) logger.warn('nats.js fetch is not the shape pull-expiry.ts replaces: a pull whose event loop was blocked past its end drops what it was sent');
   if (!writeCoalescingPatched) logger.warn('nats.js sendCommand is not the shape write-coalescing.ts replaces: each callback writes to the socket on its own');
   void (async () => {
     for await (const status of nc.status()) {

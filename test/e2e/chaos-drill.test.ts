@@ -33,6 +33,15 @@ const PAGE_DELAY_MS = 250;
  * meant to meet (still well under a page's timeout).
  */
 const WAITING_PAGE_DELAY_MS = 3_000;
+/**
+ * How soon after the new leader's election the frozen leader's crawl asks pages again: every
+ * process on the frozen server has left it by then (pings, shared/src/infra/nats/connect.ts)
+ * and dialled a live one. The drill asserts pages asked from then to the thaw (10 s after the
+ * election); before, none were, the frontier's reconnect hanging on the frozen server.
+ */
+const RESUMED_WITHIN_MS = 5_000;
+/** How long the leader stays frozen after the others elected a new one. */
+const FROZEN_PAST_ELECTION_MS = 10_000;
 /** Pages one fetcher loads at once: the most a killed one can have had loading. */
 const FETCHER_CONCURRENCY = 3;
 
@@ -114,17 +123,25 @@ describe('chaos drill on a three-node cluster', { timeout: 600_000 }, () => {
     ledger.died(`SIGSTOP ${leader}`, frozen.pid);
     process.kill(frozen.pid, 'SIGSTOP');
     mark('leader frozen');
+    let electedAt = Number.POSITIVE_INFINITY;
+    let thawedAt = 0;
     try {
       // The others elect a new leader, and the crawl goes on without the cut-off node.
       await until(async () => (await leaderNode(nc)) !== leader, { timeoutMs: 60_000, intervalMs: 500 });
+      electedAt = Date.now();
       mark('new leader');
-      await sleep(10_000);
+      await sleep(FROZEN_PAST_ELECTION_MS);
     } finally {
       process.kill(frozen.pid, 'SIGCONT');
+      thawedAt = Date.now();
       ledger.thawed(frozen.pid);
       mark('thawed');
     }
+    const askedWhileFrozen = ledger.requests.filter((r) => r.path.startsWith('/b/') && r.startedAt >= electedAt + RESUMED_WITHIN_MS && r.startedAt <= thawedAt).length;
+    process.stdout.write(`# b: pages asked from ${RESUMED_WITHIN_MS / 1000} s after the new leader to the thaw: ${askedWhileFrozen}\n`);
     await verify(id, 'b');
+    // One server of three hung: the crawl goes on once the others have a leader.
+    assert.ok(askedWhileFrozen > 0, `no page asked from ${RESUMED_WITHIN_MS} ms after the new leader to the thaw`);
     const ranAgain = system.logs().split('\n').filter((l) => l.includes('NATS unavailable; running the message again in place')).length;
     process.stdout.write(`# b: handler runs repeated in place through the outage (in the last 200 kB of logs): ${ranAgain}\n`);
   });

@@ -8,12 +8,14 @@
 // event-loop turn, not once per callback (write-coalescing.ts), and a pull's timeout builds
 // its error only if it fires (lazy-timeouts.ts).
 // A frozen or cut-off server is left within NATS_CLIENT_DEFAULTS' bounds, and not waited on
-// again when reconnecting (see connectTimeoutMs).
+// again when reconnecting (see connectTimeoutMs); a direct get it was picked to answer is
+// asked of the stream's leader instead (direct-get-failover.ts).
 import { connect, type NatsConnection } from 'nats';
 import type { Logger } from '../logger.js';
 import { requestEndPatched } from './request-end.js';
 import { writeCoalescingPatched } from './write-coalescing.js';
 import { lazyTimeoutsPatched } from './lazy-timeouts.js';
+import { directGetFallbackReady, failOverDirectGets } from './direct-get-failover.js';
 
 export const NATS_CLIENT_DEFAULTS = {
   /**
@@ -54,8 +56,10 @@ export async function connectNats(url: string, name: string, logger: Logger): Pr
     noAsyncTraces: true,
   });
   connected.set(nc, true);
+  failOverDirectGets(nc);
   if (!requestEndPatched) logger.warn('nats.js request ends are not the shape request-end.ts replaces: each request builds an error it throws away');
   if (!lazyTimeoutsPatched) logger.warn('nats.js timeout is not the shape lazy-timeouts.ts replaces: each pull builds an error it throws away');
+  if (!directGetFallbackReady) logger.warn('nats.js headers are not the shape direct-get-failover.ts relies on: a direct get a frozen server was picked for waits out its timeout');
   if (!writeCoalescingPatched) logger.warn('nats.js sendCommand is not the shape write-coalescing.ts replaces: each callback writes to the socket on its own');
   void (async () => {
     for await (const status of nc.status()) {

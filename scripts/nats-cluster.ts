@@ -29,10 +29,11 @@ export interface ClusterFlags {
 }
 
 /**
- * The settings the command line cannot carry. Pings every 2 s, 3 missed: a node that is cut
- * off while its sockets stay open (a partition, a frozen process) is dropped by its peers in
- * about 6 s instead of the default 4 minutes, so its share of the direct gets and its
- * interest stop swallowing requests.
+ * The settings the command line cannot carry. Pings every 2 s, 3 missed: a node whose routes
+ * go quiet while their sockets stay open (a partition) is dropped by its peers in about 6 s
+ * instead of the default 4 minutes. A frozen one whose peers keep writing to it is not:
+ * nats-server 2.9 pings only a connection it has not written to, so the clients make up for
+ * it (shared/src/infra/nats/connect.ts, direct-get-failover.ts).
  */
 const NODE_CONFIG = 'ping_interval: "2s"\nping_max: 3\n';
 

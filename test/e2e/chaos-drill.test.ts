@@ -16,6 +16,7 @@ import fs from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { connect, type NatsConnection } from 'nats';
+import { NATS_CLIENT_DEFAULTS } from '../../shared/src/infra/nats/connect.js';
 import { EventLog } from '../../shared/src/infra/nats/event-log.js';
 import { STREAM_NAME } from '../../shared/src/infra/subjects.js';
 import { descendants, alive, type Proc } from '../support/processes.js';
@@ -33,6 +34,15 @@ const PAGE_DELAY_MS = 250;
  * meant to meet (still well under a page's timeout).
  */
 const WAITING_PAGE_DELAY_MS = 3_000;
+/**
+ * How soon after the new leader's election the frozen leader's crawl asks pages again: every
+ * process on the frozen server has left it by then (pings, shared/src/infra/nats/connect.ts)
+ * and dialled a live one. The drill asserts pages asked from then to the thaw (10 s after the
+ * election); before, none were, the frontier's reconnect hanging on the frozen server.
+ */
+const RESUMED_WITHIN_MS = 5_000;
+/** How long the leader stays frozen after the others elected a new one. */
+const FROZEN_PAST_ELECTION_MS = 10_000;
 /** Pages one fetcher loads at once: the most a killed one can have had loading. */
 const FETCHER_CONCURRENCY = 3;
 
@@ -68,8 +78,10 @@ describe('chaos drill on a three-node cluster', { timeout: 600_000 }, () => {
       },
     });
     ledger.clients = () => descendants(system.pid).filter((p) => p.cmdline.includes('services/') || p.cmdline.includes('service-host')).map((p) => ({ pid: p.pid, name: `${p.pid}:${/services\/([a-z-]+)|service-host/.exec(p.cmdline)?.[0] ?? p.cmdline.slice(0, 40)}` }));
-    // Pings every second: this client leaves a frozen server as soon as the services' do.
-    nc = await connect({ servers: clusterUrl(system).split(','), maxReconnectAttempts: -1, reconnectTimeWait: 250, pingInterval: 1_000, maxPingOut: 3 });
+    // Pings every second: this client leaves a frozen server as soon as the services' do,
+    // and, dialling it again first, gives up as soon as they do (at nats.js's 20 s, the new
+    // leader was seen up to 26 s after the freeze, and the freeze lasted that much longer).
+    nc = await connect({ servers: clusterUrl(system).split(','), maxReconnectAttempts: -1, reconnectTimeWait: 250, pingInterval: 1_000, maxPingOut: 3, timeout: NATS_CLIENT_DEFAULTS.connectTimeoutMs });
     process.stdout.write(`# the cluster and its services up in ${((Date.now() - began) / 1000).toFixed(1)} s\n`);
   });
   after(async () => {
@@ -114,17 +126,30 @@ describe('chaos drill on a three-node cluster', { timeout: 600_000 }, () => {
     ledger.died(`SIGSTOP ${leader}`, frozen.pid);
     process.kill(frozen.pid, 'SIGSTOP');
     mark('leader frozen');
+    let electedAt = Number.POSITIVE_INFINITY;
+    let consumerLeaders = '';
+    let thawedAt = 0;
     try {
       // The others elect a new leader, and the crawl goes on without the cut-off node.
       await until(async () => (await leaderNode(nc)) !== leader, { timeoutMs: 60_000, intervalMs: 500 });
+      electedAt = Date.now();
       mark('new leader');
-      await sleep(10_000);
+      await sleep(RESUMED_WITHIN_MS);
+      // Which server leads each of the crawl's consumers then (one still led by the frozen
+      // server hands out nothing until its own election): printed with the pages asked.
+      consumerLeaders = await leadersOf(nc, CRAWL_CONSUMERS);
+      await sleep(Math.max(0, electedAt + FROZEN_PAST_ELECTION_MS - Date.now()));
     } finally {
       process.kill(frozen.pid, 'SIGCONT');
+      thawedAt = Date.now();
       ledger.thawed(frozen.pid);
       mark('thawed');
     }
+    const askedWhileFrozen = ledger.requests.filter((r) => r.path.startsWith('/b/') && r.startedAt >= electedAt + RESUMED_WITHIN_MS && r.startedAt <= thawedAt).length;
+    process.stdout.write(`# b: pages asked from ${RESUMED_WITHIN_MS / 1000} s after the new leader to the thaw: ${askedWhileFrozen} (${leader} frozen; consumer leaders then: ${consumerLeaders})\n`);
     await verify(id, 'b');
+    // One server of three hung: the crawl goes on once the others have a leader.
+    assert.ok(askedWhileFrozen > 0, `no page asked from ${RESUMED_WITHIN_MS} ms after the new leader to the thaw (${leader} frozen; consumer leaders then: ${consumerLeaders})`);
     const ranAgain = system.logs().split('\n').filter((l) => l.includes('NATS unavailable; running the message again in place')).length;
     process.stdout.write(`# b: handler runs repeated in place through the outage (in the last 200 kB of logs): ${ranAgain}\n`);
   });
@@ -249,6 +274,16 @@ async function leaderNode(nc: NatsConnection): Promise<string> {
     return name !== '';
   }, { timeoutMs: 30_000, intervalMs: 250 });
   return name;
+}
+
+/** The durable consumers a crawl's pages go through. */
+const CRAWL_CONSUMERS = ['crawler-frontier-crawl', 'fetcher-crawl', 'transformer'];
+
+/** `name: leader` of each consumer ('?' when its info does not come within 2 s). */
+async function leadersOf(nc: NatsConnection, names: string[]): Promise<string> {
+  const jsm = await nc.jetstreamManager({ checkAPI: false, timeout: 2_000 });
+  const leaders = await Promise.all(names.map((name) => jsm.consumers.info(STREAM_NAME, name).then((i) => i.cluster?.leader ?? 'none', () => '?')));
+  return names.map((name, i) => `${name}: ${leaders[i]}`).join(', ');
 }
 
 function natsProcess(system: TrawlSystem, node: string): Proc {

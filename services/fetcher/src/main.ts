@@ -33,6 +33,8 @@ await runService('fetcher', async (ctx) => {
   const governor = new HostGovernor(ctx.js, {
     maxInFlight: ctx.config.fleetHostMaxInFlight, intervalMs: ctx.config.fleetHostIntervalMs,
     holderId, logger: ctx.logger,
+    // Every server the connection was told of (itself included).
+    clusterServers: () => ctx.nc.info?.connect_urls?.length ?? 1,
   });
   const router = governedRouter(createEngineRouter(ctx, capturer, systemClock), governor);
   const worker = new FetchWorker({ ctx, router, newId, clock: systemClock, workerName: holderId,

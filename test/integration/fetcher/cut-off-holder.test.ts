@@ -18,6 +18,7 @@ import { normalizeScrapeOptions } from '../../../shared/src/domain/scrape-option
 import { loadConfig, type Config } from '../../../shared/src/infra/config.js';
 import { newId, systemClock } from '../../../shared/src/infra/ids.js';
 import { createLogger } from '../../../shared/src/infra/logger.js';
+import { NATS_CLIENT_DEFAULTS } from '../../../shared/src/infra/nats/connect.js';
 import { EventLog } from '../../../shared/src/infra/nats/event-log.js';
 import { ensureInfrastructure } from '../../../shared/src/infra/nats/infrastructure.js';
 import { PayloadStore } from '../../../shared/src/infra/nats/payloads.js';
@@ -121,7 +122,11 @@ describe('a fetcher cut off with its frozen nats-server', { timeout: 150_000 }, 
  * otherwise connected as connectNats does: cut off for as long as its server is.
  */
 async function pinnedContext(url: string, config: Config): Promise<ServiceContext> {
-  const nc = await connect({ servers: url, name: 'trawl-holder-fetcher', ignoreClusterUpdates: true, maxReconnectAttempts: -1, reconnectTimeWait: 500, pingInterval: 2_000, maxPingOut: 2 });
+  const nc = await connect({
+    servers: url, name: 'trawl-holder-fetcher', ignoreClusterUpdates: true, maxReconnectAttempts: -1,
+    reconnectTimeWait: NATS_CLIENT_DEFAULTS.reconnectTimeWaitMs, pingInterval: NATS_CLIENT_DEFAULTS.pingIntervalMs,
+    maxPingOut: NATS_CLIENT_DEFAULTS.maxPingOut, timeout: NATS_CLIENT_DEFAULTS.connectTimeoutMs,
+  });
   const jsm = await ensureInfrastructure(nc, { eventRetentionMs: config.eventRetentionMs, payloadTtlMs: config.payloadTtlMs, baselineTtlMs: config.baselineTtlMs, replicas: 3 });
   const js = nc.jetstream();
   let connected = true;

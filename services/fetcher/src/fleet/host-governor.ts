@@ -53,6 +53,8 @@ export interface HostGovernorOptions extends PaceLimits {
   /** A slot holder not heard from for this long is gone (default: slot-holders.ts). */
   holderTtlMs?: number;
   holderRenewMs?: number;
+  /** The cluster's servers as this process sees them (the holders bucket has a replica on each; slot-holders.ts). */
+  clusterServers?: () => number;
   logger?: Logger;
   now?: () => number;
 }
@@ -67,6 +69,7 @@ export class HostGovernor {
       holderId: opts.holderId, now: this.now,
       ...(opts.holderTtlMs ? { ttlMs: opts.holderTtlMs } : {}),
       ...(opts.holderRenewMs ? { renewMs: opts.holderRenewMs } : {}),
+      ...(opts.clusterServers ? { clusterServers: opts.clusterServers } : {}),
       ...(opts.logger ? { logger: opts.logger } : {}),
     });
   }

@@ -36,6 +36,17 @@ export const slotSubject = (host: string, slot: number): string =>
 
 const apiErrCode = (err: unknown): number | undefined => (err as { api_error?: { err_code?: number } })?.api_error?.err_code;
 
+/** nats-server's answer to a delete of a sequence the stream no longer has (JSSequenceNotFoundErrF). */
+const SEQUENCE_NOT_FOUND_ERR_CODE = 10043;
+/**
+ * A delete by sequence that found nothing: the slot was freed meanwhile (given back, taken
+ * over, or read from a copy that had not seen its delete). Not an error: before, it failed
+ * the page's handler, whose claim then kept the page's redelivery waiting 60 s for a
+ * fetcher that had handed the page back (the chaos drill's kill test).
+ */
+const isAlreadyDeleted = (err: unknown): boolean =>
+  isNoMessage(err) || apiErrCode(err) === SEQUENCE_NOT_FOUND_ERR_CODE || /sequence \d+ not found/i.test(String((err as Error)?.message));
+
 /** A publish nobody answered: no stream leader for the subject (yet). */
 const isNoResponders = (err: unknown): boolean => (err as { code?: string })?.code === '503' && apiErrCode(err) === undefined;
 
@@ -149,7 +160,7 @@ export class HostSlots {
   private async deleteSlot(slot: HeldSlot): Promise<void> {
     const jsm = await this.manager();
     await jsm.streams.deleteMessage(HOST_SLOTS_STREAM, slot.seq, false).catch((err) => {
-      if (!isNoMessage(err)) throw err; // already taken over
+      if (!isAlreadyDeleted(err)) throw err;
     });
   }
 

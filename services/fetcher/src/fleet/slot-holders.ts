@@ -7,9 +7,12 @@
 // alive, so doubt never frees a slot. A holder whose own renewals have not gone through for
 // most of the TTL asks for no slot: the others may already count it gone.
 // A missing key proves a holder gone only while the bucket's every server is in the cluster:
-// a holder cut off with its server (frozen, partitioned) cannot renew, and lives.
+// a holder cut off with its server (frozen, partitioned) cannot renew, and lives. So the
+// bucket has a replica on every server of the cluster (up to JetStream's 5), not only
+// NATS_REPLICAS of them: on 5 servers at R3 a holder cut off with one of the two servers
+// outside an R3 group would be judged gone while the group looked whole.
 import type { ClusterInfo, JetStreamClient, KV } from 'nats';
-import { openKv } from '../../../../shared/src/infra/nats/replicas.js';
+import { ensureStreamReplicas, logReplicas, MAX_NATS_REPLICAS } from '../../../../shared/src/infra/nats/replicas.js';
 import { madeOnce } from '../../../../shared/src/infra/made-once.js';
 
 export const SLOT_HOLDERS_BUCKET = 'trawl-host-slot-holders';
@@ -33,6 +36,11 @@ export interface SlotHoldersOptions {
   ttlMs?: number;
   renewMs?: number;
   now?: () => number;
+  /**
+   * How many servers the cluster has, as this process's connection sees them (the servers it
+   * was told of); the bucket gets a replica on each, up to 5. Absent: NATS_REPLICAS.
+   */
+  clusterServers?: () => number;
   /** After each renewal round (the slots retry their pending deletes then). */
   onBeat?: () => Promise<void>;
 }
@@ -63,6 +71,12 @@ export function groupWhole(cluster: ClusterInfo | undefined): boolean {
   return Boolean(cluster.leader) && (cluster.replicas ?? []).every((peer) => !peer.offline && peer.active / 1e6 < PEER_SILENT_MS);
 }
 
+/**
+ * The holders bucket's replicas: one on every server (so its group's view of who is in the
+ * cluster is the whole cluster's), never fewer than the log's, at most JetStream's ceiling.
+ */
+export const holderReplicas = (logFactor: number, servers: number): number => Math.min(MAX_NATS_REPLICAS, Math.max(logFactor, servers));
+
 const keyOf = (holderId: string): string => `h.${holderId.replace(/[^A-Za-z0-9\-_]/g, '_')}`;
 
 export class SlotHolders {
@@ -87,7 +101,7 @@ export class SlotHolders {
   /** Opens the bucket and renews this holder's key once, then every renewMs (idempotent). */
   start(): Promise<KV> {
     this.started ??= (async () => {
-      const kv = await openKv(this.js, SLOT_HOLDERS_BUCKET, { history: 1, ttl: this.ttlMs });
+      const kv = await this.openBucket();
       await this.beat(kv, true);
       this.timer = setInterval(() => { this.beating = this.beating.then(() => this.beat(kv, false)); }, this.opts.renewMs ?? SLOT_HOLDER_DEFAULTS.renewMs);
       this.timer.unref();
@@ -153,6 +167,20 @@ export class SlotHolders {
     })();
     this.wholeLook = { at: this.now(), whole };
     return whole;
+  }
+
+  /**
+   * Opens (creating when missing) the bucket at holderReplicas. An existing bucket is only
+   * ever scaled up: a process that sees fewer servers (one was down as it started, or an
+   * older version) does not take the others' replicas away.
+   */
+  private async openBucket(): Promise<KV> {
+    const replicas = holderReplicas(await logReplicas(this.js), this.opts.clusterServers?.() ?? 0);
+    const kv = await this.js.views.kv(SLOT_HOLDERS_BUCKET, { history: 1, ttl: this.ttlMs, replicas });
+    const jsm = await this.jsm();
+    const stream = `KV_${SLOT_HOLDERS_BUCKET}`;
+    if (((await jsm.streams.info(stream)).config.num_replicas || 1) < replicas) await ensureStreamReplicas(jsm, stream, replicas);
+    return kv;
   }
 
   /** Stops renewing and removes this holder's key (its slots are given back first). */

@@ -1,7 +1,8 @@
 // Pages whose own scripts misbehave, with scripts running (the default): a navigation away
 // that fails, subresources whose connections break or whose hosts do not resolve, and
-// scripts that take the content away after load. The page is the document the site sent;
-// only a failure of the requested document itself fails the capture.
+// scripts that take the content away (after load, or while the page is parsed). The page
+// is the document the site sent; only a failure of the requested document itself fails
+// the capture.
 // "nowhere.test" does not resolve (ENOTFOUND); "internal.test" resolves to 127.0.0.2,
 // which SSRF protection blocks (a site really listens there and must see no request).
 import assert from 'node:assert/strict';
@@ -55,6 +56,9 @@ before(async () => {
     '/document-write-after-load': page('', script(`addEventListener('load', () => setTimeout(() => { document.write('<p>ad</p>'); document.close(); }, 20))`)),
     '/adds-content': `<!doctype html><html><body><div id="app">Loading…</div>${script(`setTimeout(() => { document.getElementById('app').innerHTML = ${JSON.stringify(ARTICLE)}; }, 20)`)}</body></html>`,
     '/shrinks-on-click': page('', `<button id="tab" onclick="document.querySelector('article').remove()">Other tab</button>`),
+    // Replaced while the page is parsed (before DOMContentLoaded) by a notice of some length
+    // (over 200 characters, under half of the served text: the article twice).
+    '/replaced-while-parsed': page('', ARTICLE + script(`document.body.innerHTML = ${JSON.stringify(`<div id="app"><p>${'This site works best with the latest version of your browser. '.repeat(4)}</p></div>`)}`)),
   });
   // These routes name ports known only once their servers listen.
   for (const [path, html] of Object.entries(ROUTE_TEMPLATES)) {
@@ -155,7 +159,7 @@ describe('subresources that fail never fail the page', () => {
   });
 });
 
-describe('scripts that take the content away after load', () => {
+describe('scripts that take the content away (after load, or while the page is parsed)', () => {
   test('a script that replaces the body: the DOMContentLoaded snapshot stands, and says so', async () => {
     const result = await capturer.capture(site.url('/wipes-body'), opts({ waitFor: 300 }), ctx());
     assertArticle(result.html);
@@ -167,6 +171,12 @@ describe('scripts that take the content away after load', () => {
     const result = await capturer.capture(site.url('/document-write-after-load'), opts({ waitFor: 300 }), ctx());
     assertArticle(result.html);
     assert.equal(result.domSnapshot, 'domcontentloaded');
+  });
+
+  test('a script that replaces the body while the page is parsed with a notice: the document as served stands, and says so', async () => {
+    const result = await capturer.capture(site.url('/replaced-while-parsed'), opts(), ctx());
+    assertArticle(result.html);
+    assert.equal(result.domSnapshot, 'served');
   });
 
   test('content added after load is kept: the settled DOM stands', async () => {

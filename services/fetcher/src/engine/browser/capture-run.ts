@@ -8,7 +8,7 @@ import { NetworkError, PageTimeoutError, UrlNotAllowedError } from '../../../../
 import type { ResolvedScrapeOptions } from '../../../../../shared/src/domain/scrape-options.js';
 import { runActions } from './actions.js';
 import { captureError, Deadline, isClosed, isTimeout, navigationError, selectorError, shortMessage } from './failures.js';
-import { CONTENT_MIN_CHARS, preferSnapshot, type DomSnapshots } from './dom-snapshot.js';
+import { CONTENT_MIN_CHARS, preferServed, preferSnapshot, SERVED_CHECK_MAX_CHARS, type DomSnapshots } from './dom-snapshot.js';
 import type { AbortedNavigation, PageInterceptor } from './page-interceptor.js';
 import type { SettleWatch } from './settle-watch.js';
 import { ACTION_SCREENSHOT_DEFAULTS, takeScreenshot, type CapturedScreenshot, type ShotRequest } from './screenshots.js';
@@ -182,11 +182,12 @@ export class CaptureRun {
         return html;
       }
     }
-    if (counts && counts.settledChars < CONTENT_MIN_CHARS && (!deliberate || interceptor.requested.length > 0)) {
+    if (counts && counts.settledChars < SERVED_CHECK_MAX_CHARS && (!deliberate || interceptor.requested.length > 0)) {
       // Scripts lost the content before DOMContentLoaded (a navigation away stops the
-      // parser when it starts): the document as served stands in when it has content.
+      // parser when it starts; a script replaced the body while it was parsed): the
+      // document as served stands in when it has content and the page kept little of it.
       const served = await this.servedDocument();
-      if (served && served.chars >= CONTENT_MIN_CHARS) {
+      if (served && preferServed(counts.settledChars, served.chars)) {
         const lastRequested = interceptor.requested.at(-1);
         if (this.fallbacks.aborted.length === 0 && lastRequested) {
           // A navigation that never reached the network (an external scheme: mailto:, intent:...).
@@ -195,7 +196,8 @@ export class CaptureRun {
         this.fallbacks.domSnapshot = 'served';
         return served.html;
       }
-      if (interceptor.firstError) throw interceptor.firstError; // a redirect stub: the page is the target that failed
+      // A redirect stub: the page is the target that failed.
+      if (counts.settledChars < CONTENT_MIN_CHARS && interceptor.firstError) throw interceptor.firstError;
     }
     return counts?.html ?? this.content();
   }

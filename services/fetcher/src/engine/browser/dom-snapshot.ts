@@ -11,6 +11,12 @@ import type { Page } from 'playwright-core';
 export const CONTENT_MIN_CHARS = 200;
 /** The settled DOM lost the content when it keeps less than this share of the snapshot's text. */
 export const LOST_TEXT_RATIO = 0.5;
+/**
+ * A settled DOM with less text than this may have lost the served document's content before
+ * DOMContentLoaded (a script that replaced the body with a notice or a splash while the page
+ * was parsed): the document as served is parsed and compared. Above it, no page is parsed twice.
+ */
+export const SERVED_CHECK_MAX_CHARS = 1000;
 
 /**
  * Runs in the page: characters of text in a document's body, as the transformer sees them
@@ -118,6 +124,15 @@ export class DomSnapshots {
       return { chars: (${countText.toString()})(doc), html: (${serialize.toString()})(doc) };
     })()`).then((r) => r as { chars: number; html: string }, () => undefined);
   }
+}
+
+/**
+ * Whether the document as served should stand for the page: the settled document has no
+ * content of its own, or lost most of the served document's text (which counts the
+ * <noscript> content a reader without scripts gets: DOMParser parses it as markup).
+ */
+export function preferServed(settledChars: number, servedChars: number): boolean {
+  return servedChars >= CONTENT_MIN_CHARS && (settledChars < CONTENT_MIN_CHARS || settledChars < servedChars * LOST_TEXT_RATIO);
 }
 
 /** Whether the snapshot should stand for the page: the settled document lost most of its text. */

@@ -1,8 +1,8 @@
 // Pages whose served HTML holds the content but whose scripts, running in Chromium, lose it
-// (docs/api.md "Page outcome", docs/architecture.md "Pages whose scripts misbehave"): the
-// result is the content the server sent, and `metadata.domSnapshot` says which earlier DOM
-// it was read from. A real app shell (nothing served, nothing rendered) still fails
-// PAGE_EMPTY, and a page whose scripts add the content keeps the render.
+// (docs/api.md "Scripts that lose the content", docs/architecture.md "Pages whose scripts
+// misbehave"): the result is the content the server sent, and `metadata.domSnapshot` says
+// which earlier DOM it was read from. A real app shell (nothing served, nothing rendered)
+// still fails PAGE_EMPTY, and a page whose scripts add the content keeps the render.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startSite, type TestSite } from '../support/site.js';

@@ -206,23 +206,30 @@ function markedCopy(body: Element): Element {
 const MIN_CONTENT_TEXT = 100;
 /**
  * Hidden content is shown only when it is a page's worth: a page that hides a few lines
- * (a "secret" paragraph, a no-JS notice) keeps them hidden.
+ * (a "secret" paragraph, a no-JS notice) keeps them hidden. A page that shows no text at
+ * all has nothing else to give: there it is shown from MIN_REVEALED_ON_BLANK_TEXT (a short
+ * forum topic in <noscript>); the page outcome still calls a shell whose <noscript> only
+ * asks for JavaScript empty (services/transformer/src/outcome).
  */
 const MIN_REVEALED_TEXT = 500;
+const MIN_REVEALED_ON_BLANK_TEXT = 200;
 
 /**
  * The content, or when it came out empty or tiny (under MIN_CONTENT_TEXT), the first
  * fallback that has that much text (the longest when none has): the body without site
  * chrome (a page the extractor misread), then the page with what scripts would reveal (a
  * forum's crawler view in <noscript>, an anti-flicker hidden wrapper), when that is at
- * least MIN_REVEALED_TEXT. The step taken is
- * recorded in metadata.extractionFallbacks ("empty main content: <name>"). A fallback that
+ * least MIN_REVEALED_TEXT (MIN_REVEALED_ON_BLANK_TEXT when the page shows no text).
+ * The step taken is recorded in metadata.extractionFallbacks ("empty main content: <name>"). A fallback that
  * throws is skipped.
  */
 function nonEmpty(root: Element, candidates: ReadonlyArray<Candidate<Element> & { hidden?: boolean }>, fallbacks: string[]): Element {
   let best = root;
   let bestLength = textLength(root);
   if (bestLength >= MIN_CONTENT_TEXT) return root;
+  // The text the page shows: its body's, when a candidate reads it (the main content may hold
+  // only the title the extraction put over it).
+  let shown = candidates.some((c) => !c.hidden) ? 0 : bestLength;
   let taken: string | undefined;
   for (const candidate of candidates) {
     let el: Element;
@@ -233,7 +240,8 @@ function nonEmpty(root: Element, candidates: ReadonlyArray<Candidate<Element> & 
       continue;
     }
     const length = textLength(el);
-    if (candidate.hidden && length < MIN_REVEALED_TEXT) continue;
+    if (!candidate.hidden) shown = Math.max(shown, length);
+    if (candidate.hidden && length < (shown === 0 ? MIN_REVEALED_ON_BLANK_TEXT : MIN_REVEALED_TEXT)) continue;
     if (length > bestLength) {
       best = el;
       bestLength = length;

@@ -1,7 +1,8 @@
 // Pages whose served HTML holds the content but whose scripts, running in Chromium, lose it
 // (docs/api.md "Scripts that lose the content", docs/architecture.md "Pages whose scripts
 // misbehave"): the result is the content the server sent, and `metadata.domSnapshot` says
-// which earlier DOM it was read from. A real app shell (nothing served, nothing rendered)
+// which earlier DOM it was read from; content served only in <noscript> is read even when
+// short. A real app shell (nothing served but, at most, a notice asking for JavaScript)
 // still fails PAGE_EMPTY, and a page whose scripts add the content keeps the render.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -25,6 +26,14 @@ const ROUTES: Record<string, string> = {
   '/replaced-while-parsed': page('Replaced', `<main>${TOPIC}</main><script>document.body.innerHTML = ${JSON.stringify(NOTICE)};</script>`),
   // The body cleared once the page has loaded (a client re-render whose API calls failed).
   '/cleared-after-load': page('Cleared', `<main>${TOPIC}</main><script>addEventListener('load', () => setTimeout(() => { document.body.innerHTML = '<div id="root"></div>'; }, 20));</script>`),
+  // A short topic served only in <noscript> under a splash whose app never boots.
+  '/short-topic': page('Does the coordinator need a hub? - Forum', `<section id="d-splash"><div class="preloader-image"></div></section>`
+    + `<noscript><div id="main-outlet" role="main"><h1>Does the coordinator need a hub?</h1><p>My USB coordinator drops off after a day. Does it need a powered hub?</p>`
+    + `<p>Yes: use a short extension cable and a powered hub, away from the USB 3 ports. Mine has run for months since.</p></div>`
+    + `<p>Powered by Discourse, best viewed with JavaScript enabled</p></noscript><script src="/assets/missing-app.js"></script>`),
+  // An app shell whose <noscript> only asks for JavaScript, at length.
+  '/shell-with-notice': page('Plan your trip', `<noscript><h2>JavaScript is required</h2><p>This website requires JavaScript to work properly. Please enable JavaScript in your browser settings and reload the page.</p>`
+    + `<p>If you need help, see our guide to enabling JavaScript in Chrome, Firefox, Safari and Edge. Without JavaScript, our trip planner cannot load.</p></noscript><div id="root"></div><script src="/missing-bundle.js"></script>`),
   // A real app shell: nothing served, nothing rendered (its bundle is missing).
   '/app-shell': page('App', `<div id="root"></div><script src="/missing-bundle.js"></script>`),
   // A page whose scripts add the content: the render is the content.
@@ -75,6 +84,21 @@ describe('pages whose scripts lose the content the server sent (engine browser)'
     assert.equal(job.status, 'FAILED', JSON.stringify(job));
     assert.equal(job.error.code, 'PAGE_EMPTY');
     assert.ok(job.error.evidence.includes('spa: element #root'), job.error.evidence.join(' · '));
+  });
+
+  test('a short topic served only in <noscript> under a splash: the topic, not its title alone', async () => {
+    const job = await scrape('/short-topic');
+    assert.equal(job.status, 'COMPLETED', JSON.stringify(job.error));
+    assert.equal(job.metadata.pageOutcome, 'ok');
+    assert.match(job.markdown, /Does it need a powered hub\?/);
+    assert.match(job.markdown, /use a short extension cable and a powered hub/);
+  });
+
+  test('an app shell whose <noscript> only asks for JavaScript is empty: PAGE_EMPTY, saying so', async () => {
+    const job = await scrape('/shell-with-notice');
+    assert.equal(job.status, 'FAILED', JSON.stringify(job));
+    assert.equal(job.error.code, 'PAGE_EMPTY');
+    assert.ok(job.error.evidence.some((e: string) => e.startsWith('<noscript> only asks for JavaScript')), job.error.evidence.join(' · '));
   });
 
   test('a page whose scripts add the content keeps the render', async () => {

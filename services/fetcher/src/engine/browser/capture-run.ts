@@ -123,7 +123,7 @@ export class CaptureRun {
     const consent = !this.downloaded && this.options.consent ? await answerConsent(this.page, this.options.consent) : undefined;
     await this.waitFor();
     await runActions(this.options.actions, { page: this.page, deadline: this.deadline, screenshot: () => this.shoot('action') });
-    const html = await this.finalHtml();
+    const html = await this.finalHtml(consent?.result === 'rejected' || consent?.result === 'accepted');
     const rendered = performance.now();
     if (this.options.screenshot) await this.shoot('final');
     const response = this.mainResponse;
@@ -149,9 +149,11 @@ export class CaptureRun {
   /**
    * The DOM to return: the settled one, unless a navigation away replaced or cut it short
    * (then the document as served, when it has content), or scripts lost most of its text
-   * (then the DOMContentLoaded snapshot).
+   * (then the DOMContentLoaded snapshot, or the document as served when it was lost before
+   * that). Not after actions, a waitFor selector or a consent dialog answered: the state
+   * they lead to is the one asked for.
    */
-  private async finalHtml(): Promise<string> {
+  private async finalHtml(consentAnswered: boolean): Promise<string> {
     const guards = this.guards;
     if (!guards || this.downloaded) {
       this.assertMainDocumentAllowed();
@@ -173,8 +175,8 @@ export class CaptureRun {
     this.fallbacks.aborted = interceptor.abortedNavigations;
     // One evaluate reads the counts and the settled DOM; page.content() only when it failed.
     const counts = await snapshots.countsAndHtml().catch(() => undefined);
-    // Actions and a waitFor selector ask for the later state on purpose: it stands.
-    const deliberate = this.options.actions.length > 0 || typeof this.options.waitFor === 'string';
+    // Actions, a waitFor selector and a consent dialog answered ask for the later state on purpose: it stands.
+    const deliberate = consentAnswered || this.options.actions.length > 0 || typeof this.options.waitFor === 'string';
     if (counts && !deliberate && preferSnapshot(counts)) {
       const html = await snapshots.html().catch(() => undefined);
       if (html) {

@@ -54,6 +54,8 @@ before(async () => {
     '/subresource-unresolvable': page(`<script src="https://nowhere.test/app.js"></script>`, `<img src="http://nowhere.test/a.png"><iframe src="https://nowhere.test/frame"></iframe>${script(`fetch('https://other.nowhere.test/api').catch(() => undefined)`)}`),
     '/wipes-body': page('', script(`addEventListener('load', () => setTimeout(() => { document.body.innerHTML = '<p>Something went wrong.</p>'; }, 20))`)),
     '/document-write-after-load': page('', script(`addEventListener('load', () => setTimeout(() => { document.write('<p>ad</p>'); document.close(); }, 20))`)),
+    // An app that renders into an open shadow root, with a shorter fallback in <noscript>.
+    '/shadow-app': `<!doctype html><html><head><title>App</title></head><body><app-root></app-root><noscript><p>${'A reader without scripts gets this short summary of the page. '.repeat(4)}</p></noscript>${script(`customElements.define('app-root', class extends HTMLElement { connectedCallback() { this.attachShadow({ mode: 'open' }).innerHTML = ${JSON.stringify(ARTICLE)}; } })`)}</body></html>`,
     '/adds-content': `<!doctype html><html><body><div id="app">Loading…</div>${script(`setTimeout(() => { document.getElementById('app').innerHTML = ${JSON.stringify(ARTICLE)}; }, 20)`)}</body></html>`,
     '/shrinks-on-click': page('', `<button id="tab" onclick="document.querySelector('article').remove()">Other tab</button>`),
     // Replaced while the page is parsed (before DOMContentLoaded) by a notice of some length
@@ -181,6 +183,12 @@ describe('scripts that take the content away (after load, or while the page is p
 
   test('content added after load is kept: the settled DOM stands', async () => {
     const result = await capturer.capture(site.url('/adds-content'), opts({ waitFor: 300 }), ctx());
+    assertArticle(result.html);
+    assert.equal(result.domSnapshot, undefined);
+  });
+
+  test('content an app renders into an open shadow root counts: the render stands, not the <noscript> fallback as served', async () => {
+    const result = await capturer.capture(site.url('/shadow-app'), opts(), ctx());
     assertArticle(result.html);
     assert.equal(result.domSnapshot, undefined);
   });

@@ -20,18 +20,27 @@ export const SERVED_CHECK_MAX_CHARS = 1000;
 
 /**
  * Runs in the page: characters of text in a document's body, as the transformer sees them
- * (text nodes outside script, style, noscript and template, trimmed; CSS visibility does not
- * matter). Taken by an init script in the main frame's first DOMContentLoaded listener, so no
- * page listener changes the document first; only the count crosses to Node.
+ * (text nodes outside script, style, noscript and template, trimmed, open shadow roots
+ * included: serialize() keeps them; CSS visibility does not matter). Taken by an init script
+ * in the main frame's first DOMContentLoaded listener, so no page listener changes the
+ * document first; only the count crosses to Node.
  */
 function countText(doc: Document): number {
   const skip = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE']);
   let chars = 0;
   if (!doc.body) return 0;
-  const walker = doc.createTreeWalker(doc.body, NodeFilter.SHOW_TEXT, {
-    acceptNode: (node) => (skip.has(node.parentNode?.nodeName ?? '') ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT),
-  });
-  while (walker.nextNode()) chars += (walker.currentNode.nodeValue ?? '').trim().length;
+  const scopes: Array<Element | ShadowRoot> = [doc.body];
+  while (scopes.length > 0) {
+    const walker = doc.createTreeWalker(scopes.pop()!, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (node.nodeType === 1) {
+        const shadow = (node as Element).shadowRoot;
+        if (shadow) scopes.push(shadow);
+      } else if (!skip.has(node.parentNode?.nodeName ?? '')) {
+        chars += (node.nodeValue ?? '').trim().length;
+      }
+    }
+  }
   return chars;
 }
 

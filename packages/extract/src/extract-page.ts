@@ -221,9 +221,9 @@ const MIN_REVEALED_ON_BLANK_TEXT = 200;
  * fallback that has that much text (the longest when none has): the body without site
  * chrome (a page the extractor misread), then the page with what scripts would reveal (a
  * forum's crawler view in <noscript>, an anti-flicker hidden wrapper), when that is at
- * least MIN_REVEALED_TEXT (MIN_REVEALED_ON_BLANK_TEXT when the page shows no text).
- * The step taken is recorded in metadata.extractionFallbacks ("empty main content: <name>"). A fallback that
- * throws is skipped.
+ * least MIN_REVEALED_TEXT (MIN_REVEALED_ON_BLANK_TEXT when the page shows no text). The
+ * step taken is recorded in metadata.extractionFallbacks ("empty main content: <name>"). A
+ * fallback that throws is skipped.
  */
 function nonEmpty(root: Element, candidates: ReadonlyArray<Candidate<Element> & { hidden?: boolean }>, fallbacks: string[], input: ExtractInput, base: URL): Element {
   let best = root;

@@ -212,7 +212,7 @@ const empty: Rule = (s, e) => {
 
 /** <noscript> text besides its sentences about JavaScript (all of it when longer than its sample). */
 function noscriptContentChars(s: PageSignals): number {
-  if (s.noscriptTextLength < NOSCRIPT_CONTENT_CHARS || s.noscriptText.length >= NOSCRIPT_SAMPLE) return s.noscriptTextLength;
+  if (s.noscriptTextLength < NOSCRIPT_CONTENT_CHARS || s.noscriptTextLength > NOSCRIPT_SAMPLE) return s.noscriptTextLength;
   return s.noscriptText.split(/(?<=[.!?])\s+/).filter((sentence) => !ABOUT_JAVASCRIPT.test(sentence)).join(' ').length;
 }
 

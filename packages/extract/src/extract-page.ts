@@ -170,7 +170,7 @@ function contentRoot(document: Document, base: URL, input: ExtractInput, title: 
   const { includeTags, excludeTags, onlyMainContent } = input.options;
   prepare(document, base, excludeTags, false, onlyMainContent && title.pageType === 'product');
   if (includeTags.length > 0) return collectIncluded(document, includeTags);
-  if (!onlyMainContent) return nonEmpty(document.body, [{ name: 'page body with hidden content revealed', run: () => freshDocument(input, base, true).body, hidden: true }], fallbacks);
+  if (!onlyMainContent) return nonEmpty(document.body, [{ name: 'page body with hidden content revealed', run: () => freshDocument(input, base, true).body, hidden: true }], fallbacks, input, base);
   const model = hooks.blockModel === undefined ? SHIPPED_BLOCK_MODEL : hooks.blockModel;
   const full = hooks.onBlocks || (model && MODEL_PAGE_TYPES.has(title.pageType)) ? markedCopy(document.body) : undefined;
   const root = firstWorking(
@@ -189,6 +189,8 @@ function contentRoot(document: Document, base: URL, input: ExtractInput, title: 
       { name: 'page body with hidden content revealed, without site chrome', run: () => chromeless(freshDocument(input, base, true).body), hidden: true },
     ],
     fallbacks,
+    input,
+    base,
   );
   return full ? classifiedContent(full, chosen, title.pageType, MODEL_PAGE_TYPES.has(title.pageType) ? model : null, hooks.onBlocks) : chosen;
 }
@@ -206,23 +208,32 @@ function markedCopy(body: Element): Element {
 const MIN_CONTENT_TEXT = 100;
 /**
  * Hidden content is shown only when it is a page's worth: a page that hides a few lines
- * (a "secret" paragraph, a no-JS notice) keeps them hidden.
+ * (a "secret" paragraph, a no-JS notice) keeps them hidden. A page that shows no text at
+ * all has nothing else to give: there it is shown from MIN_REVEALED_ON_BLANK_TEXT (a short
+ * forum topic in <noscript>); the page outcome still calls a shell whose <noscript> only
+ * asks for JavaScript empty (services/transformer/src/outcome).
  */
 const MIN_REVEALED_TEXT = 500;
+const MIN_REVEALED_ON_BLANK_TEXT = 200;
 
 /**
  * The content, or when it came out empty or tiny (under MIN_CONTENT_TEXT), the first
  * fallback that has that much text (the longest when none has): the body without site
  * chrome (a page the extractor misread), then the page with what scripts would reveal (a
  * forum's crawler view in <noscript>, an anti-flicker hidden wrapper), when that is at
- * least MIN_REVEALED_TEXT. The step taken is
- * recorded in metadata.extractionFallbacks ("empty main content: <name>"). A fallback that
- * throws is skipped.
+ * least MIN_REVEALED_TEXT (MIN_REVEALED_ON_BLANK_TEXT when the page shows no text). The
+ * step taken is recorded in metadata.extractionFallbacks ("empty main content: <name>"). A
+ * fallback that throws is skipped.
  */
-function nonEmpty(root: Element, candidates: ReadonlyArray<Candidate<Element> & { hidden?: boolean }>, fallbacks: string[]): Element {
+function nonEmpty(root: Element, candidates: ReadonlyArray<Candidate<Element> & { hidden?: boolean }>, fallbacks: string[], input: ExtractInput, base: URL): Element {
   let best = root;
   let bestLength = textLength(root);
   if (bestLength >= MIN_CONTENT_TEXT) return root;
+  // Whether the page shows no text at all, read (once, and only for hidden content under
+  // MIN_REVEALED_TEXT) from a fresh body: the main content may hold only the title the
+  // extraction put over it, and Readability has cut the document.
+  let blank: boolean | undefined;
+  const showsNothing = (): boolean => (blank ??= textLength(freshBody(input, base)) === 0);
   let taken: string | undefined;
   for (const candidate of candidates) {
     let el: Element;
@@ -233,7 +244,7 @@ function nonEmpty(root: Element, candidates: ReadonlyArray<Candidate<Element> & 
       continue;
     }
     const length = textLength(el);
-    if (candidate.hidden && length < MIN_REVEALED_TEXT) continue;
+    if (candidate.hidden && length < MIN_REVEALED_TEXT && (length < MIN_REVEALED_ON_BLANK_TEXT || !showsNothing())) continue;
     if (length > bestLength) {
       best = el;
       bestLength = length;

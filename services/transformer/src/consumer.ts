@@ -207,8 +207,13 @@ export class TransformConsumer {
         result,
         // The engine that served the page rides once, in the result's metadata (scrape,
         // crawl and batch results alike); the scrape read model shows it in the timings too.
-        // What the consent option did rides along the same way (page_fetched.consent).
-        metadata: { ...content.metadata, engine: engineUsed(event.data), ...(event.data.consent ? { consent: event.data.consent } : {}) },
+        // What the consent option did rides along the same way (page_fetched.consent), and
+        // so does the DOM the browser gave when scripts lost the page's content (domSnapshot).
+        metadata: {
+          ...content.metadata, engine: engineUsed(event.data),
+          ...(event.data.domSnapshot ? { domSnapshot: event.data.domSnapshot } : {}),
+          ...(event.data.consent ? { consent: event.data.consent } : {}),
+        },
         links: content.links.slice(0, MAX_EVENT_LINKS),
         ...completionTail(event, requested, observed, now, transformMs),
       }, { eventId: newId(), now }),

@@ -17,6 +17,10 @@ const ONETRUST = `<!doctype html><html><head><title>Walled</title></head><body>$
   document.getElementById('onetrust-reject-all-handler').addEventListener('click', () => answer('rejected'));
   document.getElementById('onetrust-accept-btn-handler').addEventListener('click', () => answer('accepted'));
 </script></body></html>`;
+/** A server-rendered wall with its whole policy text (more than twice the article's): answering it takes most of the page's text away, on purpose. */
+const POLICY = `<p>${'We and our 812 partners store and access information on your device for personalised ads and content, measurement and audience research. '.repeat(6)}</p>`;
+const LONG_WALL = ONETRUST.replace('<p>We value your privacy</p>', `<p>We value your privacy</p>${POLICY}`)
+  .replace('<p>Behind the wall.</p>', `<p>${'Behind the wall, the article itself. '.repeat(8)}</p>`);
 const USERCENTRICS = `<!doctype html><html><head><title>Walled</title></head><body>${ARTICLE}<div id="usercentrics-root"></div>
 <script>
   const root = document.getElementById('usercentrics-root').attachShadow({ mode: 'open' });
@@ -30,7 +34,7 @@ describe('consent option', () => {
   let site: TestSite;
   let capturer: PageCapturer;
   before(async () => {
-    site = await startSite({ '/onetrust': ONETRUST, '/usercentrics': USERCENTRICS });
+    site = await startSite({ '/onetrust': ONETRUST, '/usercentrics': USERCENTRICS, '/long-wall': LONG_WALL });
     capturer = await startCapturer();
   });
   after(async () => {
@@ -50,6 +54,13 @@ describe('consent option', () => {
     const untouched = (await capturer.capture(site.url('/onetrust'), opts(), ctx())).html;
     assert.match(untouched, /onetrust-banner-sdk/);
     assert.doesNotMatch(untouched, /data-consent/);
+  });
+
+  test('a wall answered takes most of the text away on purpose: the page after the answer stands, not an earlier DOM', async () => {
+    const result = await capturer.capture(site.url('/long-wall'), opts({ consent: 'reject' }), ctx());
+    assert.match(result.html, /data-consent="rejected"/);
+    assert.doesNotMatch(result.html, /812 partners/);
+    assert.equal(result.domSnapshot, undefined);
   });
 
   test('Usercentrics\' buttons are found in its shadow root', async () => {

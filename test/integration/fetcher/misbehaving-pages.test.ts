@@ -1,7 +1,8 @@
 // Pages whose own scripts misbehave, with scripts running (the default): a navigation away
 // that fails, subresources whose connections break or whose hosts do not resolve, and
-// scripts that take the content away after load. The page is the document the site sent;
-// only a failure of the requested document itself fails the capture.
+// scripts that take the content away (after load, or while the page is parsed). The page
+// is the document the site sent; only a failure of the requested document itself fails
+// the capture.
 // "nowhere.test" does not resolve (ENOTFOUND); "internal.test" resolves to 127.0.0.2,
 // which SSRF protection blocks (a site really listens there and must see no request).
 import assert from 'node:assert/strict';
@@ -53,8 +54,13 @@ before(async () => {
     '/subresource-unresolvable': page(`<script src="https://nowhere.test/app.js"></script>`, `<img src="http://nowhere.test/a.png"><iframe src="https://nowhere.test/frame"></iframe>${script(`fetch('https://other.nowhere.test/api').catch(() => undefined)`)}`),
     '/wipes-body': page('', script(`addEventListener('load', () => setTimeout(() => { document.body.innerHTML = '<p>Something went wrong.</p>'; }, 20))`)),
     '/document-write-after-load': page('', script(`addEventListener('load', () => setTimeout(() => { document.write('<p>ad</p>'); document.close(); }, 20))`)),
+    // An app that renders into an open shadow root, with a shorter fallback in <noscript>.
+    '/shadow-app': `<!doctype html><html><head><title>App</title></head><body><app-root></app-root><noscript><p>${'A reader without scripts gets this short summary of the page. '.repeat(4)}</p></noscript>${script(`customElements.define('app-root', class extends HTMLElement { connectedCallback() { this.attachShadow({ mode: 'open' }).innerHTML = ${JSON.stringify(ARTICLE)}; } })`)}</body></html>`,
     '/adds-content': `<!doctype html><html><body><div id="app">Loading…</div>${script(`setTimeout(() => { document.getElementById('app').innerHTML = ${JSON.stringify(ARTICLE)}; }, 20)`)}</body></html>`,
     '/shrinks-on-click': page('', `<button id="tab" onclick="document.querySelector('article').remove()">Other tab</button>`),
+    // Replaced while the page is parsed (before DOMContentLoaded) by a notice of some length
+    // (over 200 characters, under half of the served text: the article twice).
+    '/replaced-while-parsed': page('', ARTICLE + script(`document.body.innerHTML = ${JSON.stringify(`<div id="app"><p>${'This site works best with the latest version of your browser. '.repeat(4)}</p></div>`)}`)),
   });
   // These routes name ports known only once their servers listen.
   for (const [path, html] of Object.entries(ROUTE_TEMPLATES)) {
@@ -155,7 +161,7 @@ describe('subresources that fail never fail the page', () => {
   });
 });
 
-describe('scripts that take the content away after load', () => {
+describe('scripts that take the content away (after load, or while the page is parsed)', () => {
   test('a script that replaces the body: the DOMContentLoaded snapshot stands, and says so', async () => {
     const result = await capturer.capture(site.url('/wipes-body'), opts({ waitFor: 300 }), ctx());
     assertArticle(result.html);
@@ -169,8 +175,20 @@ describe('scripts that take the content away after load', () => {
     assert.equal(result.domSnapshot, 'domcontentloaded');
   });
 
+  test('a script that replaces the body while the page is parsed with a notice: the document as served stands, and says so', async () => {
+    const result = await capturer.capture(site.url('/replaced-while-parsed'), opts(), ctx());
+    assertArticle(result.html);
+    assert.equal(result.domSnapshot, 'served');
+  });
+
   test('content added after load is kept: the settled DOM stands', async () => {
     const result = await capturer.capture(site.url('/adds-content'), opts({ waitFor: 300 }), ctx());
+    assertArticle(result.html);
+    assert.equal(result.domSnapshot, undefined);
+  });
+
+  test('content an app renders into an open shadow root counts: the render stands, not the <noscript> fallback as served', async () => {
+    const result = await capturer.capture(site.url('/shadow-app'), opts(), ctx());
     assertArticle(result.html);
     assert.equal(result.domSnapshot, undefined);
   });

@@ -70,6 +70,21 @@ describe('page outcome on the fixture corpus', () => {
     assert.equal(meta.pageOutcome, 'empty');
     assert.ok(meta.pageOutcomeEvidence!.includes('discourse: element #d-splash'), meta.pageOutcomeEvidence!.join(' · '));
   });
+
+  test('given a forum topic served only in <noscript> (shorter than a page), then it is content: ok, with the posts in the markdown', () => {
+    const page = corpus.find((p) => p.file === 'ok/forum-short-topic-in-noscript.html')!;
+    const out = transformPage({ html: page.html, url: page.url, options: normalizeScrapeOptions({ formats: ['markdown'] }), statusCode: 200 });
+    assert.equal(out.metadata.pageOutcome, 'ok', out.metadata.pageOutcomeEvidence!.join(' · '));
+    assert.match(out.markdown!, /Does it need a powered hub\?/);
+    assert.match(out.markdown!, /use a short extension cable and a powered hub/);
+  });
+
+  test('given an app shell whose <noscript> only asks for JavaScript (however long), then it is empty, and says so', () => {
+    const page = corpus.find((p) => p.file === 'empty/app-shell-noscript-notice.html')!;
+    const meta = classify(page);
+    assert.equal(meta.pageOutcome, 'empty');
+    assert.ok(meta.pageOutcomeEvidence!.some((e) => e.startsWith('<noscript> only asks for JavaScript: "JavaScript is required')), meta.pageOutcomeEvidence!.join(' · '));
+  });
 });
 
 describe('page outcome vocabulary', () => {

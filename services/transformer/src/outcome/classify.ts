@@ -4,7 +4,7 @@
 // vendors inject their sensors into ordinary pages, and articles use the same words. Only
 // Cloudflare's `cf-mitigated: challenge` and AWS WAF's `x-amzn-waf-action` decide alone.
 import { MAX_EVIDENCE, type PageOutcome, type PageOutcomeVerdict } from '../../../../shared/src/domain/page-outcome/outcome.js';
-import type { MarkerHit, PageSignals } from './signals.js';
+import { NOSCRIPT_SAMPLE, type MarkerHit, type PageSignals } from './signals.js';
 
 /**
  * A page is thin when its main text is under THIN_MAIN_CHARS and all its text (chrome
@@ -26,8 +26,13 @@ const PAYWALL_MAIN_CHARS = 1200;
  */
 const EMPTY_CHARS = 1;
 const LOADING_ONLY = /^(loading|please wait|laden|wird geladen|chargement|cargando|caricamento)\W*$/i;
-/** <noscript> text from this length on is content served to readers without scripts. */
+/**
+ * <noscript> text from this length on, besides its sentences about JavaScript, is content
+ * served to readers without scripts; an app shell's "this site needs JavaScript, enable it
+ * in your settings…" notice is not, however long.
+ */
 const NOSCRIPT_CONTENT_CHARS = 200;
+const ABOUT_JAVASCRIPT = /\bjava ?script\b/i;
 /** An error page with a site's full chrome still has little main text. */
 const SOFT_404_MAIN_CHARS = 1000;
 const SOFT_404_PAGE_CHARS = 4000;
@@ -194,12 +199,22 @@ const empty: Rule = (s, e) => {
   const jsOnly = words.length < 200 && /\b(enable|turn on|requires?) javascript\b/i.test(words) && (s.mainTextLength ?? 0) < 200;
   const loadingOnly = LOADING_ONLY.test(words);
   // A page that serves its content in <noscript> (for readers without scripts) is not a shell.
-  if (s.noscriptTextLength >= NOSCRIPT_CONTENT_CHARS) return undefined;
+  const noscript = noscriptContentChars(s);
+  if (noscript >= NOSCRIPT_CONTENT_CHARS) return undefined;
   if ((s.textLength < EMPTY_CHARS && s.media < 2) || jsOnly || loadingOnly) {
-    return e.verdict('empty', [...(jsOnly || loadingOnly ? [`says only "${words.slice(0, 80)}"`] : []), ...e.vendorFacts('spa-root'), `media elements: ${s.media}`]);
+    return e.verdict('empty', [
+      ...(jsOnly || loadingOnly ? [`says only "${words.slice(0, 80)}"`] : []), ...e.vendorFacts('spa-root'), `media elements: ${s.media}`,
+      ...(s.noscriptTextLength >= NOSCRIPT_CONTENT_CHARS ? [`<noscript> only asks for JavaScript: "${s.noscriptText.slice(0, 80)}"`] : []),
+    ]);
   }
   return undefined;
 };
+
+/** <noscript> text besides its sentences about JavaScript (all of it when longer than its sample). */
+function noscriptContentChars(s: PageSignals): number {
+  if (s.noscriptTextLength < NOSCRIPT_CONTENT_CHARS || s.noscriptTextLength > NOSCRIPT_SAMPLE) return s.noscriptTextLength;
+  return s.noscriptText.split(/(?<=[.!?])\s+/).filter((sentence) => !ABOUT_JAVASCRIPT.test(sentence)).join(' ').length;
+}
 
 /** Collects the evidence: the facts each verdict lists, then status, headers and text sizes. */
 class Evidence {

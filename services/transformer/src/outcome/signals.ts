@@ -34,6 +34,8 @@ export interface PageSignals {
    * serves its whole topic there). Not in textLength: a browser running scripts hides it.
    */
   noscriptTextLength: number;
+  /** Its first NOSCRIPT_SAMPLE characters, whitespace collapsed: whether it is content or only asks for JavaScript. */
+  noscriptText: string;
   /** Images, videos, canvases, pictures and embedded objects: a page of media is not empty. */
   media: number;
   /** JSON-LD says the content is not accessible for free (Google's paywalled-content markup). */
@@ -41,6 +43,7 @@ export interface PageSignals {
 }
 
 export const TEXT_SAMPLE = 6000;
+export const NOSCRIPT_SAMPLE = 2000;
 const SKIPPED = new Set(['script', 'style', 'template', 'head', 'svg', 'math']);
 /** Inline styles that hide an element (clean.ts drops the same before extraction). */
 const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
@@ -58,7 +61,7 @@ export interface ResponseFacts {
 export function readSignals(document: Document, response: ResponseFacts, html: string): PageSignals {
   const state: WalkState = {
     text: [], sampled: 0, textLength: 0, markers: new Map(), consentText: 0, paywallText: 0,
-    passwordInputs: 0, passwordFormText: 0, media: 0, h1: [], h2: [], noscriptText: 0,
+    passwordInputs: 0, passwordFormText: 0, media: 0, h1: [], h2: [], noscriptText: 0, noscriptSample: [], noscriptSampled: 0,
   };
   const root = document.documentElement as Element | null;
   const body = document.body as Element | null;
@@ -85,6 +88,7 @@ export function readSignals(document: Document, response: ResponseFacts, html: s
     passwordInputs: state.passwordInputs,
     passwordFormTextLength: state.passwordFormText,
     noscriptTextLength: state.noscriptText,
+    noscriptText: plain(state.noscriptSample.join(' ')).slice(0, NOSCRIPT_SAMPLE),
     media: state.media,
     notFreeMarkup: /"isAccessibleForFree"\s*:\s*"?false"?/i.test(html),
   };
@@ -103,6 +107,8 @@ interface WalkState {
   h1: string[];
   h2: string[];
   noscriptText: number;
+  noscriptSample: string[];
+  noscriptSampled: number;
 }
 
 interface Context {
@@ -160,6 +166,10 @@ function addText(data: string, state: WalkState, ctx: Context): void {
   const n = collapsed.length + 1;
   if (ctx.noscript) {
     state.noscriptText += n;
+    if (state.noscriptSampled < NOSCRIPT_SAMPLE) {
+      state.noscriptSample.push(collapsed);
+      state.noscriptSampled += n;
+    }
     return;
   }
   state.textLength += n;

@@ -32,6 +32,9 @@ export type PageError = Static<typeof PageError>;
 export const EngineUsed = Type.Union([Type.Literal('browser'), Type.Literal('http')]);
 export type EngineUsed = Static<typeof EngineUsed>;
 
+/** The earlier DOM a browser capture gave when the page's scripts lost its content (docs/architecture.md "Pages whose scripts misbehave"). */
+export const DomSnapshot = Type.Union([Type.Literal('domcontentloaded'), Type.Literal('served')]);
+
 export const PageMetadata = Type.Object(
   {
     /** Which engine fetched the page (set by the transformer from page_fetched). */
@@ -45,6 +48,11 @@ export const PageMetadata = Type.Object(
     /** What the page is, and what was seen (docs/api.md "Page outcome"); absent on documents and older events. */
     pageOutcome: Type.Optional(PageOutcomeSchema),
     pageOutcomeEvidence: Type.Optional(Type.Array(Type.String())),
+    /**
+     * Set when the page's scripts lost its content and the browser engine gave an earlier
+     * DOM (page_fetched.domSnapshot): 'domcontentloaded', or 'served' (the HTML as the server sent it).
+     */
+    domSnapshot: Type.Optional(DomSnapshot),
     /** What the `consent` option did (page_fetched.consent; docs/api.md "Page outcome"): only when it was asked for. */
     consent: Type.Optional(ConsentRecord),
     /** The page answered 304 to a conditional fetch: this is the stored observation's content (shared/src/domain/conditional-fetch.ts). */

@@ -9,7 +9,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { ChangeTrackingReport } from '../change-tracking.js';
 import { DocumentKindSchema } from '../document-type.js';
 import { ResolvedScrapeOptions } from '../scrape-options.js';
-import { EngineUsed, FetchTimings, PageError, PageMetadata, PayloadRef, Timestamp, Timings } from './common.js';
+import { DomSnapshot, EngineUsed, FetchTimings, PageError, PageMetadata, PayloadRef, Timestamp, Timings } from './common.js';
 import { ConsentRecord } from '../page-outcome/consent.js';
 
 export const PageRequested = Type.Object({
@@ -97,7 +97,7 @@ export const PageFetched = Type.Object({
    * Set when the page's scripts lost its content: 'domcontentloaded' (rawHtml is the DOM at
    * DOMContentLoaded) or 'served' (lost before that: rawHtml is the document as served).
    */
-  domSnapshot: Type.Optional(Type.Union([Type.Literal('domcontentloaded'), Type.Literal('served')])),
+  domSnapshot: Type.Optional(DomSnapshot),
   /**
    * The response headers the page outcome reads (shared/src/domain/page-outcome OUTCOME_HEADERS;
    * Set-Cookie as cookie names only). Absent when none was sent, and on older events.

@@ -8,7 +8,7 @@ import { NetworkError, PageTimeoutError, UrlNotAllowedError } from '../../../../
 import type { ResolvedScrapeOptions } from '../../../../../shared/src/domain/scrape-options.js';
 import { runActions } from './actions.js';
 import { captureError, Deadline, isClosed, isTimeout, navigationError, selectorError, shortMessage } from './failures.js';
-import { CONTENT_MIN_CHARS, preferSnapshot, type DomSnapshots } from './dom-snapshot.js';
+import { CONTENT_MIN_CHARS, preferServed, preferSnapshot, SERVED_CHECK_MAX_CHARS, type DomSnapshots } from './dom-snapshot.js';
 import type { AbortedNavigation, PageInterceptor } from './page-interceptor.js';
 import type { SettleWatch } from './settle-watch.js';
 import { ACTION_SCREENSHOT_DEFAULTS, takeScreenshot, type CapturedScreenshot, type ShotRequest } from './screenshots.js';
@@ -123,7 +123,7 @@ export class CaptureRun {
     const consent = !this.downloaded && this.options.consent ? await answerConsent(this.page, this.options.consent) : undefined;
     await this.waitFor();
     await runActions(this.options.actions, { page: this.page, deadline: this.deadline, screenshot: () => this.shoot('action') });
-    const html = await this.finalHtml();
+    const html = await this.finalHtml(consent?.result === 'rejected' || consent?.result === 'accepted');
     const rendered = performance.now();
     if (this.options.screenshot) await this.shoot('final');
     const response = this.mainResponse;
@@ -149,9 +149,11 @@ export class CaptureRun {
   /**
    * The DOM to return: the settled one, unless a navigation away replaced or cut it short
    * (then the document as served, when it has content), or scripts lost most of its text
-   * (then the DOMContentLoaded snapshot).
+   * (then the DOMContentLoaded snapshot, or the document as served when it was lost before
+   * that). Not after actions, a waitFor selector or a consent dialog answered: the state
+   * they lead to is the one asked for.
    */
-  private async finalHtml(): Promise<string> {
+  private async finalHtml(consentAnswered: boolean): Promise<string> {
     const guards = this.guards;
     if (!guards || this.downloaded) {
       this.assertMainDocumentAllowed();
@@ -173,8 +175,8 @@ export class CaptureRun {
     this.fallbacks.aborted = interceptor.abortedNavigations;
     // One evaluate reads the counts and the settled DOM; page.content() only when it failed.
     const counts = await snapshots.countsAndHtml().catch(() => undefined);
-    // Actions and a waitFor selector ask for the later state on purpose: it stands.
-    const deliberate = this.options.actions.length > 0 || typeof this.options.waitFor === 'string';
+    // Actions, a waitFor selector and a consent dialog answered ask for the later state on purpose: it stands.
+    const deliberate = consentAnswered || this.options.actions.length > 0 || typeof this.options.waitFor === 'string';
     if (counts && !deliberate && preferSnapshot(counts)) {
       const html = await snapshots.html().catch(() => undefined);
       if (html) {
@@ -182,11 +184,12 @@ export class CaptureRun {
         return html;
       }
     }
-    if (counts && counts.settledChars < CONTENT_MIN_CHARS && (!deliberate || interceptor.requested.length > 0)) {
+    if (counts && counts.settledChars < SERVED_CHECK_MAX_CHARS && (!deliberate || interceptor.requested.length > 0)) {
       // Scripts lost the content before DOMContentLoaded (a navigation away stops the
-      // parser when it starts): the document as served stands in when it has content.
+      // parser when it starts; a script replaced the body while it was parsed): the
+      // document as served stands in when it has content and the page kept little of it.
       const served = await this.servedDocument();
-      if (served && served.chars >= CONTENT_MIN_CHARS) {
+      if (served && preferServed(counts.settledChars, served.chars)) {
         const lastRequested = interceptor.requested.at(-1);
         if (this.fallbacks.aborted.length === 0 && lastRequested) {
           // A navigation that never reached the network (an external scheme: mailto:, intent:...).
@@ -195,7 +198,8 @@ export class CaptureRun {
         this.fallbacks.domSnapshot = 'served';
         return served.html;
       }
-      if (interceptor.firstError) throw interceptor.firstError; // a redirect stub: the page is the target that failed
+      // A redirect stub: the page is the target that failed.
+      if (counts.settledChars < CONTENT_MIN_CHARS && interceptor.firstError) throw interceptor.firstError;
     }
     return counts?.html ?? this.content();
   }

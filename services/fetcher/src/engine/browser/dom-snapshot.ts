@@ -11,21 +11,36 @@ import type { Page } from 'playwright-core';
 export const CONTENT_MIN_CHARS = 200;
 /** The settled DOM lost the content when it keeps less than this share of the snapshot's text. */
 export const LOST_TEXT_RATIO = 0.5;
+/**
+ * A settled DOM with less text than this may have lost the served document's content before
+ * DOMContentLoaded (a script that replaced the body with a notice or a splash while the page
+ * was parsed): the document as served is parsed and compared. Above it, no page is parsed twice.
+ */
+export const SERVED_CHECK_MAX_CHARS = 1000;
 
 /**
  * Runs in the page: characters of text in a document's body, as the transformer sees them
- * (text nodes outside script, style, noscript and template, trimmed; CSS visibility does not
- * matter). Taken by an init script in the main frame's first DOMContentLoaded listener, so no
- * page listener changes the document first; only the count crosses to Node.
+ * (text nodes outside script, style, noscript and template, trimmed, open shadow roots
+ * included: serialize() keeps them; CSS visibility does not matter). Taken by an init script
+ * in the main frame's first DOMContentLoaded listener, so no page listener changes the
+ * document first; only the count crosses to Node.
  */
 function countText(doc: Document): number {
   const skip = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE']);
   let chars = 0;
   if (!doc.body) return 0;
-  const walker = doc.createTreeWalker(doc.body, NodeFilter.SHOW_TEXT, {
-    acceptNode: (node) => (skip.has(node.parentNode?.nodeName ?? '') ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT),
-  });
-  while (walker.nextNode()) chars += (walker.currentNode.nodeValue ?? '').trim().length;
+  const scopes: Array<Element | ShadowRoot> = [doc.body];
+  while (scopes.length > 0) {
+    const walker = doc.createTreeWalker(scopes.pop()!, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (node.nodeType === 1) {
+        const shadow = (node as Element).shadowRoot;
+        if (shadow) scopes.push(shadow);
+      } else if (!skip.has(node.parentNode?.nodeName ?? '')) {
+        chars += (node.nodeValue ?? '').trim().length;
+      }
+    }
+  }
   return chars;
 }
 
@@ -118,6 +133,15 @@ export class DomSnapshots {
       return { chars: (${countText.toString()})(doc), html: (${serialize.toString()})(doc) };
     })()`).then((r) => r as { chars: number; html: string }, () => undefined);
   }
+}
+
+/**
+ * Whether the document as served should stand for the page: the settled document has no
+ * content of its own, or lost most of the served document's text (which counts the
+ * <noscript> content a reader without scripts gets: DOMParser parses it as markup).
+ */
+export function preferServed(settledChars: number, servedChars: number): boolean {
+  return servedChars >= CONTENT_MIN_CHARS && (settledChars < CONTENT_MIN_CHARS || settledChars < servedChars * LOST_TEXT_RATIO);
 }
 
 /** Whether the snapshot should stand for the page: the settled document lost most of its text. */

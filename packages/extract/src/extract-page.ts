@@ -52,7 +52,7 @@ import { markBlocks, type Block } from './blocks.js';
 import { SHIPPED_BLOCK_MODEL, type BlockModel } from './block-model.js';
 import { classifiedContent, MODEL_PAGE_TYPES, removeBlockMarks } from './classify.js';
 import { addProductDetails, productFacts } from './product.js';
-import { findPosts, keepPostBodies } from './forum.js';
+import { findPosts, keepPostBodies, trimToThread } from './forum.js';
 
 export interface ExtractHooks {
   /** Called once with the parsed, untouched document and its metadata, before any clean-up. */
@@ -285,6 +285,7 @@ function thread(document: Document, title: PageTitle): Element {
   const h1 = document.body.querySelector('h1');
   const posts = findPosts(document.body);
   const root = proseContainer(document.body);
+  if (posts) trimToThread(root, posts);
   removeBoilerplate(root);
   // Link density on: a thread's menus, tag lists and "similar topics" are links, its posts are not.
   pruneBoilerplate(root);

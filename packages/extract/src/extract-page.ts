@@ -96,6 +96,7 @@ export function extractPage(input: ExtractInput, hooks: ExtractHooks = {}): Extr
   const fallbacks: string[] = [];
   const root = contentRoot(document, base, input, { title: metadata.ogTitle ?? metadata.title, siteName: metadata.siteName, pageType: metadata.pageType, declaredType }, fallbacks, hooks);
   removeBlockMarks(root);
+  if (input.options.onlyMainContent && input.options.includeTags.length === 0) describeEmptyPage(root, [metadata.description, metadata.ogDescription], fallbacks);
   if (metadata.pageType === 'product' && input.options.onlyMainContent && input.options.includeTags.length === 0) {
     const facts = productFacts(jsonLd);
     if (facts) addProductDetails(root, facts);
@@ -297,6 +298,24 @@ function thread(document: Document, title: PageTitle): Element {
     root.prepend(heading);
   }
   return root;
+}
+
+/**
+ * A page whose content is still tiny after every fallback (a script-built thread or shop
+ * page whose HTML holds the title and little else) gets its description, the longest of
+ * <meta name=description> and og:description, when that is longer than what it has: the
+ * page's own summary of its content, often the opening post or the product's blurb. Recorded
+ * in metadata.extractionFallbacks.
+ */
+function describeEmptyPage(root: Element, descriptions: ReadonlyArray<string | undefined>, fallbacks: string[]): void {
+  const length = textLength(root);
+  if (length >= MIN_CONTENT_TEXT) return;
+  const description = descriptions.reduce<string>((best, d) => ((d ?? '').trim().length > best.length ? (d ?? '').trim() : best), '');
+  if (description.length <= length) return;
+  const p = root.ownerDocument.createElement('p');
+  p.textContent = description;
+  root.append(p);
+  fallbacks.push('empty main content: page description');
 }
 
 /** A page that is not an article: the body without site chrome; its links are its content. */

@@ -96,7 +96,7 @@ export function extractPage(input: ExtractInput, hooks: ExtractHooks = {}): Extr
   const fallbacks: string[] = [];
   const root = contentRoot(document, base, input, { title: metadata.ogTitle ?? metadata.title, siteName: metadata.siteName, pageType: metadata.pageType, declaredType }, fallbacks, hooks);
   removeBlockMarks(root);
-  if (input.options.onlyMainContent && input.options.includeTags.length === 0) describeEmptyPage(root, [metadata.description, metadata.ogDescription], fallbacks);
+  if (metadata.pageType === 'forum' && input.options.onlyMainContent && input.options.includeTags.length === 0) openingPost(root, [metadata.description, metadata.ogDescription], fallbacks);
   if (metadata.pageType === 'product' && input.options.onlyMainContent && input.options.includeTags.length === 0) {
     const facts = productFacts(jsonLd);
     if (facts) addProductDetails(root, facts);
@@ -301,13 +301,14 @@ function thread(document: Document, title: PageTitle): Element {
 }
 
 /**
- * A page whose content is still tiny after every fallback (a script-built thread or shop
- * page whose HTML holds the title and little else) gets its description, the longest of
- * <meta name=description> and og:description, when that is longer than what it has: the
- * page's own summary of its content, often the opening post or the product's blurb. Recorded
- * in metadata.extractionFallbacks.
+ * A thread whose content is still tiny after every fallback (a script-built thread whose
+ * HTML holds the title and little else) gets its description, the longest of <meta
+ * name=description> and og:description, when that is longer than what it has: forum
+ * engines put the opening post there. Only threads: a shop's or a company's empty shell (a
+ * bot wall, an app that renders everything) has no content to stand for, and its
+ * description is a blurb. Recorded in metadata.extractionFallbacks.
  */
-function describeEmptyPage(root: Element, descriptions: ReadonlyArray<string | undefined>, fallbacks: string[]): void {
+function openingPost(root: Element, descriptions: ReadonlyArray<string | undefined>, fallbacks: string[]): void {
   const length = textLength(root);
   if (length >= MIN_CONTENT_TEXT) return;
   const description = descriptions.reduce<string>((best, d) => ((d ?? '').trim().length > best.length ? (d ?? '').trim() : best), '');

@@ -51,7 +51,7 @@ import type { ExtractInput, ExtractMetadata, ExtractOutput } from './types.js';
 import { markBlocks, type Block } from './blocks.js';
 import { SHIPPED_BLOCK_MODEL, type BlockModel } from './block-model.js';
 import { classifiedContent, MODEL_PAGE_TYPES, removeBlockMarks } from './classify.js';
-import { addProductDetails, productFacts } from './product.js';
+import { addProductDetails, productFacts, removeRepeatedBlocks } from './product.js';
 import { findPosts, keepPostBodies, trimToThread } from './forum.js';
 
 export interface ExtractHooks {
@@ -98,6 +98,7 @@ export function extractPage(input: ExtractInput, hooks: ExtractHooks = {}): Extr
   removeBlockMarks(root);
   if (metadata.pageType === 'forum' && input.options.onlyMainContent && input.options.includeTags.length === 0) openingPost(root, [metadata.description, metadata.ogDescription], fallbacks);
   if (metadata.pageType === 'product' && input.options.onlyMainContent && input.options.includeTags.length === 0) {
+    removeRepeatedBlocks(root);
     const facts = productFacts(jsonLd);
     if (facts) addProductDetails(root, facts);
   }

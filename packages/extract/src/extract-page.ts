@@ -287,7 +287,7 @@ function thread(document: Document, title: PageTitle): Element {
   const h1 = document.body.querySelector('h1');
   const posts = findPosts(document.body);
   const root = proseContainer(document.body);
-  if (posts) trimToThread(root, posts);
+  trimToThread(root, posts);
   removeBoilerplate(root);
   // Link density on: a thread's menus, tag lists and "similar topics" are links, its posts are not.
   pruneBoilerplate(root);

@@ -107,25 +107,29 @@ export function keepPostBodies(root: Element, run: ThreadPosts): number {
  * heading when the heading comes before the first post (an app-install banner, the
  * breadcrumb, the login prompt). What lies between the heading and the first post stays: a
  * thread's opening post is often built unlike its replies. Position alone decides: the
- * posts are the thread, found by their repeated shape. Returns how many nodes went.
+ * posts are the thread, found by their repeated shape. A thread whose posts were not found
+ * (`run` undefined) loses what precedes its heading only. Returns how many nodes went.
  */
-export function trimToThread(root: Element, run: ThreadPosts): number {
-  const inRoot = run.posts.filter((p) => root.contains(p) && p !== root);
-  if (inRoot.length < MIN_POSTS) return 0;
+export function trimToThread(root: Element, run: ThreadPosts | undefined): number {
+  const inRoot = run ? run.posts.filter((p) => root.contains(p) && p !== root) : [];
   let removed = 0;
-  for (let at: Element = inRoot[inRoot.length - 1]!; at !== root; at = at.parentElement!) {
-    for (let next = at.nextSibling; next; ) {
-      const following = next.nextSibling;
-      if (!(next.nodeType === 1 && isMissedPost(next as Element, kind(at), run.marks))) {
-        next.remove();
-        removed++;
+  if (run && inRoot.length >= MIN_POSTS) {
+    for (let at: Element = inRoot[inRoot.length - 1]!; at !== root; at = at.parentElement!) {
+      for (let next = at.nextSibling; next; ) {
+        const following = next.nextSibling;
+        if (!(next.nodeType === 1 && isMissedPost(next as Element, kind(at), run.marks))) {
+          next.remove();
+          removed++;
+        }
+        next = following;
       }
-      next = following;
     }
   }
-  const first = inRoot[0]!;
+  // Without posts found, the thread's heading still opens it: what precedes it is the
+  // forum's chrome (the posts follow their title).
+  const first = inRoot[0];
   const heading = root.querySelector('h1');
-  if (heading && !first.contains(heading) && (heading.compareDocumentPosition(first) & 4) !== 0) {
+  if (heading && (!first || (!first.contains(heading) && (heading.compareDocumentPosition(first) & 4) !== 0))) {
     for (let at: Element = heading; at !== root; at = at.parentElement!) {
       while (at.previousSibling) {
         at.previousSibling.remove();

@@ -92,6 +92,16 @@ describe('the thread is cut to its posts by position', () => {
   });
 });
 
+describe('a thread whose posts are not found', () => {
+  test('given a login prompt and a breadcrumb above the thread\'s heading and posts without author marks, then the prompt goes and the posts stay', () => {
+    const html = `<html><body><div id="page"><div class="prompt"><p>Please create an account or log in to access all these features of the board</p><p>Talk › Workshop</p></div>
+      <h1>First bench</h1>${BODIES.map((b) => `<div class="msg"><p>${b}</p></div>`).join('')}</div></body></html>`;
+    const md = run(html).markdown!;
+    for (const body of BODIES) assert.ok(md.includes(body), md);
+    assert.ok(!md.includes('Please create an account'), md);
+  });
+});
+
 describe('a post whose body is unlike the others', () => {
   test('given a thread where one post holds its text in another element than the rest, then that post is kept whole', () => {
     const odd = 'This reply was written in the old editor, whose text sits in a plain block that the other replies do not have at all.';

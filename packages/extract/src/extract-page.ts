@@ -51,8 +51,8 @@ import type { ExtractInput, ExtractMetadata, ExtractOutput } from './types.js';
 import { markBlocks, type Block } from './blocks.js';
 import { SHIPPED_BLOCK_MODEL, type BlockModel } from './block-model.js';
 import { classifiedContent, MODEL_PAGE_TYPES, removeBlockMarks } from './classify.js';
-import { addProductDetails, productFacts } from './product.js';
-import { findPosts, keepPostBodies } from './forum.js';
+import { addProductDetails, productFacts, removeRepeatedBlocks } from './product.js';
+import { findPosts, keepPostBodies, trimToThread } from './forum.js';
 
 export interface ExtractHooks {
   /** Called once with the parsed, untouched document and its metadata, before any clean-up. */
@@ -96,7 +96,9 @@ export function extractPage(input: ExtractInput, hooks: ExtractHooks = {}): Extr
   const fallbacks: string[] = [];
   const root = contentRoot(document, base, input, { title: metadata.ogTitle ?? metadata.title, siteName: metadata.siteName, pageType: metadata.pageType, declaredType }, fallbacks, hooks);
   removeBlockMarks(root);
+  if (metadata.pageType === 'forum' && input.options.onlyMainContent && input.options.includeTags.length === 0) openingPost(root, [metadata.description, metadata.ogDescription], fallbacks);
   if (metadata.pageType === 'product' && input.options.onlyMainContent && input.options.includeTags.length === 0) {
+    removeRepeatedBlocks(root);
     const facts = productFacts(jsonLd);
     if (facts) addProductDetails(root, facts);
   }
@@ -296,6 +298,7 @@ function thread(document: Document, title: PageTitle): Element {
   const h1 = document.body.querySelector('h1');
   const posts = findPosts(document.body);
   const root = proseContainer(document.body);
+  trimToThread(root, posts);
   removeBoilerplate(root);
   // Link density on: a thread's menus, tag lists and "similar topics" are links, its posts are not.
   pruneBoilerplate(root);
@@ -307,6 +310,25 @@ function thread(document: Document, title: PageTitle): Element {
     root.prepend(heading);
   }
   return root;
+}
+
+/**
+ * A thread whose content is still tiny after every fallback (a script-built thread whose
+ * HTML holds the title and little else) gets its description, the longest of <meta
+ * name=description> and og:description, when that is longer than what it has: forum
+ * engines put the opening post there. Only threads: a shop's or a company's empty shell (a
+ * bot wall, an app that renders everything) has no content to stand for, and its
+ * description is a blurb. Recorded in metadata.extractionFallbacks.
+ */
+function openingPost(root: Element, descriptions: ReadonlyArray<string | undefined>, fallbacks: string[]): void {
+  const length = textLength(root);
+  if (length >= MIN_CONTENT_TEXT) return;
+  const description = descriptions.reduce<string>((best, d) => ((d ?? '').trim().length > best.length ? (d ?? '').trim() : best), '');
+  if (description.length <= length) return;
+  const p = root.ownerDocument.createElement('p');
+  p.textContent = description;
+  root.append(p);
+  fallbacks.push('empty main content: page description');
 }
 
 /** A page that is not an article: the body without site chrome; its links are its content. */

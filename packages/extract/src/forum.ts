@@ -36,6 +36,8 @@ export interface ThreadPosts {
   bodies: Element[][];
   /** Each post's author line and time line, read when the posts were found (before any clean-up of the content). */
   lines: string[][];
+  /** Every author mark and time mark of the page: what marks a post built unlike the run's. */
+  marks: { authors: Element[]; times: Element[] };
 }
 
 /**
@@ -63,7 +65,7 @@ export function findPosts(body: Element): ThreadPosts | undefined {
     if (posts.length < MIN_POSTS) continue;
     const bodies = postBodies(posts, authors, stats);
     if (!bodies) continue;
-    runs.push({ posts, bodies, lines: postLines(posts, bodies, authors, times), text: posts.reduce((n, p) => n + (stats.get(p)?.text ?? 0), 0), depth: depthOf(posts[0]!) });
+    runs.push({ posts, bodies, lines: postLines(posts, bodies, authors, times), marks: { authors, times }, text: posts.reduce((n, p) => n + (stats.get(p)?.text ?? 0), 0), depth: depthOf(posts[0]!) });
   }
   let best: Run | undefined;
   for (const run of runs) {
@@ -97,6 +99,60 @@ export function keepPostBodies(root: Element, run: ThreadPosts): number {
     kept++;
   }
   return kept;
+}
+
+/**
+ * Cuts `root` down to the thread: what follows its last post (the reply form, pagination,
+ * "similar threads", the sidebar's widgets) goes, and so does what precedes the thread's
+ * heading when the heading comes before the first post (an app-install banner, the
+ * breadcrumb, the login prompt). What lies between the heading and the first post stays: a
+ * thread's opening post is often built unlike its replies. Position alone decides: the
+ * posts are the thread, found by their repeated shape. A thread whose posts were not found
+ * (`run` undefined) loses what precedes its heading only. Returns how many nodes went.
+ */
+export function trimToThread(root: Element, run: ThreadPosts | undefined): number {
+  const inRoot = run ? run.posts.filter((p) => root.contains(p) && p !== root) : [];
+  let removed = 0;
+  if (run && inRoot.length >= MIN_POSTS) {
+    for (let at: Element = inRoot[inRoot.length - 1]!; at !== root; at = at.parentElement!) {
+      for (let next = at.nextSibling; next; ) {
+        const following = next.nextSibling;
+        if (!(next.nodeType === 1 && isMissedPost(next as Element, kind(at), run.marks))) {
+          next.remove();
+          removed++;
+        }
+        next = following;
+      }
+    }
+  }
+  // Without posts found, the thread's heading still opens it: what precedes it is the
+  // forum's chrome (the posts follow their title).
+  const first = inRoot[0];
+  const heading = root.querySelector('h1');
+  if (heading && (!first || (!first.contains(heading) && (heading.compareDocumentPosition(first) & 4) !== 0))) {
+    for (let at: Element = heading; at !== root; at = at.parentElement!) {
+      while (at.previousSibling) {
+        at.previousSibling.remove();
+        removed++;
+      }
+    }
+  }
+  return removed;
+}
+
+/**
+ * A post the run missed after its last one: like the last post or the wrapper that holds it
+ * (`holderKind`: its time line unmarked), or built unlike it (a last reply in another
+ * template) with an author mark, a time mark and a post's worth of text; either way its text
+ * is prose, not a list of links (a "similar threads" list names each topic's starter and
+ * time too).
+ */
+function isMissedPost(el: Element, holderKind: string, marks: ThreadPosts['marks']): boolean {
+  // A bare tag (a <div> without class or id) is no template's mark.
+  const like = kind(el) === holderKind && /[.#]/.test(holderKind);
+  if (!like && !(marks.authors.some((m) => el.contains(m)) && marks.times.some((m) => el.contains(m)))) return false;
+  const s = textStats(el).get(el);
+  return !!s && s.text >= (like ? 1 : MIN_BODY_TEXT) && s.link <= MAX_BODY_LINK_DENSITY * s.text;
 }
 
 interface Run extends ThreadPosts {

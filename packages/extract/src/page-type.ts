@@ -4,6 +4,9 @@
 // forum, listing, product, collection. extract-page.ts uses it where the layout needs another
 // root than one article: a forum thread keeps every post (the comment and author names that
 // mark boilerplate on an article are its content), and listings keep their repeated cards.
+import { findPosts } from './forum.js';
+import { collapsedLength as textLength } from './text.js';
+
 export type PageType = 'article' | 'documentation' | 'service' | 'forum' | 'listing' | 'product' | 'collection';
 export const PAGE_TYPES: readonly PageType[] = ['article', 'documentation', 'service', 'forum', 'listing', 'product', 'collection'];
 
@@ -52,6 +55,7 @@ export interface PageTypeInput {
 export function detectPageType(document: Document, input: PageTypeInput): PageType {
   const declared = declaredPageType(document, input);
   if (declared) return declared;
+  if (document.body && looksLikeThread(document.body)) return 'forum';
   if (looksLikeListing(document)) return 'listing';
   if (document.body && looksLikeSections(document.body)) return 'service';
   return 'article';
@@ -130,6 +134,37 @@ function looksLikeSections(body: Element): boolean {
 
 function collapsedLength(s: string | null): number {
   return (s ?? '').replace(/\s+/g, ' ').trim().length;
+}
+
+/**
+ * A thread that declares nothing: a run of MIN_THREAD_POSTS posts or more (forum.ts: like
+ * elements, each with an author line and a time line) whose message bodies hold at least
+ * MIN_THREAD_BODY_SHARE of the page's text. An article's comments are posts too, but under
+ * the article's own prose they hold a small part of the text (and a lone exchange of two
+ * comments is no thread).
+ */
+const MIN_THREAD_POSTS = 3;
+const MIN_THREAD_BODY_SHARE = 0.3;
+
+function looksLikeThread(body: Element): boolean {
+  const thread = findPosts(body);
+  if (!thread || thread.posts.length < MIN_THREAD_POSTS) return false;
+  let bodies = 0;
+  for (const els of thread.bodies) for (const el of els) bodies += textLength(el.textContent ?? '');
+  return bodies >= MIN_THREAD_BODY_SHARE * visibleText(body);
+}
+
+/** Text length of `body` without scripts, styles and templates (detection runs on the untouched page). */
+function visibleText(body: Element): number {
+  let n = 0;
+  const walk = (el: Element): void => {
+    for (let child = el.firstChild; child; child = child.nextSibling) {
+      if (child.nodeType === 3) n += textLength((child as Text).data);
+      else if (child.nodeType === 1 && !NOT_TEXT.has((child as Element).localName)) walk(child as Element);
+    }
+  };
+  walk(body);
+  return n;
 }
 
 /** An article has this many paragraphs of prose at least; a listing has fewer. */

@@ -53,6 +53,36 @@ export function addProductDetails(root: Element, facts: ProductFacts): void {
   root.append(table);
 }
 
+/** A repeated text this long at least is a repeated block (shorter ones are labels: "Size", "Yes"). */
+const MIN_REPEATED_CHARS = 30;
+const LEAF_BLOCKS = new Set(['p', 'li', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'dd', 'dt', 'blockquote', 'figcaption', 'div', 'section', 'td', 'th']);
+
+/**
+ * Removes the blocks whose text repeats an earlier block of the content word for word: a
+ * shop page renders its promotion, its price box and its delivery note once per layout
+ * (desktop, mobile, sticky bar) and the hidden copies come back with the tabs. The first
+ * copy stays. Returns how many went.
+ */
+export function removeRepeatedBlocks(root: Element): number {
+  const seen = new Set<string>();
+  let removed = 0;
+  for (const el of [...root.querySelectorAll('*')]) {
+    if (!LEAF_BLOCKS.has(el.localName) || !root.contains(el) || hasBlockChild(el)) continue;
+    const text = squash(el.textContent ?? '');
+    if (text.length < MIN_REPEATED_CHARS) continue;
+    if (seen.has(text)) {
+      el.remove();
+      removed++;
+    } else seen.add(text);
+  }
+  return removed;
+}
+
+function hasBlockChild(el: Element): boolean {
+  for (const child of el.querySelectorAll('*')) if (LEAF_BLOCKS.has(child.localName)) return true;
+  return false;
+}
+
 function plain(value: unknown): string | undefined {
   if (typeof value !== 'string' && typeof value !== 'number') return undefined;
   const text = String(value).replace(/<[^>]*>/g, ' ').replace(/&nbsp;/g, ' ').replace(/\s+/g, ' ').trim();

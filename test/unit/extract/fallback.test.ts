@@ -51,4 +51,26 @@ describe('no empty result for a page with content', () => {
     assert.ok(md.includes('Visible line'), md);
     assert.ok(!md.includes('secret'), md);
   });
+
+  test('a script-built thread whose HTML holds only its title gets its description (the longest of description and og:description)', () => {
+    const og = `${POSTS[0]} ${POSTS[1]}`;
+    const html = `<html><head><title>Agents crash - Community</title><meta name="generator" content="Discourse 3.2"><meta name="description" content="${POSTS[0]!.slice(0, 60)}…"><meta property="og:description" content="${og}"></head>
+      <body><div id="top"><a href="/">Community</a></div><section id="main"></section></body></html>`;
+    const out = run(html);
+    assert.ok(out.markdown!.includes(og), out.markdown);
+    assert.equal(out.metadata.pageType, 'forum');
+    assert.ok(out.metadata.extractionFallbacks?.includes('empty main content: page description'), JSON.stringify(out.metadata.extractionFallbacks));
+  });
+
+  test('an empty shop or company page (a bot wall, a script-built app) stays empty: its description is a blurb, not content', () => {
+    const html = `<html><head><meta property="og:description" content="${POSTS[0]} ${POSTS[1]}"></head><body><div id="app"></div></body></html>`;
+    const out = extractPage({ html, url: 'https://shop.example.com/item/1', options: normalizeScrapeOptions({ formats: ['markdown'], onlyMainContent: true }) });
+    assert.notEqual(out.metadata.pageType, 'forum');
+    assert.ok(!out.markdown!.includes(POSTS[0]!), out.markdown);
+  });
+
+  test('a page with content of its own does not get its description added', () => {
+    const out = run(`<html><head><meta property="og:description" content="A summary written for link previews only."></head><body><main>${THREAD}</main></body></html>`);
+    assert.ok(!out.markdown!.includes('A summary written for link previews only.'), out.markdown);
+  });
 });

@@ -65,6 +65,43 @@ describe('a forum thread keeps every post with its author line, without the foru
   });
 });
 
+describe('the thread is cut to its posts by position', () => {
+  test('given an app banner above the heading and a reply form, a "similar threads" list and a sidebar widget after the last post, then they go and every post stays', () => {
+    const banner = '<div class="app-banner"><p>View in the app</p><ol><li>Tap the Share icon</li><li>Tap Add to Home Screen to install this app</li></ol></div>';
+    const similar =
+      '<div class="similar"><h3>Similar threads</h3><ul>' +
+      [0, 1, 2].map((i) => `<li><a href="/viewtopic.php?t=${90 + i}">Other topic ${i} on benches</a> by <a class="username" href="/memberlist.php?u=${i}">someone${i}</a></li>`).join('') +
+      '</ul></div><form class="reply"><p>Reply to this topic: be kind and stay on the subject of the thread</p></form>' +
+      '<div class="widget"><h3>Top questions about benches</h3><ul><li>Where can I find more vices for a small shop?</li><li>Which glue for a laminated top?</li></ul></div>';
+    const html = thread().replace('<div id="page-body"><h1>First bench</h1>', `<div id="page-body">${banner}<h1>First bench</h1>`).replace('</div>\n    <footer>', `${similar}</div>\n    <footer>`);
+    assert.ok(html.includes('Top questions') && html.includes('View in the app'));
+    const md = run(html).markdown!;
+    for (const body of BODIES) assert.ok(md.includes(body), md);
+    for (const gone of ['View in the app', 'Add to Home Screen', 'Similar threads', 'Reply to this topic', 'Top questions', 'Which glue']) assert.ok(!md.includes(gone), `${gone}\n${md}`);
+  });
+
+  test('given a last reply in the posts\' wrapper whose time line has no mark, then it is kept with the posts', () => {
+    const late = 'A late reply: I built mine from an old door and it has served for ten years without a single complaint.';
+    const wrapped = (inner: string): string => `<div class="postwrap">${inner}</div>`;
+    const html = thread()
+      .replace(/(<div class="post bg[\s\S]*?<\/div>\s*<\/div>\s*<\/div>)/g, (m) => wrapped(m))
+      .replace('</div>\n    <footer>', `${wrapped(`<div class="late"><span>Feb 9, 2024</span><p>${late}</p></div>`)}<div class="pagination"><a href="?page=2">Next page</a></div></div>\n    <footer>`);
+    const md = run(html).markdown!;
+    assert.ok(md.includes(late), md);
+    for (const body of BODIES) assert.ok(md.includes(body), md);
+  });
+});
+
+describe('a thread whose posts are not found', () => {
+  test('given a login prompt and a breadcrumb above the thread\'s heading and posts without author marks, then the prompt goes and the posts stay', () => {
+    const html = `<html><body><div id="page"><div class="prompt"><p>Please create an account or log in to access all these features of the board</p><p>Talk › Workshop</p></div>
+      <h1>First bench</h1>${BODIES.map((b) => `<div class="msg"><p>${b}</p></div>`).join('')}</div></body></html>`;
+    const md = run(html).markdown!;
+    for (const body of BODIES) assert.ok(md.includes(body), md);
+    assert.ok(!md.includes('Please create an account'), md);
+  });
+});
+
 describe('a post whose body is unlike the others', () => {
   test('given a thread where one post holds its text in another element than the rest, then that post is kept whole', () => {
     const odd = 'This reply was written in the old editor, whose text sits in a plain block that the other replies do not have at all.';

@@ -50,6 +50,25 @@ describe('metadata.pageType', () => {
   });
 });
 
+describe('a page that declares nothing, by its posts', () => {
+  const post = (i: number, body: string): string =>
+    `<div class="entry"><div class="byline"><a class="username" href="/members/user${i}">user${i}</a> <span class="date">Mar ${i + 1}, 2024</span></div><div class="message"><p>${body}</p></div></div>`;
+  const reply = (i: number): string => `Reply ${i}: I had the same trouble with the hinge, and a longer screw into the frame fixed it for good after two tries.`;
+
+  test('given a run of posts that holds most of the page\'s text, then it is a thread', () => {
+    const html = `<html><body><h1>Loose cabinet hinge</h1>${[0, 1, 2, 3].map((i) => post(i, reply(i))).join('')}</body></html>`;
+    assert.equal(run(html, 'https://example.com/topic-9').metadata.pageType, 'forum');
+  });
+
+  test('given an article whose comments are a small part of the text, or two posts only, then it is no thread', () => {
+    const paragraph = (i: number): string => `<p>Paragraph ${i} of the article about cabinet hinges: how they wear, why screws work loose over the years and what a careful fix looks like in an old kitchen.</p>`;
+    const article = `<html><body><article><h1>Cabinet hinges</h1>${Array.from({ length: 12 }, (_, i) => paragraph(i)).join('')}</article><section>${[0, 1, 2].map((i) => post(i, `Thanks ${i}, useful.`)).join('')}</section></body></html>`;
+    assert.notEqual(run(article, 'https://example.com/cabinet-hinges').metadata.pageType, 'forum');
+    const two = `<html><body><h1>Loose cabinet hinge</h1>${[0, 1].map((i) => post(i, reply(i))).join('')}</body></html>`;
+    assert.notEqual(run(two, 'https://example.com/topic-9').metadata.pageType, 'forum');
+  });
+});
+
 describe('a page that declares nothing, by its prose', () => {
   const paragraph = (i: number): string => `<p>Paragraph ${i} of the story, long enough to be prose: it goes on about the subject with a sentence or two more, as stories do, with one more clause to be sure.</p>`;
   const blurb = (i: number): string => `<section><h2>What we do, part ${i}</h2><p>Short blurb ${i} about the offer.</p><ul><li>Fast setup</li><li>Support that answers</li></ul><a href="/contact">Talk to us</a></section>`;

@@ -47,4 +47,12 @@ describe('the product layout', () => {
     const html = page('').replace(/<script[\s\S]*?<\/script>/, '');
     assert.ok(!markdown(html).includes(DESCRIPTION));
   });
+
+  test('a block the page renders again word for word (a promotion per layout) is kept once; short labels repeat freely', () => {
+    const promo = '<p>Join the club today to get a bonus card when you spend fifty pounds.</p>';
+    const shown = `${promo}<dl><dt>Size</dt><dd>Yes</dd><dt>Colour</dt><dd>Yes</dd></dl><div class="sticky">${promo}</div><div class="mobile">${promo}</div>`;
+    const md = markdown(page(shown));
+    assert.equal(md.split('Join the club today').length - 1, 1, md);
+    assert.equal(md.split('\n').filter((line) => line.trim() === 'Yes').length, 2, md);
+  });
 });

@@ -17,15 +17,17 @@ export const SERVICE_ENV: Partial<Record<ServiceName, Record<string, string>>> =
  * V8 flags per service (figures: docs/benchmarks.md "Third session"). A 1-2 MB semi-space
  * instead of V8's default of up to 16 MB makes every idle Node process smaller, at the cost
  * of more, shorter scavenges; the old-generation caps turn a leak into a restart instead of
- * a machine out of memory. The fetcher, which parses pages, keeps a larger one for
- * throughput; the transformer's are options (serviceNodeFlags). The chart's `nodeFlags` values
+ * a machine out of memory. The fetcher, which reads, decodes and scans every page, keeps
+ * a 4 MB one (about 3 ms less CPU per `auto` crawl page than 2 MB, with no more memory at
+ * the crawl's peak: docs/benchmarks.md "by thread"); the transformer's are options
+ * (serviceNodeFlags). The chart's `nodeFlags` values
  * hold the same rows (test/unit/deploy/chart.test.ts holds them equal). `--optimize-for-size` (V8 collects
  * before it grows) only for the services whose CPU is small: not the transformer, whose CPU
  * is the crawl's bottleneck.
  */
 export const SERVICE_NODE_FLAGS: Record<ServiceName, string[]> = {
   projector: ['--max-semi-space-size=1', '--max-old-space-size=512', '--optimize-for-size'],
-  fetcher: ['--max-semi-space-size=2', '--max-old-space-size=768'],
+  fetcher: ['--max-semi-space-size=4', '--max-old-space-size=768'],
   transformer: [],
   'crawler-frontier': ['--max-semi-space-size=1', '--max-old-space-size=384', '--optimize-for-size'],
   'webhook-dispatcher': ['--max-semi-space-size=1', '--max-old-space-size=256', '--optimize-for-size'],

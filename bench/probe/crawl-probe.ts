@@ -6,6 +6,7 @@ import { connectNats } from '../../shared/src/infra/nats/connect.js';
 import { EventLog } from '../../shared/src/infra/nats/event-log.js';
 import { natsUrlFromLogs } from '../lib/events.js';
 import { snapshotTree, TreeSampler } from '../lib/proc.js';
+import { ThreadCpu } from '../lib/thread-cpu.js';
 import { bootSystem, sleep } from '../lib/system.js';
 import { crawlSite, finishedCrawl } from '../scenarios/crawl.js';
 import { httpCrawlerBaseline } from '../scenarios/engines.js';
@@ -40,6 +41,8 @@ try {
       const c = bySubject.get(k) ?? { n: 0, bytes: 0 }; c.n++; c.bytes += m.data.length; bySubject.set(k, c);
     } });
     const sampler = new TreeSampler(bs.rootPid).start();
+    // PROBE_THREADS=1: the transformer's and the fetcher's CPU per thread (main, transform threads, V8 helpers).
+    const threads = process.env.PROBE_THREADS ? new ThreadCpu(bs.rootPid).start() : undefined;
     let peakPss = 0; let peakSnap = s;
     const t = setInterval(() => { const c = sampler.current(); if (c && c.pssKb > peakPss) { peakPss = c.pssKb; peakSnap = c; } }, 100);
     console.log(`  crawl posted at ${Date.now()}`);
@@ -48,6 +51,7 @@ try {
     clearInterval(t);
     console.log(`  crawl finished at ${Date.now()}`);
     const usage = sampler.stop();
+    const byThread = threads?.stop();
     await site.close();
     const jobMs = Date.parse(view!.completedAt) - Date.parse(view!.createdAt);
     console.log(`${run}: ${view!.status} ${view!.completedUrls} pages in ${jobMs} ms = ${(view!.completedUrls / jobMs * 1000).toFixed(2)} pages/s; CPU ${Math.round(usage.cpuMs / view!.completedUrls)} ms/page; peak PSS ${mbOf(usage.peakPssKb)} MB${httpPps ? `; ${((view!.completedUrls / jobMs * 1000) / httpPps).toFixed(2)}x the HTTP crawler` : ''}`);
@@ -59,6 +63,7 @@ try {
       console.log(`  NATS messages per page: ${(all / n).toFixed(1)}`);
       for (const [k, c] of [...bySubject].sort((a, b) => b[1].n - a[1].n).slice(0, 30)) console.log(`    ${(c.n / n).toFixed(2)}/page ${Math.round(c.bytes / n / 1024)} KiB/page ${k}`);
     }
+    if (byThread) console.log('  cpu per thread, ms/page:', Object.entries(byThread).filter(([, ms]) => ms > 0).sort((a, b) => b[1] - a[1]).map(([k, ms]) => `${k} ${(ms / view!.completedUrls).toFixed(1)}`).join(', '));
     console.log('  cpu:', Object.entries(usage.cpuByName).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${Math.round(v / view!.completedUrls)}`).join(', '));
     // Stages from the events.
     const nc = await connectNats(natsUrlFromLogs(bs.sys.logs())!, 'probe', createLogger('probe', 'warn'));

@@ -8,8 +8,8 @@ import { describe, test } from 'node:test';
 import { runExtractor, serviceExtractor, sharedDir } from '../../../bench/lib/extraction-dev.js';
 import { loadWcxbPages, scoreWcxb, wcxbDir } from '../../../bench/lib/wcxb-dev.js';
 
-/** Reached on the quarter (2026-11-27, with the block classifier, services by structure, card grids put back, forum posts without their chrome and accordions opened): published-table F1 0.869, with 0.783, without 0.057, 0 empty with content. */
-const FLOOR = { publishedF1: 0.859, withRate: 0.773, maxWithoutRate: 0.067, maxEmptyWithContent: 0 };
+/** Reached on the quarter (2026-11-27, with the block classifier, services by structure, card grids put back, forum posts without their chrome and accordions opened; affiliate disclosures and byline lines at the article's edges): published-table F1 0.869, with 0.783, without 0.055, 0 empty with content. */
+const FLOOR = { publishedF1: 0.859, withRate: 0.773, maxWithoutRate: 0.065, maxEmptyWithContent: 0 };
 
 const shared = sharedDir();
 const dir = wcxbDir(shared);

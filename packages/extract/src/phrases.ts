@@ -57,9 +57,9 @@ const MAX_DATE_LINE_LENGTH = 60;
 /** What may stand beside the date in a date line: a label of up to this many characters. */
 const MAX_DATE_LABEL = 25;
 
-/** Headings that announce boilerplate sections (related articles, the author, comments, tags). */
+/** Headings that announce boilerplate sections (related articles, media on the topic, the author, comments, tags). */
 const BOILERPLATE_HEADING =
-  /^(related|more (from|stories|articles|news)|recommended|you (may|might) also like|popular|most read|trending|about the author|comments?|leave a (reply|comment)|tags|share|auch interessant|das könnte (sie|dich) auch interessieren|mehr (zum thema|themen)|weitere (artikel|beiträge|themen|nachrichten|meldungen)|empfohlen|ähnliche|meistgelesen|beliebt|über (den|die) autor|kommentare?|schlagwörter|themen im artikel|teilen|à lire|articles? (similaires|liés)|commentaires?|sur le même sujet|noticias relacionadas|más noticias|lo más (leído|visto)|comentarios?|te puede interesar|articoli correlati|commenti|leggi anche|zobacz (też|także)|komentarze|czytaj (też|także)|gerelateerd|reacties|entdecke (weitere|mehr)|discover more|meist-?(gelesen|diskutiert|kommentiert)|most (discussed|commented)|das thema könnte (sie|dich) auch interessieren|unterstütze|support us|hazte miembro)/iu;
+  /^(related|more (from|stories|articles|news)|recommended|you (may|might) also like|popular|most read|trending|about the author|comments?|leave a (reply|comment)|tags|share|auch interessant|das könnte (sie|dich) auch interessieren|mehr (zum thema|themen)|weitere (artikel|beiträge|themen|nachrichten|meldungen)|empfohlen|ähnliche|meistgelesen|beliebt|über (den|die) autor|kommentare?|schlagwörter|themen im artikel|teilen|à lire|articles? (similaires|liés)|commentaires?|sur le même sujet|noticias relacionadas|más noticias|lo más (leído|visto)|comentarios?|te puede interesar|articoli correlati|commenti|leggi anche|zobacz (też|także)|komentarze|czytaj (też|także)|gerelateerd|reacties|entdecke (weitere|mehr)|discover more|meist-?(gelesen|diskutiert|kommentiert)|most (discussed|commented)|das thema könnte (sie|dich) auch interessieren|unterstütze|support us|hazte miembro|(audios? (and|et|und|y|e) )?vid[ée]os? (on the (topic|subject)|sur le (même )?sujet|zum thema|sobre el tema)|more on (this|the) (topic|story|subject))/iu;
 
 /** The title of a table of contents (whose links go with the link-list rule). */
 const TOC_TITLE = /^(inhaltsverzeichnis|inhalt|table of contents|contents|sommaire|table des matières|índice|indice|spis treści|inhoud|sisällys)$/iu;
@@ -82,11 +82,30 @@ const DISCLAIMER =
   /^(the (views|opinions) expressed|(dieser|der) (beitrag|artikel|text) gibt (die|ausschließlich die|nur die) meinung|bei (diesem|dem) (beitrag|artikel|text) handelt es sich um (ein|eine|einen) (blog|gastbeitrag|meinungsbeitrag|anzeige|pressemitteilung)|les opinions exprimées|las opiniones expresadas|le opinioni espresse)/iu;
 const MAX_DISCLAIMER_LENGTH = 250;
 
+/**
+ * Affiliate disclosures: the site or its writer says, in the first person, that it earns
+ * from the links ("We may earn a commission", "As an Amazon Associate I earn from qualifying
+ * purchases", "This post contains affiliate links", "We are a reader-supported site").
+ * Anywhere in the block: they often open with "Disclosure:" or a sentence about the site. An
+ * article about affiliate marketing speaks of others ("bloggers earn a commission").
+ */
+const AFFILIATE_DISCLOSURE =
+  /\b((we|i)( may| might| will| can| could)? (also )?(earn|receive|get|make)( a| an)?( small| affiliate)? (commissions?|compensation|kickback)|(this|our|the) (post|article|page|site|website|blog|content) (may )?(contains?|uses?|includes?) (some )?affiliate links|as an amazon associate|earn from qualifying purchases|(we are|is) a reader-supported|(buying|purchasing|buy|purchase) through (our |the )?links (on|in) (our|this) (site|article|page|post)|wir erhalten (eine|ggf\. eine) provision|(sind|enthält) (sog\. )?affiliate-links)/iu;
+const MAX_DISCLOSURE_LENGTH = 400;
+
 /** An advertising label opening a line ("ANZEIGE - ...", "Advertisement: ..."): the line is the ad. */
 const AD_LABEL = /^(anzeige|werbung|advertisement|sponsored|publicidad|publicité|pubblicità|reklama)\s*[-–—:|]/iu;
 
 /** A byline label left alone when its name was a link that went ("Von:", "By:"). */
 const LONE_LABEL = /^(von|by|autor(in)?|author|par|por|di|od)\s*:$/iu;
+
+/**
+ * A byline written as a line of its own ("Written by Jane Doe", "Posted by David at
+ * December 16, 2025"): the author is metadata. Not "Published by", which names a game's or a
+ * book's publisher on a product card.
+ */
+const BYLINE = /^(written|posted|geschrieben|verfasst|écrit|escrito) (by|von|par|por)\b/iu;
+const MAX_BYLINE_LENGTH = 80;
 
 /** A boilerplate section title written as a plain line ("Über den Autor" in a <div>): the whole line only. */
 const BOILERPLATE_LINE = /^(about the author|über (den|die) autor(in)?|à propos de l'auteur|sobre el autor|o autorze|share this( article| story| post)?|teilen|partager|compartir)[:.!]?$/iu;
@@ -108,7 +127,7 @@ export function phraseKind(text: string, length: number): PhraseKind | undefined
     if (TEASER_OPENER.test(text) || TOC_TITLE.test(text) || BOILERPLATE_LINE.test(text)) return 'teaser';
     if (CALL_TO_ACTION.test(text)) return 'call';
     if (length <= MAX_PROMPT_LENGTH && PROMPT.test(text)) return 'prompt';
-    if (AD_LABEL.test(text) || LONE_LABEL.test(text)) return 'label';
+    if (AD_LABEL.test(text) || LONE_LABEL.test(text) || (length <= MAX_BYLINE_LENGTH && BYLINE.test(text))) return 'label';
     if (length <= MAX_UI_CONTROL_LENGTH && UI_CONTROL_LINE.test(text)) return 'control';
     if (length <= MAX_CREDIT_LENGTH && (CREDIT_LINE.test(text) || FIGURE_LINE.test(text))) return 'credit';
     if (length <= MAX_DATE_LINE_LENGTH && isDateLine(text)) return 'date';
@@ -116,6 +135,7 @@ export function phraseKind(text: string, length: number): PhraseKind | undefined
   if (length <= MAX_COOKIE_NOTICE_LENGTH && COOKIE_NOTICE.test(text)) return 'consent';
   if (length <= MAX_CONSENT_PLACEHOLDER_LENGTH && CONSENT_PLACEHOLDER.test(text)) return 'consent';
   if (length <= MAX_DISCLAIMER_LENGTH && DISCLAIMER.test(text)) return 'disclaimer';
+  if (length <= MAX_DISCLOSURE_LENGTH && AFFILIATE_DISCLOSURE.test(text)) return 'disclaimer';
   return undefined;
 }
 

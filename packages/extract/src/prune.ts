@@ -197,8 +197,8 @@ function isBoilerplateBlock(el: Element, s: TextStats, core: ProseSpan, options:
   return false;
 }
 
-/** No phrase rule looks at a block longer than this (phrases.ts: 300 for a consent notice). */
-const MAX_PHRASE_BLOCK = 300;
+/** No phrase rule looks at a block longer than this (phrases.ts: 400 for an affiliate disclosure). */
+const MAX_PHRASE_BLOCK = 400;
 /** A boilerplate section heading is a phrase, not a paragraph set in a heading tag. */
 const MAX_HEADING_LENGTH = 200;
 /** A block mostly made of link text: a teaser, a button, a link to another page. */

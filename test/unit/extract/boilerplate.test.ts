@@ -7,6 +7,7 @@ import { normalizeScrapeOptions } from '../../../shared/src/domain/scrape-option
 import { judgeName, nameTokens } from '../../../packages/extract/src/boilerplate.js';
 import { parseDocument } from '../../../packages/extract/src/dom.js';
 import { extractPage } from '../../../packages/extract/src/index.js';
+import { pruneBoilerplate } from '../../../packages/extract/src/prune.js';
 
 const PROSE = [
   'The council approved the new river crossing after a long debate about costs, traffic and the protection of the old harbour walls.',
@@ -177,6 +178,35 @@ describe('final boilerplate pass', () => {
   test('a login prompt closing a comment section goes, with the orphan heading above it', () => {
     const tail = '<h2>Kommentieren</h2><h3>Sie müssen sich <a href="/login">einloggen</a>, um sich an einer Diskussion beteiligen zu können.</h3>';
     assertClean(page('', tail), ['Kommentieren', 'einloggen']);
+  });
+
+  test('an affiliate disclosure above the first paragraph goes; one inside the prose stays', () => {
+    const disclosure = '<p>DISCLOSURE: If you buy through affiliate links, I may earn a small commission. <a href="/disclosures">(disclosures)</a></p>';
+    assertClean(page('', '', '', disclosure), ['I may earn a small commission']);
+    const inside = '<p>We may earn a commission when you buy through the links in this guide, and that never decides which bridge designs we cover.</p>';
+    assertClean(page(inside), [], ['We may earn a commission']);
+  });
+
+  test('a closing "Audios et vidéos sur le sujet" section of links goes; the same words over prose stay', () => {
+    // The final pass alone (Readability keeps such a section when the page's link box follows it).
+    const pruned = (html: string): string => {
+      const root = parseDocument(`<html><body><div class="body"><h1>River crossing approved</h1>${html}</div></body></html>`).body.firstElementChild!;
+      pruneBoilerplate(root);
+      return (root.textContent ?? '').replace(/\s+/g, ' ');
+    };
+    const prose = PROSE.map((p) => `<p>${p}</p>`).join('');
+    const media = '<h4>Audios et vidéos sur le sujet</h4><div class="group"><div class="linkList"><a href="/media/1"><h2>La perte des terres fertiles</h2></a></div></div><ul><li><strong>Auteur</strong> Kossivi Tiassou</li></ul>';
+    const after = pruned(prose + media);
+    assert.ok(!after.includes('Audios et vidéos') && !after.includes('La perte des terres'), after);
+    assert.ok(after.includes(PROSE[3]!), after);
+    const section = '<h3>Videos on the topic of bridges</h3><p>Films of the old ferry crossing were shown at the meeting, and several residents asked for copies.</p>';
+    const kept = pruned(PROSE.slice(0, 2).map((p) => `<p>${p}</p>`).join('') + section + PROSE.slice(2).map((p) => `<p>${p}</p>`).join(''));
+    assert.ok(kept.includes('Videos on the topic of bridges') && kept.includes('Films of the old ferry crossing'), kept);
+  });
+
+  test('a byline line at the end of the article goes ("Written by", "Posted by ... at")', () => {
+    assertClean(page('', '<p>Written by <a href="/authors/jane">Jane Doe</a></p>'), ['Written by', 'Jane Doe']);
+    assertClean(page('', '<p>Posted by David at December 16, 2025</p>'), ['Posted by David']);
   });
 
   test('a data table whose rows are links (test results) is data, not a link block', () => {

@@ -78,4 +78,15 @@ describe('articles about boilerplate words keep their text', () => {
     ]));
     assertKept(md, ['## Comments', 'Say why, not what', 'Source: the team style guide', 'The views expressed in a comment']);
   });
+
+  test('an article about affiliate marketing keeps its sentences about commissions and bylines', () => {
+    const md = markdown('How affiliate links pay for blogs', [
+      '<p>Bloggers earn a commission when a reader buys through affiliate links, and most say so at the top of each post.</p>',
+      '<p>We earn a commission too.</p>',
+      `<p>${FILLER[1]}</p>`,
+      '<p>Written by hand, the first disclosures were short.</p>',
+      `<p>${FILLER[2]}</p>`,
+    ].join(''));
+    assertKept(md, ['Bloggers earn a commission', 'We earn a commission too.', 'Written by hand, the first disclosures were short.']);
+  });
 });

@@ -83,9 +83,12 @@ export class ProjectionReader {
     const { messages, consumer } = this;
     this.messages = undefined;
     this.consumer = undefined;
-    await messages?.close();
+    // Not awaited: a close resolves once the loop takes its next message, and the loop may be
+    // in a member's take, waiting for its lease to be renewed (by the lease loop that may be
+    // the one restarting this reader).
+    messages?.stop();
     // Else left on the server for its inactivity threshold, matched against every append.
-    await consumer?.delete().catch(() => undefined);
+    void consumer?.delete().catch(() => undefined);
     const ended = this.loop?.catch((err) => this.logger.warn({ err: String(err) }, 'projector reader ended with an error'));
     this.loop = undefined;
     let timer: NodeJS.Timeout | undefined;

@@ -27,7 +27,10 @@ export async function startProjector({ config, nc, js, jsm, payloads, logger }: 
   const running = new Map<ProjectionPartition, Projector>();
   // One reader of the log for the partitions held here (reader.ts), restarted when they change.
   const reader = new ProjectionReader(js, logger);
-  const readHeld = (): Promise<void> => reader.read([...running.values()]);
+  // Not awaited by the lease loop's callbacks: a restart waits (boundedly) for the previous
+  // read to end, and the lease loop must go on renewing meanwhile.
+  const readHeld = (): Promise<void> => reader.read([...running.values()])
+    .catch((err) => logger.warn({ err: String(err) }, 'projector reader could not start; the watchdog tries again'));
   const leases: PartitionLeases = new PartitionLeases(js, {
     group: 'projector',
     partitions: PROJECTION_PARTITIONS,
@@ -39,14 +42,14 @@ export async function startProjector({ config, nc, js, jsm, payloads, logger }: 
       const projector = makeProjector(partition);
       await projector.prepare();
       running.set(partition, projector);
-      await readHeld();
+      void readHeld();
     },
     onRelease: async (name) => {
       const partition = name as ProjectionPartition;
       const projector = running.get(partition);
       running.delete(partition);
       await projector?.stop();
-      await readHeld();
+      void readHeld();
     },
   });
   function makeProjector(partition: ProjectionPartition): Projector {

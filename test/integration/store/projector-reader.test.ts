@@ -1,13 +1,19 @@
 // The projector service on a real nats-server and SQLite store, one replica holding every
 // partition: the log is read once for all of them (one consumer, each event delivered once),
 // each partition still folds its own models, checkpoints and announces to the last event,
-// and a projector started again from the checkpoints applies the next events and nothing twice.
+// and a projector started again from the checkpoints applies the next events and nothing twice;
+// a restart of the reader (a lease won or lost) while a partition waits out a lapsed lease
+// does not wait for that partition.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { connect, type NatsConnection } from 'nats';
+import { modelsOf } from '../../../services/projector/src/partitions.js';
+import { Projector } from '../../../services/projector/src/projector.js';
+import { READ_MODELS } from '../../../services/projector/src/read-models/index.js';
+import { ProjectionReader } from '../../../services/projector/src/reader.js';
 import { startProjector } from '../../../services/projector/src/service.js';
 import { makeEvent } from '../../../shared/src/domain/events/index.js';
 import { loadConfig, type Config } from '../../../shared/src/infra/config.js';
@@ -97,6 +103,39 @@ describe('projector reader', () => {
       assert.equal(again.length, 1);
       assert.equal(again[0]!.delivered.consumer_seq, seq - last, 'only the events after the checkpoints are read again');
     } finally {
+      await store.close();
+    }
+  });
+
+  test('a restart while a partition waits for its lease to be renewed does not wait for it', async () => {
+    await running?.stop();
+    running = undefined;
+    const store = new SqliteStore(path.join(dir, 'lapsed.sqlite'));
+    await store.init();
+    let leaseHeld = true;
+    const accounts = new Projector({
+      nc: ctx.nc, js: ctx.js, store, payloads: ctx.payloads, logger: createLogger('projector-reader-test', 'silent'),
+      readModels: modelsOf('accounts', READ_MODELS), partition: 'accounts', payloadTtlMs: 60_000, mayApply: () => leaseHeld,
+    });
+    const reader = new ProjectionReader(ctx.js, createLogger('projector-reader-test', 'silent'));
+    try {
+      await accounts.prepare();
+      await reader.read([accounts]);
+      const caughtUp = await appendKeys(1000, 1);
+      await until(async () => (await store.getCheckpoint(partitionCheckpoint('accounts'))) === caughtUp, { timeoutMs: 10_000 });
+      leaseHeld = false; // lapsed: the next event waits in the partition's take
+      const waiting = await appendKeys(1001, 1);
+      await new Promise((r) => setTimeout(r, 300));
+      const started = Date.now();
+      await reader.read([accounts]); // a lease won or lost meanwhile restarts the reader
+      assert.ok(Date.now() - started < 8_000, `the restart took ${Date.now() - started} ms`);
+      leaseHeld = true;
+      await until(async () => (await store.getCheckpoint(partitionCheckpoint('accounts'))) === waiting, { timeoutMs: 10_000 });
+      assert.equal((await store.apiKeys.get('1001'.padStart(20, '0')))?.label, 'k1001');
+    } finally {
+      leaseHeld = true;
+      await reader.stop();
+      await accounts.stop();
       await store.close();
     }
   });

@@ -93,6 +93,11 @@ describe('event log', () => {
     const heldAlone = (await log.atSeq(alone.seq))!;
     assert.equal((await log.lastOfPart('scrape', 'j9', 'p1', heldAlone))?.seq, alone.seq, 'nothing after it: the held event is the latest');
     assert.equal((await log.lastOfPart('scrape', 'j9', 'p1'))?.seq, alone.seq);
+    // next: the first event on one subject from a sequence on.
+    const failedAt = { kind: 'scrape' as const, id: 'j9', part: 'p1', event: 'page_failed' };
+    assert.equal((await log.next(failedAt, first.seq))?.seq, failed.seq);
+    assert.equal((await log.next(failedAt, failed.seq))?.seq, failed.seq);
+    assert.equal(await log.next(failedAt, failed.seq + 1), null);
   });
 
   test('history reads leave no consumer behind on the server', async () => {

@@ -149,7 +149,7 @@ export class FetchWorker {
     // The checks and the plan at once: each may be a round trip to the log before the page
     // can start (a settled or cancelled page wastes its plan's read, rarely).
     const [latest, cancelled, plan] = await Promise.all([
-      ctx.log.lastOfPart(event.kind, event.id, event.part), // the page's latest step
+      ctx.log.lastOfPart(event.kind, event.id, event.part, event), // the page's latest step (at or after this event)
       this.cancels.cancelled(event.kind, event.id),
       this.planner.plan(at, event.data, startedAt),
     ]);

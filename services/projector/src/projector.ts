@@ -1,5 +1,5 @@
-// The projector reads the whole log in order (an ordered consumer from its checkpoint) and
-// applies each event to the read models that handle it. Idempotent twice over: each
+// The projector takes the whole log in order from its checkpoint (reader.ts: one reader
+// for every partition of a process) and applies each event to the read models that handle it. Idempotent twice over: each
 // document stores the stream sequence it last applied and skips anything not newer, and
 // the checkpoint only moves forward. A failing store write is retried in place, never
 // skipped, so no event is lost. Deleting the read models and the checkpoint rebuilds them.
@@ -11,13 +11,14 @@
 // run) or CHECKPOINT_EVERY_EVENTS. A crash in between replays those events, which the
 // documents' `lastSeq` makes harmless. An event none of this partition's models handles
 // (known from its subject) is passed without being decoded.
-import { DeliverPolicy, type ConsumerMessages, type JetStreamClient, type NatsConnection } from 'nats';
-import { decodeEvent, PoisonMessageError, type StoredEvent } from '../../../shared/src/domain/events/index.js';
+import type { JetStreamClient, NatsConnection } from 'nats';
+import { PoisonMessageError, type StoredEvent } from '../../../shared/src/domain/events/index.js';
 import type { Logger } from '../../../shared/src/infra/logger.js';
 import type { PayloadStore } from '../../../shared/src/infra/nats/payloads.js';
 import type { ReadModelStore } from '../../../shared/src/infra/store/index.js';
 import { encodeNotice, type JobStatusChange } from '../../../shared/src/infra/projection-notice.js';
-import { ALL_EVENTS, PROJECTED_SUBJECT, PROJECTOR_CHECKPOINT, STREAM_NAME, parseSubject, partitionCheckpoint, type ProjectionPartition } from '../../../shared/src/infra/subjects.js';
+import { PROJECTED_SUBJECT, PROJECTOR_CHECKPOINT, partitionCheckpoint, type ProjectionPartition } from '../../../shared/src/infra/subjects.js';
+import { ProjectionReader, type Delivery, type ReaderMember } from './reader.js';
 import type { AnyReadModel } from './read-models/types.js';
 
 export const CHECKPOINT_NAME = PROJECTOR_CHECKPOINT;
@@ -40,9 +41,11 @@ export interface ProjectorDeps {
   mayApply?: () => boolean;
 }
 
-export class Projector {
-  private messages: ConsumerMessages | undefined;
-  private loop: Promise<void> | undefined;
+export class Projector implements ReaderMember {
+  /** The reader of a projector started on its own (`start`). */
+  private ownReader: ProjectionReader | undefined;
+  /** The event being taken, awaited by `stop`. */
+  private taking: Promise<void> | undefined;
   private stopping = false;
   /** Highest sequence applied by this process. */
   appliedSeq = 0;
@@ -89,54 +92,73 @@ export class Projector {
     return this.deps.partition ? partitionCheckpoint(this.deps.partition) : CHECKPOINT_NAME;
   }
 
-  async start(): Promise<void> {
-    // A partition starts where it left off, or where the single projector of an older
-    // version left off (its models are already folded up to there).
+  /**
+   * Where this projector stands: its checkpoint, or where the single projector of an older
+   * version left off (its models are already folded up to there). Before `take`.
+   */
+  async prepare(): Promise<void> {
     const own = await this.deps.store.getCheckpoint(this.checkpoint);
-    const from = Math.max(own, this.deps.partition ? await this.deps.store.getCheckpoint(CHECKPOINT_NAME) : 0) + 1;
-    this.appliedSeq = from - 1;
-    this.flushedSeq = from - 1;
+    const at = Math.max(own, this.deps.partition ? await this.deps.store.getCheckpoint(CHECKPOINT_NAME) : 0);
+    this.appliedSeq = at;
+    this.flushedSeq = at;
     this.flushedAt = Date.now();
-    const consumer = await this.deps.js.consumers.get(STREAM_NAME, {
-      filterSubjects: ALL_EVENTS,
-      deliver_policy: DeliverPolicy.StartSequence,
-      opt_start_seq: from,
-    });
-    this.messages = await consumer.consume({ max_messages: 512 });
-    this.loop = this.run(this.messages);
-    this.deps.logger.info({ from, partition: this.deps.partition }, 'projector consuming');
   }
 
-  private async run(messages: ConsumerMessages): Promise<void> {
-    for await (const m of messages) {
-      // A lapsed lease: announce what is applied, then wait until the lease is renewed, or
-      // until it is lost and this projector stopped.
-      if (this.deps.mayApply && !this.deps.mayApply()) await this.flush();
-      while (this.deps.mayApply && !this.deps.mayApply()) {
-        if (this.stopping) return;
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      if (this.stopping) break;
-      const named = parseSubject(m.subject)?.event;
-      if (named !== undefined && !this.handled.has(named)) {
-        await this.passed(m.seq);
-        continue;
-      }
-      let event: StoredEvent;
-      try {
-        event = decodeEvent(m.subject, m.data, m.seq);
-      } catch (err) {
-        if (!(err instanceof PoisonMessageError)) throw err;
-        this.deps.logger.error({ seq: m.seq, subject: m.subject, err: err.message }, 'skipping undecodable event');
-        await this.passed(m.seq);
-        continue;
-      }
-      const change = await this.applyWithRetry(event);
-      this.appliedSeq = event.seq;
-      if (change) await this.flush(change);
-      else await this.passed(event.seq);
-      if (this.stopping) break;
+  /** Reads the log for this projector alone (service.ts shares one reader among partitions). */
+  async start(): Promise<void> {
+    await this.prepare();
+    this.ownReader = new ProjectionReader(this.deps.js, this.deps.logger);
+    await this.ownReader.read([this]);
+  }
+
+  /** One event at a time: a reader restarted while one still takes an event waits for it. */
+  async take(delivery: Delivery): Promise<void> {
+    const previous = this.taking;
+    if (!previous && (this.stopping || delivery.seq <= this.appliedSeq)) return;
+    const run = (async () => {
+      await previous?.catch(() => undefined);
+      if (this.stopping || delivery.seq <= this.appliedSeq) return;
+      await this.takeOne(delivery);
+    })();
+    this.taking = run;
+    try {
+      await run;
+    } finally {
+      if (this.taking === run) this.taking = undefined;
     }
+  }
+
+  private async takeOne(delivery: Delivery): Promise<void> {
+    // A lapsed lease: announce what is applied, then wait until the lease is renewed, or
+    // until it is lost and this projector stopped.
+    if (this.deps.mayApply && !this.deps.mayApply()) await this.flush();
+    while (this.deps.mayApply && !this.deps.mayApply()) {
+      if (this.stopping) return;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    if (this.stopping) return;
+    if (delivery.named !== undefined && !this.handled.has(delivery.named)) {
+      await this.passed(delivery.seq);
+      return;
+    }
+    let event: StoredEvent;
+    try {
+      event = delivery.decode();
+    } catch (err) {
+      if (!(err instanceof PoisonMessageError)) throw err;
+      this.deps.logger.error({ seq: delivery.seq, subject: delivery.subject, err: err.message }, 'skipping undecodable event');
+      await this.passed(delivery.seq);
+      return;
+    }
+    const change = await this.applyWithRetry(event);
+    this.appliedSeq = event.seq;
+    if (change) await this.flush(change);
+    else await this.passed(event.seq);
+  }
+
+  /** The reader's end: what is applied is checkpointed and announced (not after the lease was lost). */
+  async settle(): Promise<void> {
+    if (this.deps.mayApply && !this.deps.mayApply()) return;
     await this.flush();
   }
 
@@ -179,8 +201,11 @@ export class Projector {
 
   async stop(): Promise<void> {
     this.stopping = true;
-    await this.messages?.close();
-    await this.loop?.catch(() => undefined);
     clearTimeout(this.flushTimer);
+    if (this.ownReader) await this.ownReader.stop();
+    else {
+      await this.taking?.catch(() => undefined);
+      await this.settle().catch((err) => this.deps.logger.warn({ err: String(err) }, 'projector checkpoint at stop failed'));
+    }
   }
 }

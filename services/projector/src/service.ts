@@ -11,6 +11,7 @@ import { PROJECTION_PARTITIONS, STREAM_NAME, type ProjectionPartition } from '..
 import { createStore } from '../../../shared/src/infra/store/index.js';
 import { modelsOf } from './partitions.js';
 import { Projector } from './projector.js';
+import { ProjectionReader } from './reader.js';
 import { READ_MODELS } from './read-models/index.js';
 
 /** How often the partitions' progress is compared with the log's end. */
@@ -24,6 +25,12 @@ export async function startProjector({ config, nc, js, jsm, payloads, logger }: 
   const store = createStore(config);
   await store.init();
   const running = new Map<ProjectionPartition, Projector>();
+  // One reader of the log for the partitions held here (reader.ts), restarted when they change.
+  const reader = new ProjectionReader(js, logger);
+  // Not awaited by the lease loop's callbacks: a restart waits (boundedly) for the previous
+  // read to end, and the lease loop must go on renewing meanwhile.
+  const readHeld = (): Promise<void> => reader.read([...running.values()])
+    .catch((err) => logger.warn({ err: String(err) }, 'projector reader could not start; the watchdog tries again'));
   const leases: PartitionLeases = new PartitionLeases(js, {
     group: 'projector',
     partitions: PROJECTION_PARTITIONS,
@@ -33,13 +40,16 @@ export async function startProjector({ config, nc, js, jsm, payloads, logger }: 
     onAcquire: async (name) => {
       const partition = name as ProjectionPartition;
       const projector = makeProjector(partition);
+      await projector.prepare();
       running.set(partition, projector);
-      await projector.start();
+      void readHeld();
     },
     onRelease: async (name) => {
       const partition = name as ProjectionPartition;
-      await running.get(partition)?.stop();
+      const projector = running.get(partition);
       running.delete(partition);
+      await projector?.stop();
+      void readHeld();
     },
   });
   function makeProjector(partition: ProjectionPartition): Projector {
@@ -50,8 +60,8 @@ export async function startProjector({ config, nc, js, jsm, payloads, logger }: 
   }
   await leases.start();
   // A consumer that stopped delivering (seen after a stream leader died under load) would
-  // leave its partition behind for good: one that is behind the log's end and has not moved
-  // for STALL_AFTER_MS is restarted from its checkpoint.
+  // leave its partitions behind for good: when one that is behind the log's end has not
+  // moved for STALL_AFTER_MS, the held partitions start again from their checkpoints.
   const progress = new Map<ProjectionPartition, { seq: number; since: number }>();
   const watchdog = setInterval(() => void (async () => {
     const last = (await jsm.streams.info(STREAM_NAME)).state.last_seq;
@@ -62,13 +72,18 @@ export async function startProjector({ config, nc, js, jsm, payloads, logger }: 
         continue;
       }
       if (Date.now() - seen.since < STALL_AFTER_MS || !leases.holds(partition)) continue;
-      logger.warn({ partition, appliedSeq: projector.appliedSeq, lastSeq: last }, 'projector partition stalled: restarting it from its checkpoint');
-      progress.delete(partition);
-      await Promise.race([projector.stop(), new Promise((r) => setTimeout(r, STALL_STOP_MS))]);
-      if (running.get(partition) !== projector) continue; // released meanwhile
-      const fresh = makeProjector(partition);
-      running.set(partition, fresh);
-      await fresh.start();
+      logger.warn({ partition, appliedSeq: projector.appliedSeq, lastSeq: last }, 'projector partition stalled: restarting the held partitions from their checkpoints');
+      progress.clear();
+      const stale = [...running];
+      await Promise.race([Promise.all(stale.map(([, p]) => p.stop())), new Promise((r) => setTimeout(r, STALL_STOP_MS))]);
+      for (const [held, old] of stale) {
+        if (running.get(held) !== old) continue; // released meanwhile
+        const fresh = makeProjector(held);
+        await fresh.prepare();
+        running.set(held, fresh);
+      }
+      await readHeld();
+      return;
     }
   })().catch((err) => logger.warn({ err: String(err) }, 'projector watchdog: could not check progress')), STALL_CHECK_MS);
   // How far this replica's partitions trail the log: what a slow status answer would first show.
@@ -82,6 +97,7 @@ export async function startProjector({ config, nc, js, jsm, payloads, logger }: 
     stop: async () => {
       clearInterval(watchdog);
       await leases.stop();
+      await reader.stop();
       await store.close();
     },
   };

@@ -84,6 +84,20 @@ describe('event log', () => {
     await assert.rejects(log.lastOfPart('scrape', 'j9', '*'), /not a plain token/);
     assert.equal((await log.atSeq(first.seq))?.event, 'page_started');
     assert.equal(await log.atSeq(10_000_000), null);
+    // Given an event of the part it holds: the same answer, whether later events exist or not.
+    const held = (await log.atSeq(first.seq))!;
+    assert.equal((await log.lastOfPart('scrape', 'j9', 'p1', held))?.seq, failed.seq, 'a later event of the part is the latest');
+    const again = (id: string) => makeEvent('page_started', { kind: 'scrape', id, part: 'p1' }, { attempt: 2, startedAt: now.toISOString(), worker: 'w' }, { eventId: `again-${id}`, now });
+    const alone = await log.append(again('j9')); // only another job's event after it
+    await log.append(again('j9x'));
+    const heldAlone = (await log.atSeq(alone.seq))!;
+    assert.equal((await log.lastOfPart('scrape', 'j9', 'p1', heldAlone))?.seq, alone.seq, 'nothing after it: the held event is the latest');
+    assert.equal((await log.lastOfPart('scrape', 'j9', 'p1'))?.seq, alone.seq);
+    // next: the first event on one subject from a sequence on.
+    const failedAt = { kind: 'scrape' as const, id: 'j9', part: 'p1', event: 'page_failed' };
+    assert.equal((await log.next(failedAt, first.seq))?.seq, failed.seq);
+    assert.equal((await log.next(failedAt, failed.seq))?.seq, failed.seq);
+    assert.equal(await log.next(failedAt, failed.seq + 1), null);
   });
 
   test('history reads leave no consumer behind on the server', async () => {

@@ -1,6 +1,6 @@
-// The one decider runner for multi-page jobs (crawl, batch): one durable consumer per kind
-// on `trawl.<kind>.>` (nats-server 2.9 allows one filter subject) runs the job decider
-// (decider.ts) against the log for the five events a job reacts to. The log, not the
+// The one decider runner for multi-page jobs (crawl, batch): durable consumers of the five
+// events a job reacts to (triggerConsumers: one filter subject each, nats-server 2.9) run
+// the job decider (decider.ts) against the log. The log, not the
 // message, is the truth, so arrival order, redeliveries and other replicas do not matter.
 import { makeEvent, type AnyEvent } from '../../../../shared/src/domain/events/index.js';
 import type { MultiPageKind } from '../../../../shared/src/domain/events/job.js';
@@ -8,9 +8,12 @@ import { newId as defaultNewId, systemClock, type Clock, type IdGenerator } from
 import { KeyedLock } from '../../../../shared/src/infra/keyed-lock.js';
 import type { Logger } from '../../../../shared/src/infra/logger.js';
 import type { EventLog } from '../../../../shared/src/infra/nats/event-log.js';
+import type { JetStreamManager } from 'nats';
+import { JOB_PART } from '../../../../shared/src/domain/events/job.js';
+import { isNotFound } from '../../../../shared/src/infra/nats/infrastructure.js';
 import { ConsumerWorker } from '../../../../shared/src/infra/nats/worker.js';
 import type { RunningService, ServiceContext } from '../../../../shared/src/infra/service.js';
-import { parseSubject, SUBJECT_ROOT } from '../../../../shared/src/infra/subjects.js';
+import { parseSubject, STREAM_NAME, SUBJECT_ROOT } from '../../../../shared/src/infra/subjects.js';
 import { DEFAULT_MAX_IN_FLIGHT, type DecideContext, type Emitted, type JobCommand, type JobDecider, type JobStatus, type LogEvent } from './decider.js';
 import { DeciderStates } from './states.js';
 
@@ -27,7 +30,10 @@ export const JOB_RUNNER_DEFAULTS = {
 export interface JobSpec<S extends { status: JobStatus }, C extends DecideContext> {
   kind: MultiPageKind;
   decider: JobDecider<S, C>;
-  /** The durable consumer's name (kept across releases: a new name would replay the stream). */
+  /**
+   * The name the trigger consumers' names start with (kept across releases: a new name would
+   * replay the stream); earlier versions' single consumer had it, replaced at start.
+   */
   durable: string;
   /** Who a job failed by the runner names in its reason ("the crawl frontier gave up: …"). */
   failedBy: string;
@@ -107,20 +113,50 @@ export function createJobRunner<S extends { status: JobStatus }, C extends Decid
 const triggers = (kind: MultiPageKind): ReadonlySet<string> =>
   new Set([`${kind}_requested`, 'page_fetched', 'page_completed', 'page_failed', `${kind}_cancel_requested`]);
 
+/**
+ * The durable consumers of a kind's triggers, one filter subject each (nats-server 2.9):
+ * its job part (`<kind>_requested` and `<kind>_cancel_requested`; its own `_started` and
+ * `_finished` come too, once per job) and each page outcome. Not `trawl.<kind>.>`: that
+ * delivered the runner's own appends back to it, two of an unchanged page's three.
+ */
+export function triggerConsumers(kind: MultiPageKind, durable: string): { durable: string; filterSubject: string }[] {
+  return [
+    { durable: `${durable}-${JOB_PART}`, filterSubject: `${SUBJECT_ROOT}.${kind}.*.${JOB_PART}.*` },
+    ...(['page_fetched', 'page_completed', 'page_failed'] as const).map((event) => ({ durable: `${durable}-${event}`, filterSubject: `${SUBJECT_ROOT}.${kind}.*.*.${event}` })),
+  ];
+}
+
+/**
+ * Where the trigger consumers of an existing deployment start: after the last event the
+ * single consumer of earlier versions (`durable`, on `trawl.<kind>.>`) had settled, so no
+ * trigger is missed and none older is replayed (those above its ack floor are handled
+ * again: the runner is idempotent). Undefined for a deployment without it.
+ */
+async function legacyStart(jsm: JetStreamManager, durable: string): Promise<number | undefined> {
+  try {
+    return (await jsm.consumers.info(STREAM_NAME, durable)).ack_floor.stream_seq + 1;
+  } catch (err) {
+    if (isNotFound(err)) return undefined;
+    throw err;
+  }
+}
+
 export async function startJobWorker<S extends { status: JobStatus }, C extends DecideContext>(
   ctx: ServiceContext, spec: JobSpec<S, C>, options: JobRunnerOptions = {},
 ): Promise<RunningService> {
   const runner = createJobRunner(ctx.log, spec, options);
   const acts = triggers(spec.kind);
-  const worker = new ConsumerWorker({
+  const startSeq = await legacyStart(ctx.jsm, spec.durable);
+  const workers = triggerConsumers(spec.kind, spec.durable).map(({ durable, filterSubject }) => new ConsumerWorker({
     js: ctx.js,
     jsm: ctx.jsm,
-    logger: ctx.logger.child({ worker: spec.kind }),
-    durable: spec.durable,
-    filterSubject: `${SUBJECT_ROOT}.${spec.kind}.>`,
+    logger: ctx.logger.child({ worker: spec.kind, durable }),
+    durable,
+    filterSubject,
+    ...(startSeq !== undefined ? { startSeq } : {}),
     concurrency: options.concurrency ?? JOB_RUNNER_DEFAULTS.concurrency,
     handlerTimeoutMs: JOB_RUNNER_DEFAULTS.handlerTimeoutMs,
-    // Its own appends (page_requested, links discovered...) come back too: acked undecoded.
+    // The job part's own `_started` and `_finished`: acked undecoded.
     ignores: (subject) => {
       const named = parseSubject(subject)?.event;
       return named !== undefined && !acts.has(named);
@@ -133,10 +169,20 @@ export async function startJobWorker<S extends { status: JobStatus }, C extends 
       if (!acts.has(event.event)) return;
       await runner.fail(event.id, `${spec.failedBy} gave up: ${error.message}`);
     },
-  });
-  await worker.start();
+  }));
+  for (const worker of workers) await worker.start();
+  // Every trigger consumer exists now: the single one of earlier versions can go (a crash
+  // before this line finds it again and starts the missing ones where it stands).
+  if (startSeq !== undefined) {
+    await ctx.jsm.consumers.delete(STREAM_NAME, spec.durable).catch((err) => {
+      if (!isNotFound(err)) throw err;
+    });
+    ctx.logger.info({ durable: spec.durable, startSeq }, 'the job consumer of earlier versions replaced by one per trigger');
+  }
   return {
-    ready: async () => ({ [`${spec.kind}Worker`]: worker.ready }),
-    stop: () => worker.stop(),
+    ready: async () => ({ [`${spec.kind}Worker`]: workers.every((w) => w.ready) }),
+    stop: async () => {
+      await Promise.all(workers.map((w) => w.stop()));
+    },
   };
 }

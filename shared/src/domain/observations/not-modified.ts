@@ -33,7 +33,7 @@ export interface StoredPage {
 }
 
 export interface NotModifiedDeps {
-  log: Pick<EventLog, 'last'>;
+  log: Pick<EventLog, 'last' | 'next'>;
   payloads: Pick<PayloadStore, 'getJson'>;
   baselines: Pick<PayloadStore, 'getText'>;
 }
@@ -44,7 +44,10 @@ export type Completed = StoredEvent & { event: 'page_completed' };
 /** The page_completed of the page a 304's basis names. */
 export async function sourcePage(deps: Pick<NotModifiedDeps, 'log'>, basis: Basis): Promise<Completed> {
   const { source } = basis;
-  const completed = await deps.log.last({ kind: source.kind, id: source.jobId, part: source.part, event: 'page_completed' });
+  const subject = { kind: source.kind, id: source.jobId, part: source.part, event: 'page_completed' } as const;
+  // page_completed is written once, after its page's observation as a rule: looked for after
+  // it first (cheap), else (an observation that named an earlier page) the subject's last.
+  const completed = await deps.log.next(subject, basis.observationSeq + 1) ?? await deps.log.last(subject);
   if (completed?.event !== 'page_completed') throw gone(`its page ${source.kind}/${source.jobId} has no completed result`);
   return completed;
 }

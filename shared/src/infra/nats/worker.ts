@@ -50,6 +50,8 @@ export interface WorkerOptions<E extends StoredEvent = StoredEvent> {
   handlerTimeoutMs?: number | ((event: E) => number);
   /** Where a brand-new consumer starts: all history (default) or only new events. */
   deliverNewOnly?: boolean;
+  /** Where a brand-new consumer starts instead: this stream sequence (taking over from another consumer). */
+  startSeq?: number;
   /**
    * Events the handler has nothing to do with, known from the subject (a consumer of a
    * whole aggregate's subjects that reacts to a few of them): acked as they come, not
@@ -103,7 +105,9 @@ export class ConsumerWorker<E extends StoredEvent = StoredEvent> {
       // why, so a message that keeps crashing its worker still ends its job as FAILED.
       max_deliver: -1,
       max_ack_pending: 10_000,
-      deliver_policy: this.opts.deliverNewOnly ? DeliverPolicy.New : DeliverPolicy.All,
+      ...(this.opts.startSeq !== undefined && this.opts.startSeq > 1
+        ? { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: this.opts.startSeq }
+        : { deliver_policy: this.opts.deliverNewOnly ? DeliverPolicy.New : DeliverPolicy.All }),
     };
     try {
       await jsm.consumers.info(STREAM_NAME, durable);

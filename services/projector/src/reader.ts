@@ -1,0 +1,117 @@
+// One reader of the log for every partition a projector process folds. Each partition
+// (partitions.ts) keeps its own models, checkpoint, notices and lease, but they all read
+// the whole log in order: one ordered consumer per partition had nats-server deliver every
+// event once per partition (three times on one replica holding all three, where the
+// `accounts` and `charts` models handle a few event kinds: nats-server 2.9 filters a
+// consumer by one subject, which cannot name theirs). The reader starts where the least
+// advanced member stands; a member passes what it already applied (each document's
+// `lastSeq` and the forward-only checkpoints make a replay harmless). A change of members
+// (a lease won or lost) restarts it from there.
+import { DeliverPolicy, type Consumer, type ConsumerMessages, type JetStreamClient, type JsMsg } from 'nats';
+import { decodeEvent, type StoredEvent } from '../../../shared/src/domain/events/index.js';
+import type { Logger } from '../../../shared/src/infra/logger.js';
+import { ALL_EVENTS, STREAM_NAME, parseSubject } from '../../../shared/src/infra/subjects.js';
+
+/** Messages the ordered consumer asks for at a time. */
+const READ_BATCH = 512;
+/**
+ * How long a restart waits for the previous read to end (an event whose store write is
+ * retried in place); the members take one event at a time, so a late one cannot overlap.
+ */
+const HALT_WAIT_MS = 5_000;
+
+/** One delivered event, decoded at most once whatever the number of members handling it. */
+export interface Delivery {
+  seq: number;
+  subject: string;
+  /** The event's name, from its subject (undefined: not a Trawl subject). */
+  named: string | undefined;
+  /** Throws PoisonMessageError for an undecodable event. */
+  decode(): StoredEvent;
+}
+
+/** What the reader needs of a partition's projector (projector.ts). */
+export interface ReaderMember {
+  /** Highest sequence this member has applied or passed: the reader starts after the least of them. */
+  readonly appliedSeq: number;
+  /** Applies or passes one event; events at or below `appliedSeq` are passed at once. */
+  take(delivery: Delivery): Promise<void>;
+  /** Announces and checkpoints what is applied (the reader's end). */
+  settle(): Promise<void>;
+}
+
+export class ProjectionReader {
+  private messages: ConsumerMessages | undefined;
+  private consumer: Consumer | undefined;
+  private loop: Promise<void> | undefined;
+  private members: readonly ReaderMember[] = [];
+  /** Member changes and stops, one at a time. */
+  private changes: Promise<void> = Promise.resolve();
+
+  constructor(private readonly js: JetStreamClient, private readonly logger: Logger) {}
+
+  /** Reads for `members` from now on (none: stops reading). */
+  read(members: readonly ReaderMember[]): Promise<void> {
+    const next = this.changes.then(async () => {
+      await this.halt();
+      this.members = [...members];
+      if (this.members.length) await this.begin();
+    });
+    this.changes = next.catch(() => undefined);
+    return next;
+  }
+
+  stop(): Promise<void> {
+    return this.read([]);
+  }
+
+  private async begin(): Promise<void> {
+    const from = Math.min(...this.members.map((m) => m.appliedSeq)) + 1;
+    const consumer = await this.js.consumers.get(STREAM_NAME, {
+      filterSubjects: ALL_EVENTS,
+      deliver_policy: DeliverPolicy.StartSequence,
+      opt_start_seq: from,
+    });
+    const messages = await consumer.consume({ max_messages: READ_BATCH });
+    this.consumer = consumer;
+    this.messages = messages;
+    this.loop = this.run(messages, this.members);
+    this.logger.info({ from, members: this.members.length }, 'projector reading the log');
+  }
+
+  private async halt(): Promise<void> {
+    const { messages, consumer } = this;
+    this.messages = undefined;
+    this.consumer = undefined;
+    // Not awaited: a close resolves once the loop takes its next message, and the loop may be
+    // in a member's take, waiting for its lease to be renewed (by the lease loop that may be
+    // the one restarting this reader).
+    messages?.stop();
+    // Else left on the server for its inactivity threshold, matched against every append.
+    void consumer?.delete().catch(() => undefined);
+    const ended = this.loop?.catch((err) => this.logger.warn({ err: String(err) }, 'projector reader ended with an error'));
+    this.loop = undefined;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([ended, new Promise((r) => { timer = setTimeout(r, HALT_WAIT_MS); })]);
+    clearTimeout(timer);
+  }
+
+  private async run(messages: ConsumerMessages, members: readonly ReaderMember[]): Promise<void> {
+    for await (const m of messages) {
+      if (this.messages !== messages) break;
+      const delivery = deliveryOf(m);
+      for (const member of members) await member.take(delivery);
+    }
+    for (const member of members) await member.settle();
+  }
+}
+
+function deliveryOf(m: JsMsg): Delivery {
+  let decoded: StoredEvent | undefined;
+  return {
+    seq: m.seq,
+    subject: m.subject,
+    named: parseSubject(m.subject)?.event,
+    decode: () => (decoded ??= decodeEvent(m.subject, m.data, m.seq)),
+  };
+}

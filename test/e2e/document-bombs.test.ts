@@ -22,8 +22,9 @@ const DOCX_TYPE = 'application/vnd.openxmlformats-officedocument.wordprocessingm
 /** What three bombs at once may add to the transformer's warm idle RSS (docs/api.md "Documents"). */
 const TRANSFORMER_PEAK_BUDGET_BYTES = 512 * 1024 * 1024;
 /** What it may still hold above idle once the bombs have failed (docs/api.md "Documents"). */
-// 96 MiB held with 2 MiB to spare before this wave; 81-122 MiB measured since (docs/api.md).
-const TRANSFORMER_AFTER_BUDGET_BYTES = 128 * 1024 * 1024;
+// 41-137 MiB in eight runs (2026-11-27, before and after that day's changes alike; 137 failed
+// a 128 MiB budget in CI): 160 still fails the 180-260 MiB held before (docs/api.md).
+const TRANSFORMER_AFTER_BUDGET_BYTES = 160 * 1024 * 1024;
 
 /** Status fields of /proc/<pid>/status in bytes (VmRSS, VmHWM). */
 function memory(pid: number): { rss: number; peak: number } {

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { AckPolicy, DeliverPolicy, nanos } from 'nats';
+import { AckPolicy, DeliverPolicy, nanos, type JsMsg } from 'nats';
 import { makeEvent } from '../../../shared/src/domain/events/index.js';
 import { recordPageFailure } from '../../../shared/src/domain/page-failure.js';
 import { normalizeScrapeOptions } from '../../../shared/src/domain/scrape-options.js';
@@ -41,7 +41,7 @@ describe('a page redelivered while another fetcher loads it', { timeout: 90_000 
   before(async () => {
     server = await startNatsServer();
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-redelivered-'));
-    ctx = await connectService('redelivered-test', loadConfig({ NATS_URL: server.url, DATA_DIR: dir, SSRF_ALLOW_CIDRS: '127.0.0.0/8' }), createLogger('redelivered-test', 'silent'));
+    ctx = await connectService('redelivered-test', loadConfig({ NATS_URL: server.url, DATA_DIR: dir, SSRF_ALLOW_CIDRS: '127.0.0.0/8' }), createLogger('redelivered-test', process.env.TEST_LOG_LEVEL ?? 'silent'));
     site = await startSite({ '/live': PAGE, '/gone': PAGE, '/replaced': PAGE, '/done': PAGE });
     otherHolder = new SlotHolders(ctx.js, other);
     await otherHolder.start();
@@ -78,10 +78,15 @@ describe('a page redelivered while another fetcher loads it', { timeout: 90_000 
     const consumer = await ctx.js.consumers.get(STREAM_NAME, DURABLE);
     const successor = new SlotHolders(ctx.js, { holderId: 'a-restarted-fetcher' });
     await successor.start();
-    for (let handed = 0; handed < 4;) {
-      const msg = await consumer.next({ expires: 5_000 });
-      if (msg) { msg.nak(); handed++; }
+    // Each page's first delivery in hand before any is handed back: naking each as it came
+    // let a nak'd page come straight back to the next pull, so one page went round several
+    // times while another reached this fetcher at its first delivery (the flake of CI 20).
+    const inHand = new Map<string, JsMsg>();
+    for (const started = Date.now(); inHand.size < 4 && Date.now() - started < 20_000;) {
+      for await (const msg of await consumer.fetch({ max_messages: 4 - inHand.size, expires: 5_000 })) inHand.set(msg.subject, msg);
     }
+    assert.deepEqual([...inHand.values()].map((m) => m.info.redeliveryCount), [1, 1, 1, 1], 'each page delivered once, to "another fetcher"');
+    for (const msg of inHand.values()) msg.nak();
 
     const capturer = await startCapturer({ poolSize: 1, spareContexts: 0, launchAtStart: false });
     const mine = new SlotHolders(ctx.js, { holderId: 'this-fetcher' });

@@ -4,6 +4,8 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { after, before } from 'node:test';
+import { connect, type NatsConnection } from 'nats';
 
 export interface NatsServerHandle {
   url: string;
@@ -96,4 +98,22 @@ export async function startNatsServer(): Promise<NatsServerHandle> {
     start: launch,
     signal: (sig) => void proc.kill(sig),
   };
+}
+
+/**
+ * A nats-server and a plain connection to it for the describe block this is called in:
+ * started before the block's tests, closed and stopped after them. Call it first in the
+ * block, so that the block's own hooks find them up (and have closed theirs) in time.
+ */
+export function natsPerSuite(): { readonly server: NatsServerHandle; readonly nc: NatsConnection } {
+  const held = {} as { server: NatsServerHandle; nc: NatsConnection };
+  before(async () => {
+    held.server = await startNatsServer();
+    held.nc = await connect({ servers: held.server.url });
+  });
+  after(async () => {
+    await held.nc?.close();
+    await held.server?.stop();
+  });
+  return held;
 }

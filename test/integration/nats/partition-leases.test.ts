@@ -5,10 +5,10 @@
 // one's leases back at once, and nobody else's.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { connect, type NatsConnection } from 'nats';
+import { type NatsConnection } from 'nats';
 import { createLogger } from '../../../shared/src/infra/logger.js';
 import { PartitionLeases } from '../../../shared/src/infra/nats/partition-leases.js';
-import { startNatsServer, type NatsServerHandle } from '../../support/nats-server.js';
+import { natsPerSuite } from '../../support/nats-server.js';
 import { until } from '../../support/wait.js';
 
 const PARTITIONS = ['a', 'b', 'c', 'd'];
@@ -25,22 +25,13 @@ function replica(nc: NatsConnection, memberId: string, group: string, now?: () =
 }
 
 describe('partition leases', { timeout: 60_000 }, () => {
-  let server: NatsServerHandle;
-  let nc: NatsConnection;
-  before(async () => {
-    server = await startNatsServer();
-    nc = await connect({ servers: server.url });
-  });
-  after(async () => {
-    await nc.close();
-    await server.stop();
-  });
+  const nats = natsPerSuite();
 
   test('two replicas split the partitions, never both working on one; the survivor takes all', async () => {
-    const one = replica(nc, 'one', 'split');
+    const one = replica(nats.nc, 'one', 'split');
     await one.leases.start();
     assert.deepEqual([...one.working].sort(), PARTITIONS, 'alone, a replica folds every partition');
-    const two = replica(nc, 'two', 'split');
+    const two = replica(nats.nc, 'two', 'split');
     await two.leases.start();
     const overlap = (): string[] => [...one.working].filter((p) => two.working.has(p));
     await until(() => one.working.size === 2 && two.working.size === 2, { timeoutMs: 15_000 });
@@ -54,7 +45,7 @@ describe('partition leases', { timeout: 60_000 }, () => {
 
   test('a frozen holder sees its lease lapsed by its own clock; the others take it when it expires', async () => {
     let skewMs = 0;
-    const frozen = replica(nc, 'frozen', 'freeze', () => Date.now() + skewMs);
+    const frozen = replica(nats.nc, 'frozen', 'freeze', () => Date.now() + skewMs);
     await frozen.leases.start();
     assert.ok(frozen.leases.holds('a'));
     // Time passes for this replica without a renewal (as after SIGSTOP): it must not act.
@@ -62,12 +53,12 @@ describe('partition leases', { timeout: 60_000 }, () => {
     assert.equal(frozen.leases.holds('a'), false);
     skewMs = 0;
     // A replica that stopped renewing (killed) loses its partitions to the others after the TTL.
-    const dead = replica(nc, 'dead', 'expire');
+    const dead = replica(nats.nc, 'dead', 'expire');
     await dead.leases.start();
     assert.equal(dead.working.size, 4);
     // A kill: no more renewals, no hand-back.
     kill(dead.leases);
-    const survivor = replica(nc, 'survivor', 'expire');
+    const survivor = replica(nats.nc, 'survivor', 'expire');
     await survivor.leases.start();
     await until(() => survivor.working.size === 4, { timeoutMs: 15_000 });
     await survivor.leases.stop();
@@ -77,14 +68,14 @@ describe('partition leases', { timeout: 60_000 }, () => {
   test('a replica restarted under its predecessor\'s id takes its leases back at once, not after the TTL', async () => {
     // A TTL far longer than the test waits: only a take-back can explain the partitions moving.
     const ttlMs = 60_000;
-    const first = replica(nc, 'slot-0', 'restart', undefined, ttlMs);
-    const other = replica(nc, 'slot-1', 'restart', undefined, ttlMs);
+    const first = replica(nats.nc, 'slot-0', 'restart', undefined, ttlMs);
+    const other = replica(nats.nc, 'slot-1', 'restart', undefined, ttlMs);
     await first.leases.start();
     await other.leases.start();
     await until(() => first.working.size === 2 && other.working.size === 2, { timeoutMs: 15_000 });
     const mine = [...first.working].sort();
     kill(first.leases);
-    const restarted = replica(nc, 'slot-0', 'restart', undefined, ttlMs);
+    const restarted = replica(nats.nc, 'slot-0', 'restart', undefined, ttlMs);
     try {
       await restarted.leases.start();
       assert.deepEqual([...restarted.working].sort(), mine, 'the predecessor\'s partitions, in the first round');

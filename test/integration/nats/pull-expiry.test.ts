@@ -8,9 +8,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Worker } from 'node:worker_threads';
-import { AckPolicy, connect, type NatsConnection } from 'nats';
+import { AckPolicy } from 'nats';
 import { pullExpiryPatched } from '../../../shared/src/infra/nats/pull-expiry.js';
-import { startNatsServer, type NatsServerHandle } from '../../support/nats-server.js';
+import { natsPerSuite } from '../../support/nats-server.js';
 
 /**
  * A thread of its own, connected, that publishes `subject` `delayMs` after it is told to:
@@ -35,25 +35,16 @@ async function publisherThread(url: string, subject: string, delayMs: number): P
 }
 
 describe('pull expiry', () => {
-  let server: NatsServerHandle;
-  let nc: NatsConnection;
-  before(async () => {
-    server = await startNatsServer();
-    nc = await connect({ servers: server.url });
-  });
-  after(async () => {
-    await nc.close();
-    await server.stop();
-  });
+  const nats = natsPerSuite();
 
   test('a message sent in time to a pull whose event loop was blocked past its expiry is read, not left to its ack wait', async () => {
     assert.equal(pullExpiryPatched, true);
-    const jsm = await nc.jetstreamManager();
+    const jsm = await nats.nc.jetstreamManager();
     await jsm.streams.add({ name: 'LATE', subjects: ['late.>'] });
     await jsm.consumers.add('LATE', { durable_name: 'w', ack_policy: AckPolicy.Explicit, ack_wait: 60_000_000_000 });
-    const consumer = await nc.jetstream().consumers.get('LATE', 'w');
+    const consumer = await nats.nc.jetstream().consumers.get('LATE', 'w');
     for (let round = 1; round <= 3; round++) {
-      const publisher = await publisherThread(server.url, `late.${round}`, 100);
+      const publisher = await publisherThread(nats.server.url, `late.${round}`, 100);
       const batch = await consumer.fetch({ max_messages: 1, expires: 1000 });
       // Read as the worker loop does: the pull request goes out when the reading starts.
       const got: string[] = [];

@@ -3,50 +3,31 @@
 // result (a fetched page no longer loads, so the next one may), bounds the pages loading and
 // the pages unfinished like a crawl's, and finishes the batch once every page has a result.
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { startBatchWorker } from '../../../services/crawler-frontier/src/batch/worker.js';
 import { uniquePages } from '../../../shared/src/domain/batch-options.js';
-import { loadConfig } from '../../../shared/src/infra/config.js';
 import { makeEvent, type AnyEvent, type EventData, type EventName, type StoredEvent } from '../../../shared/src/domain/events/index.js';
 import { newId } from '../../../shared/src/infra/ids.js';
-import { createLogger } from '../../../shared/src/infra/logger.js';
 import { normalizeScrapeOptions } from '../../../shared/src/domain/scrape-options.js';
-import { connectService, type RunningService, type ServiceContext } from '../../../shared/src/infra/service.js';
-import { startNatsServer, type NatsServerHandle } from '../../support/nats-server.js';
+import { type RunningService } from '../../../shared/src/infra/service.js';
+import { servicePerSuite } from '../../support/service-context.js';
 import { until } from '../../support/wait.js';
 
 const R = { bucket: 'b', name: 'n', size: 1, contentType: 'application/json' };
 
 describe('job runner over NATS', () => {
-  let server: NatsServerHandle;
-  let ctx: ServiceContext;
   let worker: RunningService | undefined;
-  let dir: string;
-
+  const suite = servicePerSuite('crawler-frontier', { stopFirst: async () => worker?.stop() });
   before(async () => {
-    server = await startNatsServer();
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-jobs-'));
-    const config = loadConfig({ NATS_URL: server.url, DATA_DIR: dir });
-    ctx = await connectService('crawler-frontier', config, createLogger('job-runner-test', 'silent'));
-    worker = await startBatchWorker(ctx, { maxInFlight: 1 });
-  });
-
-  after(async () => {
-    await worker?.stop();
-    await ctx.nc.drain();
-    await server.stop();
-    fs.rmSync(dir, { recursive: true, force: true });
+    worker = await startBatchWorker(suite.ctx, { maxInFlight: 1 });
   });
 
   test('a batch loads its next page once the last one is fetched, and finishes after every result', async () => {
     const id = newId();
     const pages = uniquePages(['https://site.test/a', 'https://site.test/b', 'https://site.test/c']);
     const append = <N extends EventName>(part: string, event: N, data: EventData<N>) =>
-      ctx.log.append(makeEvent(event, { kind: 'batch', id, part }, data, { eventId: newId(), now: new Date() }) as AnyEvent, { once: true });
-    const history = (): Promise<StoredEvent[]> => ctx.log.history('batch', id);
+      suite.ctx.log.append(makeEvent(event, { kind: 'batch', id, part }, data, { eventId: newId(), now: new Date() }) as AnyEvent, { once: true });
+    const history = (): Promise<StoredEvent[]> => suite.ctx.log.history('batch', id);
     const requested = async (): Promise<string[]> => (await history()).filter((e) => e.event === 'page_requested').map((e) => e.part);
     const at = new Date().toISOString();
     const fetched = (part: string) => append(part, 'page_fetched', {

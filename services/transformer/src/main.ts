@@ -4,6 +4,7 @@ import { runService } from '../../../shared/src/infra/service.js';
 import { TransformPool } from './transform-pool.js';
 import { TransformConsumer } from './consumer.js';
 import { observePool } from './metrics.js';
+import { serveVerifyExtract } from '../../../shared/src/infra/nats/verify-extract.js';
 
 await runService('transformer', async (ctx) => {
   // One thread while idle; up to TRANSFORMER_CONCURRENCY under load (each thread is a V8 heap).
@@ -20,9 +21,15 @@ await runService('transformer', async (ctx) => {
   observePool(pool);
   const worker = new TransformConsumer({ ctx, pool, newId, clock: systemClock });
   await worker.consumer.start();
+  // The fetcher's verification extractions (auto engine), in the same threads as the pages'.
+  const verifying = serveVerifyExtract(ctx.nc, async (page, options, apiKeyId) => {
+    const out = await pool.run({ ...page, options }, { key: apiKeyId, budgetMs: config.transformTimeoutMs });
+    return { markdown: out.markdown ?? '', links: out.links };
+  }, ctx.logger);
   return {
     ready: async () => ({ consumer: worker.consumer.ready }),
     stop: async () => {
+      verifying.unsubscribe();
       await worker.stop();
       await pool.close();
     },

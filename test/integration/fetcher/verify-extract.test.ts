@@ -81,6 +81,23 @@ describe('auto: verification extractions made by a transformer', () => {
     assert.ok(performance.now() - started < 10_000);
   });
 
+  test('given a transformer that cannot make the extractions (its pool closing), when a page is verified, then the fetcher makes them itself', async () => {
+    let asked = 0;
+    const failing = serveVerifyExtract(nc, async () => {
+      asked++;
+      throw new Error('TransformPool is closed');
+    }, createLogger('verify-extract-test', 'silent'));
+    try {
+      await nc.flush();
+      const page = await router().fetch('crawl', site.url('/p2'), opts({ formats: ['markdown'] }), { signal: new AbortController().signal, apiKeyId: 'key-a' });
+      assert.ok(page.engine.verification?.agreed, JSON.stringify(page.engine.verification));
+      assert.equal(page.engine.verification?.identical, true);
+      assert.equal(asked, 2);
+    } finally {
+      failing.unsubscribe();
+    }
+  });
+
   test('given pages larger than a NATS message, then the request is not sent and the caller extracts them itself', async () => {
     let seen = 0;
     const probe = nc.subscribe(VERIFY_EXTRACT_SUBJECT, { callback: () => { seen++; } });

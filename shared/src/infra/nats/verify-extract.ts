@@ -32,7 +32,7 @@ export interface VerifyExtractRequest {
   apiKeyId?: string | undefined;
 }
 
-type VerifyExtractReply = { ok: true; pages: ExtractedForCompare[] } | { ok: false; error: string; tooLarge?: true };
+type VerifyExtractReply = { ok: true; pages: ExtractedForCompare[] } | { ok: false; error: string };
 
 /** One page's extraction (the transformer's pool), under the page's API key when known. */
 type Extract = (page: VerifyExtractPage, options: ResolvedScrapeOptions, apiKeyId: string | undefined) => Promise<ExtractedForCompare>;
@@ -40,16 +40,11 @@ type Extract = (page: VerifyExtractPage, options: ResolvedScrapeOptions, apiKeyI
 /** Room left under the server's max_payload for the request's or the reply's envelope. */
 const ENVELOPE_BYTES = 4096;
 
-/** The extraction of a verification failed in the transformer (the page would fail the same way in the fetcher). */
-export class VerifyExtractError extends Error {
-  override readonly name = 'VerifyExtractError';
-}
-
 /**
  * Each page's markdown and links, made by a transformer; undefined when none answered in
- * `timeoutMs` (none running, all busy past it) or the pages or their results are larger than
- * a NATS message: the caller then extracts them itself. A transformer's failed extraction
- * is a VerifyExtractError.
+ * `timeoutMs` (none running, all busy past it), the pages or their results are larger than
+ * a NATS message, or the transformer could not make them (stopping, a page past its
+ * budget): the caller then extracts them itself (and meets the page's own error, if any).
  */
 export async function requestVerifyExtract(nc: NatsConnection, request: VerifyExtractRequest, timeoutMs: number): Promise<ExtractedForCompare[] | undefined> {
   const body = Buffer.from(JSON.stringify(request));
@@ -62,9 +57,7 @@ export async function requestVerifyExtract(nc: NatsConnection, request: VerifyEx
     return undefined;
   }
   const reply = JSON.parse(Buffer.from(msg.data).toString('utf8')) as VerifyExtractReply;
-  if (reply.ok) return reply.pages;
-  if (reply.tooLarge) return undefined;
-  throw new VerifyExtractError(reply.error);
+  return reply.ok ? reply.pages : undefined;
 }
 
 /**
@@ -92,7 +85,7 @@ async function answer(nc: NatsConnection, msg: Msg, extract: Extract): Promise<v
     reply = { ok: false, error: (err as Error).message };
   }
   let body = Buffer.from(JSON.stringify(reply));
-  if (body.byteLength > maxPayload(nc)) body = Buffer.from(JSON.stringify({ ok: false, error: 'results larger than a message', tooLarge: true } satisfies VerifyExtractReply));
+  if (body.byteLength > maxPayload(nc)) body = Buffer.from(JSON.stringify({ ok: false, error: 'results larger than a message' } satisfies VerifyExtractReply));
   msg.respond(body);
 }
 

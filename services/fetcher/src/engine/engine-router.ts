@@ -249,7 +249,8 @@ export class EngineRouter {
     const asMarkdown = { ...options, formats: ['markdown' as const] };
     const pages: VerifyExtractPage[] = [
       { html: got.html, url: got.finalUrl, statusCode: got.statusCode },
-      { html: rendered.html, url: rendered.finalUrl, statusCode: rendered.statusCode },
+      // As page_fetched will carry the rendered page: a transformer may keep its transform for it.
+      { html: rendered.html, url: rendered.finalUrl, statusCode: rendered.statusCode, ...(rendered.outcomeHeaders && Object.keys(rendered.outcomeHeaders).length ? { headers: rendered.outcomeHeaders } : {}) },
     ];
     const [a, b] = (await this.deps.verifyExtract?.(pages, asMarkdown, apiKeyId)) ?? (await extractHere(pages, asMarkdown));
     return comparePages(a!, b!);

@@ -17,6 +17,8 @@ export interface VerifyExtractPage {
   html: string;
   url: string;
   statusCode: number;
+  /** The response headers the page outcome reads, as page_fetched carries them (none when empty). */
+  headers?: Record<string, string>;
 }
 
 /** A page's extraction as the comparison reads it. */

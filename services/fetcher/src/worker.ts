@@ -198,7 +198,7 @@ export class FetchWorker {
     else {
       result = plan.kind === 'skip'
         ? skippedPage(event.data.url, event.data.options.engine ?? 'auto')
-        : await router.fetch(jobKindOf(event.kind), event.data.url, event.data.options, { signal: mctx.signal, priority, receivedAt }, plan.kind === 'conditional' ? plan.basis.validators : undefined);
+        : await router.fetch(jobKindOf(event.kind), event.data.url, event.data.options, { signal: mctx.signal, priority, receivedAt, apiKeyId: event.data.apiKeyId }, plan.kind === 'conditional' ? plan.basis.validators : undefined);
       this.loaded.set(mctx, { plan: plan.kind, result });
     }
     const queueWaitMs = Math.max(0, startedAt.getTime() - Date.parse(event.data.requestedAt));

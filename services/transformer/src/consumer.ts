@@ -19,6 +19,7 @@ import { completeReused, skippedReport } from '../../../shared/src/domain/observ
 import { contentFormats, resultOptionsHash } from '../../../shared/src/domain/conditional-fetch.js';
 import { Cancellations, JobCancelledError } from './cancellations.js';
 import type { TransformPool, TransformSource } from './transform-pool.js';
+import type { RecentTransforms } from './recent-transforms.js';
 import { outcomeRefusal } from './outcome/failure.js';
 import type { DocumentInput, TransformInput, TransformOutput } from './types.js';
 
@@ -35,6 +36,8 @@ export interface TransformConsumerDeps {
   pool: TransformPool;
   newId: IdGenerator;
   clock: Clock;
+  /** Transforms made for verifications (recent-transforms.ts): a verified page's own may be one of them. */
+  recent?: RecentTransforms;
 }
 
 export class TransformConsumer {
@@ -118,13 +121,13 @@ export class TransformConsumer {
     // The page's HTML or the document's bytes are read when a thread takes the transform (a
     // loader): the messages waiting in the pool's fair queue hold no page.
     let html = '';
+    // Events from before documents always carry rawHtml.
+    const withHtml = async (): Promise<TransformInput> => ({ ...input, html: (html = await ctx.payloads.getText(event.data.rawHtml!)) });
+    // A verified page's rendered HTML was transformed for its verification moments ago, maybe here.
+    const verified = !document && event.data.engine?.verification && this.deps.recent ? await withHtml() : undefined;
     const out = document
       ? await parseDocument(pool, async () => ({ ...input, document: await this.documentInput(document, options) }), mctx.signal, ctx.config.documentParseTimeoutMs, { key: apiKeyId, kind: document.type })
-      : await pool.run(async () => {
-        // Events from before documents always carry rawHtml.
-        html = await ctx.payloads.getText(event.data.rawHtml!);
-        return { ...input, html };
-      }, { signal: mctx.signal, key: apiKeyId, budgetMs: ctx.config.transformTimeoutMs });
+      : (verified && this.deps.recent!.find(verified)) ?? await pool.run(verified ?? withHtml, { signal: mctx.signal, key: apiKeyId, budgetMs: ctx.config.transformTimeoutMs });
     const transformMs = Math.round(performance.now() - started);
     // A challenge, block or empty page fails with its evidence (outcome/failure.ts), before it is observed or stored.
     const refused = outcomeRefusal(event.kind, out.metadata, options, engineUsed(event.data));

@@ -34,7 +34,7 @@ export async function startCapturer(extra: Partial<PageCapturerOptions> = {}): P
  * The engine router as the fetcher builds it, over a real capturer (or a counted one), the
  * HTTP engine for loopback sites and host profiles in the test's NATS.
  */
-export function testRouter(nc: NatsConnection, capture: EngineRouterDeps['capture'], agreements = 3): EngineRouter {
+export function testRouter(nc: NatsConnection, capture: EngineRouterDeps['capture'], agreements = 3, extra: Partial<EngineRouterDeps> = {}): EngineRouter {
   const policy = { agreements, recheckEvery: 25 };
   const logger = createLogger('engine-router-test', 'silent');
   return new EngineRouter({
@@ -45,6 +45,7 @@ export function testRouter(nc: NatsConnection, capture: EngineRouterDeps['captur
     defaults: ENGINE_DEFAULTS,
     clock: () => new Date(),
     logger,
+    ...extra,
   });
 }
 

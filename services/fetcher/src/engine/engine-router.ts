@@ -21,6 +21,7 @@ import { Slots } from './browser/slots.js';
 import { resolveEngine, type JobKind } from './resolve-engine.js';
 import type { Validators } from '../../../../shared/src/domain/conditional-fetch.js';
 import { LRUCache } from 'lru-cache';
+import type { ExtractedForCompare, VerifyExtractPage } from '../../../../shared/src/infra/nats/verify-extract.js';
 
 /** What page_fetched records about the engine: which one served the page, and why. */
 export interface EngineRecord {
@@ -56,6 +57,11 @@ export interface EngineRouterDeps {
   defaults: EngineDefaults;
   clock: () => Date;
   logger: Logger;
+  /**
+   * A verification's two extractions made elsewhere (a transformer: shared/src/infra/nats/verify-extract.ts);
+   * undefined back (none answered) or no such dep: this fetcher makes them itself.
+   */
+  verifyExtract?: (pages: VerifyExtractPage[], options: ResolvedScrapeOptions, apiKeyId: string | undefined) => Promise<ExtractedForCompare[] | undefined>;
 }
 
 export type { JobKind } from './resolve-engine.js';
@@ -153,7 +159,7 @@ export class EngineRouter {
     if (next.action !== 'verify' || !got) {
       return { ...rendered, engine: record('browser', next) };
     }
-    const verification = await this.compare(got, rendered, options);
+    const verification = await this.compare(got, rendered, options, ctx.apiKeyId);
     const markers = probe.ok ? probe.csrMarkers : [];
     await this.recordProfile(hostKey!, { type: 'verified', agreed: verification.agreed, similarity: verification.markdown, url, at: this.deps.clock().toISOString(), markers });
     if (!verification.agreed) {
@@ -239,22 +245,34 @@ export class EngineRouter {
     }
   }
 
-  private async compare(got: HttpFetchResult, rendered: CaptureResult, options: ResolvedScrapeOptions): Promise<PageComparison> {
-    // Loaded on the first verification: a fetcher that never verifies never holds the
-    // transformer's parser and converters in memory.
-    const transformPage = await loadTransform();
+  private async compare(got: HttpFetchResult, rendered: CaptureResult, options: ResolvedScrapeOptions, apiKeyId: string | undefined): Promise<PageComparison> {
     const asMarkdown = { ...options, formats: ['markdown' as const] };
-    const a = transformPage({ html: got.html, url: got.finalUrl, options: asMarkdown, statusCode: got.statusCode });
-    const b = transformPage({ html: rendered.html, url: rendered.finalUrl, options: asMarkdown, statusCode: rendered.statusCode });
-    return comparePages({ markdown: a.markdown ?? '', links: a.links }, { markdown: b.markdown ?? '', links: b.links });
+    const pages: VerifyExtractPage[] = [
+      { html: got.html, url: got.finalUrl, statusCode: got.statusCode },
+      // As page_fetched will carry the rendered page: a transformer may keep its transform for it.
+      { html: rendered.html, url: rendered.finalUrl, statusCode: rendered.statusCode, ...(rendered.outcomeHeaders && Object.keys(rendered.outcomeHeaders).length ? { headers: rendered.outcomeHeaders } : {}) },
+    ];
+    const [a, b] = (await this.deps.verifyExtract?.(pages, asMarkdown, apiKeyId)) ?? (await extractHere(pages, asMarkdown));
+    return comparePages(a!, b!);
   }
-
 }
 
-let transform: Promise<typeof ExtractPage> | undefined;
-function loadTransform(): Promise<typeof ExtractPage> {
-  transform ??= import('../../../../packages/extract/src/index.js').then((m) => m.extractPage);
-  return transform;
+/**
+ * A verification's extractions in this process, when no transformer made them. Loaded on
+ * first use: a fetcher whose transformers answer never holds the parser and converters.
+ */
+async function extractHere(pages: VerifyExtractPage[], options: ResolvedScrapeOptions): Promise<ExtractedForCompare[]> {
+  const extractPage = await loadExtraction();
+  return pages.map((page) => {
+    const out = extractPage({ ...page, options });
+    return { markdown: out.markdown ?? '', links: out.links };
+  });
+}
+
+let extraction: Promise<typeof ExtractPage> | undefined;
+function loadExtraction(): Promise<typeof ExtractPage> {
+  extraction ??= import('../../../../packages/extract/src/index.js').then((m) => m.extractPage);
+  return extraction;
 }
 
 /** PDF bytes rendered as an HTML page: the body's text starts with the PDF header. */

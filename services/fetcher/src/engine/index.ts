@@ -1,5 +1,6 @@
 // The fetcher's engines wired from the service's config: the browser (a PageCapturer), the
-// HTTP engine, the shared host profiles and the auto policy.
+// HTTP engine, the shared host profiles, the auto policy and the transformers that make a
+// verification's extractions.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -9,6 +10,7 @@ import type { PageCapturer } from './browser/page-capturer.js';
 import { EngineRouter } from './engine-router.js';
 import { KvHostProfiles } from './host-profile-store.js';
 import { HttpEngine } from './http-engine.js';
+import { requestVerifyExtract } from '../../../../shared/src/infra/nats/verify-extract.js';
 
 export { EngineRouter, type RoutedPage, type EngineRecord } from './engine-router.js';
 
@@ -44,5 +46,7 @@ export function createEngineRouter(ctx: ServiceContext, capturer: PageCapturer, 
     defaults: config.engineDefaults,
     clock,
     logger: ctx.logger,
+    // Both pages may wait for a transform thread, then each runs under its budget.
+    verifyExtract: (pages, options, apiKeyId) => requestVerifyExtract(ctx.nc, { pages, options, apiKeyId }, 2 * config.transformTimeoutMs),
   });
 }

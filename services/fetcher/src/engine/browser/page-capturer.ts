@@ -52,6 +52,11 @@ export interface CaptureContext {
    * Chromium never holds a closing renderer beside a new one for them.
    */
   tornDown?: (closed: Promise<void>) => void;
+  /**
+   * The API key the page is fetched for: a verification's extractions, made by a
+   * transformer, count in this key's share of its threads like the key's own pages.
+   */
+  apiKeyId?: string;
 }
 
 /** What one capture holds open, closed after its answer (PageCapturer.dispose). */

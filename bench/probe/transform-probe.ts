@@ -7,12 +7,16 @@
 //       bench's options (onlyMainContent, markdown), and for one page in four also the
 //       markdown and html of the whole body (onlyMainContent false): `diff -r` two dumps.
 //   node [--cpu-prof] dist/bench/probe/transform-probe.js loop [--rounds R] [--every N] [--set S]
-//       runs transformPage (bench options) over the pages R times and prints the CPU per page;
-//       with --readability also plain Readability -> turndown, interleaved round by round.
+//        [--extract] [--base DIR] [--readability]
+//       runs transformPage (extractPage with --extract, as bench scenario 11 times it; bench
+//       options) over the pages R times and prints the median CPU per page; --base DIR times
+//       another build (a copy of dist/) beside it, --readability plain Readability -> turndown,
+//       all interleaved round by round.
 import fs from 'node:fs';
 import path from 'node:path';
 import { normalizeScrapeOptions } from '../../shared/src/domain/scrape-options.js';
 import { transformPage } from '../../services/transformer/src/transform.js';
+import { extractPage } from '../../packages/extract/src/index.js';
 import { devSetDir, loadDevPages, readabilityExtractor, sharedDir, type DevPage } from '../lib/extraction-dev.js';
 import { loadWcxbPages, wcxbDir } from '../lib/wcxb-dev.js';
 
@@ -73,24 +77,36 @@ if (mode === 'dump') {
   }
   console.log(`${list.length} pages dumped to ${out}`);
 } else if (mode === 'loop') {
+  // Interleaved rounds (the order reversed every other round), medians: one pass of anything
+  // is noisy on a shared machine, and the first pass pays for the JIT.
   const rounds = Number(flag('rounds') ?? 1);
-  const withReadability = args.includes('--readability');
-  const cpuMs = (run: () => void): number => {
-    const start = process.cpuUsage();
-    run();
-    const used = process.cpuUsage(start);
-    return (used.user + used.system) / 1000 / list.length;
-  };
-  const ours: number[] = [];
-  const base: number[] = [];
+  const runners: Record<string, (p: CachedPage) => unknown> = {};
+  const fn = args.includes('--extract') ? 'extractPage' : 'transformPage';
+  const baseDir = flag('base');
+  if (baseDir) {
+    // Another build of the tree (a copy of dist/ before the change), timed beside this one.
+    const other = args.includes('--extract')
+      ? ((await import(path.resolve(baseDir, 'packages/extract/src/index.js'))) as { extractPage: typeof extractPage }).extractPage
+      : ((await import(path.resolve(baseDir, 'services/transformer/src/transform.js'))) as { transformPage: typeof transformPage }).transformPage;
+    runners[`${fn} (base)`] = (p) => other({ html: p.html, url: p.url, statusCode: 200, headers: {}, options: benchOptions });
+  }
+  runners[fn] = args.includes('--extract') ? (p) => extractPage({ html: p.html, url: p.url, options: benchOptions }) : (p) => transform(p);
+  if (args.includes('--readability')) runners['Readability -> turndown'] = (p) => readabilityExtractor({ id: p.id, url: p.url, html: p.html, with: [], without: [] });
+  const names = Object.keys(runners);
+  const cpu: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
   for (let r = 0; r < rounds; r++) {
-    ours.push(cpuMs(() => { for (const p of list) transform(p); }));
-    if (withReadability) base.push(cpuMs(() => { for (const p of list) readabilityExtractor({ id: p.id, url: p.url, html: p.html, with: [], without: [] }); }));
+    for (const name of r % 2 ? [...names].reverse() : names) {
+      const start = process.cpuUsage();
+      for (const p of list) runners[name]!(p);
+      const used = process.cpuUsage(start);
+      cpu[name]!.push((used.user + used.system) / 1000 / list.length);
+    }
   }
   const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
-  const f = (xs: number[]): string => `${median(xs).toFixed(1)} ms (${xs.map((x) => x.toFixed(1)).join(' / ')})`;
-  console.log(`${list.length} pages, ${rounds} rounds: transformPage ${f(ours)}${withReadability ? `; Readability -> turndown ${f(base)}; ratio ${(median(ours) / median(base)).toFixed(2)}` : ''}`);
+  const last = cpu[names[names.length - 1]!]!;
+  console.log(`${list.length} pages, ${rounds} rounds, CPU ms per page, median (rounds):`);
+  for (const name of names) console.log(`  ${name.padEnd(26)} ${median(cpu[name]!).toFixed(1)} (${cpu[name]!.map((x) => x.toFixed(1)).join(' ')})  / last ${(median(cpu[name]!) / median(last)).toFixed(3)}`);
 } else {
-  console.error('usage: transform-probe.js dump DIR | loop [--rounds R] [--readability] [--every N] [--set S]');
+  console.error('usage: transform-probe.js dump DIR | loop [--rounds R] [--every N] [--set S] [--extract] [--base DIR] [--readability]');
   process.exit(2);
 }

@@ -10,6 +10,7 @@
 // languages of the big European web (de, fr, es, it, pl, nl, pt): a class named "share" is a
 // share bar on every site, not one site's quirk.
 import { linkDensity, textStats, walkElements } from './text.js';
+import { classOf } from './dom.js';
 
 /** A word that starts with one of these names a boilerplate widget. */
 const BOILERPLATE_PREFIXES = [
@@ -82,7 +83,7 @@ const MODIFIER_HEADS = new Set(['category', 'tag', 'term', 'has', 'with', 'is', 
  * split into lower-case words ("postShare-bar" -> post share bar).
  */
 export function nameTokens(el: Element): string[][] {
-  const raw = `${el.getAttribute('id') ?? ''} ${el.getAttribute('class') ?? ''} ${el.getAttribute('itemprop') ?? ''}`;
+  const raw = `${el.getAttribute('id') ?? ''} ${classOf(el)} ${el.getAttribute('itemprop') ?? ''}`;
   if (!raw.trim()) return [];
   const tokens: string[][] = [];
   for (const token of raw.split(/\s+/)) {
@@ -166,7 +167,7 @@ const UNNAMED: NameJudgement = { verdict: 'none', comments: false };
  */
 function judgeElement(el: Element, judged: Map<string, NameJudgement>): NameJudgement {
   const id = el.getAttribute('id');
-  const cls = el.getAttribute('class');
+  const cls = classOf(el);
   const prop = el.getAttribute('itemprop');
   if (!id && !cls && !prop) return UNNAMED;
   const key = `${id ?? ''} ${cls ?? ''} ${prop ?? ''}`;

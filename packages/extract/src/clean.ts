@@ -1,7 +1,7 @@
 // DOM clean-up shared by every content mode. It mutates the parsed document in place (the
 // document is parsed once per transform and thrown away afterwards) and visits each element
 // once: on a 100 KB page every extra querySelectorAll is a full walk of the tree.
-import { resolveHttpUrl, selectAll } from './dom.js';
+import { resolveHttpHref, selectAll } from './dom.js';
 
 /** Elements that never carry readable content (iframes keep their element, not their fallback text). */
 const JUNK = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'LINK', 'META', 'OBJECT', 'EMBED', 'APPLET', 'FRAME', 'FRAMESET']);
@@ -71,12 +71,16 @@ export function prepareBody(body: Element, base: URL, options: PrepareOptions = 
       el.remove();
       continue;
     }
+    // Most elements (p, li, span, em) have no attribute at all: nothing to reveal, hide or resolve.
+    const attributed = el.hasAttributes();
     if (options.revealHidden) {
-      // Readability skips hidden nodes too: the marks go.
-      el.removeAttribute('aria-hidden');
-      el.removeAttribute('hidden');
-      if (/(display\s*:\s*none|visibility\s*:\s*hidden)/i.test(el.getAttribute('style') ?? '')) el.removeAttribute('style');
-    } else if ((name === 'DIALOG' && !el.hasAttribute('open')) || isHidden(el)) {
+      if (attributed) {
+        // Readability skips hidden nodes too: the marks go.
+        el.removeAttribute('aria-hidden');
+        el.removeAttribute('hidden');
+        if (/(display\s*:\s*none|visibility\s*:\s*hidden)/i.test(el.getAttribute('style') ?? '')) el.removeAttribute('style');
+      }
+    } else if ((name === 'DIALOG' && !el.hasAttribute('open')) || (attributed && isHidden(el))) {
       if (panels.has(el.id)) {
         el.removeAttribute('hidden');
         el.removeAttribute('aria-hidden');
@@ -91,6 +95,10 @@ export function prepareBody(body: Element, base: URL, options: PrepareOptions = 
       // An accordion's heading holds its label in a button (the WAI-ARIA pattern); buttons
       // are controls, dropped by Readability and the markdown, but this one is the heading's text.
       el.replaceWith(...el.childNodes);
+      continue;
+    }
+    if (!attributed) {
+      if (name === 'IFRAME') el.replaceChildren();
       continue;
     }
     const attributes = URL_ATTRIBUTES[name];
@@ -112,8 +120,8 @@ export function prepareBody(body: Element, base: URL, options: PrepareOptions = 
 function absolutizeAttribute(el: Element, attribute: string, base: URL): void {
   const value = el.getAttribute(attribute);
   if (!value || value.startsWith('#') || /^\s*(javascript|mailto|tel|data|blob):/i.test(value)) return;
-  const url = resolveHttpUrl(value, base);
-  if (url) el.setAttribute(attribute, url.href);
+  const href = resolveHttpHref(value, base);
+  if (href) el.setAttribute(attribute, href);
 }
 
 function absolutizeSrcset(srcset: string, base: URL): string {
@@ -121,8 +129,7 @@ function absolutizeSrcset(srcset: string, base: URL): string {
     .split(/,\s+/)
     .map((candidate) => {
       const [url = '', ...descriptor] = candidate.trim().split(/\s+/);
-      const resolved = resolveHttpUrl(url, base);
-      return [resolved?.href ?? url, ...descriptor].join(' ');
+      return [resolveHttpHref(url, base) ?? url, ...descriptor].join(' ');
     })
     .join(', ');
 }
@@ -143,15 +150,15 @@ function bestSrcsetUrl(srcset: string): string | undefined {
 function fixLazyImage(img: Element, base: URL): void {
   if (isRealSrc(img.getAttribute('src'))) return;
   for (const attribute of LAZY_SRC_ATTRIBUTES) {
-    const url = resolveHttpUrl(img.getAttribute(attribute) ?? '', base);
+    const url = resolveHttpHref(img.getAttribute(attribute) ?? '', base);
     if (url) {
-      img.setAttribute('src', url.href);
+      img.setAttribute('src', url);
       return;
     }
   }
   const fromSrcset = bestSrcsetUrl(img.getAttribute('srcset') ?? img.getAttribute('data-srcset') ?? '');
-  const url = fromSrcset ? resolveHttpUrl(fromSrcset, base) : undefined;
-  if (url) img.setAttribute('src', url.href);
+  const url = fromSrcset ? resolveHttpHref(fromSrcset, base) : undefined;
+  if (url) img.setAttribute('src', url);
 }
 
 function isRealSrc(src: string | null): boolean {

@@ -75,6 +75,17 @@ function polyfillTableRows(document: Document): void {
   });
 }
 
+/**
+ * The class attribute, as getAttribute('class') returns it in linkedom ('' when there is
+ * none), read from the attribute node: linkedom answers getAttribute('class') by joining
+ * the element's class list into a new string on every read (and builds a list for an
+ * element that has no class). The node's value is that joined string, kept in step by
+ * every class change.
+ */
+export function classOf(el: Element): string {
+  return el.getAttributeNode('class')?.value ?? '';
+}
+
 /** The base for relative URLs: `<base href>` (itself relative to the page URL) or the page URL. */
 export function documentBaseUrl(document: Document, pageUrl: URL): URL {
   // <base> belongs in <head>: looking only there avoids a walk of the whole body.
@@ -100,6 +111,22 @@ export function resolveHttpUrl(value: string, base: URL): URL | undefined {
   } catch {
     return undefined;
   }
+}
+
+const resolvedByBase = new WeakMap<URL, Map<string, string | undefined>>();
+
+/**
+ * resolveHttpUrl(value, base)?.href, remembered per base: a page resolves most of its links
+ * twice (the links format, then the body's attributes) and repeats many (menus, footers),
+ * and parsing a URL is a visible part of the transform's CPU.
+ */
+export function resolveHttpHref(value: string, base: URL): string | undefined {
+  let memo = resolvedByBase.get(base);
+  if (!memo) resolvedByBase.set(base, (memo = new Map()));
+  if (memo.has(value)) return memo.get(value);
+  const href = resolveHttpUrl(value, base)?.href;
+  memo.set(value, href);
+  return href;
 }
 
 /** querySelectorAll that reports a bad user selector as a ValidationError naming the field. */

@@ -46,7 +46,7 @@ import { extractJson } from './schema-extract.js';
 import { jsonLdBlocks } from './json-ld.js';
 import { pageElements } from './page-elements.js';
 import { readStructuredData } from './structured-data.js';
-import { declaredPageType, detectPageType, type PageType } from './page-type.js';
+import { declaredPageType, structuralPageType, type PageType } from './page-type.js';
 import type { ExtractInput, ExtractMetadata, ExtractOutput } from './types.js';
 import { markBlocks, type Block } from './blocks.js';
 import { SHIPPED_BLOCK_MODEL, type BlockModel } from './block-model.js';
@@ -79,7 +79,7 @@ export function extractPage(input: ExtractInput, hooks: ExtractHooks = {}): Extr
   if (structured) metadata.structured = structured;
   const typeInput = { url: input.url, jsonLd, ogType: metadata.type, generator: elements.head.find(isGenerator)?.getAttribute('content') ?? undefined };
   const declaredType = declaredPageType(document, typeInput);
-  metadata.pageType = declaredType ?? detectPageType(document, typeInput);
+  metadata.pageType = declaredType ?? structuralPageType(document);
   const links = extractLinks(document, base, elements);
   hooks.onParsed?.(document, metadata);
   const output: ExtractResult = { links, metadata };

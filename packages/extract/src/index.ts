@@ -5,3 +5,6 @@ export { extractPage, firstWorking, type Candidate, type ExtractHooks, type Extr
 export type { PageType } from './page-type.js';
 export type { StructuredData } from './structured-data.js';
 export type { BlockModel } from './block-model.js';
+// DOM readers the transformer's page outcome shares with the extraction.
+export { collapsedLength } from './text.js';
+export { classOf } from './dom.js';

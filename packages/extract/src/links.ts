@@ -1,7 +1,7 @@
 // The page's outgoing links, for the `links` format and the crawl frontier. Taken from the
 // whole page (navigation and footers included: that is where a site's structure lives),
 // before onlyMainContent / includeTags / excludeTags narrow the content.
-import { resolveHttpUrl } from './dom.js';
+import { resolveHttpHref } from './dom.js';
 import { pageElements, type PageElements } from './page-elements.js';
 
 /**
@@ -14,10 +14,11 @@ export function extractLinks(document: Document, base: URL, elements: PageElemen
   for (const el of elements.hrefs) {
     const href = el.getAttribute('href') ?? '';
     if (href.trimStart().startsWith('#')) continue;
-    const url = resolveHttpUrl(href, base);
+    const url = resolveHttpHref(href, base);
     if (!url) continue;
-    url.hash = '';
-    seen.add(url.href);
+    // A serialized URL's first '#' starts its fragment (one in a path or query is escaped).
+    const hash = url.indexOf('#');
+    seen.add(hash < 0 ? url : url.slice(0, hash));
   }
   return [...seen];
 }

@@ -8,6 +8,8 @@ import { gfm } from '@joplin/turndown-plugin-gfm';
 
 type TNode = TurndownService.Node;
 
+const HEADING_NAMES = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+
 const service = createService();
 
 /** Converts an element's content to Markdown. Mutates `root` (layout tables become divs). */
@@ -28,10 +30,12 @@ function createService(): TurndownService {
     linkStyle: 'inlined',
   });
   td.use(gfm);
-  // Rules added later take precedence over earlier ones (turndown unshifts them).
+  // Rules added later take precedence over earlier ones (turndown unshifts them). Every node
+  // is tested against the rules in turn: the filters read localName, which linkedom stores
+  // (a string or array filter makes turndown upper-case nodeName and lower-case it again).
   td.remove(['button', 'input', 'select', 'textarea', 'option', 'svg', 'canvas', 'video', 'audio', 'iframe', 'map'] as never);
   td.addRule('heading', {
-    filter: ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'],
+    filter: (node) => HEADING_NAMES.has(node.localName),
     replacement: (content, node) => {
       // A heading set inside another (an accordion's <h2><button><h3>) is one heading.
       const text = oneLine(content).replace(/^#{1,6} /, '');
@@ -39,13 +43,14 @@ function createService(): TurndownService {
     },
   });
   td.addRule('listItem', {
-    filter: 'li',
+    filter: (node) => node.localName === 'li',
     replacement: (content, node) => {
       const parent = node.parentNode as Element | null;
       let prefix = '- ';
       if (parent?.nodeName === 'OL') {
         const start = Number.parseInt(parent.getAttribute('start') ?? '1', 10);
-        const index = Array.prototype.indexOf.call(parent.children, node);
+        let index = 0;
+        for (let sibling = node.previousElementSibling; sibling; sibling = sibling.previousElementSibling) index++;
         prefix = `${(Number.isFinite(start) ? start : 1) + index}. `;
       }
       const trimmed = content.replace(/^\n+/, '').replace(/\n+$/, '');
@@ -55,7 +60,7 @@ function createService(): TurndownService {
     },
   });
   td.addRule('fencedCode', {
-    filter: (node) => node.nodeName === 'PRE',
+    filter: (node) => node.localName === 'pre',
     replacement: (_content, node) => {
       const code = preText(node).replace(/^\n+|\s+$/g, '');
       if (!code) return '';
@@ -65,7 +70,7 @@ function createService(): TurndownService {
     },
   });
   td.addRule('link', {
-    filter: (node) => node.nodeName === 'A',
+    filter: (node) => node.localName === 'a',
     replacement: (content, node) => {
       const text = linkText(content);
       const href = ((node as Element).getAttribute('href') ?? '').trim();
@@ -77,14 +82,14 @@ function createService(): TurndownService {
   });
   // The gfm plugin reads input.checked, which linkedom does not reflect from the attribute.
   td.addRule('taskListItem', {
-    filter: (node) => node.nodeName === 'INPUT' && node.getAttribute('type') === 'checkbox' && !!node.closest('li'),
+    filter: (node) => node.localName === 'input' && node.getAttribute('type') === 'checkbox' && !!node.closest('li'),
     replacement: (_content, node) => {
       const box = (node as Element).hasAttribute('checked') ? '[x]' : '[ ]';
       return /^\s/.test(node.nextSibling?.textContent ?? '') ? box : `${box} `;
     },
   });
   td.addRule('image', {
-    filter: 'img',
+    filter: (node) => node.localName === 'img',
     replacement: (_content, node) => {
       const img = node as Element;
       const src = (img.getAttribute('src') ?? '').trim();

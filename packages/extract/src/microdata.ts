@@ -76,7 +76,10 @@ function properties(scope: Element, document: Document): Element[] {
     if (found.has(el)) continue;
     if (el.hasAttribute('itemprop')) found.add(el);
     // A nested item's own properties belong to it; an itemscope without itemprop is also opaque.
-    if (!el.hasAttribute('itemscope')) for (let i = el.children.length - 1; i >= 0; i--) pending.push(el.children[i]!);
+    if (el.hasAttribute('itemscope')) continue;
+    // Read once: linkedom builds a new array on each read of `children`.
+    const children = el.children;
+    for (let i = children.length - 1; i >= 0; i--) pending.push(children[i]!);
   }
   // Only itemref targets (elsewhere in the page) can break tree order.
   return roots.length > scope.children.length ? [...found].sort(treeOrder) : [...found];

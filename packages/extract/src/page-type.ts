@@ -53,8 +53,11 @@ export interface PageTypeInput {
  * article (the extractor's default layout) otherwise.
  */
 export function detectPageType(document: Document, input: PageTypeInput): PageType {
-  const declared = declaredPageType(document, input);
-  if (declared) return declared;
+  return declaredPageType(document, input) ?? structuralPageType(document);
+}
+
+/** The kind of a page that declares none, by its structure (see detectPageType). */
+export function structuralPageType(document: Document): PageType {
   if (document.body && looksLikeThread(document.body)) return 'forum';
   if (looksLikeListing(document)) return 'listing';
   if (document.body && looksLikeSections(document.body)) return 'service';

@@ -5,7 +5,8 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { parseDocument } from '../../../packages/extract/src/dom.js';
+import fc from 'fast-check';
+import { classOf, parseDocument } from '../../../packages/extract/src/dom.js';
 
 describe('linkedom, as patched', () => {
   test('the patch is applied: the EventTarget constructor no longer fills the listener WeakMap', () => {
@@ -34,5 +35,25 @@ describe('linkedom, as patched', () => {
     assert.deepEqual(seen, ['inner', 'outer', 'outer']);
     // A node nobody listens on dispatches without error.
     assert.equal(document.body.dispatchEvent(new document.defaultView!.Event('ping')), true);
+  });
+});
+
+describe('classOf: the class attribute read from its node', () => {
+  const classTokens = fc.array(fc.constantFrom('a', 'b', 'post-meta', 'A', 'é', '', ' ', '  ', '\t', '\n'), { maxLength: 8 }).map((parts) => parts.join(' '));
+
+  test('given any class attribute and class changes, classOf agrees with getAttribute("class") on the element and its clone', () => {
+    fc.assert(fc.property(fc.option(classTokens), classTokens, fc.constantFrom('none', 'className', 'setAttribute', 'add', 'remove', 'toggle', 'removeAttribute'), (initial, value, change) => {
+      const attribute = initial === null ? '' : ` class="${initial}"`;
+      const document = parseDocument(`<html><body><div id="x"${attribute}><p>text</p></div></body></html>`);
+      const el = document.getElementById('x')!;
+      if (change === 'className') el.className = value;
+      else if (change === 'setAttribute') el.setAttribute('class', value);
+      else if (change === 'add') el.classList.add(...value.split(/\s+/).filter(Boolean));
+      else if (change === 'remove') el.classList.remove(...value.split(/\s+/).filter(Boolean));
+      else if (change === 'toggle') el.classList.toggle(value.trim().split(/\s+/)[0] || 'a');
+      else if (change === 'removeAttribute') el.removeAttribute('class');
+      const clone = el.cloneNode(true) as Element;
+      return classOf(el) === el.getAttribute('class') && classOf(clone) === clone.getAttribute('class') && classOf(el.firstElementChild!) === el.firstElementChild!.getAttribute('class');
+    }), { numRuns: 1000 });
   });
 });

@@ -1,6 +1,7 @@
 // What the page outcome classifier reads from a page: one walk over the untouched document
 // (before any clean-up removes the scripts and widgets that name their vendor), plus the
 // response's status and headers. The classifier itself (classify.ts) is pure over this.
+import { classOf, collapsedLength } from '../../../../packages/extract/src/index.js';
 import { CLASS_MARKERS, ID_MARKERS, ID_PREFIX_MARKERS, INLINE_SCRIPT_MARKERS, URL_MARKERS, type Marker, type MarkerKind } from './markers.js';
 
 export interface MarkerHit extends Marker {
@@ -61,7 +62,7 @@ export interface ResponseFacts {
 export function readSignals(document: Document, response: ResponseFacts, html: string): PageSignals {
   const state: WalkState = {
     text: [], sampled: 0, textLength: 0, markers: new Map(), consentText: 0, paywallText: 0,
-    passwordInputs: 0, passwordFormText: 0, media: 0, h1: [], h2: [], noscriptText: 0, noscriptSample: [], noscriptSampled: 0,
+    passwordInputs: 0, passwordFormText: 0, media: 0, h1: [], h2: [], noscriptText: 0, noscriptSample: [], noscriptSampled: 0, classMarkers: new Map(),
   };
   const root = document.documentElement as Element | null;
   const body = document.body as Element | null;
@@ -109,6 +110,8 @@ interface WalkState {
   noscriptText: number;
   noscriptSample: string[];
   noscriptSampled: number;
+  /** Per distinct class attribute, its tokens that are markers. */
+  classMarkers: Map<string, string[]>;
 }
 
 interface Context {
@@ -127,18 +130,19 @@ function walk(el: Element, state: WalkState, ctx: Context): void {
   const hidden = ctx.hidden || (el.hasAttribute('hidden') && !isStreamedSegment(el, tag));
   // A login form hidden by an inline style is kept for scripts (Discourse's), not shown. Text
   // under such a style still counts: pages hide their body until their scripts run.
-  const styleHidden = ctx.styleHidden || HIDDEN_STYLE.test(el.getAttribute('style') ?? '');
+  const style = ctx.styleHidden ? null : el.getAttribute('style');
+  const styleHidden = ctx.styleHidden || (style !== null && HIDDEN_STYLE.test(style));
   const seen = !hidden && !ctx.noscript;
   if (seen && !styleHidden && tag === 'input' && (el.getAttribute('type') ?? '').toLowerCase() === 'password') state.passwordInputs++;
   if (seen && MEDIA.has(tag)) state.media++;
-  const inner: Context = {
-    consent: ctx.consent || found.has('consent'),
-    paywall: ctx.paywall || found.has('paywall'),
-    passwordForm: ctx.passwordForm || (tag === 'form' && !styleHidden && el.querySelector('input[type=password]') !== null),
-    hidden,
-    styleHidden,
-    noscript: ctx.noscript || tag === 'noscript',
-  };
+  const consent = ctx.consent || (found !== undefined && found.has('consent'));
+  const paywall = ctx.paywall || (found !== undefined && found.has('paywall'));
+  const passwordForm = ctx.passwordForm || (tag === 'form' && !styleHidden && el.querySelector('input[type=password]') !== null);
+  const noscript = ctx.noscript || tag === 'noscript';
+  // Most elements change nothing: their children share the parent's context (no object per element).
+  const inner: Context = consent === ctx.consent && paywall === ctx.paywall && passwordForm === ctx.passwordForm && hidden === ctx.hidden && styleHidden === ctx.styleHidden && noscript === ctx.noscript
+    ? ctx
+    : { consent, paywall, passwordForm, hidden, styleHidden, noscript };
   if (tag === 'h1' || tag === 'h2') {
     const list = tag === 'h1' ? state.h1 : state.h2;
     if (list.length < 3) list.push(plain(el.textContent ?? '').slice(0, 200));
@@ -161,13 +165,14 @@ function isStreamedSegment(el: Element, tag: string): boolean {
 }
 
 function addText(data: string, state: WalkState, ctx: Context): void {
-  const collapsed = data.replace(/\s+/g, ' ').trim();
-  if (!collapsed) return;
-  const n = collapsed.length + 1;
+  // Counted without building the collapsed string, which only the samples need.
+  const length = collapsedLength(data);
+  if (!length) return;
+  const n = length + 1;
   if (ctx.noscript) {
     state.noscriptText += n;
     if (state.noscriptSampled < NOSCRIPT_SAMPLE) {
-      state.noscriptSample.push(collapsed);
+      state.noscriptSample.push(collapse(data));
       state.noscriptSampled += n;
     }
     return;
@@ -177,30 +182,33 @@ function addText(data: string, state: WalkState, ctx: Context): void {
   if (ctx.paywall) state.paywallText += n;
   if (ctx.passwordForm) state.passwordFormText += n;
   if (state.sampled < TEXT_SAMPLE) {
-    state.text.push(collapsed);
+    state.text.push(collapse(data));
     state.sampled += n;
   }
 }
 
-/** Records the element's markers; returns their kinds. */
-function markersOf(el: Element, tag: string, state: WalkState): Set<MarkerKind> {
-  const kinds = new Set<MarkerKind>();
-  const add = (marker: Marker, seen: string) => {
-    kinds.add(marker.kind);
-    if (!state.markers.has(seen) && state.markers.size < 40) state.markers.set(seen, { ...marker, seen });
-  };
+function collapse(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/** Records the element's markers; returns their kinds (undefined when it has none, as most elements). */
+function markersOf(el: Element, tag: string, state: WalkState): Set<MarkerKind> | undefined {
+  let kinds: Set<MarkerKind> | undefined;
   const id = el.getAttribute('id');
   if (id) {
     const byId = Object.hasOwn(ID_MARKERS, id) ? ID_MARKERS[id] : undefined;
-    if (byId) add(byId, `element #${id}`);
-    for (const [prefix, marker] of ID_PREFIX_MARKERS) if (id.startsWith(prefix)) add(marker, `element #${prefix}…`);
+    if (byId) kinds = addMarker(state, kinds, byId, `element #${id}`);
+    for (const [prefix, marker] of ID_PREFIX_MARKERS) if (id.startsWith(prefix)) kinds = addMarker(state, kinds, marker, `element #${prefix}…`);
   }
-  const cls = el.getAttribute('class');
+  const cls = classOf(el);
   if (cls) {
-    for (const token of cls.split(/\s+/)) {
-      const byClass = token && Object.hasOwn(CLASS_MARKERS, token) ? CLASS_MARKERS[token] : undefined;
-      if (byClass) add(byClass, `element .${token}`);
+    // A page repeats a few class attributes on most of its elements: each is split once.
+    let tokens = state.classMarkers.get(cls);
+    if (!tokens) {
+      tokens = cls.split(/\s+/).filter((token) => token && Object.hasOwn(CLASS_MARKERS, token));
+      state.classMarkers.set(cls, tokens);
     }
+    for (const token of tokens) kinds = addMarker(state, kinds, CLASS_MARKERS[token]!, `element .${token}`);
   }
   if (tag === 'script' || tag === 'iframe') {
     const src = el.getAttribute('src');
@@ -208,16 +216,23 @@ function markersOf(el: Element, tag: string, state: WalkState): Set<MarkerKind> 
       const where = src.replace(/^[a-z]+:\/\//i, '').replace(/^\/\//, '').split(/[?#]/)[0]!.slice(0, 100);
       // Imperva's script is on every page it protects; its iframe is the challenge.
       const sensor = tag === 'script' && /_Incapsula_Resource/.test(src);
-      for (const [re, marker] of URL_MARKERS) if (re.test(src)) add(sensor ? { ...marker, sensor: true } : marker, `${tag} ${where}`);
+      for (const [re, marker] of URL_MARKERS) if (re.test(src)) kinds = addMarker(state, kinds, sensor ? { ...marker, sensor: true } : marker, `${tag} ${where}`);
     } else if (tag === 'script') {
       const code = (el.textContent ?? '').slice(0, MAX_INLINE_SCRIPT);
       for (const [re, marker] of INLINE_SCRIPT_MARKERS) {
         const m = re.exec(code);
-        if (m) add(marker, `inline script ${m[0].slice(0, 40)}`);
+        if (m) kinds = addMarker(state, kinds, marker, `inline script ${m[0].slice(0, 40)}`);
       }
     }
   }
   return kinds;
+}
+
+function addMarker(state: WalkState, kinds: Set<MarkerKind> | undefined, marker: Marker, seen: string): Set<MarkerKind> {
+  const out = kinds ?? new Set<MarkerKind>();
+  out.add(marker.kind);
+  if (!state.markers.has(seen) && state.markers.size < 40) state.markers.set(seen, { ...marker, seen });
+  return out;
 }
 
 /** Whitespace collapsed and typographic apostrophes made plain, so "can’t" reads as "can't". */

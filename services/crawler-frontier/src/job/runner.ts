@@ -76,7 +76,8 @@ export function createJobRunner<S extends { status: JobStatus }, C extends Decid
   const appendAll = async (jobId: string, events: Emitted[]): Promise<void> => {
     for (const e of events) {
       const event = makeEvent(e.event, { kind, id: jobId, part: e.part }, e.data as never, { eventId: newId(), now: clock() });
-      await log.append(event as AnyEvent, { once: true });
+      const { seq } = await log.append(event as AnyEvent, { once: true });
+      if (seq > 0) states.appended(jobId, seq);
     }
   };
 

@@ -1,9 +1,13 @@
 // The states of one kind of job (crawls, batches) folded from the log by their pure
 // `evolve`, each cached with the stream sequence of the last event folded in (bounded, LRU).
 //
-// load() brings a state up to the event being handled: a cached one behind it is caught up
-// with the events after its sequence up to that event by point reads (EventLog.historyAfter,
-// no consumer); one already past it, or loaded with no event to reach, up to the log's end. A
+// load() brings a state up to the event being handled, or to this runner's own last append
+// to the aggregate if that is later: a cached one behind it is caught up with the events
+// after its sequence up to there by point reads (EventLog.historyAfter, no consumer); one
+// already past it, or loaded with no event to reach, up to the log's end. Own appends count
+// because a trigger is often older than the decision just appended (another page finished
+// while it was made): a state stopped at the trigger decided that decision again, and the
+// log refused each event as a duplicate, a publish and an error answer each. A
 // missing one (a restart, another replica, eviction) is rebuilt from the whole history, and so
 // is one whose catch-up ends before the event being handled (a gap). Stopping at the event is
 // enough: each later event the decider reacts to is delivered and handled in turn, and a state
@@ -26,7 +30,8 @@ export interface Folding<S, E> {
 const MAX_FINISHED = 10_000;
 
 export class DeciderStates<S, E> {
-  private readonly cache: LRUCache<string, { state: S; lastSeq: number }>;
+  /** Per aggregate: its state, the sequence of the last event folded in, and of the last one this runner appended. */
+  private readonly cache: LRUCache<string, { state: S; lastSeq: number; appendedSeq?: number }>;
   private readonly finished = new LRUCache<string, true>({ max: MAX_FINISHED });
 
   constructor(private readonly log: EventLog, private readonly folding: Folding<S, E>, maxEntries: number) {
@@ -38,14 +43,18 @@ export class DeciderStates<S, E> {
     return this.finished.has(id);
   }
 
-  /** The state with every event up to `atLeastSeq` folded in (0, or a cached state already past it: up to the log's end). */
+  /**
+   * The state with every event up to `atLeastSeq` and up to this runner's last append to it
+   * folded in (0, or a cached state already past both: up to the log's end).
+   */
   async load(id: string, atLeastSeq = 0): Promise<S> {
     const { kind, initialState, evolve, isFinished } = this.folding;
     let cached = this.cache.get(id);
-    const until = cached && atLeastSeq > cached.lastSeq ? atLeastSeq : undefined;
+    const target = Math.max(atLeastSeq, atLeastSeq > 0 ? cached?.appendedSeq ?? 0 : 0);
+    const until = cached && target > cached.lastSeq ? target : undefined;
     let events: StoredEvent[] = cached ? await this.log.historyAfter(kind, id, cached.lastSeq, undefined, until) : [];
     // The catch-up ended before the event being handled: rebuild from the whole history.
-    if (cached && (events.at(-1)?.seq ?? cached.lastSeq) < atLeastSeq) cached = undefined;
+    if (cached && (events.at(-1)?.seq ?? cached.lastSeq) < target) cached = undefined;
     if (!cached) events = await this.log.history(kind, id);
     let state = cached?.state ?? initialState();
     let lastSeq = cached?.lastSeq ?? 0;
@@ -61,6 +70,12 @@ export class DeciderStates<S, E> {
       this.cache.set(id, { state, lastSeq });
     }
     return state;
+  }
+
+  /** Notes an event this runner appended to the aggregate (its stream sequence): the next load folds it in. */
+  appended(id: string, seq: number): void {
+    const cached = this.cache.get(id);
+    if (cached && seq > (cached.appendedSeq ?? 0)) cached.appendedSeq = seq;
   }
 
   /** Drops a cached state (it may lag behind half-appended decisions): the next load rebuilds it. */

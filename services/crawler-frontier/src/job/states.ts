@@ -4,7 +4,9 @@
 // load() brings a state up to the event being handled, or to this runner's own last append
 // to the aggregate if that is later: a cached one behind it is caught up with the events
 // after its sequence up to there by point reads (EventLog.historyAfter, no consumer); one
-// already past it, or loaded with no event to reach, up to the log's end. Own appends count
+// already past both is used as it is (a read past it would only learn the log's end, a
+// read that misses, with an error built on both sides); one loaded with no event to reach,
+// up to the log's end. Own appends count
 // because a trigger is often older than the decision just appended (another page finished
 // while it was made): a state stopped at the trigger decided that decision again, and the
 // log refused each event as a duplicate, a publish and an error answer each. A
@@ -45,12 +47,13 @@ export class DeciderStates<S, E> {
 
   /**
    * The state with every event up to `atLeastSeq` and up to this runner's last append to it
-   * folded in (0, or a cached state already past both: up to the log's end).
+   * folded in (0: every event, up to the log's end).
    */
   async load(id: string, atLeastSeq = 0): Promise<S> {
     const { kind, initialState, evolve, isFinished } = this.folding;
     let cached = this.cache.get(id);
     const target = Math.max(atLeastSeq, atLeastSeq > 0 ? cached?.appendedSeq ?? 0 : 0);
+    if (cached && atLeastSeq > 0 && cached.lastSeq >= target) return cached.state;
     const until = cached && target > cached.lastSeq ? target : undefined;
     let events: StoredEvent[] = cached ? await this.log.historyAfter(kind, id, cached.lastSeq, undefined, until) : [];
     // The catch-up ended before the event being handled: rebuild from the whole history.

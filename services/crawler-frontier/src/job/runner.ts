@@ -81,8 +81,10 @@ export function createJobRunner<S extends { status: JobStatus }, C extends Decid
     }
   };
 
-  const run = (jobId: string, command: JobCommand, triggerSeq = 0, signal?: AbortSignal): Promise<Emitted[]> =>
-    locks.run(jobId, async () => {
+  const run = (jobId: string, command: JobCommand, triggerSeq = 0, signal?: AbortSignal): Promise<Emitted[]> => {
+    // Noted before the job's lock: a catch-up made meanwhile confirms it rather than finding it.
+    if (triggerSeq > 0) states.delivered(jobId, triggerSeq);
+    return locks.run(jobId, async () => {
       if (states.isKnownFinished(jobId)) return [];
       const state = await states.load(jobId, triggerSeq);
       if (state.status === 'NONE' || decider.isFinished(state)) return [];
@@ -97,6 +99,7 @@ export function createJobRunner<S extends { status: JobStatus }, C extends Decid
         throw err;
       }
     });
+  };
 
   return {
     async advance(jobId, signal, logger, triggerSeq) {

@@ -30,10 +30,21 @@ export interface Folding<S, E> {
 
 /** Finished ids remembered (oldest forgotten first). */
 const MAX_FINISHED = 10_000;
+/** Known sequences kept per aggregate (the oldest dropped first: a read finds what they would confirm). */
+const MAX_KNOWN_SEQS = 64;
+
+/** The distinct sequences after `afterSeq` up to `untilSeq`, ascending. */
+function knownUpTo(seqs: number[], afterSeq: number, untilSeq: number): number[] {
+  return [...new Set(seqs.filter((k) => k > afterSeq && k <= untilSeq))].sort((a, b) => a - b);
+}
 
 export class DeciderStates<S, E> {
-  /** Per aggregate: its state, the sequence of the last event folded in, and of the last one this runner appended. */
-  private readonly cache: LRUCache<string, { state: S; lastSeq: number; appendedSeq?: number }>;
+  /**
+   * Per aggregate: its state, the sequence of the last event folded in, of the last one this
+   * runner appended, and of the events past it known to be in the log (appended or delivered
+   * here), which the catch-up reads at once (EventLog.historyAfter's `knownSeqs`).
+   */
+  private readonly cache: LRUCache<string, { state: S; lastSeq: number; appendedSeq?: number; knownSeqs?: number[] }>;
   private readonly finished = new LRUCache<string, true>({ max: MAX_FINISHED });
 
   constructor(private readonly log: EventLog, private readonly folding: Folding<S, E>, maxEntries: number) {
@@ -55,7 +66,8 @@ export class DeciderStates<S, E> {
     const target = Math.max(atLeastSeq, atLeastSeq > 0 ? cached?.appendedSeq ?? 0 : 0);
     if (cached && atLeastSeq > 0 && cached.lastSeq >= target) return cached.state;
     const until = cached && target > cached.lastSeq ? target : undefined;
-    let events: StoredEvent[] = cached ? await this.log.historyAfter(kind, id, cached.lastSeq, undefined, until) : [];
+    const known = cached && until !== undefined ? knownUpTo([...(cached.knownSeqs ?? []), atLeastSeq], cached.lastSeq, until) : [];
+    let events: StoredEvent[] = cached ? await this.log.historyAfter(kind, id, cached.lastSeq, undefined, until, known) : [];
     // The catch-up ended before the event being handled: rebuild from the whole history.
     if (cached && (events.at(-1)?.seq ?? cached.lastSeq) < target) cached = undefined;
     if (!cached) events = await this.log.history(kind, id);
@@ -70,7 +82,8 @@ export class DeciderStates<S, E> {
       this.cache.delete(id);
       this.finished.set(id, true);
     } else {
-      this.cache.set(id, { state, lastSeq });
+      const knownSeqs = cached?.knownSeqs?.filter((k) => k > lastSeq);
+      this.cache.set(id, { state, lastSeq, ...(knownSeqs?.length ? { knownSeqs } : {}) });
     }
     return state;
   }
@@ -78,7 +91,19 @@ export class DeciderStates<S, E> {
   /** Notes an event this runner appended to the aggregate (its stream sequence): the next load folds it in. */
   appended(id: string, seq: number): void {
     const cached = this.cache.get(id);
-    if (cached && seq > (cached.appendedSeq ?? 0)) cached.appendedSeq = seq;
+    if (!cached) return;
+    if (seq > (cached.appendedSeq ?? 0)) cached.appendedSeq = seq;
+    this.delivered(id, seq);
+  }
+
+  /** Notes an event of the aggregate known to be in the log (delivered here): a catch-up confirms it instead of finding it. */
+  delivered(id: string, seq: number): void {
+    const cached = this.cache.get(id);
+    if (!cached || seq <= cached.lastSeq) return;
+    const known = cached.knownSeqs ?? [];
+    if (known.length >= MAX_KNOWN_SEQS) known.shift();
+    known.push(seq);
+    cached.knownSeqs = known;
   }
 
   /** Drops a cached state (it may lag behind half-appended decisions): the next load rebuilds it. */

@@ -181,25 +181,47 @@ export class EventLog {
    * `maxPointReads` events it finishes with one consumer read, as history() does. With
    * `untilSeq`, it stops at the first event at or past that sequence (no read past the end
    * to learn it is the end: that read misses, an error built on both sides).
+   *
+   * `knownSeqs`: sequences of the aggregate's events the caller knows are there (its own
+   * appends, the events it was delivered), ascending, past `afterSeq`, up to `untilSeq`. The
+   * reads "next from afterSeq + 1" and "next from each known one + 1" are then sent at once
+   * (one socket write each way instead of one round trip per event); each answer that is the
+   * known event expected confirms nothing lies between. The first that is not (an event the
+   * caller did not know of) ends the batch, and the reads go on one by one from there.
    */
-  async historyAfter(kind: AggregateKind, id: string, afterSeq: number, maxPointReads = DEFAULT_MAX_POINT_READS, untilSeq = Number.POSITIVE_INFINITY): Promise<StoredEvent[]> {
+  async historyAfter(kind: AggregateKind, id: string, afterSeq: number, maxPointReads = DEFAULT_MAX_POINT_READS, untilSeq = Number.POSITIVE_INFINITY, knownSeqs: readonly number[] = []): Promise<StoredEvent[]> {
     const filter = historyFilter(kind, id);
     const events: StoredEvent[] = [];
     let seq = afterSeq + 1;
+    const known = knownSeqs.filter((k) => k > afterSeq && k <= untilSeq).slice(0, maxPointReads);
+    if (known.length > 1) {
+      const answers = await Promise.all([afterSeq, ...known.slice(0, -1)].map((from) => this.directNext(filter, from + 1)));
+      for (const [i, m] of answers.entries()) {
+        if (!m) return events; // none at or past it: the log has nothing more
+        events.push(decodeEvent(m.subject, m.data, m.seq));
+        seq = m.seq + 1;
+        if (m.seq !== known[i]) break;
+      }
+    }
     while (events.length < maxPointReads) {
       if (seq > untilSeq) return events;
-      let m: { subject: string; data: Uint8Array; seq: number };
-      try {
-        // The manager has `direct` (nats.js marks it experimental and leaves it off the interface).
-        m = await (this.jsm as JetStreamManager & { direct: DirectGet }).direct.getMessage(STREAM_NAME, { seq, next_by_subj: filter });
-      } catch (err) {
-        if (isNoMessage(err)) return events;
-        throw err;
-      }
+      const m = await this.directNext(filter, seq);
+      if (!m) return events;
       events.push(decodeEvent(m.subject, m.data, m.seq));
       seq = m.seq + 1;
     }
     return [...events, ...(await this.read(filter, seq))];
+  }
+
+  /** The first event on a filter at or after `seq` (a direct get), or null. */
+  private async directNext(filter: string, seq: number): Promise<{ subject: string; data: Uint8Array; seq: number } | null> {
+    try {
+      // The manager has `direct` (nats.js marks it experimental and leaves it off the interface).
+      return await (this.jsm as JetStreamManager & { direct: DirectGet }).direct.getMessage(STREAM_NAME, { seq, next_by_subj: filter });
+    } catch (err) {
+      if (isNoMessage(err)) return null;
+      throw err;
+    }
   }
 
   /** Reads the events matching a subject filter from `fromSeq` on, in order (at most `maxEvents`). */

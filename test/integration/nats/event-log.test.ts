@@ -100,6 +100,26 @@ describe('event log', () => {
     assert.equal(await log.next(failedAt, failed.seq + 1), null);
   });
 
+  test('point reads that find nothing answer null without nats.js building and throwing an error for them', async () => {
+    const jsm = await nc.jetstreamManager();
+    // The real manager; its message get (which throws an error it builds for a miss) counted.
+    let thrown = 0;
+    const getMessage = jsm.streams.getMessage.bind(jsm.streams);
+    jsm.streams.getMessage = async (...a: Parameters<typeof getMessage>) => {
+      try { return await getMessage(...a); } catch (err) { thrown++; throw err; }
+    };
+    const reading = new EventLog(nc.jetstream(), jsm);
+    const held = await reading.atSeq((await log.append(started('miss-a', 1), { once: true })).seq);
+    assert.equal((await reading.lastOfPart('scrape', 'miss-a', 'p1', held!))?.seq, held!.seq, 'nothing after it: the held event');
+    assert.equal(await reading.last({ kind: 'scrape', id: 'miss-none', part: 'p1', event: 'page_started' }), null);
+    assert.equal(await reading.next({ kind: 'scrape', id: 'miss-a', part: 'p1', event: 'page_started' }, held!.seq + 1), null);
+    assert.equal(await reading.exists({ kind: 'scrape', id: 'miss-none', part: 'p1', event: 'page_started' }), false);
+    assert.equal(thrown, 0, 'no error thrown for a miss');
+    // And a read that finds its event answers it whole.
+    const found = await reading.last({ kind: 'scrape', id: 'miss-a', part: 'p1', event: 'page_started' });
+    assert.deepEqual(found, held);
+  });
+
   test('history reads leave no consumer behind on the server', async () => {
     const jsm = await nc.jetstreamManager();
     const consumers = async (): Promise<number> => (await jsm.streams.info(STREAM_NAME)).state.consumer_count;

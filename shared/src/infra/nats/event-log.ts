@@ -7,7 +7,7 @@
 // A third, `expectedLastSubjectSequence`, is optimistic concurrency for events that may
 // repeat on a subject but must each follow the one the writer read (a key's secret
 // rotations): the server refuses the append when anything was appended in between.
-import { DeliverPolicy, headers as natsHeaders, type JetStreamClient, type JetStreamManager, type JetStreamPublishOptions } from 'nats';
+import { DeliverPolicy, headers as natsHeaders, NatsError, type JetStreamClient, type JetStreamManager, type JetStreamPublishOptions, type NatsConnection } from 'nats';
 import { decodeEvent, encodeEvent, type AnyEvent, type StoredEvent } from '../../domain/events/index.js';
 import { historyFilter, partFilter, STREAM_NAME, subjectOf, type AggregateKind, type SubjectParts } from '../subjects.js';
 
@@ -47,6 +47,20 @@ export class AppendConflictError extends Error {
 interface DirectGet {
   getMessage(stream: string, query: { seq: number; next_by_subj: string }): Promise<{ subject: string; data: Uint8Array; seq: number }>;
 }
+
+type RawMessage = { subject: string; data: Uint8Array; seq: number };
+
+/** What nats.js's JetStream manager holds to ask its API (its BaseApiClient's fields). */
+interface ApiClient { nc: NatsConnection; prefix: string; timeout: number }
+
+/** The answer of `$JS.API.STREAM.MSG.GET.<stream>`. */
+interface MsgGetAnswer {
+  error?: { code: number; err_code?: number; description?: string };
+  message?: { subject: string; seq: number; data?: string };
+}
+
+const textEncoder = new TextEncoder();
+const textDecoder = new TextDecoder();
 
 /** A catch-up longer than this many events is read through a consumer (see historyAfter). */
 const DEFAULT_MAX_POINT_READS = 32;
@@ -119,28 +133,38 @@ export class EventLog {
     return m ? decodeEvent(m.subject, m.data, m.seq) : null;
   }
 
-  private async nextRawOf(filter: string, fromSeq: number): Promise<{ subject: string; data: Uint8Array; seq: number } | null> {
-    try {
-      // nats-server 2.9 answers `next_by_subj` on this API too; nats.js types it for direct gets only.
-      return await this.jsm.streams.getMessage(STREAM_NAME, { seq: fromSeq, next_by_subj: filter } as unknown as { seq: number });
-    } catch (err) {
-      if ((err as { api_error?: { err_code?: number } }).api_error?.err_code === NO_MESSAGE_FOUND || isNoMessage(err)) return null;
-      throw err;
-    }
+  private nextRawOf(filter: string, fromSeq: number): Promise<RawMessage | null> {
+    // nats-server 2.9 answers `next_by_subj` on this API too; nats.js types it for direct gets only.
+    return this.leaderGet({ seq: fromSeq, next_by_subj: filter });
   }
 
-  private lastRaw(parts: SubjectParts): Promise<{ subject: string; data: Uint8Array; seq: number } | null> {
+  private lastRaw(parts: SubjectParts): Promise<RawMessage | null> {
     return this.lastRawOf(subjectOf(parts));
   }
 
-  private async lastRawOf(subject: string): Promise<{ subject: string; data: Uint8Array; seq: number } | null> {
-    try {
-      return await this.jsm.streams.getMessage(STREAM_NAME, { last_by_subj: subject });
-    } catch (err) {
-      if ((err as { api_error?: { err_code?: number } }).api_error?.err_code === NO_MESSAGE_FOUND) return null;
-      if (/no message found/i.test(String((err as Error).message))) return null;
-      throw err;
+  private lastRawOf(subject: string): Promise<RawMessage | null> {
+    return this.leaderGet({ last_by_subj: subject });
+  }
+
+  /**
+   * A point read answered by the stream's leader (the JSON API's message get), null when it
+   * finds nothing. Asked and read here rather than through nats.js's `streams.getMessage`,
+   * which answers a miss by building an error (a stack captured) that is thrown and caught:
+   * the fetcher's check that a page has no step past its delivered `page_requested` misses
+   * on every page (docs/benchmarks.md). Other errors are thrown as nats.js throws them (a
+   * NatsError with the answer's `code` and `api_error`).
+   */
+  private async leaderGet(query: Record<string, unknown>): Promise<RawMessage | null> {
+    const api = this.jsm as unknown as ApiClient;
+    const answer = await api.nc.request(`${api.prefix}.STREAM.MSG.GET.${STREAM_NAME}`, textEncoder.encode(JSON.stringify(query)), { timeout: api.timeout });
+    const body = JSON.parse(textDecoder.decode(answer.data)) as MsgGetAnswer;
+    if (body.error) {
+      if (body.error.err_code === NO_MESSAGE_FOUND || /no message found/i.test(body.error.description ?? '')) return null;
+      // A NatsError with the answer's code, as nats.js throws it: a 503 (no leader yet) is an outage (outage.ts).
+      throw Object.assign(new NatsError(body.error.description ?? 'message get failed', String(body.error.code)), { api_error: body.error });
     }
+    const { subject, seq, data } = body.message!;
+    return { subject, seq, data: data ? Buffer.from(data, 'base64') : new Uint8Array(0) };
   }
 
   async append(event: AnyEvent, opts: AppendOptions = {}): Promise<AppendResult> {

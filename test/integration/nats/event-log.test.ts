@@ -100,6 +100,26 @@ describe('event log', () => {
     assert.equal(await log.next(failedAt, failed.seq + 1), null);
   });
 
+  test('point reads that find nothing answer null without nats.js building and throwing an error for them', async () => {
+    const jsm = await nc.jetstreamManager();
+    // The real manager; its message get (which throws an error it builds for a miss) counted.
+    let thrown = 0;
+    const getMessage = jsm.streams.getMessage.bind(jsm.streams);
+    jsm.streams.getMessage = async (...a: Parameters<typeof getMessage>) => {
+      try { return await getMessage(...a); } catch (err) { thrown++; throw err; }
+    };
+    const reading = new EventLog(nc.jetstream(), jsm);
+    const held = await reading.atSeq((await log.append(started('miss-a', 1), { once: true })).seq);
+    assert.equal((await reading.lastOfPart('scrape', 'miss-a', 'p1', held!))?.seq, held!.seq, 'nothing after it: the held event');
+    assert.equal(await reading.last({ kind: 'scrape', id: 'miss-none', part: 'p1', event: 'page_started' }), null);
+    assert.equal(await reading.next({ kind: 'scrape', id: 'miss-a', part: 'p1', event: 'page_started' }, held!.seq + 1), null);
+    assert.equal(await reading.exists({ kind: 'scrape', id: 'miss-none', part: 'p1', event: 'page_started' }), false);
+    assert.equal(thrown, 0, 'no error thrown for a miss');
+    // And a read that finds its event answers it whole.
+    const found = await reading.last({ kind: 'scrape', id: 'miss-a', part: 'p1', event: 'page_started' });
+    assert.deepEqual(found, held);
+  });
+
   test('history reads leave no consumer behind on the server', async () => {
     const jsm = await nc.jetstreamManager();
     const consumers = async (): Promise<number> => (await jsm.streams.info(STREAM_NAME)).state.consumer_count;
@@ -138,6 +158,34 @@ describe('event log', () => {
     const deadline = Date.now() + 5_000;
     while ((await consumers()) > before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     assert.equal(await consumers(), before);
+  });
+
+  test('historyAfter with known sequences sends their reads at once and still finds the events it did not know', async () => {
+    const jsm = await nc.jetstreamManager();
+    // The real direct API, counting the reads in flight at once.
+    const direct = (jsm as unknown as { direct: { getMessage: (...a: unknown[]) => Promise<unknown> } }).direct;
+    let inFlight = 0;
+    let most = 0;
+    let reads = 0;
+    const counted = Object.assign(Object.create(Object.getPrototypeOf(jsm) as object) as object, jsm, {
+      direct: { getMessage: async (...a: unknown[]) => { reads++; most = Math.max(most, ++inFlight); try { return await direct.getMessage(...a); } finally { inFlight--; } } },
+    });
+    const counting = new EventLog(nc.jetstream(), counted as typeof jsm);
+    for (let i = 1; i <= 6; i++) {
+      await log.append(started('known-a', i), { msgId: `known-a-${i}` });
+      await log.append(started('known-b', i), { msgId: `known-b-${i}` });
+    }
+    const all = (await log.history('scrape', 'known-a')).map((e) => e.seq);
+    const [s0, s1, s2, s3, s4, s5] = all as [number, number, number, number, number, number];
+    // Every event after s0 up to s4 known: four reads, sent at once.
+    assert.deepEqual((await counting.historyAfter('scrape', 'known-a', s0, undefined, s4, [s1, s2, s3, s4])).map((e) => e.seq), [s1, s2, s3, s4]);
+    assert.equal(reads, 4, 'one read per event');
+    assert.equal(most, 4, 'the four reads in flight at once');
+    // s2 not known: the batch stops at it and the reads go on one by one, the same events.
+    reads = 0;
+    assert.deepEqual((await counting.historyAfter('scrape', 'known-a', s0, undefined, s5, [s1, s3, s4, s5])).map((e) => e.seq), [s1, s2, s3, s4, s5]);
+    // Known sequences outside the range are left out; without an end, up to the log's end.
+    assert.deepEqual((await counting.historyAfter('scrape', 'known-a', s2, undefined, undefined, [s0, s3, s4])).map((e) => e.seq), [s3, s4, s5]);
   });
 
   test('history of an aggregate with no events is empty', async () => {

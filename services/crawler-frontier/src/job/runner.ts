@@ -76,12 +76,15 @@ export function createJobRunner<S extends { status: JobStatus }, C extends Decid
   const appendAll = async (jobId: string, events: Emitted[]): Promise<void> => {
     for (const e of events) {
       const event = makeEvent(e.event, { kind, id: jobId, part: e.part }, e.data as never, { eventId: newId(), now: clock() });
-      await log.append(event as AnyEvent, { once: true });
+      const { seq } = await log.append(event as AnyEvent, { once: true });
+      if (seq > 0) states.appended(jobId, seq);
     }
   };
 
-  const run = (jobId: string, command: JobCommand, triggerSeq = 0, signal?: AbortSignal): Promise<Emitted[]> =>
-    locks.run(jobId, async () => {
+  const run = (jobId: string, command: JobCommand, triggerSeq = 0, signal?: AbortSignal): Promise<Emitted[]> => {
+    // Noted before the job's lock: a catch-up made meanwhile confirms it rather than finding it.
+    if (triggerSeq > 0) states.delivered(jobId, triggerSeq);
+    return locks.run(jobId, async () => {
       if (states.isKnownFinished(jobId)) return [];
       const state = await states.load(jobId, triggerSeq);
       if (state.status === 'NONE' || decider.isFinished(state)) return [];
@@ -96,6 +99,7 @@ export function createJobRunner<S extends { status: JobStatus }, C extends Decid
         throw err;
       }
     });
+  };
 
   return {
     async advance(jobId, signal, logger, triggerSeq) {

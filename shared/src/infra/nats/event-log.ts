@@ -7,7 +7,7 @@
 // A third, `expectedLastSubjectSequence`, is optimistic concurrency for events that may
 // repeat on a subject but must each follow the one the writer read (a key's secret
 // rotations): the server refuses the append when anything was appended in between.
-import { DeliverPolicy, headers as natsHeaders, type JetStreamClient, type JetStreamManager, type JetStreamPublishOptions } from 'nats';
+import { DeliverPolicy, headers as natsHeaders, NatsError, type JetStreamClient, type JetStreamManager, type JetStreamPublishOptions, type NatsConnection } from 'nats';
 import { decodeEvent, encodeEvent, type AnyEvent, type StoredEvent } from '../../domain/events/index.js';
 import { historyFilter, partFilter, STREAM_NAME, subjectOf, type AggregateKind, type SubjectParts } from '../subjects.js';
 
@@ -47,6 +47,20 @@ export class AppendConflictError extends Error {
 interface DirectGet {
   getMessage(stream: string, query: { seq: number; next_by_subj: string }): Promise<{ subject: string; data: Uint8Array; seq: number }>;
 }
+
+type RawMessage = { subject: string; data: Uint8Array; seq: number };
+
+/** What nats.js's JetStream manager holds to ask its API (its BaseApiClient's fields). */
+interface ApiClient { nc: NatsConnection; prefix: string; timeout: number }
+
+/** The answer of `$JS.API.STREAM.MSG.GET.<stream>`. */
+interface MsgGetAnswer {
+  error?: { code: number; err_code?: number; description?: string };
+  message?: { subject: string; seq: number; data?: string };
+}
+
+const textEncoder = new TextEncoder();
+const textDecoder = new TextDecoder();
 
 /** A catch-up longer than this many events is read through a consumer (see historyAfter). */
 const DEFAULT_MAX_POINT_READS = 32;
@@ -119,28 +133,38 @@ export class EventLog {
     return m ? decodeEvent(m.subject, m.data, m.seq) : null;
   }
 
-  private async nextRawOf(filter: string, fromSeq: number): Promise<{ subject: string; data: Uint8Array; seq: number } | null> {
-    try {
-      // nats-server 2.9 answers `next_by_subj` on this API too; nats.js types it for direct gets only.
-      return await this.jsm.streams.getMessage(STREAM_NAME, { seq: fromSeq, next_by_subj: filter } as unknown as { seq: number });
-    } catch (err) {
-      if ((err as { api_error?: { err_code?: number } }).api_error?.err_code === NO_MESSAGE_FOUND || isNoMessage(err)) return null;
-      throw err;
-    }
+  private nextRawOf(filter: string, fromSeq: number): Promise<RawMessage | null> {
+    // nats-server 2.9 answers `next_by_subj` on this API too; nats.js types it for direct gets only.
+    return this.leaderGet({ seq: fromSeq, next_by_subj: filter });
   }
 
-  private lastRaw(parts: SubjectParts): Promise<{ subject: string; data: Uint8Array; seq: number } | null> {
+  private lastRaw(parts: SubjectParts): Promise<RawMessage | null> {
     return this.lastRawOf(subjectOf(parts));
   }
 
-  private async lastRawOf(subject: string): Promise<{ subject: string; data: Uint8Array; seq: number } | null> {
-    try {
-      return await this.jsm.streams.getMessage(STREAM_NAME, { last_by_subj: subject });
-    } catch (err) {
-      if ((err as { api_error?: { err_code?: number } }).api_error?.err_code === NO_MESSAGE_FOUND) return null;
-      if (/no message found/i.test(String((err as Error).message))) return null;
-      throw err;
+  private lastRawOf(subject: string): Promise<RawMessage | null> {
+    return this.leaderGet({ last_by_subj: subject });
+  }
+
+  /**
+   * A point read answered by the stream's leader (the JSON API's message get), null when it
+   * finds nothing. Asked and read here rather than through nats.js's `streams.getMessage`,
+   * which answers a miss by building an error (a stack captured) that is thrown and caught:
+   * the fetcher's check that a page has no step past its delivered `page_requested` misses
+   * on every page (docs/benchmarks.md). Other errors are thrown as nats.js throws them (a
+   * NatsError with the answer's `code` and `api_error`).
+   */
+  private async leaderGet(query: Record<string, unknown>): Promise<RawMessage | null> {
+    const api = this.jsm as unknown as ApiClient;
+    const answer = await api.nc.request(`${api.prefix}.STREAM.MSG.GET.${STREAM_NAME}`, textEncoder.encode(JSON.stringify(query)), { timeout: api.timeout });
+    const body = JSON.parse(textDecoder.decode(answer.data)) as MsgGetAnswer;
+    if (body.error) {
+      if (body.error.err_code === NO_MESSAGE_FOUND || /no message found/i.test(body.error.description ?? '')) return null;
+      // A NatsError with the answer's code, as nats.js throws it: a 503 (no leader yet) is an outage (outage.ts).
+      throw Object.assign(new NatsError(body.error.description ?? 'message get failed', String(body.error.code)), { api_error: body.error });
     }
+    const { subject, seq, data } = body.message!;
+    return { subject, seq, data: data ? Buffer.from(data, 'base64') : new Uint8Array(0) };
   }
 
   async append(event: AnyEvent, opts: AppendOptions = {}): Promise<AppendResult> {
@@ -181,25 +205,47 @@ export class EventLog {
    * `maxPointReads` events it finishes with one consumer read, as history() does. With
    * `untilSeq`, it stops at the first event at or past that sequence (no read past the end
    * to learn it is the end: that read misses, an error built on both sides).
+   *
+   * `knownSeqs`: sequences of the aggregate's events the caller knows are there (its own
+   * appends, the events it was delivered), ascending, past `afterSeq`, up to `untilSeq`. The
+   * reads "next from afterSeq + 1" and "next from each known one + 1" are then sent at once
+   * (one socket write each way instead of one round trip per event); each answer that is the
+   * known event expected confirms nothing lies between. The first that is not (an event the
+   * caller did not know of) ends the batch, and the reads go on one by one from there.
    */
-  async historyAfter(kind: AggregateKind, id: string, afterSeq: number, maxPointReads = DEFAULT_MAX_POINT_READS, untilSeq = Number.POSITIVE_INFINITY): Promise<StoredEvent[]> {
+  async historyAfter(kind: AggregateKind, id: string, afterSeq: number, maxPointReads = DEFAULT_MAX_POINT_READS, untilSeq = Number.POSITIVE_INFINITY, knownSeqs: readonly number[] = []): Promise<StoredEvent[]> {
     const filter = historyFilter(kind, id);
     const events: StoredEvent[] = [];
     let seq = afterSeq + 1;
+    const known = knownSeqs.filter((k) => k > afterSeq && k <= untilSeq).slice(0, maxPointReads);
+    if (known.length > 1) {
+      const answers = await Promise.all([afterSeq, ...known.slice(0, -1)].map((from) => this.directNext(filter, from + 1)));
+      for (const [i, m] of answers.entries()) {
+        if (!m) return events; // none at or past it: the log has nothing more
+        events.push(decodeEvent(m.subject, m.data, m.seq));
+        seq = m.seq + 1;
+        if (m.seq !== known[i]) break;
+      }
+    }
     while (events.length < maxPointReads) {
       if (seq > untilSeq) return events;
-      let m: { subject: string; data: Uint8Array; seq: number };
-      try {
-        // The manager has `direct` (nats.js marks it experimental and leaves it off the interface).
-        m = await (this.jsm as JetStreamManager & { direct: DirectGet }).direct.getMessage(STREAM_NAME, { seq, next_by_subj: filter });
-      } catch (err) {
-        if (isNoMessage(err)) return events;
-        throw err;
-      }
+      const m = await this.directNext(filter, seq);
+      if (!m) return events;
       events.push(decodeEvent(m.subject, m.data, m.seq));
       seq = m.seq + 1;
     }
     return [...events, ...(await this.read(filter, seq))];
+  }
+
+  /** The first event on a filter at or after `seq` (a direct get), or null. */
+  private async directNext(filter: string, seq: number): Promise<{ subject: string; data: Uint8Array; seq: number } | null> {
+    try {
+      // The manager has `direct` (nats.js marks it experimental and leaves it off the interface).
+      return await (this.jsm as JetStreamManager & { direct: DirectGet }).direct.getMessage(STREAM_NAME, { seq, next_by_subj: filter });
+    } catch (err) {
+      if (isNoMessage(err)) return null;
+      throw err;
+    }
   }
 
   /** Reads the events matching a subject filter from `fromSeq` on, in order (at most `maxEvents`). */

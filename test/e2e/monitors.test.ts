@@ -1,4 +1,4 @@
-// Monitors end to end (issue 27 item 3): a page and a small site watched on a schedule of
+// Monitors end to end (issue 27 item 3): a page and a 20-page site watched on a schedule of
 // a second or two, pages changed between ticks: one monitor.changed webhook per change with
 // the right diff, none when nothing changed; kill -9 of the whole system (frontier and
 // nats-server included) between ticks loses no tick and runs none twice; bad input is an
@@ -10,6 +10,9 @@ import { startSite, type TestSite } from '../support/site.js';
 import { OTHER_API_KEY, startSystem, TEST_API_KEY, type TrawlSystem } from '../support/system.js';
 import { until } from '../support/wait.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
+
+/** The site's pages under /site besides its home page: the home page and these make 20. */
+const SITE_PAGES = Array.from({ length: 19 }, (_, i) => `/site/p${i + 1}`);
 
 function article(title: string, sentence: string, links: string[] = []): string {
   return `<!doctype html><html lang="en"><head><title>${title}</title></head><body>
@@ -33,9 +36,8 @@ describe('monitors end to end', () => {
   before(async () => {
     site = await startSite({
       '/watched': article('Watched', 'The price is 9 euros.'),
-      '/site': article('Site', 'The home page.', ['/site/a', '/site/b']),
-      '/site/a': article('A', 'Page A stays the same.'),
-      '/site/b': article('B', 'Page B has version one.'),
+      '/site': article('Site', 'The home page.', SITE_PAGES),
+      ...Object.fromEntries(SITE_PAGES.map((p) => [p, article(p, `Page ${p} has version one.`)])),
     });
     hooks = await startWebhookReceiver(['/page', '/site', '/other']);
     system = await startSystem({ env: ENV });
@@ -130,26 +132,57 @@ describe('monitors end to end', () => {
     assert.equal(again.status, 404);
   });
 
-  test('a site: a crawl per tick, the webhook names exactly the page that changed', async () => {
+  test('a 20-page site: a crawl per tick, one webhook per changed run naming exactly the pages that changed', async () => {
     const created = await system.api('POST', '/api/v1/monitors', {
-      url: site.url('/site'), crawl: { limit: 10 }, schedule: { cron: '*/2 * * * * *' }, webhookUrl: hooks.url('/site'),
+      url: site.url('/site'), crawl: { limit: 25 }, schedule: { cron: '*/2 * * * * *' }, webhookUrl: hooks.url('/site'),
     });
     assert.equal(created.status, 201, JSON.stringify(created.body));
     const id = created.body.id;
     assert.equal(created.body.jobKind, 'crawl');
     const seen = new Set<string>();
     const baseline = await nextRun(id, seen);
-    assert.equal(baseline.unchanged, 3);
-    site.route('/site/b', article('B', 'Page B has version two.'));
-    let run = await nextRun(id, seen);
-    while (run.changed.length === 0) run = await nextRun(id, seen);
-    assert.deepEqual(run.changed, [{ url: site.url('/site/b'), changeStatus: 'changed' }]);
-    const hook = bodies('/site').at(-1);
-    assert.equal(hook.data.jobKind, 'crawl');
-    assert.match(hook.data.changed[0].diff, /^\+Page B has version two\./m);
+    assert.equal(baseline.unchanged, 20);
+    /** The next run that reports a change (a tick may have started before the site changed). */
+    const nextChanged = async () => {
+      let run = await nextRun(id, seen);
+      while (run.changed.length === 0) run = await nextRun(id, seen);
+      return run;
+    };
+    const byUrl = (a: { url: string }, b: { url: string }) => a.url.localeCompare(b.url);
+    site.route('/site/p7', article('/site/p7', 'Page /site/p7 has version two.'));
+    const one = await nextChanged();
+    assert.deepEqual(one.changed, [{ url: site.url('/site/p7'), changeStatus: 'changed' }]);
+    await until(() => bodies('/site').length >= 1);
+    const first = bodies('/site')[0];
+    assert.equal(first.data.jobKind, 'crawl');
+    assert.match(first.data.changed[0].diff, /^\+Page \/site\/p7 has version two\./m);
+    assert.match(first.data.changed[0].diff, /^-Page \/site\/p7 has version one\./m);
+    // Two pages at once: one run, one webhook, each page with its own diff.
+    site.route('/site/p3', article('/site/p3', 'Page /site/p3 has version two.'));
+    site.route('/site/p12', article('/site/p12', 'Page /site/p12 has version two.'));
+    const two = await nextChanged();
+    const changedUrls = [site.url('/site/p12'), site.url('/site/p3')].sort();
+    if (two.changed.length === 1) {
+      // The tick fell between the two changes: the other page is the next run's change.
+      const rest = await nextChanged();
+      assert.deepEqual([...two.changed, ...rest.changed].sort(byUrl).map((c: { url: string }) => c.url), changedUrls);
+      await until(() => bodies('/site').length >= 3);
+    } else {
+      assert.deepEqual(two.changed.sort(byUrl), changedUrls.map((url) => ({ url, changeStatus: 'changed' })));
+      await until(() => bodies('/site').length >= 2);
+    }
+    for (const hook of bodies('/site').slice(1)) {
+      for (const page of hook.data.changed) {
+        const path = new URL(page.url).pathname;
+        assert.match(page.diff, new RegExp(`^\\+Page ${path.replaceAll('/', '\\/')} has version two\\.`, 'm'), page.url);
+      }
+    }
+    const hooksBefore = bodies('/site').length;
+    assert.equal(hooksBefore, two.changed.length === 1 ? 3 : 2, 'one webhook per run with changes');
     const quiet = await nextRun(id, seen);
     assert.deepEqual(quiet.changed, []);
-    assert.equal(bodies('/site').length, 1);
+    assert.equal(quiet.unchanged, 20);
+    assert.equal(bodies('/site').length, hooksBefore, 'no webhook for a run where nothing changed');
     await system.api('DELETE', `/api/v1/monitors/${id}`);
   });
 

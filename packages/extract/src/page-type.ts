@@ -33,8 +33,10 @@ const THREAD_MICRODATA = '[itemtype$="schema.org/QAPage"], [itemtype$="schema.or
 const URL_HINTS: Array<[RegExp, PageType]> = [
   [/\/(forums?|threads?|discussions?|viewtopic\.php|showthread\.php)(\/|$|\?)|\/t\/[^/]+\/\d+/i, 'forum'],
   [/\/(docs?|documentation|api|reference|manual|guides?|tutorials?|handbook|kb|knowledge-?base|developers?|learn)(\/|$)/i, 'documentation'],
-  [/\/(products?|p|item|dp|shop\/[^/]+\/[^/]+)(\/|$)/i, 'product'],
+  [/\/(products?|p|pdp|item|dp|shop\/[^/]+\/[^/]+)(\/|$)/i, 'product'],
   [/\/(collections?|category|categories|catalog|shop|store|tags?)(\/|$)/i, 'collection'],
+  // A blog's or a newsroom's own root is the index of its stories; a story has a path under it.
+  [/\/(blog|news|articles|posts|stories)\/?$/i, 'listing'],
   [/\/(blog|news|articles?|posts?|stories|\d{4}\/\d{2})(\/|$)/i, 'article'],
   [/\/(services?|solutions?|pricing|features|about|contact|industries)(\/|$)/i, 'service'],
 ];
@@ -68,6 +70,8 @@ export function declaredPageType(document: Document, input: PageTypeInput): Page
   if (FORUM_ENGINE.test(input.generator ?? '') || FORUM_ENGINE.test(document.body?.getAttribute('class') ?? '')) return 'forum';
   if (document.querySelector(THREAD_MICRODATA)) return 'forum';
   const og = (input.ogType ?? '').toLowerCase();
+  // product.group (Facebook's type for a group of products) is a category page.
+  if (og === 'product.group' || og === 'product:group') return 'collection';
   if (og === 'product' || og.startsWith('product.') || og === 'og:product') return 'product';
   let path = '';
   try {

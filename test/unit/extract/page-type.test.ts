@@ -30,6 +30,17 @@ describe('metadata.pageType', () => {
     assert.equal(run(`<html><head><meta property="og:type" content="article"></head><body>${body}</body></html>`).metadata.pageType, 'article');
   });
 
+  test('og:type product.group is a group of products (a shop\'s category page), not one product', () => {
+    assert.equal(run(`<html><head><meta property="og:type" content="product.group"></head><body>${body}</body></html>`).metadata.pageType, 'collection');
+    assert.equal(run(`<html><head><meta property="og:type" content="product.item"></head><body>${body}</body></html>`).metadata.pageType, 'product');
+  });
+
+  test('a blog\'s or a newsroom\'s own root is the index of its stories (listing); a path under it is a story', () => {
+    assert.equal(run(`<html><body>${body}</body></html>`, 'https://acme.example/blog/').metadata.pageType, 'listing');
+    assert.equal(run(`<html><body>${body}</body></html>`, 'https://lab.example.edu/news').metadata.pageType, 'listing');
+    assert.equal(run(`<html><body>${body}</body></html>`, 'https://acme.example/blog/how-we-ship').metadata.pageType, 'article');
+  });
+
   test('from a thread declared in microdata (QAPage, DiscussionForumPosting), not from an article\'s Comment items', () => {
     assert.equal(run(`<html><body itemscope itemtype="https://schema.org/QAPage">${body}</body></html>`).metadata.pageType, 'forum');
     assert.equal(run(`<html><body><div itemscope itemtype="https://schema.org/DiscussionForumPosting">${body}</div></body></html>`).metadata.pageType, 'forum');

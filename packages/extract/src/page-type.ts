@@ -41,6 +41,13 @@ const URL_HINTS: Array<[RegExp, PageType]> = [
   [/\/(services?|solutions?|pricing|features|about|contact|industries)(\/|$)/i, 'service'],
 ];
 
+/**
+ * A forum's own host: a name with "forum" in it (forum.example.org, examplesforum.com) or a
+ * community subdomain (community., discuss., bbs., answers.). Read after the path, which may
+ * say otherwise (a community site's /docs/).
+ */
+const FORUM_HOST = /forum|^(community|discuss|discussions?|discourse|bbs|answers|talk|boards)\./i;
+
 export interface PageTypeInput {
   url: string;
   jsonLd: unknown[];
@@ -74,15 +81,17 @@ export function declaredPageType(document: Document, input: PageTypeInput): Page
   if (og === 'product.group' || og === 'product:group') return 'collection';
   if (og === 'product' || og.startsWith('product.') || og === 'og:product') return 'product';
   let path = '';
+  let host = '';
   try {
-    path = new URL(input.url).pathname;
+    ({ pathname: path, hostname: host } = new URL(input.url));
   } catch {
-    // no path hint
+    // no URL hint
   }
   const byUrl = URL_HINTS.find(([re]) => re.test(path))?.[1];
   // Software and service sites call their offerings "products" too (/products/functions):
   // a shop's product page names its price.
   if (byUrl && (byUrl !== 'product' || hasPriceMark(document))) return byUrl;
+  if (FORUM_HOST.test(host)) return 'forum';
   if (og === 'article') return 'article';
   return undefined;
 }

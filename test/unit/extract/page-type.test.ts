@@ -41,6 +41,13 @@ describe('metadata.pageType', () => {
     assert.equal(run(`<html><body>${body}</body></html>`, 'https://acme.example/blog/how-we-ship').metadata.pageType, 'article');
   });
 
+  test('a forum\'s own host (a name with "forum" in it, a community subdomain) is a forum when the path says nothing else', () => {
+    assert.equal(run(`<html><body>${body}</body></html>`, 'https://www.makersforum.example/beginners/1234-first-lathe.html').metadata.pageType, 'forum');
+    assert.equal(run(`<html><body>${body}</body></html>`, 'https://community.acme.example/some-question').metadata.pageType, 'forum');
+    assert.equal(run(`<html><body>${body}</body></html>`, 'https://community.acme.example/docs/install').metadata.pageType, 'documentation');
+    assert.notEqual(run(`<html><body>${body}</body></html>`, 'https://www.communityhealth.example/some-page').metadata.pageType, 'forum');
+  });
+
   test('from a thread declared in microdata (QAPage, DiscussionForumPosting), not from an article\'s Comment items', () => {
     assert.equal(run(`<html><body itemscope itemtype="https://schema.org/QAPage">${body}</body></html>`).metadata.pageType, 'forum');
     assert.equal(run(`<html><body><div itemscope itemtype="https://schema.org/DiscussionForumPosting">${body}</div></body></html>`).metadata.pageType, 'forum');

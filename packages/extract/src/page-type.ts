@@ -72,14 +72,6 @@ export function detectPageType(document: Document, input: PageTypeInput): PageTy
 
 /** What the page says it is: its JSON-LD @type, a forum engine's mark, its og:type, its URL path; undefined when it says nothing. */
 export function declaredPageType(document: Document, input: PageTypeInput): PageType | undefined {
-  const declared = ldType(input.jsonLd);
-  if (declared) return declared;
-  if (FORUM_ENGINE.test(input.generator ?? '') || FORUM_ENGINE.test(document.body?.getAttribute('class') ?? '')) return 'forum';
-  if (document.querySelector(THREAD_MICRODATA)) return 'forum';
-  const og = (input.ogType ?? '').toLowerCase();
-  // product.group (Facebook's type for a group of products) is a category page.
-  if (og === 'product.group' || og === 'product:group') return 'collection';
-  if (og === 'product' || og.startsWith('product.') || og === 'og:product') return 'product';
   let path = '';
   let host = '';
   try {
@@ -87,6 +79,15 @@ export function declaredPageType(document: Document, input: PageTypeInput): Page
   } catch {
     // no URL hint
   }
+  const declared = ldType(input.jsonLd);
+  // A forum engine's SEO plugin may call a thread an Article: on a forum's own host it is a thread.
+  if (declared && !(declared === 'article' && FORUM_HOST.test(host))) return declared;
+  if (FORUM_ENGINE.test(input.generator ?? '') || FORUM_ENGINE.test(document.body?.getAttribute('class') ?? '')) return 'forum';
+  if (document.querySelector(THREAD_MICRODATA)) return 'forum';
+  const og = (input.ogType ?? '').toLowerCase();
+  // product.group (Facebook's type for a group of products) is a category page.
+  if (og === 'product.group' || og === 'product:group') return 'collection';
+  if (og === 'product' || og.startsWith('product.') || og === 'og:product') return 'product';
   const byUrl = URL_HINTS.find(([re]) => re.test(path))?.[1];
   // Software and service sites call their offerings "products" too (/products/functions):
   // a shop's product page names its price.

@@ -46,6 +46,10 @@ describe('metadata.pageType', () => {
     assert.equal(run(`<html><body>${body}</body></html>`, 'https://community.acme.example/some-question').metadata.pageType, 'forum');
     assert.equal(run(`<html><body>${body}</body></html>`, 'https://community.acme.example/docs/install').metadata.pageType, 'documentation');
     assert.notEqual(run(`<html><body>${body}</body></html>`, 'https://www.communityhealth.example/some-page').metadata.pageType, 'forum');
+    // A thread that its engine's SEO plugin calls an Article is still a thread there; elsewhere an Article is an article.
+    assert.equal(run(`<html><head>${ld('Article')}</head><body>${body}</body></html>`, 'https://www.makersforum.example/beginners/1234-first-lathe.html').metadata.pageType, 'forum');
+    assert.equal(run(`<html><head>${ld('Article')}</head><body>${body}</body></html>`, 'https://www.makers.example/beginners/1234-first-lathe.html').metadata.pageType, 'article');
+    assert.equal(run(`<html><head>${ld('Product')}</head><body>${body}</body></html>`, 'https://www.makersforum.example/shop/lathe').metadata.pageType, 'product');
   });
 
   test('from a thread declared in microdata (QAPage, DiscussionForumPosting), not from an article\'s Comment items', () => {

@@ -1,7 +1,8 @@
 // A product page's description and specifications from its JSON-LD, when the page hides
 // them: shops put them in tabs that load or show on a click, and the rendered content then
 // holds the name and price only. Added only where the content lacks them, as text (the
-// JSON-LD's markup is never parsed into the page).
+// JSON-LD's markup is never parsed into the page). Its customer reviews, and the blocks a
+// shop renders once per layout, go.
 import { nameTokens } from './boilerplate.js';
 import { jsonLdNodes } from './json-ld.js';
 

@@ -51,7 +51,7 @@ import type { ExtractInput, ExtractMetadata, ExtractOutput } from './types.js';
 import { markBlocks, type Block } from './blocks.js';
 import { SHIPPED_BLOCK_MODEL, type BlockModel } from './block-model.js';
 import { classifiedContent, MODEL_PAGE_TYPES, removeBlockMarks } from './classify.js';
-import { addProductDetails, productFacts, removeRepeatedBlocks } from './product.js';
+import { addProductDetails, productFacts, removeRepeatedBlocks, removeReviews } from './product.js';
 import { findPosts, keepPostBodies, trimToThread } from './forum.js';
 
 export interface ExtractHooks {
@@ -171,6 +171,7 @@ export function firstWorking<T>(candidates: readonly Candidate<T>[], fallbacks: 
 function contentRoot(document: Document, base: URL, input: ExtractInput, title: PageTitle, fallbacks: string[], hooks: ExtractHooks): Element {
   const { includeTags, excludeTags, onlyMainContent } = input.options;
   prepare(document, base, excludeTags, false, onlyMainContent && title.pageType === 'product');
+  if (onlyMainContent && includeTags.length === 0 && title.pageType === 'product') removeReviews(document.body);
   if (includeTags.length > 0) return collectIncluded(document, includeTags);
   if (!onlyMainContent) return nonEmpty(document.body, [{ name: 'page body with hidden content revealed', run: () => freshDocument(input, base, true).body, hidden: true }], fallbacks, input, base);
   const model = hooks.blockModel === undefined ? SHIPPED_BLOCK_MODEL : hooks.blockModel;

@@ -33,11 +33,20 @@ const THREAD_MICRODATA = '[itemtype$="schema.org/QAPage"], [itemtype$="schema.or
 const URL_HINTS: Array<[RegExp, PageType]> = [
   [/\/(forums?|threads?|discussions?|viewtopic\.php|showthread\.php)(\/|$|\?)|\/t\/[^/]+\/\d+/i, 'forum'],
   [/\/(docs?|documentation|api|reference|manual|guides?|tutorials?|handbook|kb|knowledge-?base|developers?|learn)(\/|$)/i, 'documentation'],
-  [/\/(products?|p|item|dp|shop\/[^/]+\/[^/]+)(\/|$)/i, 'product'],
+  [/\/(products?|p|pdp|item|dp|shop\/[^/]+\/[^/]+)(\/|$)/i, 'product'],
   [/\/(collections?|category|categories|catalog|shop|store|tags?)(\/|$)/i, 'collection'],
+  // A blog's or a newsroom's own root is the index of its stories; a story has a path under it.
+  [/\/(blog|news|articles|posts|stories)\/?$/i, 'listing'],
   [/\/(blog|news|articles?|posts?|stories|\d{4}\/\d{2})(\/|$)/i, 'article'],
   [/\/(services?|solutions?|pricing|features|about|contact|industries)(\/|$)/i, 'service'],
 ];
+
+/**
+ * A forum's own host: a name with "forum" in it (forum.example.org, examplesforum.com) or a
+ * community subdomain (community., discuss., bbs., answers.). Read after the path, which may
+ * say otherwise (a community site's /docs/).
+ */
+const FORUM_HOST = /forum|^(community|discuss|discussions?|discourse|bbs|answers|talk|boards)\./i;
 
 export interface PageTypeInput {
   url: string;
@@ -66,22 +75,27 @@ export function structuralPageType(document: Document): PageType {
 
 /** What the page says it is: its JSON-LD @type, a forum engine's mark, its og:type, its URL path; undefined when it says nothing. */
 export function declaredPageType(document: Document, input: PageTypeInput): PageType | undefined {
+  let path = '';
+  let host = '';
+  try {
+    ({ pathname: path, hostname: host } = new URL(input.url));
+  } catch {
+    // no URL hint
+  }
   const declared = ldType(input.jsonLd);
-  if (declared) return declared;
+  // A forum engine's SEO plugin may call a thread an Article: on a forum's own host it is a thread.
+  if (declared && !(declared === 'article' && FORUM_HOST.test(host))) return declared;
   if (FORUM_ENGINE.test(input.generator ?? '') || FORUM_ENGINE.test(document.body?.getAttribute('class') ?? '')) return 'forum';
   if (document.querySelector(THREAD_MICRODATA)) return 'forum';
   const og = (input.ogType ?? '').toLowerCase();
+  // product.group (Facebook's type for a group of products) is a category page.
+  if (og === 'product.group' || og === 'product:group') return 'collection';
   if (og === 'product' || og.startsWith('product.') || og === 'og:product') return 'product';
-  let path = '';
-  try {
-    path = new URL(input.url).pathname;
-  } catch {
-    // no path hint
-  }
   const byUrl = URL_HINTS.find(([re]) => re.test(path))?.[1];
   // Software and service sites call their offerings "products" too (/products/functions):
   // a shop's product page names its price.
   if (byUrl && (byUrl !== 'product' || hasPriceMark(document))) return byUrl;
+  if (FORUM_HOST.test(host)) return 'forum';
   if (og === 'article') return 'article';
   return undefined;
 }

@@ -1,7 +1,9 @@
 // A product page's description and specifications from its JSON-LD, when the page hides
 // them: shops put them in tabs that load or show on a click, and the rendered content then
 // holds the name and price only. Added only where the content lacks them, as text (the
-// JSON-LD's markup is never parsed into the page).
+// JSON-LD's markup is never parsed into the page). Its customer reviews, and the blocks a
+// shop renders once per layout, go.
+import { nameTokens } from './boilerplate.js';
 import { jsonLdNodes } from './json-ld.js';
 
 /** A description shorter than this is a tagline, not the product's description. */
@@ -91,4 +93,28 @@ function plain(value: unknown): string | undefined {
 
 function squash(text: string): string {
   return text.replace(/\s+/g, ' ').trim().toLowerCase();
+}
+
+/** A name word for the customer reviews (review, reviews, reviewer, reviewslist...). */
+const REVIEW_WORD = /^reviews?(list|section|container|widget|block|wrapper|summary)?$|^reviewer/;
+
+/**
+ * Removes a product page's customer reviews: the elements named so (class, id or itemprop
+ * with a word for reviews, or microdata typed schema.org/Review), except one that holds the
+ * product's heading (a page wrapper that names a reviews feature). The page is about the
+ * product; the reviews are what buyers wrote about it, and they are prose, so Readability
+ * would rather keep them than the description's short lines and specification table.
+ * Only product pages (an article may be a review). Returns how many went.
+ */
+export function removeReviews(body: Element): number {
+  const found: Element[] = [];
+  for (const el of body.querySelectorAll('[class], [id], [itemprop], [itemtype]')) {
+    if (found.some((f) => f.contains(el))) continue;
+    const typed = /schema\.org\/(Review|UserReview)$/i.test(el.getAttribute('itemtype') ?? '');
+    if (!typed && !nameTokens(el).some((words) => words.some((w) => REVIEW_WORD.test(w)))) continue;
+    if (el.localName === 'body' || el.querySelector('h1')) continue;
+    found.push(el);
+  }
+  for (const el of found) el.remove();
+  return found.length;
 }

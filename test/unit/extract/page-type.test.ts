@@ -30,6 +30,28 @@ describe('metadata.pageType', () => {
     assert.equal(run(`<html><head><meta property="og:type" content="article"></head><body>${body}</body></html>`).metadata.pageType, 'article');
   });
 
+  test('og:type product.group is a group of products (a shop\'s category page), not one product', () => {
+    assert.equal(run(`<html><head><meta property="og:type" content="product.group"></head><body>${body}</body></html>`).metadata.pageType, 'collection');
+    assert.equal(run(`<html><head><meta property="og:type" content="product.item"></head><body>${body}</body></html>`).metadata.pageType, 'product');
+  });
+
+  test('a blog\'s or a newsroom\'s own root is the index of its stories (listing); a path under it is a story', () => {
+    assert.equal(run(`<html><body>${body}</body></html>`, 'https://acme.example/blog/').metadata.pageType, 'listing');
+    assert.equal(run(`<html><body>${body}</body></html>`, 'https://lab.example.edu/news').metadata.pageType, 'listing');
+    assert.equal(run(`<html><body>${body}</body></html>`, 'https://acme.example/blog/how-we-ship').metadata.pageType, 'article');
+  });
+
+  test('a forum\'s own host (a name with "forum" in it, a community subdomain) is a forum when the path says nothing else', () => {
+    assert.equal(run(`<html><body>${body}</body></html>`, 'https://www.makersforum.example/beginners/1234-first-lathe.html').metadata.pageType, 'forum');
+    assert.equal(run(`<html><body>${body}</body></html>`, 'https://community.acme.example/some-question').metadata.pageType, 'forum');
+    assert.equal(run(`<html><body>${body}</body></html>`, 'https://community.acme.example/docs/install').metadata.pageType, 'documentation');
+    assert.notEqual(run(`<html><body>${body}</body></html>`, 'https://www.communityhealth.example/some-page').metadata.pageType, 'forum');
+    // A thread that its engine's SEO plugin calls an Article is still a thread there; elsewhere an Article is an article.
+    assert.equal(run(`<html><head>${ld('Article')}</head><body>${body}</body></html>`, 'https://www.makersforum.example/beginners/1234-first-lathe.html').metadata.pageType, 'forum');
+    assert.equal(run(`<html><head>${ld('Article')}</head><body>${body}</body></html>`, 'https://www.makers.example/beginners/1234-first-lathe.html').metadata.pageType, 'article');
+    assert.equal(run(`<html><head>${ld('Product')}</head><body>${body}</body></html>`, 'https://www.makersforum.example/shop/lathe').metadata.pageType, 'product');
+  });
+
   test('from a thread declared in microdata (QAPage, DiscussionForumPosting), not from an article\'s Comment items', () => {
     assert.equal(run(`<html><body itemscope itemtype="https://schema.org/QAPage">${body}</body></html>`).metadata.pageType, 'forum');
     assert.equal(run(`<html><body><div itemscope itemtype="https://schema.org/DiscussionForumPosting">${body}</div></body></html>`).metadata.pageType, 'forum');

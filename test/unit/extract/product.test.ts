@@ -1,5 +1,6 @@
 // The product layout (product.ts): a shop page whose description and specifications sit in
-// tabs the rendered page does not show gets them from its JSON-LD Product, as text, once.
+// tabs the rendered page does not show gets them from its JSON-LD Product, as text, once;
+// its customer reviews (named so, or typed schema.org/Review) are not the product's content.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { normalizeScrapeOptions } from '../../../shared/src/domain/scrape-options.js';
@@ -54,5 +55,27 @@ describe('the product layout', () => {
     const md = markdown(page(shown));
     assert.equal(md.split('Join the club today').length - 1, 1, md);
     assert.equal(md.split('\n').filter((line) => line.trim() === 'Yes').length, 2, md);
+  });
+
+  const REVIEWS = ['Bought two of these for the office and they have held up to daily use for a year now, no chips at all.',
+    'The glaze is lovely but it is smaller than I expected, so check the capacity before you order one of these.',
+    'Keeps coffee warm for longer than my old mug did and the handle is comfortable to hold for a long time.']
+    .map((text, i) => `<div class="review-item"><p>${text} I would happily buy another one for a friend or two.</p><span>Buyer ${i}</span><span>${i + 1} months ago</span></div>`).join('');
+  const SHOWN = `<section><h2>About this mug</h2><p>${DESCRIPTION}</p><table><tr><td>Capacity</td><td>350 ml</td></tr><tr><td>Weight</td><td>410 g</td></tr></table></section>`;
+
+  test('customer reviews (a section named for them, or items typed schema.org/Review) are left out; the description and specifications stay', () => {
+    for (const reviews of [`<section id="product-reviews"><h2>Customer reviews</h2>${REVIEWS}</section>`,
+      `<section>${REVIEWS.replaceAll('class="review-item"', 'itemscope itemtype="https://schema.org/Review"')}</section>`]) {
+      const md = markdown(page(`${SHOWN}${reviews}`));
+      assert.ok(md.includes(DESCRIPTION), md);
+      assert.ok(md.includes('350 ml'), md);
+      assert.ok(!md.includes('held up to daily use') && !md.includes('Keeps coffee warm'), md);
+    }
+  });
+
+  test('an article (a review of the mug) keeps a section named for reviews: only product pages drop them', () => {
+    const html = `<html><head><title>Stoneware mug review</title></head><body><main><h1>Stoneware mug review</h1><p>${DESCRIPTION}</p><section class="reviews">${REVIEWS}</section></main></body></html>`;
+    const md = extractPage({ html, url: 'https://blog.example/2026/05/mug-review', options: normalizeScrapeOptions({ formats: ['markdown'] }) }).markdown ?? '';
+    assert.ok(md.includes('held up to daily use'), md);
   });
 });

@@ -5,21 +5,15 @@
 // error answer each: about two per page of an unchanged recrawl, docs/benchmarks.md). And a
 // trigger the state has already passed is decided on it without a read.
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { batchJob } from '../../../services/crawler-frontier/src/batch/worker.js';
 import { createJobRunner } from '../../../services/crawler-frontier/src/job/runner.js';
 import { uniquePages } from '../../../shared/src/domain/batch-options.js';
-import { loadConfig } from '../../../shared/src/infra/config.js';
 import { makeEvent, type AnyEvent, type EventData, type EventName } from '../../../shared/src/domain/events/index.js';
 import { newId } from '../../../shared/src/infra/ids.js';
-import { createLogger } from '../../../shared/src/infra/logger.js';
 import { EventLog, type AppendOptions, type AppendResult } from '../../../shared/src/infra/nats/event-log.js';
 import { normalizeScrapeOptions } from '../../../shared/src/domain/scrape-options.js';
-import { connectService, type ServiceContext } from '../../../shared/src/infra/service.js';
-import { startNatsServer, type NatsServerHandle } from '../../support/nats-server.js';
+import { servicePerSuite } from '../../support/service-context.js';
 
 const R = { bucket: 'b', name: 'n', size: 1, contentType: 'application/json' };
 
@@ -43,30 +37,16 @@ class CountingLog extends EventLog {
 }
 
 describe('job runner: own appends', () => {
-  let server: NatsServerHandle;
-  let ctx: ServiceContext;
-  let dir: string;
-
-  before(async () => {
-    server = await startNatsServer();
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-jobs-own-'));
-    ctx = await connectService('crawler-frontier', loadConfig({ NATS_URL: server.url, DATA_DIR: dir }), createLogger('runner-own-test', 'silent'));
-  });
-
-  after(async () => {
-    await ctx.nc.drain();
-    await server.stop();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  const suite = servicePerSuite('crawler-frontier');
 
   test('a trigger older than the runner\'s last decision does not make that decision again', async () => {
-    const log = new CountingLog(ctx.js, ctx.jsm);
+    const log = new CountingLog(suite.ctx.js, suite.ctx.jsm);
     const runner = createJobRunner(log, batchJob, { maxInFlight: 1 });
     const id = newId();
     const pages = uniquePages(['https://site.test/a', 'https://site.test/b', 'https://site.test/c']);
     const [a, b] = pages.map((p) => p.pageKey) as [string, string, string];
     const append = async <N extends EventName>(part: string, event: N, data: EventData<N>): Promise<number> =>
-      (await ctx.log.append(makeEvent(event, { kind: 'batch', id, part }, data, { eventId: newId(), now: new Date() }) as AnyEvent, { once: true })).seq;
+      (await suite.ctx.log.append(makeEvent(event, { kind: 'batch', id, part }, data, { eventId: newId(), now: new Date() }) as AnyEvent, { once: true })).seq;
     const at = new Date().toISOString();
     const requestedSeq = await append('job', 'batch_requested', { pages, requestedUrls: 3, invalidUrls: 0, options: normalizeScrapeOptions({}), apiKeyId: 'k1', requestedAt: at });
     await runner.advance(id, undefined, undefined, requestedSeq);
@@ -79,7 +59,7 @@ describe('job runner: own appends', () => {
     });
     await runner.advance(id, undefined, undefined, fetchedSeq); // requests page b, after completedSeq in the log
     await runner.advance(id, undefined, undefined, completedSeq);
-    const requested = (await ctx.log.history('batch', id)).filter((e) => e.event === 'page_requested').map((e) => e.part);
+    const requested = (await suite.ctx.log.history('batch', id)).filter((e) => e.event === 'page_requested').map((e) => e.part);
     assert.deepEqual(requested, [a, b], 'page b requested once (one page loading at a time)');
     assert.deepEqual(log.duplicates, [], 'no append refused as a duplicate');
 

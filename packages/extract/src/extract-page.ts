@@ -178,7 +178,7 @@ export function firstWorking<T>(candidates: readonly Candidate<T>[], fallbacks: 
 
 function contentRoot(document: Document, base: URL, input: ExtractInput, title: PageTitle, fallbacks: string[], hooks: ExtractHooks): Element {
   const { includeTags, excludeTags, onlyMainContent } = input.options;
-  prepare(document, base, excludeTags, false, onlyMainContent && title.pageType === 'product');
+  prepare(document, base, excludeTags, false, { revealTabPanels: onlyMainContent && title.pageType === 'product', revealAriaTabPanels: onlyMainContent && title.pageType === 'documentation' });
   if (includeTags.length > 0) return collectIncluded(document, includeTags);
   if (!onlyMainContent) return nonEmpty(document.body, [{ name: 'page body with hidden content revealed', run: () => freshDocument(input, base, true).body, hidden: true }], fallbacks, input, base);
   const model = hooks.blockModel === undefined ? SHIPPED_BLOCK_MODEL : hooks.blockModel;
@@ -377,8 +377,8 @@ function textLength(el: Element): number {
   return (el.textContent ?? '').replace(/\s+/g, ' ').trim().length;
 }
 
-function prepare(document: Document, base: URL, excludeTags: readonly string[], revealHidden = false, revealTabPanels = false): void {
-  prepareBody(document.body, base, { revealHidden, revealTabPanels });
+function prepare(document: Document, base: URL, excludeTags: readonly string[], revealHidden = false, panels: { revealTabPanels?: boolean; revealAriaTabPanels?: boolean } = {}): void {
+  prepareBody(document.body, base, { revealHidden, ...panels });
   removeExcluded(document.body, excludeTags);
 }
 

@@ -1,6 +1,7 @@
 // Documentation pages: the heading permalinks that docs generators add (Sphinx and MkDocs
-// "¶", "#" anchors) are not words of the heading, and a page whose body sits in a wrapper
-// right after its <h1> comes out once, not twice (the lead is not the body).
+// "¶", "#" anchors) are not words of the heading, a page whose body sits in a wrapper right
+// after its <h1> comes out once, not twice (the lead is not the body), and every panel of a
+// tab set of code samples is kept.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { normalizeScrapeOptions } from '../../../shared/src/domain/scrape-options.js';
@@ -69,5 +70,19 @@ describe('documentation pages', () => {
     assert.equal(count(text, 'When something fails'), 1, text);
     assert.equal(article.children[1]?.nodeName, 'P', 'the intro comes right after the heading');
     assert.ok(article.children[1]?.textContent?.startsWith('This guide walks'), article.innerHTML);
+  });
+
+  test('a docs page keeps every panel of a WAI-ARIA tab set (one code sample per language); an article does not', () => {
+    const tabs =
+      '<div role="tablist"><button role="tab" aria-selected="true" aria-controls="py">Python</button><button role="tab" aria-controls="js">Node.js</button></div>' +
+      '<div role="tabpanel" id="py"><p>Install the Python library with pip, then import the client and create it with your key.</p><pre><code>pip install acme-sdk</code></pre></div>' +
+      '<div role="tabpanel" id="js" hidden style="display:none"><p>Install the Node.js library with npm, then require the client and create it with your key.</p><pre><code>npm install acme-sdk</code></pre></div>';
+    const page = `<main><h1>Quickstart</h1>${PROSE[0]}${PROSE[1]}${tabs}${PROSE[2]}${PROSE[3]}</main>`;
+    const docs = markdown('Quickstart | Acme Docs', page, 'https://docs.example.com/docs/quickstart');
+    assert.ok(docs.includes('pip install acme-sdk'), docs);
+    assert.ok(docs.includes('npm install acme-sdk'), docs);
+    const article = markdown('Quickstart | Acme Blog', page, 'https://www.example.com/blog/2026/quickstart');
+    assert.ok(article.includes('pip install acme-sdk'), article);
+    assert.ok(!article.includes('npm install acme-sdk'), article);
   });
 });

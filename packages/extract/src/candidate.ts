@@ -10,8 +10,10 @@
 // markup inside. Taken alone it was not better (it also holds galleries, related links and
 // comment forms), so it is only a fallback: cleaned with the same passes as the article, and
 // taken only when it holds Readability's article and clearly more prose than it.
-// <article> only: on the dev set <main> brought in more boilerplate (teasers, galleries)
-// than text, and a page with many <article>s is a listing.
+// <main> only where the caller asks (pages that declare no kind, or docs, read as prose, a
+// site's own page or docs): on news pages <main> brought in more boilerplate (teasers,
+// galleries) than text; a service or docs page spreads its text over several sections of
+// <main>, of which Readability keeps one. A page with many <article>s is a listing.
 import { removeBoilerplate, removeNavigation } from './clean.js';
 import { pruneBoilerplate, type PruneOptions } from './prune.js';
 import { textStats } from './text.js';
@@ -32,13 +34,18 @@ const MAX_ARTICLES = 4;
 /**
  * Clones of the page's <article> elements (the outermost ones), the HTML element whose
  * meaning is "one self-contained composition": the semantic container of an article.
- * None on a listing (more than MAX_ARTICLES). <main> is not used: it holds the article and
- * the page's galleries, teasers and forms, and taking it cost more boilerplate than it won.
+ * None on a listing (more than MAX_ARTICLES). With `main`, the page's one outermost <main>
+ * (or role=main) comes last: on a news page it holds the article and the page's galleries,
+ * teasers and forms, so the caller asks for it only on pages that are no declared article.
  */
-export function semanticContainers(body: Element): Element[] {
+export function semanticContainers(body: Element, options: { main?: boolean } = {}): Element[] {
   const articles = [...body.querySelectorAll('article')].filter((a) => !a.parentElement?.closest('article'));
   if (articles.length > MAX_ARTICLES) return [];
-  return articles.map((a) => a.cloneNode(true) as Element);
+  const containers = articles.map((a) => a.cloneNode(true) as Element);
+  if (!options.main) return containers;
+  const mains = [...body.querySelectorAll('main, [role="main"]')].filter((m) => !m.parentElement?.closest('main, [role="main"]'));
+  if (mains.length === 1) containers.push(mains[0]!.cloneNode(true) as Element);
+  return containers;
 }
 
 /**
@@ -48,20 +55,29 @@ export function semanticContainers(body: Element): Element[] {
  */
 export function betterCandidate(article: Element, containers: readonly Element[], prune?: PruneOptions): Element {
   const probe = firstProse(article);
-  // The container Readability's article came from: the one holding its first prose.
-  const container = probe && containers.find((c) => collapsed(c.textContent).includes(probe));
-  if (!container) return article;
+  if (!probe) return article;
+  // The containers Readability's article came from (those holding its first prose), innermost first.
+  for (const container of containers) {
+    if (!collapsed(container.textContent).includes(probe)) continue;
+    const better = cleanedContainer(container, article, probe, prune);
+    if (better) return better;
+  }
+  return article;
+}
+
+/** The container cleaned, when it is the better candidate (see betterCandidate); else undefined. */
+function cleanedContainer(container: Element, article: Element, probe: string, prune?: PruneOptions): Element | undefined {
   // The passes below only remove: a container too short for the gain before them stays so.
   const articleLength = collapsed(article.textContent).length;
-  if ((textStats(container).get(container)?.text ?? 0) < MIN_CONTAINER_GAIN * articleLength) return article;
+  if ((textStats(container).get(container)?.text ?? 0) < MIN_CONTAINER_GAIN * articleLength) return undefined;
   removeNavigation(container);
   removeBoilerplate(container);
   pruneBoilerplate(container, prune);
   const stats = textStats(container);
   const c = stats.get(container);
-  if (!c || c.text === 0 || c.link / c.text > MAX_CONTAINER_LINK_DENSITY) return article;
-  if (c.text < MIN_CONTAINER_GAIN * articleLength) return article;
-  if (!collapsed(container.textContent).includes(probe)) return article;
+  if (!c || c.text === 0 || c.link / c.text > MAX_CONTAINER_LINK_DENSITY) return undefined;
+  if (c.text < MIN_CONTAINER_GAIN * articleLength) return undefined;
+  if (!collapsed(container.textContent).includes(probe)) return undefined;
   if (!container.querySelector('h1')) {
     const h1 = article.querySelector('h1');
     if (h1) container.prepend(h1.cloneNode(true));

@@ -37,6 +37,11 @@ export interface PrepareOptions {
    * specifications and reviews are such panels; only the first is shown before a click.
    */
   revealTabPanels?: boolean;
+  /**
+   * Keep the hidden panels of a WAI-ARIA tab set (role="tabpanel", hidden until its tab is
+   * clicked): a docs page's code samples, one panel per language, of which one is shown.
+   */
+  revealAriaTabPanels?: boolean;
 }
 
 /**
@@ -85,6 +90,9 @@ export function prepareBody(body: Element, base: URL, options: PrepareOptions = 
         el.removeAttribute('hidden');
         el.removeAttribute('aria-hidden');
         el.removeAttribute('style');
+      } else if (options.revealAriaTabPanels && el.getAttribute('role') === 'tabpanel') {
+        el.removeAttribute('hidden');
+        el.removeAttribute('aria-hidden');
       } else if (!(options.revealTabPanels && isTabPanel(el))) {
         el.remove();
         continue;

@@ -145,6 +145,14 @@ const GRID_PAGES: ReadonlySet<PageType | undefined> = new Set<PageType | undefin
  */
 const TEASER_PAGES: ReadonlySet<PageType | undefined> = new Set<PageType | undefined>([undefined, 'article', 'service', 'documentation']);
 
+/**
+ * Pages whose <main> may replace Readability's article (candidate.ts), when they declare no
+ * kind or declare docs: a site's own page or a docs page spreads its text over several
+ * sections of <main>, of which Readability keeps one. Not declared articles (their <main>
+ * holds galleries and teasers), nor listings and collections (tool panels and filters).
+ */
+const MAIN_PAGES: ReadonlySet<PageType | undefined> = new Set<PageType | undefined>(['article', 'service', 'documentation']);
+
 export interface Candidate<T> {
   name: string;
   run: () => T;
@@ -170,7 +178,7 @@ export function firstWorking<T>(candidates: readonly Candidate<T>[], fallbacks: 
 
 function contentRoot(document: Document, base: URL, input: ExtractInput, title: PageTitle, fallbacks: string[], hooks: ExtractHooks): Element {
   const { includeTags, excludeTags, onlyMainContent } = input.options;
-  prepare(document, base, excludeTags, false, onlyMainContent && title.pageType === 'product');
+  prepare(document, base, excludeTags, false, { revealTabPanels: onlyMainContent && title.pageType === 'product', revealAriaTabPanels: onlyMainContent && title.pageType === 'documentation' });
   if (onlyMainContent && includeTags.length === 0 && title.pageType === 'product') removeReviews(document.body);
   if (includeTags.length > 0) return collectIncluded(document, includeTags);
   if (!onlyMainContent) return nonEmpty(document.body, [{ name: 'page body with hidden content revealed', run: () => freshDocument(input, base, true).body, hidden: true }], fallbacks, input, base);
@@ -272,7 +280,7 @@ function mainContent(document: Document, base: URL, input: ExtractInput, title: 
   removeBoilerplateByName(document.body);
   const backup = readerable ? undefined : (document.body.cloneNode(true) as Element);
   const lead = collectLead(document, title.title, input.url);
-  const containers = semanticContainers(document.body);
+  const containers = semanticContainers(document.body, { main: MAIN_PAGES.has(title.pageType) && (title.declaredType === undefined || title.declaredType === 'documentation') });
   const grids = GRID_PAGES.has(title.declaredType) || title.declaredType === 'article' ? collectGrids(document.body) : [];
   const article = extractMainContent(document, { ...title, url: input.url });
   if (article && (readerable || textLength(article) >= MIN_ARTICLE_SHARE * textLength(backup!))) {
@@ -370,8 +378,8 @@ function textLength(el: Element): number {
   return (el.textContent ?? '').replace(/\s+/g, ' ').trim().length;
 }
 
-function prepare(document: Document, base: URL, excludeTags: readonly string[], revealHidden = false, revealTabPanels = false): void {
-  prepareBody(document.body, base, { revealHidden, revealTabPanels });
+function prepare(document: Document, base: URL, excludeTags: readonly string[], revealHidden = false, panels: { revealTabPanels?: boolean; revealAriaTabPanels?: boolean } = {}): void {
+  prepareBody(document.body, base, { revealHidden, ...panels });
   removeExcluded(document.body, excludeTags);
 }
 

@@ -52,9 +52,17 @@ export function collectLead(document: Document, title: string, pageUrl?: string)
 export function restoreLead(article: Element, lead: readonly Element[]): void {
   if (lead.length === 0) return;
   const text = normalize(article.textContent ?? '');
+  const body = firstParagraph(article);
   const missing: Element[] = [];
   for (const block of lead) {
     if (text.includes(normalize(block.textContent ?? ''))) break;
+    // A block that holds the article's first paragraph wraps the body (a layout <div>
+    // around <main>, an intro Readability cut off above it): only what precedes the body
+    // is missing; the whole block would print the article twice.
+    if (body && normalize(block.textContent ?? '').includes(body)) {
+      if (cutAt(block, body)) missing.push(block);
+      break;
+    }
     missing.push(block);
   }
   if (missing.length === 0) return;
@@ -126,6 +134,31 @@ function words(text: string): string[] {
 function hasBlockChild(el: Element): boolean {
   for (const child of el.children) if (BLOCK_CHILDREN.has(child.nodeName)) return true;
   return false;
+}
+
+/** The article's first paragraph of prose, whole (a lead repeats its opening words; a wrapper holds all of it). */
+const MIN_BODY_PARAGRAPH = 80;
+function firstParagraph(article: Element): string | undefined {
+  for (const p of article.querySelectorAll('p')) {
+    const text = normalize(p.textContent ?? '');
+    if (text.length >= MIN_BODY_PARAGRAPH) return text;
+  }
+  return undefined;
+}
+
+/**
+ * Cuts `block` (in place) before its innermost element whose text starts with `body`: that
+ * element and all that follows it go. Whether text is left.
+ */
+function cutAt(block: Element, body: string): boolean {
+  let start: Element | undefined;
+  for (const el of block.querySelectorAll('*')) if (normalize(el.textContent ?? '').startsWith(body)) start = el;
+  if (!start) return false;
+  for (let node: Element | null = start; node && node !== block; node = node.parentElement) {
+    while (node.nextSibling) node.nextSibling.remove();
+  }
+  start.remove();
+  return collapsedLength(block.textContent ?? '') >= MIN_LEAD_TEXT;
 }
 
 function normalize(text: string): string {

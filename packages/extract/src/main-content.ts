@@ -4,6 +4,7 @@ import { Readability } from '@mozilla/readability';
 import { isH1, isLogoHeading, titleHeading } from './lead.js';
 import { elementsWhere } from './text.js';
 import { splitTitle } from './metadata.js';
+import { isPermalink } from './permalinks.js';
 
 const H1_MARK = 'data-trawl-h1';
 
@@ -57,6 +58,8 @@ export function extractMainContent(document: Document, page: { title: string; si
 /** The text of the page's own headline: the <h1> that matches the title, else the first <h1> with text that is not the site's logo. */
 function pageHeading(document: Document, title: string, pageUrl: string | undefined): string | undefined {
   const h1 = titleHeading(document, title, pageUrl) ?? elementsWhere(document.body, isH1).find((h) => (h.textContent ?? '').trim() && !isLogoHeading(h, pageUrl));
-  const text = h1?.textContent?.replace(/\s+/g, ' ').trim();
-  return text || undefined;
+  if (!h1) return undefined;
+  let text = h1.textContent ?? '';
+  for (const a of h1.querySelectorAll('a[href*="#"]')) if (isPermalink(a, h1)) text = text.replace(a.textContent ?? '', '');
+  return text.replace(/\s+/g, ' ').trim() || undefined;
 }

@@ -9,6 +9,7 @@
 import { collapsedLength, elementsWhere, firstVisibleChar, hasText, leadingText, linkDensity, textStats, type TextStats } from './text.js';
 import { isBoilerplateHeading, isServerError, phraseKind, SERVER_ERROR_PREFIX_LENGTH, type PhraseKind } from './phrases.js';
 import { removeTeaserRuns } from './teasers.js';
+import { removePermalinks } from './permalinks.js';
 /** Lists and blocks mostly made of links are navigation or related links (trafilatura's link-density test). */
 const MAX_LIST_LINK_DENSITY = 0.6;
 const MAX_BLOCK_LINK_DENSITY = 0.5;
@@ -37,11 +38,11 @@ export interface PruneOptions {
 
 /** Removes the boilerplate blocks of `root` (in place). The first <h1> (the title) is never touched. */
 export function pruneBoilerplate(root: Element, options: PruneOptions = { linkDensity: true }): PruneReport {
+  let removed = removePermalinks(root);
   const stats = textStats(root);
   // A link list holding most of the content is the content (a listing, a directory page).
   const maxLinkBlock = Math.min(MAX_LINK_BLOCK_TEXT, MAX_LINK_BLOCK_SHARE * (stats.get(root)?.text ?? 0));
   const title = root.querySelector('h1');
-  let removed = 0;
   const remove = (el: Element): void => {
     el.remove();
     removed++;

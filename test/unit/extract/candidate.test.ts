@@ -44,4 +44,19 @@ describe('candidate comparison (Readability article vs the page <article>)', () 
     const page = body(Array.from({ length: 6 }, (_, i) => `<article><p>${PROSE(i)}</p></article>`).join(''));
     assert.deepEqual(semanticContainers(page), []);
   });
+
+  test('given a <main> of several sections of which Readability kept one, <main> wins when asked for, and only then', () => {
+    const page = () => body(`<main><section><p>${PROSE(1)}</p></section><section><h2>Plans</h2><p>${PROSE(2)}</p></section><section><h2>Support</h2><p>${PROSE(3)}</p></section></main>`);
+    const chosen = betterCandidate(readabilityArticle(), semanticContainers(page(), { main: true }));
+    assert.equal(chosen.nodeName, 'MAIN');
+    for (const n of [1, 2, 3]) assert.ok(chosen.textContent!.includes(`Paragraph ${n}:`));
+    const article = readabilityArticle();
+    assert.equal(betterCandidate(article, semanticContainers(page())), article, 'a news page does not take its <main>');
+  });
+
+  test('given an <article> inside <main> that does not win, <main> is still tried', () => {
+    const page = body(`<main><article><p>${PROSE(1)}</p></article><section><p>${PROSE(2)}</p><p>${PROSE(3)}</p></section></main>`);
+    const chosen = betterCandidate(readabilityArticle(), semanticContainers(page, { main: true }));
+    assert.equal(chosen.nodeName, 'MAIN');
+  });
 });

@@ -1,0 +1,44 @@
+// Heading permalinks: the "¶" or "#" that Sphinx, MkDocs and many blog themes put after (or
+// before) each heading, linking to the heading itself. They are an affordance of the page,
+// not words of the heading, so the final pass drops them and the title heading leaves them out.
+/** What a heading's permalink shows: a pilcrow, a hash, a section sign, a link symbol, or nothing. */
+const PERMALINK_TEXT = /^[\s¶#§🔗⚓]*$/u;
+
+/**
+ * A heading's permalink (Sphinx and MkDocs "headerlink", GitHub-style anchors): a link to the
+ * heading's own fragment on this page that shows only a symbol. It is an affordance of the
+ * page, not part of the heading's words ("Install FastAPI¶").
+ */
+export function removePermalinks(root: Element): number {
+  let removed = 0;
+  for (const a of root.querySelectorAll('h1 a[href*="#"], h2 a[href*="#"], h3 a[href*="#"], h4 a[href*="#"], h5 a[href*="#"], h6 a[href*="#"]')) {
+    const heading = a.closest('h1, h2, h3, h4, h5, h6');
+    if (!heading || !isPermalink(a, heading)) continue;
+    a.remove();
+    removed++;
+  }
+  return removed;
+}
+
+/** Whether the link `a` inside `heading` is the heading's permalink (see removePermalinks). */
+export function isPermalink(a: Element, heading: Element): boolean {
+  return PERMALINK_TEXT.test(a.textContent ?? '') && !a.querySelector('img') && isOwnFragment(a, heading);
+}
+
+/** A link to its own heading: its fragment is the id of the heading, of an element in it, or of an enclosing section. */
+function isOwnFragment(a: Element, heading: Element): boolean {
+  const href = a.getAttribute('href') ?? '';
+  const id = decodeFragment(href.slice(href.indexOf('#') + 1));
+  if (!id) return false;
+  for (let el: Element | null = heading; el; el = el.parentElement) if (el.id === id) return true;
+  for (const el of heading.querySelectorAll('[id]')) if (el.id === id) return true;
+  return false;
+}
+
+function decodeFragment(fragment: string): string {
+  try {
+    return decodeURIComponent(fragment);
+  } catch {
+    return fragment;
+  }
+}

@@ -115,7 +115,14 @@ export class DrillLedger {
 
   /** One line per request of each repeated page, times in ms since the drill began. */
   describe(repeats: Repeat[]): string {
-    const lines = repeats.map((rep) => `${rep.path} [${rep.klass}] ${rep.requests.map((r) => `${r.startedAt - this.t0}-${r.endedAt === undefined ? '?' : r.endedAt - this.t0} ${r.outcome ?? 'open'} :${r.port}${this.deaths.some((d) => d.ports.has(r.port)) ? '(killed)' : ''} ${r.owner}`).join(' | ')}`);
+    // A request served to a process killed later: how long after the response's end (the window
+    // in which a page read in full is lost with its process).
+    const killed = (r: Request): string => {
+      const death = this.deaths.find((d) => d.ports.has(r.port));
+      if (!death) return '';
+      return r.outcome === 'served' && r.endedAt !== undefined ? `(killed ${death.at - r.endedAt} ms after the response ended)` : '(killed)';
+    };
+    const lines = repeats.map((rep) => `${rep.path} [${rep.klass}] ${rep.requests.map((r) => `${r.startedAt - this.t0}-${r.endedAt === undefined ? '?' : r.endedAt - this.t0} ${r.outcome ?? 'open'} :${r.port}${killed(r)} ${r.owner}`).join(' | ')}`);
     const deaths = this.deaths.map((d) => `${d.at - this.t0} ${d.what} (pid ${d.pid}, ${d.ports.size} sockets)`);
     return [...lines, `deaths: ${deaths.join('; ')}`].join('\n');
   }

@@ -213,6 +213,13 @@ describe('chaos drill on a three-node cluster', { timeout: 600_000 }, () => {
     assert.equal(job.status, 'COMPLETED', JSON.stringify(job).slice(0, 1000));
     const data = await allPages(`/api/v1/crawl/${id}`);
     const urls = data.map((d: any) => new URL(d.url).pathname);
+    // Read once every replica is current: the read's consumer may be placed on a server just
+    // thawed and still catching up, whose copy ends short (199 of 200 page_completed, twice
+    // in 15 runs; what this means for the services' own reads: docs/benchmarks.md).
+    await until(async () => {
+      const info = await (await nc.jetstreamManager()).streams.info(STREAM_NAME);
+      return (info.cluster?.replicas ?? []).filter((r) => r.current).length === 2;
+    }, { timeoutMs: 60_000, intervalMs: 500 });
     const log = new EventLog(nc.jetstream(), await nc.jetstreamManager());
     const events = await log.history('crawl', id);
     const failed = events.filter((e) => e.event === 'page_failed').map((e) => `${e.part}: ${JSON.stringify(e.data).slice(0, 300)}`);
@@ -260,12 +267,21 @@ describe('chaos drill on a three-node cluster', { timeout: 600_000 }, () => {
   async function allPages(first: string): Promise<any[]> {
     const out: any[] = [];
     let next: string | undefined = first;
+    let unavailable = 0;
     while (next) {
-      const res: any = await system.api('GET', next.startsWith('http') ? new URL(next).pathname + new URL(next).search : next);
+      const path = next.startsWith('http') ? new URL(next).pathname + new URL(next).search : next;
+      let res: any = await system.api('GET', path);
+      // A 503 says "retry in a few seconds": for about 7 s after a thaw nats-server answers
+      // "no responders" on the streams the frozen server led (docs/benchmarks.md). Counted, printed.
+      for (const until = Date.now() + 20_000; res.status === 503 && Date.now() < until; unavailable++) {
+        await sleep(1_000);
+        res = await system.api('GET', path);
+      }
       assert.equal(res.status, 200, JSON.stringify(res.body).slice(0, 500));
       out.push(...res.body.data);
       next = res.body.data.length ? res.body.next : undefined;
     }
+    if (unavailable) process.stdout.write(`# results read: ${unavailable} answers of 503 (retried after 1 s)\n`);
     return out;
   }
 });

@@ -102,7 +102,9 @@ export class DrillLedger {
     const cutBy = (r: Request): Death | undefined => fetcherDeaths.find((d) => (d.ports.has(r.port) || (r.owner === '?' && r.startedAt <= d.at + OWNERLESS_READ_MS))
       && (r.endedAt ?? Infinity) >= d.at - CUT_BEFORE_DEATH_MS);
     // Served to a process that died later, and asked again only after that death.
-    const servedToDead = (r: Request): Death | undefined => fetcherDeaths.find((d) => d.ports.has(r.port) && r.startedAt <= d.at && next(r).startedAt >= d.at);
+    // Its process by the socket (at the death) or by the owner looked up when the connection
+    // was first seen (a kept-alive socket may have closed between the response and the death).
+    const servedToDead = (r: Request): Death | undefined => fetcherDeaths.find((d) => (d.ports.has(r.port) || r.owner.startsWith(`${d.pid}:`)) && r.startedAt <= d.at && next(r).startedAt >= d.at);
     if (earlier.every((r) => r.outcome === 'cut' && cutBy(r))) return 'cut by a kill';
     if (earlier.every((r) => (r.outcome === 'cut' && cutBy(r)) || servedToDead(r))) return 'served, then killed';
     // Served within a freeze (from a page's time before it to its end), asked again after it began.
@@ -115,7 +117,14 @@ export class DrillLedger {
 
   /** One line per request of each repeated page, times in ms since the drill began. */
   describe(repeats: Repeat[]): string {
-    const lines = repeats.map((rep) => `${rep.path} [${rep.klass}] ${rep.requests.map((r) => `${r.startedAt - this.t0}-${r.endedAt === undefined ? '?' : r.endedAt - this.t0} ${r.outcome ?? 'open'} :${r.port}${this.deaths.some((d) => d.ports.has(r.port)) ? '(killed)' : ''} ${r.owner}`).join(' | ')}`);
+    // A request served to a process killed later: how long after the response's end (the window
+    // in which a page read in full is lost with its process).
+    const killed = (r: Request): string => {
+      const death = this.deaths.find((d) => d.ports.has(r.port) || (d.what.includes('fetcher') && r.owner.startsWith(`${d.pid}:`)));
+      if (!death) return '';
+      return r.outcome === 'served' && r.endedAt !== undefined ? `(killed ${death.at - r.endedAt} ms after the response ended)` : '(killed)';
+    };
+    const lines = repeats.map((rep) => `${rep.path} [${rep.klass}] ${rep.requests.map((r) => `${r.startedAt - this.t0}-${r.endedAt === undefined ? '?' : r.endedAt - this.t0} ${r.outcome ?? 'open'} :${r.port}${killed(r)} ${r.owner}`).join(' | ')}`);
     const deaths = this.deaths.map((d) => `${d.at - this.t0} ${d.what} (pid ${d.pid}, ${d.ports.size} sockets)`);
     return [...lines, `deaths: ${deaths.join('; ')}`].join('\n');
   }

@@ -18,6 +18,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { connect, type NatsConnection } from 'nats';
 import { NATS_CLIENT_DEFAULTS } from '../../shared/src/infra/nats/connect.js';
 import { EventLog } from '../../shared/src/infra/nats/event-log.js';
+import type { StoredEvent } from '../../shared/src/domain/events/index.js';
 import { STREAM_NAME } from '../../shared/src/infra/subjects.js';
 import { descendants, alive, type Proc } from '../support/processes.js';
 import { startSite, type TestSite } from '../support/site.js';
@@ -122,6 +123,8 @@ describe('chaos drill on a three-node cluster', { timeout: 600_000 }, () => {
     const id = await startCrawl('b');
     await progress('b', 30);
     const leader = await leaderNode(nc);
+    // Listed before the freeze: the list is the meta leader's to answer, and it may be the one frozen.
+    const crawlConsumers = await consumersNamed(nc, CRAWL_CONSUMERS);
     const frozen = natsProcess(system, leader);
     ledger.died(`SIGSTOP ${leader}`, frozen.pid);
     process.kill(frozen.pid, 'SIGSTOP');
@@ -137,7 +140,7 @@ describe('chaos drill on a three-node cluster', { timeout: 600_000 }, () => {
       await sleep(RESUMED_WITHIN_MS);
       // Which server leads each of the crawl's consumers then (one still led by the frozen
       // server hands out nothing until its own election): printed with the pages asked.
-      consumerLeaders = await leadersOf(nc, CRAWL_CONSUMERS);
+      consumerLeaders = await leadersOf(nc, crawlConsumers);
       await sleep(Math.max(0, electedAt + FROZEN_PAST_ELECTION_MS - Date.now()));
     } finally {
       process.kill(frozen.pid, 'SIGCONT');
@@ -147,10 +150,16 @@ describe('chaos drill on a three-node cluster', { timeout: 600_000 }, () => {
     }
     const askedWhileFrozen = ledger.requests.filter((r) => r.path.startsWith('/b/') && r.startedAt >= electedAt + RESUMED_WITHIN_MS && r.startedAt <= thawedAt).length;
     process.stdout.write(`# b: pages asked from ${RESUMED_WITHIN_MS / 1000} s after the new leader to the thaw: ${askedWhileFrozen} (${leader} frozen; consumer leaders then: ${consumerLeaders})\n`);
-    await verify(id, 'b');
+    const events = await verify(id, 'b');
+    if (askedWhileFrozen === 0) {
+      const frozenAt = ledger.deaths.findLast((d) => d.pid === frozen.pid)!.at;
+      process.stdout.write(`${inFlightAcross(events, frozenAt, thawedAt).replace(/^/gm, '#   ')}\n`);
+    }
     // One server of three hung: the crawl should go on once the others have a leader. Printed,
     // not asserted: with the 2 s dial and the direct-get fail-over it went on in 8 of 10 runs
-    // (53-95 pages), and 2 still asked none, cause not yet found (issue 26; docs/benchmarks.md).
+    // (53-95 pages), and 2 still asked none; one cause since found (a log read's consumer
+    // placed on the frozen server waited for the thaw: ordered-start.ts), the pages in flight
+    // are printed when it stands still (issue 26; docs/benchmarks.md).
     if (askedWhileFrozen === 0) process.stdout.write(`# b: WARNING: the crawl stood still while ${leader} was frozen\n`);
     const ranAgain = system.logs().split('\n').filter((l) => l.includes('NATS unavailable; running the message again in place')).length;
     process.stdout.write(`# b: handler runs repeated in place through the outage (in the last 200 kB of logs): ${ranAgain}\n`);
@@ -195,7 +204,8 @@ describe('chaos drill on a three-node cluster', { timeout: 600_000 }, () => {
     }
   }
 
-  async function verify(id: string, prefix: string): Promise<void> {
+  /** Checks the crawl's end, the site's ledger, the log and the webhooks; returns the crawl's events. */
+  async function verify(id: string, prefix: string): Promise<StoredEvent[]> {
     // Long-polls of 2 s: the projector's notice that wakes a wait is at most once, and one
     // lost to a death left the drill waiting out 20 s steps (the end seen 14 s late).
     const job = await system.poll(`/api/v1/crawl/${id}`, (b: any) => ['COMPLETED', 'FAILED', 'CANCELLED'].includes(b.status), 300_000, { stepMs: 2_000 });
@@ -203,6 +213,13 @@ describe('chaos drill on a three-node cluster', { timeout: 600_000 }, () => {
     assert.equal(job.status, 'COMPLETED', JSON.stringify(job).slice(0, 1000));
     const data = await allPages(`/api/v1/crawl/${id}`);
     const urls = data.map((d: any) => new URL(d.url).pathname);
+    // Read once every replica is current: the read's consumer may be placed on a server just
+    // thawed and still catching up, whose copy ends short (199 of 200 page_completed, twice
+    // in 15 runs; what this means for the services' own reads: docs/benchmarks.md).
+    await until(async () => {
+      const info = await (await nc.jetstreamManager()).streams.info(STREAM_NAME);
+      return (info.cluster?.replicas ?? []).filter((r) => r.current).length === 2;
+    }, { timeoutMs: 60_000, intervalMs: 500 });
     const log = new EventLog(nc.jetstream(), await nc.jetstreamManager());
     const events = await log.history('crawl', id);
     const failed = events.filter((e) => e.event === 'page_failed').map((e) => `${e.part}: ${JSON.stringify(e.data).slice(0, 300)}`);
@@ -244,20 +261,49 @@ describe('chaos drill on a three-node cluster', { timeout: 600_000 }, () => {
     process.stdout.write(`# ${prefix}: steps: ${steps.marks.join(', ')} (the site's last page ended ${((lastServed - steps.at) / 1000).toFixed(1)} s)\n`);
     const ids = (hooks.received.get(`/${prefix}`) ?? []).map((h) => h.headers['webhook-id']);
     assert.equal(new Set(ids).size, ids.length, `a webhook id delivered twice: ${ids.join(', ')}`);
+    return events;
   }
 
   async function allPages(first: string): Promise<any[]> {
     const out: any[] = [];
     let next: string | undefined = first;
+    let unavailable = 0;
     while (next) {
-      const res: any = await system.api('GET', next.startsWith('http') ? new URL(next).pathname + new URL(next).search : next);
+      const path = next.startsWith('http') ? new URL(next).pathname + new URL(next).search : next;
+      let res: any = await system.api('GET', path);
+      // A 503 says "retry in a few seconds": for about 7 s after a thaw nats-server answers
+      // "no responders" on the streams the frozen server led (docs/benchmarks.md). Counted, printed.
+      for (const until = Date.now() + 20_000; res.status === 503 && Date.now() < until; unavailable++) {
+        await sleep(1_000);
+        res = await system.api('GET', path);
+      }
       assert.equal(res.status, 200, JSON.stringify(res.body).slice(0, 500));
       out.push(...res.body.data);
       next = res.body.data.length ? res.body.next : undefined;
     }
+    if (unavailable) process.stdout.write(`# results read: ${unavailable} answers of 503 (retried after 1 s)\n`);
     return out;
   }
 });
+
+/**
+ * Each page of the crawl that was in flight at some moment from `from` to `to` (requested
+ * before `to`, completed after `from`): its steps in the log, in seconds from `from`, with
+ * the fetcher that started it: where a crawl standing still waits.
+ */
+function inFlightAcross(events: StoredEvent[], from: number, to: number): string {
+  const at = (e: StoredEvent): number => Date.parse(e.occurredAt);
+  const rel = (e: StoredEvent): string => ((at(e) - from) / 1000).toFixed(1);
+  const short: Record<string, string> = { page_requested: 'req', page_started: 'start', page_fetched: 'fetched', page_completed: 'done', crawl_links_discovered: 'links', page_failed: 'FAILED' };
+  const byPart = new Map<string, StoredEvent[]>();
+  for (const e of events) if (e.part !== 'job') byPart.set(e.part, [...(byPart.get(e.part) ?? []), e]);
+  const lines = [...byPart].filter(([, es]) => {
+    const requested = es.find((e) => e.event === 'page_requested');
+    const completed = es.find((e) => e.event === 'page_completed');
+    return requested && at(requested) < to && (!completed || at(completed) > from);
+  }).map(([part, es]) => `${part.slice(0, 6)}: ${es.map((e) => `${short[e.event] ?? e.event}${e.event === 'page_started' ? `(${String((e.data as { worker?: string }).worker).slice(-9)})` : ''} ${rel(e)}`).join(', ')}`);
+  return [`in flight from the freeze (0 s) to the thaw (${((to - from) / 1000).toFixed(1)} s), steps in s from the freeze:`, ...lines].join('\n');
+}
 
 function page(links: string[]): string {
   return `<html><head><title>p</title></head><body><main><h1>A page</h1><p>${'Words that make a page worth keeping. '.repeat(8)}</p>${links.map((l) => `<a href="${l}">${l}</a>`).join(' ')}</main></body></html>`;
@@ -278,8 +324,14 @@ async function leaderNode(nc: NatsConnection): Promise<string> {
   return name;
 }
 
-/** The durable consumers a crawl's pages go through. */
+/** The durable consumers a crawl's pages go through (name prefixes). */
 const CRAWL_CONSUMERS = ['crawler-frontier-crawl', 'fetcher-crawl', 'transformer'];
+
+/** The names of the stream's consumers that start with one of `prefixes` (the frontier runs one per trigger event). */
+async function consumersNamed(nc: NatsConnection, prefixes: string[]): Promise<string[]> {
+  const infos = await (await nc.jetstreamManager()).consumers.list(STREAM_NAME).next();
+  return infos.map((i) => i.name).filter((name) => prefixes.some((p) => name.startsWith(p)));
+}
 
 /** `name: leader` of each consumer ('?' when its info does not come within 2 s). */
 async function leadersOf(nc: NatsConnection, names: string[]): Promise<string> {

@@ -7,13 +7,25 @@
 // advanced member stands; a member passes what it already applied (each document's
 // `lastSeq` and the forward-only checkpoints make a replay harmless). A change of members
 // (a lease won or lost) restarts it from there.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { DeliverPolicy, type Consumer, type ConsumerMessages, type JetStreamClient, type JsMsg } from 'nats';
 import { decodeEvent, type StoredEvent } from '../../../shared/src/domain/events/index.js';
 import type { Logger } from '../../../shared/src/infra/logger.js';
+import { orderedStart } from '../../../shared/src/infra/nats/ordered-start.js';
+import { isNatsOutage } from '../../../shared/src/infra/nats/outage.js';
 import { ALL_EVENTS, STREAM_NAME, parseSubject } from '../../../shared/src/infra/subjects.js';
 
 /** Messages the ordered consumer asks for at a time. */
 const READ_BATCH = 512;
+/**
+ * How long one pull of the ordered consumer lasts. nats.js also waits about this long (half
+ * to one and a half times) before it asks again for a consumer whose create failed: at its
+ * default of 30 s, a create that met a frozen server left a partition just taken reading
+ * nothing for 15-45 s after the others had elected new leaders.
+ */
+const READ_PULL_EXPIRES_MS = 2_000;
+/** Pauses between starts that met a NATS outage (the stream's leader or the meta leader frozen). */
+const START_PAUSE_MS = { first: 250, most: 2_000 };
 /**
  * How long a restart waits for the previous read to end (an event whose store write is
  * retried in place); the members take one event at a time, so a late one cannot overlap.
@@ -47,15 +59,18 @@ export class ProjectionReader {
   private members: readonly ReaderMember[] = [];
   /** Member changes and stops, one at a time. */
   private changes: Promise<void> = Promise.resolve();
+  /** Counts read() calls: a start retried through an outage gives way to a later one. */
+  private generation = 0;
 
   constructor(private readonly js: JetStreamClient, private readonly logger: Logger) {}
 
   /** Reads for `members` from now on (none: stops reading). */
   read(members: readonly ReaderMember[]): Promise<void> {
+    const generation = ++this.generation;
     const next = this.changes.then(async () => {
       await this.halt();
       this.members = [...members];
-      if (this.members.length) await this.begin();
+      if (this.members.length) await this.beginThroughOutages(generation);
     });
     this.changes = next.catch(() => undefined);
     return next;
@@ -65,6 +80,25 @@ export class ProjectionReader {
     return this.read([]);
   }
 
+  /**
+   * Starts reading, again after a pause while NATS is unavailable (the stream's info or the
+   * consumer's create unanswered: a frozen leader, a consumer placed on a frozen server),
+   * until a later read() replaces this one.
+   * Before, a start that met an outage was tried again by the watchdog, 30 s or more later.
+   */
+  private async beginThroughOutages(generation: number): Promise<void> {
+    for (let pauseMs = START_PAUSE_MS.first; ; pauseMs = Math.min(START_PAUSE_MS.most, pauseMs * 2)) {
+      try {
+        return await this.begin();
+      } catch (err) {
+        if (!isNatsOutage(err) || generation !== this.generation) throw err;
+        this.logger.warn({ err: String(err), pauseMs }, 'projector reader could not start; trying again');
+        await sleep(pauseMs);
+        if (generation !== this.generation) return; // a later read() starts instead
+      }
+    }
+  }
+
   private async begin(): Promise<void> {
     const from = Math.min(...this.members.map((m) => m.appliedSeq)) + 1;
     const consumer = await this.js.consumers.get(STREAM_NAME, {
@@ -72,7 +106,11 @@ export class ProjectionReader {
       deliver_policy: DeliverPolicy.StartSequence,
       opt_start_seq: from,
     });
-    const messages = await consumer.consume({ max_messages: READ_BATCH });
+    // Bounded: a create nats-server placed on a frozen server waits for its thaw (ordered-start.ts).
+    const messages = await orderedStart(consumer.consume({ max_messages: READ_BATCH, expires: READ_PULL_EXPIRES_MS }), consumer, (late) => {
+      late.stop();
+      void consumer.delete().catch(() => undefined);
+    });
     this.consumer = consumer;
     this.messages = messages;
     this.loop = this.run(messages, this.members);

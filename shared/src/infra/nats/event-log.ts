@@ -10,6 +10,7 @@
 import { DeliverPolicy, headers as natsHeaders, NatsError, type JetStreamClient, type JetStreamManager, type JetStreamPublishOptions, type NatsConnection } from 'nats';
 import { decodeEvent, encodeEvent, type AnyEvent, type StoredEvent } from '../../domain/events/index.js';
 import { historyFilter, partFilter, STREAM_NAME, subjectOf, type AggregateKind, type SubjectParts } from '../subjects.js';
+import { orderedStart } from './ordered-start.js';
 
 export interface AppendOptions {
   /** Dedup id; defaults to the subject for `once` appends and to the event id otherwise. */
@@ -258,7 +259,8 @@ export class EventLog {
     });
     try {
       const events: StoredEvent[] = [];
-      let pending = (await consumer.info()).num_pending;
+      // Bounded: a create nats-server placed on a frozen server waits for its thaw (ordered-start.ts).
+      let pending = (await orderedStart(consumer.info(), consumer, () => void consumer.delete().catch(() => undefined))).num_pending;
       while (pending > 0 && events.length < maxEvents) {
         const batch = await consumer.fetch({ max_messages: Math.min(pending, 500, maxEvents - events.length), expires: 2000 });
         let got = 0;

@@ -167,7 +167,9 @@ export class FetchWorker {
     }
     const startEvent = (claim?: { after: number }) => ctx.log.append(
       makeEvent('page_started', at, { attempt: mctx.deliveryCount, startedAt: startedAt.toISOString(), worker: this.deps.workerName }, { eventId: newId(), now: startedAt }),
-      { msgId: `${event.kind}.${event.id}.${event.part}.page_started.${mctx.deliveryCount}`, ...(claim ? { expectedLastSubjectSequence: claim.after } : {}) },
+      // Keyed by this fetcher too: another's claim with the same delivery count (a count
+      // reset with a consumer's leader) is not taken for this one's, past the claim's check.
+      { msgId: `${event.kind}.${event.id}.${event.part}.page_started.${mctx.deliveryCount}.${this.deps.workerName}`, ...(claim ? { expectedLastSubjectSequence: claim.after } : {}) },
     );
     // A crawl or batch page that may turn out a 304 completed here writes page_started only
     // if it is not: such a page's whole attempt takes a GET, and its start would be one more
@@ -251,7 +253,11 @@ export class FetchWorker {
   private async settledByOther(started: TrawlEvent<'page_started'>, at: PageAddress, mctx: MessageContext): Promise<boolean> {
     const { workerLiveness, workerName } = this.deps;
     const { worker, attempt, startedAt } = started.data;
-    if (!workerLiveness || worker === workerName || attempt >= mctx.deliveryCount) return false;
+    // Another fetcher's claim, whatever its attempt: a consumer whose leader died may hand a
+    // page out again as a first delivery (its delivery count not yet replicated), while the
+    // fetcher that claimed it still holds it (the chaos drill's page asked twice, the second
+    // time 3 s after the first fetcher had the page, its append waiting for a new leader).
+    if (!workerLiveness || worker === workerName) return false;
     mctx.logger.warn({ worker, attempt }, 'redelivered after another fetcher claimed the page; waiting for its result');
     let goneSince: number | undefined;
     for (const end = Date.now() + OTHER_DELIVERY_WAIT_MS; Date.now() < end && !mctx.signal.aborted;) {

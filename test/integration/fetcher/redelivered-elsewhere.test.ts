@@ -42,7 +42,7 @@ describe('a page redelivered while another fetcher loads it', { timeout: 90_000 
     server = await startNatsServer();
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-redelivered-'));
     ctx = await connectService('redelivered-test', loadConfig({ NATS_URL: server.url, DATA_DIR: dir, SSRF_ALLOW_CIDRS: '127.0.0.0/8' }), createLogger('redelivered-test', process.env.TEST_LOG_LEVEL ?? 'silent'));
-    site = await startSite({ '/live': PAGE, '/gone': PAGE, '/replaced': PAGE, '/done': PAGE });
+    site = await startSite({ '/live': PAGE, '/gone': PAGE, '/replaced': PAGE, '/done': PAGE, '/reset': PAGE });
     otherHolder = new SlotHolders(ctx.js, other);
     await otherHolder.start();
   });
@@ -61,6 +61,9 @@ describe('a page redelivered while another fetcher loads it', { timeout: 90_000 
     const replaced = { kind: 'crawl' as const, id: 'redelivered', part: 'replaced' };
     // Settled, then a later step of the frontier on the page's part is its latest event.
     const done = { kind: 'crawl' as const, id: 'redelivered', part: 'done' };
+    // Claimed by the live other fetcher, then handed out again as a first delivery: a consumer
+    // whose leader died may not have replicated the delivery count (the chaos drill's repeat).
+    const reset = { kind: 'crawl' as const, id: 'redelivered', part: 'reset' };
     const now = new Date();
     const options = normalizeScrapeOptions({ formats: ['markdown'], engine: 'http' });
     // The fetcher lane's durable consumer, as the worker makes it; each page's first delivery
@@ -69,7 +72,7 @@ describe('a page redelivered while another fetcher loads it', { timeout: 90_000 
       durable_name: DURABLE, ack_policy: AckPolicy.Explicit, filter_subject: 'trawl.crawl.*.*.page_requested',
       ack_wait: nanos(15_000), max_deliver: -1, deliver_policy: DeliverPolicy.All,
     });
-    for (const [at, worker] of [[live, other.holderId], [gone, 'a-fetcher-that-died'], [replaced, 'a-restarted-fetcher'], [done, 'a-fetcher-that-died']] as const) {
+    for (const [at, worker] of [[live, other.holderId], [gone, 'a-fetcher-that-died'], [replaced, 'a-restarted-fetcher'], [done, 'a-fetcher-that-died'], [reset, other.holderId]] as const) {
       await ctx.log.append(makeEvent('page_requested', at, { url: site.url(`/${at.part}`), options, apiKeyId: 'k', depth: 1, requestedAt: now.toISOString() }, { eventId: newId(), now }), { once: true });
       await ctx.log.append(makeEvent('page_started', at, { attempt: 1, startedAt: new Date().toISOString(), worker }, { eventId: newId(), now }));
     }
@@ -86,6 +89,7 @@ describe('a page redelivered while another fetcher loads it', { timeout: 90_000 
       for await (const msg of await consumer.fetch({ max_messages: 4 - inHand.size, expires: 5_000 })) inHand.set(msg.subject, msg);
     }
     assert.deepEqual([...inHand.values()].map((m) => m.info.redeliveryCount), [1, 1, 1, 1], 'each page delivered once, to "another fetcher"');
+    assert.deepEqual([...inHand.keys()].map((subject) => subject.split('.')[3]), ['live', 'gone', 'replaced', 'done'], 'the reset page left for this fetcher\'s first delivery');
     for (const msg of inHand.values()) msg.nak();
 
     const capturer = await startCapturer({ poolSize: 1, spareContexts: 0, launchAtStart: false });
@@ -102,11 +106,13 @@ describe('a page redelivered while another fetcher loads it', { timeout: 90_000 
       assert.equal(site.hits.get('/replaced'), 1, 'the page of a fetcher restarted since is loaded here');
       await sleep(2_000);
       assert.equal(site.hits.get('/live'), undefined, 'the page another live fetcher loads is not asked again');
+      assert.equal(site.hits.get('/reset'), undefined, 'nor when it comes back as a first delivery');
       // The other fetcher's result: here its failure, the shortest settled page.
-      await recordPageFailure(ctx.log, live, { code: 'TIMEOUT', message: 'the other fetcher gave up' }, 1, { newId, clock: systemClock });
+      for (const at of [live, reset]) await recordPageFailure(ctx.log, at, { code: 'TIMEOUT', message: 'the other fetcher gave up' }, 1, { newId, clock: systemClock });
       await until(async () => (await ctx.jsm.consumers.info(STREAM_NAME, DURABLE)).num_ack_pending === 0, { timeoutMs: 15_000, intervalMs: 200 });
       assert.equal(site.hits.get('/live'), undefined);
       assert.equal(await ctx.log.exists({ ...live, event: 'page_fetched' }), false);
+      assert.equal(site.hits.get('/reset'), undefined);
       assert.equal(site.hits.get('/done'), undefined, 'a settled page whose latest event is a later step is not loaded again');
     } finally {
       await fetcher.stop();

@@ -25,9 +25,10 @@ describe('holder liveness on more servers than NATS_REPLICAS', { timeout: 150_00
     cluster = await startNatsCluster(SERVERS);
     nc = await connect({ servers: cluster.url.split(','), maxReconnectAttempts: -1, reconnectTimeWait: 250, timeout: 2_000 });
     await ensureInfrastructure(nc, { eventRetentionMs: DAY_MS, payloadTtlMs: DAY_MS, baselineTtlMs: DAY_MS, replicas: 3 });
-    // The connection has been told of every server.
-    await until(() => (nc.info?.connect_urls?.length ?? 0) === SERVERS, { timeoutMs: 30_000, intervalMs: 100 });
-    holders = new SlotHolders(nc.jetstream(), { holderId: 'watcher', clusterServers: () => nc.info?.connect_urls?.length ?? 1 });
+    // The cluster's size, which a fetcher reads from its connection's connect_urls: given
+    // here, since their gossip to a client once came later than 30 s (CI 21), and what is
+    // tested is the liveness on a bucket with a replica on every server.
+    holders = new SlotHolders(nc.jetstream(), { holderId: 'watcher', clusterServers: () => SERVERS });
     await until(() => holders.start().then(() => true, () => false), { timeoutMs: 60_000, intervalMs: 250 });
   });
   after(async () => {

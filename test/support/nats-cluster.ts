@@ -1,13 +1,18 @@
 // Starts a real N-node JetStream cluster on loopback for one test file (the same node
 // arguments as `npm run cluster`, scripts/nats-cluster.ts), with the handles a chaos test
 // needs: kill a node (SIGKILL), start it again on its port and store, freeze it (SIGSTOP)
-// and thaw it, and ask which node leads a stream.
+// and thaw it, and ask which node leads a stream. frozenClusterPerSuite() is the set-up of
+// the tests that read or write while one server of three is frozen.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { connect } from 'nats';
+import { after, before } from 'node:test';
+import { connect, type JetStreamClient, type JetStreamManager, type NatsConnection } from 'nats';
 import { clusterUrl, natsNodeArgs, writeNodeConfig, type ClusterNode } from '../../scripts/nats-cluster.js';
+import { createLogger } from '../../shared/src/infra/logger.js';
+import { connectNats } from '../../shared/src/infra/nats/connect.js';
+import { STREAM_NAME } from '../../shared/src/infra/subjects.js';
 import { freePort } from './nats-server.js';
 import { until } from './wait.js';
 
@@ -91,4 +96,69 @@ async function metaReady(url: string): Promise<void> {
     const nc = await connect({ servers: url, timeout: 1_000 });
     try { await (await nc.jetstreamManager()).getAccountInfo(); return true; } finally { await nc.close(); }
   }, { timeoutMs: 30_000, intervalMs: 200 });
+}
+
+export interface FrozenClusterSuite {
+  readonly cluster: NatsClusterHandle;
+  /**
+   * A connection made as the services make theirs (connectNats: its pings, dial timeout and
+   * direct-get fall-over), to a server that is not the one frozen nor, when a follower is
+   * frozen, the stream's leader (so the log itself stays available to it).
+   */
+  readonly nc: NatsConnection;
+  /** The index of the server frozen, or to be frozen by freeze(). */
+  readonly frozen: number;
+  /** SIGSTOPs that server (thawed after the suite). */
+  freeze(): void;
+}
+
+export interface FrozenClusterOptions {
+  /** Which server of the event stream (TRAWL, R3, `trawl.>`) is frozen: its leader, or a follower. */
+  freeze: 'leader' | 'follower';
+  /** Frozen before the suite's tests, or only when a test calls freeze(). */
+  freezeBeforeTests?: boolean;
+  /** Run on a plain connection before the freeze (events to read, other streams, buckets). */
+  setup?: (js: JetStreamClient, jsm: JetStreamManager) => Promise<void>;
+}
+
+/**
+ * A 3-node cluster for the describe block this is called in, with the event stream at R3,
+ * one server chosen to be frozen (SIGSTOP) and a client on another: started before the
+ * block's tests, thawed, closed and stopped after them. Call it first in the block.
+ */
+export function frozenClusterPerSuite(opts: FrozenClusterOptions): FrozenClusterSuite {
+  const held = { frozen: -1 } as { cluster: NatsClusterHandle; nc: NatsConnection; frozen: number };
+  let isFrozen = false;
+  const freeze = (): void => {
+    held.cluster.freeze(held.frozen);
+    isFrozen = true;
+  };
+  before(async () => {
+    held.cluster = await startNatsCluster(3);
+    const setup = await connect({ servers: held.cluster.url.split(',') });
+    try {
+      const jsm = await setup.jetstreamManager();
+      // Until every server has joined (before, 'no suitable peers for placement').
+      await until(() => jsm.streams.add({ name: STREAM_NAME, subjects: ['trawl.>'], num_replicas: 3, allow_direct: true }).then(() => true, () => false), { timeoutMs: 30_000, intervalMs: 250 });
+      await opts.setup?.(setup.jetstream(), jsm);
+    } finally {
+      await setup.close();
+    }
+    const leader = await held.cluster.leaderOf(STREAM_NAME);
+    held.frozen = opts.freeze === 'leader' ? leader : [0, 1, 2].find((i) => i !== leader)!;
+    const on = [0, 1, 2].find((i) => i !== leader && i !== held.frozen)!;
+    held.nc = await connectNats(`nats://127.0.0.1:${held.cluster.nodes[on]!.clientPort}`, 'frozen-cluster-test', createLogger('frozen-cluster-test', 'silent'));
+    if (opts.freezeBeforeTests) freeze();
+  });
+  after(async () => {
+    if (isFrozen) held.cluster?.thaw(held.frozen);
+    await held.nc?.close();
+    await held.cluster?.stop();
+  });
+  return {
+    get cluster() { return held.cluster; },
+    get nc() { return held.nc; },
+    get frozen() { return held.frozen; },
+    freeze,
+  };
 }

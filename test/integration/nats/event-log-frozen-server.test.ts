@@ -6,16 +6,11 @@
 // as a worker's handler runs them (again in place on an outage: worker.ts), every read
 // answers within seconds, in full.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { connect, type NatsConnection } from 'nats';
-import { createLogger } from '../../../shared/src/infra/logger.js';
-import { connectNats } from '../../../shared/src/infra/nats/connect.js';
 import { EventLog } from '../../../shared/src/infra/nats/event-log.js';
 import { isNatsOutage } from '../../../shared/src/infra/nats/outage.js';
-import { STREAM_NAME } from '../../../shared/src/infra/subjects.js';
-import { startNatsCluster, type NatsClusterHandle } from '../../support/nats-cluster.js';
-import { until } from '../../support/wait.js';
+import { frozenClusterPerSuite } from '../../support/nats-cluster.js';
 
 const JOB = 'frozenReadJob000000001';
 const EVENTS = 20;
@@ -25,36 +20,21 @@ const READS = 5;
 const READ_WITHIN_MS = 30_000;
 
 describe('log reads with one server of three frozen', { timeout: 240_000 }, () => {
-  let cluster: NatsClusterHandle;
-  let nc: NatsConnection;
-  let frozen = -1;
-
-  before(async () => {
-    cluster = await startNatsCluster(3);
-    const setup = await connect({ servers: cluster.url.split(',') });
-    const jsm = await setup.jetstreamManager();
-    await until(() => jsm.streams.add({ name: STREAM_NAME, subjects: ['trawl.>'], num_replicas: 3 }).then(() => true, () => false), { timeoutMs: 30_000, intervalMs: 250 });
-    const js = setup.jetstream();
-    for (let i = 0; i < EVENTS; i++) {
-      const data = { depth: 1, urls: [`http://site.test/${i}`], skipped: {}, discoveredAt: new Date().toISOString() };
-      await js.publish(`trawl.crawl.${JOB}.${i.toString(16).padStart(16, '0')}.crawl_links_discovered`, JSON.stringify({ eventId: `e${i}`, occurredAt: new Date().toISOString(), data }));
-    }
-    await setup.close();
-    const leader = await cluster.leaderOf(STREAM_NAME);
-    frozen = [0, 1, 2].find((i) => i !== leader)!;
-    const on = [0, 1, 2].find((i) => i !== leader && i !== frozen)!;
-    nc = await connectNats(`nats://127.0.0.1:${cluster.nodes[on]!.clientPort}`, 'frozen-read-test', createLogger('frozen-read-test', 'silent'));
-  });
-  after(async () => {
-    if (frozen >= 0) cluster?.thaw(frozen);
-    await nc?.close();
-    await cluster?.stop();
+  const suite = frozenClusterPerSuite({
+    freeze: 'follower',
+    setup: async (js) => {
+      for (let i = 0; i < EVENTS; i++) {
+        const data = { depth: 1, urls: [`http://site.test/${i}`], skipped: {}, discoveredAt: new Date().toISOString() };
+        await js.publish(`trawl.crawl.${JOB}.${i.toString(16).padStart(16, '0')}.crawl_links_discovered`, JSON.stringify({ eventId: `e${i}`, occurredAt: new Date().toISOString(), data }));
+      }
+    },
   });
 
   test('each read answers in full within seconds, run again in place through the outage', async () => {
+    const { nc, cluster } = suite;
     const log = new EventLog(nc.jetstream(), await nc.jetstreamManager());
     assert.equal((await log.history('crawl', JOB)).length, EVENTS);
-    cluster.freeze(frozen);
+    suite.freeze();
     const took: number[] = [];
     for (let i = 0; i < READS; i++) {
       const startedAt = Date.now();
@@ -66,7 +46,7 @@ describe('log reads with one server of three frozen', { timeout: 240_000 }, () =
       assert.equal((events as unknown[]).length, EVENTS, `read ${i + 1} in full`);
       took.push(Date.now() - startedAt);
     }
-    process.stdout.write(`# read times (ms) with ${cluster.nodes[frozen]!.name} frozen: ${took.join(', ')}\n`);
+    process.stdout.write(`# read times (ms) with ${cluster.nodes[suite.frozen]!.name} frozen: ${took.join(', ')}\n`);
   });
 });
 

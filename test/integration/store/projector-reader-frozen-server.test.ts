@@ -7,13 +7,10 @@
 // just taken read nothing for that long (the chaos drill's crawl status trailed the crawl by
 // 34 s). Now each start reads the log within seconds (ordered-start.ts).
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { connect, type NatsConnection } from 'nats';
+import { describe, test } from 'node:test';
 import { ProjectionReader, type Delivery, type ReaderMember } from '../../../services/projector/src/reader.js';
 import { createLogger } from '../../../shared/src/infra/logger.js';
-import { connectNats } from '../../../shared/src/infra/nats/connect.js';
-import { STREAM_NAME } from '../../../shared/src/infra/subjects.js';
-import { startNatsCluster, type NatsClusterHandle } from '../../support/nats-cluster.js';
+import { frozenClusterPerSuite } from '../../support/nats-cluster.js';
 import { until } from '../../support/wait.js';
 
 const EVENTS = 5;
@@ -23,32 +20,16 @@ const STARTS = 6;
 const READ_WITHIN_MS = 30_000;
 
 describe('projector reader with a server of three frozen', { timeout: 400_000 }, () => {
-  let cluster: NatsClusterHandle;
-  let nc: NatsConnection;
-  let frozen = -1;
-
-  before(async () => {
-    cluster = await startNatsCluster(3);
-    const setup = await connect({ servers: cluster.url.split(',') });
-    const jsm = await setup.jetstreamManager();
-    // Until every server has joined (before, 'no suitable peers for placement').
-    await until(() => jsm.streams.add({ name: STREAM_NAME, subjects: ['trawl.>'], num_replicas: 3 }).then(() => true, () => false), { timeoutMs: 30_000, intervalMs: 250 });
-    const js = setup.jetstream();
-    for (let i = 0; i < EVENTS; i++) await js.publish(`trawl.crawl.job${i}.job.crawl_requested`, '{}');
-    await setup.close();
-    const leader = await cluster.leaderOf(STREAM_NAME);
-    frozen = [0, 1, 2].find((i) => i !== leader)!;
-    const on = [0, 1, 2].find((i) => i !== leader && i !== frozen)!;
-    nc = await connectNats(`nats://127.0.0.1:${cluster.nodes[on]!.clientPort}`, 'reader-test', createLogger('reader-test', 'silent'));
-  });
-  after(async () => {
-    if (frozen >= 0) cluster?.thaw(frozen);
-    await nc?.close();
-    await cluster?.stop();
+  const suite = frozenClusterPerSuite({
+    freeze: 'follower',
+    setup: async (js) => {
+      for (let i = 0; i < EVENTS; i++) await js.publish(`trawl.crawl.job${i}.job.crawl_requested`, '{}');
+    },
   });
 
   test('each start of the reader reads the log within seconds', async () => {
-    cluster.freeze(frozen);
+    const { nc, cluster } = suite;
+    suite.freeze();
     const took: number[] = [];
     for (let i = 0; i < STARTS; i++) {
       const seen: number[] = [];
@@ -63,6 +44,6 @@ describe('projector reader with a server of three frozen', { timeout: 400_000 },
       await reading;
       await reader.stop();
     }
-    process.stdout.write(`# read times (ms) of each start with ${cluster.nodes[frozen]!.name} frozen: ${took.join(', ')}\n`);
+    process.stdout.write(`# read times (ms) of each start with ${cluster.nodes[suite.frozen]!.name} frozen: ${took.join(', ')}\n`);
   });
 });

@@ -19,7 +19,7 @@
 import { headers, type JetStreamClient, type JetStreamManager } from 'nats';
 import type { Logger } from '../../../../shared/src/infra/logger.js';
 import { isNatsOutage } from '../../../../shared/src/infra/nats/outage.js';
-import { ensureStreamReplicas, logReplicas, replicated } from '../../../../shared/src/infra/nats/replicas.js';
+import { ensureStreamReplicas, isNotFound, logReplicas, replicated } from '../../../../shared/src/infra/nats/replicas.js';
 import { isNoMessage, SlotHolders, type SlotHoldersOptions } from './slot-holders.js';
 
 export const HOST_SLOTS_STREAM = 'TRAWL_HOST_SLOTS';
@@ -87,7 +87,8 @@ export class HostSlots {
       name: HOST_SLOTS_STREAM, subjects: [`${SUBJECT_PREFIX}.>`], num_replicas: replicas,
       max_msgs_per_subject: 1, discard: 'new', discard_new_per_subject: true, allow_direct: true,
     };
-    const exists = await jsm.streams.info(HOST_SLOTS_STREAM).then(() => true, () => false);
+    // Missing only when the server says so: an info that met an outage is no answer.
+    const exists = await jsm.streams.info(HOST_SLOTS_STREAM).then(() => true, (err: unknown) => { if (isNotFound(err)) return false; throw err; });
     if (exists) await ensureStreamReplicas(jsm, HOST_SLOTS_STREAM, replicas);
     else {
       await replicated(HOST_SLOTS_STREAM, replicas, () => jsm.streams.add(config as never)).catch((err) => {

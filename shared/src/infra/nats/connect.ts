@@ -18,6 +18,7 @@ import { writeCoalescingPatched } from './write-coalescing.js';
 import { lazyTimeoutsPatched } from './lazy-timeouts.js';
 import { pullExpiryPatched } from './pull-expiry.js';
 import { directGetFallbackReady, failOverDirectGets } from './direct-get-failover.js';
+import { jsApiFieldsReady } from './leader-message-get.js';
 
 export const NATS_CLIENT_DEFAULTS = {
   /**
@@ -63,6 +64,7 @@ export async function connectNats(url: string, name: string, logger: Logger): Pr
   if (!lazyTimeoutsPatched) logger.warn('nats.js timeout is not the shape lazy-timeouts.ts replaces: each pull builds an error it throws away');
   if (!pullExpiryPatched) logger.warn('nats.js fetch is not the shape pull-expiry.ts replaces: a pull whose event loop was blocked past its end drops what it was sent');
   if (!directGetFallbackReady) logger.warn('nats.js headers are not the shape direct-get-failover.ts relies on: a direct get a frozen server was picked for waits out its timeout');
+  if (!jsApiFieldsReady) logger.warn('nats.js JetStream manager does not hold nc, prefix and timeout as leader-message-get.ts reads them: the log\'s point reads will fail');
   if (!writeCoalescingPatched) logger.warn('nats.js sendCommand is not the shape write-coalescing.ts replaces: each callback writes to the socket on its own');
   void (async () => {
     for await (const status of nc.status()) {

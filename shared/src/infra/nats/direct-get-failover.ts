@@ -6,16 +6,18 @@
 // waited out its whole timeout until the thaw: in the chaos drill, with one server of three
 // frozen, the crawl asked no page from the new leader's election to the thaw. Here a direct
 // get unanswered after DIRECT_GET_ATTEMPT_MS is asked of the stream's leader instead
-// (STREAM.MSG.GET, which follows elections), within the caller's timeout, and its answer is
+// (leader-message-get.ts: STREAM.MSG.GET, which follows elections, asked again each second
+// so that a leader elected meanwhile answers), within the caller's timeout, and its answer is
 // handed back in the direct get's shape; for DIRECT_DOUBT_MS after, that stream's direct gets
 // go to its leader at once, so a crawl does not pay the wait on each read. A read asked
 // twice changes nothing.
 // Applied to each connection connectNats makes; checked against the shape it relies on.
 import { createRequire } from 'node:module';
 import { headers, type Msg, type MsgHdrs, type NatsConnection } from 'nats';
+import { leaderMessageGet, type LeaderAnswer } from './leader-message-get.js';
 
-const DIRECT_GET_PREFIX = '$JS.API.DIRECT.GET.';
-const LEADER_GET_PREFIX = '$JS.API.STREAM.MSG.GET.';
+const API_PREFIX = '$JS.API';
+const DIRECT_GET_PREFIX = `${API_PREFIX}.DIRECT.GET.`;
 /**
  * How long a direct get waits for its replica before the stream's leader is asked. A live
  * replica answers in milliseconds (hundreds on a loaded machine); a frozen one never does.
@@ -41,9 +43,6 @@ const decodeHeaders = ((): DecodeHeaders | undefined => {
 export const directGetFallbackReady = decodeHeaders !== undefined;
 
 const isTimeout = (err: unknown): boolean => (err as { code?: string })?.code === 'TIMEOUT';
-
-interface StoredMessage { subject: string; seq: number; hdrs?: string; data?: string; time: string }
-interface LeaderAnswer { message?: StoredMessage; error?: { code: number; description?: string } }
 
 /** The stream a direct get asks (its subject's token after the prefix). */
 const streamOf = (subject: string): string => subject.slice(DIRECT_GET_PREFIX.length).split('.', 1)[0]!;
@@ -96,7 +95,8 @@ export function failOverDirectGets(nc: NatsConnection): void {
       }
     }
     const { query } = leaderQuery(subject, typeof payload === 'string' ? new TextEncoder().encode(payload) : payload);
-    const answer = await request(`${LEADER_GET_PREFIX}${stream}`, JSON.stringify(query), { ...opts, timeout: Math.max(1, timeoutMs - (Date.now() - startedAt)) });
-    return asDirectAnswer(stream, JSON.parse(new TextDecoder().decode(answer.data)) as LeaderAnswer, decode) as Msg;
+    // Through the unpatched request: the leader's subject is not a direct get anyway.
+    const answer = await leaderMessageGet({ request }, stream, query, Math.max(1, timeoutMs - (Date.now() - startedAt)), API_PREFIX);
+    return asDirectAnswer(stream, answer, decode) as Msg;
   };
 }

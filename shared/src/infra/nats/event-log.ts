@@ -7,10 +7,11 @@
 // A third, `expectedLastSubjectSequence`, is optimistic concurrency for events that may
 // repeat on a subject but must each follow the one the writer read (a key's secret
 // rotations): the server refuses the append when anything was appended in between.
-import { DeliverPolicy, headers as natsHeaders, NatsError, type JetStreamClient, type JetStreamManager, type JetStreamPublishOptions, type NatsConnection } from 'nats';
+import { DeliverPolicy, headers as natsHeaders, NatsError, type JetStreamClient, type JetStreamManager, type JetStreamPublishOptions, type StoredMsg } from 'nats';
 import { decodeEvent, encodeEvent, type AnyEvent, type StoredEvent } from '../../domain/events/index.js';
 import { historyFilter, partFilter, STREAM_NAME, subjectOf, type AggregateKind, type SubjectParts } from '../subjects.js';
 import { orderedStart } from './ordered-start.js';
+import { jsApiOf, leaderMessageGet } from './leader-message-get.js';
 
 export interface AppendOptions {
   /** Dedup id; defaults to the subject for `once` appends and to the event id otherwise. */
@@ -44,24 +45,13 @@ export class AppendConflictError extends Error {
   }
 }
 
+/** A stored message as the log's point reads use it (nats.js's, without its headers and helpers). */
+type RawMessage = Pick<StoredMsg, 'subject' | 'data' | 'seq'>;
+
 /** nats.js's direct API (implemented by its JetStreamManager, not declared on the interface). */
 interface DirectGet {
-  getMessage(stream: string, query: { seq: number; next_by_subj: string }): Promise<{ subject: string; data: Uint8Array; seq: number }>;
+  getMessage(stream: string, query: { seq: number; next_by_subj: string }): Promise<RawMessage>;
 }
-
-type RawMessage = { subject: string; data: Uint8Array; seq: number };
-
-/** What nats.js's JetStream manager holds to ask its API (its BaseApiClient's fields). */
-interface ApiClient { nc: NatsConnection; prefix: string; timeout: number }
-
-/** The answer of `$JS.API.STREAM.MSG.GET.<stream>`. */
-interface MsgGetAnswer {
-  error?: { code: number; err_code?: number; description?: string };
-  message?: { subject: string; seq: number; data?: string };
-}
-
-const textEncoder = new TextEncoder();
-const textDecoder = new TextDecoder();
 
 /** A catch-up longer than this many events is read through a consumer (see historyAfter). */
 const DEFAULT_MAX_POINT_READS = 32;
@@ -149,16 +139,14 @@ export class EventLog {
 
   /**
    * A point read answered by the stream's leader (the JSON API's message get), null when it
-   * finds nothing. Asked and read here rather than through nats.js's `streams.getMessage`,
-   * which answers a miss by building an error (a stack captured) that is thrown and caught:
-   * the fetcher's check that a page has no step past its delivered `page_requested` misses
-   * on every page (docs/benchmarks.md). Other errors are thrown as nats.js throws them (a
-   * NatsError with the answer's `code` and `api_error`).
+   * finds nothing (leader-message-get.ts: not nats.js's `streams.getMessage`, which builds
+   * an error for each miss, and the fetcher's check that a page has no step past its
+   * delivered `page_requested` misses on every page). Other errors are thrown as nats.js
+   * throws them (a NatsError with the answer's `code` and `api_error`).
    */
   private async leaderGet(query: Record<string, unknown>): Promise<RawMessage | null> {
-    const api = this.jsm as unknown as ApiClient;
-    const answer = await api.nc.request(`${api.prefix}.STREAM.MSG.GET.${STREAM_NAME}`, textEncoder.encode(JSON.stringify(query)), { timeout: api.timeout });
-    const body = JSON.parse(textDecoder.decode(answer.data)) as MsgGetAnswer;
+    const api = jsApiOf(this.jsm);
+    const body = await leaderMessageGet(api.nc, STREAM_NAME, query, api.timeout, api.prefix);
     if (body.error) {
       if (body.error.err_code === NO_MESSAGE_FOUND || /no message found/i.test(body.error.description ?? '')) return null;
       // A NatsError with the answer's code, as nats.js throws it: a 503 (no leader yet) is an outage (outage.ts).
@@ -239,7 +227,7 @@ export class EventLog {
   }
 
   /** The first event on a filter at or after `seq` (a direct get), or null. */
-  private async directNext(filter: string, seq: number): Promise<{ subject: string; data: Uint8Array; seq: number } | null> {
+  private async directNext(filter: string, seq: number): Promise<RawMessage | null> {
     try {
       // The manager has `direct` (nats.js marks it experimental and leaves it off the interface).
       return await (this.jsm as JetStreamManager & { direct: DirectGet }).direct.getMessage(STREAM_NAME, { seq, next_by_subj: filter });

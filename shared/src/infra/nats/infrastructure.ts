@@ -3,7 +3,7 @@
 import { DiscardPolicy, RetentionPolicy, StorageType, nanos, type JetStreamManager, type NatsConnection } from 'nats';
 import { BASELINE_TTL_DEFAULT_MS } from '../config.js';
 import { ALL_EVENTS, BASELINE_BUCKET, PAYLOAD_BUCKET, STREAM_NAME } from '../subjects.js';
-import { DEFAULT_NATS_REPLICAS, openObjectStore, replicated } from './replicas.js';
+import { DEFAULT_NATS_REPLICAS, isNotFound, openObjectStore, replicated } from './replicas.js';
 
 export interface InfrastructureOptions {
   /** 0 keeps events forever. */
@@ -77,7 +77,4 @@ export async function ensureInfrastructure(nc: NatsConnection, opts: Infrastruct
   return jsm;
 }
 
-export function isNotFound(err: unknown): boolean {
-  const e = err as { code?: string; api_error?: { err_code?: number }; message?: string };
-  return e?.code === '404' || e?.api_error?.err_code === 10059 || /not found/i.test(e?.message ?? '');
-}
+export { isNotFound };

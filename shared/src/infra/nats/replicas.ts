@@ -44,14 +44,26 @@ export async function ensureStreamReplicas(jsm: JetStreamManager, stream: string
   return true;
 }
 
-/** The event stream's replication factor: the one every bucket follows. */
+/** The server's answer that a stream (or consumer) does not exist; an outage is not one. */
+export function isNotFound(err: unknown): boolean {
+  const e = err as { code?: string; api_error?: { err_code?: number }; message?: string };
+  return e?.code === '404' || e?.api_error?.err_code === 10059 || /not found/i.test(e?.message ?? '');
+}
+
+/**
+ * The event stream's replication factor: the one every bucket follows. Any failure but
+ * "no such stream" reaches the caller: read as one copy, a stream info that met an outage
+ * (the log's leader frozen, a 503 after a thaw) had every bucket opened again then, the
+ * host slots' stream included, scaled down to a single copy (ensureStreamReplicas).
+ */
 export async function logReplicas(js: JetStreamClient): Promise<number> {
   const jsm = await js.jetstreamManager();
   try {
     return (await jsm.streams.info(STREAM_NAME)).config.num_replicas || DEFAULT_NATS_REPLICAS;
-  } catch {
+  } catch (err) {
     // No event stream (a tool or test that opens a bucket alone): a single copy.
-    return DEFAULT_NATS_REPLICAS;
+    if (isNotFound(err)) return DEFAULT_NATS_REPLICAS;
+    throw err;
   }
 }
 

@@ -81,6 +81,8 @@ const OTHER_DELIVERY_POLL_MS = 1_000;
  * JetStream request timeout (5 s) it sent while cut off, and a second of margin.
  */
 const OTHER_GONE_CONFIRM_MS = 8_000;
+/** Claims a delivery may lose in a row (another delivery appended its page_started first) before it hands the page back. */
+const MAX_CLAIMS_LOST = 5;
 
 export class FetchWorker {
   readonly consumers: ConsumerWorker<PageRequestedEvent>[];
@@ -141,7 +143,7 @@ export class FetchWorker {
     return { kind: event.kind, id: event.id, part: event.part };
   }
 
-  private async handle(event: PageRequestedEvent, mctx: MessageContext, priority: CapturePriority): Promise<void> {
+  private async handle(event: PageRequestedEvent, mctx: MessageContext, priority: CapturePriority, claimsLost = 0): Promise<void> {
     const { ctx, router, clock, newId } = this.deps;
     const receivedAt = performance.now(); // the message is in hand (the host pace's reads, host-governor.ts)
     const at = this.at(event);
@@ -186,8 +188,11 @@ export class FetchWorker {
         await startEvent(after);
       } catch (err) {
         if (!(err instanceof AppendConflictError)) throw err;
+        // Bounded: each look reads the winner's claim from the stream's leader, so a second
+        // loss in a row is already odd; past a few the page goes back to its consumer.
+        if (claimsLost + 1 >= MAX_CLAIMS_LOST) throw new Error(`lost the page's claim ${claimsLost + 1} times in a row`, { cause: err });
         mctx.logger.warn('another delivery claimed the page first; looking again');
-        return this.handle(event, mctx, priority);
+        return this.handle(event, mctx, priority, claimsLost + 1);
       }
     }
     // A page that may be completed here from a stored page: that page is read while the GET runs.

@@ -2,7 +2,8 @@
 // governors (two fetcher replicas) together never load more of one host at once than the
 // fleet's bound, a 429 with Retry-After seen by one stops both for that long, and the pace
 // recovers once the host answers again; through a NATS outage no page starts and none fails,
-// and a place given back meanwhile is free once NATS is back.
+// and a place given back meanwhile is free once NATS is back; a page whose fetcher's holder
+// key is not renewed waits for its slot within a bound.
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { after, before, describe, test } from 'node:test';
@@ -10,6 +11,7 @@ import { connect, type NatsConnection } from 'nats';
 import { HostGovernor } from '../../../services/fetcher/src/fleet/host-governor.js';
 import { openHostPaces, paceKey, parsePace, withCrawlDelay } from '../../../shared/src/domain/host-pace.js';
 import { casUpdate } from '../../../shared/src/infra/nats/kv-cas.js';
+import { isNatsOutage } from '../../../shared/src/infra/nats/outage.js';
 import { startNatsServer, type NatsServerHandle } from '../../support/nats-server.js';
 import { startSite, type TestSite } from '../../support/site.js';
 
@@ -106,6 +108,16 @@ describe('fleet politeness', { timeout: 90_000 }, () => {
     // A page that came after the read (after the delay was written) reads the pace again: its start is spaced.
     await (await g.enter(host, sign(), performance.now()))();
     assert.ok(((await g.pace(host))?.nextAt ?? 0) > Date.now(), 'a page that came after the read started unspaced');
+  });
+
+  test('a page whose fetcher cannot renew its holder key waits for a slot within a bound, and ends as a NATS outage', async () => {
+    // The key renewed once, at the start, then not for a minute: after 2/3 of its 600 ms TTL it is not current, and no slot may be taken.
+    const g = new HostGovernor(nc.jetstream(), { maxInFlight: 4, intervalMs: 0, holderId: 'unrenewed', holderTtlMs: 600, holderRenewMs: 60_000, natsSlotWaitMs: 1_000 });
+    governors.push(g);
+    await g.slots.holders.start();
+    await new Promise((r) => setTimeout(r, 500));
+    // Before: asked again until the page's signal ended it (a handler's deadline, minutes; here 10 s).
+    await assert.rejects(g.enter('unrenewed.test', AbortSignal.timeout(10_000)), (err: unknown) => isNatsOutage(err) && /not renewed/.test(String(err)));
   });
 
   test('through a NATS outage no page starts and none fails; a place given back meanwhile is freed after', async () => {

@@ -18,7 +18,7 @@
 // when it changes the pace (a back-off to recover from), so an unslowed host is not read
 // again after each page. A 429/503 seen by another replica reaches this one within
 // PACE_READ_REUSE_MS.
-import type { JetStreamClient } from 'nats';
+import { ErrorCode, NatsError, type JetStreamClient } from 'nats';
 import { observe, openHostPaces, paceKey, parsePace as parse, retryAfterMs, spacingMs, start, type HostPace, type PaceLimits } from '../../../../shared/src/domain/host-pace.js';
 import type { Logger } from '../../../../shared/src/infra/logger.js';
 import { casUpdate, kvText } from '../../../../shared/src/infra/nats/kv-cas.js';
@@ -35,6 +35,16 @@ const SLOT_RETRY_MOST_MS = 250;
 /** The pause before asking again through a NATS outage: doubles from the first to the most. */
 const OUTAGE_RETRY_FIRST_MS = 250;
 const OUTAGE_RETRY_MOST_MS = 2_000;
+/**
+ * How long a page waits for a slot while NATS gives it no answer (outages, or this
+ * process's holder key not renewed, so no slot may be taken) before the wait ends as a NATS
+ * outage: the worker then runs the page again in place or hands it back within its outage
+ * allowance, and another fetcher may take it. Without a bound such a wait lasted until the
+ * page's handler deadline (minutes): the chaos drill's crawl stood at 144 of 200 for 5 min
+ * after a thaw, its six pages in flight in the fetchers' handlers. Waits for slots that
+ * live holders hold, and for the host's pace, are politeness and keep their own bounds.
+ */
+export const NATS_SLOT_WAIT_MS = 30_000;
 /** How long a slot given back waits for this process's next page of its host before it is deleted. */
 export const SLOT_LINGER_MS = 50;
 /** Pages one slot serves in a row before it is given back for good (other replicas' turn). */
@@ -53,6 +63,8 @@ export interface HostGovernorOptions extends PaceLimits {
   /** A slot holder not heard from for this long is gone (default: slot-holders.ts). */
   holderTtlMs?: number;
   holderRenewMs?: number;
+  /** How long a page waits for a slot while NATS gives it no answer (default NATS_SLOT_WAIT_MS). */
+  natsSlotWaitMs?: number;
   /** The cluster's servers as this process sees them (the holders bucket has a replica on each; slot-holders.ts). */
   clusterServers?: () => number;
   logger?: Logger;
@@ -162,6 +174,15 @@ export class HostGovernor {
     const key = paceKey(host);
     let slotRetryMs = SLOT_RETRY_FIRST_MS;
     let outageRetryMs = OUTAGE_RETRY_FIRST_MS;
+    /** Since when NATS has given this page no answer, and why (see NATS_SLOT_WAIT_MS). */
+    let unanswered: { since: number; why: string } | undefined;
+    const noAnswer = (why: string): void => {
+      unanswered = { since: unanswered?.since ?? this.now(), why };
+      const waitedMs = this.now() - unanswered.since;
+      if (waitedMs < (this.opts.natsSlotWaitMs ?? NATS_SLOT_WAIT_MS)) return;
+      this.opts.logger?.warn({ host, waitedMs, why }, 'no host slot: NATS has not answered; handing the page back to the worker');
+      throw new NoSlotAnswerError(`no slot of ${host} for ${waitedMs} ms: ${why}`);
+    };
     for (;;) {
       signal.throwIfAborted();
       let slot;
@@ -175,6 +196,8 @@ export class HostGovernor {
         const uses = (kept?.uses ?? 0) + 1;
         slot = kept?.slot ?? await this.slots.take(host, this.opts.maxInFlight);
         if (!slot) {
+          if (this.slots.holders.current()) unanswered = undefined; // every slot held by a live holder: politeness
+          else noAnswer('this fetcher\'s slot-holder key is not renewed');
           await sleep(slotRetryMs / 2 + Math.random() * slotRetryMs / 2, signal);
           slotRetryMs = Math.min(SLOT_RETRY_MOST_MS, slotRetryMs * 2);
           continue;
@@ -197,7 +220,8 @@ export class HostGovernor {
         await sleep(Math.min(waitMs, MAX_SLEEP_MS), signal);
       } catch (err) {
         if (slot) void this.slots.release(slot);
-        if (!isNatsOutage(err)) throw err;
+        if (!isNatsOutage(err) || err instanceof NoSlotAnswerError) throw err;
+        noAnswer(String(err));
         await sleep(outageRetryMs, signal);
         outageRetryMs = Math.min(OUTAGE_RETRY_MOST_MS, outageRetryMs * 2);
       }
@@ -234,6 +258,14 @@ export class HostGovernor {
     this.idle.clear();
     // Every idle slot is still among the held ones, which the slots give back.
     return this.slots.stop();
+  }
+}
+
+/** A slot wait ended for want of NATS's answers: a NATS timeout, so an outage (outage.ts) to the worker. */
+class NoSlotAnswerError extends NatsError {
+  constructor(message: string) {
+    super(message, ErrorCode.Timeout);
+    this.name = 'NoSlotAnswerError';
   }
 }
 

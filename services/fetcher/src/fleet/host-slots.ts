@@ -68,9 +68,12 @@ export class HostSlots {
   private readonly asking = new Map<string, number>();
   /** Released slots whose delete has not gone through yet (an outage): retried each heartbeat. */
   private readonly unfreed = new Map<number, HeldSlot>();
+  /** The heartbeat's round of retried deletes, while it runs. */
+  private freeing: Promise<void> | undefined;
 
   constructor(private readonly js: JetStreamClient, private readonly opts: HostSlotsOptions) {
-    this.holders = new SlotHolders(js, { ...opts, onBeat: () => this.retryFrees() });
+    // One round of pending deletes at a time from the heartbeat (each may wait out a request timeout).
+    this.holders = new SlotHolders(js, { ...opts, onBeat: () => (this.freeing ??= this.retryFrees().finally(() => { this.freeing = undefined; })) });
   }
 
   get holderId(): string { return this.opts.holderId; }

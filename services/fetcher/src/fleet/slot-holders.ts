@@ -83,7 +83,8 @@ export class SlotHolders {
   private started: Promise<KV> | undefined;
   private readonly jsm = madeOnce(() => this.js.jetstreamManager());
   private timer: NodeJS.Timeout | undefined;
-  private beating: Promise<void> = Promise.resolve();
+  /** The renewal running now, if any: a tick while one runs asks nothing more (no queue of renewals behind a slow one). */
+  private beating: Promise<void> | undefined;
   private lastBeatAt = Number.NEGATIVE_INFINITY;
   private readonly seenAlive = new Map<string, number>();
   private wholeLook: { at: number; whole: Promise<boolean> } | undefined;
@@ -103,7 +104,7 @@ export class SlotHolders {
     this.started ??= (async () => {
       const kv = await this.openBucket();
       await this.beat(kv, true);
-      this.timer = setInterval(() => { this.beating = this.beating.then(() => this.beat(kv, false)); }, this.opts.renewMs ?? SLOT_HOLDER_DEFAULTS.renewMs);
+      this.timer = setInterval(() => { this.beating ??= this.beat(kv, false).finally(() => { this.beating = undefined; }); }, this.opts.renewMs ?? SLOT_HOLDER_DEFAULTS.renewMs);
       this.timer.unref();
       return kv;
     })().catch((err) => { this.started = undefined; throw err; });
@@ -200,6 +201,9 @@ export class SlotHolders {
       if (first) throw err;
       // Not current for long: take() asks for nothing until a renewal goes through.
     }
-    await this.opts.onBeat?.().catch(() => undefined);
+    // Not awaited: the slots' pending deletes (one request timeout each through an outage)
+    // must not hold the next renewal back. They were chained with it, so a few deletes
+    // unanswered after a thaw kept this holder's key unrenewed, and its pages from any slot.
+    void this.opts.onBeat?.().catch(() => undefined);
   }
 }

@@ -204,7 +204,8 @@ export class ConsumerWorker<E extends StoredEvent = StoredEvent> {
         // The same message, still in this process's hands: doing it twice at once would ask
         // a site twice; once the earlier delivery ends, this one's handler finds it done.
         logger.warn('redelivered while an earlier delivery is handled here; waiting for it');
-        await earlier;
+        // No longer than this delivery's own deadline, whatever the earlier one waits on.
+        await untilAborted(earlier, controller.signal);
         controller.signal.throwIfAborted(); // shut down or past its deadline meanwhile
       }
       await this.handleThroughOutages(event, ctx);
@@ -304,6 +305,16 @@ export class ConsumerWorker<E extends StoredEvent = StoredEvent> {
 class WorkerCrashLoopError extends Error {}
 
 type Outcome = 'ack' | 'retry' | 'gave_up' | 'poison' | 'handed_back';
+
+/** `work` settled, or `signal` aborted, whichever comes first (never rejects). */
+function untilAborted(work: Promise<unknown>, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = (): void => { signal.removeEventListener('abort', done); resolve(); };
+    signal.addEventListener('abort', done, { once: true });
+    work.then(done, done);
+  });
+}
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));

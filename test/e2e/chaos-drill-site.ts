@@ -3,9 +3,11 @@
 // client went away before that ('cut'), and every death the drill caused, with the local
 // ports of the killed process's sockets at that moment (a fetcher's connections to the site).
 // From these, each page asked more than once is put in a class:
-//   'cut by a kill'       its earlier request was cut off mid-flight by a killed fetcher:
-//                         the site's work is an external side effect nobody can take back,
-//                         and the dead fetcher never got the page, so it must be asked again;
+//   'cut by a kill'       its earlier request was cut off mid-flight by a killed fetcher, or
+//                         answered only after that fetcher's death (the kernel took the
+//                         response, nobody read it): the site's work is an external side
+//                         effect nobody can take back, and the dead fetcher never got the
+//                         page, so it must be asked again;
 //   'served, then killed' its earlier response reached a fetcher that was killed before it
 //                         stored the page;
 //   'served in a freeze'  its earlier response reached a fetcher just before or while a
@@ -25,7 +27,7 @@ const OWNERLESS_READ_MS = 5_000;
 /** How long before its fetcher's death the site may see a request end that the death cut off. */
 const CUT_BEFORE_DEATH_MS = 2_000;
 
-export interface Request { path: string; port: number; owner: string; startedAt: number; endedAt?: number; outcome?: 'served' | 'cut' }
+export interface Request { path: string; port: number; owner: string; startedAt: number; writtenAt?: number; endedAt?: number; outcome?: 'served' | 'cut' }
 export interface Death { at: number; what: string; pid: number; ports: Set<number>; until?: number }
 export type RepeatClass = 'cut by a kill' | 'served, then killed' | 'served in a freeze' | 'repeat';
 export interface Repeat { path: string; klass: RepeatClass; requests: Request[] }
@@ -47,7 +49,9 @@ export class DrillLedger {
       res.on('finish', () => { entry.outcome ??= 'served'; entry.endedAt ??= Date.now(); });
       res.on('close', () => { entry.outcome ??= 'cut'; entry.endedAt ??= Date.now(); });
       setTimeout(() => {
-        if (!res.destroyed) res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
+        if (res.destroyed) return;
+        entry.writtenAt = Date.now(); // the response's end is seen later ('finish'), seconds later on a loaded machine
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
       }, delayMs());
     };
   }
@@ -80,10 +84,10 @@ export class DrillLedger {
     return [...byPath].filter(([, rs]) => rs.length > 1).map(([path, rs]) => ({ path, requests: rs, klass: this.classify(rs) }));
   }
 
-  /** Pages whose response was written to the end more than once. */
+  /** Pages whose response was written to the end more than once, each time before its fetcher died. */
   servedTwice(prefix: string): string[] {
     const served = new Map<string, number>();
-    for (const r of this.requests) if (r.path.startsWith(prefix) && r.outcome === 'served') served.set(r.path, (served.get(r.path) ?? 0) + 1);
+    for (const r of this.requests) if (r.path.startsWith(prefix) && r.outcome === 'served' && !this.lostWithKill(r)) served.set(r.path, (served.get(r.path) ?? 0) + 1);
     return [...served].filter(([, n]) => n > 1).map(([p]) => p);
   }
 
@@ -99,20 +103,28 @@ export class DrillLedger {
     const earlier = rs.slice(0, -1);
     const next = (r: Request): Request => rs[rs.indexOf(r) + 1]!;
     const fetcherDeaths = this.deaths.filter((d) => d.what.includes('fetcher'));
-    const cutBy = (r: Request): Death | undefined => fetcherDeaths.find((d) => (d.ports.has(r.port) || (r.owner === '?' && r.startedAt <= d.at + OWNERLESS_READ_MS))
-      && (r.endedAt ?? Infinity) >= d.at - CUT_BEFORE_DEATH_MS);
+    const cutBy = (r: Request): Death | undefined => this.lostWithKill(r);
     // Served to a process that died later, and asked again only after that death.
     // Its process by the socket (at the death) or by the owner looked up when the connection
     // was first seen (a kept-alive socket may have closed between the response and the death).
     const servedToDead = (r: Request): Death | undefined => fetcherDeaths.find((d) => (d.ports.has(r.port) || r.owner.startsWith(`${d.pid}:`)) && r.startedAt <= d.at && next(r).startedAt >= d.at);
-    if (earlier.every((r) => r.outcome === 'cut' && cutBy(r))) return 'cut by a kill';
-    if (earlier.every((r) => (r.outcome === 'cut' && cutBy(r)) || servedToDead(r))) return 'served, then killed';
+    if (earlier.every((r) => cutBy(r))) return 'cut by a kill';
+    if (earlier.every((r) => cutBy(r) || servedToDead(r))) return 'served, then killed';
     // Served within a freeze (from a page's time before it to its end), asked again after it began.
     const freezes = this.deaths.filter((d) => d.what.startsWith('SIGSTOP'));
     const servedInFreeze = (r: Request): Death | undefined => freezes.find((d) => r.outcome === 'served'
       && (r.endedAt ?? 0) >= d.at - CUT_BEFORE_DEATH_MS && (r.endedAt ?? 0) <= (d.until ?? Infinity) && next(r).startedAt >= d.at);
-    if (earlier.every((r) => (r.outcome === 'cut' && cutBy(r)) || servedToDead(r) || servedInFreeze(r))) return 'served in a freeze';
+    if (earlier.every((r) => cutBy(r) || servedToDead(r) || servedInFreeze(r))) return 'served in a freeze';
     return 'repeat';
+  }
+
+  /**
+   * The fetcher death that took this request with it: cut off mid-flight, or answered only
+   * after the death (the kernel took the response; nobody read it).
+   */
+  private lostWithKill(r: Request): Death | undefined {
+    return this.deaths.find((d) => d.what.includes('fetcher') && (d.ports.has(r.port) || (r.owner === '?' && r.startedAt <= d.at + OWNERLESS_READ_MS))
+      && (r.outcome === 'cut' ? (r.endedAt ?? Infinity) >= d.at - CUT_BEFORE_DEATH_MS : (r.writtenAt ?? Number.NEGATIVE_INFINITY) >= d.at));
   }
 
   /** One line per request of each repeated page, times in ms since the drill began. */

@@ -45,6 +45,8 @@ const OUTAGE_RETRY_MOST_MS = 2_000;
  * live holders hold, and for the host's pace, are politeness and keep their own bounds.
  */
 export const NATS_SLOT_WAIT_MS = 30_000;
+/** A page still waiting for its slot this long is logged once, with why (the last answer that kept it waiting). */
+const LONG_SLOT_WAIT_MS = 10_000;
 /** How long a slot given back waits for this process's next page of its host before it is deleted. */
 export const SLOT_LINGER_MS = 50;
 /** Pages one slot serves in a row before it is given back for good (other replicas' turn). */
@@ -176,7 +178,16 @@ export class HostGovernor {
     let outageRetryMs = OUTAGE_RETRY_FIRST_MS;
     /** Since when NATS has given this page no answer, and why (see NATS_SLOT_WAIT_MS). */
     let unanswered: { since: number; why: string } | undefined;
+    const waitingSince = this.now();
+    let told = false;
+    /** Why the page waits this time round; logged once if it has waited long. */
+    const waiting = (why: string): void => {
+      if (told || this.now() - waitingSince < LONG_SLOT_WAIT_MS) return;
+      told = true;
+      this.opts.logger?.warn({ host, waitedMs: this.now() - waitingSince, why }, 'a page still waits for a host slot');
+    };
     const noAnswer = (why: string): void => {
+      waiting(why);
       unanswered = { since: unanswered?.since ?? this.now(), why };
       const waitedMs = this.now() - unanswered.since;
       if (waitedMs < (this.opts.natsSlotWaitMs ?? NATS_SLOT_WAIT_MS)) return;
@@ -190,13 +201,13 @@ export class HostGovernor {
         const kv = await this.bucket();
         const pace = await this.paceOf(kv, key, receivedAt);
         const due = pace.nextAt - this.now();
-        if (due > 0) { await sleep(Math.min(due, MAX_SLEEP_MS), signal); continue; }
+        if (due > 0) { waiting('the host\'s pace'); await sleep(Math.min(due, MAX_SLEEP_MS), signal); continue; }
         // Not while this process's heartbeat is not current: its slots may be judged gone and taken over.
         const kept = this.slots.holders.current() ? this.reuse(key) : undefined;
         const uses = (kept?.uses ?? 0) + 1;
         slot = kept?.slot ?? await this.slots.take(host, this.opts.maxInFlight);
         if (!slot) {
-          if (this.slots.holders.current()) unanswered = undefined; // every slot held by a live holder: politeness
+          if (this.slots.holders.current()) { unanswered = undefined; waiting('every slot held by a live holder'); } // politeness
           else noAnswer('this fetcher\'s slot-holder key is not renewed');
           await sleep(slotRetryMs / 2 + Math.random() * slotRetryMs / 2, signal);
           slotRetryMs = Math.min(SLOT_RETRY_MOST_MS, slotRetryMs * 2);

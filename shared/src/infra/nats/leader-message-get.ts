@@ -34,7 +34,7 @@ const require = createRequire(import.meta.url);
 /** Whether nats.js's API client sets the fields read by jsApiOf in its constructor (checked once, on load). */
 export const jsApiFieldsReady = ((): boolean => {
   try {
-    const ctor = (require('nats/lib/jetstream/jsbaseclient_api.js') as { BaseApiClientImpl?: { toString(): string } }).BaseApiClientImpl;
+    const ctor = (require('nats/lib/jetstream/jsbaseclient_api.js') as { BaseApiClient?: { toString(): string } }).BaseApiClient;
     const source = ctor?.toString() ?? '';
     return ['this.nc = nc', 'this.prefix =', 'this.timeout ='].every((field) => source.includes(field));
   } catch {

@@ -126,7 +126,12 @@ export async function startSystem(opts: SystemOptions = {}): Promise<TrawlSystem
       while (Date.now() < deadline) {
         const waitMs = Math.max(0, Math.min(stepMs, deadline - Date.now()));
         const asked = Date.now();
-        const res = await api<T>('GET', `${urlPath}${urlPath.includes('?') ? '&' : '?'}waitMs=${waitMs}`, undefined, headers);
+        const res = await api<T>('GET', `${urlPath}${urlPath.includes('?') ? '&' : '?'}waitMs=${waitMs}`, undefined, headers).catch((err: unknown) => {
+          // A gateway restarting under the supervisor (a test killed it) refuses connections for seconds: asked again.
+          if ((err as { cause?: { code?: string } }).cause?.code === 'ECONNREFUSED') return undefined;
+          throw err;
+        });
+        if (!res) { await sleep(250); continue; }
         last = res.body;
         if (res.status === 200 && done(res.body)) return res.body;
         if (res.status === 429) {

@@ -11,13 +11,15 @@
 // while it was made): a state stopped at the trigger decided that decision again, and the
 // log refused each event as a duplicate, a publish and an error answer each. A
 // missing one (a restart, another replica, eviction) is rebuilt from the whole history, and so
-// is one whose catch-up ends before the event being handled (a gap). Stopping at the event is
+// is one whose catch-up ends before the event being handled (a gap); a rebuild that still ends
+// before it was read from a replica catching up, and is an outage (read again in place). Stopping at the event is
 // enough: each later event the decider reacts to is delivered and handled in turn, and a state
 // behind the log decides what was due then, which the log refuses as duplicates or a later
 // event's decision completes (never more pages in flight: the queue's order is the decider's).
 // Finished aggregates are remembered by id only, so their late messages need no read at all.
 import type { StoredEvent } from '../../../../shared/src/domain/events/index.js';
 import type { EventLog } from '../../../../shared/src/infra/nats/event-log.js';
+import { LogBehindError } from '../../../../shared/src/infra/nats/outage.js';
 import type { AggregateKind } from '../../../../shared/src/infra/subjects.js';
 import { LRUCache } from 'lru-cache';
 
@@ -78,6 +80,12 @@ export class DeciderStates<S, E> {
       state = evolve(state, e as unknown as E);
       lastSeq = e.seq;
     }
+    // Even the whole history stopped short of the event being handled: it was read from a
+    // replica still catching up (one restarted or thawed; its ordered consumer or direct gets
+    // end at what it has). A decision on that state stood for good when it was the crawl's
+    // last trigger: the chaos drill's crawl stood at 183 of 200, its last page_completed
+    // decided on a state that still had 6 pages in flight. An outage: read again in place.
+    if (lastSeq < target) throw new LogBehindError(`${kind} ${id}: the log read up to ${lastSeq}, short of ${target} (a replica catching up)`);
     if (isFinished(state)) {
       this.cache.delete(id);
       this.finished.set(id, true);

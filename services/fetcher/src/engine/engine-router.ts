@@ -144,29 +144,58 @@ export class EngineRouter {
     if (next.action === 'http' && got) {
       return { ...fromHttp(got), engine: record('http', next) };
     }
-    // A page with markers renders with every slot even when verified: before its marker
-    // kind was learnt, it was rendered anyway, and most such pages do need the browser.
-    const check = next.action === 'verify' && got && !(probe.ok && probe.csrMarkers.length > 0);
     // The browser renders the response the GET already has: the site sees one request per page.
     const renderCtx: CaptureContext = got?.served ? { ...ctx, served: got.served } : ctx;
+    // A page with markers renders with every slot even when verified: before its marker
+    // kind was learnt, it was rendered anyway, and most such pages do need the browser.
+    if (next.action === 'verify' && got && !(probe.ok && probe.csrMarkers.length > 0)) {
+      return this.verifyAlone(url, options, renderCtx, got, { hostKey: hostKey!, probe, decision: next, record, setProfile: (p) => { profile = p; } });
+    }
     // A rendered page records no validators (its content is the scripts' too, which a 304 of
     // its HTML does not vouch for), unless its verification found the HTTP page the same.
-    const rendered = check ? await this.verifyRender(url, options, renderCtx) : await this.deps.capture(url, options, renderCtx);
-    // The page's fetch was the GET's: its time counts in the page's fetchMs.
-    if (renderCtx.served && got) rendered.timings = { ...rendered.timings, fetchMs: rendered.timings.fetchMs + got.timings.fetchMs };
+    const rendered = withGetTime(await this.deps.capture(url, options, renderCtx), renderCtx, got);
     const document = got ? undefined : await this.documentBehind(rendered, url, options, ctx.signal, startedAt);
     if (document) return asDocument(document);
     if (next.action !== 'verify' || !got) {
       return { ...rendered, engine: record('browser', next) };
     }
-    const verification = await this.compare(got, rendered, options, ctx.apiKeyId);
+    return this.verified(url, got, rendered, probe, options, ctx.apiKeyId, hostKey!, (verification) => record('browser', next, verification));
+  }
+
+  /**
+   * A verification of a page without markers: one at a time in this fetcher, with no spare
+   * context made for it, the slot held until its verdict is recorded. A page decided while
+   * its host was learning waited for the verifications before it: decided again with their
+   * verdicts, it is served from its GET once they made the host static (a 500-page crawl
+   * verified 5 pages to learn its host where 3 agreeing are asked). The next one starts once
+   * this one's context has closed, not beside its renderer process still exiting.
+   */
+  private async verifyAlone(url: string, options: ResolvedScrapeOptions, ctx: CaptureContext, got: HttpFetchResult, page: VerifyingPage): Promise<RoutedPage> {
+    const release = await this.verifyRenders.acquire(ctx.signal);
+    let closed: Promise<void> = Promise.resolve();
+    try {
+      const profile = this.keepProfile(page.hostKey, await this.deps.profiles.get(page.hostKey));
+      page.setProfile(profile);
+      const now = decide(profile, { type: 'probed', requested: 'auto', probe: page.probe }, this.deps.policy);
+      if (now.action === 'http') return { ...fromHttp(got), engine: page.record('http', now) };
+      const captured = await this.deps.capture(url, options, { ...ctx, refillsSpare: false, tornDown: (teardown) => { closed = teardown; } });
+      const decision = now.action === 'verify' ? now : page.decision;
+      return await this.verified(url, got, withGetTime(captured, ctx, got), page.probe, options, ctx.apiKeyId, page.hostKey, (verification) => page.record('browser', decision, verification));
+    } finally {
+      void closed.catch(() => undefined).finally(release);
+    }
+  }
+
+  /** Both results compared, the verdict recorded on the host's profile, the browser's result served. */
+  private async verified(url: string, got: HttpFetchResult, rendered: CaptureResult, probe: ProbeOutcome, options: ResolvedScrapeOptions, apiKeyId: string | undefined, hostKey: string, engine: (verification: PageComparison) => EngineRecord): Promise<RoutedPage> {
+    const verification = await this.compare(got, rendered, options, apiKeyId);
     const markers = probe.ok ? probe.csrMarkers : [];
-    await this.recordProfile(hostKey!, { type: 'verified', agreed: verification.agreed, similarity: verification.markdown, url, at: this.deps.clock().toISOString(), markers });
+    await this.recordProfile(hostKey, { type: 'verified', agreed: verification.agreed, similarity: verification.markdown, url, at: this.deps.clock().toISOString(), markers });
     if (!verification.agreed) {
       this.deps.logger.info({ hostKey, url, verification, markers }, markers.length > 0 ? 'HTTP and browser results differ: these markers go to the browser on this host' : 'HTTP and browser results differ: host goes to the browser');
     }
     // Agreed: the served HTML makes the same page, so a 304 for it may stand for this result next time.
-    return { ...rendered, engine: record('browser', next, verification), ...(verification.agreed && got.validators ? { validators: got.validators } : {}) };
+    return { ...rendered, engine: engine(verification), ...(verification.agreed && got.validators ? { validators: got.validators } : {}) };
   }
 
   /** The host's profile after `event` (a compare-and-set write), kept as the latest known. */
@@ -184,21 +213,6 @@ export class EngineRouter {
   private keepProfile(hostKey: string, profile: HostProfile): HostProfile {
     this.recentProfiles.set(hostKey, { profile, at: Date.now() });
     return profile;
-  }
-
-  /**
-   * A verification's render: one at a time in this fetcher, with no spare context made for
-   * it. The next one starts once this one's context has closed (after the answer, which
-   * does not wait for it), not beside its renderer process still exiting.
-   */
-  private async verifyRender(url: string, options: ResolvedScrapeOptions, ctx: CaptureContext): Promise<CaptureResult> {
-    const release = await this.verifyRenders.acquire(ctx.signal);
-    let closed: Promise<void> = Promise.resolve();
-    try {
-      return await this.deps.capture(url, options, { ...ctx, refillsSpare: false, tornDown: (teardown) => { closed = teardown; } });
-    } finally {
-      void closed.catch(() => undefined).finally(release);
-    }
   }
 
   /** The GET of auto: a result, or why not (failures that the browser would share are thrown). */
@@ -289,4 +303,19 @@ function isEmptyDocument(html: string): boolean {
 function fromHttp(page: HttpFetchResult): CaptureResult & Pick<RoutedPage, 'document' | 'validators' | 'notModified'> {
   const { served: _served, ...result } = page;
   return { ...result, screenshots: [] };
+}
+
+/** A page the GET's response was rendered for: its fetch was the GET's, whose time counts in the page's fetchMs. */
+function withGetTime(rendered: CaptureResult, ctx: CaptureContext, got: HttpFetchResult | undefined): CaptureResult {
+  if (!ctx.served || !got) return rendered;
+  return { ...rendered, timings: { ...rendered.timings, fetchMs: rendered.timings.fetchMs + got.timings.fetchMs } };
+}
+
+/** What a verification of a page needs from its fetch: its host, its probe, and how its engine is recorded. */
+interface VerifyingPage {
+  hostKey: string;
+  probe: ProbeOutcome;
+  decision: EngineDecision;
+  record: (used: EngineRecord['used'], decision: EngineDecision, verification?: PageComparison) => EngineRecord;
+  setProfile: (profile: HostProfile) => void;
 }

@@ -86,6 +86,8 @@ const PROFILES_KEPT = 1_000;
 
 export class EngineRouter {
   private readonly verifyRenders = new Slots(VERIFY_RENDERS_AT_ONCE);
+  /** By host: settles once this fetcher's last verification of the host has its verdict recorded (or gave up). */
+  private readonly hostVerdicts = new Map<string, Promise<void>>();
   private readonly recentProfiles = new LRUCache<string, { profile: HostProfile; at: number }>({ max: PROFILES_KEPT });
 
   constructor(private readonly deps: EngineRouterDeps) {}
@@ -163,24 +165,45 @@ export class EngineRouter {
   }
 
   /**
-   * A verification of a page without markers: one at a time in this fetcher, with no spare
-   * context made for it, the slot held until its verdict is recorded. A page decided while
-   * its host was learning waited for the verifications before it: decided again with their
-   * verdicts, it is served from its GET once they made the host static (a 500-page crawl
-   * verified 5 pages to learn its host where 3 agreeing are asked). The next one starts once
-   * this one's context has closed, not beside its renderer process still exiting.
+   * A verification of a page without markers. Of a host's verifications in this fetcher, each
+   * waits for the verdict of the one before it and is decided again with it: a page decided
+   * while its host was learning is served from its GET once the verdicts before it made the
+   * host static (a 500-page crawl rendered 5 pages to learn its host where 3 agreeing are
+   * asked). Other hosts' verifications do not wait for these verdicts, only for the render slot.
    */
   private async verifyAlone(url: string, options: ResolvedScrapeOptions, ctx: CaptureContext, got: HttpFetchResult, page: VerifyingPage): Promise<RoutedPage> {
+    const before = this.hostVerdicts.get(page.hostKey);
+    let verdictKnown!: () => void;
+    const mine = new Promise<void>((resolve) => { verdictKnown = resolve; });
+    const chained = (before ?? Promise.resolve()).then(() => mine);
+    this.hostVerdicts.set(page.hostKey, chained);
+    try {
+      let decision = page.decision;
+      if (before) {
+        await untilSettledOrAborted(before, ctx.signal);
+        const profile = this.keepProfile(page.hostKey, await this.deps.profiles.get(page.hostKey));
+        page.setProfile(profile);
+        decision = decide(profile, { type: 'probed', requested: 'auto', probe: page.probe }, this.deps.policy);
+        if (decision.action === 'http') return { ...fromHttp(got), engine: page.record('http', decision) };
+      }
+      const rendered = withGetTime(await this.verifyRender(url, options, ctx), ctx, got);
+      return await this.verified(url, got, rendered, page.probe, options, ctx.apiKeyId, page.hostKey, (verification) => page.record('browser', decision, verification));
+    } finally {
+      verdictKnown();
+      if (this.hostVerdicts.get(page.hostKey) === chained) this.hostVerdicts.delete(page.hostKey);
+    }
+  }
+
+  /**
+   * A verification's render: one at a time in this fetcher, with no spare context made for
+   * it. The next one starts once this one's context has closed (after the answer, which
+   * does not wait for it), not beside its renderer process still exiting.
+   */
+  private async verifyRender(url: string, options: ResolvedScrapeOptions, ctx: CaptureContext): Promise<CaptureResult> {
     const release = await this.verifyRenders.acquire(ctx.signal);
     let closed: Promise<void> = Promise.resolve();
     try {
-      const profile = this.keepProfile(page.hostKey, await this.deps.profiles.get(page.hostKey));
-      page.setProfile(profile);
-      const now = decide(profile, { type: 'probed', requested: 'auto', probe: page.probe }, this.deps.policy);
-      if (now.action === 'http') return { ...fromHttp(got), engine: page.record('http', now) };
-      const captured = await this.deps.capture(url, options, { ...ctx, refillsSpare: false, tornDown: (teardown) => { closed = teardown; } });
-      const decision = now.action === 'verify' ? now : page.decision;
-      return await this.verified(url, got, withGetTime(captured, ctx, got), page.probe, options, ctx.apiKeyId, page.hostKey, (verification) => page.record('browser', decision, verification));
+      return await this.deps.capture(url, options, { ...ctx, refillsSpare: false, tornDown: (teardown) => { closed = teardown; } });
     } finally {
       void closed.catch(() => undefined).finally(release);
     }
@@ -318,4 +341,17 @@ interface VerifyingPage {
   decision: EngineDecision;
   record: (used: EngineRecord['used'], decision: EngineDecision, verification?: PageComparison) => EngineRecord;
   setProfile: (profile: HostProfile) => void;
+}
+
+/** Waits for `p` to settle (either way); a cancel of the page ends the wait with the signal's reason. */
+function untilSettledOrAborted(p: Promise<unknown>, signal: AbortSignal): Promise<void> {
+  signal.throwIfAborted();
+  return new Promise<void>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    void p.catch(() => undefined).then(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    });
+  });
 }

@@ -119,11 +119,13 @@ describe('fetch engines end to end', () => {
 
   test('a host that turns dynamic mid-crawl goes back to the browser', async () => {
     const paths = Array.from({ length: 30 }, (_, i) => `/p/${i}`);
-    // The site turns dynamic once it has answered 12 page requests (about a third of the crawl).
+    // The site turns dynamic once it has answered 8 page requests (about a quarter of the
+    // crawl): a static host's drift checks double their interval after each agreeing one
+    // (1 page in 3, 6, 12, 24 here), so a later flip could fall past the crawl's last check.
     let served = 0;
     let flippedAt = 0;
     const serve = (i: number) => (_req: unknown, res: import('node:http').ServerResponse) => {
-      const dynamic = ++served > 12;
+      const dynamic = ++served > 8;
       if (dynamic && !flippedAt) flippedAt = Date.now();
       const links = [paths[(i + 1) % paths.length]!, paths[(i + 2) % paths.length]!];
       const body = dynamic ? hydratedPage(String(i), links) : staticPage(String(i), links);

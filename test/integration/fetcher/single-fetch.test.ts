@@ -73,6 +73,21 @@ describe('auto: each page is requested once', () => {
     for (let n = 0; n < 4; n++) assert.equal(site.hits.get(`/p${n}`), 1, `/p${n} requested once`);
   });
 
+  test('pages of an unknown host fetched at once: 3 rendered to learn it, the others wait for their verdicts and take their GET', async () => {
+    const learning = await startSite({});
+    try {
+      for (let n = 0; n < 6; n++) learning.route(`/q${n}`, article(n));
+      const pages = await Promise.all(Array.from({ length: 6 }, (_, n) => router.fetch('crawl', learning.url(`/q${n}`), opts({ formats: ['markdown'] }), ctx())));
+      const verified = pages.filter((p) => p.engine.verification);
+      assert.equal(verified.length, 3, pages.map((p) => p.engine.reason).join('; '));
+      assert.ok(verified.every((p) => p.engine.verification?.agreed));
+      for (const p of pages.filter((q) => !q.engine.verification)) assert.match(p.engine.reason, /verified static/);
+      for (let n = 0; n < 6; n++) assert.equal(learning.hits.get(`/q${n}`), 1, `/q${n} requested once`);
+    } finally {
+      await learning.close();
+    }
+  });
+
   test('client-rendered pages: the page once, its data once, content built by the browser', async () => {
     for (let n = 0; n < 3; n++) {
       const page = await fetchAuto(`/app${n}`);

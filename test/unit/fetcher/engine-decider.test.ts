@@ -48,14 +48,17 @@ describe('engine decider: after the probe', () => {
     given([agreed, agreed, agreed, seen, seen, seen, seen, seen]).when(probedHtml()).thenMatches(decided('verify', /drift check/));
     given([agreed, agreed, agreed, ...Array<HostEvent>(6).fill(seen)]).when(probedHtml()).thenMatches(decided('http'));
   });
-  test('a static host whose drift checks keep agreeing is checked half as often after each K more, down to 1 in 8 x recheckEvery', () => {
+  test('a static host whose drift checks keep agreeing is checked half as often after each, down to 1 in 8 x recheckEvery', () => {
     const checks = (n: number): HostEvent[] => Array.from({ length: n }, () => [...Array<HostEvent>(5).fill(seen), agreed]).flat();
-    // K = 3 agreeing pages, then 2 agreeing drift checks (5 agreeing): still 1 page in 5.
-    given([agreed, agreed, agreed, ...checks(2), ...Array<HostEvent>(5).fill(seen)]).when(probedHtml()).thenMatches(decided('verify', /drift check \(1 page in 5\)/));
-    // 6 agreeing: 1 page in 10.
-    given([agreed, agreed, agreed, ...checks(3), ...Array<HostEvent>(5).fill(seen)]).when(probedHtml()).thenMatches(decided('http'));
-    given([agreed, agreed, agreed, ...checks(3), ...Array<HostEvent>(10).fill(seen)]).when(probedHtml()).thenMatches(decided('verify', /drift check \(1 page in 10\)/));
-    // 12 agreeing and more: 1 page in 40, no further.
+    // K = 3 agreeing pages: 1 page in 5.
+    given([agreed, agreed, agreed, ...Array<HostEvent>(5).fill(seen)]).when(probedHtml()).thenMatches(decided('verify', /drift check \(1 page in 5\)/));
+    // One agreeing drift check (4 agreeing): 1 page in 10.
+    given([agreed, agreed, agreed, ...checks(1), ...Array<HostEvent>(5).fill(seen)]).when(probedHtml()).thenMatches(decided('http'));
+    given([agreed, agreed, agreed, ...checks(1), ...Array<HostEvent>(10).fill(seen)]).when(probedHtml()).thenMatches(decided('verify', /drift check \(1 page in 10\)/));
+    // Two: 1 page in 20.
+    given([agreed, agreed, agreed, ...checks(2), ...Array<HostEvent>(10).fill(seen)]).when(probedHtml()).thenMatches(decided('http'));
+    given([agreed, agreed, agreed, ...checks(2), ...Array<HostEvent>(20).fill(seen)]).when(probedHtml()).thenMatches(decided('verify', /drift check \(1 page in 20\)/));
+    // Three and more: 1 page in 40, no further.
     given([agreed, agreed, agreed, ...checks(20), ...Array<HostEvent>(39).fill(seen)]).when(probedHtml()).thenMatches(decided('http'));
     given([agreed, agreed, agreed, ...checks(20), ...Array<HostEvent>(40).fill(seen)]).when(probedHtml()).thenMatches(decided('verify', /drift check \(1 page in 40\)/));
     // A disagreement starts the learning over: after K agreeing pages again, 1 in 5.

@@ -86,6 +86,8 @@ const PROFILES_KEPT = 1_000;
 
 export class EngineRouter {
   private readonly verifyRenders = new Slots(VERIFY_RENDERS_AT_ONCE);
+  /** By host: settles once this fetcher's last verification of the host has its verdict recorded (or gave up). */
+  private readonly hostVerdicts = new Map<string, Promise<void>>();
   private readonly recentProfiles = new LRUCache<string, { profile: HostProfile; at: number }>({ max: PROFILES_KEPT });
 
   constructor(private readonly deps: EngineRouterDeps) {}
@@ -144,29 +146,79 @@ export class EngineRouter {
     if (next.action === 'http' && got) {
       return { ...fromHttp(got), engine: record('http', next) };
     }
-    // A page with markers renders with every slot even when verified: before its marker
-    // kind was learnt, it was rendered anyway, and most such pages do need the browser.
-    const check = next.action === 'verify' && got && !(probe.ok && probe.csrMarkers.length > 0);
     // The browser renders the response the GET already has: the site sees one request per page.
     const renderCtx: CaptureContext = got?.served ? { ...ctx, served: got.served } : ctx;
+    // A page with markers renders with every slot even when verified: before its marker
+    // kind was learnt, it was rendered anyway, and most such pages do need the browser.
+    if (next.action === 'verify' && got && !(probe.ok && probe.csrMarkers.length > 0)) {
+      return this.verifyAlone(url, options, renderCtx, got, { hostKey: hostKey!, probe, decision: next, record, setProfile: (p) => { profile = p; } });
+    }
     // A rendered page records no validators (its content is the scripts' too, which a 304 of
     // its HTML does not vouch for), unless its verification found the HTTP page the same.
-    const rendered = check ? await this.verifyRender(url, options, renderCtx) : await this.deps.capture(url, options, renderCtx);
-    // The page's fetch was the GET's: its time counts in the page's fetchMs.
-    if (renderCtx.served && got) rendered.timings = { ...rendered.timings, fetchMs: rendered.timings.fetchMs + got.timings.fetchMs };
+    const rendered = withGetTime(await this.deps.capture(url, options, renderCtx), renderCtx, got);
     const document = got ? undefined : await this.documentBehind(rendered, url, options, ctx.signal, startedAt);
     if (document) return asDocument(document);
     if (next.action !== 'verify' || !got) {
       return { ...rendered, engine: record('browser', next) };
     }
-    const verification = await this.compare(got, rendered, options, ctx.apiKeyId);
+    return this.verified(url, got, rendered, probe, options, ctx.apiKeyId, hostKey!, (verification) => record('browser', next, verification));
+  }
+
+  /**
+   * A verification of a page without markers. Of a host's verifications in this fetcher, each
+   * waits for the verdict of the one before it and is decided again with it: a page decided
+   * while its host was learning is served from its GET once the verdicts before it made the
+   * host static (a 500-page crawl rendered 5 pages to learn its host where 3 agreeing are
+   * asked). Other hosts' verifications do not wait for these verdicts, only for the render slot.
+   */
+  private async verifyAlone(url: string, options: ResolvedScrapeOptions, ctx: CaptureContext, got: HttpFetchResult, page: VerifyingPage): Promise<RoutedPage> {
+    const before = this.hostVerdicts.get(page.hostKey);
+    let verdictKnown!: () => void;
+    const mine = new Promise<void>((resolve) => { verdictKnown = resolve; });
+    const chained = (before ?? Promise.resolve()).then(() => mine);
+    this.hostVerdicts.set(page.hostKey, chained);
+    try {
+      let decision = page.decision;
+      if (before) {
+        await untilSettledOrAborted(before, ctx.signal);
+        const profile = this.keepProfile(page.hostKey, await this.deps.profiles.get(page.hostKey));
+        page.setProfile(profile);
+        decision = decide(profile, { type: 'probed', requested: 'auto', probe: page.probe }, this.deps.policy);
+        if (decision.action === 'http') return { ...fromHttp(got), engine: page.record('http', decision) };
+      }
+      const rendered = withGetTime(await this.verifyRender(url, options, ctx), ctx, got);
+      return await this.verified(url, got, rendered, page.probe, options, ctx.apiKeyId, page.hostKey, (verification) => page.record('browser', decision, verification));
+    } finally {
+      verdictKnown();
+      if (this.hostVerdicts.get(page.hostKey) === chained) this.hostVerdicts.delete(page.hostKey);
+    }
+  }
+
+  /**
+   * A verification's render: one at a time in this fetcher, with no spare context made for
+   * it. The next one starts once this one's context has closed (after the answer, which
+   * does not wait for it), not beside its renderer process still exiting.
+   */
+  private async verifyRender(url: string, options: ResolvedScrapeOptions, ctx: CaptureContext): Promise<CaptureResult> {
+    const release = await this.verifyRenders.acquire(ctx.signal);
+    let closed: Promise<void> = Promise.resolve();
+    try {
+      return await this.deps.capture(url, options, { ...ctx, refillsSpare: false, tornDown: (teardown) => { closed = teardown; } });
+    } finally {
+      void closed.catch(() => undefined).finally(release);
+    }
+  }
+
+  /** Both results compared, the verdict recorded on the host's profile, the browser's result served. */
+  private async verified(url: string, got: HttpFetchResult, rendered: CaptureResult, probe: ProbeOutcome, options: ResolvedScrapeOptions, apiKeyId: string | undefined, hostKey: string, engine: (verification: PageComparison) => EngineRecord): Promise<RoutedPage> {
+    const verification = await this.compare(got, rendered, options, apiKeyId);
     const markers = probe.ok ? probe.csrMarkers : [];
-    await this.recordProfile(hostKey!, { type: 'verified', agreed: verification.agreed, similarity: verification.markdown, url, at: this.deps.clock().toISOString(), markers });
+    await this.recordProfile(hostKey, { type: 'verified', agreed: verification.agreed, similarity: verification.markdown, url, at: this.deps.clock().toISOString(), markers });
     if (!verification.agreed) {
       this.deps.logger.info({ hostKey, url, verification, markers }, markers.length > 0 ? 'HTTP and browser results differ: these markers go to the browser on this host' : 'HTTP and browser results differ: host goes to the browser');
     }
     // Agreed: the served HTML makes the same page, so a 304 for it may stand for this result next time.
-    return { ...rendered, engine: record('browser', next, verification), ...(verification.agreed && got.validators ? { validators: got.validators } : {}) };
+    return { ...rendered, engine: engine(verification), ...(verification.agreed && got.validators ? { validators: got.validators } : {}) };
   }
 
   /** The host's profile after `event` (a compare-and-set write), kept as the latest known. */
@@ -184,21 +236,6 @@ export class EngineRouter {
   private keepProfile(hostKey: string, profile: HostProfile): HostProfile {
     this.recentProfiles.set(hostKey, { profile, at: Date.now() });
     return profile;
-  }
-
-  /**
-   * A verification's render: one at a time in this fetcher, with no spare context made for
-   * it. The next one starts once this one's context has closed (after the answer, which
-   * does not wait for it), not beside its renderer process still exiting.
-   */
-  private async verifyRender(url: string, options: ResolvedScrapeOptions, ctx: CaptureContext): Promise<CaptureResult> {
-    const release = await this.verifyRenders.acquire(ctx.signal);
-    let closed: Promise<void> = Promise.resolve();
-    try {
-      return await this.deps.capture(url, options, { ...ctx, refillsSpare: false, tornDown: (teardown) => { closed = teardown; } });
-    } finally {
-      void closed.catch(() => undefined).finally(release);
-    }
   }
 
   /** The GET of auto: a result, or why not (failures that the browser would share are thrown). */
@@ -289,4 +326,32 @@ function isEmptyDocument(html: string): boolean {
 function fromHttp(page: HttpFetchResult): CaptureResult & Pick<RoutedPage, 'document' | 'validators' | 'notModified'> {
   const { served: _served, ...result } = page;
   return { ...result, screenshots: [] };
+}
+
+/** A page the GET's response was rendered for: its fetch was the GET's, whose time counts in the page's fetchMs. */
+function withGetTime(rendered: CaptureResult, ctx: CaptureContext, got: HttpFetchResult | undefined): CaptureResult {
+  if (!ctx.served || !got) return rendered;
+  return { ...rendered, timings: { ...rendered.timings, fetchMs: rendered.timings.fetchMs + got.timings.fetchMs } };
+}
+
+/** What a verification of a page needs from its fetch: its host, its probe, and how its engine is recorded. */
+interface VerifyingPage {
+  hostKey: string;
+  probe: ProbeOutcome;
+  decision: EngineDecision;
+  record: (used: EngineRecord['used'], decision: EngineDecision, verification?: PageComparison) => EngineRecord;
+  setProfile: (profile: HostProfile) => void;
+}
+
+/** Waits for `p` to settle (either way); a cancel of the page ends the wait with the signal's reason. */
+function untilSettledOrAborted(p: Promise<unknown>, signal: AbortSignal): Promise<void> {
+  signal.throwIfAborted();
+  return new Promise<void>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    void p.catch(() => undefined).then(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    });
+  });
 }

@@ -6,6 +6,7 @@
 import { IllegalStateError, NotFoundError } from '../../../shared/src/domain/errors.js';
 import { JOB_PART, type MultiPageKind } from '../../../shared/src/domain/events/job.js';
 import { makeEvent, type AnyEvent } from '../../../shared/src/domain/events/index.js';
+import { JOB_DATA_MAX_BYTES } from '../../../shared/src/infra/config.js';
 import type { Clock, IdGenerator } from '../../../shared/src/infra/ids.js';
 import type { EventLog } from '../../../shared/src/infra/nats/event-log.js';
 import type { Page, ReadModelStore } from '../../../shared/src/infra/store/index.js';
@@ -33,9 +34,6 @@ export function recordJob(deps: Pick<JobServiceDeps, 'log' | 'waiter'>, event: A
   return append().then(async (seq) => { await projected(seq); return seq; });
 }
 
-/** Content bytes in one GET response at most (at least one page is always sent). */
-export const JOB_DATA_MAX_BYTES = 10 * 1024 * 1024;
-
 /** What every multi-page job's read-model document holds. */
 export interface JobDoc {
   id: string;
@@ -47,6 +45,7 @@ export interface JobDoc {
 
 export interface MultiPageJobDeps extends JobServiceDeps {
   publicBaseUrl: string;
+  /** Content bytes in one GET response at most (at least one page is always sent); JOB_DATA_MAX_BYTES by default. */
   dataMaxBytes?: number;
 }
 

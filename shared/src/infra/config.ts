@@ -104,6 +104,8 @@ export interface Config {
   mapMaxCrawlPages: number;
   /** Public base URL used in links the API hands out (screenshot URLs). */
   publicBaseUrl: string;
+  /** Content bytes in one GET answer of a crawl or batch at most (the rest behind `next`; one page is always sent). */
+  jobDataMaxBytes: number;
   /** Per-key requests-per-minute and concurrent-job limits of the plans (RATE_LIMITS=off disables them). */
   rateLimits: boolean;
   /** Per-key monthly page quotas of the plans (QUOTAS=off disables them). */
@@ -147,6 +149,8 @@ export interface Config {
 export const DEFAULT_WEBHOOK_RETRY_SCHEDULE_MS: readonly number[] = [5_000, 30_000, 120_000, 600_000, 3_600_000];
 export const MIN_WEBHOOK_SECRET_LENGTH = 32;
 /** BASELINE_TTL_MS: how long a change-tracking baseline is kept (0: forever). */
+/** Content bytes in one GET answer of a crawl or batch at most, unless JOB_DATA_MAX_BYTES says otherwise. */
+export const JOB_DATA_MAX_BYTES = 10 * 1024 * 1024;
 export const BASELINE_TTL_DEFAULT_MS = 30 * 86_400_000;
 
 /** BROWSER_IDLE_CLOSE_MS: the fetcher closes Chromium after this long without a page to render. */
@@ -309,6 +313,7 @@ export function loadConfig(env: Env = process.env): Config {
     documentMaxPages: int(env, 'DOCUMENT_MAX_PAGES', 1000, 1, 10_000),
     documentParseTimeoutMs: int(env, 'DOCUMENT_PARSE_TIMEOUT_MS', 30_000, 1000, 600_000),
     webhookSigningSecret: secret(env, 'WEBHOOK_SIGNING_SECRET', MIN_WEBHOOK_SECRET_LENGTH),
+    jobDataMaxBytes: int(env, 'JOB_DATA_MAX_BYTES', JOB_DATA_MAX_BYTES, 64 * 1024, 100 * 1024 * 1024),
     publicBaseUrl: (url(env, 'PUBLIC_BASE_URL', ['http:', 'https:']) ?? `http://${publicHost.includes(':') ? `[${publicHost}]` : publicHost}:${port}`).replace(/\/+$/, ''),
   };
 }

@@ -8,7 +8,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { connect, type NatsConnection } from 'nats';
-import { EngineRouter } from '../../../services/fetcher/src/engine/engine-router.js';
+import { EngineRouter, type RoutedPage } from '../../../services/fetcher/src/engine/engine-router.js';
+import type { CaptureResult } from '../../../services/fetcher/src/engine/browser/capture-run.js';
 import type { PageCapturer } from '../../../services/fetcher/src/engine/browser/page-capturer.js';
 import { extractPage } from '../../../packages/extract/src/index.js';
 import { startNatsServer, type NatsServerHandle } from '../../support/nats-server.js';
@@ -49,8 +50,13 @@ describe('the site zoo under auto', () => {
         browser = await serveZooSite(site);
         const served: string[] = [];
         for (const [i, page] of site.pages.entries()) {
-          const got = await router.fetch('crawl', auto.url(page.path), options, ctx());
-          const rendered = await capturer.capture(browser.url(page.path), options, ctx());
+          // The browser's own copy is rendered while the router fetches the page: two copies of
+          // the site, two pool slots, and the router's decisions stay page after page.
+          const both: [RoutedPage, CaptureResult] = await Promise.all([
+            router.fetch('crawl', auto.url(page.path), options, ctx()),
+            capturer.capture(browser.url(page.path), options, ctx()),
+          ]);
+          const [got, rendered] = both;
           const mine: string = markdownOf(got.html, got.finalUrl, got.statusCode).replaceAll(auto.origin, 'ORIGIN');
           const theirs: string = markdownOf(rendered.html, rendered.finalUrl, rendered.statusCode).replaceAll(browser.origin, 'ORIGIN');
           const where = `${site.name}${page.path} (${got.engine.used}: ${got.engine.reason})`;

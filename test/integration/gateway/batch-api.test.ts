@@ -28,6 +28,10 @@ async function schemaSerialized(schema: TSchema, value: unknown): Promise<string
   }
 }
 const FREE = 'batch_test_key_0000000002';
+/** The answer's bound on content (JOB_DATA_MAX_BYTES, 10 MB by default): the same cut with pages 40 times smaller. */
+const DATA_MAX_BYTES = 256 * 1024;
+/** A large page: two fit in one answer, three do not. */
+const LARGE_PAGE_CHARS = 100 * 1024;
 
 describe('gateway batch scrape API', () => {
   let gateway: GatewayHarness;
@@ -40,7 +44,7 @@ describe('gateway batch scrape API', () => {
   before(async () => {
     gateway = await startGateway({
       keys: [[KEY, 'team'], [FREE, 'free']],
-      env: { SSRF_ALLOW_CIDRS: '127.0.0.0/8', PUBLIC_BASE_URL: 'https://trawl.test' },
+      env: { SSRF_ALLOW_CIDRS: '127.0.0.0/8', PUBLIC_BASE_URL: 'https://trawl.test', JOB_DATA_MAX_BYTES: String(DATA_MAX_BYTES) },
       payloadTtlMs: 600_000,
     });
     ({ app, store, log, payloads, waiter } = gateway);
@@ -86,7 +90,7 @@ describe('gateway batch scrape API', () => {
   test('content is shown per format on COMPLETED pages, and large results are paged with `next`', async () => {
     const { id } = (await post({ urls: ['http://127.0.0.1:9/p0', 'http://127.0.0.1:9/p1', 'http://127.0.0.1:9/p2', 'http://127.0.0.1:9/p3'] })).json();
     const pages = ((await log.history('batch', id))[0]!.data as any).pages as { pageKey: string }[];
-    const big = (n: number): string => `${n}`.repeat(4 * 1024 * 1024);
+    const big = (n: number): string => `${n}`.repeat(LARGE_PAGE_CHARS);
     for (const [i, p] of pages.slice(0, 3).entries()) await complete(id, p.pageKey, { markdown: big(i), links: ['https://x.test/'] });
     const firstRes = await get(`/api/v1/batch/scrape/${id}`);
     const first = firstRes.json();
@@ -94,7 +98,7 @@ describe('gateway batch scrape API', () => {
     assert.equal(firstRes.headers['content-length'], undefined);
     assert.equal(firstRes.body, await schemaSerialized(BatchJobView, first));
     assert.deepEqual(first.data.map((d: any) => d.status), ['COMPLETED', 'COMPLETED']);
-    assert.equal(first.data[0].markdown.length, 4 * 1024 * 1024);
+    assert.equal(first.data[0].markdown.length, LARGE_PAGE_CHARS);
     assert.deepEqual(first.data[0].metadata, { title: pages[0]!.pageKey, description: '' });
     assert.deepEqual(first.data[0].links, ['https://x.test/'], 'what the result holds is shown');
     assert.equal(first.next, `https://trawl.test/api/v1/batch/scrape/${id}?cursor=2`);

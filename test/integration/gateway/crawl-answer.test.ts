@@ -1,8 +1,9 @@
 // GET /crawl/:id is written page by page (routes/streamed-view.ts) instead of being built
 // whole: its body must be, byte for byte, what the route's response schema serializes for
 // the whole view, for a running crawl (stopped at its first page still loading), a finished
-// one with many pages over several store reads, and a first part cut by the 10 MB bound with
-// `next`. Real nats-server, store and projector (test/support/gateway.ts); the test plays
+// one with many pages over several store reads, and a first part cut by the answer's bound
+// with `next` (JOB_DATA_MAX_BYTES, set to 256 KB here: the same cut as at 10 MB, with pages
+// 40 times smaller to write, read and compare). Real nats-server, store and projector (test/support/gateway.ts); the test plays
 // the frontier's and the pipeline's part by appending their events.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -15,6 +16,8 @@ import { startGateway, type GatewayHarness } from '../../support/gateway.js';
 
 const KEY = 'crawl_answer_key_00000001';
 const BASE = 'https://trawl.test';
+/** The answer's bound on content (JOB_DATA_MAX_BYTES; 10 MB by default). */
+const DATA_MAX_BYTES = 256 * 1024;
 
 /** The old answer: the whole view, serialized by a route with the same response schema. */
 async function wholeViewBody(view: unknown): Promise<string> {
@@ -31,7 +34,7 @@ describe('a crawl GET written page by page', () => {
   let gateway: GatewayHarness;
 
   before(async () => {
-    gateway = await startGateway({ keys: [[KEY, 'team']], env: { SSRF_ALLOW_CIDRS: '127.0.0.0/8', PUBLIC_BASE_URL: BASE }, payloadTtlMs: 600_000 });
+    gateway = await startGateway({ keys: [[KEY, 'team']], env: { SSRF_ALLOW_CIDRS: '127.0.0.0/8', PUBLIC_BASE_URL: BASE, JOB_DATA_MAX_BYTES: String(DATA_MAX_BYTES) }, payloadTtlMs: 600_000 });
   });
   after(() => gateway.close());
 
@@ -122,8 +125,8 @@ describe('a crawl GET written page by page', () => {
 
   test('a finished crawl larger than one answer: each part the same bytes as the whole view, with next', async () => {
     const { id, urls } = await crawlOf(30);
-    // Pages 10-12 hold 4 MB each: the first part ends before page 12 (10 MB at most).
-    const entries = urls.map((url, i) => entryOf(url, i, i >= 10 && i <= 12 ? 4 * 1024 * 1024 : 0));
+    // Pages 10-12 hold 100 KB each: the first part ends before page 12 (256 KB at most).
+    const entries = urls.map((url, i) => entryOf(url, i, i >= 10 && i <= 12 ? 100 * 1024 : 0));
     for (const [i, entry] of entries.entries()) await completeAs(id, entry, i);
     await append(makeEvent('crawl_finished', at(id, 'job'), { status: 'COMPLETED', totalUrls: 30, completedUrls: 30, failedUrls: 0, finishedAt: new Date().toISOString() }, meta()) as AnyEvent);
     const first = await get(`/api/v1/crawl/${id}`);

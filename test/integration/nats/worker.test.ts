@@ -18,6 +18,8 @@ import { until } from '../../support/wait.js';
 const logger = createLogger('test', 'silent');
 const now = new Date();
 let counter = 0;
+/** The JetStream request timeout of the worker whose consumer lookup meets an outage. */
+const LOOKUP_TIMEOUT_MS = 1_000;
 
 /** A metric's value for the sample whose labels include `labels` (0 when absent). */
 async function metric(name: string, labels: Record<string, string>): Promise<number> {
@@ -257,13 +259,15 @@ describe('consumer worker', () => {
 
   test('a consumer lookup that meets an outage just after start is tried again: the worker pulls once NATS answers', async () => {
     const handled: string[] = [];
-    const w = worker({ handle: async (e) => { handled.push(e.id); } }, 'lookup');
+    // Its JetStream requests time out after 1 s (5 s by default), so that the outage outlasts
+    // the lookup's timeout in 1.5 s, not 6.
+    const w = worker({ js: nc.jetstream({ timeout: LOOKUP_TIMEOUT_MS }), handle: async (e) => { handled.push(e.id); } }, 'lookup');
     await w.start();
-    // The loop's consumer lookup, sent as start() returns, goes unanswered past its 5 s
-    // timeout (before, that ended the loop for good, its rejection unhandled).
+    // The loop's consumer lookup, sent as start() returns, goes unanswered past its timeout
+    // (before, that ended the loop for good, its rejection unhandled).
     server.signal('SIGSTOP');
     try {
-      await new Promise((r) => setTimeout(r, 6_000));
+      await new Promise((r) => setTimeout(r, LOOKUP_TIMEOUT_MS * 1.5));
     } finally {
       server.signal('SIGCONT');
     }

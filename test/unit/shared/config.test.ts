@@ -48,6 +48,12 @@ test('a key without a plan is on the free plan', () => {
   assert.deepEqual(loadConfig({ BOOTSTRAP_API_KEYS: 'abcdefghijklmnop' }).bootstrapApiKeys, [{ key: 'abcdefghijklmnop', plan: 'free' }]);
 });
 
+test('a crawl or batch GET answers 10 MB of content at most (spec), JOB_DATA_MAX_BYTES otherwise', () => {
+  assert.equal(loadConfig({}).jobDataMaxBytes, 10 * 1024 * 1024);
+  assert.equal(loadConfig({ JOB_DATA_MAX_BYTES: '262144' }).jobDataMaxBytes, 256 * 1024);
+  assert.throws(() => loadConfig({ JOB_DATA_MAX_BYTES: '1000' }), ConfigError);
+});
+
 test('engine defaults per job kind, changed by the server settings; bad values name the variable', () => {
   const d = loadConfig({});
   assert.deepEqual(d.engineDefaults, { scrape: 'browser', crawl: 'auto', batch: 'auto', map: 'browser' });

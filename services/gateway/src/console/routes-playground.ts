@@ -55,7 +55,7 @@ export async function playgroundRoutes(app: FastifyInstance, ctx: ConsoleContext
   const { scrapes, route } = services;
   const jobDeps = {
     log: route.log, store: route.store, waiter: route.waiter, newId: route.newId, clock: route.clock,
-    urlPolicy: { allowCidrs: route.config.ssrfAllowCidrs }, limits: route.limits,
+    urlPolicy: { allowCidrs: route.config.ssrfAllowCidrs }, limits: route.limits, dataMaxBytes: route.config.jobDataMaxBytes,
   };
   const crawls = new CrawlService({ ...jobDeps, publicBaseUrl: base });
   const batches = new BatchService({ ...jobDeps, publicBaseUrl: base, present: { screenshotUrl: () => '', screenshotBytes: async () => new Uint8Array() } });

@@ -16,7 +16,7 @@ export const batchRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, dep
   const storedPayload = payloadBytes(deps.payloads);
   const batches = new BatchService({
     log: deps.log, store: deps.store, waiter: deps.waiter, newId: deps.newId, clock: deps.clock,
-    urlPolicy: { allowCidrs: deps.config.ssrfAllowCidrs }, publicBaseUrl: deps.config.publicBaseUrl, limits: deps.limits,
+    urlPolicy: { allowCidrs: deps.config.ssrfAllowCidrs }, publicBaseUrl: deps.config.publicBaseUrl, limits: deps.limits, dataMaxBytes: deps.config.jobDataMaxBytes,
     present: {
       screenshotUrl: (id, index, action) => payloadUrls.batchPageScreenshot(deps.config.publicBaseUrl, id, index, action),
       screenshotBytes: storedPayload,

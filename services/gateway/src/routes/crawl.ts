@@ -12,7 +12,7 @@ import { payloadBytes, sendStoredDocument } from './stored-document.js';
 export const crawlRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, deps) => {
   const crawls = new CrawlService({
     log: deps.log, store: deps.store, waiter: deps.waiter, newId: deps.newId, clock: deps.clock,
-    urlPolicy: { allowCidrs: deps.config.ssrfAllowCidrs }, publicBaseUrl: deps.config.publicBaseUrl, limits: deps.limits,
+    urlPolicy: { allowCidrs: deps.config.ssrfAllowCidrs }, publicBaseUrl: deps.config.publicBaseUrl, limits: deps.limits, dataMaxBytes: deps.config.jobDataMaxBytes,
     slowedHost: slowedHostReader(deps.nc.jetstream()),
   });
 

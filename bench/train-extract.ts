@@ -11,8 +11,9 @@
 // shipped is the one trained without the held-out fold, so the figures printed for that
 // fold are honest for it.
 //
-//   node dist/bench/train-extract.js [--seed N] [--rounds N] [--no-write] [--every N] [--cache FILE]
-// (--cache keeps the blocks' features and labels between runs while the model's settings change)
+//   node dist/bench/train-extract.js [--seed N] [--rounds N] [--no-write] [--no-pages] [--every N] [--cache FILE]
+// (--cache keeps the blocks' features and labels between runs while the model's settings change;
+// --no-pages skips the held-out fold's page-level scoring, which extracts its pages twice)
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -127,7 +128,7 @@ for (const [name, set] of [['train', trainScored], ['held-out', testScored]] as 
 const markdownToText = await loadMarkdownToText(shared);
 const heldWcxb = wcxbPages.filter((p) => heldOut(p.id));
 const heldTraf = trafPages.filter((p) => heldOut(p.id));
-for (const [name, m] of [['rules alone', null], ['rules + block model', model]] as const) {
+for (const [name, m] of args.includes('--no-pages') ? [] : ([['rules alone', null], ['rules + block model', model]] as const)) {
   const md = (pages: readonly DevPage[]): Map<string, string> => new Map(pages.map((p) => [p.id, extractPage({ html: p.html, url: p.url, options }, { blockModel: m }).markdown ?? '']));
   const w = await scoreWcxb(shared, heldWcxb, md(heldWcxb));
   const t = scoreSnippets(heldTraf, md(heldTraf), markdownToText);

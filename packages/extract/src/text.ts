@@ -73,6 +73,37 @@ export function collapsedLength(text: string): number {
   return length;
 }
 
+/**
+ * collapsedLength of the element's textContent (its text and CDATA nodes, in document
+ * order), counted without joining that string: whitespace runs that span node boundaries
+ * count once, as in the joined text.
+ */
+export function collapsedTextLength(root: Node): number {
+  const state = { length: 0, started: false, space: false };
+  countCollapsed(root, state);
+  return state.length;
+}
+
+function countCollapsed(node: Node, state: { length: number; started: boolean; space: boolean }): void {
+  for (let child = node.firstChild; child; child = child.nextSibling) {
+    if (child.nodeType === 3 || child.nodeType === 4) {
+      const text = (child as CharacterData).data;
+      for (let i = 0; i < text.length; i++) {
+        if (isSpace(text.charCodeAt(i))) {
+          state.space = state.started;
+        } else {
+          if (state.space) state.length++;
+          state.length++;
+          state.started = true;
+          state.space = false;
+        }
+      }
+    } else if (child.nodeType === 1) {
+      countCollapsed(child, state);
+    }
+  }
+}
+
 /** Whether `text` has a character other than whitespace (`\S`), without collapsing it. */
 export function hasNonSpace(text: string): boolean {
   for (let i = 0; i < text.length; i++) if (!isSpace(text.charCodeAt(i))) return true;
@@ -133,6 +164,31 @@ export function elementsWhere(root: ParentNode, test: (el: Element) => boolean):
     el = next;
   }
   return out;
+}
+
+/**
+ * The first descendant of `root` that `test` accepts, in document order: what
+ * querySelector(selector) returns for a selector that `test` states (see elementsWhere; a
+ * selector is compiled anew on every querySelector call, which cost more than the walk on
+ * the small subtrees asked about per element).
+ */
+export function firstElementWhere(root: ParentNode, test: (el: Element) => boolean): Element | null {
+  let el = root.firstElementChild;
+  while (el) {
+    if (test(el)) return el;
+    let next = el.localName === 'template' ? null : el.firstElementChild;
+    for (let up: Element | null = el; !next && up && up !== root; up = up.parentElement) {
+      next = up.nextElementSibling;
+      if (up.parentNode === root) break;
+    }
+    el = next;
+  }
+  return null;
+}
+
+/** `a[href]` as a test: a link with a target (the tag name as css-select reads it in an HTML document). */
+export function isLinkWithHref(el: Element): boolean {
+  return el.localName.toLowerCase() === 'a' && el.hasAttribute('href');
 }
 
 /** The first non-space character of the element's text ('' when it has none). */

@@ -14,7 +14,7 @@
 //     (_getInnerText: textContent, trimmed, whitespace runs replaced) only to take their
 //     lengths: the lengths are counted on the text nodes (collapsedTextLength: a run of
 //     whitespace counts one, as it does after that replacement), in the same order, with
-//     the same coefficients, so the same floating-point sum.
+//     the same coefficients, so the same floating-point sum; _getTextDensity likewise.
 // If a new Readability renames these methods, the overrides are dead code, not wrong
 // answers: the library's own methods run.
 import type { Readability } from '@mozilla/readability';
@@ -23,6 +23,7 @@ import { collapsedTextLength, elementsWhere } from './text.js';
 interface ReadabilityInternals {
   REGEXPS: { byline: RegExp; hashUrl: RegExp };
   _getLinkDensity(element: Element): number;
+  _getTextDensity(element: Element, tags: readonly string[]): number;
   _isProbablyVisible(node: Element): boolean;
   _isValidByline(node: Element, matchString: string): boolean;
   _getAllNodesWithTag(node: ParentNode, tagNames: readonly string[]): ArrayLike<Element>;
@@ -63,6 +64,13 @@ export function speedUpReadability<T>(reader: Readability<T>): Readability<T> {
       linkLength += collapsedTextLength(link) * coefficient;
     }
     return linkLength / textLength;
+  };
+  inner._getTextDensity = (element, tags) => {
+    const textLength = collapsedTextLength(element);
+    if (textLength === 0) return 0;
+    let childrenLength = 0;
+    for (const child of Array.from(inner._getAllNodesWithTag(element, tags))) childrenLength += collapsedTextLength(child);
+    return childrenLength / textLength;
   };
   return reader;
 }

@@ -17,7 +17,7 @@
 //     the same coefficients, so the same floating-point sum; _getTextDensity likewise.
 // If a new Readability renames these methods, the overrides are dead code, not wrong
 // answers: the library's own methods run.
-import type { Readability } from '@mozilla/readability';
+import { isProbablyReaderable, type Readability } from '@mozilla/readability';
 import { collapsedTextLength, elementsWhere } from './text.js';
 
 interface ReadabilityInternals {
@@ -73,6 +73,11 @@ export function speedUpReadability<T>(reader: Readability<T>): Readability<T> {
     return childrenLength / textLength;
   };
   return reader;
+}
+
+/** isProbablyReaderable(document) with the cheaper visibility check below. */
+export function probablyReaderable(document: Document): boolean {
+  return isProbablyReaderable(document, { visibilityChecker: readerableVisible });
 }
 
 /**

@@ -10,20 +10,13 @@
 //   - _getAllNodesWithTag asks querySelectorAll for a list of tag names, which linkedom
 //     compiles into a matcher (css-select) on every call, tens of times per page: a plain
 //     walk by name, template contents skipped as linkedom's querySelectorAll skips them.
-//   - _getLinkDensity builds the normalized text of the element and of each of its links
-//     (_getInnerText: textContent, trimmed, whitespace runs replaced) only to take their
-//     lengths: the lengths are counted on the text nodes (collapsedTextLength: a run of
-//     whitespace counts one, as it does after that replacement), in the same order, with
-//     the same coefficients, so the same floating-point sum; _getTextDensity likewise.
 // If a new Readability renames these methods, the overrides are dead code, not wrong
 // answers: the library's own methods run.
 import { isProbablyReaderable, type Readability } from '@mozilla/readability';
-import { collapsedTextLength, elementsWhere } from './text.js';
+import { elementsWhere } from './text.js';
 
 interface ReadabilityInternals {
-  REGEXPS: { byline: RegExp; hashUrl: RegExp };
-  _getLinkDensity(element: Element): number;
-  _getTextDensity(element: Element, tags: readonly string[]): number;
+  REGEXPS: { byline: RegExp };
   _isProbablyVisible(node: Element): boolean;
   _isValidByline(node: Element, matchString: string): boolean;
   _getAllNodesWithTag(node: ParentNode, tagNames: readonly string[]): ArrayLike<Element>;
@@ -53,24 +46,6 @@ export function speedUpReadability<T>(reader: Readability<T>): Readability<T> {
     }
     const names = new Set(tagNames);
     return elementsWhere(node, (el) => names.has(el.localName.toLowerCase()));
-  };
-  inner._getLinkDensity = (element) => {
-    const textLength = collapsedTextLength(element);
-    if (textLength === 0) return 0;
-    let linkLength = 0;
-    for (const link of element.getElementsByTagName('a')) {
-      const href = link.getAttribute('href');
-      const coefficient = href && inner.REGEXPS.hashUrl.test(href) ? 0.3 : 1;
-      linkLength += collapsedTextLength(link) * coefficient;
-    }
-    return linkLength / textLength;
-  };
-  inner._getTextDensity = (element, tags) => {
-    const textLength = collapsedTextLength(element);
-    if (textLength === 0) return 0;
-    let childrenLength = 0;
-    for (const child of Array.from(inner._getAllNodesWithTag(element, tags))) childrenLength += collapsedTextLength(child);
-    return childrenLength / textLength;
   };
   return reader;
 }

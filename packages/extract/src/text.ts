@@ -73,37 +73,6 @@ export function collapsedLength(text: string): number {
   return length;
 }
 
-/**
- * collapsedLength of the element's textContent (its text and CDATA nodes, in document
- * order), counted without joining that string: whitespace runs that span node boundaries
- * count once, as in the joined text.
- */
-export function collapsedTextLength(root: Node): number {
-  const state = { length: 0, started: false, space: false };
-  countCollapsed(root, state);
-  return state.length;
-}
-
-function countCollapsed(node: Node, state: { length: number; started: boolean; space: boolean }): void {
-  for (let child = node.firstChild; child; child = child.nextSibling) {
-    if (child.nodeType === 3 || child.nodeType === 4) {
-      const text = (child as CharacterData).data;
-      for (let i = 0; i < text.length; i++) {
-        if (isSpace(text.charCodeAt(i))) {
-          state.space = state.started;
-        } else {
-          if (state.space) state.length++;
-          state.length++;
-          state.started = true;
-          state.space = false;
-        }
-      }
-    } else if (child.nodeType === 1) {
-      countCollapsed(child, state);
-    }
-  }
-}
-
 /** Whether `text` has a character other than whitespace (`\S`), without collapsing it. */
 export function hasNonSpace(text: string): boolean {
   for (let i = 0; i < text.length; i++) if (!isSpace(text.charCodeAt(i))) return true;

@@ -23,8 +23,6 @@ interface Methods {
   _isProbablyVisible(node: Element): boolean;
   _isValidByline(node: Element, matchString: string): boolean;
   _getAllNodesWithTag(node: ParentNode, tags: string[]): ArrayLike<Element>;
-  _getLinkDensity(node: Element): number;
-  _getTextDensity(node: Element, tags: string[]): number;
 }
 
 describe('Readability with the cheaper methods', () => {
@@ -38,8 +36,6 @@ describe('Readability with the cheaper methods', () => {
       assert.equal(!!fast._isProbablyVisible(el), !!plain._isProbablyVisible(el), what);
       const matchString = `${el.className} ${el.id}`;
       assert.equal(fast._isValidByline(el, matchString), plain._isValidByline(el, matchString), what);
-      assert.equal(fast._getLinkDensity(el), plain._getLinkDensity(el), what);
-      assert.equal(fast._getTextDensity(el, ['h1', 'h2', 'a']), plain._getTextDensity(el, ['h1', 'h2', 'a']), what);
     }
     for (const root of roots) {
       for (const tags of [['p'], ['a'], ['h1', 'h2'], ['ul', 'ol', 'table'], ['*'], ['text']]) {

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { parseDocument } from '../../../packages/extract/src/dom.js';
-import { collapsedLength, collapsedTextLength, elementsWhere, firstElementWhere, hasNonSpace, hasText, isLinkWithHref, statsWithin, textStats } from '../../../packages/extract/src/text.js';
+import { collapsedLength, elementsWhere, firstElementWhere, hasNonSpace, hasText, isLinkWithHref, statsWithin, textStats } from '../../../packages/extract/src/text.js';
 import { pageElements } from '../../../packages/extract/src/page-elements.js';
 
 const SPACES = [' ', '\t', '\n', '\r', '\v', '\f', '\u00a0', '\u1680', '\u2000', '\u2005', '\u200a', '\u2028', '\u2029', '\u202f', '\u205f', '\u3000', '\ufeff'];
@@ -18,18 +18,6 @@ describe('text measures', () => {
 
   test('given any text, when asked whether it has a non-space character, then it agrees with /\\S/', () => {
     fc.assert(fc.property(texts, (text) => hasNonSpace(text) === /\S/.test(text)), { numRuns: 2000 });
-  });
-
-  test('given texts split over nested elements, when their collapsed length is counted on the nodes, then it equals that of the joined textContent', () => {
-    fc.assert(
-      fc.property(fc.array(texts, { minLength: 1, maxLength: 6 }), (parts) => {
-        // Each part in its own element, nested one level deeper every other part: runs of spaces cross node boundaries.
-        const html = parts.map((t, i) => (i % 2 ? `<span><b>${escape(t)}</b></span>` : `<i>${escape(t)}</i>`)).join('');
-        const el = parseDocument(`<html><body><div>${html}</div></body></html>`).body.firstElementChild!;
-        return collapsedTextLength(el) === collapsedLength(el.textContent ?? '');
-      }),
-      { numRuns: 500 },
-    );
   });
 
   test('given elements with and without visible text, when hasText is asked, then it agrees with textContent', () => {
@@ -88,7 +76,3 @@ describe('elementsWhere and pageElements (one walk instead of a selector per rea
     assert.equal(elements.hrefs.length, 3, 'the template link is not a link of the page');
   });
 });
-
-function escape(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;');
-}

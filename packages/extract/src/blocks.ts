@@ -6,6 +6,7 @@
 // any other.
 import { isBoilerplateToken, nameTokens } from './boilerplate.js';
 import { PAGE_TYPES, type PageType } from './page-type.js';
+import { hasText } from './text.js';
 
 /** Block-level elements: each starts a block of its own. */
 const BLOCK_TAGS = new Set([
@@ -201,7 +202,8 @@ function countOf(values: readonly string[]): Map<string, number> {
 export function removeBlocks(body: Element, dropped: readonly Element[]): void {
   for (const el of dropped) removeOwnText(el);
   for (const el of [...body.querySelectorAll('*')].reverse()) {
-    if (BLOCK_TAGS.has(el.localName) && !/\S/.test(el.textContent ?? '') && !el.querySelector('img, picture, video')) el.remove();
+    // hasText: whether textContent has a non-space, without joining it (this runs on every block, bottom up).
+    if (BLOCK_TAGS.has(el.localName) && !hasText(el) && !el.querySelector('img, picture, video')) el.remove();
   }
 }
 

@@ -29,7 +29,6 @@
 //   5. html = the root's inner HTML without comments; markdown = turndown of the root (its
 //      plain text if turndown throws, recorded the same way).
 // Content formats not asked for are not computed (links and metadata always are).
-import { isProbablyReaderable } from '@mozilla/readability';
 import { InvalidUrlError } from '../../../shared/src/domain/errors.js';
 import { collectIncluded, prepareBody, removeBoilerplate, removeComments, removeExcluded, removeNavigation } from './clean.js';
 import { removeBoilerplateByName } from './boilerplate.js';
@@ -53,6 +52,7 @@ import { SHIPPED_BLOCK_MODEL, type BlockModel } from './block-model.js';
 import { classifiedContent, MODEL_PAGE_TYPES, removeBlockMarks } from './classify.js';
 import { addProductDetails, productFacts, removeRepeatedBlocks, removeReviews } from './product.js';
 import { findPosts, keepPostBodies, trimToThread } from './forum.js';
+import { probablyReaderable } from './readability-speed.js';
 
 export interface ExtractHooks {
   /** Called once with the parsed, untouched document and its metadata, before any clean-up. */
@@ -276,7 +276,7 @@ function nonEmpty(root: Element, candidates: ReadonlyArray<Candidate<Element> & 
 function mainContent(document: Document, base: URL, input: ExtractInput, title: PageTitle): Element {
   // Judged before Readability, which mutates the document: a page that may not be an
   // article keeps a copy of its prepared body for the fallback.
-  const readerable = isProbablyReaderable(document);
+  const readerable = probablyReaderable(document);
   removeBoilerplateByName(document.body);
   const backup = readerable ? undefined : (document.body.cloneNode(true) as Element);
   const lead = collectLead(document, title.title, input.url);

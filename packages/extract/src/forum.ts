@@ -46,8 +46,10 @@ export interface ThreadPosts {
  */
 export function findPosts(body: Element): ThreadPosts | undefined {
   const stats = textStats(body);
-  const authors = marks(body, (el) => isAuthorMark(el, stats));
-  const times = marks(body, (el) => isTimeMark(el, stats));
+  // One walk for both kinds of mark (a selector walk of the whole page each).
+  const candidates = markCandidates(body);
+  const authors = candidates.filter((el) => isAuthorMark(el, stats));
+  const times = candidates.filter((el) => isTimeMark(el, stats));
   if (authors.length < MIN_POSTS || times.length < MIN_POSTS) return undefined;
   const withAuthor = ancestors(authors, body);
   const withTime = ancestors(times, body);
@@ -286,10 +288,9 @@ function shortText(el: Element, stats: ReadonlyMap<Element, TextStats>): boolean
   return collapsedLength(el.textContent ?? '') <= MAX_MARK_CHARS;
 }
 
-function marks(body: Element, test: (el: Element) => boolean): Element[] {
-  const found: Element[] = [];
-  for (const el of body.querySelectorAll('a[href], time, [class], [itemprop="author"], [rel="author"]')) if (test(el)) found.push(el);
-  return found;
+/** What may be an author or a time mark: links, <time>s and elements with a class or an author attribute. */
+function markCandidates(body: Element): Element[] {
+  return [...body.querySelectorAll('a[href], time, [class], [itemprop="author"], [rel="author"]')];
 }
 
 /** Every element that holds one of `found` (the marks themselves included), up to `top`. */

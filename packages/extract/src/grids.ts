@@ -12,7 +12,7 @@
 // the only way back for pages that declare themselves articles. Products and threads do not
 // get here (extract-page.ts GRID_PAGES).
 import { removeBoilerplate } from './clean.js';
-import { textStats, type TextStats } from './text.js';
+import { firstElementWhere, isLinkWithHref, textStats, type TextStats } from './text.js';
 
 /** A run of like cards: this many siblings of the same tag and class, each with text and a link. */
 const MIN_CARDS = 4;
@@ -145,7 +145,7 @@ export function cardRuns(root: Element, stats: ReadonlyMap<Element, TextStats> =
 function likeCards(parent: Element, stats: ReadonlyMap<Element, TextStats>, kindOf: (el: Element) => string): Element[] | null {
   const groups = new Map<string, Element[]>();
   for (let c = parent.firstElementChild; c; c = c.nextElementSibling) {
-    if ((stats.get(c)?.text ?? 0) < MIN_CARD_CHARS || !c.querySelector('a[href]') && c.localName !== 'a') continue;
+    if ((stats.get(c)?.text ?? 0) < MIN_CARD_CHARS || !firstElementWhere(c, isLinkWithHref) && c.localName !== 'a') continue;
     const key = kindOf(c);
     const group = groups.get(key);
     if (group) group.push(c);

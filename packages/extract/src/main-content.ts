@@ -5,6 +5,7 @@ import { isH1, isLogoHeading, titleHeading } from './lead.js';
 import { elementsWhere } from './text.js';
 import { splitTitle } from './metadata.js';
 import { isPermalink } from './permalinks.js';
+import { speedUpReadability } from './readability-speed.js';
 
 const H1_MARK = 'data-trawl-h1';
 
@@ -21,11 +22,13 @@ const H1_MARK = 'data-trawl-h1';
 export function extractMainContent(document: Document, page: { title: string; siteName?: string | undefined; url?: string }): Element | null {
   const ownHeading = pageHeading(document, page.title, page.url);
   for (const h1 of elementsWhere(document.body, isH1)) h1.setAttribute(H1_MARK, '');
-  const article = new Readability<Element>(document, {
-    // Classes carry the code language (language-x); the html output keeps them too.
-    keepClasses: true,
-    serializer: (node) => node as Element,
-  }).parse();
+  const article = speedUpReadability(
+    new Readability<Element>(document, {
+      // Classes carry the code language (language-x); the html output keeps them too.
+      keepClasses: true,
+      serializer: (node) => node as Element,
+    }),
+  ).parse();
   if (!article?.content || !(article.textContent ?? '').trim()) return null;
   // Readability wraps the article in <div id="readability-page-1" class="page">: drop the wrapper.
   const wrapper = article.content;

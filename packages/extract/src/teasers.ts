@@ -6,7 +6,7 @@
 // a link to another page) and position (after the article's last paragraph, or before its
 // first). Words play no part: a run of cards inside the prose, or one whose headings are not
 // links (a how-to's steps, a FAQ), stays.
-import { collapsedLength, type TextStats } from './text.js';
+import { collapsedLength, elementsWhere, firstElementWhere, isLinkWithHref, type TextStats } from './text.js';
 
 /** This many like cards in a row make a run (two are a pair of links, e.g. previous/next). */
 const MIN_RUN = 3;
@@ -14,7 +14,8 @@ const MIN_RUN = 3;
 const MAX_CARD_TEXT = 400;
 /** A headline is a link when (nearly) all its text is link text. */
 const HEADLINE_LINK_SHARE = 0.9;
-const CARD_HEADINGS = 'h2, h3, h4, h5, h6';
+const CARD_HEADINGS = new Set(['h2', 'h3', 'h4', 'h5', 'h6']);
+const isCardHeading = (el: Element): boolean => CARD_HEADINGS.has(el.localName.toLowerCase());
 
 /**
  * An article under a teaser run has this much prose of its own; with less (an index page's
@@ -71,12 +72,12 @@ function signature(el: Element): string {
 function isTeaser(el: Element, stats: ReadonlyMap<Element, TextStats>): boolean {
   const s = stats.get(el);
   if (!s || s.text === 0 || s.text > MAX_CARD_TEXT) return false;
-  const heading = /^H[2-6]$/.test(el.nodeName) ? el : el.querySelector(CARD_HEADINGS);
+  const heading = /^H[2-6]$/.test(el.nodeName) ? el : firstElementWhere(el, isCardHeading);
   if (!heading) return false;
   const text = collapsedLength(heading.textContent ?? '');
   if (text === 0) return false;
   let link = 0;
-  for (const a of heading.querySelectorAll('a[href]')) link += collapsedLength(a.textContent ?? '');
+  for (const a of elementsWhere(heading, isLinkWithHref)) link += collapsedLength(a.textContent ?? '');
   if (heading.closest('a[href]')) link = text;
   return link >= HEADLINE_LINK_SHARE * text;
 }

@@ -135,6 +135,31 @@ export function elementsWhere(root: ParentNode, test: (el: Element) => boolean):
   return out;
 }
 
+/**
+ * The first descendant of `root` that `test` accepts, in document order: what
+ * querySelector(selector) returns for a selector that `test` states (see elementsWhere; a
+ * selector is compiled anew on every querySelector call, which cost more than the walk on
+ * the small subtrees asked about per element).
+ */
+export function firstElementWhere(root: ParentNode, test: (el: Element) => boolean): Element | null {
+  let el = root.firstElementChild;
+  while (el) {
+    if (test(el)) return el;
+    let next = el.localName === 'template' ? null : el.firstElementChild;
+    for (let up: Element | null = el; !next && up && up !== root; up = up.parentElement) {
+      next = up.nextElementSibling;
+      if (up.parentNode === root) break;
+    }
+    el = next;
+  }
+  return null;
+}
+
+/** `a[href]` as a test: a link with a target (the tag name as css-select reads it in an HTML document). */
+export function isLinkWithHref(el: Element): boolean {
+  return el.localName.toLowerCase() === 'a' && el.hasAttribute('href');
+}
+
 /** The first non-space character of the element's text ('' when it has none). */
 export function firstVisibleChar(el: Node): string {
   for (let child = el.firstChild; child; child = child.nextSibling) {

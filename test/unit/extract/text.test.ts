@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { parseDocument } from '../../../packages/extract/src/dom.js';
-import { collapsedLength, elementsWhere, hasNonSpace, hasText, statsWithin, textStats } from '../../../packages/extract/src/text.js';
+import { collapsedLength, elementsWhere, firstElementWhere, hasNonSpace, hasText, isLinkWithHref, statsWithin, textStats } from '../../../packages/extract/src/text.js';
 import { pageElements } from '../../../packages/extract/src/page-elements.js';
 
 const SPACES = [' ', '\t', '\n', '\r', '\v', '\f', '\u00a0', '\u1680', '\u2000', '\u2005', '\u200a', '\u2028', '\u2029', '\u202f', '\u205f', '\u3000', '\ufeff'];
@@ -57,7 +57,12 @@ describe('elementsWhere and pageElements (one walk instead of a selector per rea
       ['[itemscope]', (el) => el.hasAttribute('itemscope')],
     ];
     for (const root of [document as unknown as ParentNode, document.body, document.body.querySelector('div')!]) {
-      for (const [selector, test] of cases) assert.deepEqual(elementsWhere(root, test), [...root.querySelectorAll(selector)], selector);
+      for (const [selector, test] of cases) {
+        assert.deepEqual(elementsWhere(root, test), [...root.querySelectorAll(selector)], selector);
+        assert.equal(firstElementWhere(root, test), root.querySelector(selector), selector);
+      }
+      assert.deepEqual(elementsWhere(root, isLinkWithHref), [...root.querySelectorAll('a[href]')]);
+      assert.equal(firstElementWhere(root, (el) => el.localName === 'aside'), null);
     }
   });
 

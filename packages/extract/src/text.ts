@@ -113,6 +113,20 @@ export function* walkElements(root: Element, skip?: (el: Element) => boolean): G
 }
 
 /**
+ * The element after `el` in document order within `root` (templates' contents skipped), or
+ * null at the end: the step of elementsWhere's and firstElementWhere's walks.
+ */
+function nextInTree(el: Element, root: ParentNode): Element | null {
+  let next = el.localName === 'template' ? null : el.firstElementChild;
+  // Up to the next sibling of the nearest ancestor (below root) that has one.
+  for (let up: Element | null = el; !next && up && up !== root; up = up.parentElement) {
+    next = up.nextElementSibling;
+    if (up.parentNode === root) break;
+  }
+  return next;
+}
+
+/**
  * The descendants of `root` that `test` accepts, in document order: what
  * querySelectorAll(selector) returns for a selector that `test` states, template contents
  * skipped as linkedom's querySelectorAll skips them. A plain walk: linkedom compiles the
@@ -124,13 +138,7 @@ export function elementsWhere(root: ParentNode, test: (el: Element) => boolean):
   let el = root.firstElementChild;
   while (el) {
     if (test(el)) out.push(el);
-    let next = el.localName === 'template' ? null : el.firstElementChild;
-    // Up to the next sibling of the nearest ancestor (below root) that has one.
-    for (let up: Element | null = el; !next && up && up !== root; up = up.parentElement) {
-      next = up.nextElementSibling;
-      if (up.parentNode === root) break;
-    }
-    el = next;
+    el = nextInTree(el, root);
   }
   return out;
 }
@@ -145,12 +153,7 @@ export function firstElementWhere(root: ParentNode, test: (el: Element) => boole
   let el = root.firstElementChild;
   while (el) {
     if (test(el)) return el;
-    let next = el.localName === 'template' ? null : el.firstElementChild;
-    for (let up: Element | null = el; !next && up && up !== root; up = up.parentElement) {
-      next = up.nextElementSibling;
-      if (up.parentNode === root) break;
-    }
-    el = next;
+    el = nextInTree(el, root);
   }
   return null;
 }

@@ -10,6 +10,9 @@ import { decodeNotice, type JobStatusChange } from '../../../shared/src/infra/pr
 import type { ReadModelStore } from '../../../shared/src/infra/store/index.js';
 import { PROJECTED_SUBJECT, PROJECTION_PARTITIONS, PROJECTOR_CHECKPOINT as CHECKPOINT_NAME, partitionCheckpoint, type ProjectionPartition } from '../../../shared/src/infra/subjects.js';
 
+/** How long a write waits for the read models to include it before it answers anyway. */
+export const PROJECTION_WAIT_MS = 5_000;
+
 export class ProjectionWaiter {
   private projected = 0;
   /** Each partition's sequence; the read models include the least of them. */
@@ -68,8 +71,12 @@ export class ProjectionWaiter {
     }
   }
 
-  /** Resolves true once `seq` is projected, false at the timeout. */
-  async waitFor(seq: number, timeoutMs = 2000): Promise<boolean> {
+  /**
+   * Resolves true once `seq` is projected, false at the timeout. 5 s, not 2: a fresh-clone CI
+   * run on a slower machine saw the projector more than 2 s behind under load, and a GET right
+   * after a DELETE or a create then read the state from before the write.
+   */
+  async waitFor(seq: number, timeoutMs = PROJECTION_WAIT_MS): Promise<boolean> {
     if (seq <= this.projected) return true;
     // The notice may have been missed (a reconnect): the store has the truth.
     await this.readCheckpoints();

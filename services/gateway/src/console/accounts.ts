@@ -30,8 +30,6 @@ export interface AccountsDeps {
   publicBaseUrl: string;
 }
 
-/** How long a command waits for its event to reach the read models before answering. */
-const PROJECTION_WAIT_MS = 5_000;
 const PAGE = { limit: 500, offset: 0 };
 /** The largest plan: the first admin's (it is the operator's own server). */
 export const TOP_PLAN: Plan = PLANS[PLANS.length - 1]!;
@@ -40,7 +38,7 @@ export class ConsoleAccounts {
   constructor(private readonly deps: AccountsDeps) {}
 
   private async projected(seq: number | null): Promise<void> {
-    if (seq !== null) await this.deps.waiter.waitFor(seq, PROJECTION_WAIT_MS);
+    if (seq !== null) await this.deps.waiter.waitFor(seq);
   }
 
   /** The account, from the read model or (not projected yet) folded from the log. */

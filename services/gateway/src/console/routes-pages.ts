@@ -84,7 +84,7 @@ export async function pageRoutes(app: FastifyInstance, ctx: ConsoleContext): Pro
     else if ((await ctx.jobs.keys(account.id)).filter((k) => !k.revokedAt).length >= MAX_ACTIVE_KEYS) error = `An account has at most ${MAX_ACTIVE_KEYS} active keys: revoke one first.`;
     if (error) return sendPage(reply, 'API keys', 'keys', viewer, keysPage({ csrf: viewer.csrf, rows: await keyRows(account.id), error, baseUrl: config.publicBaseUrl }), 400);
     const made = await createKey({ log, now: clock }, account.plan, label, newApiKey(), account.id);
-    if (made.seq !== null) await waiter.waitFor(made.seq, 5_000);
+    if (made.seq !== null) await waiter.waitFor(made.seq);
     // Post/redirect/get: a reload of the page that shows the key must not post this form again.
     stashFlash(reply, { sessionToken: me(request).token, scope: `key:${made.keyId}`, value: made.key, secure: secureCookies(ctx, request) });
     return reply.redirect(`/console/keys?created=${made.keyId}`, 303);
@@ -94,7 +94,7 @@ export async function pageRoutes(app: FastifyInstance, ctx: ConsoleContext): Pro
     const key = await ownKey(request, (request.params as { keyId: string }).keyId);
     try {
       const outcome = await revokeKey({ log, now: clock }, key.id, 'revoked in the console');
-      if (outcome.seq !== null) await waiter.waitFor(outcome.seq, 5_000);
+      if (outcome.seq !== null) await waiter.waitFor(outcome.seq);
     } catch (err) {
       if (!(err instanceof KeyStateError)) throw err; // revoked already: the state asked for holds
     }

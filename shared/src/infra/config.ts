@@ -134,6 +134,8 @@ export interface Config {
   engineAutoAgreements: number;
   /** auto: one page in this many of a verified host is still rendered too (drift check). */
   engineAutoRecheckEvery: number;
+  /** auto: distinct hosts on which a set of CSR marker kinds verified identical before it vouches for a new host (0: each host learns alone). */
+  engineAutoFleetHosts: number;
   /** HTTP engine: decoded body bytes at most (a larger page is left to the browser, or fails with engine http). */
   httpEngineMaxBytes: number;
   /** Documents (PDF, DOCX, text): downloaded bytes at most; a larger one fails with DOCUMENT_TOO_LARGE. */
@@ -308,6 +310,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     engineAutoAgreements: int(env, 'ENGINE_AUTO_AGREEMENTS', 3, 1, 100),
     engineAutoRecheckEvery: int(env, 'ENGINE_AUTO_RECHECK_EVERY', 25, 2, 10_000),
+    engineAutoFleetHosts: int(env, 'ENGINE_AUTO_FLEET_HOSTS', 3, 0, 1_000),
     httpEngineMaxBytes: int(env, 'HTTP_ENGINE_MAX_BYTES', 10 * 1024 * 1024, 64 * 1024, 100 * 1024 * 1024),
     documentMaxBytes: int(env, 'DOCUMENT_MAX_BYTES', 32 * 1024 * 1024, 64 * 1024, 512 * 1024 * 1024),
     documentMaxPages: int(env, 'DOCUMENT_MAX_PAGES', 1000, 1, 10_000),

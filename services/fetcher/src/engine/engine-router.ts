@@ -11,8 +11,10 @@ import type { Engine, EngineDefaults, ResolvedScrapeOptions } from '../../../../
 import type { extractPage as ExtractPage } from '../../../../packages/extract/src/index.js';
 import type { CaptureContext, CaptureResult } from './browser/page-capturer.js';
 import { csrMarkers } from './csr-markers.js';
-import { decide, NEW_HOST, type AutoPolicy, type EngineDecision, type HostProfile, type ProbeOutcome } from './host-profile.js';
+import { decide, fleetMayVouch, markerKinds, NEW_HOST, type AutoPolicy, type EngineDecision, type HostProfile, type ProbeOutcome } from './host-profile.js';
 import { hostKeyOf, type HostProfiles } from './host-profile-store.js';
+import type { FleetPriors } from './fleet-prior-store.js';
+import type { FleetTrust } from './fleet-prior.js';
 import { NotHtmlError, type HttpEngine, type HttpFetchResult } from './http-engine.js';
 import { BodyTooLargeError } from '../../../../shared/src/net/safe-http.js';
 import { comparePages, type PageComparison } from './similarity.js';
@@ -53,6 +55,8 @@ export interface EngineRouterDeps {
   capture(url: string, options: ResolvedScrapeOptions, ctx: CaptureContext): Promise<CaptureResult>;
   http: Pick<HttpEngine, 'fetch'>;
   profiles: HostProfiles;
+  /** What every host's verifications taught about each set of marker kinds; absent: each host learns alone. */
+  fleet?: FleetPriors;
   policy: AutoPolicy;
   defaults: EngineDefaults;
   clock: () => Date;
@@ -142,7 +146,7 @@ export class EngineRouter {
     if (got?.notModified) return notModified(got);
     await count();
     if (got?.document) return asDocument(got);
-    const next = decide(profile, { type: 'probed', requested, probe }, this.deps.policy);
+    const next = decide(profile, { type: 'probed', requested, probe, fleet: await this.fleetTrust(profile, probe) }, this.deps.policy);
     if (next.action === 'http' && got) {
       return { ...fromHttp(got), engine: record('http', next) };
     }
@@ -161,7 +165,7 @@ export class EngineRouter {
     if (next.action !== 'verify' || !got) {
       return { ...rendered, engine: record('browser', next) };
     }
-    return this.verified(url, got, rendered, probe, options, ctx.apiKeyId, hostKey!, (verification) => record('browser', next, verification));
+    return this.verified(url, got, rendered, probe, options, ctx.apiKeyId, hostKey!, next, (verification) => record('browser', next, verification));
   }
 
   /**
@@ -183,11 +187,11 @@ export class EngineRouter {
         await untilSettledOrAborted(before, ctx.signal);
         const profile = this.keepProfile(page.hostKey, await this.deps.profiles.get(page.hostKey));
         page.setProfile(profile);
-        decision = decide(profile, { type: 'probed', requested: 'auto', probe: page.probe }, this.deps.policy);
+        decision = decide(profile, { type: 'probed', requested: 'auto', probe: page.probe, fleet: await this.fleetTrust(profile, page.probe) }, this.deps.policy);
         if (decision.action === 'http') return { ...fromHttp(got), engine: page.record('http', decision) };
       }
       const rendered = withGetTime(await this.verifyRender(url, options, ctx), ctx, got);
-      return await this.verified(url, got, rendered, page.probe, options, ctx.apiKeyId, page.hostKey, (verification) => page.record('browser', decision, verification));
+      return await this.verified(url, got, rendered, page.probe, options, ctx.apiKeyId, page.hostKey, decision, (verification) => page.record('browser', decision, verification));
     } finally {
       verdictKnown();
       if (this.hostVerdicts.get(page.hostKey) === chained) this.hostVerdicts.delete(page.hostKey);
@@ -209,16 +213,27 @@ export class EngineRouter {
     }
   }
 
-  /** Both results compared, the verdict recorded on the host's profile, the browser's result served. */
-  private async verified(url: string, got: HttpFetchResult, rendered: CaptureResult, probe: ProbeOutcome, options: ResolvedScrapeOptions, apiKeyId: string | undefined, hostKey: string, engine: (verification: PageComparison) => EngineRecord): Promise<RoutedPage> {
+  /** Both results compared, the verdict recorded on the host's profile and the fleet's prior, the browser's result served. */
+  private async verified(url: string, got: HttpFetchResult, rendered: CaptureResult, probe: ProbeOutcome, options: ResolvedScrapeOptions, apiKeyId: string | undefined, hostKey: string, decision: EngineDecision, engine: (verification: PageComparison) => EngineRecord): Promise<RoutedPage> {
     const verification = await this.compare(got, rendered, options, apiKeyId);
     const markers = probe.ok ? probe.csrMarkers : [];
-    await this.recordProfile(hostKey, { type: 'verified', agreed: verification.agreed, similarity: verification.markdown, url, at: this.deps.clock().toISOString(), markers });
+    const at = this.deps.clock().toISOString();
+    const fleetCheck = decision.action === 'verify' && decision.fleetCheck === true;
+    await Promise.all([
+      this.recordProfile(hostKey, { type: 'verified', agreed: verification.agreed, similarity: verification.markdown, url, at, markers, ...(fleetCheck ? { fleetCheck } : {}) }),
+      this.deps.fleet?.record(markerKinds(markers), { agreed: verification.agreed, host: hostKey, url, at }),
+    ]);
     if (!verification.agreed) {
       this.deps.logger.info({ hostKey, url, verification, markers }, markers.length > 0 ? 'HTTP and browser results differ: these markers go to the browser on this host' : 'HTTP and browser results differ: host goes to the browser');
     }
     // Agreed: the served HTML makes the same page, so a 304 for it may stand for this result next time.
     return { ...rendered, engine: engine(verification), ...(verification.agreed && got.validators ? { validators: got.validators } : {}) };
+  }
+
+  /** Whether the fleet vouches for the probed page, when its host may take the fleet's word for it. */
+  private async fleetTrust(profile: HostProfile, probe: ProbeOutcome): Promise<FleetTrust | undefined> {
+    if (!this.deps.fleet || !probe.ok || !fleetMayVouch(profile, markerKinds(probe.csrMarkers))) return undefined;
+    return this.deps.fleet.trust(markerKinds(probe.csrMarkers), this.deps.clock());
   }
 
   /** The host's profile after `event` (a compare-and-set write), kept as the latest known. */

@@ -4,6 +4,7 @@
 // evolved profile (host-profile-store.ts). The host and per-marker-kind learning:
 // docs/architecture.md "Fetch engines and host profiles".
 import type { Engine } from '../../../../shared/src/domain/scrape-options.js';
+import type { FleetTrust } from './fleet-prior.js';
 
 export type HostMode = 'learning' | 'static' | 'browser';
 
@@ -63,8 +64,11 @@ export type ProbeOutcome =
 export type EngineCommand =
   /** Before anything is fetched. `browserNeeds`: options only a browser can honour. */
   | { type: 'plan'; requested: Engine; browserNeeds: string[] }
-  /** After the probe (only asked when `plan` said probe; engine http is served its GET without asking). */
-  | { type: 'probed'; requested: Exclude<Engine, 'http'>; probe: ProbeOutcome };
+  /**
+   * After the probe (only asked when `plan` said probe; engine http is served its GET without asking).
+   * `fleet`: whether the fleet vouches for the page's set of marker kinds (asked when `fleetMayVouch`).
+   */
+  | { type: 'probed'; requested: Exclude<Engine, 'http'>; probe: ProbeOutcome; fleet?: FleetTrust };
 
 export type EngineDecision =
   /** Render in the browser only. */
@@ -73,14 +77,38 @@ export type EngineDecision =
   | { action: 'probe'; reason: string }
   /** Serve the HTTP result. */
   | { action: 'http'; reason: string }
-  /** Render too, compare both, serve the browser's result, record the verdict. */
-  | { action: 'verify'; reason: string };
+  /** Render too, compare both, serve the browser's result, record the verdict (`fleetCheck`: the check of a host served on the fleet's word). */
+  | { action: 'verify'; reason: string; fleetCheck?: true };
 
 export type HostEvent =
   /** A page of the host is about to be decided (auto only). */
   | { type: 'seen' }
   /** `markers`: the CSR markers the verified page's HTTP HTML showed (none: a plain page). */
-  | { type: 'verified'; agreed: boolean; similarity: number; url: string; at: string; markers?: string[] };
+  /** `fleetCheck`: the page was the check of a host served on the fleet's word (agreeing, it makes the host static). */
+  | { type: 'verified'; agreed: boolean; similarity: number; url: string; at: string; markers?: string[]; fleetCheck?: boolean };
+
+/**
+ * Pages of a host served on the fleet's word before its first check: late enough that a
+ * small site (5-20 pages) is not rendered to be learnt, early enough that a host the prior
+ * is wrong about is caught within a few pages; after an agreeing check the host is static,
+ * with the drift checks of one that learnt itself (driftCheckEvery).
+ */
+export const FLEET_FIRST_CHECK_PAGES = 10;
+
+/** A page's marker kinds, without repeats. */
+export function markerKinds(markers: readonly string[]): string[] {
+  return [...new Set(markers.map(markerKind))];
+}
+
+/**
+ * Whether the fleet's prior may stand for this host's own learning of a page with these
+ * kinds: only on a host that never disagreed (its own evidence outranks the fleet's) and
+ * that has something left to learn for it (the host itself, or a kind it has not verified).
+ */
+export function fleetMayVouch(profile: HostProfile, kinds: readonly string[]): boolean {
+  if (profile.disagreements > 0) return false;
+  return profile.mode === 'learning' || kinds.some((k) => (profile.markers?.[k] ?? NEW_MARKER).mode === 'learning');
+}
 
 /** `profile` is the host's profile with this page already `seen`. */
 export function decide(profile: HostProfile, command: EngineCommand, policy: AutoPolicy = AUTO_POLICY_DEFAULTS): EngineDecision {
@@ -95,7 +123,8 @@ export function decide(profile: HostProfile, command: EngineCommand, policy: Aut
   }
   const { probe } = command;
   if (!probe.ok) return { action: 'browser', reason: `HTTP fetch ${probe.why}: ${probe.detail}` };
-  const kinds = [...new Set(probe.csrMarkers.map(markerKind))];
+  const kinds = markerKinds(probe.csrMarkers);
+  const vouched = command.fleet?.vouches && fleetMayVouch(profile, kinds) ? command.fleet : undefined;
   let trusted = '';
   if (kinds.length > 0) {
     const known = (kind: string): MarkerProfile => profile.markers?.[kind] ?? NEW_MARKER;
@@ -106,10 +135,16 @@ export function decide(profile: HostProfile, command: EngineCommand, policy: Aut
         : { action: 'browser', reason: `client-side rendering markers that changed pages of this host: ${rendering.join(', ')}` };
     }
     const unverified = kinds.filter((k) => known(k).mode === 'learning');
-    if (unverified.length > 0) {
+    if (unverified.length > 0 && !vouched) {
       return { action: 'verify', reason: `client-side rendering markers unverified on this host: ${unverified.map((k) => `${k} (${known(k).agreeing}/${policy.agreements} agreeing)`).join(', ')}` };
     }
-    trusted = `; markers verified harmless on this host: ${kinds.join(', ')}`;
+    trusted = unverified.length > 0 ? `; markers the fleet vouches for: ${kinds.join(', ')}` : `; markers verified harmless on this host: ${kinds.join(', ')}`;
+  }
+  if (vouched && profile.mode === 'learning') {
+    // A host new to this kind of page, served from its GET on the fleet's word, with a check of its own after FLEET_FIRST_CHECK_PAGES.
+    return recheckDue(profile, FLEET_FIRST_CHECK_PAGES)
+      ? { action: 'verify', reason: `first check of a host the fleet vouches for (1 page in ${FLEET_FIRST_CHECK_PAGES}): ${vouched.detail}`, fleetCheck: true }
+      : { action: 'http', reason: `fleet prior: ${vouched.detail}` };
   }
   const decision = byHostMode(profile, policy);
   return trusted ? { ...decision, reason: decision.reason + trusted } : decision;
@@ -133,22 +168,25 @@ function byHostMode(profile: HostProfile, policy: AutoPolicy): EngineDecision {
 export function evolve(profile: HostProfile, event: HostEvent, policy: AutoPolicy = AUTO_POLICY_DEFAULTS): HostProfile {
   if (event.type === 'seen') return { ...profile, sinceCheck: profile.sinceCheck + 1 };
   const last = { agreed: event.agreed, similarity: event.similarity, url: event.url, at: event.at };
-  const kinds = [...new Set((event.markers ?? []).map(markerKind))];
+  const kinds = markerKinds(event.markers ?? []);
   if (kinds.length > 0) {
     // The markers explain a disagreement: they learn, the host's own count is left as it is.
     const markers = evolveMarkers(profile.markers ?? {}, kinds, event.agreed, policy);
     if (!event.agreed) return { ...profile, sinceCheck: 0, verifications: profile.verifications + 1, disagreements: profile.disagreements + 1, last, markers };
-    return { ...agreedBy(profile, policy), last, markers };
+    return { ...agreedBy(profile, policy, event.fleetCheck), last, markers };
   }
   if (!event.agreed) {
     return { ...profile, mode: 'browser', agreeing: 0, sinceCheck: 0, verifications: profile.verifications + 1, disagreements: profile.disagreements + 1, last };
   }
-  return { ...agreedBy(profile, policy), last };
+  return { ...agreedBy(profile, policy, event.fleetCheck), last };
 }
 
-/** A host after one more agreeing verification. */
-function agreedBy(profile: HostProfile, policy: AutoPolicy): HostProfile {
-  const agreeing = profile.agreeing + 1;
+/**
+ * A host after one more agreeing verification. The check of a host served on the fleet's
+ * word counts as its K agreeing pages: the fleet's K hosts and its own page stand for them.
+ */
+function agreedBy(profile: HostProfile, policy: AutoPolicy, fleetCheck = false): HostProfile {
+  const agreeing = fleetCheck ? Math.max(profile.agreeing + 1, policy.agreements) : profile.agreeing + 1;
   // A JavaScript host whose recheck agrees is learnt again (every page verified until K agree).
   const mode = agreeing >= policy.agreements ? 'static' : profile.mode === 'browser' ? 'learning' : profile.mode;
   return { ...profile, mode, agreeing, sinceCheck: 0, verifications: profile.verifications + 1 };

@@ -9,6 +9,8 @@ import type { ServiceContext } from '../../../../shared/src/infra/service.js';
 import type { PageCapturer } from './browser/page-capturer.js';
 import { EngineRouter } from './engine-router.js';
 import { KvHostProfiles } from './host-profile-store.js';
+import { KvFleetPriors } from './fleet-prior-store.js';
+import { FLEET_POLICY_DEFAULTS } from './fleet-prior.js';
 import { HttpEngine } from './http-engine.js';
 import { requestVerifyExtract } from '../../../../shared/src/infra/nats/verify-extract.js';
 
@@ -42,6 +44,7 @@ export function createEngineRouter(ctx: ServiceContext, capturer: PageCapturer, 
       chromeVersion: () => capturer.browserVersion() ?? fallbackVersion,
     }),
     profiles: new KvHostProfiles(ctx.js, policy, ctx.logger),
+    ...(config.engineAutoFleetHosts > 0 ? { fleet: new KvFleetPriors(ctx.js, { ...FLEET_POLICY_DEFAULTS, hosts: config.engineAutoFleetHosts }, ctx.logger) } : {}),
     policy,
     defaults: config.engineDefaults,
     clock,

@@ -207,15 +207,22 @@ export async function engineCrawl(ctx: BenchContext, baseline?: BaselineRun): Pr
 /** Delays of the mixed site's timer-built pages. */
 const MIXED_TIMERS_MS = [50, 300, 1000, 2000];
 
-/** Every third page builds its article in the browser; every page carries its own token. */
-async function mixedSite(pages: number): Promise<TestSite> {
+/** Whether the mixed site's page i builds its article in the browser (every third). */
+const clientRendered = (i: number): boolean => i % 3 === 2;
+
+/**
+ * Every third page builds its article in the browser; every page carries its own token.
+ * `clientRenderedOnly`: the same client-rendered pages without the others (their CPU per page alone).
+ */
+async function mixedSite(pages: number, clientRenderedOnly = false): Promise<TestSite> {
   const site = await startSite();
-  const paths = Array.from({ length: pages }, (_, i) => `/m/${i}`);
+  const paths = Array.from({ length: pages }, (_, i) => `/m/${i}`).filter((_, i) => !clientRenderedOnly || clientRendered(i));
   site.route('/', `<!doctype html><html><head><title>Mixed</title></head><body><main><h1>Mixed site</h1><ul>${paths.map((p) => `<li><a href="${p}">${p}</a></li>`).join('')}</ul></main></body></html>`);
-  paths.forEach((p, i) => {
+  Array.from({ length: pages }, (_, i) => `/m/${i}`).forEach((p, i) => {
+    if (clientRenderedOnly && !clientRendered(i)) return;
     const article = articleHtml({ seed: 90_000 + i, targetBytes: 30_000, navLinks: [{ href: '/', text: 'Home' }], bodyLinks: [], footerLinks: [], relatedLinks: [] })
       .replace(/<p>/, `<p>Token of mixed page ${i}. `);
-    if (i % 3 !== 2) {
+    if (!clientRendered(i)) {
       site.route(p, article);
       return;
     }
@@ -242,18 +249,25 @@ async function mixedSite(pages: number): Promise<TestSite> {
 export async function engineMixed(ctx: BenchContext): Promise<ScenarioResult> {
   const B = '9. Engines: mixed site (1/3 JS-built)';
   const pages = ctx.sizes.mixedPages;
-  const runs: CrawlRun[] = [];
-  for (const engine of ['browser', 'auto'] as const) {
-    const site = await mixedSite(pages);
-    try {
-      ctx.log(`  mixed site of ${pages} pages with engine ${engine}`);
-      runs.push(await crawlWith(ctx, site, engine, { maxDepth: 2, limit: pages + 1 }));
-    } finally {
-      await site.close();
+  const crawlBoth = async (clientRenderedOnly: boolean): Promise<[CrawlRun, CrawlRun]> => {
+    const runs: CrawlRun[] = [];
+    for (const engine of ['browser', 'auto'] as const) {
+      const site = await mixedSite(pages, clientRenderedOnly);
+      try {
+        ctx.log(`  mixed site of ${pages} pages${clientRenderedOnly ? ', its client-rendered pages only,' : ''} with engine ${engine}`);
+        runs.push(await crawlWith(ctx, site, engine, { maxDepth: 2, limit: pages + 1 }));
+      } finally {
+        await site.close();
+      }
     }
-  }
-  const [browser, auto] = runs as [CrawlRun, CrawlRun];
+    return runs as [CrawlRun, CrawlRun];
+  };
+  const [browser, auto] = await crawlBoth(false);
+  // The tree's CPU cannot be told apart page by page: the client-rendered pages are crawled
+  // again as a site of their own (a new host to auto), both engines, in this same run.
+  const [jsBrowser, jsAuto] = await crawlBoth(true);
   const missingContent = (r: CrawlRun): number => Array.from({ length: pages }, (_, i) => i)
+    .filter((i) => r === jsAuto || r === jsBrowser ? clientRendered(i) : true)
     .filter((i) => !(r.markdown.get(`/m/${i}`) ?? '').includes(`Token of mixed page ${i}.`)).length;
   const missingAuto = missingContent(auto);
   const missingBrowser = missingContent(browser);
@@ -263,8 +277,11 @@ export async function engineMixed(ctx: BenchContext): Promise<ScenarioResult> {
       identicalRow(B, browser, auto),
       row(B, 'pages with missing content, auto', missingAuto, { note: `of ${pages} (${Math.floor((pages + 1) / 3)} JS-built: inline, fetched, timers of ${MIXED_TIMERS_MS.join('/')} ms); browser run: ${missingBrowser}` }),
       requestedTwiceRow(B, auto, browser),
+      row(B, 'client-rendered pages alone: CPU per page, auto', cpuPerPage(jsAuto), { unit: 'ms', baseline: cpuPerPage(jsBrowser),
+        note: `baseline = engine browser; the ${jsAuto.pages} pages (index included) crawled as a site of their own (${servedNote(jsAuto)}); goal <= 1.1x; auto: ${cpuShares(jsAuto.usage.cpuByName)}; browser: ${cpuShares(jsBrowser.usage.cpuByName)}` }),
+      row(B, 'client-rendered pages alone: pages per second, auto', pps(jsAuto), { baseline: pps(jsBrowser), note: `missing content: auto ${missingContent(jsAuto)}, browser ${missingContent(jsBrowser)}` }),
     ],
-    details: { browser: summary(browser), auto: summary(auto), missingAuto, missingBrowser },
+    details: { browser: summary(browser), auto: summary(auto), missingAuto, missingBrowser, clientRenderedOnly: { browser: summary(jsBrowser), auto: summary(jsAuto) } },
   };
 }
 

@@ -14,7 +14,7 @@ import { csrMarkers } from './csr-markers.js';
 import { decide, fleetMayVouch, markerKinds, NEW_HOST, type AutoPolicy, type EngineDecision, type HostProfile, type ProbeOutcome } from './host-profile.js';
 import { hostKeyOf, type HostProfiles } from './host-profile-store.js';
 import type { FleetPriors } from './fleet-prior-store.js';
-import type { FleetTrust } from './fleet-prior.js';
+import { kindSet, type FleetTrust } from './fleet-prior.js';
 import { NotHtmlError, type HttpEngine, type HttpFetchResult } from './http-engine.js';
 import { BodyTooLargeError } from '../../../../shared/src/net/safe-http.js';
 import { comparePages, type PageComparison } from './similarity.js';
@@ -32,8 +32,8 @@ export interface EngineRecord {
   reason: string;
   /** auto only: the host's profile key and mode when the page was decided. */
   host?: { key: string; mode: HostProfile['mode'] };
-  /** When the page was fetched both ways: how alike the two results were. */
-  verification?: PageComparison;
+  /** When the page was fetched both ways: how alike the two results were, and the page's marker kinds (the fleet prior's set). */
+  verification?: PageComparison & { kinds?: string[] };
 }
 
 export interface RoutedPage extends CaptureResult {
@@ -116,7 +116,7 @@ export class EngineRouter {
       counted = true;
       profile = await this.recordProfile(hostKey!, { type: 'seen' });
     };
-    const record = (used: EngineRecord['used'], decision: EngineDecision, verification?: PageComparison): EngineRecord => {
+    const record = (used: EngineRecord['used'], decision: EngineDecision, verification?: EngineRecord['verification']): EngineRecord => {
       countEngineDecision(used, decision.action);
       return { used, requested, reason: decision.reason, ...(hostKey ? { host: { key: hostKey, mode: profile.mode } } : {}), ...(verification ? { verification } : {}) };
     };
@@ -214,20 +214,21 @@ export class EngineRouter {
   }
 
   /** Both results compared, the verdict recorded on the host's profile and the fleet's prior, the browser's result served. */
-  private async verified(url: string, got: HttpFetchResult, rendered: CaptureResult, probe: ProbeOutcome, options: ResolvedScrapeOptions, apiKeyId: string | undefined, hostKey: string, decision: EngineDecision, engine: (verification: PageComparison) => EngineRecord): Promise<RoutedPage> {
+  private async verified(url: string, got: HttpFetchResult, rendered: CaptureResult, probe: ProbeOutcome, options: ResolvedScrapeOptions, apiKeyId: string | undefined, hostKey: string, decision: EngineDecision, engine: (verification: EngineRecord['verification']) => EngineRecord): Promise<RoutedPage> {
     const verification = await this.compare(got, rendered, options, apiKeyId);
     const markers = probe.ok ? probe.csrMarkers : [];
+    const kinds = markerKinds(markers);
     const at = this.deps.clock().toISOString();
     const fleetCheck = decision.action === 'verify' && decision.fleetCheck === true;
     await Promise.all([
       this.recordProfile(hostKey, { type: 'verified', agreed: verification.agreed, similarity: verification.markdown, url, at, markers, ...(fleetCheck ? { fleetCheck } : {}) }),
-      this.deps.fleet?.record(markerKinds(markers), { agreed: verification.agreed, host: hostKey, url, at }),
+      this.deps.fleet?.record(kinds, { agreed: verification.agreed, host: hostKey, url, at }),
     ]);
     if (!verification.agreed) {
       this.deps.logger.info({ hostKey, url, verification, markers }, markers.length > 0 ? 'HTTP and browser results differ: these markers go to the browser on this host' : 'HTTP and browser results differ: host goes to the browser');
     }
     // Agreed: the served HTML makes the same page, so a 304 for it may stand for this result next time.
-    return { ...rendered, engine: engine(verification), ...(verification.agreed && got.validators ? { validators: got.validators } : {}) };
+    return { ...rendered, engine: engine({ ...verification, kinds: kindSet(kinds) }), ...(verification.agreed && got.validators ? { validators: got.validators } : {}) };
   }
 
   /** Whether the fleet vouches for the probed page, when its host may take the fleet's word for it. */
@@ -354,7 +355,7 @@ interface VerifyingPage {
   hostKey: string;
   probe: ProbeOutcome;
   decision: EngineDecision;
-  record: (used: EngineRecord['used'], decision: EngineDecision, verification?: PageComparison) => EngineRecord;
+  record: (used: EngineRecord['used'], decision: EngineDecision, verification?: EngineRecord['verification']) => EngineRecord;
   setProfile: (profile: HostProfile) => void;
 }
 

@@ -86,6 +86,8 @@ export const PageFetched = Type.Object({
       links: Type.Number({ minimum: 0, maximum: 1 }),
       identical: Type.Boolean(),
       agreed: Type.Boolean(),
+      /** The page's CSR marker kinds (none: a page without markers): the set whose fleet prior this verdict changed. */
+      kinds: Type.Optional(Type.Array(Type.String(), { maxItems: 64 })),
     })),
   })),
   /**

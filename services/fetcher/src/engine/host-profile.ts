@@ -83,8 +83,10 @@ export type EngineDecision =
 export type HostEvent =
   /** A page of the host is about to be decided (auto only). */
   | { type: 'seen' }
-  /** `markers`: the CSR markers the verified page's HTTP HTML showed (none: a plain page). */
-  /** `fleetCheck`: the page was the check of a host served on the fleet's word (agreeing, it makes the host static). */
+  /**
+   * `markers`: the CSR markers the verified page's HTTP HTML showed (none: a plain page).
+   * `fleetCheck`: the page was the check of a host served on the fleet's word (agreeing, it makes the host static).
+   */
   | { type: 'verified'; agreed: boolean; similarity: number; url: string; at: string; markers?: string[]; fleetCheck?: boolean };
 
 /**

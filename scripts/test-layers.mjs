@@ -1,7 +1,7 @@
-// The suite's layers, by folder, and a test reporter that times them: unit tests need
+// The suite's layers, by folder, and a test reporter that counts them: unit tests need
 // nothing running; integration tests start a real nats-server (and Chromium for the
 // fetcher's); end-to-end tests boot the whole system (npm start's supervisor), and so do
-// the security and client tests. Used by scripts/run-tests.mjs.
+// the security and client tests. Used by scripts/run-tests.mjs, which runs each layer apart.
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -19,29 +19,17 @@ export function layerOf(file) {
 }
 
 /**
- * A node:test reporter: sums each file's top-level tests and suites (their hooks included)
- * per layer, counts passes and failures, and writes them as JSON to TEST_LAYERS_OUT.
+ * A node:test reporter for one run of scripts/run-tests.mjs (one layer): counts the passes
+ * and failures of leaf tests, as node's own summary does (a suite is not a test), and
+ * writes them as JSON to TEST_LAYERS_OUT.
  */
-export default async function* layerTimes(source) {
-  const layers = {};
-  let current = 'other';
+export default async function* layerCounts(source) {
+  const counts = { pass: 0, fail: 0 };
   for await (const event of source) {
     if (event.type !== 'test:pass' && event.type !== 'test:fail') continue;
-    const { file, nesting, details } = event.data;
-    if (!file) continue;
-    // Tests declared in a shared module (test/support/store-contract.ts) belong to the file
-    // that runs them: files run one at a time, so that is the layer seen last.
-    const layer = layerOf(file);
-    if (layer !== 'other') current = layer;
-    const entry = (layers[current] ??= { ms: 0, pass: 0, fail: 0, files: new Set() });
-    if (layer !== 'other') entry.files.add(file);
-    if (nesting === 0) entry.ms += details.duration_ms ?? 0;
-    // Leaves only, as node's own summary counts them (a suite is not a test).
-    if (details.type === 'suite') continue;
-    if (event.type === 'test:pass') entry.pass += 1;
-    else entry.fail += 1;
+    if (!event.data.file || event.data.details.type === 'suite') continue;
+    counts[event.type === 'test:pass' ? 'pass' : 'fail'] += 1;
   }
-  const out = Object.fromEntries(Object.entries(layers).map(([k, v]) => [k, { ms: Math.round(v.ms), pass: v.pass, fail: v.fail, files: v.files.size }]));
-  if (process.env.TEST_LAYERS_OUT) fs.writeFileSync(process.env.TEST_LAYERS_OUT, JSON.stringify(out));
+  if (process.env.TEST_LAYERS_OUT) fs.writeFileSync(process.env.TEST_LAYERS_OUT, JSON.stringify(counts));
   yield '';
 }

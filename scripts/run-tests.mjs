@@ -11,7 +11,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { LAYERS, layerOf } from './test-layers.mjs';
+import { LAYERS, LONG_FIRST, layerOf } from './test-layers.mjs';
 
 /** Test files run at once in each layer (see above); a layer not named here runs one at a time. */
 const CONCURRENCY = { unit: 2, integration: 2, e2e: 1 };
@@ -27,7 +27,8 @@ function collect(dir) {
 
 const args = process.argv.slice(2);
 const roots = args.length ? args.flatMap((a) => LAYERS[a] ?? [a]) : ['dist/test'];
-const files = roots.flatMap((r) => (r.endsWith('.js') ? [r] : collect(r))).sort();
+const longFirst = (f) => (LONG_FIRST.includes(path.relative('.', f).split(path.sep).join('/')) ? 0 : 1);
+const files = roots.flatMap((r) => (r.endsWith('.js') ? [r] : collect(r))).sort((a, b) => longFirst(a) - longFirst(b) || a.localeCompare(b));
 if (files.length === 0) {
   console.error('no test files found under', roots.join(', '));
   process.exit(1);

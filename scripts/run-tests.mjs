@@ -2,16 +2,17 @@
 // its own concurrency (TEST_CONCURRENCY overrides them all): unit files are pure CPU in one
 // process each, so two run at once on a 2-core machine; integration files start their own
 // nats-server (and Chromium for the fetcher's) on free ports and mostly wait on it, so two
-// run at once too; end-to-end files boot a whole system (nats-server, six services,
-// Chromium), and two of those at once only measure contention, so one at a time. Arguments
-// pick what runs: a layer (`unit`, `integration`, `e2e`: see scripts/test-layers.mjs),
-// folders or single files (`npm test -- dist/test/e2e/map.test.js`). At the end it prints
-// each layer's wall time and counts, then the totals as the last line.
+// run at once too, but for the few that check short time windows (ALONE in
+// scripts/test-layers.mjs), run alone after them; end-to-end files boot a whole system
+// (nats-server, six services, Chromium), and two of those at once only measure contention,
+// so one at a time. Arguments pick what runs: a layer (`unit`, `integration`, `e2e`: see
+// scripts/test-layers.mjs), folders or single files (`npm test -- dist/test/e2e/map.test.js`).
+// At the end it prints each layer's wall time and counts, then the totals as the last line.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { LAYERS, LONG_FIRST, layerOf } from './test-layers.mjs';
+import { ALONE, LAYERS, LONG_FIRST, layerOf } from './test-layers.mjs';
 
 /** Test files run at once in each layer (see above); a layer not named here runs one at a time. */
 const CONCURRENCY = { unit: 2, integration: 2, e2e: 1 };
@@ -27,7 +28,9 @@ function collect(dir) {
 
 const args = process.argv.slice(2);
 const roots = args.length ? args.flatMap((a) => LAYERS[a] ?? [a]) : ['dist/test'];
-const longFirst = (f) => (LONG_FIRST.includes(path.relative('.', f).split(path.sep).join('/')) ? 0 : 1);
+const relative = (f) => path.relative('.', f).split(path.sep).join('/');
+const runsAlone = (f) => ALONE.some((prefix) => relative(f).startsWith(prefix));
+const longFirst = (f) => (LONG_FIRST.includes(relative(f)) ? 0 : 1);
 const files = roots.flatMap((r) => (r.endsWith('.js') ? [r] : collect(r))).sort((a, b) => longFirst(a) - longFirst(b) || a.localeCompare(b));
 if (files.length === 0) {
   console.error('no test files found under', roots.join(', '));
@@ -47,23 +50,40 @@ const compileCache = process.env.NODE_COMPILE_CACHE ?? path.join(os.tmpdir(), 't
 const started = Date.now();
 const layers = {};
 let status = 0;
-// The quick layers first: a unit failure shows in seconds, not after the system boots.
-for (const layer of [...Object.keys(LAYERS), 'other'].filter((l) => byLayer.has(l))) {
-  const layersOut = path.join(outDir, `${layer}.json`);
-  const layerStarted = Date.now();
+/** One `node --test` run of `runFiles`, `concurrency` at once; its passes, failures and exit status. */
+function runFiles(runFiles, concurrency, name) {
+  const out = path.join(outDir, `${name}.json`);
   const result = spawnSync(process.execPath, [
     '--test',
-    `--test-concurrency=${process.env.TEST_CONCURRENCY ?? CONCURRENCY[layer] ?? 1}`,
+    `--test-concurrency=${concurrency}`,
     '--test-reporter=spec', '--test-reporter-destination=stdout',
     `--test-reporter=${path.resolve('scripts/test-layers.mjs')}`, '--test-reporter-destination=stderr',
     '--enable-source-maps',
-    ...byLayer.get(layer),
-  ], { stdio: 'inherit', env: { ...process.env, NODE_COMPILE_CACHE: compileCache, TEST_LAYERS_OUT: layersOut } });
-  if (result.status !== 0) status = result.status ?? 1;
+    ...runFiles,
+  ], { stdio: 'inherit', env: { ...process.env, NODE_COMPILE_CACHE: compileCache, TEST_LAYERS_OUT: out } });
   let counts = { pass: 0, fail: 1 }; // unless the run got to its end
-  try { counts = JSON.parse(fs.readFileSync(layersOut, 'utf8')); } catch { /* it did not */ }
+  try { counts = JSON.parse(fs.readFileSync(out, 'utf8')); } catch { /* it did not */ }
+  return { ...counts, status: result.status ?? 1 };
+}
+
+// The quick layers first: a unit failure shows in seconds, not after the system boots.
+for (const layer of [...Object.keys(LAYERS), 'other'].filter((l) => byLayer.has(l))) {
+  const layerStarted = Date.now();
+  const layerFiles = byLayer.get(layer);
+  const alone = layerFiles.filter(runsAlone);
+  const runs = [
+    { files: layerFiles.filter((f) => !runsAlone(f)), concurrency: process.env.TEST_CONCURRENCY ?? CONCURRENCY[layer] ?? 1 },
+    { files: alone, concurrency: process.env.TEST_CONCURRENCY ?? 1 },
+  ].filter((r) => r.files.length);
+  const counts = { pass: 0, fail: 0 };
+  for (const [i, run] of runs.entries()) {
+    const r = runFiles(run.files, run.concurrency, `${layer}-${i}`);
+    counts.pass += r.pass;
+    counts.fail += r.fail;
+    if (r.status !== 0) status = r.status;
+  }
   // Wall time: with files running at once, the sum of their times would count a second twice.
-  layers[layer] = { ...counts, files: byLayer.get(layer).length, ms: Date.now() - layerStarted };
+  layers[layer] = { ...counts, files: layerFiles.length, ms: Date.now() - layerStarted };
 }
 
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;

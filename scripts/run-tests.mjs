@@ -50,8 +50,8 @@ const compileCache = process.env.NODE_COMPILE_CACHE ?? path.join(os.tmpdir(), 't
 const started = Date.now();
 const layers = {};
 let status = 0;
-/** One `node --test` run of `runFiles`, `concurrency` at once; its passes, failures and exit status. */
-function runFiles(runFiles, concurrency, name) {
+/** One `node --test` run of `testFiles`, `concurrency` at once; its passes, failures and exit status. */
+function runFiles(testFiles, concurrency, name) {
   const out = path.join(outDir, `${name}.json`);
   const result = spawnSync(process.execPath, [
     '--test',
@@ -59,7 +59,7 @@ function runFiles(runFiles, concurrency, name) {
     '--test-reporter=spec', '--test-reporter-destination=stdout',
     `--test-reporter=${path.resolve('scripts/test-layers.mjs')}`, '--test-reporter-destination=stderr',
     '--enable-source-maps',
-    ...runFiles,
+    ...testFiles,
   ], { stdio: 'inherit', env: { ...process.env, NODE_COMPILE_CACHE: compileCache, TEST_LAYERS_OUT: out } });
   let counts = { pass: 0, fail: 1 }; // unless the run got to its end
   try { counts = JSON.parse(fs.readFileSync(out, 'utf8')); } catch { /* it did not */ }
@@ -70,10 +70,9 @@ function runFiles(runFiles, concurrency, name) {
 for (const layer of [...Object.keys(LAYERS), 'other'].filter((l) => byLayer.has(l))) {
   const layerStarted = Date.now();
   const layerFiles = byLayer.get(layer);
-  const alone = layerFiles.filter(runsAlone);
   const runs = [
     { files: layerFiles.filter((f) => !runsAlone(f)), concurrency: process.env.TEST_CONCURRENCY ?? CONCURRENCY[layer] ?? 1 },
-    { files: alone, concurrency: process.env.TEST_CONCURRENCY ?? 1 },
+    { files: layerFiles.filter(runsAlone), concurrency: process.env.TEST_CONCURRENCY ?? 1 },
   ].filter((r) => r.files.length);
   const counts = { pass: 0, fail: 0 };
   for (const [i, run] of runs.entries()) {

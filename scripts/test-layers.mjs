@@ -20,12 +20,13 @@ export const LONG_FIRST = ['dist/test/unit/transformer/dev-sets.test.js'];
 
 /**
  * Files (or folders, by prefix) that run one at a time, after the others, even in a layer
- * that runs two at a time: the browser pool's tests check windows of a few hundred
- * milliseconds (a spare context made when a capture starts soon after the last answer)
- * that another file's Chromium beside them stretches (it failed so, two at a time at load
- * average 24; the fetcher's other files passed).
+ * that runs two at a time: they check that a thread or a browser context is there within a
+ * bound while their own stalls or renders take both cores (the transform pool's fairness and
+ * budgets, the browser pool's 300 ms windows), and another file beside them (the dev sets'
+ * two threads, another Chromium) stretches that. Both failed so two at a time at load
+ * average 24; the layers' other files passed.
  */
-export const ALONE = ['dist/test/integration/fetcher/browser-pool.test.js'];
+export const ALONE = ['dist/test/unit/transformer/pool-bounds.test.js', 'dist/test/integration/fetcher/browser-pool.test.js'];
 
 /** The layer of a test file, compiled or (as source maps report it) its TypeScript source. */
 export function layerOf(file) {

@@ -5,7 +5,7 @@
 //     validation (400 naming the field);
 //   - a schema the validation lets through but that still backtracks for ~40 s on a page of
 //     300 nested divs (baseSelector `div` x `section div div span`): two scrapes and a crawl
-//     of three such pages by one key at once; another key's scrape still completes while
+//     of two such pages by one key at once; another key's scrape still completes while
 //     that key's stalls are in progress (it does not wait for them), the stalled scrapes and
 //     crawl pages fail with TRANSFORM_TIMEOUT at their budget, once (not redelivered), and
 //     cancelling a second such crawl frees its transform threads at once (the same key's
@@ -17,14 +17,18 @@ import { scrapeFinished } from '../support/scrape-job.js';
 import { startSite, type TestSite } from '../support/site.js';
 import { OTHER_API_KEY, startSystem, type TrawlSystem } from '../support/system.js';
 
-const TRANSFORM_TIMEOUT_MS = 4000;
+/**
+ * Every transform's budget, an ordinary page's too: its thread may be started for it, which
+ * took over 4 s at load average 24 (a 4 s budget failed the other key's plain page).
+ */
+const TRANSFORM_TIMEOUT_MS = 8000;
 /**
  * A bound on a whole ordinary scrape that only a wait for the stalls could break: before
  * issue 20 it waited for a stall's 60 s handler timeout.
  */
 const OTHER_KEY_SCRAPE_MS = 30_000;
 /** The crawl's stalling pages: each holds its key's thread for a budget, one after the other. */
-const DEEP_PAGES = 3;
+const DEEP_PAGES = 2;
 
 const deep = (n: number) => `<!doctype html><html><head><title>Deep ${n}</title></head><body><h1>Deep ${n}</h1>`
   + `${'<div>'.repeat(300)}<span>bottom ${n}</span>${'</div>'.repeat(300)}</body></html>`;
@@ -160,8 +164,8 @@ describe('transform bounds (issue 20)', () => {
     const { job: after, ms: afterMs } = await timedScrape({ url: site.url('/plain-after-cancel'), formats: ['markdown'] });
     assert.equal(after.status, 'COMPLETED', JSON.stringify(after.error));
     console.log(`the same key's scrape right after cancelling its crawl: ${Math.round(afterMs)} ms`, JSON.stringify(after.timings));
-    // A page of the cancelled crawl ahead of it (one was transforming, one waiting) would
-    // have held it for a whole budget at least.
+    // A page of the cancelled crawl ahead of it (one was transforming, the other waiting)
+    // would have held it for a whole budget at least.
     assert.ok(after.timings.transformMs < TRANSFORM_TIMEOUT_MS, `the transform after the cancel took ${after.timings.transformMs} ms, a stalled page's budget`);
     assert.ok(afterMs < OTHER_KEY_SCRAPE_MS, `the scrape after the cancel took ${Math.round(afterMs)} ms`);
   });

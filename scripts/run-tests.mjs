@@ -5,8 +5,9 @@
 // run at once too; in both, the few files that check a bound while their own work takes
 // both cores (ALONE in scripts/test-layers.mjs) run alone after the others; end-to-end
 // files boot a whole system (nats-server, six services, Chromium), and two of those at once
-// only measure contention, so one at a time. Arguments pick what runs: a layer (`unit`, `integration`, `e2e`: see
-// scripts/test-layers.mjs), folders or single files (`npm test -- dist/test/e2e/map.test.js`).
+// only measure contention, so one at a time. Arguments pick what runs: a layer (`unit`,
+// `integration`, `e2e`: see scripts/test-layers.mjs), folders or single files
+// (`npm test -- dist/test/e2e/map.test.js`).
 // At the end it prints each layer's wall time and counts, then the totals as the last line.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';

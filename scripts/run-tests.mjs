@@ -31,8 +31,15 @@ const args = process.argv.slice(2);
 const roots = args.length ? args.flatMap((a) => LAYERS[a] ?? [a]) : ['dist/test'];
 const relative = (f) => path.relative('.', f).split(path.sep).join('/');
 const runsAlone = (f) => ALONE.some((prefix) => relative(f).startsWith(prefix));
-const longFirst = (f) => (LONG_FIRST.includes(relative(f)) ? 0 : 1);
-const files = roots.flatMap((r) => (r.endsWith('.js') ? [r] : collect(r))).sort((a, b) => longFirst(a) - longFirst(b) || a.localeCompare(b));
+// The longest files start first, so that two at a time the short ones fill the other slot
+// beside them instead of one long file running alone at the end: by the times of the last
+// run on this machine (kept beside the compile cache), else LONG_FIRST; unknown files first.
+const timesFile = path.join(os.tmpdir(), 'trawl-test-times.json');
+let lastMs = {};
+try { lastMs = JSON.parse(fs.readFileSync(timesFile, 'utf8')); } catch { /* no run yet */ }
+const expectedMs = (f) => lastMs[relative(f)] ?? (LONG_FIRST.includes(relative(f)) ? Infinity : undefined);
+const byExpected = (a, b) => (expectedMs(b) ?? Infinity) - (expectedMs(a) ?? Infinity);
+const files = roots.flatMap((r) => (r.endsWith('.js') ? [r] : collect(r))).sort((a, b) => byExpected(a, b) || a.localeCompare(b));
 if (files.length === 0) {
   console.error('no test files found under', roots.join(', '));
   process.exit(1);
@@ -62,8 +69,9 @@ function runFiles(testFiles, concurrency, name) {
     '--enable-source-maps',
     ...testFiles,
   ], { stdio: 'inherit', env: { ...process.env, NODE_COMPILE_CACHE: compileCache, TEST_LAYERS_OUT: out } });
-  let counts = { pass: 0, fail: 1 }; // unless the run got to its end
+  let counts = { pass: 0, fail: 1, fileMs: {} }; // unless the run got to its end
   try { counts = JSON.parse(fs.readFileSync(out, 'utf8')); } catch { /* it did not */ }
+  Object.assign(lastMs, counts.fileMs);
   return { ...counts, status: result.status ?? 1 };
 }
 
@@ -86,6 +94,7 @@ for (const layer of [...Object.keys(LAYERS), 'other'].filter((l) => byLayer.has(
   layers[layer] = { ...counts, files: layerFiles.length, ms: Date.now() - layerStarted };
 }
 
+try { fs.writeFileSync(timesFile, JSON.stringify(lastMs)); } catch { /* only an order for next time */ }
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 console.log(`\nsuite: ${seconds(Date.now() - started)} in all`);
 let pass = 0;

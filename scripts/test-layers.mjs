@@ -1,4 +1,4 @@
-// The suite's layers, by folder, and a test reporter that counts them: unit tests need
+// The suite's layers, by folder, and a test reporter that counts and times them: unit tests need
 // nothing running; integration tests start a real nats-server (and Chromium for the
 // fetcher's); end-to-end tests boot the whole system (npm start's supervisor), and so do
 // the security and client tests. Used by scripts/run-tests.mjs, which runs each layer apart.
@@ -12,9 +12,10 @@ export const LAYERS = {
 };
 
 /**
- * Files that take far longer than the rest of their layer, started first: run two at a
- * time, the others then fill the second slot beside them instead of leaving it idle at the
- * end. The extraction dev sets' transform (about two thirds of the unit layer's time).
+ * Files that take far longer than the rest of their layer, started first when no earlier
+ * run's times are known (scripts/run-tests.mjs orders by those): two at a time, the others
+ * then fill the second slot beside them instead of leaving it idle at the end. The
+ * extraction dev sets' transform (about two thirds of the unit layer's time).
  */
 export const LONG_FIRST = ['dist/test/unit/transformer/dev-sets.test.js'];
 
@@ -35,16 +36,26 @@ export function layerOf(file) {
   return 'other';
 }
 
+/** A test file's compiled path, relative, from the path an event names (its source, with source maps). */
+export function compiledPath(file) {
+  const rel = path.relative(process.cwd(), file).split(path.sep).join('/');
+  return rel.startsWith('dist/') ? rel : `dist/${rel.replace(/\.ts$/, '.js')}`;
+}
+
 /**
- * A node:test reporter for one run of scripts/run-tests.mjs (one layer): counts the passes
- * and failures of leaf tests, as node's own summary does (a suite is not a test), and
- * writes them as JSON to TEST_LAYERS_OUT.
+ * A node:test reporter for one run of scripts/run-tests.mjs: counts the passes and failures
+ * of leaf tests, as node's own summary does (a suite is not a test), sums each file's
+ * top-level tests (their hooks included) into its time, and writes them as JSON to
+ * TEST_LAYERS_OUT.
  */
 export default async function* layerCounts(source) {
-  const counts = { pass: 0, fail: 0 };
+  const counts = { pass: 0, fail: 0, fileMs: {} };
   for await (const event of source) {
     if (event.type !== 'test:pass' && event.type !== 'test:fail') continue;
-    if (!event.data.file || event.data.details.type === 'suite') continue;
+    const { file, nesting, details } = event.data;
+    if (!file) continue;
+    if (nesting === 0) counts.fileMs[compiledPath(file)] = (counts.fileMs[compiledPath(file)] ?? 0) + (details.duration_ms ?? 0);
+    if (details.type === 'suite') continue;
     counts[event.type === 'test:pass' ? 'pass' : 'fail'] += 1;
   }
   if (process.env.TEST_LAYERS_OUT) fs.writeFileSync(process.env.TEST_LAYERS_OUT, JSON.stringify(counts));

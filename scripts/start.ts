@@ -289,7 +289,6 @@ async function main(cfg: Config, cluster: ClusterFlags | undefined): Promise<voi
   // The operator's own key on their own machine: the largest plan.
   const generated = cfg.bootstrapApiKeys.length === 0 ? [{ key: newApiKey(), plan: 'team' as const }] : [];
   const keys = [...cfg.bootstrapApiKeys, ...generated];
-  const adminInvite = await createKeys(natsUrl, keys, natsReplicas);
 
   const healthBase = cfg.healthPort;
   // TRAWL_SERVICES picks a subset (debugging, or running some services elsewhere).
@@ -346,7 +345,12 @@ async function main(cfg: Config, cluster: ClusterFlags | undefined): Promise<voi
   process.once('SIGINT', () => void shutdown('SIGINT'));
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
 
+  // The keys are written while the services start (both only need nats-server; the streams
+  // are created by whichever comes first, as when the services are deployed on their own):
+  // the start waits for the slower of the two, not for their sum.
+  const keysCreated = createKeys(natsUrl, keys, natsReplicas);
   for (const s of services) s.start();
+  const adminInvite = await keysCreated;
 
   const host = cfg.host === '0.0.0.0' || cfg.host === '::' ? '127.0.0.1' : cfg.host;
   const base = `http://${host.includes(':') ? `[${host}]` : host}:${cfg.port}`;

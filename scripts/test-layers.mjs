@@ -1,7 +1,7 @@
-// The suite's layers, by folder, and a test reporter that times them: unit tests need
+// The suite's layers, by folder, and a test reporter that counts and times them: unit tests need
 // nothing running; integration tests start a real nats-server (and Chromium for the
 // fetcher's); end-to-end tests boot the whole system (npm start's supervisor), and so do
-// the security and client tests. Used by scripts/run-tests.mjs.
+// the security and client tests. Used by scripts/run-tests.mjs, which runs each layer apart.
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -11,6 +11,24 @@ export const LAYERS = {
   e2e: ['dist/test/e2e', 'dist/test/security', 'dist/test/clients'],
 };
 
+/**
+ * Files that take far longer than the rest of their layer, started first when no earlier
+ * run's times are known (scripts/run-tests.mjs orders by those): two at a time, the others
+ * then fill the second slot beside them instead of leaving it idle at the end. The
+ * extraction dev sets' transform (about two thirds of the unit layer's time).
+ */
+export const LONG_FIRST = ['dist/test/unit/transformer/dev-sets.test.js'];
+
+/**
+ * Files (or folders, by prefix) that run one at a time, after the others, even in a layer
+ * that runs two at a time: they check that a thread or a browser context is there within a
+ * bound while their own stalls or renders take both cores (the transform pool's fairness and
+ * budgets, the browser pool's 300 ms windows), and another file beside them (the dev sets'
+ * two threads, another Chromium) stretches that. Both failed so two at a time at load
+ * average 24; the layers' other files passed.
+ */
+export const ALONE = ['dist/test/unit/transformer/pool-bounds.test.js', 'dist/test/integration/fetcher/browser-pool.test.js'];
+
 /** The layer of a test file, compiled or (as source maps report it) its TypeScript source. */
 export function layerOf(file) {
   const rel = path.relative(process.cwd(), file).split(path.sep).join('/').replace(/^dist\//, '');
@@ -18,30 +36,28 @@ export function layerOf(file) {
   return 'other';
 }
 
+/** A test file's compiled path, relative, from the path an event names (its source, with source maps). */
+export function compiledPath(file) {
+  const rel = path.relative(process.cwd(), file).split(path.sep).join('/');
+  return rel.startsWith('dist/') ? rel : `dist/${rel.replace(/\.ts$/, '.js')}`;
+}
+
 /**
- * A node:test reporter: sums each file's top-level tests and suites (their hooks included)
- * per layer, counts passes and failures, and writes them as JSON to TEST_LAYERS_OUT.
+ * A node:test reporter for one run of scripts/run-tests.mjs: counts the passes and failures
+ * of leaf tests, as node's own summary does (a suite is not a test), sums each file's
+ * top-level tests (their hooks included) into its time, and writes them as JSON to
+ * TEST_LAYERS_OUT.
  */
-export default async function* layerTimes(source) {
-  const layers = {};
-  let current = 'other';
+export default async function* layerCounts(source) {
+  const counts = { pass: 0, fail: 0, fileMs: {} };
   for await (const event of source) {
     if (event.type !== 'test:pass' && event.type !== 'test:fail') continue;
     const { file, nesting, details } = event.data;
     if (!file) continue;
-    // Tests declared in a shared module (test/support/store-contract.ts) belong to the file
-    // that runs them: files run one at a time, so that is the layer seen last.
-    const layer = layerOf(file);
-    if (layer !== 'other') current = layer;
-    const entry = (layers[current] ??= { ms: 0, pass: 0, fail: 0, files: new Set() });
-    if (layer !== 'other') entry.files.add(file);
-    if (nesting === 0) entry.ms += details.duration_ms ?? 0;
-    // Leaves only, as node's own summary counts them (a suite is not a test).
+    if (nesting === 0) counts.fileMs[compiledPath(file)] = (counts.fileMs[compiledPath(file)] ?? 0) + (details.duration_ms ?? 0);
     if (details.type === 'suite') continue;
-    if (event.type === 'test:pass') entry.pass += 1;
-    else entry.fail += 1;
+    counts[event.type === 'test:pass' ? 'pass' : 'fail'] += 1;
   }
-  const out = Object.fromEntries(Object.entries(layers).map(([k, v]) => [k, { ms: Math.round(v.ms), pass: v.pass, fail: v.fail, files: v.files.size }]));
-  if (process.env.TEST_LAYERS_OUT) fs.writeFileSync(process.env.TEST_LAYERS_OUT, JSON.stringify(out));
+  if (process.env.TEST_LAYERS_OUT) fs.writeFileSync(process.env.TEST_LAYERS_OUT, JSON.stringify(counts));
   yield '';
 }

@@ -23,10 +23,14 @@ function makeAjv(text: boolean): Ajv {
 const strict = makeAjv(false);
 const coercing = makeAjv(true);
 
+// Each route's validator is compiled on the route's first request, not when Fastify
+// registers it: compiling every route's schema was the gateway's largest cost at start-up
+// (a third of its CPU before it listened), paid on every start for routes a run may never call.
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   const ajv = httpPart === 'body' ? strict : coercing;
-  const validate = ajv.compile(schema as object) as ValidateFunction;
+  let validate: ValidateFunction | undefined;
   return (data: unknown) => {
+    validate ??= ajv.compile(schema as object) as ValidateFunction;
     if (validate(data)) return { value: data };
     return { error: toValidationError(validate.errors ?? [], httpPart ?? 'body') };
   };

@@ -115,21 +115,39 @@ export type NameVerdict = 'content' | 'boilerplate' | 'mixed' | 'none';
 /**
  * What an element's names say: 'boilerplate' when one is boilerplate and none mentions
  * content ("related-posts"), 'content' when a name is content only ("article-content
- * sticky-sidebar"), 'mixed' when one name says both ("content-behind-paywall",
- * "article-tags": the text decides, see removeBoilerplateByName).
+ * sticky-sidebar"), 'mixed' when one name says both ("content-behind-paywall": the text
+ * decides, see removeBoilerplateByName), unless it ends in the widget ("entry-author",
+ * "article-tags": namesOwnedWidget).
  */
 export function judgeName(tokens: readonly string[][]): NameVerdict {
   let boilerplate = false;
   let mixed = false;
+  let owned = false;
   for (const words of tokens) {
     const content = namesContent(words);
     if (isBoilerplateToken(words)) {
       boilerplate = true;
-      if (content) mixed = true;
+      if (content && namesOwnedWidget(words)) owned = true;
+      else if (content) mixed = true;
     } else if (content) return 'content';
   }
-  return mixed ? 'mixed' : boilerplate ? 'boilerplate' : 'none';
+  return owned ? 'boilerplate' : mixed ? 'mixed' : boilerplate ? 'boilerplate' : 'none';
 }
+
+/**
+ * A compound name is read head last, as CSS names are written (BEM's block__element, and
+ * "entry-author", "post-comments", "article-share"): when its last word names a widget and
+ * every content word stands before it, the content word only says whose widget it is (the
+ * entry's author box), so the name is boilerplate, not 'mixed'. "sidebar-content" ends in no
+ * widget word and "content-behind-paywall" is no compound: they stay 'mixed' (their text decides).
+ */
+function namesOwnedWidget(words: readonly string[]): boolean {
+  const last = words[words.length - 1]!;
+  return words.length > 1 && !words.some((w) => LINKING_WORD.has(w)) && !namesContent([last]) && isBoilerplateToken([last]);
+}
+
+/** A preposition puts the head first ("content-behind-paywall" is content): such a name is no compound read head last. */
+const LINKING_WORD = new Set(['behind', 'with', 'without', 'under', 'over', 'for', 'of', 'after', 'before', 'below', 'above', 'in', 'on']);
 
 /** Comment threads are boilerplate however much text they hold (the other names are widgets, which are short). */
 const COMMENT_NAME = /^(comment|kommentar|commentaire|comentario|komentarz|commenti|reacties|disqus)/;

@@ -4,6 +4,7 @@
 // forum, listing, product, collection. extract-page.ts uses it where the layout needs another
 // root than one article: a forum thread keeps every post (the comment and author names that
 // mark boilerplate on an article are its content), and listings keep their repeated cards.
+import { cardPageType } from './card-page.js';
 import { findPosts } from './forum.js';
 import { collapsedLength as textLength } from './text.js';
 
@@ -70,7 +71,7 @@ export function structuralPageType(document: Document): PageType {
   if (document.body && looksLikeThread(document.body)) return 'forum';
   if (looksLikeListing(document)) return 'listing';
   if (document.body && looksLikeSections(document.body)) return 'service';
-  return 'article';
+  return cardPageType(document.body) ?? 'article';
 }
 
 /** What the page says it is: its JSON-LD @type, a forum engine's mark, its og:type, its URL path; undefined when it says nothing. */
@@ -96,7 +97,8 @@ export function declaredPageType(document: Document, input: PageTypeInput): Page
   // a shop's product page names its price.
   if (byUrl && (byUrl !== 'product' || hasPriceMark(document))) return byUrl;
   if (FORUM_HOST.test(host)) return 'forum';
-  if (og === 'article') return 'article';
+  // Shops and news homes say og:type=article on every page: a page made of cards is their index.
+  if (og === 'article') return cardPageType(document.body) ?? 'article';
   return undefined;
 }
 

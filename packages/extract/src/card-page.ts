@@ -1,0 +1,92 @@
+// A page made of cards: most of its visible text sits in runs of like cards (grids.ts
+// cardRuns: a shop's product tiles, a news river's story teasers, a course catalogue) and
+// next to none in prose. page-type.ts reads it twice: a page that declares nothing is a
+// listing or a collection by it, and so is one whose og:type says "article" (shops and
+// news homes set og:type=article on every page): Readability would keep one card or the
+// intro and lose the rest. By structure only: text shares, like siblings, and a price mark
+// in the cards' class names (a shop's tiles name their price; a story teaser does not).
+import { cardRuns } from './grids.js';
+import { textStats } from './text.js';
+
+export type CardPageType = 'listing' | 'collection';
+
+/** The cards hold at least this share of the page's visible text. */
+const MIN_CARD_SHARE = 0.5;
+/** Prose (paragraphs of PROSE_CHARS or more, outside the site chrome) holds under this share of it. */
+const MAX_PROSE_SHARE = 0.15;
+const PROSE_CHARS = 150;
+/** Fewer cards than this are a strip of teasers, not an index (page-type.ts asks as many of a listing). */
+const MIN_CARDS = 6;
+/** A page with cards whose price is marked in at least this share of them is a shop's category page. */
+const PRICED_CARDS_SHARE = 0.5;
+
+const CHROME_TAGS = new Set(['nav', 'header', 'footer', 'aside']);
+const CHROME_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'complementary']);
+const NOT_TEXT = new Set(['script', 'style', 'noscript', 'template', 'svg']);
+
+/** 'collection' (priced cards) or 'listing' for a page made of cards, else undefined. */
+export function cardPageType(body: Element | null): CardPageType | undefined {
+  if (!body) return undefined;
+  const { text, prose } = proseShare(body);
+  if (text === 0 || prose >= MAX_PROSE_SHARE * text) return undefined;
+  const stats = textStats(body);
+  let cardText = 0;
+  let cards = 0;
+  let priced = 0;
+  for (const run of cardRuns(body, stats, firstClassKind)) {
+    for (const card of run) {
+      cardText += stats.get(card)?.text ?? 0;
+      cards++;
+      if (hasPriceMark(card)) priced++;
+    }
+  }
+  if (cards < MIN_CARDS || cardText < MIN_CARD_SHARE * text) return undefined;
+  return priced >= PRICED_CARDS_SHARE * cards ? 'collection' : 'listing';
+}
+
+/** The visible text of `body` (no scripts or styles), and the part of it in prose outside the site chrome. */
+function proseShare(body: Element): { text: number; prose: number } {
+  let text = 0;
+  let prose = 0;
+  const walk = (el: Element, inChrome: boolean): void => {
+    for (let child = el.firstChild; child; child = child.nextSibling) {
+      if (child.nodeType === 3) {
+        text += collapsed(child.textContent).length;
+        continue;
+      }
+      if (child.nodeType !== 1) continue;
+      const c = child as Element;
+      if (NOT_TEXT.has(c.localName)) continue;
+      const chrome = inChrome || CHROME_TAGS.has(c.localName) || CHROME_ROLES.has(c.getAttribute('role') ?? '');
+      if (c.localName === 'p' && !chrome) {
+        const n = collapsed(c.textContent).length;
+        text += n;
+        if (n >= PROSE_CHARS) prose += n;
+      } else walk(c, chrome);
+    }
+  };
+  walk(body, false);
+  return { text, prose };
+}
+
+/**
+ * Cards alike by tag and first class token without digits: templates add per-item classes
+ * (a product's id, WordPress's post-123), so the whole class attribute differs card to card.
+ */
+function firstClassKind(el: Element): string {
+  const first = (el.getAttribute('class') ?? '').split(/\s+/).find((t) => t && !/\d/.test(t)) ?? '';
+  return `${el.localName}.${first}`;
+}
+
+/** An element in the card whose class or itemprop names a price ("price", "product-price", "priceValue"). */
+function hasPriceMark(card: Element): boolean {
+  for (const el of [card, ...card.querySelectorAll('[class], [itemprop]')]) {
+    const names = `${el.getAttribute('class') ?? ''} ${el.getAttribute('itemprop') ?? ''}`;
+    if (/(^|[^a-z])price/i.test(names.replace(/([a-z])([A-Z])/g, '$1-$2'))) return true;
+  }
+  return false;
+}
+
+function collapsed(s: string | null): string {
+  return (s ?? '').replace(/\s+/g, ' ').trim();
+}

@@ -5,7 +5,7 @@
 // news homes set og:type=article on every page): Readability would keep one card or the
 // intro and lose the rest. By structure only: text shares, like siblings, and a price mark
 // in the cards' class names (a shop's tiles name their price; a story teaser does not).
-import { cardRuns } from './grids.js';
+import { cardKind, cardRuns } from './grids.js';
 import { textStats } from './text.js';
 
 export type CardPageType = 'listing' | 'collection';
@@ -33,7 +33,7 @@ export function cardPageType(body: Element | null): CardPageType | undefined {
   let cardText = 0;
   let cards = 0;
   let priced = 0;
-  for (const run of cardRuns(body, stats, firstClassKind)) {
+  for (const run of cardRuns(body, stats, cardKind)) {
     for (const card of run) {
       cardText += stats.get(card)?.text ?? 0;
       cards++;
@@ -69,22 +69,17 @@ function proseShare(body: Element): { text: number; prose: number } {
   return { text, prose };
 }
 
-/**
- * Cards alike by tag and first class token without digits: templates add per-item classes
- * (a product's id, WordPress's post-123), so the whole class attribute differs card to card.
- */
-function firstClassKind(el: Element): string {
-  const first = (el.getAttribute('class') ?? '').split(/\s+/).find((t) => t && !/\d/.test(t)) ?? '';
-  return `${el.localName}.${first}`;
-}
-
 /** An element in the card whose class or itemprop names a price ("price", "product-price", "priceValue"). */
 function hasPriceMark(card: Element): boolean {
   for (const el of [card, ...card.querySelectorAll('[class], [itemprop]')]) {
-    const names = `${el.getAttribute('class') ?? ''} ${el.getAttribute('itemprop') ?? ''}`;
-    if (/(^|[^a-z])price/i.test(names.replace(/([a-z])([A-Z])/g, '$1-$2'))) return true;
+    if (namesPrice(`${el.getAttribute('class') ?? ''} ${el.getAttribute('itemprop') ?? ''}`)) return true;
   }
   return false;
+}
+
+/** Whether class, id or itemprop names hold a word that names a price ("price", "product-price", "priceValue"). */
+export function namesPrice(names: string): boolean {
+  return /(^|[^a-z])price/i.test(names.replace(/([a-z])([A-Z])/g, '$1-$2'));
 }
 
 function collapsed(s: string | null): string {

@@ -4,7 +4,7 @@
 // forum, listing, product, collection. extract-page.ts uses it where the layout needs another
 // root than one article: a forum thread keeps every post (the comment and author names that
 // mark boilerplate on an article are its content), and listings keep their repeated cards.
-import { cardPageType } from './card-page.js';
+import { cardPageType, namesPrice } from './card-page.js';
 import { findPosts } from './forum.js';
 import { collapsedLength as textLength } from './text.js';
 
@@ -105,8 +105,7 @@ export function declaredPageType(document: Document, input: PageTypeInput): Page
 /** An element whose class, id or itemprop names a price (a word of it: "price", "product-price", "priceValue"). */
 function hasPriceMark(document: Document): boolean {
   for (const el of document.querySelectorAll('[class*="price" i], [id*="price" i], [itemprop="price"]')) {
-    const names = `${el.getAttribute('class') ?? ''} ${el.id} ${el.getAttribute('itemprop') ?? ''}`;
-    if (/(^|[^a-z])price/i.test(names.replace(/([a-z])([A-Z])/g, '$1-$2'))) return true;
+    if (namesPrice(`${el.getAttribute('class') ?? ''} ${el.id} ${el.getAttribute('itemprop') ?? ''}`)) return true;
   }
   return false;
 }

@@ -10,8 +10,14 @@ import { textStats } from './text.js';
 
 export type CardPageType = 'listing' | 'collection';
 
-/** The cards hold at least this share of the page's visible text. */
+/**
+ * One run of cards holds at least this share of the page's visible text: the index is one
+ * grid. A page whose text is spread over several short runs is an article with sidebars
+ * (recent posts, a tag list, a menu the page did not mark as navigation).
+ */
 const MIN_CARD_SHARE = 0.5;
+/** The run's link density stays under this: a grid of bare links is a menu (a magazine's category navigation), not cards with text of their own. */
+const MAX_CARD_LINK_DENSITY = 0.8;
 /** Prose (paragraphs of PROSE_CHARS or more, outside the site chrome) holds under this share of it. */
 const MAX_PROSE_SHARE = 0.15;
 const PROSE_CHARS = 150;
@@ -30,17 +36,19 @@ export function cardPageType(body: Element | null): CardPageType | undefined {
   const { text, prose } = proseShare(body);
   if (text === 0 || prose >= MAX_PROSE_SHARE * text) return undefined;
   const stats = textStats(body);
-  let cardText = 0;
-  let cards = 0;
-  let priced = 0;
+  let best: { text: number; link: number; cards: Element[] } | undefined;
   for (const run of cardRuns(body, stats, cardKind)) {
+    let runText = 0;
+    let runLink = 0;
     for (const card of run) {
-      cardText += stats.get(card)?.text ?? 0;
-      cards++;
-      if (hasPriceMark(card)) priced++;
+      runText += stats.get(card)?.text ?? 0;
+      runLink += stats.get(card)?.link ?? 0;
     }
+    if (!best || runText > best.text) best = { text: runText, link: runLink, cards: run };
   }
-  if (cards < MIN_CARDS || cardText < MIN_CARD_SHARE * text) return undefined;
+  if (!best || best.cards.length < MIN_CARDS || best.text < MIN_CARD_SHARE * text || best.link >= MAX_CARD_LINK_DENSITY * best.text) return undefined;
+  const priced = best.cards.filter(hasPriceMark).length;
+  const cards = best.cards.length;
   return priced >= PRICED_CARDS_SHARE * cards ? 'collection' : 'listing';
 }
 

@@ -44,4 +44,14 @@ describe('a page made of cards', () => {
   test('given the cards in the site chrome (a mega menu), when typed, then they do not count', () => {
     assert.equal(pageType(`<html>${ogArticle}<body><nav><ul class="menu">${tiles(12)}</ul></nav><h1>Boots</h1>${prose(1)}<p>A short line.</p></body></html>`), 'article');
   });
+
+  test('given a grid of bare links (a category menu the page does not mark as navigation), when typed, then it is no card page', () => {
+    const links = Array.from({ length: 12 }, (_, i) => `<div class="navigation"><a href="/c/${i}">Living rooms and gardens, part ${i}</a></div>`).join('');
+    assert.equal(pageType(`<html>${ogArticle}<body><h1>A home story</h1><div class="menu">${links}</div><p>A short caption.</p></body></html>`), 'article');
+  });
+
+  test('given the cards spread over several short runs (sidebars of recent posts and comments), when typed, then it is no card page', () => {
+    const half = (cls: string): string => `<ul class="${cls}">${Array.from({ length: 6 }, (_, i) => `<li class="item"><a href="/${cls}/${i}">Entry ${i} of the ${cls}</a> with a line of its own text</li>`).join('')}</ul>`;
+    assert.equal(pageType(`<html>${ogArticle}<body><h1>Getting organised</h1><p>A short intro.</p>${half('recent')}${half('comments')}${half('popular')}</body></html>`), 'article');
+  });
 });

@@ -166,7 +166,7 @@ function classKind(el: Element): string {
  * (WordPress's post-123 and category-x, a product's id), so the whole class attribute
  * differs from card to card. The grids Readability lost are found so.
  */
-function cardKind(el: Element): string {
+export function cardKind(el: Element): string {
   const cls = el.getAttribute('class') ?? '';
   const first = cls.split(/\s+/).find((t) => t && !/\d/.test(t)) ?? '';
   return `${el.localName}.${first}`;

@@ -4,6 +4,7 @@
 // forum, listing, product, collection. extract-page.ts uses it where the layout needs another
 // root than one article: a forum thread keeps every post (the comment and author names that
 // mark boilerplate on an article are its content), and listings keep their repeated cards.
+import { cardPageType, namesPrice } from './card-page.js';
 import { findPosts } from './forum.js';
 import { collapsedLength as textLength } from './text.js';
 
@@ -70,7 +71,7 @@ export function structuralPageType(document: Document): PageType {
   if (document.body && looksLikeThread(document.body)) return 'forum';
   if (looksLikeListing(document)) return 'listing';
   if (document.body && looksLikeSections(document.body)) return 'service';
-  return 'article';
+  return cardPageType(document.body) ?? 'article';
 }
 
 /** What the page says it is: its JSON-LD @type, a forum engine's mark, its og:type, its URL path; undefined when it says nothing. */
@@ -96,15 +97,15 @@ export function declaredPageType(document: Document, input: PageTypeInput): Page
   // a shop's product page names its price.
   if (byUrl && (byUrl !== 'product' || hasPriceMark(document))) return byUrl;
   if (FORUM_HOST.test(host)) return 'forum';
-  if (og === 'article') return 'article';
+  // Shops and news homes say og:type=article on every page: a page made of cards is their index.
+  if (og === 'article') return cardPageType(document.body) ?? 'article';
   return undefined;
 }
 
 /** An element whose class, id or itemprop names a price (a word of it: "price", "product-price", "priceValue"). */
 function hasPriceMark(document: Document): boolean {
   for (const el of document.querySelectorAll('[class*="price" i], [id*="price" i], [itemprop="price"]')) {
-    const names = `${el.getAttribute('class') ?? ''} ${el.id} ${el.getAttribute('itemprop') ?? ''}`;
-    if (/(^|[^a-z])price/i.test(names.replace(/([a-z])([A-Z])/g, '$1-$2'))) return true;
+    if (namesPrice(`${el.getAttribute('class') ?? ''} ${el.id} ${el.getAttribute('itemprop') ?? ''}`)) return true;
   }
   return false;
 }

@@ -71,18 +71,18 @@ function namesContent(words: readonly string[]): boolean {
 const PAGE_BUILDERS = ['elementor', 'wpb', 'vc', 'et', 'fl', 'tve', 'thrv', 'siteorigin', 'so', 'fusion', 'avia', 'wp'];
 
 /**
- * A class that starts with one of these words says where or whether the element shows, not
- * what it is: a docs heading marked "hide-from-toc" is a heading kept out of the table of
- * contents, "hidden-print" and "visible-lg" are display utilities.
+ * A class "hide-from-X" (or "hidden-from-X", "exclude-from-X") says what the element is left
+ * out of, not what it is: a docs heading marked "hide-from-toc" is a heading kept out of
+ * the table of contents. ("hidden-print", hidden when printed, still names chrome.)
  */
-const DISPLAY_HEADS = ['hide', 'hidden', 'show', 'visible'];
+const LEFT_OUT_OF = /^(hide|hidden|exclude|excluded)$/;
 
 /**
  * A class that starts with one of these words describes state or taxonomy, not the role of
  * the element: WordPress writes "tag-<slug>" and "category-<slug>" on a post, themes write
  * "has-ads", "with-sidebar", "non-paywall". Such classes are not read as names.
  */
-const MODIFIER_HEADS = new Set(['category', 'tag', 'term', 'has', 'with', 'is', 'no', 'non', 'not', 'format', 'status', 'type', ...DISPLAY_HEADS, ...PAGE_BUILDERS]);
+const MODIFIER_HEADS = new Set(['category', 'tag', 'term', 'has', 'with', 'is', 'no', 'non', 'not', 'format', 'status', 'type', ...PAGE_BUILDERS]);
 
 /**
  * Names of an element: its id, each class and its microdata property (schema.org's names for
@@ -101,7 +101,7 @@ export function nameTokens(el: Element): string[][] {
       .toLowerCase()
       .split(/[^a-z0-9]+/)
       .filter(Boolean);
-    if (words.length && !(words.length > 1 && MODIFIER_HEADS.has(words[0]!))) tokens.push(words);
+    if (words.length && !(words.length > 1 && MODIFIER_HEADS.has(words[0]!)) && !(LEFT_OUT_OF.test(words[0]!) && words[1] === 'from')) tokens.push(words);
   }
   return tokens;
 }

@@ -43,6 +43,8 @@ describe('names that only look like boilerplate', () => {
   test('a docs heading marked hide-from-toc is a heading, not a table of contents', () => {
     const el = body('<h3 class="hide-from-toc no-link">Hello</h3>').firstElementChild!;
     assert.equal(judgeName(nameTokens(el)), 'none');
+    // ...while a block hidden when printed is still chrome
+    assert.equal(judgeName(nameTokens(body('<div class="hidden-print">Ad</div>').firstElementChild!)), 'boilerplate');
     const md = markdown(
       `<main><h1>Get started</h1><p>${SENTENCES[0]}</p><h3 class="hide-from-toc">Hello, world!</h3><p>${SENTENCES[1]}</p><h3 class="hide-from-toc">Build for every screen</h3><p>${SENTENCES[2]}</p></main>`,
       'https://developer.example.com/get-started/overview',

@@ -275,8 +275,7 @@ function nonEmpty(root: Element, candidates: ReadonlyArray<Candidate<Element> & 
  * Readability kept under a quarter of the text gets the body without site chrome instead.
  */
 function mainContent(document: Document, base: URL, input: ExtractInput, title: PageTitle): Element {
-  // Judged before Readability, which mutates the document: a page that may not be an
-  // article keeps a copy of its prepared body for the fallback.
+  // Judged before Readability mutates the document: a page that may not be an article keeps its prepared body for the fallback.
   const readerable = probablyReaderable(document);
   removeBoilerplateByName(document.body, { keepBuildingBlocks: isSectionStackPage(title.pageType) });
   const backup = readerable ? undefined : (document.body.cloneNode(true) as Element);

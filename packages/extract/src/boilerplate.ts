@@ -9,7 +9,7 @@
 // for these widgets (WordPress, Drupal, Joomla, Bootstrap, news CMSs), in English and in the
 // languages of the big European web (de, fr, es, it, pl, nl, pt): a class named "share" is a
 // share bar on every site, not one site's quirk.
-import { linkDensity, textStats, walkElements } from './text.js';
+import { linkDensity, textStats, walkElements, type TextStats } from './text.js';
 import { classOf } from './dom.js';
 
 /** A word that starts with one of these names a boilerplate widget. */
@@ -71,6 +71,13 @@ function namesContent(words: readonly string[]): boolean {
 const PAGE_BUILDERS = ['elementor', 'wpb', 'vc', 'et', 'fl', 'tve', 'thrv', 'siteorigin', 'so', 'fusion', 'avia', 'wp'];
 
 /**
+ * A class "hide-from-X" (or "hidden-from-X", "exclude-from-X") says what the element is left
+ * out of, not what it is: a docs heading marked "hide-from-toc" is a heading kept out of
+ * the table of contents. ("hidden-print", hidden when printed, still names chrome.)
+ */
+const LEFT_OUT_OF = /^(hide|hidden|exclude|excluded)$/;
+
+/**
  * A class that starts with one of these words describes state or taxonomy, not the role of
  * the element: WordPress writes "tag-<slug>" and "category-<slug>" on a post, themes write
  * "has-ads", "with-sidebar", "non-paywall". Such classes are not read as names.
@@ -94,20 +101,38 @@ export function nameTokens(el: Element): string[][] {
       .toLowerCase()
       .split(/[^a-z0-9]+/)
       .filter(Boolean);
-    if (words.length && !(words.length > 1 && MODIFIER_HEADS.has(words[0]!))) tokens.push(words);
+    if (words.length && !(words.length > 1 && MODIFIER_HEADS.has(words[0]!)) && !(LEFT_OUT_OF.test(words[0]!) && words[1] === 'from')) tokens.push(words);
   }
   return tokens;
 }
 
 /** Whether one name (a class or the id, as words) names a boilerplate widget. */
 export function isBoilerplateToken(words: readonly string[]): boolean {
-  // Compound names also count joined ("read-more" -> readmore, "post-meta" -> postmeta).
-  const joined = words.slice(1).flatMap((w, i) => (NOT_BOILERPLATE.test(words[i]!) || NOT_BOILERPLATE.test(w) ? [] : [words[i] + w]));
-  for (const word of [...words, ...joined]) {
+  for (const word of words) {
     if (NOT_BOILERPLATE.test(word)) continue;
     if (BOILERPLATE_WORDS.has(word) || BOILERPLATE_PREFIX.test(word)) return true;
   }
+  // Compound names also count joined ("read-more" -> readmore, "post-meta" -> postmeta).
+  for (let i = 1; i < words.length; i++) {
+    const [first, second] = [words[i - 1]!, words[i]!];
+    if (NOT_BOILERPLATE.test(first) || NOT_BOILERPLATE.test(second)) continue;
+    if (BOILERPLATE_WORDS.has(first + second) || namesAcrossJoint(first, second)) return true;
+  }
   return false;
+}
+
+/** A joined name's prefix reaches at least this far into its second word (or all of a shorter one). */
+const MIN_JOINT_REACH = 3;
+
+/**
+ * Whether a boilerplate prefix names the two words joined, reaching well into the second:
+ * "screen-reader" is a screenreader and "image-desc" an imagedesc, but "auto-repeat" (a
+ * CSS grid's utility class) is no "autor" because the prefix takes one letter of "repeat".
+ */
+function namesAcrossJoint(first: string, second: string): boolean {
+  const joined = first + second;
+  const reach = first.length + Math.min(MIN_JOINT_REACH, second.length);
+  return BOILERPLATE_PREFIXES.some((prefix) => prefix.length >= reach && joined.startsWith(prefix));
 }
 
 export type NameVerdict = 'content' | 'boilerplate' | 'mixed' | 'none';
@@ -175,8 +200,10 @@ interface NameJudgement {
   verdict: NameVerdict;
   /** A name of a comment thread (removed however much text it holds). */
   comments: boolean;
+  /** The names that read as boilerplate, joined: elements alike in these are one kind of widget (or building block). */
+  culprits: string;
 }
-const UNNAMED: NameJudgement = { verdict: 'none', comments: false };
+const UNNAMED: NameJudgement = { verdict: 'none', comments: false, culprits: '' };
 
 /**
  * What an element's names say, judged once per distinct id, class and itemprop: a page repeats a
@@ -184,18 +211,65 @@ const UNNAMED: NameJudgement = { verdict: 'none', comments: false };
  * and tests every word against every boilerplate prefix.
  */
 function judgeElement(el: Element, judged: Map<string, NameJudgement>): NameJudgement {
-  const id = el.getAttribute('id');
-  const cls = classOf(el);
-  const prop = el.getAttribute('itemprop');
-  if (!id && !cls && !prop) return UNNAMED;
-  const key = `${id ?? ''} ${cls ?? ''} ${prop ?? ''}`;
+  const key = nameKey(el);
+  if (!key) return UNNAMED;
   let judgement = judged.get(key);
   if (!judgement) {
     const tokens = nameTokens(el);
-    judgement = { verdict: judgeName(tokens), comments: tokens.some((words) => words.some((w) => COMMENT_NAME.test(w) && !NOT_BOILERPLATE.test(w))) };
+    judgement = {
+      verdict: judgeName(tokens),
+      comments: tokens.some((words) => words.some((w) => COMMENT_NAME.test(w) && !NOT_BOILERPLATE.test(w))),
+      culprits: tokens
+        .filter(isBoilerplateToken)
+        .map((words) => words.join('-'))
+        .join(' '),
+    };
     judged.set(key, judgement);
   }
   return judgement;
+}
+
+/** An element's id, class and itemprop as one key ('' when it has none): what its judgement depends on. */
+function nameKey(el: Element): string {
+  const id = el.getAttribute('id');
+  const cls = classOf(el);
+  const prop = el.getAttribute('itemprop');
+  return id || cls || prop ? `${id ?? ''} ${cls ?? ''} ${prop ?? ''}` : '';
+}
+
+/** A page's building block is repeated: at least this many elements share its name. */
+const MIN_BLOCK_REPEATS = 3;
+
+/**
+ * The boilerplate-reading names (NameJudgement.culprits) that the page builds its text from, though they read as boilerplate: a
+ * name carried by MIN_BLOCK_REPEATS elements or more that hold together TEXT_BLOCK_SHARE of
+ * the page's text with little link text. A widget (a share bar, a byline, a newsletter box)
+ * stands once or twice on a page and is short; a CMS that calls each band of a service page
+ * a "meta-block-section" or each feature a "modal-link" repeats that name down the page, and
+ * its bands are the page. Only on pages built of sections (the caller's keepBuildingBlocks:
+ * services, docs): on an article the repeated names that hold much text are its sidebar's
+ * widgets and its small print, which are boilerplate. Comment threads never are building blocks.
+ */
+function buildingBlocks(root: Element, stats: Map<Element, TextStats>, total: number, judged: Map<string, NameJudgement>): Set<string> {
+  const groups = new Map<string, { count: number; text: number; link: number; last?: Element }>();
+  for (const el of walkElements(root)) {
+    const { verdict, comments, culprits: key } = judgeElement(el, judged);
+    if (comments || (verdict !== 'boilerplate' && verdict !== 'mixed')) continue;
+    const s = stats.get(el);
+    const group = groups.get(key) ?? { count: 0, text: 0, link: 0 };
+    // Counted once: an element inside one of the same name (the walk is in document order).
+    if (group.last?.contains(el)) continue;
+    group.last = el;
+    group.count++;
+    group.text += s?.text ?? 0;
+    group.link += s?.link ?? 0;
+    groups.set(key, group);
+  }
+  const blocks = new Set<string>();
+  for (const [key, g] of groups) {
+    if (g.count >= MIN_BLOCK_REPEATS && total && g.text / total >= TEXT_BLOCK_SHARE && linkDensity(g) < TEXT_BLOCK_MAX_LINK_DENSITY) blocks.add(key);
+  }
+  return blocks;
 }
 
 export interface BoilerplateRemoval {
@@ -206,13 +280,15 @@ export interface BoilerplateRemoval {
 /**
  * Removes boilerplate by name and by tag from `root`. A big element (over BIG_SHARE of the
  * text) survives when its name also says content or it holds the page's <h1> or article
- * body: a wrapper called "page has-sidebar" is the page, not a sidebar.
+ * body: a wrapper called "page has-sidebar" is the page, not a sidebar. With
+ * keepBuildingBlocks, so does every element of a repeated name the page is built of (buildingBlocks).
  */
-export function removeBoilerplateByName(root: Element): BoilerplateRemoval {
+export function removeBoilerplateByName(root: Element, options: { keepBuildingBlocks?: boolean } = {}): BoilerplateRemoval {
   const stats = textStats(root);
   const total = stats.get(root)?.text ?? 0;
   let removed = 0;
   const judged = new Map<string, NameJudgement>();
+  const blocks = options.keepBuildingBlocks ? buildingBlocks(root, stats, total, judged) : new Set<string>();
   // A removed element's subtree is not visited (walkElements skips detached elements).
   for (const el of walkElements(root)) {
     if (NEVER.has(el.nodeName)) continue;
@@ -224,6 +300,7 @@ export function removeBoilerplateByName(root: Element): BoilerplateRemoval {
     const density = linkDensity(s);
     if (verdict === 'mixed' && (s?.text ?? 0) >= MIXED_MIN_TEXT && density < MIXED_MAX_LINK_DENSITY) continue;
     if (!comments && share >= TEXT_BLOCK_SHARE && density < TEXT_BLOCK_MAX_LINK_DENSITY) continue;
+    if (!comments && blocks.has(judgeElement(el, judged).culprits)) continue;
     // The page's title heading is never inside a widget: a wrapper holding an <h1> ("title-rating-wrapper",
     // a breadcrumb ending in the headline) is misnamed, and taking it would take the title and its lead.
     if (el.querySelector('h1')) continue;

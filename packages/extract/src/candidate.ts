@@ -51,32 +51,32 @@ export function semanticContainers(body: Element, options: { main?: boolean } = 
 /**
  * The better of Readability's (already cleaned) article and the semantic container: the
  * container, cleaned the same way, when it holds the article's prose and at least
- * MIN_CONTAINER_GAIN times its text with few links; otherwise the article.
+ * `minGain` (default MIN_CONTAINER_GAIN) times its text with few links; otherwise the article.
  */
-export function betterCandidate(article: Element, containers: readonly Element[], prune?: PruneOptions): Element {
+export function betterCandidate(article: Element, containers: readonly Element[], prune?: PruneOptions, minGain = MIN_CONTAINER_GAIN): Element {
   const probe = firstProse(article);
   if (!probe) return article;
   // The containers Readability's article came from (those holding its first prose), innermost first.
   for (const container of containers) {
     if (!collapsed(container.textContent).includes(probe)) continue;
-    const better = cleanedContainer(container, article, probe, prune);
+    const better = cleanedContainer(container, article, probe, prune, minGain);
     if (better) return better;
   }
   return article;
 }
 
 /** The container cleaned, when it is the better candidate (see betterCandidate); else undefined. */
-function cleanedContainer(container: Element, article: Element, probe: string, prune?: PruneOptions): Element | undefined {
+function cleanedContainer(container: Element, article: Element, probe: string, prune: PruneOptions | undefined, minGain: number): Element | undefined {
   // The passes below only remove: a container too short for the gain before them stays so.
   const articleLength = collapsed(article.textContent).length;
-  if ((textStats(container).get(container)?.text ?? 0) < MIN_CONTAINER_GAIN * articleLength) return undefined;
+  if ((textStats(container).get(container)?.text ?? 0) < minGain * articleLength) return undefined;
   removeNavigation(container);
   removeBoilerplate(container);
   pruneBoilerplate(container, prune);
   const stats = textStats(container);
   const c = stats.get(container);
   if (!c || c.text === 0 || c.link / c.text > MAX_CONTAINER_LINK_DENSITY) return undefined;
-  if (c.text < MIN_CONTAINER_GAIN * articleLength) return undefined;
+  if (c.text < minGain * articleLength) return undefined;
   if (!collapsed(container.textContent).includes(probe)) return undefined;
   if (!container.querySelector('h1')) {
     const h1 = article.querySelector('h1');

@@ -1,6 +1,7 @@
 // DOM clean-up shared by every content mode. It mutates the parsed document in place (the
 // document is parsed once per transform and thrown away afterwards) and visits each element
 // once: on a 100 KB page every extra querySelectorAll is a full walk of the tree.
+import { placeStreamedSegments } from './streamed.js';
 import { resolveHttpHref, selectAll } from './dom.js';
 
 /** Elements that never carry readable content (iframes keep their element, not their fallback text). */
@@ -59,6 +60,7 @@ export interface PrepareOptions {
  *   - MathJax containers lose their class (see below).
  */
 export function prepareBody(body: Element, base: URL, options: PrepareOptions = {}): void {
+  placeStreamedSegments(body);
   const panels = accordionPanels(body);
   // A snapshot: removing an element leaves its (detached) descendants in the list, harmless.
   for (const el of body.querySelectorAll('*')) {

@@ -53,6 +53,7 @@ import { classifiedContent, MODEL_PAGE_TYPES, removeBlockMarks } from './classif
 import { addProductDetails, productFacts, removeRepeatedBlocks, removeReviews } from './product.js';
 import { findPosts, keepPostBodies, trimToThread } from './forum.js';
 import { probablyReaderable } from './readability-speed.js';
+import { isSectionStackPage, sectionStackGain, sectionStacks } from './section-stack.js';
 
 export interface ExtractHooks {
   /** Called once with the parsed, untouched document and its metadata, before any clean-up. */
@@ -274,13 +275,12 @@ function nonEmpty(root: Element, candidates: ReadonlyArray<Candidate<Element> & 
  * Readability kept under a quarter of the text gets the body without site chrome instead.
  */
 function mainContent(document: Document, base: URL, input: ExtractInput, title: PageTitle): Element {
-  // Judged before Readability, which mutates the document: a page that may not be an
-  // article keeps a copy of its prepared body for the fallback.
+  // Judged before Readability mutates the document: a page that may not be an article keeps its prepared body for the fallback.
   const readerable = probablyReaderable(document);
-  removeBoilerplateByName(document.body);
+  removeBoilerplateByName(document.body, { keepBuildingBlocks: isSectionStackPage(title.pageType) });
   const backup = readerable ? undefined : (document.body.cloneNode(true) as Element);
   const lead = collectLead(document, title.title, input.url);
-  const containers = semanticContainers(document.body, { main: MAIN_PAGES.has(title.pageType) && (title.declaredType === undefined || title.declaredType === 'documentation') });
+  const containers = [...semanticContainers(document.body, { main: MAIN_PAGES.has(title.pageType) && (title.declaredType === undefined || title.declaredType === 'documentation') }), ...sectionStacks(document.body, title.pageType)];
   const grids = GRID_PAGES.has(title.declaredType) || title.declaredType === 'article' ? collectGrids(document.body) : [];
   const article = extractMainContent(document, { ...title, url: input.url });
   if (article && (readerable || textLength(article) >= MIN_ARTICLE_SHARE * textLength(backup!))) {
@@ -288,7 +288,7 @@ function mainContent(document: Document, base: URL, input: ExtractInput, title: 
     restoreLead(article, lead);
     const prune = { linkDensity: true, teaserRuns: TEASER_PAGES.has(title.pageType) };
     pruneBoilerplate(article, prune);
-    const chosen = betterCandidate(article, containers, prune);
+    const chosen = betterCandidate(article, containers, prune, sectionStackGain(title.pageType));
     restoreGrids(chosen, grids, { cutSectionsOnly: !GRID_PAGES.has(title.declaredType) });
     return chosen;
   }

@@ -172,7 +172,7 @@ function preText(node: Node): string {
       if (child.nodeType === 3 || child.nodeType === 4) out += (child as Text).data;
       else if (child.nodeName === 'BR') out += '\n';
       else if (child.nodeType === 1) {
-        const block = BLOCK_IN_PRE.has(child.nodeName);
+        const block = BLOCK_IN_PRE.has(child.nodeName) || isLineSpan(child);
         if (block) newline(child.nodeName === 'P' ? 2 : 1);
         walk(child);
         if (block) newline(1);
@@ -181,6 +181,20 @@ function preText(node: Node): string {
   };
   walk(node);
   return out;
+}
+
+/** A class word that names one line of highlighted code (Shiki "line", "code-line", "ec-line"). */
+const LINE_CLASS = /(?:^|[\s_-])line(?:$|[\s_-])/i;
+
+/**
+ * A highlighter's per-line <span> (Shiki and the like write `<span class="line">` per line),
+ * when the line spans stand side by side with no newline between them (minified HTML): each
+ * is a line. Where a newline text separates them, that newline already ends the line.
+ */
+function isLineSpan(el: Node): boolean {
+  if (el.nodeName !== 'SPAN' || !LINE_CLASS.test((el as Element).getAttribute('class') ?? '')) return false;
+  const newlineText = (n: Node | null): boolean => n?.nodeType === 3 && (n as Text).data.includes('\n');
+  return !newlineText(el.previousSibling) && !newlineText(el.nextSibling);
 }
 
 /**

@@ -20,6 +20,10 @@ export interface Slot {
   worker: Worker;
   task?: Task;
   budgetTimer?: NodeJS.Timeout;
+  /** The thread has loaded its modules (its first message): a task's budget runs from then at the earliest. */
+  ready?: boolean;
+  /** The slot's task has been posted to the thread (its input loaded). */
+  posted?: boolean;
   /** When its task started (preempt() stops the newest). */
   startedAt?: number;
   /** Being terminated (abort, budget, recycling): takes no work, replaced on exit. */

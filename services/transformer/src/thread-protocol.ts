@@ -21,6 +21,12 @@ export type WorkerReply = ({ id: number; ok: true; output: TransformOutput } | {
   memoryMb?: number;
 };
 
+/** What the thread posts once, when its modules are loaded, before any reply. */
+export interface ThreadReady {
+  ready: true;
+}
+export type ThreadMessage = WorkerReply | ThreadReady;
+
 export interface WorkerErrorShape {
   name: string;
   message: string;

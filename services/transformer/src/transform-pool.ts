@@ -7,7 +7,7 @@ import { TransformTimeoutError } from '../../../shared/src/domain/errors.js';
 import { FairQueue } from './fair-queue.js';
 import { KeyActivity } from './key-activity.js';
 import { workerResourceLimits, type TransformPoolOptions, type TransformRunOptions, type TransformSource } from './pool-options.js';
-import { deathError, rebuildError, type WorkerReply, type WorkerRequest } from './thread-protocol.js';
+import { deathError, rebuildError, type ThreadMessage, type WorkerReply, type WorkerRequest } from './thread-protocol.js';
 import type { Slot, Task } from './pool-slot.js';
 import type { TransformInput, TransformOutput } from './types.js';
 
@@ -33,6 +33,9 @@ const THREAD_URL = new URL(`./transform-thread${import.meta.url.endsWith('.ts') 
 //     for them. Documents (`heavy`) run at most `heavyThreads` at once.
 //   - `budgetMs`: a transform still running after it has its thread terminated (the only way
 //     to stop synchronous CPU work) and replaced, and rejects with TransformTimeoutError.
+//     It runs from when the thread has loaded its modules (its `ready`), not from the post:
+//     a thread started for the page can take seconds to load on a saturated machine, and
+//     that is the pool's cost, not the page's.
 //   - A worker that dies (past its heap limit, a crash) rejects its task with
 //     PageTooComplexError (DocumentTooComplexError for `heavy`) and is replaced: the same
 //     input would kill the next thread, so both are final (never redelivered).
@@ -138,7 +141,10 @@ export class TransformPool {
   private spawn(): Slot {
     const worker = new Worker(THREAD_URL, { resourceLimits: this.resourceLimits });
     const slot: Slot = { worker };
-    worker.on('message', (reply: WorkerReply) => this.onReply(slot, reply));
+    worker.on('message', (message: ThreadMessage) => {
+      if ('ready' in message) this.onReady(slot);
+      else this.onReply(slot, message);
+    });
     // 'error' (an uncaught exception, out of memory) is always followed by 'exit'.
     let crash: Error | undefined;
     let online = false;
@@ -255,11 +261,24 @@ export class TransformPool {
     );
   }
 
-  /** Sends the task to its thread; its budget runs from here. */
+  /** Sends the task to its thread (a thread still loading gets it once ready); its budget runs once both are done. */
   private post(slot: Slot, task: Task): void {
-    if (task.budgetMs !== undefined) slot.budgetTimer = setTimeout(() => this.overBudget(slot, task), task.budgetMs);
+    slot.posted = true;
     const request: WorkerRequest = { id: task.id, input: task.input! };
     slot.worker.postMessage(request);
+    this.armBudget(slot);
+  }
+
+  private onReady(slot: Slot): void {
+    slot.ready = true;
+    this.armBudget(slot);
+  }
+
+  /** Starts the budget of the slot's task once it is posted to a thread that is ready. */
+  private armBudget(slot: Slot): void {
+    const task = slot.task;
+    if (!task || task.budgetMs === undefined || !slot.posted || !slot.ready || slot.budgetTimer) return;
+    slot.budgetTimer = setTimeout(() => this.overBudget(slot, task), task.budgetMs);
   }
 
   /** The slot's task leaves it (answered, failed, aborted): its key's and the heavy counts go down. */
@@ -267,6 +286,7 @@ export class TransformPool {
     const task = slot.task;
     clearTimeout(slot.budgetTimer);
     slot.budgetTimer = undefined;
+    slot.posted = false;
     slot.task = undefined;
     if (!task) return undefined;
     const left = (this.running.get(task.key) ?? 1) - 1;

@@ -4,7 +4,7 @@
 import { getHeapStatistics } from 'node:v8';
 import { parentPort } from 'node:worker_threads';
 import { transformPage } from './transform.js';
-import { errorShape, type WorkerReply, type WorkerRequest } from './thread-protocol.js';
+import { errorShape, type ThreadReady, type WorkerReply, type WorkerRequest } from './thread-protocol.js';
 
 // The document parsers (pdf.js, mammoth) are loaded by the first document, not by every
 // thread: a thread started to replace a killed one, or warm for the next key, is ready sooner.
@@ -24,6 +24,9 @@ port.on('message', async (request: WorkerRequest) => {
   }
   port.postMessage({ ...reply, memoryMb: heldMb() });
 });
+
+// The imports above are evaluated: the pool's budgets for this thread's tasks run from here.
+port.postMessage({ ready: true } satisfies ThreadReady);
 
 /**
  * What this thread holds now: V8's committed heap (it does not shrink soon after a big

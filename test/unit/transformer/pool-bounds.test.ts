@@ -67,6 +67,27 @@ describe('TransformPool budgets', () => {
   });
 });
 
+describe('TransformPool budgets and thread start-up', () => {
+  test('given a page posted to a thread still loading its modules, then the start-up does not count against the page\'s budget', async () => {
+    // The thread is started by the constructor and the page is posted at once, before the
+    // thread can have said it is ready; then this thread blocks for far longer than the
+    // budget (as a saturated machine delays everything), so the thread's start-up, the
+    // page's transform and its reply all come in while the budget would have run out.
+    const pool = new TransformPool({ size: 1 });
+    try {
+      const done = pool.run(page(1), { budgetMs: 1_000 });
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 3_000);
+      assert.equal((await done).metadata.title, 'Page 1');
+      assert.equal(pool.stoppedThreads().budget, 0);
+      // A thread that is ready gives the next page its budget from the post, as before.
+      const err = await pool.run(stall(2), { budgetMs: 300 }).then(() => undefined, (e: unknown) => e);
+      assert.ok(err instanceof TransformTimeoutError, String(err));
+    } finally {
+      await pool.close();
+    }
+  });
+});
+
 describe('TransformPool fairness', () => {
   for (const otherKeyBefore of [true, false]) {
     test(`given one key stalls every thread${otherKeyBefore ? ' after another key gave work' : ', alone'}, then another key still gets a thread at once (the key over its share gives one back)`, async () => {

@@ -2,10 +2,9 @@
 // the host's history is folded with evolve, so each test states what happened, not state.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { decide, evolve, MAX_MARKER_KINDS, NEW_HOST, type AutoPolicy, type EngineCommand, type EngineDecision, type HostEvent, type HostProfile } from '../../../services/fetcher/src/engine/host-profile.js';
-import { deciderSpec } from '../../support/decider.js';
+import { evolve, MAX_MARKER_KINDS, type EngineCommand, type HostEvent } from '../../../services/fetcher/src/engine/host-profile.js';
+import { decided, hostSpec } from './engine-decider-spec.js';
 
-const POLICY: AutoPolicy = { agreements: 3, recheckEvery: 5 };
 const at = '2026-01-01T00:00:00.000Z';
 const agreed: HostEvent = { type: 'verified', agreed: true, similarity: 1, url: 'http://h/a', at };
 const disagreed: HostEvent = { type: 'verified', agreed: false, similarity: 0.4, url: 'http://h/js', at };
@@ -15,17 +14,7 @@ const seen: HostEvent = { type: 'seen' };
 const plan = (browserNeeds: string[] = [], requested: EngineCommand['requested'] = 'auto'): EngineCommand => ({ type: 'plan', requested, browserNeeds });
 const probedHtml = (csrMarkers: string[] = []): EngineCommand => ({ type: 'probed', requested: 'auto', probe: { ok: true, csrMarkers } });
 
-const { given } = deciderSpec<EngineCommand, HostEvent, HostProfile, EngineDecision>({
-  decide: (command, profile) => decide(profile, command, POLICY),
-  evolve: (profile, event) => evolve(profile, event, POLICY),
-  initialState: () => NEW_HOST,
-});
-
-/** The decision's action, and its reason when a pattern is given. */
-const decided = (action: EngineDecision['action'], reason?: RegExp) => (decision: EngineDecision): void => {
-  assert.equal(decision.action, action, decision.reason);
-  if (reason) assert.match(decision.reason, reason);
-};
+const { given } = hostSpec;
 
 describe('engine decider: plan (before anything is fetched)', () => {
   test('engine browser renders, whatever the host', () => given([agreed, agreed, agreed, seen]).when(plan([], 'browser')).thenMatches(decided('browser', /engine browser/)));

@@ -4,8 +4,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { evolveFleetPrior, fleetTrust, kindSet, NEW_FLEET_PRIOR, setName, setsLearning, type FleetPolicy, type FleetPrior, type FleetTrust } from '../../../services/fetcher/src/engine/fleet-prior.js';
-import { decide, evolve, FLEET_FIRST_CHECK_PAGES, NEW_HOST, type AutoPolicy, type EngineCommand, type EngineDecision, type HostEvent, type HostProfile } from '../../../services/fetcher/src/engine/host-profile.js';
+import { decide, evolve, FLEET_FIRST_CHECK_PAGES, type EngineCommand, type HostEvent } from '../../../services/fetcher/src/engine/host-profile.js';
 import { deciderSpec } from '../../support/decider.js';
+import { decided, hostSpec } from './engine-decider-spec.js';
 
 const FLEET: FleetPolicy = { hosts: 3, distrustMs: 86_400_000 };
 const T0 = Date.parse('2026-01-01T00:00:00.000Z');
@@ -70,7 +71,6 @@ describe('fleet prior: a set of marker kinds learnt across hosts', () => {
   });
 });
 
-const POLICY: AutoPolicy = { agreements: 3, recheckEvery: 5 };
 const seen: HostEvent = { type: 'seen' };
 const when = '2026-01-01T00:00:00.000Z';
 const verdict = (agreed: boolean, extra: Partial<Extract<HostEvent, { type: 'verified' }>> = {}): HostEvent => ({ type: 'verified', agreed, similarity: agreed ? 1 : 0.4, url: 'http://h/p', at: when, ...extra });
@@ -79,15 +79,7 @@ const UNTRUSTED: FleetTrust = { vouches: false, detail: '(no markers) verified i
 const probed = (fleetTrust?: FleetTrust, csrMarkers: string[] = []): EngineCommand => ({ type: 'probed', requested: 'auto', probe: { ok: true, csrMarkers }, ...(fleetTrust ? { fleet: fleetTrust } : {}) });
 const pages = (n: number): HostEvent[] => Array<HostEvent>(n).fill(seen);
 
-const host = deciderSpec<EngineCommand, HostEvent, HostProfile, EngineDecision>({
-  decide: (command, profile) => decide(profile, command, POLICY),
-  evolve: (profile, event) => evolve(profile, event, POLICY),
-  initialState: () => NEW_HOST,
-});
-const decided = (action: EngineDecision['action'], reason?: RegExp) => (decision: EngineDecision): void => {
-  assert.equal(decision.action, action, decision.reason);
-  if (reason) assert.match(decision.reason, reason);
-};
+const host = hostSpec;
 
 describe('engine decider: a new host on the fleet\'s word', () => {
   test('a new host whose page the fleet vouches for is served from its GET, without learning renders', () =>

@@ -187,7 +187,7 @@ function contentRoot(document: Document, base: URL, input: ExtractInput, title: 
   const full = hooks.onBlocks || (model && MODEL_PAGE_TYPES.has(title.pageType)) ? markedCopy(document.body) : undefined;
   const root = firstWorking(
     [
-      { name: 'main-content extraction', run: () => (title.pageType === 'forum' ? thread(document, title) : mainContent(document, base, input, title)) },
+      { name: 'main-content extraction', run: () => layoutContent(document, base, input, title) },
       { name: 'page body without site chrome', run: () => chromeless(freshBody(input, base)) },
       { name: 'page body', run: () => freshBody(input, base) },
     ],
@@ -197,7 +197,7 @@ function contentRoot(document: Document, base: URL, input: ExtractInput, title: 
     root,
     [
       { name: 'page body without site chrome', run: () => chromeless(freshBody(input, base)) },
-      { name: 'main content with hidden content revealed', run: () => mainContent(freshDocument(input, base, true), base, input, title), hidden: true },
+      { name: 'main content with hidden content revealed', run: () => layoutContent(freshDocument(input, base, true), base, input, title), hidden: true },
       { name: 'page body with hidden content revealed, without site chrome', run: () => chromeless(freshDocument(input, base, true).body), hidden: true },
     ],
     fallbacks,
@@ -205,6 +205,15 @@ function contentRoot(document: Document, base: URL, input: ExtractInput, title: 
     base,
   );
   return full ? classifiedContent(full, chosen, title.pageType, MODEL_PAGE_TYPES.has(title.pageType) ? model : null, hooks.onBlocks) : chosen;
+}
+
+/**
+ * The main content in the page type's layout: a thread keeps its posts (thread), any other
+ * page goes through mainContent. The same for the page with its hidden content revealed: a
+ * forum engine's crawler view sits in <noscript>, and is a thread too.
+ */
+function layoutContent(document: Document, base: URL, input: ExtractInput, title: PageTitle): Element {
+  return title.pageType === 'forum' ? thread(document, title) : mainContent(document, base, input, title);
 }
 
 /** The body with its blocks marked, and a copy of it taken before the extractors move and cut its nodes. */

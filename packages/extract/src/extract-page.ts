@@ -314,7 +314,7 @@ function mainContent(document: Document, base: URL, input: ExtractInput, title: 
  */
 function thread(document: Document, title: PageTitle): Element {
   const h1 = document.body.querySelector('h1');
-  const posts = findPosts(document.body);
+  const posts = findPosts(document.body, { timestampLines: true });
   const root = proseContainer(document.body);
   trimToThread(root, posts);
   removeBoilerplate(root);

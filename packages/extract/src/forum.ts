@@ -8,6 +8,7 @@
 // Engines differ in names (Discourse's crawler view, phpBB, vBulletin, XenForo, Invision,
 // Flarum), not in this shape, so no engine is named here.
 import { collapsedLength, textStats, type TextStats } from './text.js';
+import { holdsTimestamp } from './timestamps.js';
 
 /** A thread has this many posts at least (a lone post is left to the article layout). */
 const MIN_POSTS = 2;
@@ -42,14 +43,19 @@ export interface ThreadPosts {
 
 /**
  * The thread's posts under `body`, in page order, or undefined when the page has no run of
- * posts (then the caller keeps its other layout).
+ * posts (then the caller keeps its other layout). `timestampLines`: on a page known to be a
+ * thread, short lines with a year and a clock time count as time marks when the page has no
+ * other (timestamps.ts).
  */
-export function findPosts(body: Element): ThreadPosts | undefined {
+export function findPosts(body: Element, options: { timestampLines?: boolean } = {}): ThreadPosts | undefined {
   const stats = textStats(body);
   // One walk for both kinds of mark (a selector walk of the whole page each).
   const candidates = markCandidates(body);
   const authors = candidates.filter((el) => isAuthorMark(el, stats));
-  const times = candidates.filter((el) => isTimeMark(el, stats));
+  let times = candidates.filter((el) => isTimeMark(el, stats));
+  // A thread whose engine writes its times as plain text: short lines with a year and a
+  // clock time stand for the time marks (only on a page already typed a forum: the option).
+  if (options.timestampLines && times.length < MIN_POSTS) times = candidates.filter((el) => shortText(el, stats) && holdsTimestamp(el.textContent ?? ''));
   if (authors.length < MIN_POSTS || times.length < MIN_POSTS) return undefined;
   const withAuthor = ancestors(authors, body);
   const withTime = ancestors(times, body);
@@ -246,7 +252,10 @@ function hasAncestorOfKind(el: Element, key: string, stop: Element): boolean {
 function postLines(posts: readonly Element[], bodies: readonly Element[][], authors: readonly Element[], times: readonly Element[]): string[][] {
   return posts.map((post, i) => {
     const inBody = (el: Element): boolean => bodies[i]!.some((b) => b.contains(el));
-    return [firstMarkText(post, authors, inBody), firstMarkText(post, times, inBody)].filter((line): line is string => !!line);
+    const author = firstMarkText(post, authors, inBody);
+    const time = firstMarkText(post, times, inBody);
+    // One line may be both marks ("by ann » Tue Aug 27, 2019 1:47 am"): written once.
+    return (time === author ? [author] : [author, time]).filter((line): line is string => !!line);
   });
 }
 

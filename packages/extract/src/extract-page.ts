@@ -52,6 +52,7 @@ import { SHIPPED_BLOCK_MODEL, type BlockModel } from './block-model.js';
 import { classifiedContent, MODEL_PAGE_TYPES, removeBlockMarks } from './classify.js';
 import { addProductDetails, productFacts, removeRepeatedBlocks, removeReviews } from './product.js';
 import { findPosts, keepPostBodies, trimToThread } from './forum.js';
+import { openingPost } from './opening-post.js';
 import { probablyReaderable } from './readability-speed.js';
 import { isSectionStackPage, sectionStackGain, sectionStacks } from './section-stack.js';
 
@@ -97,7 +98,7 @@ export function extractPage(input: ExtractInput, hooks: ExtractHooks = {}): Extr
   const fallbacks: string[] = [];
   const root = contentRoot(document, base, input, { title: metadata.ogTitle ?? metadata.title, siteName: metadata.siteName, pageType: metadata.pageType, declaredType }, fallbacks, hooks);
   removeBlockMarks(root);
-  if (metadata.pageType === 'forum' && input.options.onlyMainContent && input.options.includeTags.length === 0) openingPost(root, [metadata.description, metadata.ogDescription], fallbacks);
+  if (metadata.pageType === 'forum' && input.options.onlyMainContent && input.options.includeTags.length === 0) openingPost(root, [metadata.description, metadata.ogDescription], fallbacks, MIN_CONTENT_TEXT);
   if (metadata.pageType === 'product' && input.options.onlyMainContent && input.options.includeTags.length === 0) {
     removeRepeatedBlocks(root);
     const facts = productFacts(jsonLd);
@@ -328,25 +329,6 @@ function thread(document: Document, title: PageTitle): Element {
     root.prepend(heading);
   }
   return root;
-}
-
-/**
- * A thread whose content is still tiny after every fallback (a script-built thread whose
- * HTML holds the title and little else) gets its description, the longest of <meta
- * name=description> and og:description, when that is longer than what it has: forum
- * engines put the opening post there. Only threads: a shop's or a company's empty shell (a
- * bot wall, an app that renders everything) has no content to stand for, and its
- * description is a blurb. Recorded in metadata.extractionFallbacks.
- */
-function openingPost(root: Element, descriptions: ReadonlyArray<string | undefined>, fallbacks: string[]): void {
-  const length = textLength(root);
-  if (length >= MIN_CONTENT_TEXT) return;
-  const description = descriptions.reduce<string>((best, d) => ((d ?? '').trim().length > best.length ? (d ?? '').trim() : best), '');
-  if (description.length <= length) return;
-  const p = root.ownerDocument.createElement('p');
-  p.textContent = description;
-  root.append(p);
-  fallbacks.push('empty main content: page description');
 }
 
 /** A page that is not an article: the body without site chrome; its links are its content. */

@@ -16,6 +16,9 @@ export class ConfigError extends Error {
 
 export interface BootstrapKey { key: string; plan: Plan }
 
+/** How long a stopping service lets the messages it is handling finish before it hands them back (STOP_GRACE_MS). */
+export const DEFAULT_STOP_GRACE_MS = 10_000;
+
 /**
  * The transformer's bounds, written once (the pool's defaults and the environment's):
  *   transformTimeoutMs  a web page's transform past it is killed (TRANSFORM_TIMEOUT);
@@ -80,6 +83,8 @@ export interface Config {
   transformerConcurrency: number;
   /** Transform bounds (TRANSFORMER_DEFAULTS, docs/api.md "Transform budgets"). */
   transformTimeoutMs: number;
+  /** On SIGTERM, how long the fetcher's and transformer's consumers let in-flight pages finish before handing them back. */
+  stopGraceMs: number;
   /** Threads one API key's transforms may hold at once (0: all but one). */
   transformerThreadsPerKey: number;
   /** Documents (PDF, DOCX...) parsed at once per transformer. */
@@ -280,6 +285,7 @@ export function loadConfig(env: Env = process.env): Config {
     browserRetireAfterPages: int(env, 'BROWSER_RETIRE_AFTER_PAGES', DEFAULT_BROWSER_RETIRE_AFTER_PAGES, 0, 1_000_000),
     transformerConcurrency: int(env, 'TRANSFORMER_CONCURRENCY', 2, 1, 64),
     transformTimeoutMs: int(env, 'TRANSFORM_TIMEOUT_MS', TRANSFORMER_DEFAULTS.transformTimeoutMs, 100, 600_000),
+    stopGraceMs: int(env, 'STOP_GRACE_MS', DEFAULT_STOP_GRACE_MS, 0, 600_000),
     transformerThreadsPerKey: int(env, 'TRANSFORMER_THREADS_PER_KEY', 0, 0, 64),
     transformerDocumentThreads: int(env, 'TRANSFORMER_DOCUMENT_THREADS', TRANSFORMER_DEFAULTS.documentThreads, 1, 64),
     transformerMaxHeapMb: int(env, 'TRANSFORMER_MAX_HEAP_MB', TRANSFORMER_DEFAULTS.maxHeapMb, 64, 16_384),

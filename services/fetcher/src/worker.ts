@@ -115,7 +115,7 @@ export class FetchWorker {
       filterSubject: laneFilter(kind),
       // Each lane may hold as many pages as the pool renders; the pool orders them.
       concurrency: ctx.config.fetcherConcurrency,
-      ackWaitMs: 15_000,
+      ackWaitMs: ctx.config.fetcherAckWaitMs,
       maxDeliver: 3,
       confirmAcks: true, // a redelivered page would be asked of its site again
       stopGraceMs: ctx.config.stopGraceMs,

@@ -69,6 +69,11 @@ export interface Config {
   healthPort: number;
   /** Concurrent pages one fetcher instance renders. */
   fetcherConcurrency: number;
+  /**
+   * How long JetStream waits for a fetcher's heartbeat or ack before it gives the page to
+   * another delivery: after a fetcher is killed, its pages wait this long.
+   */
+  fetcherAckWaitMs: number;
   /** Bulk (crawl, batch) pages of one host rendering at once in one fetcher. */
   fetcherHostMaxInFlight: number;
   /** Bulk pages of one host loading at once across every fetcher replica (the fleet's bound). */
@@ -278,6 +283,7 @@ export function loadConfig(env: Env = process.env): Config {
     errorTypeBase,
     healthPort: int(env, 'HEALTH_PORT', 0, 0, 65535),
     fetcherConcurrency: int(env, 'FETCHER_CONCURRENCY', 3, 1, 64),
+    fetcherAckWaitMs: int(env, 'FETCHER_ACK_WAIT_MS', 15_000, 3_000, 600_000),
     fetcherHostMaxInFlight: int(env, 'FETCHER_HOST_MAX_IN_FLIGHT', 4, 1, 64),
     fleetHostMaxInFlight: int(env, 'FLEET_HOST_MAX_IN_FLIGHT', 8, 1, 1024),
     fleetHostIntervalMs: int(env, 'FLEET_HOST_INTERVAL_MS', 0, 0, 600_000),

@@ -5,7 +5,8 @@
 // run at once too; in both, the few files that check a bound while their own work takes
 // both cores (ALONE in scripts/test-layers.mjs) run alone after the others; end-to-end
 // files boot a whole system (nats-server, six services, Chromium), and two of those at once
-// only measure contention, so one at a time. Arguments pick what runs: a layer (`unit`,
+// only measure contention, so one at a time, except the few that mostly wait (PAIRED in
+// scripts/test-layers.mjs), two at a time after the others. Arguments pick what runs: a layer (`unit`,
 // `integration`, `e2e`: see scripts/test-layers.mjs), folders or single files
 // (`npm test -- dist/test/e2e/map.test.js`).
 // At the end it prints each layer's wall time and counts, then the totals as the last line.
@@ -13,7 +14,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ALONE, LAYERS, LONG_FIRST, layerOf } from './test-layers.mjs';
+import { ALONE, LAYERS, LONG_FIRST, PAIRED, layerOf } from './test-layers.mjs';
 
 /** Test files run at once in each layer (see above); a layer not named here runs one at a time. */
 const CONCURRENCY = { unit: 2, integration: 2, e2e: 1 };
@@ -31,6 +32,7 @@ const args = process.argv.slice(2);
 const roots = args.length ? args.flatMap((a) => LAYERS[a] ?? [a]) : ['dist/test'];
 const relative = (f) => path.relative('.', f).split(path.sep).join('/');
 const runsAlone = (f) => ALONE.some((prefix) => relative(f).startsWith(prefix));
+const runsPaired = (f) => PAIRED.includes(relative(f));
 // The longest files start first, so that two at a time the short ones fill the other slot
 // beside them instead of one long file running alone at the end: by the times of the last
 // run on this machine (kept beside the compile cache), else LONG_FIRST; unknown files first.
@@ -80,7 +82,8 @@ for (const layer of [...Object.keys(LAYERS), 'other'].filter((l) => byLayer.has(
   const layerStarted = Date.now();
   const layerFiles = byLayer.get(layer);
   const runs = [
-    { files: layerFiles.filter((f) => !runsAlone(f)), concurrency: process.env.TEST_CONCURRENCY ?? CONCURRENCY[layer] ?? 1 },
+    { files: layerFiles.filter((f) => !runsAlone(f) && !runsPaired(f)), concurrency: process.env.TEST_CONCURRENCY ?? CONCURRENCY[layer] ?? 1 },
+    { files: layerFiles.filter((f) => runsPaired(f) && !runsAlone(f)), concurrency: process.env.TEST_CONCURRENCY ?? 2 },
     { files: layerFiles.filter(runsAlone), concurrency: process.env.TEST_CONCURRENCY ?? 1 },
   ].filter((r) => r.files.length);
   const counts = { pass: 0, fail: 0 };

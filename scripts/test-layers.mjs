@@ -29,6 +29,21 @@ export const LONG_FIRST = ['dist/test/unit/transformer/dev-sets.test.js'];
  */
 export const ALONE = ['dist/test/unit/transformer/pool-bounds.test.js', 'dist/test/integration/fetcher/browser-pool.test.js'];
 
+/**
+ * End-to-end files that run two at a time, after the rest of their layer (one at a time):
+ * each boots a whole system but mostly waits on it (pages that take seconds to answer,
+ * monitor ticks, kills and restarts): a third to two thirds of one core over its run (CPU
+ * seconds of all its processes against its wall seconds in CI), and no tight bound on
+ * time. A file that renders, stalls or checks a time stays one at a time
+ * (docs/benchmarks.md, "Test-suite time (h-suite8)").
+ */
+export const PAIRED = [
+  'dist/test/e2e/change-tracking.test.js',
+  'dist/test/e2e/monitors.test.js',
+  'dist/test/e2e/restart.test.js',
+  'dist/test/e2e/waiting.test.js',
+];
+
 /** The layer of a test file, compiled or (as source maps report it) its TypeScript source. */
 export function layerOf(file) {
   const rel = path.relative(process.cwd(), file).split(path.sep).join('/').replace(/^dist\//, '');

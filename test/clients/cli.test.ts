@@ -44,14 +44,37 @@ describe('trawl CLI against the running system', () => {
     fs.rmSync(work, { recursive: true, force: true });
   });
 
-  async function trawl(args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  /** What a run of the CLI left: its exit code (or the signal that ended it, or why it did not start) and its output. */
+  interface CliRun { code: number | string | null; signal: NodeJS.Signals | null; stdout: string; stderr: string; error?: string }
+
+  async function trawl(args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<CliRun> {
     try {
       const { stdout, stderr } = await run(process.execPath, [CLI, ...args], { env: { ...env, ...extraEnv }, cwd: work, timeout: 120_000 });
-      return { code: 0, stdout, stderr };
+      return { code: 0, signal: null, stdout, stderr };
     } catch (err) {
-      const e = err as { code: number; stdout: string; stderr: string };
-      return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+      // A non-zero exit, a signal (the timeout's), or a spawn or maxBuffer error (a string code).
+      const e = err as { code: number | string | null; signal: NodeJS.Signals | null; stdout?: string; stderr?: string; message: string };
+      return { code: e.code, signal: e.signal ?? null, stdout: e.stdout ?? '', stderr: e.stderr ?? '', error: e.message };
     }
+  }
+
+  /**
+   * The JSON a run printed; when its stdout is not JSON, a failure that says how the run
+   * ended (exit code, signal, spawn error) and what it wrote on stderr, not only the parser's
+   * "Unexpected end of JSON input" (once seen in CI on `jobs --json`).
+   */
+  function jsonOf(ran: CliRun, what = 'the CLI'): any {
+    try {
+      return JSON.parse(ran.stdout);
+    } catch (err) {
+      const how = { code: ran.code, signal: ran.signal, error: ran.error, stderr: ran.stderr.slice(-2000), stdout: ran.stdout.slice(0, 500) };
+      throw new Error(`${what} printed no JSON (${(err as Error).message}): ${JSON.stringify(how, null, 2)}`, { cause: err });
+    }
+  }
+
+  /** Runs the CLI and returns the JSON it printed (see jsonOf). */
+  async function trawlJson(args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<any> {
+    return jsonOf(await trawl(args, extraEnv), `trawl ${args.join(' ')}`);
   }
 
   test('--help, bad usage and a missing key have their exit codes', async () => {
@@ -63,7 +86,7 @@ describe('trawl CLI against the running system', () => {
     assert.equal((await trawl(['crawl', site.url('/'), '--limit', 'ten'])).code, 2);
     const noKey = await trawl(['jobs', '--json'], { TRAWL_API_KEY: '' });
     assert.equal(noKey.code, 3);
-    assert.equal(JSON.parse(noKey.stdout).error.code, 'NO_API_KEY');
+    assert.equal(jsonOf(noKey).error.code, 'NO_API_KEY');
     const badKey = await trawl(['jobs'], { TRAWL_API_KEY: 'wrong_key_0123456789' });
     assert.equal(badKey.code, 3);
     assert.match(badKey.stderr, /UNAUTHORIZED/);
@@ -81,7 +104,7 @@ describe('trawl CLI against the running system', () => {
     assert.deepEqual(JSON.parse(fs.readFileSync(file, 'utf8')), { apiUrl: system.baseUrl, apiKey: system.apiKey });
     const jobs = await trawl(['jobs', '--json'], noEnv);
     assert.equal(jobs.code, 0, jobs.stderr);
-    assert.ok(Array.isArray(JSON.parse(jobs.stdout)));
+    assert.ok(Array.isArray(jsonOf(jobs)));
     assert.equal((await trawl(['logout'])).code, 0);
     assert.equal(fs.existsSync(file), false);
   });
@@ -91,7 +114,7 @@ describe('trawl CLI against the running system', () => {
     assert.equal(md.code, 0, md.stderr);
     assert.match(md.stdout, /This is the page called Page A/);
     const json = await trawl(['scrape', site.url('/b'), '--json']);
-    const job = JSON.parse(json.stdout);
+    const job = jsonOf(json);
     assert.equal(job.status, 'COMPLETED');
     assert.match(job.markdown, /Page B/);
     const out = await trawl(['scrape', site.url('/b'), '--format', 'html', '-o', 'b.html']);
@@ -109,7 +132,7 @@ describe('trawl CLI against the running system', () => {
     assert.match(again.stdout, /^same since \d{4}-\d\d-\d\dT/, 'compared with the scrape before');
     const failed = await trawl(['scrape', site.url('/c'), '--wait-for', '#never', '--timeout', '1000', '--json']);
     assert.equal(failed.code, 1);
-    assert.equal(JSON.parse(failed.stdout).error.code, 'SELECTOR_NOT_FOUND');
+    assert.equal(jsonOf(failed).error.code, 'SELECTOR_NOT_FOUND');
     const invalid = await trawl(['scrape', 'notaurl']);
     assert.equal(invalid.code, 2);
     assert.match(invalid.stderr, /INVALID_URL/);
@@ -118,7 +141,7 @@ describe('trawl CLI against the running system', () => {
   test('crawl -o dir --json writes one markdown file per page; map, batch, jobs and events', async () => {
     const crawl = await trawl(['crawl', site.url('/'), '--depth', '1', '-o', 'site', '--json']);
     assert.equal(crawl.code, 0, crawl.stderr);
-    const summary = JSON.parse(crawl.stdout);
+    const summary = jsonOf(crawl);
     assert.equal(summary.status, 'COMPLETED');
     assert.deepEqual([...summary.files].sort(), ['a.md', 'b.md', 'c.md', 'index.md']);
     const index = fs.readFileSync(path.join(work, 'site', 'index.md'), 'utf8');
@@ -126,20 +149,20 @@ describe('trawl CLI against the running system', () => {
     assert.match(index, /This is the page called Home/);
 
     const map = await trawl(['map', site.url('/'), '--json']);
-    assert.ok(JSON.parse(map.stdout).links.includes(site.url('/c')));
+    assert.ok(jsonOf(map).links.includes(site.url('/c')));
     const plain = await trawl(['map', site.url('/'), '--search', 'b']);
     assert.equal(plain.stdout, `${site.url('/b')}\n`);
 
     fs.writeFileSync(path.join(work, 'urls.txt'), `# two pages\n${site.url('/a')}\n\n${site.url('/c')}\nnot a url\n`);
     const batch = await trawl(['batch', 'urls.txt', '-o', 'batch', '--skip-invalid', '--json']);
     assert.equal(batch.code, 0, batch.stderr);
-    assert.deepEqual(JSON.parse(batch.stdout).files, ['a.md', 'c.md']);
+    assert.deepEqual(jsonOf(batch).files, ['a.md', 'c.md']);
     assert.match(batch.stderr, /skipped invalid URL: not a url/);
     assert.match(fs.readFileSync(path.join(work, 'batch', 'c.md'), 'utf8'), /Page C/);
 
-    const jobs = JSON.parse((await trawl(['jobs', '--json', '--limit', '50'])).stdout) as { id: string; kind: string }[];
+    const jobs = await trawlJson(['jobs', '--json', '--limit', '50']) as { id: string; kind: string }[];
     assert.ok(jobs.some((j) => j.id === summary.id && j.kind === 'crawl'));
-    const events = JSON.parse((await trawl(['events', summary.id, '--json'])).stdout) as { event: string }[];
+    const events = await trawlJson(['events', summary.id, '--json']) as { event: string }[];
     assert.equal(events[0]?.event, 'crawl_requested');
     const lines = (await trawl(['events', summary.id, '--kind', 'crawl'])).stdout.trim().split('\n');
     assert.equal(lines.length, events.length);
@@ -147,14 +170,14 @@ describe('trawl CLI against the running system', () => {
   });
 
   test('recrawl prints one line per page; monitor create, list, get, delete; their usage errors', async () => {
-    const crawl = JSON.parse((await trawl(['crawl', site.url('/'), '--depth', '1', '-o', 'again', '--json'])).stdout);
+    const crawl = await trawlJson(['crawl', site.url('/'), '--depth', '1', '-o', 'again', '--json']);
     const re = await trawl(['recrawl', crawl.id]);
     assert.equal(re.code, 0, re.stderr);
     const lines = re.stdout.trim().split('\n').sort();
     assert.equal(lines.length, 4, re.stdout);
     for (const line of lines) assert.match(line, /^same\*?\s+http/, line);
     assert.match(re.stderr, /0 new, 4 same, 0 changed, 0 removed/);
-    const report = JSON.parse((await trawl(['recrawl', crawl.id, '--revalidate', '--json'])).stdout);
+    const report = await trawlJson(['recrawl', crawl.id, '--revalidate', '--json']);
     assert.equal(report.recrawlOf, crawl.id);
     assert.equal(report.counts.same, 4);
 
@@ -164,10 +187,10 @@ describe('trawl CLI against the running system', () => {
     const refused = await trawl(['monitor', 'create', site.url('/a'), '--cron', 'every day', '--webhook', site.url('/hook')]);
     assert.equal(refused.code, 2, 'the server\'s 400');
     assert.match(refused.stderr, /schedule\.cron/);
-    const created = JSON.parse((await trawl(['monitor', 'create', site.url('/a'), '--every', '3600', '--webhook', site.url('/hook'), '--json'])).stdout);
+    const created = await trawlJson(['monitor', 'create', site.url('/a'), '--every', '3600', '--webhook', site.url('/hook'), '--json']);
     assert.equal(created.status, 'ACTIVE');
     assert.deepEqual(created.schedule, { intervalSeconds: 3600 });
-    const listed = JSON.parse((await trawl(['monitor', 'list', '--json'])).stdout) as { id: string }[];
+    const listed = await trawlJson(['monitor', 'list', '--json']) as { id: string }[];
     assert.ok(listed.some((m) => m.id === created.id));
     const shown = await trawl(['monitor', 'get', created.id]);
     assert.match(shown.stdout, new RegExp(`^${created.id}  ACTIVE  scrape ${site.url('/a')}  every 3600 s`));
@@ -194,7 +217,7 @@ describe('trawl CLI against the running system', () => {
     assert.match(who.stdout, /limits +120 requests\/min, 20 jobs at once/);
     assert.match(who.stdout, /quota +[\d,]+ of 500,000 pages left in \d{4}-\d\d/);
     assert.ok(!who.stdout.includes(system.apiKey) && !who.stderr.includes(system.apiKey), 'the key itself is never printed');
-    const json = JSON.parse((await trawl(['whoami', '--json'])).stdout) as Record<string, unknown>;
+    const json = await trawlJson(['whoami', '--json']) as Record<string, unknown>;
     assert.equal(json.plan, 'team');
     assert.deepEqual(json.limits, { requestsPerMinute: 120, concurrentJobs: 20, monthlyPages: 500_000 });
     assert.equal(typeof json.keyId, 'string');
@@ -211,14 +234,14 @@ describe('trawl CLI against the running system', () => {
     // Before: 8 retries with backoff, 44.6 s of silence. Now one retry (0.5-0.75 s); the
     // bound is loose so a busy machine cannot fail it.
     assert.ok(tookMs < 15_000, `failed after ${tookMs} ms`);
-    const json = JSON.parse((await trawl(['whoami', '--json'], { TRAWL_API_URL: closed })).stdout);
+    const json = await trawlJson(['whoami', '--json'], { TRAWL_API_URL: closed });
     assert.equal(json.error.code, 'CONNECTION_REFUSED');
   });
 
   test('--format with several formats gives JSON; an HTTP error page warns and exits 1; a failed crawl says why; a crawl is followed by id', async () => {
     const multi = await trawl(['scrape', site.url('/'), '--format', 'markdown,links']);
     assert.equal(multi.code, 0, multi.stderr);
-    const job = JSON.parse(multi.stdout);
+    const job = jsonOf(multi);
     assert.match(job.markdown, /This is the page called Home/);
     assert.deepEqual(job.links, ['/a', '/b', '/c'].map((p) => site.url(p)));
 
@@ -230,11 +253,11 @@ describe('trawl CLI against the running system', () => {
     assert.equal(failed.code, 1);
     assert.match(failed.stderr, /crawl \S+ failed: start page failed: the server answered HTTP 404/);
 
-    const first = JSON.parse((await trawl(['crawl', site.url('/'), '--depth', '1', '-o', 'first', '--json'])).stdout);
+    const first = await trawlJson(['crawl', site.url('/'), '--depth', '1', '-o', 'first', '--json']);
     assert.equal(first.status, 'COMPLETED');
     const again = await trawl(['crawl', '--id', first.id, '-o', 'again', '--json']);
     assert.equal(again.code, 0, again.stderr);
-    assert.deepEqual([...JSON.parse(again.stdout).files].sort(), [...first.files].sort());
+    assert.deepEqual([...jsonOf(again).files].sort(), [...first.files].sort());
     assert.equal(fs.readFileSync(path.join(work, 'again', 'a.md'), 'utf8'), fs.readFileSync(path.join(work, 'first', 'a.md'), 'utf8'));
   });
 

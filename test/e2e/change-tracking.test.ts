@@ -22,6 +22,9 @@ ${links.length ? `<ul>${links.map((l) => `<li><a href="${l}">Read about ${l}</a>
 const PRICING_V1 = article('Pricing', ['The starter plan costs 9 euros per month.', 'The pro plan costs 29 euros per month.', 'Every plan includes support.']);
 const PRICING_V2 = article('Pricing', ['The starter plan costs 12 euros per month.', 'The pro plan costs 29 euros per month.', 'Every plan includes support.']);
 
+/** The page the killed fetcher held comes back after its ack wait: 5 s, not the default 15 s. */
+const ENV = { FETCHER_ACK_WAIT_MS: '5000' };
+
 describe('change tracking end to end', () => {
   let site: TestSite;
   let system: TrawlSystem;
@@ -37,7 +40,7 @@ describe('change tracking end to end', () => {
       '/docs/usage': article('Usage', ['Call the scrape endpoint with a URL.']),
       '/slow': { body: PRICING_V1, delayMs: 4000 },
     });
-    system = await startSystem();
+    system = await startSystem({ env: ENV });
   });
   after(async () => {
     await system?.stop();
@@ -176,7 +179,7 @@ describe('change tracking end to end', () => {
     await system.kill();
     // The read models are rebuilt from the log, observations included.
     for (const f of fs.readdirSync(system.dataDir)) if (f.startsWith('read-models.sqlite')) fs.rmSync(path.join(system.dataDir, f));
-    system = await startSystem({ dataDir: system.dataDir, port: system.port });
+    system = await startSystem({ dataDir: system.dataDir, port: system.port, env: ENV });
     const job = await system.poll(`/api/v1/scrape/${created.body.id}`, (b: any) => FINAL.has(b.status), 120_000);
     assert.equal(job.status, 'COMPLETED', JSON.stringify(job));
     assert.equal(job.changeTracking.changeStatus, 'same');

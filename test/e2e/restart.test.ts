@@ -15,6 +15,12 @@ import { until } from '../support/wait.js';
 // Each test scrapes its own URL: a repeated one would be answered from the cache.
 const PAGE = '<html><head><title>Slow page</title></head><body><article><h1>Finally</h1><p>This page took its time to arrive, and that is the point of this test of restarts.</p></article></body></html>';
 
+/**
+ * The fetcher's ack wait: the page a SIGKILLed fetcher held comes back after it, 15 s by
+ * default (heartbeats, every third of it, keep a page that loads longer).
+ */
+const KILLED_PAGE_BACK_MS = '5000';
+
 describe('restart mid-job', () => {
   let site: TestSite;
   let system: TrawlSystem | undefined;
@@ -31,7 +37,7 @@ describe('restart mid-job', () => {
   });
 
   async function boot(): Promise<TrawlSystem> {
-    system = await startSystem({ ...(dataDir ? { dataDir } : {}), ...(port ? { port } : {}), env: { TRAWL_SERVICES: 'projector,fetcher,transformer,gateway' } });
+    system = await startSystem({ ...(dataDir ? { dataDir } : {}), ...(port ? { port } : {}), env: { TRAWL_SERVICES: 'projector,fetcher,transformer,gateway', FETCHER_ACK_WAIT_MS: KILLED_PAGE_BACK_MS } });
     dataDir = system.dataDir;
     port = system.port;
     return system;

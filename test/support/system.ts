@@ -80,6 +80,9 @@ export async function startSystem(opts: SystemOptions = {}): Promise<TrawlSystem
       LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',
       // The services' lines in logs() beside the supervisor's (npm start's default is a file).
       SERVICE_LOGS: 'stdout',
+      // A stop with a page still loading hands it back after 1 s, not after npm start's 10 s
+      // (a test's after() or a restart on the same data waited the whole grace for a slow page).
+      STOP_GRACE_MS: '1000',
       ...opts.env,
     },
   });

@@ -33,6 +33,7 @@ export class ShareFollower {
       ackWaitMs: 15_000,
       maxDeliver: 3,
       handlerTimeoutMs: (e) => e.data.options.timeoutMs * 2 + 60_000,
+      stopGraceMs: ctx.config.stopGraceMs,
       handle: (event, mctx) => this.handle(event, mctx),
       giveUp: (event, error, mctx) => recordPageFailure(ctx.log, { kind: event.kind, id: event.id, part: event.part },
         { code: 'BROWSER_ERROR', message: `the shared page load did not finish: ${error.message}` }, mctx.deliveryCount, deps),

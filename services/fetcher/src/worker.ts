@@ -115,9 +115,10 @@ export class FetchWorker {
       filterSubject: laneFilter(kind),
       // Each lane may hold as many pages as the pool renders; the pool orders them.
       concurrency: ctx.config.fetcherConcurrency,
-      ackWaitMs: 15_000,
+      ackWaitMs: ctx.config.fetcherAckWaitMs,
       maxDeliver: 3,
       confirmAcks: true, // a redelivered page would be asked of its site again
+      stopGraceMs: ctx.config.stopGraceMs,
       // The page's own timeouts bound a capture once it runs; this backstop also allows for
       // waiting for a browser slot behind other lanes' pages (heartbeats keep the message).
       handlerTimeoutMs: (e) => e.data.options.timeoutMs * 2 + 30_000 + SLOT_WAIT_ALLOWANCE_MS,

@@ -64,6 +64,7 @@ export class TransformConsumer {
       maxDeliver: 3,
       // The transform's own budget is the pool's; this only bounds the wait for a thread.
       handlerTimeoutMs: (event) => (event.data.document ? ctx.config.documentParseTimeoutMs : ctx.config.transformTimeoutMs) + QUEUE_WAIT_ALLOWANCE_MS,
+      stopGraceMs: ctx.config.stopGraceMs,
       handle: (event, mctx) => this.handleTracked(event, mctx),
       giveUp: (event, error, mctx) => this.recordFailure(event, error, mctx),
     });

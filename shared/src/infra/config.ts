@@ -16,6 +16,9 @@ export class ConfigError extends Error {
 
 export interface BootstrapKey { key: string; plan: Plan }
 
+/** How long a stopping service lets the messages it is handling finish before it hands them back (STOP_GRACE_MS). */
+export const DEFAULT_STOP_GRACE_MS = 10_000;
+
 /**
  * The transformer's bounds, written once (the pool's defaults and the environment's):
  *   transformTimeoutMs  a web page's transform past it is killed (TRANSFORM_TIMEOUT);
@@ -66,6 +69,11 @@ export interface Config {
   healthPort: number;
   /** Concurrent pages one fetcher instance renders. */
   fetcherConcurrency: number;
+  /**
+   * How long JetStream waits for a fetcher's heartbeat or ack before it gives the page to
+   * another delivery: after a fetcher is killed, its pages wait this long.
+   */
+  fetcherAckWaitMs: number;
   /** Bulk (crawl, batch) pages of one host rendering at once in one fetcher. */
   fetcherHostMaxInFlight: number;
   /** Bulk pages of one host loading at once across every fetcher replica (the fleet's bound). */
@@ -80,6 +88,8 @@ export interface Config {
   transformerConcurrency: number;
   /** Transform bounds (TRANSFORMER_DEFAULTS, docs/api.md "Transform budgets"). */
   transformTimeoutMs: number;
+  /** On SIGTERM, how long the fetcher's and transformer's consumers let in-flight pages finish before handing them back. */
+  stopGraceMs: number;
   /** Threads one API key's transforms may hold at once (0: all but one). */
   transformerThreadsPerKey: number;
   /** Documents (PDF, DOCX...) parsed at once per transformer. */
@@ -273,6 +283,7 @@ export function loadConfig(env: Env = process.env): Config {
     errorTypeBase,
     healthPort: int(env, 'HEALTH_PORT', 0, 0, 65535),
     fetcherConcurrency: int(env, 'FETCHER_CONCURRENCY', 3, 1, 64),
+    fetcherAckWaitMs: int(env, 'FETCHER_ACK_WAIT_MS', 15_000, 3_000, 600_000),
     fetcherHostMaxInFlight: int(env, 'FETCHER_HOST_MAX_IN_FLIGHT', 4, 1, 64),
     fleetHostMaxInFlight: int(env, 'FLEET_HOST_MAX_IN_FLIGHT', 8, 1, 1024),
     fleetHostIntervalMs: int(env, 'FLEET_HOST_INTERVAL_MS', 0, 0, 600_000),
@@ -280,6 +291,7 @@ export function loadConfig(env: Env = process.env): Config {
     browserRetireAfterPages: int(env, 'BROWSER_RETIRE_AFTER_PAGES', DEFAULT_BROWSER_RETIRE_AFTER_PAGES, 0, 1_000_000),
     transformerConcurrency: int(env, 'TRANSFORMER_CONCURRENCY', 2, 1, 64),
     transformTimeoutMs: int(env, 'TRANSFORM_TIMEOUT_MS', TRANSFORMER_DEFAULTS.transformTimeoutMs, 100, 600_000),
+    stopGraceMs: int(env, 'STOP_GRACE_MS', DEFAULT_STOP_GRACE_MS, 0, 600_000),
     transformerThreadsPerKey: int(env, 'TRANSFORMER_THREADS_PER_KEY', 0, 0, 64),
     transformerDocumentThreads: int(env, 'TRANSFORMER_DOCUMENT_THREADS', TRANSFORMER_DEFAULTS.documentThreads, 1, 64),
     transformerMaxHeapMb: int(env, 'TRANSFORMER_MAX_HEAP_MB', TRANSFORMER_DEFAULTS.maxHeapMb, 64, 16_384),

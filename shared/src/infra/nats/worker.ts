@@ -22,6 +22,7 @@ import { isNatsOutage } from './outage.js';
 import { decodeEvent, PoisonMessageError, type StoredEvent } from '../../domain/events/index.js';
 import type { Logger } from '../logger.js';
 import { STREAM_NAME } from '../subjects.js';
+import { DEFAULT_STOP_GRACE_MS } from '../config.js';
 
 export interface MessageContext {
   signal: AbortSignal;
@@ -48,6 +49,8 @@ export interface WorkerOptions<E extends StoredEvent = StoredEvent> {
   outageRetryMs?: number;
   /** Hard deadline of one handler run. */
   handlerTimeoutMs?: number | ((event: E) => number);
+  /** How long stop() lets in-flight messages finish before it aborts them and hands them back (STOP_GRACE_MS). */
+  stopGraceMs?: number;
   /** Where a brand-new consumer starts: all history (default) or only new events. */
   deliverNewOnly?: boolean;
   /** Where a brand-new consumer starts instead: this stream sequence (taking over from another consumer). */
@@ -71,7 +74,7 @@ export interface WorkerOptions<E extends StoredEvent = StoredEvent> {
 
 // The outage allowance covers an election (a few seconds) and a server cut off until its
 // peers notice (nats-server's defaults: about 10-20 s), with room to spare.
-const DEFAULTS = { ackWaitMs: 30_000, maxDeliver: 4, handlerTimeoutMs: 120_000, graceMs: 10_000, outageRetryMs: 60_000 };
+const DEFAULTS = { ackWaitMs: 30_000, maxDeliver: 4, handlerTimeoutMs: 120_000, graceMs: DEFAULT_STOP_GRACE_MS, outageRetryMs: 60_000 };
 /** An ack's confirmation: how long one ask waits for it, and the pauses between asks. */
 const ACK_RETRY_MS = { answer: 3_000, first: 250, most: 2_000 };
 /** Pauses between in-place runs through an outage: 0.5 s doubling to 5 s. */
@@ -290,7 +293,7 @@ export class ConsumerWorker<E extends StoredEvent = StoredEvent> {
   }
 
   /** Stop pulling, wait up to graceMs for in-flight messages, abort the rest. */
-  async stop(graceMs = DEFAULTS.graceMs): Promise<void> {
+  async stop(graceMs = this.opts.stopGraceMs ?? DEFAULTS.graceMs): Promise<void> {
     this.stopping = true;
     this.slotFreed?.();
     await this.loop?.catch(() => undefined);

@@ -4,7 +4,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { evolveFleetPrior, fleetTrust, kindSet, NEW_FLEET_PRIOR, setName, setsLearning, type FleetPolicy, type FleetPrior, type FleetTrust } from '../../../services/fetcher/src/engine/fleet-prior.js';
-import { decide, evolve, FLEET_FIRST_CHECK_PAGES, type EngineCommand, type HostEvent } from '../../../services/fetcher/src/engine/host-profile.js';
+import { decide, evolve, FLEET_FIRST_CHECK_PAGES, markerKinds, type EngineCommand, type HostEvent } from '../../../services/fetcher/src/engine/host-profile.js';
+import { csrMarkers, SERVED_STRUCTURE } from '../../../services/fetcher/src/engine/csr-markers.js';
 import { deciderSpec } from '../../support/decider.js';
 import { decided, hostSpec } from './engine-decider-spec.js';
 
@@ -69,6 +70,25 @@ describe('fleet prior: a set of marker kinds learnt across hosts', () => {
     fleet.given([both('a'), both('b'), both('c'), lbt('x', false)]).when({ kinds: ['script fills empty #year', LBT] }).thenMatches(vouches(false, /little body text beside scripts disagreed on x/));
     fleet.given([both('a'), both('b'), both('c')]).when({ kinds: ['script fills empty #year', LBT] }).thenMatches(vouches(true));
   });
+});
+
+describe('fleet prior: a little-text app shell and a short page its server rendered are kinds of their own', () => {
+  // The kinds as the fetcher finds them in served HTML (csr-markers.ts), as the zoo's index pages and the mixed site's shells show them.
+  const kindsOf = (body: string): string[] => markerKinds(csrMarkers(`<!doctype html><html><head><title>t</title></head><body>${body}<script src="/app.js"></script></body></html>`));
+  const SHELL = kindsOf('<div id="root"></div>');
+  const INDEX = kindsOf(`<div id="__next"><main><h1>Harbour notes</h1><ul>${[1, 2, 3, 4, 5, 6].map((n) => `<li><a href="/article/${n}/">Harbour notes ${n}</a></li>`).join('')}</ul></main></div>`);
+  const index = (host: string, agreed = true): Verdict => ({ kinds: INDEX, agreed, host });
+  const shellChanged: Verdict = { kinds: SHELL, agreed: false, host: 'spa' };
+  test('the two pages show different kinds', () => {
+    assert.deepEqual(SHELL, [ROOT, LBT]);
+    assert.deepEqual(INDEX, [`${LBT}, ${SERVED_STRUCTURE}`]);
+  });
+  test('a shell that changed when rendered does not distrust short served pages verified identical on three hosts', () =>
+    fleet.given([shellChanged, index('a'), index('b'), index('c')]).when({ kinds: INDEX }).thenMatches(vouches(true)));
+  test('while its little-text kind stays distrusted for every other page that shows it', () =>
+    fleet.given([shellChanged, lbt('a'), lbt('b'), lbt('c')]).when({ kinds: [LBT] }).thenMatches(vouches(false, /little body text beside scripts disagreed on spa/)));
+  test('a short served page that changed when rendered distrusts its kind fleet-wide, as any kind', () =>
+    fleet.given([index('a'), index('b'), index('c'), index('d', false)]).when({ kinds: INDEX }).thenMatches(vouches(false, /with a served heading and links disagreed on d/)));
 });
 
 const seen: HostEvent = { type: 'seen' };

@@ -2,7 +2,7 @@
 // and whether two markdowns (and link sets) are "the same page".
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { csrMarkers } from '../../../services/fetcher/src/engine/csr-markers.js';
+import { csrMarkers, SERVED_LINKS_MIN, SERVED_STRUCTURE } from '../../../services/fetcher/src/engine/csr-markers.js';
 import { comparePages } from '../../../services/fetcher/src/engine/similarity.js';
 
 const TEXT = 'A server-rendered article has its words in the HTML that the server sends. '.repeat(6);
@@ -25,6 +25,21 @@ describe('client-side rendering markers', () => {
     const markers = csrMarkers(page(`<p>Loading…</p><script>${'var x = 1;'.repeat(200)}</script>`));
     assert.equal(markers.length, 1);
     assert.match(markers[0]!, /little body text \(\d+ chars\) beside scripts/);
+  });
+  describe('little text: a short page its server rendered is a kind apart from an app shell', () => {
+    const scripts = '<script src="/_app.js"></script>';
+    const links = (n: number): string => Array.from({ length: n }, (_, i) => `<li><a href="/a/${i}">Notes ${i}</a></li>`).join('');
+    test('an index with a heading and links in the served DOM', () =>
+      assert.deepEqual(csrMarkers(page(`<div id="__next"><main><h1>Notes</h1><ul>${links(6)}</ul></main></div>${scripts}`)), [`little body text (47 chars) beside scripts, ${SERVED_STRUCTURE}`]));
+    test('an empty shell', () => assert.deepEqual(csrMarkers(page(`<div id="app"></div>${scripts}`)), ['empty app root #app', 'little body text (0 chars) beside scripts']));
+    test('a shell whose header and menu are served (a site name and links in the chrome) is still a shell', () =>
+      assert.deepEqual(csrMarkers(page(`<header><h1>Notes</h1><nav><ul>${links(6)}</ul></nav></header><div id="content"></div>${scripts}`)), ['little body text (47 chars) beside scripts']));
+    test(`a heading beside fewer than ${SERVED_LINKS_MIN} links, or links without a heading, is not enough`, () => {
+      assert.deepEqual(csrMarkers(page(`<main><h1>Notes</h1><ul>${links(SERVED_LINKS_MIN - 1)}</ul></main>${scripts}`)), ['little body text (19 chars) beside scripts']);
+      assert.deepEqual(csrMarkers(page(`<main><ul>${links(6)}</ul></main>${scripts}`)), ['little body text (42 chars) beside scripts']);
+    });
+    test('links without text (icons) do not count', () =>
+      assert.deepEqual(csrMarkers(page(`<main><h1>Notes</h1>${'<a href="/x"><img src="/i.png"></a>'.repeat(6)}</main>${scripts}`)), ['little body text (5 chars) beside scripts']));
   });
   test('an empty element an inline script fills by id', () => {
     assert.deepEqual(

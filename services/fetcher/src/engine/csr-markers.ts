@@ -21,6 +21,21 @@ const NOT_TEXT = new Set(['script', 'style', 'noscript', 'template', 'head', 'ti
  * already rendered); <style> and <template> are not shown either.
  */
 const NEVER_FILLED = new Set(['script', 'style', 'template']);
+/**
+ * Page chrome: a heading and links in here are what a client-rendered shell serves too (a
+ * site name, a menu), so they say nothing about whether the page's own content was served.
+ */
+const CHROME = new Set(['header', 'nav', 'footer', 'aside']);
+const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+/**
+ * Links with text (outside the chrome) that, beside a heading with text, make a page with
+ * little text a short page its server rendered (an index, a list of articles), not an app
+ * shell: the two get kinds of their own, so that a shell that changed when rendered does
+ * not leave the fleet distrusting every short served page, and the reverse.
+ */
+export const SERVED_LINKS_MIN = 3;
+/** The detail of a little-text marker whose page served a heading and links: a kind of its own (host-profile.ts markerKind keeps it). */
+export const SERVED_STRUCTURE = 'with a served heading and links';
 const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr']);
 
 interface Open {
@@ -28,6 +43,8 @@ interface Open {
   id?: string;
   /** Whether anything (an element or non-blank text) appeared inside. */
   filled: boolean;
+  /** Whether non-blank page text outside the chrome appeared inside (counted only while the page's text is little). */
+  texted?: boolean;
 }
 
 export function csrMarkers(html: string): string[] {
@@ -42,6 +59,9 @@ export function csrMarkers(html: string): string[] {
   let skipDepth = 0;
   let noscriptDepth = 0;
   let scriptExecutable = false;
+  let chromeDepth = 0;
+  let servedHeadings = 0;
+  let servedLinks = 0;
 
   const parser = new Parser({
     onopentag(name, attrs) {
@@ -53,6 +73,7 @@ export function csrMarkers(html: string): string[] {
       }
       if (NOT_TEXT.has(name)) skipDepth++;
       if (name === 'noscript') noscriptDepth++;
+      if (CHROME.has(name)) chromeDepth++;
       if (!VOID.has(name)) stack.push({ name, ...(attrs.id ? { id: attrs.id } : {}), filled: false });
     },
     ontext(text) {
@@ -63,10 +84,12 @@ export function csrMarkers(html: string): string[] {
       }
       if (noscriptDepth > 0) noscriptText += text;
       if (skipDepth > 0) return;
-      if (text.trim() !== '') markFilled(stack);
+      const blank = text.trim() === '';
+      if (!blank) markFilled(stack);
       // Whitespace-collapsed length, as the text of the body would read; only whether it
       // reaches MIN_BODY_TEXT_CHARS matters, so counting stops past it (a page's text is most of its bytes).
       if (bodyTextChars > MIN_BODY_TEXT_CHARS) return;
+      if (!blank && chromeDepth === 0) markTexted(stack);
       for (const ch of text) {
         const space = ch === ' ' || ch === '\n' || ch === '\t' || ch === '\r' || ch === '\f';
         if (space) {
@@ -86,6 +109,9 @@ export function csrMarkers(html: string): string[] {
       for (const open of stack.splice(index)) {
         if (NOT_TEXT.has(open.name)) skipDepth = Math.max(0, skipDepth - 1);
         if (open.name === 'noscript') noscriptDepth--;
+        if (CHROME.has(open.name)) chromeDepth = Math.max(0, chromeDepth - 1);
+        if (open.texted && open.name === 'a') servedLinks++;
+        else if (open.texted && HEADINGS.has(open.name)) servedHeadings++;
         if (open.id && !open.filled && !NEVER_FILLED.has(open.name)) emptyIds.push(open.id);
       }
     },
@@ -102,7 +128,8 @@ export function csrMarkers(html: string): string[] {
   }
   const textChars = Math.max(0, bodyTextChars - (lastWasSpace && bodyTextChars > 0 ? 1 : 0));
   if (textChars < MIN_BODY_TEXT_CHARS && (inlineScripts.length > 1000 || externalScripts > 0)) {
-    markers.push(`little body text (${textChars} chars) beside scripts`);
+    const served = servedHeadings > 0 && servedLinks >= SERVED_LINKS_MIN;
+    markers.push(`little body text (${textChars} chars) beside scripts${served ? `, ${SERVED_STRUCTURE}` : ''}`);
   }
   return markers;
 }
@@ -113,6 +140,11 @@ export function csrMarkers(html: string): string[] {
  */
 function markFilled(stack: Open[]): void {
   for (let i = stack.length - 1; i >= 0 && !stack[i]!.filled; i--) stack[i]!.filled = true;
+}
+
+/** Non-blank text is inside everything open now (the walk stops at the first element that already had some). */
+function markTexted(stack: Open[]): void {
+  for (let i = stack.length - 1; i >= 0 && !stack[i]!.texted; i--) stack[i]!.texted = true;
 }
 
 function isExecutable(type: string | undefined): boolean {

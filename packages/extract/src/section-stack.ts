@@ -22,23 +22,12 @@ export function isSectionStackPage(pageType: PageType | undefined): boolean {
   return SECTION_STACK_PAGES.has(pageType);
 }
 
-/**
- * Whether the stack is offered as a candidate: on services and docs, and on a page typed
- * article only because it declares nothing (no JSON-LD, og:type or URL kind). Most company
- * pages declare nothing and have too much prose for the structural 'service' test
- * (page-type.ts), so they come out as articles; Readability keeps one of their sections.
- * A declared article keeps Readability's choice (its other sections are teasers and galleries).
- */
-function offersStack(pageType: PageType | undefined, declaredType: PageType | undefined): boolean {
-  return isSectionStackPage(pageType) || (pageType === 'article' && declaredType === undefined);
-}
-
 /** A copy of the page's section stack, as a container candidate; none on other pages. */
-export function sectionStacks(body: Element, pageType: PageType | undefined, declaredType?: PageType): Element[] {
-  return offersStack(pageType, declaredType) ? [proseContainer(body).cloneNode(true) as Element] : [];
+export function sectionStacks(body: Element, pageType: PageType | undefined): Element[] {
+  return isSectionStackPage(pageType) ? [proseContainer(body).cloneNode(true) as Element] : [];
 }
 
 /** The gain the containers need over Readability's article (undefined: candidate.ts's default). */
-export function sectionStackGain(pageType: PageType | undefined, declaredType?: PageType): number | undefined {
-  return offersStack(pageType, declaredType) ? MIN_SECTION_STACK_GAIN : undefined;
+export function sectionStackGain(pageType: PageType | undefined): number | undefined {
+  return isSectionStackPage(pageType) ? MIN_SECTION_STACK_GAIN : undefined;
 }

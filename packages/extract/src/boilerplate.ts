@@ -43,8 +43,12 @@ const BOILERPLATE_PREFIXES = [
 /** BOILERPLATE_PREFIXES as one pattern: every word of every distinct name is tested against all of them. */
 const BOILERPLATE_PREFIX = new RegExp(`^(?:${BOILERPLATE_PREFIXES.join('|')})`);
 
-/** Words that name boilerplate only as a whole word ("tags", not "tagesschau"; "ad", not "add"; "promo", not "promoted"). */
-const BOILERPLATE_WORDS = new Set(['cta', 'toc', 'tags', 'taglist', 'tagcloud', 'keywords', 'schlagworte', 'meta', 'ad', 'ads', 'nav', 'rating', 'skip', 'print', 'noprint', 'promo', 'promos', 'promotion']);
+/**
+ * Words that name boilerplate only as a whole word ("tags", not "tagesschau"; "ad", not "add"; "promo", not "promoted").
+ * "navheader" and "navfooter" are DocBook XSL's prev / up / home / next tables over and under every page of a manual
+ * (PostgreSQL's, FreeBSD's): one word, so "nav" does not see them.
+ */
+const BOILERPLATE_WORDS = new Set(['cta', 'toc', 'tags', 'taglist', 'tagcloud', 'keywords', 'schlagworte', 'meta', 'ad', 'ads', 'nav', 'navheader', 'navfooter', 'rating', 'skip', 'print', 'noprint', 'promo', 'promos', 'promotion']);
 
 /** Words that start like boilerplate but are not: an opinion piece is a "commentary". */
 const NOT_BOILERPLATE = /^(commentary|commentaries|printable)$/;

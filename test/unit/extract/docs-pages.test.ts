@@ -85,4 +85,18 @@ describe('documentation pages', () => {
     assert.ok(article.includes('pip install acme-sdk'), article);
     assert.ok(!article.includes('npm install acme-sdk'), article);
   });
+
+  test("a DocBook manual's prev / up / home / next tables (navheader, navfooter) go, the chapter's text stays", () => {
+    const nav = (cls: string): string =>
+      `<div class="${cls}"><table summary="Navigation"><tr><th colspan="3">Chapter 11. Indexes</th></tr><tr>` +
+      '<td><a accesskey="p" href="typeconv.html">Prev</a></td><th>Part II. The SQL Language</th><td><a accesskey="n" href="indexes-intro.html">Next</a></td></tr></table></div>';
+    const md = markdown(
+      'Chapter 11. Indexes',
+      `<div id="docContent">${nav('navheader')}<h2 class="title">Chapter 11. Indexes</h2>${PROSE.join('')}${nav('navfooter')}</div>`,
+      'https://docs.example.com/docs/current/indexes.html',
+    );
+    assert.ok(md.includes('The configuration file is read once'), md);
+    assert.ok(!md.includes('Part II. The SQL Language'), md);
+    assert.ok(!/\bPrev\b|\bNext\b/.test(md), md);
+  });
 });

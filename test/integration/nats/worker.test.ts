@@ -11,7 +11,7 @@ import { registry } from '../../../shared/src/infra/metrics.js';
 import { EventLog } from '../../../shared/src/infra/nats/event-log.js';
 import { ensureInfrastructure } from '../../../shared/src/infra/nats/infrastructure.js';
 import { ConsumerWorker, type WorkerOptions } from '../../../shared/src/infra/nats/worker.js';
-import { eventFilter, redriveSubject, STREAM_NAME } from '../../../shared/src/infra/subjects.js';
+import { eventFilter, STREAM_NAME } from '../../../shared/src/infra/subjects.js';
 import { startNatsServer, type NatsServerHandle } from '../../support/nats-server.js';
 import { until } from '../../support/wait.js';
 
@@ -255,28 +255,6 @@ describe('consumer worker', () => {
     const [first, second] = runs;
     assert.ok(second!.delivery > 1, 'the message was redelivered');
     assert.ok(second!.startedAt >= first!.endedAt!, `the redelivery ran ${first!.endedAt! - second!.startedAt} ms before the first delivery ended`);
-  });
-
-  test('a message its consumer let go of is handled again when a sweep asks for it by its sequence (re-drive), on one replica', async () => {
-    const handled: { id: string; seq: number; by: string }[] = [];
-    const replica = (by: string): ConsumerWorker => worker({ deliverNewOnly: true, handle: async (e) => { handled.push({ id: e.id, seq: e.seq, by }); } }, by);
-    const [a, b] = [replica('a'), replica('b')];
-    await a.start();
-    await b.start();
-    try {
-      await publishStarted(1, 'redrive');
-      await until(() => handled.length === 1);
-      await until(async () => (await jsm.consumers.info(STREAM_NAME, durable)).num_ack_pending === 0);
-      // Acked: the consumer hands it out no more. The sweep's ask, on core NATS, reaches one of the two.
-      nc.publish(redriveSubject(durable), JSON.stringify({ seq: handled[0]!.seq }));
-      await until(() => handled.length === 2);
-      await new Promise((r) => setTimeout(r, 200));
-      assert.equal(handled.length, 2, 'handled once per ask');
-      assert.deepEqual(handled.map((h) => [h.id, h.seq]), [['redrive0', handled[0]!.seq], ['redrive0', handled[0]!.seq]]);
-    } finally {
-      await a.stop();
-      await b.stop();
-    }
   });
 
   test('a consumer lookup that meets an outage just after start is tried again: the worker pulls once NATS answers', async () => {

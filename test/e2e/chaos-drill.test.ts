@@ -292,6 +292,12 @@ describe('chaos drill on a three-node cluster', { timeout: 600_000 }, () => {
         const m = await jsm.streams.getMessage('TRAWL_HOST_SLOTS', { last_by_subj: subject }).catch(() => undefined);
         lines.push(`slot ${subject}: seq ${m?.seq} holder ${m?.header.get('Trawl-Slot-Holder')} since ${m?.time.toISOString()}`);
       }
+      // Who folds each read-model partition (a status standing still while the log moves on is the projector's).
+      const leases = await nc.jetstream().views.kv('trawl-leases', { bindOnly: true }).catch(() => undefined);
+      for (const partition of ['accounts', 'jobs', 'charts']) {
+        const e = await leases?.get(`projector.lease.${partition}`).catch(() => null);
+        lines.push(`projector lease ${partition}: ${e && e.length ? `${e.string()} (written ${e.created.toISOString()})` : 'none'}`);
+      }
     } catch (err) {
       lines.push(`(could not read the log: ${String(err)})`);
     }

@@ -20,7 +20,7 @@ import { makeEvent, type StoredEvent, type TrawlEvent } from '../../../shared/sr
 import type { IdGenerator, Clock } from '../../../shared/src/infra/ids.js';
 import { ConsumerWorker, type MessageContext } from '../../../shared/src/infra/nats/worker.js';
 import type { ServiceContext } from '../../../shared/src/infra/service.js';
-import { BASELINE_BUCKET, SUBJECT_ROOT, type AggregateKind } from '../../../shared/src/infra/subjects.js';
+import { BASELINE_BUCKET, fetcherDurable, SUBJECT_ROOT, type AggregateKind } from '../../../shared/src/infra/subjects.js';
 import type { EngineRouter, RoutedPage } from './engine/engine-router.js';
 import type { JobKind } from './engine/resolve-engine.js';
 import type { CaptureResult } from './engine/browser/page-capturer.js';
@@ -111,7 +111,7 @@ export class FetchWorker {
       js: ctx.js,
       jsm: ctx.jsm,
       logger: ctx.logger,
-      durable: `fetcher-${kind}`,
+      durable: fetcherDurable(kind),
       filterSubject: laneFilter(kind),
       // Each lane may hold as many pages as the pool renders; the pool orders them.
       concurrency: ctx.config.fetcherConcurrency,

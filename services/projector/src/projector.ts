@@ -14,6 +14,7 @@
 import type { JetStreamClient, NatsConnection } from 'nats';
 import { PoisonMessageError, type StoredEvent } from '../../../shared/src/domain/events/index.js';
 import type { Logger } from '../../../shared/src/infra/logger.js';
+import { isNatsOutage } from '../../../shared/src/infra/nats/outage.js';
 import type { PayloadStore } from '../../../shared/src/infra/nats/payloads.js';
 import type { ReadModelStore } from '../../../shared/src/infra/store/index.js';
 import { encodeNotice, type JobStatusChange } from '../../../shared/src/infra/projection-notice.js';
@@ -39,6 +40,14 @@ export interface ProjectorDeps {
   partition?: ProjectionPartition;
   /** Asked before each event: false stops this projector without applying it (a lapsed lease). */
   mayApply?: () => boolean;
+}
+
+/**
+ * Whether an event whose payload could not be read is applied without it (its content
+ * dropped for good): when the payload is gone or unreadable, not while NATS is unavailable.
+ */
+export function appliesWithoutPayload(err: unknown): boolean {
+  return !isNatsOutage(err);
 }
 
 export class Projector implements ReaderMember {
@@ -75,6 +84,10 @@ export class Projector implements ReaderMember {
       try {
         hydrated = await model.hydrate?.(event, { getJson: (ref) => payloads.getJson(ref), payloadTtlMs, crawlPageOrigin: (id, key) => store.crawlPageOrigin(id, key) });
       } catch (err) {
+        // NATS unavailable (the "no responders" after a thaw) says nothing of the payload: the
+        // event is applied again once NATS answers (applyWithRetry). Before, the page's content
+        // was dropped from the read model for good (the chaos drill's SIGSTOP test, a page once).
+        if (!appliesWithoutPayload(err)) throw err;
         // An expired payload must not block the projection: keep status, drop content.
         logger.warn({ seq: event.seq, model: model.name, err: String(err) }, 'could not hydrate event; applying without payload');
       }

@@ -71,7 +71,14 @@ export async function startProjector({ config, nc, js, jsm, payloads, logger }: 
         progress.set(partition, { seq: projector.appliedSeq, since: Date.now() });
         continue;
       }
-      if (Date.now() - seen.since < STALL_AFTER_MS || !leases.holds(partition)) continue;
+      if (Date.now() - seen.since < STALL_AFTER_MS) continue;
+      if (!leases.holds(partition)) {
+        // Not restarted (its lease is not this replica's to act on), but not silent either: a
+        // status standing still with nothing in the logs was one reading of issue 26.
+        logger.warn({ partition, appliedSeq: projector.appliedSeq, lastSeq: last }, 'projector partition behind the log waits for its lease');
+        progress.set(partition, { seq: projector.appliedSeq, since: Date.now() });
+        continue;
+      }
       logger.warn({ partition, appliedSeq: projector.appliedSeq, lastSeq: last }, 'projector partition stalled: restarting the held partitions from their checkpoints');
       progress.clear();
       const stale = [...running];

@@ -12,7 +12,7 @@ import { ConsumerWorker, type MessageContext } from '../../../shared/src/infra/n
 import type { ServiceContext } from '../../../shared/src/infra/service.js';
 import { contentOptionsHash } from '../../../shared/src/domain/change-tracking.js';
 import { PayloadStore } from '../../../shared/src/infra/nats/payloads.js';
-import { BASELINE_BUCKET, eventFilter } from '../../../shared/src/infra/subjects.js';
+import { BASELINE_BUCKET, eventFilter, TRANSFORMER_DURABLE } from '../../../shared/src/infra/subjects.js';
 import { PageObserver, type ObserveOutcome } from '../../../shared/src/domain/observations/observer.js';
 import { reusable, storedPage } from '../../../shared/src/domain/observations/not-modified.js';
 import { completeReused, skippedReport } from '../../../shared/src/domain/observations/reused-completion.js';
@@ -57,7 +57,7 @@ export class TransformConsumer {
       js: ctx.js,
       jsm: ctx.jsm,
       logger: ctx.logger,
-      durable: 'transformer',
+      durable: TRANSFORMER_DURABLE,
       filterSubject: eventFilter('page_fetched'),
       concurrency: Math.max(ctx.config.transformerPrefetch, ctx.config.transformerConcurrency),
       ackWaitMs: 15_000,

@@ -89,3 +89,26 @@ export const PROJECTOR_CHECKPOINT = 'projector';
 export const PROJECTION_PARTITIONS = ['accounts', 'jobs', 'charts'] as const;
 export type ProjectionPartition = (typeof PROJECTION_PARTITIONS)[number];
 export const partitionCheckpoint = (partition: ProjectionPartition): string => `${PROJECTOR_CHECKPOINT}.${partition}`;
+
+/**
+ * Core NATS subject on which a sweep asks a durable consumer's workers (a queue group: one
+ * replica) to handle one of its stream's messages again (shared/src/infra/nats/worker.ts,
+ * "re-drive"), the body `{"seq": n}`.
+ */
+export const redriveSubject = (durable: string): string => `trawl-internal.redrive.${durable}`;
+
+/** Whether a subject matches a filter with NATS wildcards (`*` one token, `>` the rest). */
+export function subjectMatches(filter: string, subject: string): boolean {
+  const f = filter.split('.');
+  const s = subject.split('.');
+  for (let i = 0; i < f.length; i++) {
+    if (f[i] === '>') return s.length > i;
+    if (i >= s.length || (f[i] !== '*' && f[i] !== s[i])) return false;
+  }
+  return f.length === s.length;
+}
+
+/** The fetcher's durable consumer of one kind of job's page_requested (its lane, services/fetcher/src/worker.ts). */
+export const fetcherDurable = (kind: AggregateKind): string => `fetcher-${kind}`;
+/** The transformer's durable consumer of page_fetched. */
+export const TRANSFORMER_DURABLE = 'transformer';

@@ -14,7 +14,8 @@ import { isNotFound } from '../../../../shared/src/infra/nats/infrastructure.js'
 import { ConsumerWorker } from '../../../../shared/src/infra/nats/worker.js';
 import type { RunningService, ServiceContext } from '../../../../shared/src/infra/service.js';
 import { parseSubject, STREAM_NAME, SUBJECT_ROOT } from '../../../../shared/src/infra/subjects.js';
-import { DEFAULT_MAX_IN_FLIGHT, type DecideContext, type Emitted, type JobCommand, type JobDecider, type JobStatus, type LogEvent } from './decider.js';
+import { DEFAULT_MAX_IN_FLIGHT, type DecideContext, type Emitted, type JobCommand, type JobDecider, type JobState, type JobStatus, type LogEvent } from './decider.js';
+import { RedriveSweep } from './redrive-sweep.js';
 import { DeciderStates } from './states.js';
 
 export const JOB_RUNNER_DEFAULTS = {
@@ -53,6 +54,8 @@ export interface JobRunner {
   advance(jobId: string, signal?: AbortSignal, logger?: Logger, triggerSeq?: number): Promise<void>;
   /** Ends a job FAILED (a trigger the worker gave up on). */
   fail(jobId: string, reason: string): Promise<void>;
+  /** The parts of the job's pages in flight, up to the log's end; undefined once it is over or cancelled. */
+  pagesInFlight(jobId: string): Promise<readonly string[] | undefined>;
 }
 
 /**
@@ -110,6 +113,14 @@ export function createJobRunner<S extends { status: JobStatus }, C extends Decid
     async fail(jobId, reason) {
       await run(jobId, { type: 'Fail', jobId, reason });
     },
+    pagesInFlight(jobId) {
+      return locks.run(jobId, async () => {
+        if (states.isKnownFinished(jobId)) return undefined;
+        const state = await states.load(jobId) as S & Partial<Pick<JobState<unknown>, 'inFlight' | 'cancelRequested'>>;
+        if (state.status === 'NONE' || decider.isFinished(state) || state.cancelRequested) return undefined;
+        return [...(state.inFlight?.keys() ?? [])];
+      });
+    },
   };
 }
 
@@ -149,6 +160,8 @@ export async function startJobWorker<S extends { status: JobStatus }, C extends 
   ctx: ServiceContext, spec: JobSpec<S, C>, options: JobRunnerOptions = {},
 ): Promise<RunningService> {
   const runner = createJobRunner(ctx.log, spec, options);
+  // Jobs that no trigger moves any more are advanced, and their lost messages re-driven (redrive-sweep.ts).
+  const sweep = new RedriveSweep({ kind: spec.kind, log: ctx.log, jsm: ctx.jsm, nc: ctx.nc, jobs: runner, logger: ctx.logger.child({ worker: spec.kind }) });
   const acts = triggers(spec.kind);
   const startSeq = await legacyStart(ctx.jsm, spec.durable);
   const workers = triggerConsumers(spec.kind, spec.durable).map(({ durable, filterSubject }) => new ConsumerWorker({
@@ -167,6 +180,7 @@ export async function startJobWorker<S extends { status: JobStatus }, C extends 
     },
     async handle(event, mctx) {
       if (!acts.has(event.event)) return;
+      sweep.touched(event.id);
       await runner.advance(event.id, mctx.signal, mctx.logger, event.seq);
     },
     async giveUp(event, error) {
@@ -175,6 +189,7 @@ export async function startJobWorker<S extends { status: JobStatus }, C extends 
     },
   }));
   for (const worker of workers) await worker.start();
+  sweep.start();
   // Every trigger consumer exists now: the single one of earlier versions can go (a crash
   // before this line finds it again and starts the missing ones where it stands).
   if (startSeq !== undefined) {
@@ -186,6 +201,7 @@ export async function startJobWorker<S extends { status: JobStatus }, C extends 
   return {
     ready: async () => ({ [`${spec.kind}Worker`]: workers.every((w) => w.ready) }),
     stop: async () => {
+      await sweep.stop();
       await Promise.all(workers.map((w) => w.stop()));
     },
   };

@@ -13,16 +13,21 @@
 //     lost with a consumer's leader, or its appends wait out an outage) waits for that
 //     delivery to end before its handler runs: the handler then finds the work done;
 //   - graceful drain: stop pulling, let in-flight work finish within a grace period, then
-//     abort the rest and nak them so another replica takes them at once.
-import { AckPolicy, DeliverPolicy, type Consumer, type JetStreamClient, type JetStreamManager, type JsMsg } from 'nats';
+//     abort the rest and nak them so another replica takes them at once;
+//   - re-drive: a message its consumer let go of without its work done (nats-server 2.9 can
+//     skip one for good around a leader change; redrive-sweep.ts) is asked for again by a
+//     sweep on core NATS (redriveSubject, a queue group per consumer), read from the stream
+//     by its sequence and handled as a delivery whose settling is a no-op.
+import { AckPolicy, DeliverPolicy, type Consumer, type JetStreamClient, type JetStreamManager, type JsMsg, type Subscription } from 'nats';
 import { nanos } from 'nats';
 import { ackDecision, toTrawlError, type TrawlError } from '../../domain/errors.js';
 import { consumerMetrics } from '../metrics.js';
 import { isNatsOutage } from './outage.js';
 import { decodeEvent, PoisonMessageError, type StoredEvent } from '../../domain/events/index.js';
 import type { Logger } from '../logger.js';
-import { STREAM_NAME } from '../subjects.js';
+import { redriveSubject, STREAM_NAME, subjectMatches } from '../subjects.js';
 import { DEFAULT_STOP_GRACE_MS } from '../config.js';
+import { jsApiOf } from './leader-message-get.js';
 
 export interface MessageContext {
   signal: AbortSignal;
@@ -80,9 +85,16 @@ const ACK_RETRY_MS = { answer: 3_000, first: 250, most: 2_000 };
 /** Pauses between in-place runs through an outage: 0.5 s doubling to 5 s. */
 const OUTAGE_PAUSE_MS = { first: 500, most: 5_000 };
 
+/** What the worker uses of a delivered message: a JetStream delivery, or a re-drive (settling it is a no-op). */
+type Delivery = Pick<JsMsg, 'subject' | 'data' | 'seq' | 'working' | 'ack' | 'nak' | 'term' | 'ackAck'> & { info: { redeliveryCount: number } };
+
+/** A re-drive request (redriveSubject): the stream sequence of the message to handle again. */
+export interface RedriveRequest { seq: number }
+
 export class ConsumerWorker<E extends StoredEvent = StoredEvent> {
   private stopping = false;
-  private readonly inFlight = new Map<JsMsg, AbortController>();
+  private readonly inFlight = new Map<Delivery, AbortController>();
+  private redrives: Subscription | undefined;
   /** The delivery of each stream sequence being handled here (a redelivery waits for it). */
   private readonly handling = new Map<number, Promise<void>>();
   private slotFreed: (() => void) | undefined;
@@ -123,7 +135,36 @@ export class ConsumerWorker<E extends StoredEvent = StoredEvent> {
       }
     }
     this.loop = this.pullLoop();
+    this.listenForRedrives();
     this.ready = true;
+  }
+
+  /** One replica of the service takes each re-drive of this consumer's messages (a queue group). */
+  private listenForRedrives(): void {
+    const { js, durable, logger } = this.opts;
+    this.redrives = jsApiOf(js).nc.subscribe(redriveSubject(durable), {
+      queue: durable,
+      callback: (err, msg) => {
+        if (err || this.stopping) return;
+        let seq: number;
+        try { seq = (JSON.parse(new TextDecoder().decode(msg.data)) as RedriveRequest).seq; } catch { return; }
+        this.redrive(seq).catch((e) => logger.warn({ seq, err: String(e) }, 're-drive failed; the next sweep asks again'));
+      },
+    });
+  }
+
+  /**
+   * Handles the stream's message at `seq` again, as a delivery (unless one of it is being
+   * handled here): its consumer let it go without its work done. Nothing to ack, nak or
+   * term: a failure that a redelivery would retry waits for the next sweep.
+   */
+  async redrive(seq: number): Promise<void> {
+    if (this.handling.has(seq) || this.stopping) return;
+    const stored = await this.opts.jsm.streams.getMessage(STREAM_NAME, { seq });
+    if (!subjectMatches(this.opts.filterSubject, stored.subject) || this.handling.has(seq)) return;
+    this.opts.logger.warn({ seq, subject: stored.subject }, 'handling a message its consumer let go of without its work done (re-drive)');
+    const none = (): void => undefined;
+    this.dispatch({ subject: stored.subject, data: stored.data, seq, info: { redeliveryCount: 1 }, working: none, ack: none, nak: none, term: none, ackAck: () => Promise.resolve(true) });
   }
 
   private get freeSlots(): number {
@@ -159,7 +200,7 @@ export class ConsumerWorker<E extends StoredEvent = StoredEvent> {
     }
   }
 
-  private dispatch(msg: JsMsg): void {
+  private dispatch(msg: Delivery): void {
     const controller = new AbortController();
     this.inFlight.set(msg, controller);
     consumerMetrics.inFlight().inc(this.labels);
@@ -174,7 +215,7 @@ export class ConsumerWorker<E extends StoredEvent = StoredEvent> {
     this.handling.set(msg.seq, run);
   }
 
-  private async process(msg: JsMsg, controller: AbortController, earlier: Promise<void> | undefined): Promise<void> {
+  private async process(msg: Delivery, controller: AbortController, earlier: Promise<void> | undefined): Promise<void> {
     const endTimer = consumerMetrics.duration().startTimer(this.labels);
     const outcome = await this.handleDelivery(msg, controller, earlier);
     endTimer();
@@ -182,7 +223,7 @@ export class ConsumerWorker<E extends StoredEvent = StoredEvent> {
   }
 
   /** Handles one delivery and settles it; returns what was done, for the metrics. */
-  private async handleDelivery(msg: JsMsg, controller: AbortController, earlier: Promise<void> | undefined): Promise<Outcome> {
+  private async handleDelivery(msg: Delivery, controller: AbortController, earlier: Promise<void> | undefined): Promise<Outcome> {
     const { logger: baseLogger, maxDeliver, ackWaitMs } = this.opts;
     const deliveryCount = msg.info.redeliveryCount;
     if (deliveryCount > 1) consumerMetrics.redelivered().inc(this.labels);
@@ -276,7 +317,7 @@ export class ConsumerWorker<E extends StoredEvent = StoredEvent> {
    * entries: the chaos drill's redelivered pages were loaded again though their
    * page_fetched was in the log. An ack still unconfirmed after one ack wait is left to it.
    */
-  private async ackConfirmed(msg: JsMsg, logger: Logger): Promise<void> {
+  private async ackConfirmed(msg: Delivery, logger: Logger): Promise<void> {
     const until = Date.now() + this.opts.ackWaitMs;
     for (let pauseMs = ACK_RETRY_MS.first; ; pauseMs = Math.min(ACK_RETRY_MS.most, pauseMs * 2)) {
       try {
@@ -295,6 +336,7 @@ export class ConsumerWorker<E extends StoredEvent = StoredEvent> {
   /** Stop pulling, wait up to graceMs for in-flight messages, abort the rest. */
   async stop(graceMs = this.opts.stopGraceMs ?? DEFAULTS.graceMs): Promise<void> {
     this.stopping = true;
+    this.redrives?.unsubscribe();
     this.slotFreed?.();
     await this.loop?.catch(() => undefined);
     const deadline = Date.now() + graceMs;

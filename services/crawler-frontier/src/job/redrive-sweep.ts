@@ -1,0 +1,121 @@
+// The sweep that re-drives a job nothing moves any more. A job runner handles each trigger
+// its consumers hand out; when nats-server lets a message go for good (stuck-pages.ts), the
+// job waits for a step that never comes, and nothing in the system says so. So a job of
+// this replica's that has had no trigger here for IDLE_MS is looked at every SWEEP_EVERY_MS:
+//   1. it is advanced from the log's end (a lost trigger of the frontier's own: a page's
+//      result is in the log, the decision it calls for is not);
+//   2. each page in flight whose message its consumer let go of without the page's step in
+//      the log is asked for again: its consumer's workers take the message from the stream
+//      by its sequence (shared/src/infra/nats/worker.ts, re-drive), on core NATS, again at
+//      each sweep while the page stays stuck. A handler run twice is what a redelivery is:
+//      every consumer checks the log before its work, and a fetcher claims a page before it
+//      asks the site.
+// Both frontier replicas may sweep one job (each sees its own triggers); a page re-driven
+// twice at once is claimed by one fetcher, and the other waits for its result.
+import type { JetStreamManager, NatsConnection } from 'nats';
+import { LRUCache } from 'lru-cache';
+import type { MultiPageKind } from '../../../../shared/src/domain/events/job.js';
+import type { Logger } from '../../../../shared/src/infra/logger.js';
+import type { EventLog } from '../../../../shared/src/infra/nats/event-log.js';
+import { fetcherDurable, redriveSubject, STREAM_NAME, TRANSFORMER_DURABLE } from '../../../../shared/src/infra/subjects.js';
+import { stuckPages, type AckFloors, type PageInFlight } from './stuck-pages.js';
+
+export const REDRIVE_SWEEP_DEFAULTS = {
+  /** How often idle jobs are looked at. */
+  sweepEveryMs: 10_000,
+  /** A job with a trigger handled here this recently is moving: not looked at. */
+  idleMs: 30_000,
+  /** Jobs remembered (the most recently triggered). */
+  jobsKept: 1_000,
+} as const;
+
+export interface SweptJobs {
+  /** Advances the job from the log's end. */
+  advance(jobId: string): Promise<void>;
+  /** The parts of the job's pages in flight; undefined once it is over or cancelled (nothing to re-drive). */
+  pagesInFlight(jobId: string): Promise<readonly string[] | undefined>;
+}
+
+export interface RedriveSweepDeps {
+  kind: MultiPageKind;
+  log: EventLog;
+  jsm: JetStreamManager;
+  nc: Pick<NatsConnection, 'publish'>;
+  jobs: SweptJobs;
+  logger: Logger;
+  now?: () => number;
+  sweepEveryMs?: number;
+  idleMs?: number;
+}
+
+export class RedriveSweep {
+  /** Job id -> when a trigger of it was last handled here. */
+  private readonly lastTrigger: LRUCache<string, number>;
+  private timer: NodeJS.Timeout | undefined;
+  private sweeping: Promise<void> | undefined;
+  private readonly now: () => number;
+
+  constructor(private readonly deps: RedriveSweepDeps) {
+    this.now = deps.now ?? Date.now;
+    this.lastTrigger = new LRUCache({ max: REDRIVE_SWEEP_DEFAULTS.jobsKept });
+  }
+
+  /** A trigger of the job was handled here. */
+  touched(jobId: string): void {
+    this.lastTrigger.set(jobId, this.now());
+  }
+
+  start(): void {
+    this.timer = setInterval(() => { this.sweeping ??= this.sweep().finally(() => { this.sweeping = undefined; }); }, this.deps.sweepEveryMs ?? REDRIVE_SWEEP_DEFAULTS.sweepEveryMs);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    await this.sweeping;
+  }
+
+  /** One look at every idle job (one at a time: a stuck job is rare, and each look is a few reads). */
+  async sweep(): Promise<void> {
+    const idleMs = this.deps.idleMs ?? REDRIVE_SWEEP_DEFAULTS.idleMs;
+    for (const [jobId, at] of [...this.lastTrigger.entries()]) {
+      if (this.now() - at < idleMs) continue;
+      try {
+        await this.sweepJob(jobId, idleMs);
+      } catch (err) {
+        this.deps.logger.warn({ jobId, err: String(err) }, 'sweep of an idle job failed; the next one tries again');
+      }
+    }
+  }
+
+  private async sweepJob(jobId: string, idleMs: number): Promise<void> {
+    const { kind, log, jsm, nc, jobs, logger } = this.deps;
+    await jobs.advance(jobId);
+    // Read before the pages: a message acked after this read has its step in the log by then.
+    const floors = await this.ackFloors();
+    const parts = await jobs.pagesInFlight(jobId);
+    if (!parts) {
+      this.lastTrigger.delete(jobId); // over: nothing will ever be due
+      return;
+    }
+    const pages: PageInFlight[] = [];
+    for (const part of parts) {
+      const latest = await log.lastOfPart(kind, jobId, part);
+      if (!latest) continue;
+      const requested = latest.event === 'page_requested' ? latest : await log.last({ kind, id: jobId, part, event: 'page_requested' });
+      if (!requested) continue;
+      pages.push({ part, latest: { event: latest.event, seq: latest.seq, at: Date.parse(latest.occurredAt) }, requestedSeq: requested.seq });
+    }
+    for (const { part, consumer, seq } of stuckPages(pages, floors, this.now(), idleMs)) {
+      const durable = consumer === 'fetch' ? fetcherDurable(kind) : TRANSFORMER_DURABLE;
+      logger.warn({ [`${kind}Id`]: jobId, part, seq, durable }, 'a page\'s message was let go of by its consumer without its step in the log; re-driving it');
+      nc.publish(redriveSubject(durable), JSON.stringify({ seq }));
+    }
+  }
+
+  private async ackFloors(): Promise<AckFloors> {
+    const floor = async (durable: string): Promise<number> => (await this.deps.jsm.consumers.info(STREAM_NAME, durable)).ack_floor.stream_seq;
+    const [fetch, transform] = await Promise.all([floor(fetcherDurable(this.deps.kind)), floor(TRANSFORMER_DURABLE)]);
+    return { fetch, transform };
+  }
+}

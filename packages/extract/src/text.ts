@@ -151,7 +151,8 @@ export function* walkElements(root: Element, skip?: (el: Element) => boolean): G
 
 /**
  * The element after `el` in document order within `root` (templates' contents skipped), or
- * null at the end: the step of elementsWhere's and firstElementWhere's walks.
+ * null at the end: the step of elementsWhere's and firstElementWhere's walks on a DOM other
+ * than linkedom's (on linkedom they step along its node list, tree-order.ts).
  */
 function nextInTree(el: Element, root: ParentNode): Element | null {
   let next = el.localName === 'template' ? null : el.firstElementChild;

@@ -22,8 +22,12 @@ interface ReadabilityInternals {
   _getAllNodesWithTag(node: ParentNode, tagNames: readonly string[]): ArrayLike<Element>;
 }
 
-/** A bare tag name: what the walk can match (anything else goes to querySelectorAll). */
-const TAG_NAME = /^[a-z][a-z0-9]*$/;
+/**
+ * A bare tag name, in either case: what the walk can match (anything else goes to
+ * querySelectorAll). _cleanConditionally asks for its text-ish tags upper-cased
+ * ("SPAN", "LI", "TD", "DIV", ...), which css-select lower-cases in an HTML document.
+ */
+const TAG_NAME = /^[a-z][a-z0-9]*$/i;
 
 /** Gives `reader` the cheaper methods above (in place). */
 export function speedUpReadability<T>(reader: Readability<T>): Readability<T> {
@@ -39,12 +43,12 @@ export function speedUpReadability<T>(reader: Readability<T>): Readability<T> {
   };
   inner._getAllNodesWithTag = (node, tagNames) => {
     if (!tagNames.every((t) => TAG_NAME.test(t))) return allWithTag(node, tagNames);
-    // css-select matches an HTML element's name lower-cased.
+    // css-select matches an HTML element's name lower-cased, against the selector's lower-cased.
     if (tagNames.length === 1) {
-      const only = tagNames[0];
+      const only = tagNames[0]!.toLowerCase();
       return elementsWhere(node, (el) => el.localName.toLowerCase() === only);
     }
-    const names = new Set(tagNames);
+    const names = new Set(tagNames.map((t) => t.toLowerCase()));
     return elementsWhere(node, (el) => names.has(el.localName.toLowerCase()));
   };
   return reader;
@@ -52,7 +56,24 @@ export function speedUpReadability<T>(reader: Readability<T>): Readability<T> {
 
 /** isProbablyReaderable(document) with the cheaper visibility check below. */
 export function probablyReaderable(document: Document): boolean {
-  return isProbablyReaderable(document, { visibilityChecker: readerableVisible });
+  return isProbablyReaderable(readerableQueries(document), { visibilityChecker: readerableVisible });
+}
+
+const READERABLE_BLOCKS = new Set(['p', 'pre', 'article']);
+
+/**
+ * The document as isProbablyReaderable reads it (its two querySelectorAll calls, nothing
+ * else), answering its two selectors by a walk (see _getAllNodesWithTag above): linkedom
+ * compiles each one and runs the matcher on every element; any other selector (a new
+ * version's) goes to the document.
+ */
+function readerableQueries(document: Document): Document {
+  const querySelectorAll = (selector: string): ArrayLike<Element> => {
+    if (selector === 'p, pre, article') return elementsWhere(document, (el) => READERABLE_BLOCKS.has(el.localName.toLowerCase()));
+    if (selector === 'div > br') return elementsWhere(document, (el) => el.localName.toLowerCase() === 'br' && el.parentElement?.localName.toLowerCase() === 'div');
+    return document.querySelectorAll(selector);
+  };
+  return { querySelectorAll } as unknown as Document;
 }
 
 /**

@@ -1,5 +1,6 @@
 // Text measures of a subtree, computed in one walk so that scoring many elements stays linear
 // in the size of the page (textContent per element would be quadratic on deep pages).
+import { END_MARKER, endOf, isListed, nextNode } from './tree-order.js';
 
 export interface TextStats {
   /** Visible-text length, whitespace runs counted as one. */
@@ -26,6 +27,42 @@ export function statsWithin(el: Element, within: Element): TextStats {
 }
 
 function measure(el: Element, stats: Map<Element, TextStats>, inLink: boolean): TextStats {
+  return isListed(el) ? measureListed(el, stats, inLink) : measureTree(el, stats, inLink);
+}
+
+interface Frame {
+  el: Element;
+  own: TextStats;
+  linked: boolean;
+}
+
+/** measureTree along linkedom's node list: an element's stats are kept at its end marker (the same post-order). */
+function measureListed(root: Element, stats: Map<Element, TextStats>, inLink: boolean): TextStats {
+  const open: Frame[] = [];
+  let top: Frame = { el: root, own: { text: 0, link: 0 }, linked: inLink || root.localName === 'a' };
+  const end = endOf(root);
+  for (let node = nextNode(root); node !== end; node = nextNode(node)) {
+    const type = node.nodeType;
+    if (type === 3) {
+      const n = collapsedLength((node as unknown as Text).data);
+      top.own.text += n;
+      if (top.linked) top.own.link += n;
+    } else if (type === 1) {
+      open.push(top);
+      top = { el: node as Element, own: { text: 0, link: 0 }, linked: top.linked || node.localName === 'a' };
+    } else if (type === END_MARKER) {
+      stats.set(top.el, top.own);
+      const parent = open.pop()!;
+      parent.own.text += top.own.text;
+      parent.own.link += top.own.link;
+      top = parent;
+    }
+  }
+  stats.set(root, top.own);
+  return top.own;
+}
+
+function measureTree(el: Element, stats: Map<Element, TextStats>, inLink: boolean): TextStats {
   const own: TextStats = { text: 0, link: 0 };
   // localName, and siblings instead of childNodes: linkedom upper-cases a new string on each
   // read of nodeName and builds a new array on each read of childNodes (this walk visits
@@ -37,7 +74,7 @@ function measure(el: Element, stats: Map<Element, TextStats>, inLink: boolean): 
       own.text += n;
       if (linked) own.link += n;
     } else if (child.nodeType === 1) {
-      const sub = measure(child as Element, stats, linked);
+      const sub = measureTree(child as Element, stats, linked);
       own.text += sub.text;
       own.link += sub.link;
     }
@@ -114,7 +151,8 @@ export function* walkElements(root: Element, skip?: (el: Element) => boolean): G
 
 /**
  * The element after `el` in document order within `root` (templates' contents skipped), or
- * null at the end: the step of elementsWhere's and firstElementWhere's walks.
+ * null at the end: the step of elementsWhere's and firstElementWhere's walks on a DOM other
+ * than linkedom's (on linkedom they step along its node list, tree-order.ts).
  */
 function nextInTree(el: Element, root: ParentNode): Element | null {
   let next = el.localName === 'template' ? null : el.firstElementChild;
@@ -135,6 +173,15 @@ function nextInTree(el: Element, root: ParentNode): Element | null {
  */
 export function elementsWhere(root: ParentNode, test: (el: Element) => boolean): Element[] {
   const out: Element[] = [];
+  if (isListed(root)) {
+    const end = endOf(root);
+    for (let node = nextNode(root); node !== end; node = nextNode(node)) {
+      if (node.nodeType !== 1) continue;
+      if (test(node as Element)) out.push(node as Element);
+      if (node.localName === 'template') node = endOf(node);
+    }
+    return out;
+  }
   let el = root.firstElementChild;
   while (el) {
     if (test(el)) out.push(el);
@@ -150,6 +197,15 @@ export function elementsWhere(root: ParentNode, test: (el: Element) => boolean):
  * the small subtrees asked about per element).
  */
 export function firstElementWhere(root: ParentNode, test: (el: Element) => boolean): Element | null {
+  if (isListed(root)) {
+    const end = endOf(root);
+    for (let node = nextNode(root); node !== end; node = nextNode(node)) {
+      if (node.nodeType !== 1) continue;
+      if (test(node as Element)) return node as Element;
+      if (node.localName === 'template') node = endOf(node);
+    }
+    return null;
+  }
   let el = root.firstElementChild;
   while (el) {
     if (test(el)) return el;

@@ -38,7 +38,7 @@ describe('Readability with the cheaper methods', () => {
       assert.equal(fast._isValidByline(el, matchString), plain._isValidByline(el, matchString), what);
     }
     for (const root of roots) {
-      for (const tags of [['p'], ['a'], ['h1', 'h2'], ['ul', 'ol', 'table'], ['*'], ['text']]) {
+      for (const tags of [['p'], ['a'], ['h1', 'h2'], ['ul', 'ol', 'table'], ['*'], ['text'], ['SPAN', 'LI', 'TD', 'DIV', 'P'], ['TD']]) {
         assert.deepEqual([...Array.from(fast._getAllNodesWithTag(root, tags))], [...Array.from(plain._getAllNodesWithTag(root, tags))], tags.join());
       }
     }
@@ -49,6 +49,9 @@ describe('Readability with the cheaper methods', () => {
     const answers: boolean[] = [];
     for (const attrs of ['', 'style="color: red"', 'style="display:none"', 'style="visibility: hidden"', 'hidden', 'aria-hidden="true"', 'aria-hidden="true" class="fallback-image"']) {
       const html = `<html><body><p ${attrs}>${long}</p><p>${long}</p></body></html>`;
+      // The same text as lines of a <div> (isProbablyReaderable's "div > br"), and a <br> in a <section> that does not count.
+      const lines = `<html><body><div ${attrs}>${long}<br>${long}<br></div><section>${long}<br></section><template><div>${long}<br></div></template></body></html>`;
+      assert.equal(probablyReaderable(parseDocument(lines)), isProbablyReaderable(parseDocument(lines)), `lines ${attrs}`);
       const answer = probablyReaderable(parseDocument(html));
       assert.equal(answer, isProbablyReaderable(parseDocument(html)), attrs);
       answers.push(answer);

@@ -29,6 +29,35 @@ describe('text measures', () => {
   });
 });
 
+describe('textStats (along linkedom\'s node list)', () => {
+  test('given a page with nested links, void elements, comments and a template, when measured, then every element has the sums of its text nodes as the DOM lists them', () => {
+    const body = parseDocument(
+      '<main id="m" class="x"><a href="/a"><div><p>Linked  block <br> text</p><img src="/i.png" alt="i"><span>and more</span></div></a><!-- a comment -->' +
+        '<p title="t">Plain <a href="/b"><b>link</b> text</a> tail </p><template><p>in a template</p></template><div> <em>x</em> <input value="v"> </div></main>',
+    ).body;
+    const reference = (el: Element, inLink: boolean): { text: number; link: number } => {
+      const linked = inLink || el.localName === 'a';
+      const own = { text: 0, link: 0 };
+      for (const child of el.childNodes) {
+        if (child.nodeType === 3) {
+          const n = collapsedLength((child as Text).data);
+          own.text += n;
+          if (linked) own.link += n;
+        } else if (child.nodeType === 1) {
+          const sub = reference(child as Element, linked);
+          own.text += sub.text;
+          own.link += sub.link;
+        }
+      }
+      return own;
+    };
+    const stats = textStats(body);
+    const elements = [body, ...body.querySelectorAll('*'), ...body.querySelector('template')!.childNodes].filter((n) => n.nodeType === 1) as Element[];
+    assert.ok(stats.get(body)!.link > 0 && stats.get(body)!.text > stats.get(body)!.link);
+    for (const el of elements) assert.deepEqual(stats.get(el), reference(el, !!el.parentElement?.closest('a')), el.outerHTML);
+  });
+});
+
 describe('statsWithin (one element measured alone)', () => {
   test('given a page with links around blocks and inside them, when each element is measured alone, then it matches textStats of the whole', () => {
     const body = parseDocument(

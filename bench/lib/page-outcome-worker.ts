@@ -3,4 +3,4 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { outcomeDevPages, runOutcomeDev, type OutcomeDevJob } from './page-outcome.js';
 
 const job = workerData as OutcomeDevJob;
-parentPort!.postMessage(runOutcomeDev(outcomeDevPages(job.shard), job.options));
+parentPort!.postMessage(runOutcomeDev(outcomeDevPages(job.shard, job.options.wcxbEvery), job.options));

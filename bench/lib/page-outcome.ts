@@ -37,6 +37,8 @@ export interface OutcomeDevRun {
 export interface OutcomeDevOptions {
   /** Keep every page's markdown in the run (a few MB for both sets). */
   keepMarkdown?: boolean;
+  /** Only the WCXB pages whose id is 0 mod this (default 1: every page). */
+  wcxbEvery?: number;
 }
 
 /** Every `of`-th page from the `index`-th: one worker thread's part of a set. */
@@ -46,14 +48,14 @@ export interface OutcomeDevJob { shard: Shard; options: OutcomeDevOptions }
 const ALL: Shard = { index: 0, of: 1 };
 
 /** WCXB dev pages (html/<id>.html.gz), one at a time (the set is 1,358 pages: held at once, too large). */
-export function* wcxbPages(shared = sharedDir(), shard = ALL): Generator<OutcomeDevPage> {
+export function* wcxbPages(shared = sharedDir(), shard = ALL, every = 1): Generator<OutcomeDevPage> {
   const dir = shared && path.join(shared, 'fixtures', 'extraction-dev', 'wcxb-dev');
   if (!dir || !fs.existsSync(path.join(dir, 'ground-truth.json'))) return;
   const truth = JSON.parse(fs.readFileSync(path.join(dir, 'ground-truth.json'), 'utf8')) as Record<string, { url: string | null; main_content?: string }>;
   let n = 0;
   for (const [id, item] of Object.entries(truth)) {
     const file = path.join(dir, 'html', `${id}.html.gz`);
-    if (!fs.existsSync(file) || n++ % shard.of !== shard.index) continue;
+    if (Number.parseInt(id, 10) % every !== 0 || !fs.existsSync(file) || n++ % shard.of !== shard.index) continue;
     const url = (item.url ?? '').trim();
     yield {
       set: 'wcxb-dev',
@@ -67,11 +69,11 @@ export function* wcxbPages(shared = sharedDir(), shard = ALL): Generator<Outcome
 }
 
 /** Both dev sets, page by page (or one shard of each). */
-export function* outcomeDevPages(shard = ALL): Generator<OutcomeDevPage> {
+export function* outcomeDevPages(shard = ALL, wcxbEvery = 1): Generator<OutcomeDevPage> {
   const dir = devSetDir();
   const traf = dir ? loadDevPages(dir, (_, i) => i % shard.of === shard.index) : [];
   for (const p of traf) yield { set: 'trafilatura-eval', id: p.id, url: p.url, html: p.html, annotated: p.with.length > 0 };
-  yield* wcxbPages(sharedDir(), shard);
+  yield* wcxbPages(sharedDir(), shard, wcxbEvery);
 }
 
 /** Each page through the service's transform (status 200, as the dev sets were saved), counting what is not `ok`. */

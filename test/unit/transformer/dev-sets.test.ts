@@ -1,7 +1,9 @@
 // The service's transform on both extraction dev sets (trafilatura-eval, 400 articles, and
-// WCXB dev, 1,358 pages of seven types; ../shared/fixtures/extraction-dev), every page once,
-// on two threads (bench/lib/page-outcome.ts). The suite runs one file at a time, so the second
-// core is otherwise idle; one pass serves three gates:
+// WCXB dev, 1,358 pages of seven types; ../shared/fixtures/extraction-dev): every article and
+// the WCXB pages of even id (679), once, on two threads (bench/lib/page-outcome.ts). Half of
+// WCXB, not all of it: the whole set made this file the unit layer's long pole (160 s of a
+// 237 s layer on CI); `npm run bench` still runs the page outcome on every page. One pass
+// serves three gates:
 // - the page outcome (issue 23): under 0.5% of the pages whose annotation has a main content
 //   are classified other than `ok`, and every page flagged at all is one docs/benchmarks.md
 //   lists and justifies ("Page outcome on the extraction dev sets");
@@ -16,6 +18,8 @@ import { devSetDir, loadDevTruth, loadMarkdownToText, scoreSnippets, sharedDir }
 import { loadWcxbPages, scoreWcxb, wcxbDir } from '../../../bench/lib/wcxb-dev.js';
 
 const MAX_ANNOTATED_RATE = 0.005;
+/** WCXB pages in the page-outcome gate: ids 0 mod this (the floors' one page in four is among them). */
+const OUTCOME_WCXB_EVERY = 2;
 
 /** trafilatura-eval, reached: F1 0.954, precision 0.950, recall 0.958 (2026-11-27). */
 const TRAF_FLOOR = { f1: 0.944, precision: 0.940, recall: 0.948 };
@@ -25,9 +29,11 @@ const TRAF_FLOOR = { f1: 0.944, precision: 0.940, recall: 0.948 };
  * scoring every page costs more than the transform saved by sharing it), reached
  * (2026-11-27, with product.group collections, forum hosts, product pages without their
  * reviews, <main> as a candidate on undeclared pages, heading permalinks dropped and lead
- * wrappers cut): published-table F1 0.875, with 0.789, without 0.052, 0 empty with content.
+ * wrappers cut): published-table F1 0.875, with 0.789, without 0.052, 0 empty with content;
+ * 0.877, 0.791, 0.049 with forum threads in a crawler view and plain-text post times
+ * (2026-11-27, evening).
  */
-const WCXB_FLOOR = { publishedF1: 0.864, withRate: 0.778, maxWithoutRate: 0.062, maxEmptyWithContent: 0 };
+const WCXB_FLOOR = { publishedF1: 0.866, withRate: 0.780, maxWithoutRate: 0.059, maxEmptyWithContent: 0 };
 
 /**
  * The pages flagged on the dev sets, each `empty`: their saved HTML shows no text at all
@@ -57,10 +63,10 @@ function markdownOf(run: OutcomeDevRun, set: string): Map<string, string> {
 
 describe('the transform on the extraction dev sets', { skip: trafDir && wcxb ? false : 'the extraction dev sets (../shared/fixtures/extraction-dev) are not beside the repository' }, () => {
   let run: OutcomeDevRun;
-  before(async () => { run = await runOutcomeDevInThreads(2, { keepMarkdown: true }); }, { timeout: 1_200_000 });
+  before(async () => { run = await runOutcomeDevInThreads(2, { keepMarkdown: true, wcxbEvery: OUTCOME_WCXB_EVERY }); }, { timeout: 1_200_000 });
 
   test(`page outcome: under ${MAX_ANNOTATED_RATE * 100}% of annotated content pages flagged, and only the justified pages`, () => {
-    assert.ok(run.pages > 1700, `${run.pages} pages`);
+    assert.ok(run.pages > 1050, `${run.pages} pages`);
     const lines = run.flagged.map((f) => `${f.set}/${f.id} ${f.outcome}${f.annotated ? '' : ' (no annotated content)'}: ${f.evidence.join(' · ')}`);
     const annotatedFlagged = run.flagged.filter((f) => f.annotated).length;
     console.log(`${run.flagged.length} of ${run.pages} not ok (${(100 * run.rate).toFixed(2)}%); `

@@ -61,7 +61,7 @@ describe('trawl CLI against the running system', () => {
   /**
    * The JSON a run printed; when its stdout is not JSON, a failure that says how the run
    * ended (exit code, signal, spawn error) and what it wrote on stderr, not only the parser's
-   * "Unexpected end of JSON input" (once seen in CI on `jobs --json`).
+   * "Unexpected end of JSON input" (once seen in CI on `events <id> --json`).
    */
   function jsonOf(ran: CliRun, what = 'the CLI'): any {
     try {

@@ -65,7 +65,7 @@ export function csrMarkers(html: string): string[] {
 
   const parser = new Parser({
     onopentag(name, attrs) {
-      markFilled(stack);
+      mark(stack, 'filled');
       if (name === 'meta' && (attrs['http-equiv'] ?? '').toLowerCase() === 'refresh') metaRefresh = true;
       if (name === 'script') {
         scriptExecutable = isExecutable(attrs.type);
@@ -85,11 +85,11 @@ export function csrMarkers(html: string): string[] {
       if (noscriptDepth > 0) noscriptText += text;
       if (skipDepth > 0) return;
       const blank = text.trim() === '';
-      if (!blank) markFilled(stack);
+      if (!blank) mark(stack, 'filled');
       // Whitespace-collapsed length, as the text of the body would read; only whether it
       // reaches MIN_BODY_TEXT_CHARS matters, so counting stops past it (a page's text is most of its bytes).
       if (bodyTextChars > MIN_BODY_TEXT_CHARS) return;
-      if (!blank && chromeDepth === 0) markTexted(stack);
+      if (!blank && chromeDepth === 0) mark(stack, 'texted');
       for (const ch of text) {
         const space = ch === ' ' || ch === '\n' || ch === '\t' || ch === '\r' || ch === '\f';
         if (space) {
@@ -135,16 +135,12 @@ export function csrMarkers(html: string): string[] {
 }
 
 /**
- * Everything open now has content. An element marked filled had every element around it
- * marked with it, so the walk down from the innermost stops at the first one already filled.
+ * Everything open now has content (`filled`: an element or non-blank text; `texted`:
+ * non-blank page text). An element marked had every element around it marked with it, so
+ * the walk down from the innermost stops at the first one already marked.
  */
-function markFilled(stack: Open[]): void {
-  for (let i = stack.length - 1; i >= 0 && !stack[i]!.filled; i--) stack[i]!.filled = true;
-}
-
-/** Non-blank text is inside everything open now (the walk stops at the first element that already had some). */
-function markTexted(stack: Open[]): void {
-  for (let i = stack.length - 1; i >= 0 && !stack[i]!.texted; i--) stack[i]!.texted = true;
+function mark(stack: Open[], flag: 'filled' | 'texted'): void {
+  for (let i = stack.length - 1; i >= 0 && !stack[i]![flag]; i--) stack[i]![flag] = true;
 }
 
 function isExecutable(type: string | undefined): boolean {

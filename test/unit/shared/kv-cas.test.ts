@@ -4,7 +4,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect, type KV, type NatsConnection } from 'nats';
-import { casUpdate, KvContentionError } from '../../../shared/src/infra/nats/kv-cas.js';
+import { casUpdate, KnownRevisions, KvContentionError } from '../../../shared/src/infra/nats/kv-cas.js';
 import { startNatsServer, type NatsServerHandle } from '../../support/nats-server.js';
 
 describe('casUpdate', () => {
@@ -87,5 +87,50 @@ describe('casUpdate', () => {
       (err: unknown) => err instanceof KvContentionError && err.attempts === 3 && err.key === 'busy',
     );
     assert.equal(rounds, 3);
+  });
+
+  /** The KV with its reads counted (the server and the bucket are real). */
+  const countingReads = (): { kv: KV; reads: () => number } => {
+    let reads = 0;
+    const counted = Object.create(kv) as KV;
+    counted.get = (key, opts) => { reads++; return kv.get(key, opts); };
+    return { kv: counted, reads: () => reads };
+  };
+
+  test('given a revision this process wrote, when it writes again, then no read goes first', async () => {
+    const known = new KnownRevisions();
+    const { kv: counted, reads } = countingReads();
+    await kv.put('mine', '1');
+    assert.equal(await casUpdate(counted, 'mine', increment, { known }), 2);
+    assert.equal(reads(), 1);
+    assert.equal(await casUpdate(counted, 'mine', increment, { known }), 3);
+    assert.equal(await casUpdate(counted, 'mine', increment, { known }), 4);
+    assert.equal(reads(), 1);
+    assert.equal((await kv.get('mine'))?.string(), '4');
+  });
+
+  test('given a remembered revision, when another writer wrote since, then the write is refused and decided again on its value', async () => {
+    const known = new KnownRevisions();
+    await kv.put('theirs', '1');
+    await casUpdate(kv, 'theirs', increment, { known });
+    await kv.put('theirs', '10'); // another replica
+    const seen: Array<string | null> = [];
+    const result = await casUpdate(kv, 'theirs', (text) => { seen.push(text); return increment(text); }, { known });
+    assert.deepEqual(seen, ['2', '10']);
+    assert.equal(result, 11);
+    assert.equal((await kv.get('theirs'))?.string(), '11');
+  });
+
+  test('given a remembered value, when the decision is to write nothing or to refuse, then it is taken again on a read', async () => {
+    const known = new KnownRevisions();
+    await kv.put('stale', '1');
+    await casUpdate(kv, 'stale', increment, { known });
+    await kv.put('stale', '7');
+    const seen: Array<string | null> = [];
+    assert.equal(await casUpdate(kv, 'stale', (text) => { seen.push(text); return { result: text }; }, { known }), '7');
+    assert.deepEqual(seen, ['2', '7']);
+    const refused: Array<string | null> = [];
+    await assert.rejects(casUpdate(kv, 'stale', (text) => { refused.push(text); throw new RangeError(`full at ${text}`); }, { known }), /full at 7/);
+    assert.deepEqual(refused, ['7', '7']); // on the value the read above left remembered, then on a fresh read
   });
 });

@@ -11,7 +11,7 @@
 import { StorageType, type JetStreamClient, type KV } from 'nats';
 import { KeyedLock } from '../../../../shared/src/infra/keyed-lock.js';
 import type { Logger } from '../../../../shared/src/infra/logger.js';
-import { casUpdate, KvContentionError } from '../../../../shared/src/infra/nats/kv-cas.js';
+import { casUpdate, KnownRevisions, KvContentionError } from '../../../../shared/src/infra/nats/kv-cas.js';
 import { evolve, NEW_HOST, type AutoPolicy, type HostEvent, type HostProfile } from './host-profile.js';
 import { openKv } from '../../../../shared/src/infra/nats/replicas.js';
 import { madeOnce } from '../../../../shared/src/infra/made-once.js';
@@ -32,6 +32,14 @@ export function hostKeyOf(url: string): string {
 
 export class KvHostProfiles implements HostProfiles {
   private readonly locks = new KeyedLock();
+  /**
+   * Every page of an `auto` host is counted here (a 'seen' write), one after another inside
+   * this process (the KeyedLock): each write starts from the revision this process wrote
+   * last instead of reading the key first, so a page costs one KV round trip, not two. Still
+   * compare-and-set: a write another replica made since makes the server refuse it, and the
+   * count is taken again from a read (kv-cas.ts KnownRevisions).
+   */
+  private readonly known = new KnownRevisions();
 
   constructor(private readonly js: JetStreamClient, private readonly policy: AutoPolicy, private readonly logger: Logger) {}
 
@@ -39,6 +47,7 @@ export class KvHostProfiles implements HostProfiles {
 
   async get(hostKey: string): Promise<HostProfile> {
     const entry = await (await this.bucket()).get(hostKey);
+    this.known.read(hostKey, entry);
     return entry && entry.length > 0 ? (entry.json() as HostProfile) : NEW_HOST;
   }
 
@@ -52,7 +61,7 @@ export class KvHostProfiles implements HostProfiles {
       return await casUpdate(kv, hostKey, (text) => {
         const next = evolve(text === null ? NEW_HOST : (JSON.parse(text) as HostProfile), event, this.policy);
         return { value: JSON.stringify(next), result: next };
-      }, { maxAttempts: MAX_ATTEMPTS });
+      }, { maxAttempts: MAX_ATTEMPTS, known: this.known });
     } catch (err) {
       if (!(err instanceof KvContentionError)) throw err;
     }

@@ -54,6 +54,7 @@ import { addProductDetails, productFacts, removeRepeatedBlocks, removeReviews } 
 import { findPosts, keepPostBodies, trimToThread } from './forum.js';
 import { openingPost } from './opening-post.js';
 import { probablyReaderable } from './readability-speed.js';
+import { collapsedTextLength } from './text.js';
 import { isSectionStackPage, sectionStackGain, sectionStacks } from './section-stack.js';
 
 export interface ExtractHooks {
@@ -365,9 +366,8 @@ function plainText(root: Element): string {
  */
 const MIN_ARTICLE_SHARE = 0.25;
 
-function textLength(el: Element): number {
-  return (el.textContent ?? '').replace(/\s+/g, ' ').trim().length;
-}
+/** The length of el's text, whitespace runs as one, trimmed (counted without building the string). */
+const textLength = collapsedTextLength;
 
 function prepare(document: Document, base: URL, excludeTags: readonly string[], revealHidden = false, panels: { revealTabPanels?: boolean; revealAriaTabPanels?: boolean } = {}): void {
   prepareBody(document.body, base, { revealHidden, ...panels });

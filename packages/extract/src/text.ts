@@ -110,6 +110,35 @@ export function collapsedLength(text: string): number {
   return length;
 }
 
+/**
+ * `el.textContent.replace(/\s+/g, ' ').trim().length` (its text and CDATA nodes in document
+ * order, whitespace runs across node boundaries counted as one), counted along linkedom's
+ * list without joining the subtree's text into one string and collapsing it (the whole main
+ * content's text, once per transform).
+ */
+export function collapsedTextLength(el: Element): number {
+  if (!isListed(el)) return collapsedLength(el.textContent ?? '');
+  let length = 0;
+  let started = false;
+  let space = false;
+  const end = endOf(el);
+  for (let node = nextNode(el); node !== end; node = nextNode(node)) {
+    if (node.nodeType !== 3 && node.nodeType !== 4) continue;
+    const text = (node as unknown as CharacterData).data;
+    for (let i = 0; i < text.length; i++) {
+      if (isSpace(text.charCodeAt(i))) {
+        space = started;
+      } else {
+        if (space) length++;
+        length++;
+        started = true;
+        space = false;
+      }
+    }
+  }
+  return length;
+}
+
 /** Whether `text` has a character other than whitespace (`\S`), without collapsing it. */
 export function hasNonSpace(text: string): boolean {
   for (let i = 0; i < text.length; i++) if (!isSpace(text.charCodeAt(i))) return true;

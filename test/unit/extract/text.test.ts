@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { parseDocument } from '../../../packages/extract/src/dom.js';
-import { collapsedLength, elementsWhere, firstElementWhere, hasNonSpace, hasText, isLinkWithHref, statsWithin, textStats } from '../../../packages/extract/src/text.js';
+import { collapsedLength, collapsedTextLength, elementsWhere, firstElementWhere, hasNonSpace, hasText, isLinkWithHref, statsWithin, textStats } from '../../../packages/extract/src/text.js';
 import { pageElements } from '../../../packages/extract/src/page-elements.js';
 
 const SPACES = [' ', '\t', '\n', '\r', '\v', '\f', '\u00a0', '\u1680', '\u2000', '\u2005', '\u200a', '\u2028', '\u2029', '\u202f', '\u205f', '\u3000', '\ufeff'];
@@ -14,6 +14,15 @@ const texts = fc.array(fc.constantFrom(...SPACES, ...NOT_SPACES, 'word'), { maxL
 describe('text measures', () => {
   test('given any text, when its collapsed length is counted, then it equals replace(/\\s+/g, " ").trim().length', () => {
     fc.assert(fc.property(texts, (text) => collapsedLength(text) === text.replace(/\s+/g, ' ').trim().length), { numRuns: 2000 });
+  });
+
+  test('given any subtree, when its text is measured, then it equals textContent.replace(/\\s+/g, " ").trim().length', () => {
+    // Whitespace runs across element boundaries, comments between texts, CDATA-free HTML.
+    const markup = fc.array(fc.oneof(texts, fc.constantFrom('<b>', '</b>', '<p>', '</p>', '<!-- x -->', '<br>', '<span> </span>')), { maxLength: 12 }).map((parts) => parts.join(''));
+    fc.assert(fc.property(markup, (inner) => {
+      const el = parseDocument(`<html><body><div id="t">${inner}</div></body></html>`).getElementById('t')!;
+      return collapsedTextLength(el) === (el.textContent ?? '').replace(/\s+/g, ' ').trim().length;
+    }), { numRuns: 200 });
   });
 
   test('given any text, when asked whether it has a non-space character, then it agrees with /\\S/', () => {

@@ -61,9 +61,9 @@ export class KnownRevisions {
     return this.entries.get(key);
   }
 
-  /** The key's entry as read (or null: absent), for a later round to start from. */
+  /** The key's entry as read (or null: absent), for a later round to start from; a read answered after a newer write is not kept. */
   read(key: string, entry: KvEntry | null): void {
-    if (entry) this.entries.set(key, { text: kvText(entry), revision: entry.revision });
+    if (entry && entry.revision > (this.entries.get(key)?.revision ?? 0)) this.entries.set(key, { text: kvText(entry), revision: entry.revision });
   }
 
   wrote(key: string, text: string, revision: number): void {

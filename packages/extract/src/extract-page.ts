@@ -46,6 +46,7 @@ import { jsonLdBlocks } from './json-ld.js';
 import { pageElements } from './page-elements.js';
 import { readStructuredData } from './structured-data.js';
 import { declaredPageType, structuralPageType, type PageType } from './page-type.js';
+import { frontPageType } from './front-page.js';
 import type { ExtractInput, ExtractMetadata, ExtractOutput } from './types.js';
 import { markBlocks, type Block } from './blocks.js';
 import { SHIPPED_BLOCK_MODEL, type BlockModel } from './block-model.js';
@@ -82,7 +83,7 @@ export function extractPage(input: ExtractInput, hooks: ExtractHooks = {}): Extr
   if (structured) metadata.structured = structured;
   const typeInput = { url: input.url, jsonLd, ogType: metadata.type, generator: elements.head.find(isGenerator)?.getAttribute('content') ?? undefined };
   const declaredType = declaredPageType(document, typeInput);
-  metadata.pageType = declaredType ?? structuralPageType(document);
+  metadata.pageType = frontPageType(declaredType ?? structuralPageType(document), input.url);
   const links = extractLinks(document, base, elements);
   hooks.onParsed?.(document, metadata);
   const output: ExtractResult = { links, metadata };

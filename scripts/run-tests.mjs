@@ -87,14 +87,11 @@ for (const layer of [...Object.keys(LAYERS), 'other'].filter((l) => byLayer.has(
   const layerStarted = Date.now();
   const layerFiles = byLayer.get(layer);
   // Each step's runs go at once (the layer's files and, beside them, the PAIRED lane); the
-  // steps one after another.
-  const steps = [
-    [
-      { files: layerFiles.filter((f) => !runsAlone(f) && !runsPaired(f)), concurrency: process.env.TEST_CONCURRENCY ?? CONCURRENCY[layer] ?? 1 },
-      { files: layerFiles.filter((f) => runsPaired(f) && !runsAlone(f)), concurrency: process.env.TEST_CONCURRENCY ?? 1 },
-    ],
-    [{ files: layerFiles.filter(runsAlone), concurrency: process.env.TEST_CONCURRENCY ?? 1 }],
-  ];
+  // steps one after another. TEST_CONCURRENCY set: every run is a step of its own.
+  const main = { files: layerFiles.filter((f) => !runsAlone(f) && !runsPaired(f)), concurrency: process.env.TEST_CONCURRENCY ?? CONCURRENCY[layer] ?? 1 };
+  const paired = { files: layerFiles.filter((f) => runsPaired(f) && !runsAlone(f)), concurrency: process.env.TEST_CONCURRENCY ?? 1 };
+  const alone = { files: layerFiles.filter(runsAlone), concurrency: process.env.TEST_CONCURRENCY ?? 1 };
+  const steps = process.env.TEST_CONCURRENCY ? [[main], [paired], [alone]] : [[main, paired], [alone]];
   const counts = { pass: 0, fail: 0 };
   for (const [i, step] of steps.entries()) {
     const runs = step.filter((r) => r.files.length);

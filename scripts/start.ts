@@ -125,6 +125,8 @@ class Supervised {
  */
 class SupervisedNats extends Supervised {
   private stderr = '';
+  /** Whether the process started last has said it listens on the client port (its own log line). */
+  private listening = false;
 
   constructor(readonly port: number, readonly storeDir: string, args = ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', storeDir], name = 'nats-server') {
     super(name, () => {
@@ -133,7 +135,14 @@ class SupervisedNats extends Supervised {
       // instead of letting the heap double; never an out-of-memory kill. GOMEMLIMIT and GOGC override.
       const env = { ...process.env, GOMEMLIMIT: process.env.GOMEMLIMIT ?? NATS_SOFT_MEMORY_LIMIT, GOGC: process.env.GOGC ?? NATS_GC_PERCENT };
       const proc = spawn('nats-server', args, { stdio: ['ignore', 'ignore', 'pipe'], env });
-      proc.stderr?.on('data', (d: Buffer) => { this.stderr = (this.stderr + d.toString()).slice(-4000); });
+      this.listening = false;
+      let head = ''; // the start's lines up to the listening one (the tail kept in stderr may have dropped it)
+      proc.stderr?.on('data', (d: Buffer) => {
+        this.stderr = (this.stderr + d.toString()).slice(-4000);
+        if (this.listening) return;
+        head += d.toString();
+        this.listening = new RegExp(`Listening for client connections on \\S+:${port}\\b`).test(head);
+      });
       return proc;
     });
   }
@@ -142,12 +151,19 @@ class SupervisedNats extends Supervised {
     return `nats://127.0.0.1:${this.port}`;
   }
 
-  /** Starts it and waits until it accepts connections (fails if it exits first). */
+  /**
+   * Starts it and waits until it accepts connections (fails if it exits first). Ready when
+   * this process says it listens, not when the port is taken: with two systems starting at
+   * once, the other's nats-server may hold the port this one then fails to take ("address
+   * already in use"), and the services would have been pointed at the other system's server
+   * (an end-to-end test's restarted system found none of its jobs, its own nats-server
+   * restarting every 10 s on the taken port).
+   */
   async ready(): Promise<void> {
     const proc = this.start();
     const exited = new Promise<never>((_, reject) => proc.once('exit', (code) => reject(new Error(`nats-server exited (${code}): ${this.stderr.trim()}`))));
     exited.catch(() => undefined);
-    await Promise.race([waitFor(async () => !(await portFree(this.port)), 15_000, 'nats-server'), exited]);
+    await Promise.race([waitFor(async () => this.listening, 15_000, 'nats-server'), exited]);
   }
 }
 

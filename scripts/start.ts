@@ -125,9 +125,7 @@ class Supervised {
  */
 class SupervisedNats extends Supervised {
   private stderr = '';
-  /** Whether the process started last has said it listens on the client port (its own log line). */
-  private listening = false;
-
+  private listening = false; // it said it listens on the client port
   constructor(readonly port: number, readonly storeDir: string, args = ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', storeDir], name = 'nats-server') {
     super(name, () => {
       fs.mkdirSync(storeDir, { recursive: true });
@@ -135,30 +133,18 @@ class SupervisedNats extends Supervised {
       // instead of letting the heap double; never an out-of-memory kill. GOMEMLIMIT and GOGC override.
       const env = { ...process.env, GOMEMLIMIT: process.env.GOMEMLIMIT ?? NATS_SOFT_MEMORY_LIMIT, GOGC: process.env.GOGC ?? NATS_GC_PERCENT };
       const proc = spawn('nats-server', args, { stdio: ['ignore', 'ignore', 'pipe'], env });
-      this.listening = false;
-      let head = ''; // the start's lines up to the listening one (the tail kept in stderr may have dropped it)
+      let head = ''; // up to the listening line (the 4,000 characters kept may have dropped it)
       proc.stderr?.on('data', (d: Buffer) => {
         this.stderr = (this.stderr + d.toString()).slice(-4000);
-        if (this.listening) return;
-        head += d.toString();
-        this.listening = new RegExp(`Listening for client connections on \\S+:${port}\\b`).test(head);
+        if (!this.listening) this.listening = new RegExp(`Listening for client connections on \\S+:${port}\\b`).test(head += d.toString());
       });
       return proc;
     });
   }
 
-  get url(): string {
-    return `nats://127.0.0.1:${this.port}`;
-  }
+  get url(): string { return `nats://127.0.0.1:${this.port}`; }
 
-  /**
-   * Starts it and waits until it accepts connections (fails if it exits first). Ready when
-   * this process says it listens, not when the port is taken: with two systems starting at
-   * once, the other's nats-server may hold the port this one then fails to take ("address
-   * already in use"), and the services would have been pointed at the other system's server
-   * (an end-to-end test's restarted system found none of its jobs, its own nats-server
-   * restarting every 10 s on the taken port).
-   */
+  /** Starts it and waits until it says it listens (a taken port may be another system's server); fails if it exits first. */
   async ready(): Promise<void> {
     const proc = this.start();
     const exited = new Promise<never>((_, reject) => proc.once('exit', (code) => reject(new Error(`nats-server exited (${code}): ${this.stderr.trim()}`))));

@@ -31,7 +31,9 @@ export const LONG_FIRST = ['dist/test/unit/transformer/dev-sets.test.js'];
  * 1.65, the CLI 1.44, documents 1.40; docs/benchmarks.md, "Test-suite time (h-suite8)"), the
  * chaos drill (a cluster of three nats-servers and two processes of every service), and those
  * that check a bound a second system's load stretches (transform-bounds' budgets,
- * fleet-politeness's Crawl-delay gaps, transformer-heap-limits' heap).
+ * fleet-politeness's Crawl-delay gaps, transformer-heap-limits' heap, restart's 5 s ack wait:
+ * its SIGTERM test's page "gave up after 3 deliveries" beside another file at load 35-40, in
+ * h-suite8's pairs and in the lanes alike, and passed alone at the same load).
  */
 export const ALONE = [
   'dist/test/unit/transformer/pool-bounds.test.js',
@@ -45,13 +47,14 @@ export const ALONE = [
   'dist/test/e2e/cohost.test.js',
   'dist/test/clients/mcp.test.js',
   'dist/test/clients/cli.test.js',
+  'dist/test/e2e/restart.test.js',
 ];
 
 /**
  * End-to-end files that mostly wait on the system they boot (pages that take seconds to
  * answer, monitor ticks, kills and restarts): under a core over their run (CPU seconds of all
  * their processes against their wall seconds in CI 29: change-tracking 0.30, waiting 0.37,
- * monitors 0.45, restart 0.64, recrawl 0.70, sdk 0.71, scrape-options 0.73, faults 0.90,
+ * monitors 0.45, recrawl 0.70, sdk 0.71, scrape-options 0.73, faults 0.90,
  * console-monitors 0.93), and no tight bound on time. They run one at a time in a lane of
  * their own, beside the layer's other files (the one-at-a-time lane, up to about a core and
  * a third each), so the two lanes together keep within the two cores; the ALONE files follow.
@@ -61,7 +64,6 @@ export const ALONE = [
 export const PAIRED = [
   'dist/test/e2e/change-tracking.test.js',
   'dist/test/e2e/monitors.test.js',
-  'dist/test/e2e/restart.test.js',
   'dist/test/e2e/waiting.test.js',
   'dist/test/e2e/recrawl.test.js',
   'dist/test/e2e/scrape-options.test.js',

@@ -5,12 +5,13 @@
 // run at once too; in both, the few files that check a bound while their own work takes
 // both cores (ALONE in scripts/test-layers.mjs) run alone after the others; end-to-end
 // files boot a whole system (nats-server, six services, Chromium), and two of those at once
-// only measure contention, so one at a time, except the few that mostly wait (PAIRED in
-// scripts/test-layers.mjs), two at a time after the others. Arguments pick what runs: a layer (`unit`,
+// only measure contention, so one at a time, while the files that mostly wait (PAIRED in
+// scripts/test-layers.mjs) run one at a time in a second lane beside them; the heaviest
+// (ALONE) after both. Arguments pick what runs: a layer (`unit`,
 // `integration`, `e2e`: see scripts/test-layers.mjs), folders or single files
 // (`npm test -- dist/test/e2e/map.test.js`).
 // At the end it prints each layer's wall time and counts, then the totals as the last line.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -61,9 +62,9 @@ const started = Date.now();
 const layers = {};
 let status = 0;
 /** One `node --test` run of `testFiles`, `concurrency` at once; its passes, failures and exit status. */
-function runFiles(testFiles, concurrency, name) {
+async function runFiles(testFiles, concurrency, name) {
   const out = path.join(outDir, `${name}.json`);
-  const result = spawnSync(process.execPath, [
+  const child = spawn(process.execPath, [
     '--test',
     `--test-concurrency=${concurrency}`,
     '--test-reporter=spec', '--test-reporter-destination=stdout',
@@ -71,27 +72,34 @@ function runFiles(testFiles, concurrency, name) {
     '--enable-source-maps',
     ...testFiles,
   ], { stdio: 'inherit', env: { ...process.env, NODE_COMPILE_CACHE: compileCache, TEST_LAYERS_OUT: out } });
+  const exitStatus = await new Promise((resolve) => {
+    child.once('error', () => resolve(1));
+    child.once('exit', (code) => resolve(code ?? 1));
+  });
   let counts = { pass: 0, fail: 1, fileMs: {} }; // unless the run got to its end
   try { counts = JSON.parse(fs.readFileSync(out, 'utf8')); } catch { /* it did not */ }
   Object.assign(lastMs, counts.fileMs);
-  return { ...counts, status: result.status ?? 1 };
+  return { ...counts, status: exitStatus };
 }
 
 // The quick layers first: a unit failure shows in seconds, not after the system boots.
 for (const layer of [...Object.keys(LAYERS), 'other'].filter((l) => byLayer.has(l))) {
   const layerStarted = Date.now();
   const layerFiles = byLayer.get(layer);
-  const runs = [
-    { files: layerFiles.filter((f) => !runsAlone(f) && !runsPaired(f)), concurrency: process.env.TEST_CONCURRENCY ?? CONCURRENCY[layer] ?? 1 },
-    { files: layerFiles.filter((f) => runsPaired(f) && !runsAlone(f)), concurrency: process.env.TEST_CONCURRENCY ?? 2 },
-    { files: layerFiles.filter(runsAlone), concurrency: process.env.TEST_CONCURRENCY ?? 1 },
-  ].filter((r) => r.files.length);
+  // Each step's runs go at once (the layer's files and, beside them, the PAIRED lane); the
+  // steps one after another. TEST_CONCURRENCY set: every run is a step of its own.
+  const main = { files: layerFiles.filter((f) => !runsAlone(f) && !runsPaired(f)), concurrency: process.env.TEST_CONCURRENCY ?? CONCURRENCY[layer] ?? 1 };
+  const paired = { files: layerFiles.filter((f) => runsPaired(f) && !runsAlone(f)), concurrency: process.env.TEST_CONCURRENCY ?? 1 };
+  const alone = { files: layerFiles.filter(runsAlone), concurrency: process.env.TEST_CONCURRENCY ?? 1 };
+  const steps = process.env.TEST_CONCURRENCY ? [[main], [paired], [alone]] : [[main, paired], [alone]];
   const counts = { pass: 0, fail: 0 };
-  for (const [i, run] of runs.entries()) {
-    const r = runFiles(run.files, run.concurrency, `${layer}-${i}`);
-    counts.pass += r.pass;
-    counts.fail += r.fail;
-    if (r.status !== 0) status = r.status;
+  for (const [i, step] of steps.entries()) {
+    const runs = step.filter((r) => r.files.length);
+    for (const r of await Promise.all(runs.map((run, j) => runFiles(run.files, run.concurrency, `${layer}-${i}-${j}`)))) {
+      counts.pass += r.pass;
+      counts.fail += r.fail;
+      if (r.status !== 0) status = r.status;
+    }
   }
   // Wall time: with files running at once, the sum of their times would count a second twice.
   layers[layer] = { ...counts, files: layerFiles.length, ms: Date.now() - layerStarted };

@@ -125,7 +125,7 @@ class Supervised {
  */
 class SupervisedNats extends Supervised {
   private stderr = '';
-
+  private listening = false; // it said it listens on the client port
   constructor(readonly port: number, readonly storeDir: string, args = ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', storeDir], name = 'nats-server') {
     super(name, () => {
       fs.mkdirSync(storeDir, { recursive: true });
@@ -133,21 +133,23 @@ class SupervisedNats extends Supervised {
       // instead of letting the heap double; never an out-of-memory kill. GOMEMLIMIT and GOGC override.
       const env = { ...process.env, GOMEMLIMIT: process.env.GOMEMLIMIT ?? NATS_SOFT_MEMORY_LIMIT, GOGC: process.env.GOGC ?? NATS_GC_PERCENT };
       const proc = spawn('nats-server', args, { stdio: ['ignore', 'ignore', 'pipe'], env });
-      proc.stderr?.on('data', (d: Buffer) => { this.stderr = (this.stderr + d.toString()).slice(-4000); });
+      let head = ''; // up to the listening line (the 4,000 characters kept may have dropped it)
+      proc.stderr?.on('data', (d: Buffer) => {
+        this.stderr = (this.stderr + d.toString()).slice(-4000);
+        if (!this.listening) this.listening = new RegExp(`Listening for client connections on \\S+:${port}\\b`).test(head += d.toString());
+      });
       return proc;
     });
   }
 
-  get url(): string {
-    return `nats://127.0.0.1:${this.port}`;
-  }
+  get url(): string { return `nats://127.0.0.1:${this.port}`; }
 
-  /** Starts it and waits until it accepts connections (fails if it exits first). */
+  /** Starts it and waits until it says it listens (a taken port may be another system's server); fails if it exits first. */
   async ready(): Promise<void> {
     const proc = this.start();
     const exited = new Promise<never>((_, reject) => proc.once('exit', (code) => reject(new Error(`nats-server exited (${code}): ${this.stderr.trim()}`))));
     exited.catch(() => undefined);
-    await Promise.race([waitFor(async () => !(await portFree(this.port)), 15_000, 'nats-server'), exited]);
+    await Promise.race([waitFor(async () => this.listening, 15_000, 'nats-server'), exited]);
   }
 }
 

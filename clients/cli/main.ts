@@ -195,4 +195,17 @@ async function login(flags: cmd.Flags): Promise<number> {
   return cmd.EXIT.ok;
 }
 
-main(process.argv.slice(2)).then((code) => { process.exitCode = code; }, (err: unknown) => { console.error(err); process.exitCode = 1; });
+// Node ends a process whose event loop has nothing left to wait on even while a promise is
+// still pending, with process.exitCode as it stands (0 if never set): a command whose last
+// request never settled would end "successfully" having printed nothing (the CLI test once read
+// an empty stdout from `events <id> --json`). Until main settles, an ending is a failure, and
+// says so. (Output itself is not lost: nothing here calls process.exit, so stdout is flushed.)
+let settled = false;
+process.exitCode = cmd.EXIT.failed;
+process.once('beforeExit', () => {
+  if (!settled) io.err('trawl: ended before the command did (its request was left unanswered with nothing more to wait on)\n');
+});
+main(process.argv.slice(2)).then(
+  (code) => { settled = true; process.exitCode = code; },
+  (err: unknown) => { settled = true; console.error(err); process.exitCode = cmd.EXIT.failed; },
+);

@@ -10,6 +10,9 @@
 //      each sweep while the page stays stuck. A handler run twice is what a redelivery is:
 //      every consumer checks the log before its work, and a fetcher claims a page before it
 //      asks the site.
+// A look at a job is one read of its events (not point reads page by page), from the
+// request of the oldest page in flight at the last look (inFlightFromEvents): the whole
+// history the first time, then only the part of the log its pages in flight can be in.
 // Both frontier replicas may sweep one job (each sees its own triggers); a page re-driven
 // twice at once is claimed by one fetcher, and the other waits for its result.
 import type { JetStreamManager, NatsConnection } from 'nats';
@@ -18,7 +21,7 @@ import type { MultiPageKind } from '../../../../shared/src/domain/events/job.js'
 import type { Logger } from '../../../../shared/src/infra/logger.js';
 import type { EventLog } from '../../../../shared/src/infra/nats/event-log.js';
 import { fetcherDurable, redriveSubject, STREAM_NAME, TRANSFORMER_DURABLE } from '../../../../shared/src/infra/subjects.js';
-import { stuckPages, type AckFloors, type PageInFlight } from './stuck-pages.js';
+import { inFlightFromEvents, stuckPages, type AckFloors } from './stuck-pages.js';
 
 export const REDRIVE_SWEEP_DEFAULTS = {
   /** How often idle jobs are looked at. */
@@ -49,8 +52,11 @@ export interface RedriveSweepDeps {
 }
 
 export class RedriveSweep {
-  /** Job id -> when a trigger of it was last handled here. */
-  private readonly lastTrigger: LRUCache<string, number>;
+  /**
+   * Job id -> when a trigger of it was last handled here, and where the next read of its
+   * events starts (inFlightFromEvents).
+   */
+  private readonly lastTrigger: LRUCache<string, { at: number; readFrom: number }>;
   private timer: NodeJS.Timeout | undefined;
   private sweeping: Promise<void> | undefined;
   private readonly now: () => number;
@@ -62,7 +68,7 @@ export class RedriveSweep {
 
   /** A trigger of the job was handled here. */
   touched(jobId: string): void {
-    this.lastTrigger.set(jobId, this.now());
+    this.lastTrigger.set(jobId, { at: this.now(), readFrom: this.lastTrigger.peek(jobId)?.readFrom ?? 1 });
   }
 
   start(): void {
@@ -75,38 +81,39 @@ export class RedriveSweep {
     await this.sweeping;
   }
 
-  /** One look at every idle job (one at a time: a stuck job is rare, and each look is a few reads). */
+  /**
+   * One look at every idle job (one at a time: a stuck job is rare, and each look is a few
+   * reads). The consumers' ack floors are read once, before any job's events: a message
+   * acked after that read has its step in the log by then.
+   */
   async sweep(): Promise<void> {
     const idleMs = this.deps.idleMs ?? REDRIVE_SWEEP_DEFAULTS.idleMs;
-    for (const [jobId, at] of [...this.lastTrigger.entries()]) {
+    let floors: Promise<AckFloors> | undefined;
+    for (const [jobId, { at }] of [...this.lastTrigger.entries()]) {
       if (this.now() - at < idleMs) continue;
       try {
-        await this.sweepJob(jobId, idleMs);
+        await this.sweepJob(jobId, idleMs, () => (floors ??= this.ackFloors()));
       } catch (err) {
         this.deps.logger.warn({ jobId, err: String(err) }, 'sweep of an idle job failed; the next one tries again');
       }
     }
   }
 
-  private async sweepJob(jobId: string, idleMs: number): Promise<void> {
-    const { kind, log, jsm, nc, jobs, logger } = this.deps;
+  private async sweepJob(jobId: string, idleMs: number, ackFloors: () => Promise<AckFloors>): Promise<void> {
+    const { kind, log, nc, jobs, logger } = this.deps;
     await jobs.advance(jobId);
-    // Read before the pages: a message acked after this read has its step in the log by then.
-    const floors = await this.ackFloors();
+    const floors = await ackFloors();
     const parts = await jobs.pagesInFlight(jobId);
     if (!parts) {
       this.lastTrigger.delete(jobId); // over: nothing will ever be due
       return;
     }
-    const pages: PageInFlight[] = [];
-    for (const part of parts) {
-      const latest = await log.lastOfPart(kind, jobId, part);
-      if (!latest) continue;
-      const requested = latest.event === 'page_requested' ? latest : await log.last({ kind, id: jobId, part, event: 'page_requested' });
-      if (!requested) continue;
-      pages.push({ part, latest: { event: latest.event, seq: latest.seq, at: Date.parse(latest.occurredAt) }, requestedSeq: requested.seq });
-    }
-    for (const { part, consumer, seq } of stuckPages(pages, floors, this.now(), idleMs)) {
+    if (parts.length === 0) return; // nothing in flight: the advance was all there was to do
+    const readFrom = this.lastTrigger.peek(jobId)?.readFrom ?? 1;
+    const seen = inFlightFromEvents(await log.history(kind, jobId, readFrom), parts, readFrom);
+    const remembered = this.lastTrigger.peek(jobId);
+    if (remembered) remembered.readFrom = seen.readFrom;
+    for (const { part, consumer, seq } of stuckPages(seen.pages, floors, this.now(), idleMs)) {
       const durable = consumer === 'fetch' ? fetcherDurable(kind) : TRANSFORMER_DURABLE;
       logger.warn({ [`${kind}Id`]: jobId, part, seq, durable }, 'a page\'s message was let go of by its consumer without its step in the log; re-driving it');
       nc.publish(redriveSubject(durable), JSON.stringify({ seq }));

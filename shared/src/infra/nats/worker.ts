@@ -147,7 +147,8 @@ export class ConsumerWorker<E extends StoredEvent = StoredEvent> {
       callback: (err, msg) => {
         if (err || this.stopping) return;
         let seq: number;
-        try { seq = (JSON.parse(new TextDecoder().decode(msg.data)) as RedriveRequest).seq; } catch { return; }
+        try { seq = msg.json<RedriveRequest>().seq; } catch { return; }
+        if (!Number.isSafeInteger(seq) || seq < 1) return;
         this.redrive(seq).catch((e) => logger.warn({ seq, err: String(e) }, 're-drive failed; the next sweep asks again'));
       },
     });

@@ -213,6 +213,21 @@ describe('consumer worker', () => {
     assert.deepEqual(deliveries, [1]);
   });
 
+  test('a handler deaf to its deadline is abandoned: its message settled as at the deadline, its slot freed, no heartbeat keeping it', async () => {
+    // Before, a handler that never returned kept its message by heartbeat and its slot for
+    // good: the other replicas never saw the message, and stop() never returned.
+    const handled: string[] = [];
+    const w = worker({
+      deliverNewOnly: true, concurrency: 1, handlerTimeoutMs: 300, abandonAfterMs: 100,
+      handle: async (e, ctx) => { handled.push(`${e.id}:${ctx.deliveryCount}`); if (ctx.deliveryCount === 1 && e.id === 'deaf0') await new Promise(() => undefined); },
+    }, 'a');
+    await w.start();
+    await publishStarted(2, 'deaf');
+    await until(() => handled.length === 3, { timeoutMs: 10_000 });
+    await w.stop();
+    assert.deepEqual(handled.sort(), ['deaf0:1', 'deaf0:2', 'deaf1:1'], 'the next message had the slot, and the abandoned one came back (a retry, as at its deadline)');
+  });
+
   test('stop() hands in-flight messages back so another worker completes them', async () => {
     const finished: string[] = [];
     const slow = worker({

@@ -15,12 +15,17 @@
 // history the first time, then only the part of the log its pages in flight can be in.
 // Both frontier replicas may sweep one job (each sees its own triggers); a page re-driven
 // twice at once is claimed by one fetcher, and the other waits for its result.
+// The jobs a replica knows of are in memory, lost when it restarts: its first sweep first
+// adds every job of the kind the log has requested and not finished (seed()), so a job no
+// trigger reaches any more (its `<kind>_requested` lost, or its only message lost while every
+// replica restarted) is swept too.
 import type { JetStreamManager, NatsConnection } from 'nats';
 import { LRUCache } from 'lru-cache';
 import type { MultiPageKind } from '../../../../shared/src/domain/events/job.js';
 import type { Logger } from '../../../../shared/src/infra/logger.js';
 import type { EventLog } from '../../../../shared/src/infra/nats/event-log.js';
-import { fetcherDurable, redriveSubject, STREAM_NAME, TRANSFORMER_DURABLE } from '../../../../shared/src/infra/subjects.js';
+import { fetcherDurable, parseSubject, redriveSubject, STREAM_NAME, SUBJECT_ROOT, TRANSFORMER_DURABLE } from '../../../../shared/src/infra/subjects.js';
+import { JOB_PART } from '../../../../shared/src/domain/events/job.js';
 import { inFlightFromEvents, stuckPages, type AckFloors } from './stuck-pages.js';
 
 export const REDRIVE_SWEEP_DEFAULTS = {
@@ -59,6 +64,8 @@ export class RedriveSweep {
   private readonly lastTrigger: LRUCache<string, { at: number; readFrom: number }>;
   private timer: NodeJS.Timeout | undefined;
   private sweeping: Promise<void> | undefined;
+  /** Whether the jobs in flight in the log were added (seed()): tried at each sweep until once done. */
+  private seeded = false;
   private readonly now: () => number;
 
   constructor(private readonly deps: RedriveSweepDeps) {
@@ -88,6 +95,12 @@ export class RedriveSweep {
    */
   async sweep(): Promise<void> {
     const idleMs = this.deps.idleMs ?? REDRIVE_SWEEP_DEFAULTS.idleMs;
+    if (!this.seeded) {
+      this.seeded = await this.seed().then(() => true, (err: unknown) => {
+        this.deps.logger.warn({ err: String(err) }, 'could not list the jobs in flight; the next sweep tries again');
+        return false;
+      });
+    }
     let floors: Promise<AckFloors> | undefined;
     for (const [jobId, { at }] of [...this.lastTrigger.entries()]) {
       if (this.now() - at < idleMs) continue;
@@ -117,6 +130,24 @@ export class RedriveSweep {
       const durable = consumer === 'fetch' ? fetcherDurable(kind) : TRANSFORMER_DURABLE;
       logger.warn({ [`${kind}Id`]: jobId, part, seq, durable }, 'a page\'s message was let go of by its consumer without its step in the log; re-driving it');
       nc.publish(redriveSubject(durable), JSON.stringify({ seq }));
+    }
+  }
+
+  /**
+   * Adds the jobs of the kind requested and not finished in the log, as triggered now (swept
+   * once idle): two stream infos listing the kind's `_requested` and `_finished` subjects,
+   * once per process.
+   */
+  async seed(): Promise<void> {
+    const { jsm, kind } = this.deps;
+    const jobs = async (event: string): Promise<string[]> => {
+      const info = await jsm.streams.info(STREAM_NAME, { subjects_filter: `${SUBJECT_ROOT}.${kind}.*.${JOB_PART}.${event}` });
+      return Object.keys(info.state.subjects ?? {}).flatMap((subject) => parseSubject(subject)?.id ?? []);
+    };
+    const [requested, finished] = await Promise.all([jobs(`${kind}_requested`), jobs(`${kind}_finished`)]);
+    const over = new Set(finished);
+    for (const id of requested) {
+      if (!over.has(id) && !this.lastTrigger.has(id)) this.lastTrigger.set(id, { at: this.now(), readFrom: 1 });
     }
   }
 

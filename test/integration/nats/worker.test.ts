@@ -215,7 +215,7 @@ describe('consumer worker', () => {
 
   test('a handler deaf to its deadline is abandoned: its message settled as at the deadline, its slot freed, no heartbeat keeping it', async () => {
     // Before, a handler that never returned kept its message by heartbeat and its slot for
-    // good: the other replicas never saw the message, and stop() never returned.
+    // good: the other replicas never saw the message.
     const handled: string[] = [];
     const w = worker({
       deliverNewOnly: true, concurrency: 1, handlerTimeoutMs: 300, abandonAfterMs: 100,

@@ -3,10 +3,11 @@
 //     semantics on the limits-retention log: exactly one replica holds a message);
 //   - bounded concurrency: it pulls only as many messages as it has free slots;
 //   - a fresh AbortSignal per message, aborted at the handler deadline or on shutdown; a
-//     handler deaf to it is abandoned `abandonAfterMs` later (its slot freed, its heartbeat
-//     stopped, the message settled as a handler that ended at its deadline would be): before,
-//     one that never returned kept its message alive by heartbeat, unseen by every other
-//     replica, for good, and held its slot and the worker's stop();
+//     handler deaf to its deadline is abandoned `abandonAfterMs` later (its slot freed, its
+//     heartbeat stopped, the message settled as a handler that ended at its deadline would
+//     be): before, one that never returned kept its message alive by heartbeat, unseen by
+//     every other replica, for good (a shutdown still waits for its handlers: one may be
+//     appending a page it loaded, and a message handed back early would load it again);
 //   - `working()` heartbeats while a handler runs, so a long page is not redelivered;
 //   - outcomes decided by `ackDecision`: ack, nak with backoff, or give up (the handler's
 //     `giveUp` records a failure event so the job ends FAILED) and term;
@@ -60,7 +61,7 @@ export interface WorkerOptions<E extends StoredEvent = StoredEvent> {
   handlerTimeoutMs?: number | ((event: E) => number);
   /** How long stop() lets in-flight messages finish before it aborts them and hands them back (STOP_GRACE_MS). */
   stopGraceMs?: number;
-  /** How long a handler whose signal was aborted (deadline, shutdown) may take to end before it is abandoned. */
+  /** How long a handler whose deadline passed may take to end before it is abandoned (not on shutdown). */
   abandonAfterMs?: number;
   /** Where a brand-new consumer starts: all history (default) or only new events. */
   deliverNewOnly?: boolean;
@@ -317,14 +318,16 @@ export class ConsumerWorker<E extends StoredEvent = StoredEvent> {
   }
 
   /**
-   * `work`, or, once `signal` is aborted and `work` has not ended `abandonAfterMs` later, the
-   * abort's reason thrown: the delivery ends as one whose handler stopped at the abort. The
-   * handler is left to end on its own (its appends are idempotent; a later result is dropped).
+   * `work`, or, once `signal` is aborted by the deadline and `work` has not ended
+   * `abandonAfterMs` later, the abort's reason thrown: the delivery ends as one whose handler
+   * stopped at its deadline. The handler is left to end on its own (its appends are
+   * idempotent; a later result is dropped).
    */
   private abandonedIfDeaf(work: Promise<void>, signal: AbortSignal, logger: Logger): Promise<void> {
     return new Promise((resolve, reject) => {
       let timer: NodeJS.Timeout | undefined;
       const abandon = (): void => {
+        if (this.stopping) return;
         timer = setTimeout(() => {
           logger.warn({ afterMs: this.opts.abandonAfterMs, reason: String(signal.reason) }, 'handler did not end after its abort; abandoned');
           reject(signal.reason instanceof Error ? signal.reason : new Error(String(signal.reason)));

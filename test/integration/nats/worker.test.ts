@@ -203,7 +203,7 @@ describe('consumer worker', () => {
     let done = false;
     const w = worker({
       deliverNewOnly: true, ackWaitMs: 3000,
-      handle: async (_e, ctx) => { deliveries.push(ctx.deliveryCount); await new Promise((r) => setTimeout(r, 7000)); done = true; },
+      handle: async (_e, ctx) => { deliveries.push(ctx.deliveryCount); await new Promise((r) => setTimeout(r, 5000)); done = true; },
     }, 'h');
     await w.start();
     await publishStarted(1, 'beat');

@@ -38,7 +38,7 @@ export const REDRIVE_SWEEP_DEFAULTS = {
 } as const;
 
 export interface SweptJobs {
-  /** Advances the job from the log's end. */
+  /** Advances the job from the log's end, on a state rebuilt from its whole history. */
   advance(jobId: string): Promise<void>;
   /** The parts of the job's pages in flight; undefined once it is over or cancelled (nothing to re-drive). */
   pagesInFlight(jobId: string): Promise<readonly string[] | undefined>;

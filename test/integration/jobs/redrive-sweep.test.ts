@@ -50,8 +50,30 @@ describe('re-drive sweep over NATS', () => {
     sweep.touched(id);
     await sweep.sweep();
     await until(() => handled.length === 3);
-    sub.unsubscribe();
     assert.deepEqual(asked, [requestedSeq.p1], 'only the page whose message was let go of is asked for');
     assert.deepEqual(handled, ['p1', 'p2', 'p1'], 'the lane handled it again');
+    // Still without its step: the next sweep, whose read starts at the oldest page in flight, asks again.
+    await sweep.sweep();
+    await until(() => handled.length === 4);
+    sub.unsubscribe();
+    assert.deepEqual(asked, [requestedSeq.p1, requestedSeq.p1], 'asked again while it stays stuck');
+  });
+
+  test('a restarted sweep finds the jobs the log has requested and not finished, and advances them once idle', async () => {
+    const { ctx } = suite;
+    // A crawl whose crawl_requested no trigger consumer handed out (nothing in this process
+    // ever touched it), and one already over: only the first is the sweep's to look at.
+    const [waiting, over] = [newId(), newId()];
+    for (const subject of [`trawl.crawl.${waiting}.job.crawl_requested`, `trawl.crawl.${over}.job.crawl_requested`, `trawl.crawl.${over}.job.crawl_finished`]) {
+      await ctx.js.publish(subject, new TextEncoder().encode('{}'));
+    }
+    const advanced: string[] = [];
+    const sweep = new RedriveSweep({
+      kind: 'crawl', log: ctx.log, jsm: ctx.jsm, nc: ctx.nc, logger: ctx.logger, idleMs: 0,
+      jobs: { advance: async (id) => { advanced.push(id); }, pagesInFlight: async () => [] },
+    });
+    await sweep.sweep();
+    assert.deepEqual(advanced, [waiting]);
   });
 });
+

@@ -29,7 +29,9 @@ describe('job trigger consumers', () => {
     pages: uniquePages(['https://site.test/a']), requestedUrls: 1, invalidUrls: 0, options: normalizeScrapeOptions({}), apiKeyId: 'k1', requestedAt: new Date().toISOString(),
   });
   const requested = async (id: string): Promise<string[]> => (await suite.ctx.log.history('batch', id)).filter((e) => e.event === 'page_requested').map((e) => e.part);
-  const consumerNames = async (): Promise<string[]> => (await suite.ctx.jsm.consumers.list(STREAM_NAME).next()).map((c) => c.name).sort();
+  // Durable ones only: a log read's ordered consumer (the runner catching a job up) may be listed
+  // too while it is read (deleted after, not awaited; 1 run in 3 at load 30).
+  const consumerNames = async (): Promise<string[]> => (await suite.ctx.jsm.consumers.list(STREAM_NAME).next()).filter((c) => c.config.durable_name).map((c) => c.name).sort();
 
   test('the consumers of earlier versions are replaced where they stood; only triggers are delivered', async () => {
     // An earlier version's single consumer, which settled the first batch's request.

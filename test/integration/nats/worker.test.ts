@@ -203,7 +203,7 @@ describe('consumer worker', () => {
     let done = false;
     const w = worker({
       deliverNewOnly: true, ackWaitMs: 3000,
-      handle: async (_e, ctx) => { deliveries.push(ctx.deliveryCount); await new Promise((r) => setTimeout(r, 7000)); done = true; },
+      handle: async (_e, ctx) => { deliveries.push(ctx.deliveryCount); await new Promise((r) => setTimeout(r, 5000)); done = true; },
     }, 'h');
     await w.start();
     await publishStarted(1, 'beat');
@@ -211,6 +211,21 @@ describe('consumer worker', () => {
     await new Promise((r) => setTimeout(r, 500));
     await w.stop();
     assert.deepEqual(deliveries, [1]);
+  });
+
+  test('a handler deaf to its deadline is abandoned: its message settled as at the deadline, its slot freed, no heartbeat keeping it', async () => {
+    // Before, a handler that never returned kept its message by heartbeat and its slot for
+    // good: the other replicas never saw the message.
+    const handled: string[] = [];
+    const w = worker({
+      deliverNewOnly: true, concurrency: 1, handlerTimeoutMs: 300, abandonAfterMs: 100,
+      handle: async (e, ctx) => { handled.push(`${e.id}:${ctx.deliveryCount}`); if (ctx.deliveryCount === 1 && e.id === 'deaf0') await new Promise(() => undefined); },
+    }, 'a');
+    await w.start();
+    await publishStarted(2, 'deaf');
+    await until(() => handled.length === 3, { timeoutMs: 10_000 });
+    await w.stop();
+    assert.deepEqual(handled.sort(), ['deaf0:1', 'deaf0:2', 'deaf1:1'], 'the next message had the slot, and the abandoned one came back (a retry, as at its deadline)');
   });
 
   test('stop() hands in-flight messages back so another worker completes them', async () => {

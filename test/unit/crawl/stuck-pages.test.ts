@@ -2,7 +2,7 @@
 // given the pages' latest steps and the consumers' ack floors, when swept, then these messages.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { stuckPages, type AckFloors, type PageInFlight } from '../../../services/crawler-frontier/src/job/stuck-pages.js';
+import { inFlightFromEvents, stuckPages, type AckFloors, type JobLogEvent, type PageInFlight } from '../../../services/crawler-frontier/src/job/stuck-pages.js';
 
 const NOW = 1_000_000;
 const IDLE_MS = 30_000;
@@ -46,5 +46,37 @@ describe('stuck pages: what the sweep re-drives', () => {
       { part: 'b', consumer: 'transform', seq: 8 },
       { part: 'd', consumer: 'fetch', seq: 7 },
     ]);
+  });
+});
+
+// One read of a job's events tells the sweep each page in flight's latest step, and where its
+// next read may start (stuck-pages.ts, inFlightFromEvents).
+describe('stuck pages: the pages in flight from one read of the job\'s events', () => {
+  const at = (s: number): string => new Date(NOW - 60_000 + s * 1000).toISOString();
+  const e = (part: string, event: string, seq: number): JobLogEvent => ({ part, event, seq, occurredAt: at(seq) });
+
+  test('each page in flight gets its latest step and its request; pages done and the job\'s own events are passed over', () => {
+    const events = [e('job', 'crawl_started', 2), e('a', 'page_requested', 3), e('b', 'page_requested', 4), e('a', 'page_started', 5), e('b', 'page_completed', 6), e('c', 'page_requested', 7), e('a', 'page_fetched', 8)];
+    const { pages } = inFlightFromEvents(events, ['a', 'c'], 1);
+    assert.deepEqual(pages, [
+      { part: 'a', latest: { event: 'page_fetched', seq: 8, at: Date.parse(at(8)) }, requestedSeq: 3 },
+      { part: 'c', latest: { event: 'page_requested', seq: 7, at: Date.parse(at(7)) }, requestedSeq: 7 },
+    ]);
+  });
+
+  test('the next read starts at the request of the oldest page in flight', () => {
+    const events = [e('a', 'page_requested', 10), e('b', 'page_requested', 12), e('a', 'page_completed', 15)];
+    assert.equal(inFlightFromEvents(events, ['b'], 1).readFrom, 12);
+  });
+
+  test('with nothing in flight in the read, the next read starts after it', () => {
+    assert.equal(inFlightFromEvents([e('a', 'page_requested', 10), e('a', 'page_completed', 15)], [], 4).readFrom, 16);
+    assert.equal(inFlightFromEvents([], [], 4).readFrom, 4);
+  });
+
+  test('a page in flight the read does not hold is left to the next sweep, which reads the whole history', () => {
+    const { pages, readFrom } = inFlightFromEvents([e('a', 'page_requested', 20)], ['a', 'z'], 20);
+    assert.deepEqual(pages.map((p) => p.part), ['a']);
+    assert.equal(readFrom, 1);
   });
 });

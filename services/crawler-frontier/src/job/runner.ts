@@ -52,6 +52,12 @@ export interface JobRunnerOptions {
 export interface JobRunner {
   /** Brings a job's state up to date (at least to `triggerSeq`, the event handled) and appends what is due. */
   advance(jobId: string, signal?: AbortSignal, logger?: Logger, triggerSeq?: number): Promise<void>;
+  /**
+   * The same from a state rebuilt from the whole history (the sweep of an idle job): a cached
+   * state caught up by direct gets that a replica with a hole answered (after a thaw) has
+   * passed an event for good, and decides nothing while it waits for that event's page.
+   */
+  advanceRebuilt(jobId: string): Promise<void>;
   /** Ends a job FAILED (a trigger the worker gave up on). */
   fail(jobId: string, reason: string): Promise<void>;
   /** The parts of the job's pages in flight, up to the log's end; undefined once it is over or cancelled. */
@@ -84,11 +90,12 @@ export function createJobRunner<S extends { status: JobStatus }, C extends Decid
     }
   };
 
-  const run = (jobId: string, command: JobCommand, triggerSeq = 0, signal?: AbortSignal): Promise<Emitted[]> => {
+  const run = (jobId: string, command: JobCommand, triggerSeq = 0, signal?: AbortSignal, rebuilt = false): Promise<Emitted[]> => {
     // Noted before the job's lock: a catch-up made meanwhile confirms it rather than finding it.
     if (triggerSeq > 0) states.delivered(jobId, triggerSeq);
     return locks.run(jobId, async () => {
       if (states.isKnownFinished(jobId)) return [];
+      if (rebuilt) states.forget(jobId);
       const state = await states.load(jobId, triggerSeq);
       if (state.status === 'NONE' || decider.isFinished(state)) return [];
       const prepared = command.type === 'Advance' && spec.prepare ? await spec.prepare(state, signal) : {};
@@ -109,6 +116,9 @@ export function createJobRunner<S extends { status: JobStatus }, C extends Decid
       const out = await run(jobId, { type: 'Advance', jobId }, triggerSeq, signal);
       const done = out.find((e) => e.event === `${kind}_finished`);
       if (done && logger) logger.info({ [`${kind}Id`]: jobId, ...(done.data as object) }, `${kind} finished`);
+    },
+    async advanceRebuilt(jobId) {
+      await run(jobId, { type: 'Advance', jobId }, 0, undefined, true);
     },
     async fail(jobId, reason) {
       await run(jobId, { type: 'Fail', jobId, reason });
@@ -161,7 +171,10 @@ export async function startJobWorker<S extends { status: JobStatus }, C extends 
 ): Promise<RunningService> {
   const runner = createJobRunner(ctx.log, spec, options);
   // Jobs that no trigger moves any more are advanced, and their lost messages re-driven (redrive-sweep.ts).
-  const sweep = new RedriveSweep({ kind: spec.kind, log: ctx.log, jsm: ctx.jsm, nc: ctx.nc, jobs: runner, logger: ctx.logger.child({ worker: spec.kind }) });
+  const sweep = new RedriveSweep({
+    kind: spec.kind, log: ctx.log, jsm: ctx.jsm, nc: ctx.nc, logger: ctx.logger.child({ worker: spec.kind }),
+    jobs: { advance: (jobId) => runner.advanceRebuilt(jobId), pagesInFlight: (jobId) => runner.pagesInFlight(jobId) },
+  });
   const acts = triggers(spec.kind);
   const startSeq = await legacyStart(ctx.jsm, spec.durable);
   const workers = triggerConsumers(spec.kind, spec.durable).map(({ durable, filterSubject }) => new ConsumerWorker({

@@ -54,3 +54,35 @@ export function stuckPages(pages: readonly PageInFlight[], floors: AckFloors, no
   }
   return out;
 }
+
+/** A job's event as the sweep reads it (a StoredEvent's fields it uses). */
+export interface JobLogEvent { part: string; event: string; seq: number; occurredAt: string }
+
+/**
+ * The job's pages in flight (`parts`, as its runner holds them) as one read of its events
+ * from `readFrom` shows them, and where the next sweep's read may start: the page_requested
+ * of the oldest page in flight, since every page in flight then was either in flight now or
+ * requested after this read's end. A part whose page_requested the read did not hold (a
+ * read answered by a replica still catching up ends short) is left to the next sweep, which
+ * then reads the whole history, to be sure whatever the reason.
+ */
+export function inFlightFromEvents(events: readonly JobLogEvent[], parts: readonly string[], readFrom: number): { pages: PageInFlight[]; readFrom: number } {
+  const wanted = new Set(parts);
+  const latest = new Map<string, JobLogEvent>();
+  const requested = new Map<string, number>();
+  for (const e of events) {
+    if (!wanted.has(e.part)) continue;
+    latest.set(e.part, e);
+    if (e.event === 'page_requested') requested.set(e.part, e.seq);
+  }
+  const pages: PageInFlight[] = [];
+  for (const part of parts) {
+    const last = latest.get(part);
+    const requestedSeq = requested.get(part);
+    if (!last || requestedSeq === undefined) continue;
+    pages.push({ part, latest: { event: last.event, seq: last.seq, at: Date.parse(last.occurredAt) }, requestedSeq });
+  }
+  if (pages.length < parts.length) return { pages, readFrom: 1 };
+  if (pages.length) return { pages, readFrom: Math.min(...pages.map((p) => p.requestedSeq)) };
+  return { pages, readFrom: Math.max(readFrom, (events.at(-1)?.seq ?? 0) + 1) };
+}

@@ -2,7 +2,12 @@
 //   - a durable pull consumer with explicit acks, shared by all replicas (work-queue
 //     semantics on the limits-retention log: exactly one replica holds a message);
 //   - bounded concurrency: it pulls only as many messages as it has free slots;
-//   - a fresh AbortSignal per message, aborted at the handler deadline or on shutdown;
+//   - a fresh AbortSignal per message, aborted at the handler deadline or on shutdown; a
+//     handler deaf to its deadline is abandoned `abandonAfterMs` later (its slot freed, its
+//     heartbeat stopped, the message settled as a handler that ended at its deadline would
+//     be): before, one that never returned kept its message alive by heartbeat, unseen by
+//     every other replica, for good (a shutdown still waits for its handlers: one may be
+//     appending a page it loaded, and a message handed back early would load it again);
 //   - `working()` heartbeats while a handler runs, so a long page is not redelivered;
 //   - outcomes decided by `ackDecision`: ack, nak with backoff, or give up (the handler's
 //     `giveUp` records a failure event so the job ends FAILED) and term;
@@ -56,6 +61,8 @@ export interface WorkerOptions<E extends StoredEvent = StoredEvent> {
   handlerTimeoutMs?: number | ((event: E) => number);
   /** How long stop() lets in-flight messages finish before it aborts them and hands them back (STOP_GRACE_MS). */
   stopGraceMs?: number;
+  /** How long a handler whose deadline passed may take to end before it is abandoned (not on shutdown). */
+  abandonAfterMs?: number;
   /** Where a brand-new consumer starts: all history (default) or only new events. */
   deliverNewOnly?: boolean;
   /** Where a brand-new consumer starts instead: this stream sequence (taking over from another consumer). */
@@ -79,7 +86,7 @@ export interface WorkerOptions<E extends StoredEvent = StoredEvent> {
 
 // The outage allowance covers an election (a few seconds) and a server cut off until its
 // peers notice (nats-server's defaults: about 10-20 s), with room to spare.
-const DEFAULTS = { ackWaitMs: 30_000, maxDeliver: 4, handlerTimeoutMs: 120_000, graceMs: DEFAULT_STOP_GRACE_MS, outageRetryMs: 60_000 };
+const DEFAULTS = { ackWaitMs: 30_000, maxDeliver: 4, handlerTimeoutMs: 120_000, graceMs: DEFAULT_STOP_GRACE_MS, outageRetryMs: 60_000, abandonAfterMs: 5_000 };
 /** An ack's confirmation: how long one ask waits for it, and the pauses between asks. */
 const ACK_RETRY_MS = { answer: 3_000, first: 250, most: 2_000 };
 /** Pauses between in-place runs through an outage: 0.5 s doubling to 5 s. */
@@ -99,7 +106,7 @@ export class ConsumerWorker<E extends StoredEvent = StoredEvent> {
   private readonly handling = new Map<number, Promise<void>>();
   private slotFreed: (() => void) | undefined;
   private loop: Promise<void> | undefined;
-  private readonly opts: Required<Pick<WorkerOptions<E>, 'ackWaitMs' | 'maxDeliver' | 'handlerTimeoutMs' | 'outageRetryMs'>> & WorkerOptions<E>;
+  private readonly opts: Required<Pick<WorkerOptions<E>, 'ackWaitMs' | 'maxDeliver' | 'handlerTimeoutMs' | 'outageRetryMs' | 'abandonAfterMs'>> & WorkerOptions<E>;
   /** Set once the consumer exists and the loop is pulling. */
   ready = false;
   private readonly labels: { consumer: string };
@@ -147,7 +154,8 @@ export class ConsumerWorker<E extends StoredEvent = StoredEvent> {
       callback: (err, msg) => {
         if (err || this.stopping) return;
         let seq: number;
-        try { seq = (JSON.parse(new TextDecoder().decode(msg.data)) as RedriveRequest).seq; } catch { return; }
+        try { seq = msg.json<RedriveRequest>().seq; } catch { return; }
+        if (!Number.isSafeInteger(seq) || seq < 1) return;
         this.redrive(seq).catch((e) => logger.warn({ seq, err: String(e) }, 're-drive failed; the next sweep asks again'));
       },
     });
@@ -252,7 +260,7 @@ export class ConsumerWorker<E extends StoredEvent = StoredEvent> {
         await untilAborted(earlier, controller.signal);
         controller.signal.throwIfAborted(); // shut down or past its deadline meanwhile
       }
-      await this.handleThroughOutages(event, ctx);
+      await this.abandonedIfDeaf(this.handleThroughOutages(event, ctx), controller.signal, logger);
       if (this.opts.confirmAcks) await this.ackConfirmed(msg, logger);
       else msg.ack();
       return 'ack';
@@ -307,6 +315,30 @@ export class ConsumerWorker<E extends StoredEvent = StoredEvent> {
         await sleep(pauseMs);
       }
     }
+  }
+
+  /**
+   * `work`, or, once `signal` is aborted by the deadline and `work` has not ended
+   * `abandonAfterMs` later, the abort's reason thrown: the delivery ends as one whose handler
+   * stopped at its deadline. The handler is left to end on its own (its appends are
+   * idempotent; a later result is dropped).
+   */
+  private abandonedIfDeaf(work: Promise<void>, signal: AbortSignal, logger: Logger): Promise<void> {
+    return new Promise((resolve, reject) => {
+      let timer: NodeJS.Timeout | undefined;
+      const abandon = (): void => {
+        if (this.stopping) return;
+        timer = setTimeout(() => {
+          logger.warn({ afterMs: this.opts.abandonAfterMs, reason: String(signal.reason) }, 'handler did not end after its abort; abandoned');
+          reject(signal.reason instanceof Error ? signal.reason : new Error(String(signal.reason)));
+        }, this.opts.abandonAfterMs);
+      };
+      if (signal.aborted) abandon(); else signal.addEventListener('abort', abandon, { once: true });
+      work.then(resolve, reject).finally(() => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', abandon);
+      });
+    });
   }
 
   /**

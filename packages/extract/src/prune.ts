@@ -10,6 +10,7 @@ import { collapsedLength, elementsWhere, firstVisibleChar, hasText, leadingText,
 import { isBoilerplateHeading, isServerError, phraseKind, SERVER_ERROR_PREFIX_LENGTH, type PhraseKind } from './phrases.js';
 import { removeTeaserRuns } from './teasers.js';
 import { removePermalinks } from './permalinks.js';
+import { isTailLinkLine } from './tail-lines.js';
 /** Lists and blocks mostly made of links are navigation or related links (trafilatura's link-density test). */
 const MAX_LIST_LINK_DENSITY = 0.6;
 const MAX_BLOCK_LINK_DENSITY = 0.5;
@@ -153,7 +154,7 @@ const DATA_BLOCKS = new Set(['LI', 'TD', 'DD', 'DT', 'PRE']);
 function isTailFurniture(el: Element): boolean {
   if (DATA_BLOCKS.has(el.nodeName)) return false;
   const text = textOf(el);
-  if (text.length <= MAX_TAIL_SHORT) return true;
+  if (text.length <= MAX_TAIL_SHORT || isTailLinkLine(el, text)) return true;
   // Sentences in a heading tag are prose: templates that set a closing paragraph in <h4>
   // are common, and a real heading is a phrase. (Not so for bold: closing calls to follow
   // or write in are bold sentences.)
@@ -188,7 +189,9 @@ function isBoilerplateBlock(el: Element, s: TextStats, core: ProseSpan, options:
   }
   if (!options.linkDensity) return false;
   if (name === 'UL' || name === 'OL' || name === 'DL') {
-    return linkDensity(s) > MAX_LIST_LINK_DENSITY && itemCount(el) >= 2;
+    // One item that is all link is a "see also" line set as a list inside the article.
+    const items = itemCount(el);
+    return (linkDensity(s) > MAX_LIST_LINK_DENSITY && items >= 2) || (items === 1 && linkDensity(s) >= ONE_LINK_ITEM_DENSITY);
   }
   if (name === 'DIV' || name === 'SECTION' || name === 'P') {
     // A block around a data table (one with header cells) is data even when its rows link
@@ -198,6 +201,8 @@ function isBoilerplateBlock(el: Element, s: TextStats, core: ProseSpan, options:
   return false;
 }
 
+/** A list of one item is a link line when (almost) all of its text is link text. */
+const ONE_LINK_ITEM_DENSITY = 0.9;
 /** No phrase rule looks at a block longer than this (phrases.ts: 400 for an affiliate disclosure). */
 const MAX_PHRASE_BLOCK = 400;
 /** A boilerplate section heading is a phrase, not a paragraph set in a heading tag. */

@@ -78,13 +78,16 @@ describe('the supervisor run id', () => {
   test('a recorded process killed with its supervisor and not yet reaped (a zombie) is gone', async () => {
     const dir = dataDir();
     const run = 'dead0001';
-    // sh starts `sleep 0` and becomes `sleep 60`, which never reaps it: a zombie, as the
-    // services of a SIGKILLed supervisor are until their new parent reaps them.
-    const parent = spawn('sh', ['-c', 'sleep 0 & echo $!; exec sleep 60'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    // A parent that forks a child which exits at once, and never waits for it: a zombie, as the
+    // services of a SIGKILLed supervisor are until their new parent reaps them. (Not `sh -c
+    // 'sleep 0 & exec sleep 60'`: sh may reap its job before the exec, and then no zombie is
+    // left: CI 34.) Python leaves SIGCHLD at its default, so nothing reaps it.
+    const parent = spawn('python3', ['-c', 'import os, time\npid = os.fork()\nif pid == 0: os._exit(0)\nprint(pid, flush=True)\ntime.sleep(60)'], { stdio: ['ignore', 'pipe', 'ignore'] });
     children.push(parent);
     const zombie = Number.parseInt(await new Promise<string>((r) => parent.stdout!.once('data', (d) => r(String(d)))), 10);
-    await new Promise((r) => setTimeout(r, 300));
-    assert.match(fs.readFileSync(`/proc/${zombie}/stat`, 'utf8'), /^\d+ \(sleep\) Z /, 'the test made a zombie');
+    const state = (): string => fs.readFileSync(`/proc/${zombie}/stat`, 'utf8');
+    for (let waitedMs = 0; waitedMs < 5_000 && !/^\d+ \(\S+\) Z /.test(state()); waitedMs += 50) await new Promise((r) => setTimeout(r, 50));
+    assert.match(state(), /^\d+ \(python3\) Z /, 'the test made a zombie');
     fs.writeFileSync(path.join(dir, 'supervisor-run.json'), JSON.stringify({ run, pid: 2 ** 22 + 1, startedAt: Date.now() - 60_000, processes: [{ pid: zombie, startedAt: Date.now() }] }));
     assert.equal(supervisorRun(dir, undefined), run);
   });

@@ -94,20 +94,28 @@ export function linkDensity(s: TextStats | undefined): number {
  * on every text node of a page, several times per transform).
  */
 export function collapsedLength(text: string): number {
-  let length = 0;
-  let started = false;
-  let space = false;
-  for (let i = 0; i < text.length; i++) {
-    if (isSpace(text.charCodeAt(i))) {
-      space = started;
-    } else {
-      if (space) length++;
-      length++;
-      started = true;
-      space = false;
+  return new CollapsedCount().add(text).length;
+}
+
+/** The length of text fed piece by piece, as if joined, whitespace runs collapsed and trimmed. */
+class CollapsedCount {
+  length = 0;
+  private started = false; // a non-space character was counted
+  private space = false; // whitespace since the last one (counted once, if more text follows)
+
+  add(text: string): this {
+    for (let i = 0; i < text.length; i++) {
+      if (isSpace(text.charCodeAt(i))) {
+        this.space = this.started;
+      } else {
+        if (this.space) this.length++;
+        this.length++;
+        this.started = true;
+        this.space = false;
+      }
     }
+    return this;
   }
-  return length;
 }
 
 /**
@@ -118,25 +126,12 @@ export function collapsedLength(text: string): number {
  */
 export function collapsedTextLength(el: Element): number {
   if (!isListed(el)) return collapsedLength(el.textContent ?? '');
-  let length = 0;
-  let started = false;
-  let space = false;
+  const count = new CollapsedCount();
   const end = endOf(el);
   for (let node = nextNode(el); node !== end; node = nextNode(node)) {
-    if (node.nodeType !== 3 && node.nodeType !== 4) continue;
-    const text = (node as unknown as CharacterData).data;
-    for (let i = 0; i < text.length; i++) {
-      if (isSpace(text.charCodeAt(i))) {
-        space = started;
-      } else {
-        if (space) length++;
-        length++;
-        started = true;
-        space = false;
-      }
-    }
+    if (node.nodeType === 3 || node.nodeType === 4) count.add((node as unknown as CharacterData).data);
   }
-  return length;
+  return count.length;
 }
 
 /** Whether `text` has a character other than whitespace (`\S`), without collapsing it. */

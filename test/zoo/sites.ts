@@ -21,6 +21,8 @@ export interface ZooPage {
   /** Text the page's markdown must have (under auto and browser alike). */
   token: string;
   rule: ZooRule;
+  /** The article it shows (test/zoo/src/articles.json), if any. */
+  article?: number;
 }
 
 export interface ZooSite {
@@ -33,8 +35,17 @@ export interface ZooSite {
 }
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../test/fixtures/zoo');
-const IDS = [1, 2, 3, 4, 5, 6];
-const articles = (prefix: (n: number) => string, rule: ZooRule): ZooPage[] => IDS.map((n) => ({ path: prefix(n), token: `Zoo article ${n} token.`, rule }));
+/**
+ * The framework sites' articles (test/zoo/src/articles.json): 19 and an index, so that the
+ * renders a new host's first pages need to verify a kind of page are at most a tenth of a
+ * site (a host learns from its first pages; real sites have many more).
+ */
+const IDS = Array.from({ length: 19 }, (_, i) => i + 1);
+/** The hand-written site shows tells, not shares: its pages are built from the first six articles. */
+export const HAND_IDS = IDS.slice(0, 6);
+/** The pages a test walks: the first six articles of each site (the bench crawls them all). */
+export const firstArticles = (site: ZooSite): ZooPage[] => site.pages.filter((p) => (p.article ?? 0) <= HAND_IDS.length);
+const articles = (prefix: (n: number) => string, rule: ZooRule, ids = IDS): ZooPage[] => ids.map((n) => ({ path: prefix(n), token: `Zoo article ${n} token.`, rule, article: n }));
 
 export const ZOO: ZooSite[] = [
   { name: 'next-export', what: 'Next.js pages router, static export: SSR HTML, props in a __NEXT_DATA__ island, hydrated', pages: articles((n) => `/article/${n}/`, 'http') },
@@ -49,9 +60,9 @@ export const ZOO: ZooSite[] = [
     name: 'hand',
     what: 'hand-written: jQuery-enhanced server pages, letters from readers loaded late (timer + fetch), a page that hydrates to identical content, an infinite-scroll list',
     pages: [
-      ...articles((n) => `/jquery/${n}.html`, 'http'),
-      ...articles((n) => `/hydrate/${n}.html`, 'http'),
-      ...IDS.map((n): ZooPage => ({ path: `/letters/${n}.html`, token: `A reader of note ${n} remembers the old ferry well.`, rule: 'browser' })),
+      ...articles((n) => `/jquery/${n}.html`, 'http', HAND_IDS),
+      ...articles((n) => `/hydrate/${n}.html`, 'http', HAND_IDS),
+      ...HAND_IDS.map((n): ZooPage => ({ path: `/letters/${n}.html`, token: `A reader of note ${n} remembers the old ferry well.`, rule: 'browser', article: n })),
       { path: '/infinite.html', token: 'Harbour log entry 20:', rule: 'either' },
     ],
   },

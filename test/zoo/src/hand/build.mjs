@@ -8,7 +8,9 @@
 // - /infinite.html: a list that grows when scrolled (an IntersectionObserver): its first
 //   items are served, the rest only exist after scrolling.
 import fs from 'node:fs';
-const articles = JSON.parse(fs.readFileSync('../articles.json', 'utf8'));
+// The first six articles, each linking to the other five: this site shows tells, not shares.
+const articles = JSON.parse(fs.readFileSync('../articles.json', 'utf8')).slice(0, 6)
+  .map((a, _, six) => ({ ...a, links: six.map((b) => b.id).filter((id) => id !== a.id) }));
 fs.rmSync('out', { recursive: true, force: true });
 for (const dir of ['out/jquery', 'out/letters', 'out/hydrate', 'out/data', 'out/js']) fs.mkdirSync(dir, { recursive: true });
 fs.copyFileSync('node_modules/jquery/dist/jquery.min.js', 'out/js/jquery.min.js');

@@ -133,8 +133,7 @@ class SupervisedNats extends Supervised {
       // instead of letting the heap double; never an out-of-memory kill. GOMEMLIMIT and GOGC override.
       const env = { ...process.env, GOMEMLIMIT: process.env.GOMEMLIMIT ?? NATS_SOFT_MEMORY_LIMIT, GOGC: process.env.GOGC ?? NATS_GC_PERCENT };
       const proc = spawn('nats-server', args, { stdio: ['ignore', 'ignore', 'pipe'], env });
-      this.listening = false; // this process has not said it yet (a restart is a new process)
-      let head = ''; // up to the listening line (the 4,000 characters kept may have dropped it)
+      let head = ''; this.listening = false; // per process: up to its listening line (the 4,000 characters kept may have dropped it)
       proc.stderr?.on('data', (d: Buffer) => {
         this.stderr = (this.stderr + d.toString()).slice(-4000);
         if (!this.listening) this.listening = new RegExp(`Listening for client connections on \\S+:${port}\\b`).test(head += d.toString());

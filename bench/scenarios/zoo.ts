@@ -2,7 +2,8 @@
 // served as built, crawled with engine browser and with auto (each on its own copy, so
 // auto starts from an unknown host). Per site: the share of pages auto rendered, pages
 // whose markdown is identical to browser's, pages missing their token, and pages the
-// site was asked for more than once. Sites are small (7-20 pages). They are crawled one
+// site was asked for more than once. Sites are small (20 pages: an index and 19 articles;
+// hand's six articles in three kinds, a log and an index). They are crawled one
 // after the other in the one system of the bench run, as a fleet meets new hosts: a host
 // learns alone (K verifications) until its set of marker kinds verified identical on
 // FLEET_POLICY_DEFAULTS.hosts other hosts (the fleet prior); so the first sites of a kind

@@ -4,7 +4,8 @@
 // media players, at most one blank line between blocks (code blocks are left verbatim).
 // URLs are already absolute: the transform resolves them in the DOM before conversion.
 import TurndownService from 'turndown';
-import { gfm } from '@joplin/turndown-plugin-gfm';
+import { highlightedCodeBlock, strikethrough, taskListItems } from '@joplin/turndown-plugin-gfm';
+import { gfmTables, nameFilter } from './markdown-tables.js';
 
 type TNode = TurndownService.Node;
 
@@ -29,7 +30,8 @@ function createService(): TurndownService {
     strongDelimiter: '**',
     linkStyle: 'inlined',
   });
-  td.use(gfm);
+  // The gfm plugin with its table rules replaced by the same rules that read each table once (markdown-tables.ts).
+  td.use([highlightedCodeBlock, strikethrough, gfmTables, taskListItems]);
   // Rules added later take precedence over earlier ones (turndown unshifts them). Every node
   // is tested against the rules in turn: the filters read localName, which linkedom stores
   // (a string or array filter makes turndown upper-case nodeName and lower-case it again).
@@ -98,7 +100,28 @@ function createService(): TurndownService {
       return `![${alt}](${escapeDestination(src)})`;
     },
   });
+  memoizeNameFilters(td);
   return td;
+}
+
+type Rule = TurndownService.Rule;
+
+/**
+ * turndown tests every element against the rules in turn, and a string or array filter
+ * (turndown's own rules, the gfm plugin's, the remove list) against nodeName.toLowerCase(),
+ * which linkedom builds anew per read: a div with no rule of its own made some twenty
+ * upper- and lower-cased copies of its name. The same test on a per-name memo, in rule copies
+ * (the rule objects are turndown's module-wide ones, shared with other TurndownService users).
+ */
+function memoizeNameFilters(td: TurndownService): void {
+  const rules = (td as unknown as { rules: { array: Rule[]; _remove: Rule[] } }).rules;
+  for (const list of [rules.array, rules._remove]) {
+    for (const [i, rule] of list.entries()) {
+      const filter = rule.filter;
+      if (typeof filter === 'string') list[i] = { ...rule, filter: nameFilter(filter) };
+      else if (Array.isArray(filter)) list[i] = { ...rule, filter: nameFilter(...(filter as string[])) };
+    }
+  }
 }
 
 /** A link's text on one line: block content inside a link (cards, teasers) cannot span lines in Markdown. */

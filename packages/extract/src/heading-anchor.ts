@@ -24,27 +24,22 @@ function letters(s: string): string {
   return s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
 }
 
-const ANCHOR_MARK = 'data-trawl-anchor';
-
 /**
- * Moves every heading anchor id under `root` to a data attribute, for Readability: it reads
- * ids as names too (an "unlikely candidate" named "comment" or "replies" is stripped, a
- * negative name lowers a node's score), and a docs section titled "Respond to review
- * comments" is no comment thread. restoreHeadingAnchors puts the ids back.
+ * Takes every heading anchor id under `root` off its element, for Readability: it reads ids
+ * as names too (an "unlikely candidate" named "comment" or "replies" is stripped, a negative
+ * name such as "share" lowers a node's score and drops a heading), and a docs section titled
+ * "Respond to review comments" is no comment thread. The returned function puts the ids back
+ * (on the elements themselves, wherever Readability has moved them).
  */
-export function hideHeadingAnchors(root: Element): void {
+export function hideHeadingAnchors(root: Element): () => void {
+  const hidden: Array<[Element, string]> = [];
   for (const el of root.querySelectorAll('[id]')) {
     const id = el.getAttribute('id')!;
     if (!isHeadingAnchor(el, id)) continue;
-    el.setAttribute(ANCHOR_MARK, id);
+    hidden.push([el, id]);
     el.removeAttribute('id');
   }
-}
-
-/** Gives the elements under `root` that hideHeadingAnchors marked their ids back. */
-export function restoreHeadingAnchors(root: Element): void {
-  for (const el of root.querySelectorAll(`[${ANCHOR_MARK}]`)) {
-    el.setAttribute('id', el.getAttribute(ANCHOR_MARK)!);
-    el.removeAttribute(ANCHOR_MARK);
-  }
+  return () => {
+    for (const [el, id] of hidden) el.setAttribute('id', id);
+  };
 }

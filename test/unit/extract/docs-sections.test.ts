@@ -45,6 +45,12 @@ describe('docs sections whose id is their heading\'s anchor', () => {
     assert.ok(md.includes('what that user may do'), md);
   });
 
+  test('given such sections, when the html format is asked for, then they keep their ids (taken off for Readability only)', () => {
+    const html = `<!DOCTYPE html><html><head><title>Guide</title></head><body><main><h1>Guide</h1>${p(0)}${p(1)}<section id="respond-to-review-comments"><h2>Respond to review comments</h2>${p(2)}${p(3)}</section>${p(4)}</main></body></html>`;
+    const out = extractPage({ html, url: 'https://docs.example.com/guide', options: normalizeScrapeOptions({ formats: ['html'], onlyMainContent: true }) }).html ?? '';
+    assert.ok(out.includes('id="respond-to-review-comments"'), out);
+  });
+
   test('given a widget whose id is no heading anchor, when extracted, then it still goes by its name', () => {
     const md = markdown(`<div id="cookie-notice"><p>This site uses cookies to remember your settings. <a href="/privacy">Privacy policy</a></p></div>`);
     assert.ok(!md.includes('remember your settings'), md);

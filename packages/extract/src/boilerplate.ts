@@ -11,6 +11,8 @@
 // share bar on every site, not one site's quirk.
 import { linkDensity, textStats, walkElements, type TextStats } from './text.js';
 import { classOf } from './dom.js';
+import { isHeadingAnchor } from './heading-anchor.js';
+import { isLinkInRunningText } from './running-text.js';
 
 /** A word that starts with one of these names a boilerplate widget. */
 const BOILERPLATE_PREFIXES = [
@@ -94,7 +96,7 @@ const MODIFIER_HEADS = new Set(['category', 'tag', 'term', 'has', 'with', 'is', 
  * split into lower-case words ("postShare-bar" -> post share bar).
  */
 export function nameTokens(el: Element): string[][] {
-  const raw = `${el.getAttribute('id') ?? ''} ${classOf(el)} ${el.getAttribute('itemprop') ?? ''}`;
+  const raw = `${namingId(el)} ${classOf(el)} ${el.getAttribute('itemprop') ?? ''}`;
   if (!raw.trim()) return [];
   const tokens: string[][] = [];
   for (const token of raw.split(/\s+/)) {
@@ -108,6 +110,12 @@ export function nameTokens(el: Element): string[][] {
     if (words.length && !(words.length > 1 && MODIFIER_HEADS.has(words[0]!)) && !(LEFT_OUT_OF.test(words[0]!) && words[1] === 'from')) tokens.push(words);
   }
   return tokens;
+}
+
+/** el's id, unless it is its heading's anchor (heading-anchor.ts): then it names a topic, not a role. */
+function namingId(el: Element): string {
+  const id = el.getAttribute('id') ?? '';
+  return id && isHeadingAnchor(el, id) ? '' : id;
 }
 
 /** Whether one name (a class or the id, as words) names a boilerplate widget. */
@@ -235,7 +243,7 @@ function judgeElement(el: Element, judged: Map<string, NameJudgement>): NameJudg
 
 /** An element's id, class and itemprop as one key ('' when it has none): what its judgement depends on. */
 function nameKey(el: Element): string {
-  const id = el.getAttribute('id');
+  const id = namingId(el);
   const cls = classOf(el);
   const prop = el.getAttribute('itemprop');
   return id || cls || prop ? `${id ?? ''} ${cls ?? ''} ${prop ?? ''}` : '';
@@ -299,6 +307,7 @@ export function removeBoilerplateByName(root: Element, options: { keepBuildingBl
     const { verdict, comments } = judgeElement(el, judged);
     const byTag = CHROME_TAGS.has(el.nodeName);
     if (verdict === 'content' || (!byTag && verdict === 'none')) continue;
+    if (isLinkInRunningText(el)) continue;
     const s = stats.get(el);
     const share = total && s ? s.text / total : 0;
     const density = linkDensity(s);

@@ -6,6 +6,7 @@ import { elementsWhere } from './text.js';
 import { splitTitle } from './metadata.js';
 import { isPermalink } from './permalinks.js';
 import { speedUpReadability } from './readability-speed.js';
+import { hideHeadingAnchors } from './heading-anchor.js';
 
 const H1_MARK = 'data-trawl-h1';
 
@@ -22,6 +23,7 @@ const H1_MARK = 'data-trawl-h1';
 export function extractMainContent(document: Document, page: { title: string; siteName?: string | undefined; url?: string }): Element | null {
   const ownHeading = pageHeading(document, page.title, page.url);
   for (const h1 of elementsWhere(document.body, isH1)) h1.setAttribute(H1_MARK, '');
+  const restoreAnchors = hideHeadingAnchors(document.body);
   const article = speedUpReadability(
     new Readability<Element>(document, {
       // Classes carry the code language (language-x); the html output keeps them too.
@@ -29,6 +31,7 @@ export function extractMainContent(document: Document, page: { title: string; si
       serializer: (node) => node as Element,
     }),
   ).parse();
+  restoreAnchors();
   if (!article?.content || !(article.textContent ?? '').trim()) return null;
   // Readability wraps the article in <div id="readability-page-1" class="page">: drop the wrapper.
   const wrapper = article.content;

@@ -340,12 +340,15 @@ function headsLinks(heading: Element, stats: Map<Element, TextStats>): boolean {
 
 /**
  * An inline element (a <strong>, a <span>) is a line of its own when nothing but whitespace
- * stands beside it in its parent block: then removing it removes the line, not part of a sentence.
+ * stands beside it in its block (the nearest ancestor that is no inline element: a word set
+ * as <a><code><span>cookies</span></code></a> is judged against its sentence, not its
+ * <code>): then removing it removes the line, not part of a sentence.
  */
 function isLine(el: Element): boolean {
   if (!['SPAN', 'SMALL', 'STRONG', 'EM', 'B', 'I', 'A'].includes(el.nodeName)) return true;
-  const parent = el.parentElement;
-  return !!parent && textOf(parent) === textOf(el);
+  let block = el.parentElement;
+  while (block && INLINE.has(block.nodeName)) block = block.parentElement;
+  return !!block && textOf(block) === textOf(el);
 }
 
 function itemCount(list: Element): number {

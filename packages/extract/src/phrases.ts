@@ -139,9 +139,13 @@ export function phraseKind(text: string, length: number): PhraseKind | undefined
   return undefined;
 }
 
-/** Whether a heading announces a boilerplate section ("Related", "Comments", "Subscribe to our newsletter", a TOC title). */
+/**
+ * Whether a heading announces a boilerplate section ("Related", "Comments", "Subscribe to our
+ * newsletter", a TOC title). A prompt must open the heading: a heading that only mentions one
+ * ("Which Is The Best Audiobook Subscription Service?") heads the article's own last section.
+ */
 export function isBoilerplateHeading(text: string, length: number): boolean {
-  if (length <= MAX_PROMPT_LENGTH && (CALL_TO_ACTION.test(text) || PROMPT.test(text))) return true;
+  if (length <= MAX_PROMPT_LENGTH && (CALL_TO_ACTION.test(text) || PROMPT.exec(text.trimStart())?.index === 0)) return true;
   return BOILERPLATE_HEADING.test(text) || TOC_TITLE.test(text);
 }
 

@@ -89,4 +89,17 @@ describe('articles about boilerplate words keep their text', () => {
     ].join(''));
     assertKept(md, ['Bloggers earn a commission', 'We earn a commission too.', 'Written by hand, the first disclosures were short.']);
   });
+
+  test('a review whose closing section\'s heading mentions a subscription keeps that section', () => {
+    const md = markdown('Audiobook services compared', [
+      ...FILLER.map((p) => `<p>${p}</p>`),
+      '<p>Eleven services were tried for a month each, on the same phone, with the same three books where the catalogue had them.</p>',
+      '<p>Prices ranged from a few euros for a small catalogue to more than fifteen for the largest, and most charged by credit, not by hour.</p>',
+      '<p>The apps differed more than the catalogues: sleep timers, speed control and offline downloads were where they won or lost.</p>',
+      '<h2>Which Is The Best Audiobook Subscription Service?</h2>',
+      '<p>After a month with each of them, the largest library is worth its price for most listeners.</p>',
+      '<p>Most services offer a trial month, so the choice can wait until you have tried two.</p>',
+    ].join(''));
+    assertKept(md, ['## Which Is The Best Audiobook Subscription Service?', 'the largest library is worth its price', 'Most services offer a trial month']);
+  });
 });

@@ -6,8 +6,16 @@
 // the same card, word for word and not its ancestor or descendant, is that second copy and
 // goes. By structure only: the same card, the same text. Texts repeated from card to card
 // (every tile's "Quick view", a shared price) are left alone: two cards are two items.
+//
+// Service and collection pages also say whole blocks twice: a hero, a promotion or a
+// quote band written once for the wide layout and once for the narrow one. On those the
+// product pages' rule applies (product.ts removeRepeatedBlocks: a block of 30+ characters
+// that repeats an earlier one word for word is kept once). Not on listings: a news river
+// or a results page repeats its lines from item to item (the same teaser under two
+// sections), and WCXB's listings keep them.
 import { cardKind, cardRuns } from './grids.js';
 import type { PageType } from './page-type.js';
+import { removeRepeatedBlocks } from './product.js';
 import { textStats } from './text.js';
 
 /** The pages whose content is cards: listings and collections, and services (category pages that declare nothing are often typed so). */
@@ -15,8 +23,14 @@ const CARD_PAGES: ReadonlySet<PageType | undefined> = new Set<PageType | undefin
 /** Shorter texts (a size, a colour, "New") may say two things in one card: only a name's worth counts as a copy. */
 const MIN_COPY_CHARS = 8;
 
-export function isCardPage(pageType: PageType | undefined): boolean {
-  return CARD_PAGES.has(pageType);
+/** The pages whose repeated blocks are layout copies (products have their own pass in extract-page.ts). */
+const REPEATED_BLOCK_PAGES: ReadonlySet<PageType | undefined> = new Set<PageType | undefined>(['collection', 'service']);
+
+/** The copies a page's layouts leave in its content, by page type: a card's second title, a block said twice. Returns how many went. */
+export function removeLayoutCopies(root: Element, pageType: PageType | undefined): number {
+  let removed = CARD_PAGES.has(pageType) ? removeCardDuplicates(root) : 0;
+  if (REPEATED_BLOCK_PAGES.has(pageType)) removed += removeRepeatedBlocks(root);
+  return removed;
 }
 
 /** Removes the second and later copies of a text inside each card of `root`'s card runs. Returns how many went. */

@@ -6,7 +6,7 @@ import { describe, test } from 'node:test';
 import { normalizeScrapeOptions } from '../../../shared/src/domain/scrape-options.js';
 import { extractPage } from '../../../packages/extract/src/index.js';
 import { parseDocument } from '../../../packages/extract/src/dom.js';
-import { removeCardDuplicates } from '../../../packages/extract/src/card-duplicates.js';
+import { removeCardDuplicates, removeLayoutCopies } from '../../../packages/extract/src/card-duplicates.js';
 
 const NAMES = ['Dark roast coffee', 'Medium roast coffee', 'Espresso roast coffee', 'Vanilla latte pack', 'Blueberry coffee', 'Mocha latte pack'];
 
@@ -53,5 +53,17 @@ describe('card duplicates', () => {
     const { markdown, metadata } = extractPage({ html, url: 'https://shop.example/collections/coffee', options: normalizeScrapeOptions({ formats: ['markdown'] }) }, { blockModel: null });
     assert.equal(metadata.pageType, 'collection');
     for (const name of NAMES) assert.equal(count(markdown ?? '', name), 1, markdown);
+  });
+
+  test('given a service page whose hero is written for two layouts, when its layout copies go, then the hero is said once; on a listing both stay', () => {
+    const hero = '<section class="hero"><h2>Flow from idea to outcome in seconds</h2><p>One workspace for every team that plans, builds and ships together.</p></section>';
+    const page = (): Element => parseDocument(`<!DOCTYPE html><html><body><main>${hero}<p>What the teams say about it.</p>${hero.replace('hero', 'hero hero--narrow')}</main></body></html>`).body;
+    const service = page();
+    assert.equal(removeLayoutCopies(service, 'service'), 2);
+    assert.equal(count(service.textContent ?? '', 'Flow from idea to outcome in seconds'), 1);
+    assert.match(service.textContent ?? '', /What the teams say/);
+    const listing = page();
+    assert.equal(removeLayoutCopies(listing, 'listing'), 0);
+    assert.equal(removeLayoutCopies(page(), 'article'), 0);
   });
 });

@@ -54,6 +54,7 @@ import { classifiedContent, MODEL_PAGE_TYPES, removeBlockMarks } from './classif
 import { addProductDetails, productFacts, removeRepeatedBlocks, removeReviews } from './product.js';
 import { findPosts, keepPostBodies, trimToThread } from './forum.js';
 import { openingPost } from './opening-post.js';
+import { removeLayoutCopies } from './card-duplicates.js';
 import { probablyReaderable } from './readability-speed.js';
 import { collapsedTextLength } from './text.js';
 import { isSectionStackPage, sectionStackGain, sectionStacks } from './section-stack.js';
@@ -106,6 +107,7 @@ export function extractPage(input: ExtractInput, hooks: ExtractHooks = {}): Extr
     const facts = productFacts(jsonLd);
     if (facts) addProductDetails(root, facts);
   }
+  if (input.options.onlyMainContent && input.options.includeTags.length === 0) removeLayoutCopies(root, metadata.pageType);
   if (input.options.onlyMainContent && input.options.includeTags.length === 0) output.mainTextLength = textLength(root);
   if (wantHtml) {
     removeComments(root);

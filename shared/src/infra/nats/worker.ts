@@ -28,7 +28,8 @@ import { nanos } from 'nats';
 import { ackDecision, toTrawlError, type TrawlError } from '../../domain/errors.js';
 import { consumerMetrics } from '../metrics.js';
 import { isNatsOutage } from './outage.js';
-import { decodeEvent, PoisonMessageError, type StoredEvent } from '../../domain/events/index.js';
+import { PoisonMessageError, type StoredEvent } from '../../domain/events/index.js';
+import { decodeConfirmed } from './confirmed-decode.js';
 import type { Logger } from '../logger.js';
 import { redriveSubject, STREAM_NAME, subjectMatches } from '../subjects.js';
 import { DEFAULT_STOP_GRACE_MS } from '../config.js';
@@ -237,10 +238,17 @@ export class ConsumerWorker<E extends StoredEvent = StoredEvent> {
     if (deliveryCount > 1) consumerMetrics.redelivered().inc(this.labels);
     let event: E;
     try {
-      event = decodeEvent(msg.subject, msg.data, msg.seq) as E;
+      // Poison only on the log's word: a body spoiled on its way is read again from the leader.
+      event = await decodeConfirmed(jsApiOf(this.opts.jsm).nc, msg, (err) => baseLogger.warn({ subject: msg.subject, seq: msg.seq, err: err.message }, 'delivered body did not decode; the log\'s copy does: handled from it')) as E;
     } catch (err) {
+      if (!(err instanceof PoisonMessageError)) {
+        // The leader could not be asked: a transient, handed back (never termed on a guess).
+        baseLogger.warn({ subject: msg.subject, seq: msg.seq, err: String(err) }, 'undecodable delivery not yet confirmed by the log; retrying');
+        msg.nak(1_000);
+        return 'retry';
+      }
       baseLogger.error({ subject: msg.subject, seq: msg.seq, err: String(err) }, 'poison message terminated');
-      msg.term(err instanceof PoisonMessageError ? err.message : 'undecodable');
+      msg.term(err.message);
       return 'poison';
     }
     const logger = baseLogger.child({ jobId: event.id, part: event.part, event: event.event, seq: msg.seq, delivery: deliveryCount });

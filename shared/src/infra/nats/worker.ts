@@ -29,6 +29,7 @@ import { ackDecision, toTrawlError, type TrawlError } from '../../domain/errors.
 import { consumerMetrics } from '../metrics.js';
 import { isNatsOutage } from './outage.js';
 import { PoisonMessageError, type StoredEvent } from '../../domain/events/index.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { decodeConfirmed } from './confirmed-decode.js';
 import type { Logger } from '../logger.js';
 import { redriveSubject, STREAM_NAME, subjectMatches } from '../subjects.js';
@@ -238,18 +239,12 @@ export class ConsumerWorker<E extends StoredEvent = StoredEvent> {
     if (deliveryCount > 1) consumerMetrics.redelivered().inc(this.labels);
     let event: E;
     try {
-      // Poison only on the log's word: a body spoiled on its way is read again from the leader.
-      event = await decodeConfirmed(jsApiOf(this.opts.jsm).nc, msg, (err) => baseLogger.warn({ subject: msg.subject, seq: msg.seq, err: err.message }, 'delivered body did not decode; the log\'s copy does: handled from it')) as E;
+      event = await decodeConfirmed(jsApiOf(this.opts.jsm).nc, msg, (err) => baseLogger.warn({ subject: msg.subject, seq: msg.seq, err: err.message }, 'delivered body did not decode; handled from the log\'s copy')) as E;
     } catch (err) {
-      if (!(err instanceof PoisonMessageError)) {
-        // The leader could not be asked: a transient, handed back (never termed on a guess).
-        baseLogger.warn({ subject: msg.subject, seq: msg.seq, err: String(err) }, 'undecodable delivery not yet confirmed by the log; retrying');
-        msg.nak(1_000);
-        return 'retry';
-      }
-      baseLogger.error({ subject: msg.subject, seq: msg.seq, err: String(err) }, 'poison message terminated');
-      msg.term(err.message);
-      return 'poison';
+      const poison = err instanceof PoisonMessageError; // on the log's word (confirmed-decode.ts); else retried, never termed on a guess
+      baseLogger[poison ? 'error' : 'warn']({ subject: msg.subject, seq: msg.seq, err: String(err) }, poison ? 'poison message terminated' : 'undecodable delivery not yet confirmed by the log; retrying');
+      if (poison) msg.term(err.message); else msg.nak(1_000);
+      return poison ? 'poison' : 'retry';
     }
     const logger = baseLogger.child({ jobId: event.id, part: event.part, event: event.event, seq: msg.seq, delivery: deliveryCount });
     const ctx: MessageContext = { signal: controller.signal, deliveryCount, working: () => msg.working(), logger };
@@ -399,8 +394,4 @@ function untilAborted(work: Promise<unknown>, signal: AbortSignal): Promise<void
     signal.addEventListener('abort', done, { once: true });
     work.then(done, done);
   });
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -7,8 +7,9 @@
 // request's end builds for nothing: request-end.ts). Outbound commands are written once per
 // event-loop turn, not once per callback (write-coalescing.ts), a pull's timeout builds
 // its error only if it fires (lazy-timeouts.ts), a pull whose loop was blocked past its
-// end reads what it was sent before it ends (pull-expiry.ts), and what a socket left behind
-// by a reconnect still reads is kept out of the new socket's messages (reader-handover.ts).
+// end reads what it was sent before it ends (pull-expiry.ts), and a stale server is left at
+// once and what a socket left behind by a reconnect still reads is kept out of the new
+// socket's messages (reader-handover.ts).
 // A frozen or cut-off server is left within NATS_CLIENT_DEFAULTS' bounds, and not waited on
 // again when reconnecting (see connectTimeoutMs); a direct get it was picked to answer is
 // asked of the stream's leader instead (direct-get-failover.ts).

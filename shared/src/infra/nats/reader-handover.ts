@@ -11,7 +11,12 @@
 //      parser for the new socket. The replaced socket's loop goes on: its chunks are parsed
 //      in the middle of the new socket's stream (message bodies with the other's bytes
 //      spliced in, and "reader closed ... parse error").
-// Here a socket's close starts a reconnect only when it is the connection's socket, and a
+//   3. A connection its pings find stale is closed after a last flush of what the client
+//      has written to it, and a frozen server reads nothing: a client writing steadily left
+//      it only at its thaw (test/probes/stale-leave-probe.ts: stale 5.5 s after the freeze,
+//      left 21 s after it, at the thaw), its requests and acks meanwhile waiting on it.
+// Here a stale connection's socket is closed without that flush (what it held was not
+// going to be read), a socket's close starts a reconnect only when it is the connection's socket, and a
 // chunk read from a socket that is no longer the connection's is dropped, and that socket
 // closed: what it still held is lost with it, as on any disconnect (work messages are handed
 // out again after their ack wait). Applied once, on import; checked against the shape it
@@ -19,7 +24,7 @@
 import { createRequire } from 'node:module';
 
 interface TransportShape { isClosed: boolean; iterate(): AsyncGenerator<Uint8Array>; close(err?: Error): Promise<void> }
-interface HandlerShape { transport?: TransportShape; disconnected(err?: Error): Promise<void> }
+interface HandlerShape { transport?: TransportShape; disconnected(err?: Error): Promise<void>; disconnect(): void; dispatchStatus(status: { type: string; data: string }): void }
 interface ParserShape { dispatcher?: HandlerShape; parse(buf: Uint8Array): void }
 
 const require = createRequire(import.meta.url);
@@ -53,12 +58,13 @@ function patch(): boolean {
   const iterate = transport?.prototype.iterate;
   const parse = parser?.prototype.parse;
   const disconnected = handler?.prototype.disconnected;
-  const { dial, prepare } = handler?.prototype ?? {};
-  if (typeof iterate !== 'function' || typeof parse !== 'function' || typeof disconnected !== 'function' || typeof dial !== 'function' || typeof prepare !== 'function') return false;
+  const { dial, prepare, disconnect } = handler?.prototype ?? {};
+  if (typeof iterate !== 'function' || typeof parse !== 'function' || typeof disconnected !== 'function' || typeof dial !== 'function' || typeof prepare !== 'function' || typeof disconnect !== 'function') return false;
   // The shape relied on: the read loop takes the handler's parser as it is; each socket's
   // close calls disconnected(); a parser knows its handler; a socket closed says isClosed.
   if (!/this\.parser\.parse\(/.test(dial.toString()) || !/this\.disconnected\(/.test(prepare.toString())
     || !/this\.dispatcher = dispatcher/.test(parser!.toString()) || !/this\.yields/.test(iterate.toString())
+    || !/StaleConnection[\s\S]*this\.transport\.disconnect\(\)/.test(disconnect.toString())
     || Object.getOwnPropertyDescriptor(transport!.prototype, 'isClosed')?.get === undefined) return false;
 
   transport!.prototype.iterate = async function* tagged(this: TransportShape) {
@@ -76,6 +82,10 @@ function patch(): boolean {
     }
     parse.call(this, buf);
   };
+  handler!.prototype.disconnect = function leaveStale(this: HandlerShape): void {
+    this.dispatchStatus({ type: 'staleConnection', data: '' });
+    void this.transport?.close().catch(() => undefined); // a close, not nats.js's disconnect(): no flush first
+  };
   handler!.prototype.disconnected = function disconnectedIfCurrent(this: HandlerShape, err?: Error): Promise<void> {
     // The connection's own socket is closed when its close calls this; an open one means a
     // socket it left (an abandoned dial, a replaced socket) closed: nothing to reconnect.
@@ -85,5 +95,5 @@ function patch(): boolean {
   return true;
 }
 
-/** Whether one socket's bytes are kept out of another's messages, and a replaced socket's close out of the connection. */
+/** Whether a stale server is left at once, one socket's bytes kept out of another's messages, and a replaced socket's close out of the connection. */
 export const readerHandoverPatched = patch();

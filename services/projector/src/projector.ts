@@ -13,6 +13,7 @@
 // (known from its subject) is passed without being decoded.
 import type { JetStreamClient, NatsConnection } from 'nats';
 import { PoisonMessageError, type StoredEvent } from '../../../shared/src/domain/events/index.js';
+import { confirmPoison } from '../../../shared/src/infra/nats/confirmed-decode.js';
 import type { Logger } from '../../../shared/src/infra/logger.js';
 import { isNatsOutage } from '../../../shared/src/infra/nats/outage.js';
 import type { PayloadStore } from '../../../shared/src/infra/nats/payloads.js';
@@ -159,9 +160,16 @@ export class Projector implements ReaderMember {
       event = delivery.decode();
     } catch (err) {
       if (!(err instanceof PoisonMessageError)) throw err;
-      this.deps.logger.error({ seq: delivery.seq, subject: delivery.subject, err: err.message }, 'skipping undecodable event');
-      await this.passed(delivery.seq);
-      return;
+      try {
+        // Skipped only on the log's word: a delivery spoiled on its way is read from the leader (confirmed-decode.ts).
+        event = await confirmPoison(this.deps.nc, delivery, err);
+        this.deps.logger.warn({ seq: delivery.seq, subject: delivery.subject, err: err.message }, 'delivered body did not decode; the log\'s copy does: applied from it');
+      } catch (confirmed) {
+        if (!(confirmed instanceof PoisonMessageError)) throw confirmed;
+        this.deps.logger.error({ seq: delivery.seq, subject: delivery.subject, err: confirmed.message }, 'skipping undecodable event');
+        await this.passed(delivery.seq);
+        return;
+      }
     }
     const change = await this.applyWithRetry(event);
     this.appliedSeq = event.seq;

@@ -2,10 +2,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { connect, type NatsConnection } from 'nats';
-import { makeEvent, PoisonMessageError } from '../../../shared/src/domain/events/index.js';
+import { decodeEvent, makeEvent, PoisonMessageError } from '../../../shared/src/domain/events/index.js';
+import { decodeConfirmed } from '../../../shared/src/infra/nats/confirmed-decode.js';
 import { AppendConflictError, EventLog } from '../../../shared/src/infra/nats/event-log.js';
 import { ensureInfrastructure } from '../../../shared/src/infra/nats/infrastructure.js';
-import { STREAM_NAME } from '../../../shared/src/infra/subjects.js';
+import { STREAM_NAME, subjectOf } from '../../../shared/src/infra/subjects.js';
 import { PayloadStore } from '../../../shared/src/infra/nats/payloads.js';
 import { startNatsServer, type NatsServerHandle } from '../../support/nats-server.js';
 
@@ -195,6 +196,24 @@ describe('event log', () => {
   test('invalid event data is refused before it reaches the log', async () => {
     const bad = { ...keyEvent('k2', 'e3'), data: { keyHash: 'not-a-hash', plan: 'free' as const, label: 'x', createdAt: now.toISOString() } };
     await assert.rejects(log.append(bad), PoisonMessageError);
+  });
+
+  // Issue 26: a delivery spoiled on its way (another message's bytes spliced in) was termed
+  // as poison, and the sound event it carried lost (shared/src/infra/nats/confirmed-decode.ts).
+  test('a body that does not decode is poison only when the log\'s own copy does not decode', async () => {
+    const { seq } = await log.append(keyEvent('k9', 'e9'));
+    const subject = subjectOf({ kind: 'apikey', id: 'k9', part: 'key', event: 'key_created' });
+    const spoiled = new TextEncoder().encode('MSG _INBOX.X 1 31\r\n{"stream":"TRAWL", "seq":44070}');
+    assert.throws(() => decodeEvent(subject, spoiled, seq), PoisonMessageError);
+    const garbled: string[] = [];
+    const event = await decodeConfirmed(nc, { subject, data: spoiled, seq }, (err) => garbled.push(err.message));
+    assert.equal(event.eventId, 'e9');
+    assert.deepEqual(event.data, keyEvent('k9', 'e9').data);
+    assert.equal(garbled.length, 1, 'the spoiled delivery is told');
+    // A stored body that is not an event: the log's word confirms the poison.
+    const poisonSubject = subjectOf({ kind: 'apikey', id: 'k10', part: 'key', event: 'key_created' });
+    const stored = await nc.jetstream().publish(poisonSubject, 'not json');
+    await assert.rejects(decodeConfirmed(nc, { subject: poisonSubject, data: new TextEncoder().encode('not json'), seq: stored.seq }), PoisonMessageError);
   });
 
   test('payloads round-trip through the Object Store', async () => {

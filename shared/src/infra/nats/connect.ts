@@ -6,8 +6,10 @@
 // Object Store round trips for a trace only a timeout would show (and the error each
 // request's end builds for nothing: request-end.ts). Outbound commands are written once per
 // event-loop turn, not once per callback (write-coalescing.ts), a pull's timeout builds
-// its error only if it fires (lazy-timeouts.ts), and a pull whose loop was blocked past its
-// end reads what it was sent before it ends (pull-expiry.ts).
+// its error only if it fires (lazy-timeouts.ts), a pull whose loop was blocked past its
+// end reads what it was sent before it ends (pull-expiry.ts), and a stale server is left at
+// once and what a socket left behind by a reconnect still reads is kept out of the new
+// socket's messages (reader-handover.ts).
 // A frozen or cut-off server is left within NATS_CLIENT_DEFAULTS' bounds, and not waited on
 // again when reconnecting (see connectTimeoutMs); a direct get it was picked to answer is
 // asked of the stream's leader instead (direct-get-failover.ts).
@@ -17,6 +19,7 @@ import { requestEndPatched } from './request-end.js';
 import { writeCoalescingPatched } from './write-coalescing.js';
 import { lazyTimeoutsPatched } from './lazy-timeouts.js';
 import { pullExpiryPatched } from './pull-expiry.js';
+import { readerHandoverPatched } from './reader-handover.js';
 import { directGetFallbackReady, failOverDirectGets } from './direct-get-failover.js';
 import { jsApiFieldsReady } from './leader-message-get.js';
 
@@ -63,6 +66,7 @@ export async function connectNats(url: string, name: string, logger: Logger): Pr
   if (!requestEndPatched) logger.warn('nats.js request ends are not the shape request-end.ts replaces: each request builds an error it throws away');
   if (!lazyTimeoutsPatched) logger.warn('nats.js timeout is not the shape lazy-timeouts.ts replaces: each pull builds an error it throws away');
   if (!pullExpiryPatched) logger.warn('nats.js fetch is not the shape pull-expiry.ts replaces: a pull whose event loop was blocked past its end drops what it was sent');
+  if (!readerHandoverPatched) logger.warn('nats.js reads its sockets not in the shape reader-handover.ts relies on: after a reconnect, a replaced socket\'s bytes can be parsed into the new one\'s messages');
   if (!directGetFallbackReady) logger.warn('nats.js headers are not the shape direct-get-failover.ts relies on: a direct get a frozen server was picked for waits out its timeout');
   if (!jsApiFieldsReady) logger.warn('nats.js JetStream manager does not hold nc, prefix and timeout as leader-message-get.ts reads them: the log\'s point reads will fail');
   if (!writeCoalescingPatched) logger.warn('nats.js sendCommand is not the shape write-coalescing.ts replaces: each callback writes to the socket on its own');

@@ -8,7 +8,8 @@
 // repeat on a subject but must each follow the one the writer read (a key's secret
 // rotations): the server refuses the append when anything was appended in between.
 import { DeliverPolicy, headers as natsHeaders, NatsError, type JetStreamClient, type JetStreamManager, type JetStreamPublishOptions, type StoredMsg } from 'nats';
-import { decodeEvent, encodeEvent, type AnyEvent, type StoredEvent } from '../../domain/events/index.js';
+import { decodeEvent, encodeEvent, PoisonMessageError, type AnyEvent, type StoredEvent } from '../../domain/events/index.js';
+import { confirmPoison } from './confirmed-decode.js';
 import { historyFilter, partFilter, STREAM_NAME, subjectOf, type AggregateKind, type SubjectParts } from '../subjects.js';
 import { orderedStart } from './ordered-start.js';
 import { jsApiOf, leaderMessageGet } from './leader-message-get.js';
@@ -211,7 +212,7 @@ export class EventLog {
       const answers = await Promise.all([afterSeq, ...known.slice(0, -1)].map((from) => this.directNext(filter, from + 1)));
       for (const [i, m] of answers.entries()) {
         if (!m) return events; // none at or past it: the log has nothing more
-        events.push(decodeEvent(m.subject, m.data, m.seq));
+        events.push(await this.decodeDelivered(m));
         seq = m.seq + 1;
         if (m.seq !== known[i]) break;
       }
@@ -220,7 +221,7 @@ export class EventLog {
       if (seq > untilSeq) return events;
       const m = await this.directNext(filter, seq);
       if (!m) return events;
-      events.push(decodeEvent(m.subject, m.data, m.seq));
+      events.push(await this.decodeDelivered(m));
       seq = m.seq + 1;
     }
     return [...events, ...(await this.read(filter, seq))];
@@ -234,6 +235,20 @@ export class EventLog {
     } catch (err) {
       if (isNoMessage(err)) return null;
       throw err;
+    }
+  }
+
+  /**
+   * A delivered or direct-get message decoded; one that does not decode is poison only when
+   * the leader's copy does not either (confirmed-decode.ts): a replica's answer or a delivery
+   * spoiled on its way is not taken for the log's.
+   */
+  private decodeDelivered(m: RawMessage): StoredEvent | Promise<StoredEvent> {
+    try {
+      return decodeEvent(m.subject, m.data, m.seq);
+    } catch (err) {
+      if (!(err instanceof PoisonMessageError)) throw err;
+      return confirmPoison(jsApiOf(this.jsm).nc, m, err);
     }
   }
 
@@ -253,7 +268,7 @@ export class EventLog {
         const batch = await consumer.fetch({ max_messages: Math.min(pending, 500, maxEvents - events.length), expires: 2000 });
         let got = 0;
         for await (const m of batch) {
-          events.push(decodeEvent(m.subject, m.data, m.seq));
+          events.push(await this.decodeDelivered(m));
           pending = m.info.pending;
           got++;
           if (pending === 0 || events.length >= maxEvents) break;

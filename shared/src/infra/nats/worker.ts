@@ -28,7 +28,9 @@ import { nanos } from 'nats';
 import { ackDecision, toTrawlError, type TrawlError } from '../../domain/errors.js';
 import { consumerMetrics } from '../metrics.js';
 import { isNatsOutage } from './outage.js';
-import { decodeEvent, PoisonMessageError, type StoredEvent } from '../../domain/events/index.js';
+import { PoisonMessageError, type StoredEvent } from '../../domain/events/index.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { decodeConfirmed } from './confirmed-decode.js';
 import type { Logger } from '../logger.js';
 import { redriveSubject, STREAM_NAME, subjectMatches } from '../subjects.js';
 import { DEFAULT_STOP_GRACE_MS } from '../config.js';
@@ -237,11 +239,12 @@ export class ConsumerWorker<E extends StoredEvent = StoredEvent> {
     if (deliveryCount > 1) consumerMetrics.redelivered().inc(this.labels);
     let event: E;
     try {
-      event = decodeEvent(msg.subject, msg.data, msg.seq) as E;
+      event = await decodeConfirmed(jsApiOf(this.opts.jsm).nc, msg, (err) => baseLogger.warn({ subject: msg.subject, seq: msg.seq, err: err.message }, 'delivered body did not decode; handled from the log\'s copy')) as E;
     } catch (err) {
-      baseLogger.error({ subject: msg.subject, seq: msg.seq, err: String(err) }, 'poison message terminated');
-      msg.term(err instanceof PoisonMessageError ? err.message : 'undecodable');
-      return 'poison';
+      const poison = err instanceof PoisonMessageError; // on the log's word (confirmed-decode.ts); else retried, never termed on a guess
+      baseLogger[poison ? 'error' : 'warn']({ subject: msg.subject, seq: msg.seq, err: String(err) }, poison ? 'poison message terminated' : 'undecodable delivery not yet confirmed by the log; retrying');
+      if (poison) msg.term(err.message); else msg.nak(1_000);
+      return poison ? 'poison' : 'retry';
     }
     const logger = baseLogger.child({ jobId: event.id, part: event.part, event: event.event, seq: msg.seq, delivery: deliveryCount });
     const ctx: MessageContext = { signal: controller.signal, deliveryCount, working: () => msg.working(), logger };
@@ -391,8 +394,4 @@ function untilAborted(work: Promise<unknown>, signal: AbortSignal): Promise<void
     signal.addEventListener('abort', done, { once: true });
     work.then(done, done);
   });
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

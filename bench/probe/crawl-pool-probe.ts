@@ -7,24 +7,14 @@
 import { normalizeScrapeOptions } from '../../shared/src/domain/scrape-options.js';
 import { transformPage } from '../../services/transformer/src/transform.js';
 import { TransformPool } from '../../services/transformer/src/transform-pool.js';
-import { crawlSite } from '../scenarios/crawl.js';
-import { crawlPath } from '../lib/crawl-site.js';
+import { crawlSitePages } from '../scenarios/crawl.js';
 
 const pages = Number(process.argv[2] ?? 200);
 const mode = process.argv[3] ?? 'pool';
 const threads = Number(process.argv[4] ?? 2);
 const semiSpaceMb = Number(process.argv[5] ?? 4);
 const passes = Number(process.argv[6] ?? 2);
-const site = await crawlSite(pages);
-const htmls: Array<{ url: string; html: string }> = [];
-try {
-  for (let i = 0; i < pages; i++) {
-    const res = await fetch(site.url(crawlPath(i)));
-    if (res.ok) htmls.push({ url: res.url, html: await res.text() });
-  }
-} finally {
-  await site.close();
-}
+const htmls = await crawlSitePages(pages);
 const options = normalizeScrapeOptions({ formats: ['markdown'] });
 const pool = mode === 'pool' ? new TransformPool({ size: threads, idleThreads: 1, semiSpaceMb, maxOldGenerationSizeMb: 1024 }) : undefined;
 await new Promise((r) => setTimeout(r, 3000)); // the idle thread's modules loaded, as in a booted service

@@ -3,22 +3,11 @@
 // Prints the median CPU ms per page of the rounds after the first (the first warms the JIT).
 import { normalizeScrapeOptions } from '../../shared/src/domain/scrape-options.js';
 import { transformPage } from '../../services/transformer/src/transform.js';
-import { crawlSite } from '../scenarios/crawl.js';
-import { crawlPath } from '../lib/crawl-site.js';
+import { crawlSitePages } from '../scenarios/crawl.js';
 
 const pages = Number(process.argv[2] ?? 100);
 const rounds = Number(process.argv[3] ?? 5);
-const site = await crawlSite(pages);
-const htmls: Array<{ url: string; html: string }> = [];
-try {
-  for (let i = 0; i < pages; i++) {
-    const url = site.url(crawlPath(i));
-    const res = await fetch(url);
-    if (res.ok) htmls.push({ url: res.url, html: await res.text() });
-  }
-} finally {
-  await site.close();
-}
+const htmls = await crawlSitePages(pages);
 const options = normalizeScrapeOptions({ formats: ['markdown'] });
 const perRound: number[] = [];
 for (let r = 0; r < rounds; r++) {

@@ -30,6 +30,21 @@ interface CrawlView {
   error?: { message: string };
 }
 
+/** The crawl site's first `pages` pages as served (final URL and HTML), the site closed after: the in-process probes' input. */
+export async function crawlSitePages(pages: number): Promise<Array<{ url: string; html: string }>> {
+  const site = await crawlSite(pages);
+  const htmls: Array<{ url: string; html: string }> = [];
+  try {
+    for (let i = 0; i < pages; i++) {
+      const res = await fetch(site.url(crawlPath(i)));
+      if (res.ok) htmls.push({ url: res.url, html: await res.text() });
+    }
+  } finally {
+    await site.close();
+  }
+  return htmls;
+}
+
 /** `decorate`: turns each generated page into another site's (the engines' data-island site). */
 export async function crawlSite(pages: number, decorate?: (html: string, i: number) => string): Promise<TestSite> {
   const site = await startSite();

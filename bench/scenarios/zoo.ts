@@ -5,7 +5,7 @@
 // site was asked for more than once. Sites are small (20 pages: an index and 19 articles;
 // hand's six articles in three kinds, a log and an index). They are crawled one
 // after the other in the one system of the bench run, as a fleet meets new hosts: a host
-// learns alone (K verifications) until its set of marker kinds verified identical on
+// learns alone (K verifications, K - 1 when each was identical) until its set of marker kinds verified identical on
 // FLEET_POLICY_DEFAULTS.hosts other hosts (the fleet prior); so the first sites of a kind
 // pay their verifications, the later ones not, and what earlier scenarios of the run
 // taught the fleet counts too. Each site's row and the static/SSR sites together say so.

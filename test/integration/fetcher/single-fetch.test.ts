@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { connect, type NatsConnection } from 'nats';
 import { EngineRouter } from '../../../services/fetcher/src/engine/engine-router.js';
+import { identicalAgreements } from '../../../services/fetcher/src/engine/host-profile.js';
 import type { PageCapturer } from '../../../services/fetcher/src/engine/browser/page-capturer.js';
 import { startNatsServer, type NatsServerHandle } from '../../support/nats-server.js';
 import { startSite, type TestSite } from '../../support/site.js';
@@ -60,6 +61,8 @@ describe('auto: each page is requested once', () => {
     await server?.stop();
   });
 
+  /** Verifications that teach the router's host (K = 3): its pages are identical both ways, so K - 1. */
+  const LEARNT = identicalAgreements({ agreements: 3, recheckEvery: 25 });
   const fetchAuto = (path: string) => router.fetch('crawl', site.url(path), opts({ formats: ['markdown'] }), ctx());
 
   test('verified pages (an unknown host) are rendered from the GET\'s response: one request each', async () => {
@@ -67,19 +70,19 @@ describe('auto: each page is requested once', () => {
       const page = await fetchAuto(`/p${n}`);
       assert.match(page.html, new RegExp(`<h1>Page ${n}</h1>`));
       assert.equal(page.statusCode, 200);
-      if (n < 3) assert.ok(page.engine.verification?.agreed, page.engine.reason);
+      if (n < LEARNT) assert.ok(page.engine.verification?.agreed, page.engine.reason);
       else assert.equal(page.engine.used, 'http', page.engine.reason);
     }
     for (let n = 0; n < 4; n++) assert.equal(site.hits.get(`/p${n}`), 1, `/p${n} requested once`);
   });
 
-  test('pages of an unknown host fetched at once: 3 rendered to learn it, the others wait for their verdicts and take their GET', async () => {
+  test('pages of an unknown host fetched at once: K - 1 rendered to learn it (identical pages), the others wait for their verdicts and take their GET', async () => {
     const learning = await startSite({});
     try {
       for (let n = 0; n < 6; n++) learning.route(`/q${n}`, article(n));
       const pages = await Promise.all(Array.from({ length: 6 }, (_, n) => router.fetch('crawl', learning.url(`/q${n}`), opts({ formats: ['markdown'] }), ctx())));
       const verified = pages.filter((p) => p.engine.verification);
-      assert.equal(verified.length, 3, pages.map((p) => p.engine.reason).join('; '));
+      assert.equal(verified.length, LEARNT, pages.map((p) => p.engine.reason).join('; '));
       assert.ok(verified.every((p) => p.engine.verification?.agreed));
       for (const p of pages.filter((q) => !q.engine.verification)) assert.match(p.engine.reason, /verified static/);
       for (let n = 0; n < 6; n++) assert.equal(learning.hits.get(`/q${n}`), 1, `/q${n} requested once`);

@@ -33,8 +33,9 @@ describe('auto: verification extractions made by a transformer', () => {
     return { markdown: out.markdown ?? '', links: out.links };
   }, createLogger('verify-extract-test', 'silent'));
 
-  // The router as the fetcher wires it (engine/index.ts), on the test's NATS.
-  const router = (): EngineRouter => testRouter(nc, (url, options, cctx) => capturer.capture(url, options, cctx), 3, {
+  // The router as the fetcher wires it (engine/index.ts), on the test's NATS; K = 4, so that
+  // the host's third identical page (K - 1 = 3 identical make it static) is still verified.
+  const router = (): EngineRouter => testRouter(nc, (url, options, cctx) => capturer.capture(url, options, cctx), 4, {
     verifyExtract: (pages, options, apiKeyId) => requestVerifyExtract(nc, { pages, options, apiKeyId }, 10_000),
   });
 

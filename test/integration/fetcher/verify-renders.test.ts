@@ -8,6 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { connect, type NatsConnection } from 'nats';
 import { EngineRouter, VERIFY_RENDERS_AT_ONCE } from '../../../services/fetcher/src/engine/engine-router.js';
+import { identicalAgreements } from '../../../services/fetcher/src/engine/host-profile.js';
 import type { CaptureContext, PageCapturer } from '../../../services/fetcher/src/engine/browser/page-capturer.js';
 import { startNatsServer, type NatsServerHandle } from '../../support/nats-server.js';
 import { startSite, type TestSite } from '../../support/site.js';
@@ -32,6 +33,8 @@ describe('auto: verification renders', () => {
   const openAtStart: number[] = [];
 
   // The real capturer, counted: how many captures run at once, and with what context.
+  /** Verifications that teach the router's host (K = 3): its pages are identical both ways, so K - 1. */
+  const LEARNT = identicalAgreements({ agreements: 3, recheckEvery: 25 });
   const router = (): EngineRouter => testRouter(nc, async (url, options, cctx) => {
     seen.push(cctx);
     openAtStart.push(capturer.stats().openContexts);
@@ -61,14 +64,14 @@ describe('auto: verification renders', () => {
     await server.stop();
   });
 
-  test('given an unknown host, when four of its pages are fetched at once, then three are verified one render at a time, each after the previous one\'s context closed, with no spare, and the fourth takes its GET', async () => {
+  test('given an unknown host, when four of its pages are fetched at once, then K - 1 (identical pages) are verified one render at a time, each after the previous one\'s context closed, with no spare, and the others take their GET', async () => {
     reset();
     const r = router();
     const pages = await Promise.all([0, 1, 2, 3].map((n) => r.fetch('crawl', site.url(`/p${n}`), opts({ formats: ['markdown'] }), ctx())));
     for (const page of pages) assert.match(page.html, /Server-rendered text/);
-    // Each waited for the verdict before it: the three agreeing made the host static for the fourth.
+    // Each waited for the verdict before it: the agreeing ones made the host static for the others.
     const verified = pages.filter((page) => page.engine.verification);
-    assert.equal(verified.length, 3, pages.map((page) => page.engine.reason).join('; '));
+    assert.equal(verified.length, LEARNT, pages.map((page) => page.engine.reason).join('; '));
     for (const page of verified) {
       assert.equal(page.engine.used, 'browser');
       assert.ok(page.engine.verification?.agreed, page.engine.reason);
@@ -76,10 +79,10 @@ describe('auto: verification renders', () => {
     const served = pages.find((page) => !page.engine.verification);
     assert.equal(served?.engine.used, 'http');
     assert.match(served!.engine.reason, /verified static/);
-    assert.equal(seen.length, 3);
+    assert.equal(seen.length, LEARNT);
     assert.equal(mostAtOnce, VERIFY_RENDERS_AT_ONCE);
     assert.ok(seen.every((c) => c.refillsSpare === false));
-    assert.deepEqual(openAtStart, [0, 0, 0], 'each verification began once the previous one\'s context had closed');
+    assert.deepEqual(openAtStart, Array(LEARNT).fill(0), 'each verification began once the previous one\'s context had closed');
     // A spare is prepared in the background in a few hundred ms: none has come after 1.5 s.
     await capturer.idle();
     await sleep(1_500);
@@ -102,7 +105,7 @@ describe('auto: verification renders', () => {
     await until(() => capturer.stats().openContexts === 1, { timeoutMs: 10_000 });
   });
 
-  test('given a marker kind that verified identical K times on a host, then its next pages are served over HTTP', async () => {
+  test('given a marker kind that verified identical K - 1 times on a host, then its next pages are served over HTTP', async () => {
     reset();
     const r = router();
     const engines: string[] = [];
@@ -111,8 +114,8 @@ describe('auto: verification renders', () => {
       engines.push(`${page.engine.used}: ${page.engine.reason}`);
       assert.match(page.html, /widget slot/);
     }
-    for (const e of engines.slice(0, 3)) assert.match(e, /^browser: client-side rendering markers unverified on this host: script fills empty #widget/);
-    for (const e of engines.slice(3)) assert.match(e, /^http: host verified static .*markers verified harmless on this host: script fills empty #widget/);
-    assert.equal(seen.length, 3, 'only the three verifications rendered');
+    for (const e of engines.slice(0, LEARNT)) assert.match(e, /^browser: client-side rendering markers unverified on this host: script fills empty #widget/);
+    for (const e of engines.slice(LEARNT)) assert.match(e, /^http: host verified static .*markers verified harmless on this host: script fills empty #widget/);
+    assert.equal(seen.length, LEARNT, 'only the verifications rendered');
   });
 });

@@ -2,7 +2,7 @@
 // the host's history is folded with evolve, so each test states what happened, not state.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { evolve, MAX_MARKER_KINDS, type EngineCommand, type HostEvent } from '../../../services/fetcher/src/engine/host-profile.js';
+import { evolve, MAX_MARKER_KINDS, NEW_HOST, type EngineCommand, type HostEvent } from '../../../services/fetcher/src/engine/host-profile.js';
 import { decided, hostSpec } from './engine-decider-spec.js';
 
 const at = '2026-01-01T00:00:00.000Z';
@@ -106,6 +106,42 @@ describe('engine decider: markers are hints, verification is the judge (per host
     const many = Array.from({ length: MAX_MARKER_KINDS + 5 }, (_, i) => islandPage(`http://h/${i}`, true, [`script fills empty #c${i}`]));
     const { state: profile } = given(many);
     assert.equal(Object.keys(profile.markers ?? {}).length, MAX_MARKER_KINDS);
+  });
+});
+
+describe('engine decider: identical verifications teach sooner (K - 1 when every one was identical)', () => {
+  const same: HostEvent = { ...agreed, identical: true };
+  const island = (identical: boolean, markers = ['script fills empty #comments']): HostEvent => ({ ...agreed, identical, markers });
+  test('two identical pages make a fresh host static', () => given([same, same, seen]).when(probedHtml()).thenMatches(decided('http', /verified static/)));
+  test('one identical page is not enough', () => given([same, seen]).when(probedHtml()).thenMatches(decided('verify', /1\/3 agreeing/)));
+  test('an agreeing page that was not identical asks for K, wherever it came in the run', () => {
+    given([agreed, same, seen]).when(probedHtml()).thenMatches(decided('verify', /2\/3/));
+    given([same, agreed, seen]).when(probedHtml()).thenMatches(decided('verify', /2\/3/));
+    given([same, agreed, same, seen]).when(probedHtml()).thenMatches(decided('http'));
+  });
+  test('a host that ever disagreed asks for K, even identical ones', () => {
+    given([disagreed, same, same, seen]).when(probedHtml()).thenMatches(decided('verify', /2\/3/));
+    given([disagreed, same, same, same, seen]).when(probedHtml()).thenMatches(decided('http'));
+  });
+  test('so does a host whose pages with some marker disagreed', () =>
+    given([{ ...disagreed, markers: ['empty app root #root'] }, same, same, seen]).when(probedHtml()).thenMatches(decided('verify', /2\/3/)));
+  test('a marker kind verified identical twice is served over HTTP', () =>
+    given([island(true), island(true), seen]).when(probedHtml(['script fills empty #comments'])).thenMatches(decided('http', /markers verified harmless on this host/)));
+  test('a marker kind with one near miss asks for K', () =>
+    given([island(true), island(false), seen]).when(probedHtml(['script fills empty #comments'])).thenMatches(decided('verify', /\(2\/3 agreeing\)/)));
+  test('a marker kind that once disagreed asks for K again', () => {
+    const history: HostEvent[] = [agreed, agreed, agreed, { ...disagreed, markers: ['script fills empty #comments'] }, island(true), island(true)];
+    assert.equal(given(history).state.markers?.['script fills empty #comments']?.mode, 'learning');
+    assert.equal(given([...history, island(true)]).state.markers?.['script fills empty #comments']?.mode, 'static');
+  });
+  test('drift checks and the fall-back stay: an identically learnt host is checked, and one disagreement sends it to the browser', () => {
+    given([same, same, seen, seen, seen, seen, seen]).when(probedHtml()).thenMatches(decided('verify', /drift check \(1 page in 5\)/));
+    assert.equal(given([same, same, seen, disagreed]).state.mode, 'browser');
+  });
+  test('with K = 1 an identical page is enough, as any agreeing one', () => {
+    const k1 = { agreements: 1, recheckEvery: 5 };
+    assert.equal(evolve(NEW_HOST, same, k1).mode, 'static');
+    assert.equal(evolve(NEW_HOST, agreed, k1).mode, 'static');
   });
 });
 

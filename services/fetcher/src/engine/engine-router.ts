@@ -221,7 +221,7 @@ export class EngineRouter {
     const at = this.deps.clock().toISOString();
     const fleetCheck = decision.action === 'verify' && decision.fleetCheck === true;
     await Promise.all([
-      this.recordProfile(hostKey, { type: 'verified', agreed: verification.agreed, similarity: verification.markdown, url, at, markers, ...(fleetCheck ? { fleetCheck } : {}) }),
+      this.recordProfile(hostKey, { type: 'verified', agreed: verification.agreed, similarity: verification.markdown, url, at, markers, identical: verification.identical && verification.links === 1, ...(fleetCheck ? { fleetCheck } : {}) }),
       this.deps.fleet?.record(kinds, { agreed: verification.agreed, host: hostKey, url, at }),
     ]);
     if (!verification.agreed) {

@@ -12,6 +12,8 @@ export interface HostProfile {
   mode: HostMode;
   /** Consecutive agreeing verifications (reset by a disagreement). */
   agreeing: number;
+  /** Of those, the ones whose results were identical (absent: 0, as in profiles written before it). */
+  identical?: number;
   /**
    * Pages seen since the last verification, this one included (drives the drift check and
    * the recheck): counted before the page is decided, in the same compare-and-set write, so
@@ -30,6 +32,7 @@ export interface HostProfile {
 export interface MarkerProfile {
   mode: HostMode;
   agreeing: number;
+  identical?: number;
   verifications: number;
   disagreements: number;
 }
@@ -55,6 +58,24 @@ export interface AutoPolicy {
 }
 
 export const AUTO_POLICY_DEFAULTS: AutoPolicy = { agreements: 3, recheckEvery: 25 };
+
+/**
+ * Agreeing verifications that make a host (or a marker kind) static when every one of them
+ * was identical (the same markdown and links both ways) and it never disagreed: K - 1, at
+ * least 1. An identical result is stronger evidence than one that merely passes
+ * SAME_PAGE_THRESHOLD, and on a 20-page site the K-th render is 5% of its pages (a fresh
+ * fleet's first framework sites rendered 3 of 20). A host with a near miss, or one that
+ * ever disagreed, still needs K.
+ */
+export function identicalAgreements(policy: AutoPolicy): number {
+  return Math.max(1, policy.agreements - 1);
+}
+
+/** Whether a run of agreeing verifications is enough to trust a host or a marker kind. */
+function learnt(run: { agreeing: number; identical?: number; disagreements: number }, policy: AutoPolicy): boolean {
+  if (run.agreeing >= policy.agreements) return true;
+  return run.disagreements === 0 && (run.identical ?? 0) >= run.agreeing && run.agreeing >= identicalAgreements(policy);
+}
 
 /** What the HTTP GET gave: an HTML page (with any CSR markers found in it), or why not. */
 export type ProbeOutcome =
@@ -86,8 +107,9 @@ export type HostEvent =
   /**
    * `markers`: the CSR markers the verified page's HTTP HTML showed (none: a plain page).
    * `fleetCheck`: the page was the check of a host served on the fleet's word (agreeing, it makes the host static).
+   * `identical`: both results were the same markdown and links (not just above the threshold).
    */
-  | { type: 'verified'; agreed: boolean; similarity: number; url: string; at: string; markers?: string[]; fleetCheck?: boolean };
+  | { type: 'verified'; agreed: boolean; similarity: number; url: string; at: string; markers?: string[]; fleetCheck?: boolean; identical?: boolean };
 
 /**
  * Pages of a host served on the fleet's word before its first check: late enough that a
@@ -173,40 +195,42 @@ export function evolve(profile: HostProfile, event: HostEvent, policy: AutoPolic
   const kinds = markerKinds(event.markers ?? []);
   if (kinds.length > 0) {
     // The markers explain a disagreement: they learn, the host's own count is left as it is.
-    const markers = evolveMarkers(profile.markers ?? {}, kinds, event.agreed, policy);
+    const markers = evolveMarkers(profile.markers ?? {}, kinds, event, policy);
     if (!event.agreed) return { ...profile, sinceCheck: 0, verifications: profile.verifications + 1, disagreements: profile.disagreements + 1, last, markers };
-    return { ...agreedBy(profile, policy, event.fleetCheck), last, markers };
+    return { ...agreedBy(profile, policy, event), last, markers };
   }
   if (!event.agreed) {
-    return { ...profile, mode: 'browser', agreeing: 0, sinceCheck: 0, verifications: profile.verifications + 1, disagreements: profile.disagreements + 1, last };
+    return { ...profile, mode: 'browser', agreeing: 0, identical: 0, sinceCheck: 0, verifications: profile.verifications + 1, disagreements: profile.disagreements + 1, last };
   }
-  return { ...agreedBy(profile, policy, event.fleetCheck), last };
+  return { ...agreedBy(profile, policy, event), last };
 }
 
 /**
  * A host after one more agreeing verification. The check of a host served on the fleet's
  * word counts as its K agreeing pages: the fleet's K hosts and its own page stand for them.
  */
-function agreedBy(profile: HostProfile, policy: AutoPolicy, fleetCheck = false): HostProfile {
-  const agreeing = fleetCheck ? Math.max(profile.agreeing + 1, policy.agreements) : profile.agreeing + 1;
+function agreedBy(profile: HostProfile, policy: AutoPolicy, event: { fleetCheck?: boolean; identical?: boolean }): HostProfile {
+  const agreeing = event.fleetCheck ? Math.max(profile.agreeing + 1, policy.agreements) : profile.agreeing + 1;
+  const identical = (profile.identical ?? 0) + (event.identical ? 1 : 0);
   // A JavaScript host whose recheck agrees is learnt again (every page verified until K agree).
-  const mode = agreeing >= policy.agreements ? 'static' : profile.mode === 'browser' ? 'learning' : profile.mode;
-  return { ...profile, mode, agreeing, sinceCheck: 0, verifications: profile.verifications + 1 };
+  const mode = learnt({ agreeing, identical, disagreements: profile.disagreements }, policy) ? 'static' : profile.mode === 'browser' ? 'learning' : profile.mode;
+  return { ...profile, mode, agreeing, identical, sinceCheck: 0, verifications: profile.verifications + 1 };
 }
 
-function evolveMarkers(markers: Record<string, MarkerProfile>, kinds: string[], agreed: boolean, policy: AutoPolicy): Record<string, MarkerProfile> {
+function evolveMarkers(markers: Record<string, MarkerProfile>, kinds: string[], event: { agreed: boolean; identical?: boolean }, policy: AutoPolicy): Record<string, MarkerProfile> {
   const next = { ...markers };
   for (const kind of kinds) {
     const known = next[kind];
     if (!known && Object.keys(next).length >= MAX_MARKER_KINDS) continue;
     const m = known ?? NEW_MARKER;
-    if (!agreed) {
-      next[kind] = { mode: 'browser', agreeing: 0, verifications: m.verifications + 1, disagreements: m.disagreements + 1 };
+    if (!event.agreed) {
+      next[kind] = { mode: 'browser', agreeing: 0, identical: 0, verifications: m.verifications + 1, disagreements: m.disagreements + 1 };
       continue;
     }
     const agreeing = m.agreeing + 1;
-    const mode = agreeing >= policy.agreements ? 'static' : m.mode === 'browser' ? 'learning' : m.mode;
-    next[kind] = { mode, agreeing, verifications: m.verifications + 1, disagreements: m.disagreements };
+    const identical = (m.identical ?? 0) + (event.identical ? 1 : 0);
+    const mode = learnt({ agreeing, identical, disagreements: m.disagreements }, policy) ? 'static' : m.mode === 'browser' ? 'learning' : m.mode;
+    next[kind] = { mode, agreeing, identical, verifications: m.verifications + 1, disagreements: m.disagreements };
   }
   return next;
 }

@@ -23,7 +23,7 @@
 // relies on.
 import { createRequire } from 'node:module';
 
-interface TransportShape { isClosed: boolean; iterate(): AsyncGenerator<Uint8Array>; close(err?: Error): Promise<void> }
+interface TransportShape { isClosed: boolean; socket?: { on(event: 'data', listener: (frame: Uint8Array) => void): unknown }; yields: Uint8Array[]; setupHandlers(): void; close(err?: Error): Promise<void> }
 interface HandlerShape { transport?: TransportShape; disconnected(err?: Error): Promise<void>; disconnect(): void; dispatchStatus(status: { type: string; data: string }): void }
 interface ParserShape { dispatcher?: HandlerShape; parse(buf: Uint8Array): void }
 
@@ -55,23 +55,28 @@ function patch(): boolean {
   } catch {
     return false;
   }
-  const iterate = transport?.prototype.iterate;
+  const setupHandlers = transport?.prototype.setupHandlers;
   const parse = parser?.prototype.parse;
   const disconnected = handler?.prototype.disconnected;
   const { dial, prepare, disconnect } = handler?.prototype ?? {};
-  if (typeof iterate !== 'function' || typeof parse !== 'function' || typeof disconnected !== 'function' || typeof dial !== 'function' || typeof prepare !== 'function' || typeof disconnect !== 'function') return false;
+  if (typeof setupHandlers !== 'function' || typeof parse !== 'function' || typeof disconnected !== 'function' || typeof dial !== 'function' || typeof prepare !== 'function' || typeof disconnect !== 'function') return false;
   // The shape relied on: the read loop takes the handler's parser as it is; each socket's
-  // close calls disconnected(); a parser knows its handler; a socket closed says isClosed.
+  // close calls disconnected(); a parser knows its handler; a socket closed says isClosed;
+  // a socket's reads are queued (yields) by the 'data' listener setupHandlers adds.
   if (!/this\.parser\.parse\(/.test(dial.toString()) || !/this\.disconnected\(/.test(prepare.toString())
-    || !/this\.dispatcher = dispatcher/.test(parser!.toString()) || !/this\.yields/.test(iterate.toString())
+    || !/this\.dispatcher = dispatcher/.test(parser!.toString()) || !/this\.socket\.on\("data"[\s\S]*this\.yields\.push\(frame\)/.test(setupHandlers.toString())
     || !/StaleConnection[\s\S]*this\.transport\.disconnect\(\)/.test(disconnect.toString())
     || Object.getOwnPropertyDescriptor(transport!.prototype, 'isClosed')?.get === undefined) return false;
 
-  transport!.prototype.iterate = async function* tagged(this: TransportShape) {
-    for await (const chunk of iterate.call(this)) {
-      readBy.set(chunk, this);
-      yield chunk;
-    }
+  // Each chunk is tagged as the socket emits it, by a listener beside nats.js's own (in the
+  // same emit, so before the read loop can hand it to a parser), not by a layer on the read
+  // loop: an async generator around nats.js's, one more promise and resume per read, cost
+  // every socket read of every service (bench/probe/nats-read-cost.ts). Chunks already
+  // queued (the INFO read before the handlers) are tagged too.
+  transport!.prototype.setupHandlers = function tagReads(this: TransportShape): void {
+    setupHandlers.call(this);
+    for (const chunk of this.yields) readBy.set(chunk, this);
+    this.socket?.on('data', (chunk) => { readBy.set(chunk, this); });
   };
   parser!.prototype.parse = function parseOwnSocket(this: ParserShape, buf: Uint8Array): void {
     const from = readBy.get(buf);

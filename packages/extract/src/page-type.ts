@@ -5,6 +5,7 @@
 // root than one article: a forum thread keeps every post (the comment and author names that
 // mark boilerplate on an article are its content), and listings keep their repeated cards.
 import { cardPageType, namesPrice } from './card-page.js';
+import { isDocsGenerator, isDocsHost, linksToSourceFile, looksLikeDocs } from './docs-page.js';
 import { findPosts } from './forum.js';
 import { collapsedLength as textLength } from './text.js';
 
@@ -88,6 +89,7 @@ export function declaredPageType(document: Document, input: PageTypeInput): Page
   if (declared && !(declared === 'article' && FORUM_HOST.test(host))) return declared;
   if (FORUM_ENGINE.test(input.generator ?? '') || FORUM_ENGINE.test(document.body?.getAttribute('class') ?? '')) return 'forum';
   if (document.querySelector(THREAD_MICRODATA)) return 'forum';
+  if (isDocsGenerator(input.generator)) return 'documentation';
   const og = (input.ogType ?? '').toLowerCase();
   // product.group (Facebook's type for a group of products) is a category page.
   if (og === 'product.group' || og === 'product:group') return 'collection';
@@ -97,6 +99,7 @@ export function declaredPageType(document: Document, input: PageTypeInput): Page
   // a shop's product page names its price.
   if (byUrl && (byUrl !== 'product' || hasPriceMark(document))) return byUrl;
   if (FORUM_HOST.test(host)) return 'forum';
+  if (isDocsHost(host) || linksToSourceFile(document) || looksLikeDocs(document, input.generator)) return 'documentation';
   // Shops and news homes say og:type=article on every page: a page made of cards is their index.
   if (og === 'article') return cardPageType(document.body) ?? 'article';
   return undefined;

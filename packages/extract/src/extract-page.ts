@@ -54,6 +54,7 @@ import { classifiedContent, MODEL_PAGE_TYPES, removeBlockMarks } from './classif
 import { addProductDetails, productFacts, removeRepeatedBlocks, removeReviews } from './product.js';
 import { findPosts, keepPostBodies, trimToThread } from './forum.js';
 import { openingPost } from './opening-post.js';
+import { removeRepeatedPairs } from './member-facts.js';
 import { removeLayoutCopies } from './card-duplicates.js';
 import { probablyReaderable } from './readability-speed.js';
 import { collapsedTextLength } from './text.js';
@@ -101,7 +102,10 @@ export function extractPage(input: ExtractInput, hooks: ExtractHooks = {}): Extr
   const fallbacks: string[] = [];
   const root = contentRoot(document, base, input, { title: metadata.ogTitle ?? metadata.title, siteName: metadata.siteName, pageType: metadata.pageType, declaredType }, fallbacks, hooks);
   removeBlockMarks(root);
-  if (metadata.pageType === 'forum' && input.options.onlyMainContent && input.options.includeTags.length === 0) openingPost(root, [metadata.description, metadata.ogDescription], fallbacks, MIN_CONTENT_TEXT);
+  if (metadata.pageType === 'forum' && input.options.onlyMainContent && input.options.includeTags.length === 0) {
+    openingPost(root, [metadata.description, metadata.ogDescription], fallbacks, MIN_CONTENT_TEXT);
+    removeRepeatedPairs(root, root.ownerDocument.body ?? root);
+  }
   if (metadata.pageType === 'product' && input.options.onlyMainContent && input.options.includeTags.length === 0) {
     removeRepeatedBlocks(root);
     const facts = productFacts(jsonLd);

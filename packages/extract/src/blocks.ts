@@ -6,7 +6,7 @@
 // any other.
 import { isBoilerplateToken, nameTokens } from './boilerplate.js';
 import { PAGE_TYPES, type PageType } from './page-type.js';
-import { hasText } from './text.js';
+import { collapsedLength, hasNonSpace, hasText } from './text.js';
 
 /** Block-level elements: each starts a block of its own. */
 const BLOCK_TAGS = new Set([
@@ -66,6 +66,24 @@ export function markBlocks(body: Element): void {
   visit(body);
 }
 
+/** Whether an element's names (nameTokens) hold a boilerplate name and a content name, as 0 or 1. */
+interface NameKinds {
+  boilerplate: number;
+  content: number;
+}
+
+/** NameKinds per names array: nameTokens hands every element with the same names the same array. */
+const kindsOfNames = new WeakMap<ReadonlyArray<readonly string[]>, NameKinds>();
+
+function nameKinds(names: ReadonlyArray<readonly string[]>): NameKinds {
+  let kinds = kindsOfNames.get(names);
+  if (!kinds) {
+    kinds = { boilerplate: names.some((w) => isBoilerplateToken(w)) ? 1 : 0, content: names.some((w) => w.some((x) => CONTENT_NAME.test(x))) ? 1 : 0 };
+    kindsOfNames.set(names, kinds);
+  }
+  return kinds;
+}
+
 /** Marks of the blocks a chosen content root holds. */
 export function keptMarks(root: Element): Set<string> {
   const marks = new Set<string>();
@@ -81,18 +99,18 @@ export function readBlocks(body: Element, kept: ReadonlySet<string>, pageType: P
     for (let child = el.firstChild; child; child = child.nextSibling) {
       if (child.nodeType === 3) {
         const data = (child as Text).data;
-        if (!/\S/.test(data)) {
+        if (!hasNonSpace(data)) {
           if (block.parts.length) block.parts.push(' ');
           continue;
         }
         block.parts.push(data);
-        if (inLink) block.linkChars += data.replace(/\s+/g, ' ').trim().length;
+        if (inLink) block.linkChars += collapsedLength(data);
       } else if (child.nodeType === 1) {
         const c = child as Element;
         const tag = c.localName;
-        const names = nameTokens(c);
-        const bp = ctx.bp + (names.some((w) => isBoilerplateToken(w)) ? 1 : 0);
-        const ct = ctx.ct + (names.some((w) => w.some((x) => CONTENT_NAME.test(x))) ? 1 : 0);
+        const names = nameKinds(nameTokens(c));
+        const bp = ctx.bp + names.boilerplate;
+        const ct = ctx.ct + names.content;
         const role = ROLE_LANDMARKS[c.getAttribute('role') ?? ''];
         const li = LANDMARKS.indexOf(tag);
         const ri = role ? LANDMARKS.indexOf(role) : -1;

@@ -95,9 +95,29 @@ const MODIFIER_HEADS = new Set(['category', 'tag', 'term', 'has', 'with', 'is', 
  * the role of a part: itemprop="author" is the author box, "articleBody" the article), each
  * split into lower-case words ("postShare-bar" -> post share bar).
  */
-export function nameTokens(el: Element): string[][] {
+export function nameTokens(el: Element): ReadonlyArray<readonly string[]> {
   const raw = `${namingId(el)} ${classOf(el)} ${el.getAttribute('itemprop') ?? ''}`;
-  if (!raw.trim()) return [];
+  let tokens = tokensByName.get(raw);
+  if (!tokens) {
+    if (tokensByName.size >= MAX_REMEMBERED_NAMES) tokensByName.clear();
+    tokensByName.set(raw, (tokens = splitNames(raw)));
+  }
+  return tokens;
+}
+
+/**
+ * nameTokens by the names' string, shared by every element that carries it: a page repeats
+ * a few class names on thousands of elements, and the name pass, the block features and
+ * the product pass each ask for every element's words. The arrays
+ * are shared: callers read them only. Bounded (cleared when full): the names of a page run
+ * to a few thousand.
+ */
+const tokensByName = new Map<string, ReadonlyArray<readonly string[]>>();
+const MAX_REMEMBERED_NAMES = 20_000;
+const NO_NAMES: ReadonlyArray<readonly string[]> = [];
+
+function splitNames(raw: string): ReadonlyArray<readonly string[]> {
+  if (!raw.trim()) return NO_NAMES;
   const tokens: string[][] = [];
   for (const token of raw.split(/\s+/)) {
     // A utility class under a variant ("print:break-inside-avoid", "md:hover:opacity-100") styles, it names no role.
@@ -156,7 +176,7 @@ export type NameVerdict = 'content' | 'boilerplate' | 'mixed' | 'none';
  * decides, see removeBoilerplateByName), unless it ends in the widget ("entry-author",
  * "article-tags": namesOwnedWidget).
  */
-export function judgeName(tokens: readonly string[][]): NameVerdict {
+export function judgeName(tokens: ReadonlyArray<readonly string[]>): NameVerdict {
   let boilerplate = false;
   let mixed = false;
   let owned = false;
@@ -284,6 +304,9 @@ function buildingBlocks(root: Element, stats: Map<Element, TextStats>, total: nu
   return blocks;
 }
 
+/** judgeElement's judgements, kept from page to page (a judgement depends on the names alone; a site's pages share them). */
+const judgedNames = new Map<string, NameJudgement>();
+
 export interface BoilerplateRemoval {
   /** How many elements were removed. */
   removed: number;
@@ -299,7 +322,8 @@ export function removeBoilerplateByName(root: Element, options: { keepBuildingBl
   const stats = textStats(root);
   const total = stats.get(root)?.text ?? 0;
   let removed = 0;
-  const judged = new Map<string, NameJudgement>();
+  if (judgedNames.size >= MAX_REMEMBERED_NAMES) judgedNames.clear();
+  const judged = judgedNames;
   const blocks = options.keepBuildingBlocks ? buildingBlocks(root, stats, total, judged) : new Set<string>();
   // A removed element's subtree is not visited (walkElements skips detached elements).
   for (const el of walkElements(root)) {

@@ -3,6 +3,7 @@
 // once: on a 100 KB page every extra querySelectorAll is a full walk of the tree.
 import { placeStreamedSegments } from './streamed.js';
 import { resolveHttpHref, selectAll } from './dom.js';
+import { elementsWhere } from './text.js';
 
 /** Elements that never carry readable content (iframes keep their element, not their fallback text). */
 const JUNK = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'LINK', 'META', 'OBJECT', 'EMBED', 'APPLET', 'FRAME', 'FRAMESET']);
@@ -220,7 +221,7 @@ const HEADINGS = 'h1, h2, h3, h4, h5, h6, [role="heading"]';
  */
 function accordionPanels(body: Element): Set<string> {
   const ids = new Set<string>();
-  for (const control of body.querySelectorAll('[aria-controls]')) {
+  for (const control of elementsWhere(body, (el) => el.hasAttribute('aria-controls'))) {
     if (control.getAttribute('role') === 'tab' || !control.closest(HEADINGS)) continue;
     for (const id of (control.getAttribute('aria-controls') ?? '').split(/\s+/)) if (id) ids.add(id);
   }

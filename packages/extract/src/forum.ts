@@ -7,7 +7,7 @@
 // the signature, the reply and quote buttons) is the forum's chrome and is left out.
 // Engines differ in names (Discourse's crawler view, phpBB, vBulletin, XenForo, Invision,
 // Flarum), not in this shape, so no engine is named here.
-import { collapsedLength, textStats, type TextStats } from './text.js';
+import { collapsedLength, elementsWhere, textStats, type TextStats } from './text.js';
 import { holdsTimestamp } from './timestamps.js';
 
 /** A thread has this many posts at least (a lone post is left to the article layout). */
@@ -52,6 +52,8 @@ export function findPosts(body: Element, options: { timestampLines?: boolean } =
   // One walk for both kinds of mark (a selector walk of the whole page each).
   const candidates = markCandidates(body);
   const authors = candidates.filter((el) => isAuthorMark(el, stats));
+  // Most pages have no two author marks: their time marks are not looked for.
+  if (authors.length < MIN_POSTS) return undefined;
   let times = candidates.filter((el) => isTimeMark(el, stats));
   // A thread whose engine writes its times as plain text: short lines with a year and a
   // clock time stand for the time marks (only on a page already typed a forum: the option).
@@ -297,9 +299,20 @@ function shortText(el: Element, stats: ReadonlyMap<Element, TextStats>): boolean
   return collapsedLength(el.textContent ?? '') <= MAX_MARK_CHARS;
 }
 
-/** What may be an author or a time mark: links, <time>s and elements with a class or an author attribute. */
+/**
+ * What may be an author or a time mark: links, <time>s and elements with a class or an
+ * author attribute. The selector `a[href], time, [class], [itemprop="author"], [rel="author"]`
+ * as a walk (text.ts elementsWhere: linkedom compiles a selector on every call, and this one
+ * runs on every page, for the page-type detection).
+ */
 function markCandidates(body: Element): Element[] {
-  return [...body.querySelectorAll('a[href], time, [class], [itemprop="author"], [rel="author"]')];
+  return elementsWhere(body, isMarkCandidate);
+}
+
+function isMarkCandidate(el: Element): boolean {
+  // Names as css-select reads them in an HTML document: the tag name and rel's value without case, itemprop's with.
+  const name = el.localName.toLowerCase();
+  return (name === 'a' && el.hasAttribute('href')) || name === 'time' || el.hasAttribute('class') || el.getAttribute('itemprop') === 'author' || el.getAttribute('rel')?.toLowerCase() === 'author';
 }
 
 /** Every element that holds one of `found` (the marks themselves included), up to `top`. */

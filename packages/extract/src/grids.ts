@@ -12,7 +12,7 @@
 // the only way back for pages that declare themselves articles. Products and threads do not
 // get here (extract-page.ts GRID_PAGES).
 import { removeBoilerplate } from './clean.js';
-import { firstElementWhere, isLinkWithHref, textStats, type TextStats } from './text.js';
+import { elementsWhere, firstElementWhere, isLinkWithHref, textStats, type TextStats } from './text.js';
 
 /** A run of like cards: this many siblings of the same tag and class, each with text and a link. */
 const MIN_CARDS = 4;
@@ -131,7 +131,7 @@ function headingLevel(el: Element): number | undefined {
 export function cardRuns(root: Element, stats: ReadonlyMap<Element, TextStats> = textStats(root), kindOf: (el: Element) => string = classKind): Element[][] {
   const runs: Element[][] = [];
   const taken: Element[] = [];
-  for (const parent of root.querySelectorAll('ul, ol, div, section, main, tbody')) {
+  for (const parent of elementsWhere(root, isCardParent)) {
     if (taken.some((t) => t.contains(parent))) continue;
     const run = likeCards(parent, stats, kindOf);
     if (!run || parent.closest(CHROME)) continue;
@@ -139,6 +139,13 @@ export function cardRuns(root: Element, stats: ReadonlyMap<Element, TextStats> =
     runs.push(run);
   }
   return runs;
+}
+
+/** ul, ol, div, section, main, tbody (the selector, as a walk: text.ts elementsWhere). */
+const CARD_PARENTS = new Set(['ul', 'ol', 'div', 'section', 'main', 'tbody']);
+
+function isCardParent(el: Element): boolean {
+  return CARD_PARENTS.has(el.localName.toLowerCase());
 }
 
 /** The largest run of like children of `parent` (same tag and class, each with text and a link), or null. */

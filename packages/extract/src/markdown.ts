@@ -6,6 +6,7 @@
 import TurndownService from 'turndown';
 import { highlightedCodeBlock, strikethrough, taskListItems } from '@joplin/turndown-plugin-gfm';
 import { gfmTables, nameFilter } from './markdown-tables.js';
+import { elementsWhere } from './text.js';
 
 type TNode = TurndownService.Node;
 
@@ -227,12 +228,13 @@ function isLineSpan(el: Node): boolean {
  */
 function flattenLayoutTables(root: Element): void {
   // Table parts outside any table (an includeTags pick, broken markup) would crash the gfm plugin.
-  for (const part of [...root.querySelectorAll('tr, td, th, thead, tbody, tfoot, caption')]) {
+  // The selectors 'tr, td, th, thead, tbody, tfoot, caption' and 'table' as walks (text.ts elementsWhere).
+  for (const part of elementsWhere(root, isTablePart)) {
     if (!part.closest('table')) rename(part, 'div');
   }
-  for (const table of [...root.querySelectorAll('table')]) {
+  for (const table of elementsWhere(root, (el) => el.localName.toLowerCase() === 'table')) {
     if (isLayoutTable(table)) {
-      for (const part of [...table.querySelectorAll('tr, td, th, thead, tbody, tfoot, caption')]) {
+      for (const part of elementsWhere(table, isTablePart)) {
         if (part.closest('table') === table) rename(part, 'div');
       }
       rename(table, 'div');
@@ -241,6 +243,12 @@ function flattenLayoutTables(root: Element): void {
       expandSpans(table);
     }
   }
+}
+
+const TABLE_PARTS = new Set(['tr', 'td', 'th', 'thead', 'tbody', 'tfoot', 'caption']);
+
+function isTablePart(el: Element): boolean {
+  return TABLE_PARTS.has(el.localName.toLowerCase());
 }
 
 /**

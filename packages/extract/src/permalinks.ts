@@ -1,6 +1,8 @@
 // Heading permalinks: the "¶" or "#" that Sphinx, MkDocs and many blog themes put after (or
 // before) each heading, linking to the heading itself. They are an affordance of the page,
 // not words of the heading, so the final pass drops them and the title heading leaves them out.
+import { elementsWhere } from './text.js';
+
 /** What a heading's permalink shows: a pilcrow, a hash, a section sign, a link symbol, or nothing. */
 const PERMALINK_TEXT = /^[\s¶#§🔗⚓]*$/u;
 
@@ -11,13 +13,23 @@ const PERMALINK_TEXT = /^[\s¶#§🔗⚓]*$/u;
  */
 export function removePermalinks(root: Element): number {
   let removed = 0;
-  for (const a of root.querySelectorAll('h1 a[href*="#"], h2 a[href*="#"], h3 a[href*="#"], h4 a[href*="#"], h5 a[href*="#"], h6 a[href*="#"]')) {
-    const heading = a.closest('h1, h2, h3, h4, h5, h6');
+  // `h1 a[href*="#"], ..., h6 a[href*="#"]` and closest('h1, ..., h6'), by a walk (text.ts
+  // elementsWhere): the final pass runs on every page, and linkedom compiles both selectors per call.
+  for (const a of elementsWhere(root, (el) => el.localName.toLowerCase() === 'a' && (el.getAttribute('href') ?? '').includes('#') && !!enclosingHeading(el))) {
+    const heading = enclosingHeading(a);
     if (!heading || !isPermalink(a, heading)) continue;
     a.remove();
     removed++;
   }
   return removed;
+}
+
+const HEADING_NAMES = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+
+/** The nearest heading that holds `el` (its ancestors up to the document, as closest() reads them). */
+function enclosingHeading(el: Element): Element | null {
+  for (let at = el.parentElement; at; at = at.parentElement) if (HEADING_NAMES.has(at.localName.toLowerCase())) return at;
+  return null;
 }
 
 /** Whether the link `a` inside `heading` is the heading's permalink (see removePermalinks). */

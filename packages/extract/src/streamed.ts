@@ -6,6 +6,8 @@
 // script's move is done here, by the ids alone: the segment takes the placeholder's place.
 // A segment whose placeholder is missing stays as it is (hidden, so it goes).
 
+import { elementsWhere } from './text.js';
+
 /** The comment that closes a Suspense boundary ("<!--$?-->" opens a pending one). */
 const BOUNDARY_END = '/$';
 
@@ -19,8 +21,8 @@ const SEGMENT_ID = /^S:(\d+)$/;
 export function placeStreamedSegments(body: Element): number {
   let moved = 0;
   // Segments are direct children of the body in the streamed HTML, but a parser may nest
-  // them: any hidden div whose id is a segment's.
-  for (const segment of [...body.querySelectorAll('div[hidden][id^="S:"]')]) {
+  // them: any hidden div whose id is a segment's (div[hidden][id^="S:"], by a walk: text.ts elementsWhere).
+  for (const segment of elementsWhere(body, isHiddenSegment)) {
     const n = SEGMENT_ID.exec(segment.id)?.[1];
     if (n === undefined) continue;
     const placeholder = body.ownerDocument.getElementById(`B:${n}`);
@@ -31,6 +33,10 @@ export function placeStreamedSegments(body: Element): number {
     moved++;
   }
   return moved;
+}
+
+function isHiddenSegment(el: Element): boolean {
+  return el.localName.toLowerCase() === 'div' && el.hasAttribute('hidden') && (el.getAttribute('id') ?? '').startsWith('S:');
 }
 
 /**

@@ -31,12 +31,15 @@ export interface NatsClusterHandle {
   stop(): Promise<void>;
 }
 
+/** How long a fresh cluster may take to elect its meta leader before it is launched again on other ports. */
+const CLUSTER_UP_MS = 20_000;
+const CLUSTER_LAUNCHES = 3;
+/** How long a node may take to act on SIGTERM before it is killed (a node still starting may never act on it). */
+const NODE_STOP_MS = 5_000;
+
 export async function startNatsCluster(size = 3): Promise<NatsClusterHandle> {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-nats-cluster-'));
   const nodes: ClusterNode[] = [];
-  for (let i = 0; i < size; i++) {
-    nodes.push({ name: `n${i + 1}`, clientPort: await freePort(), routePort: await freePort(), storeDir: path.join(root, `n${i + 1}`) });
-  }
   const procs: (ChildProcess | undefined)[] = [];
   const launch = (i: number): void => {
     procs[i] = spawn('nats-server', natsNodeArgs(nodes[i]!, nodes), { stdio: 'ignore' });
@@ -47,12 +50,31 @@ export async function startNatsCluster(size = 3): Promise<NatsClusterHandle> {
     const exited = new Promise((r) => proc.once('exit', r));
     proc.kill('SIGCONT'); // a frozen node cannot act on SIGTERM
     proc.kill(signal);
+    if (signal === 'SIGKILL') return void (await exited);
+    const late = setTimeout(() => proc.kill('SIGKILL'), NODE_STOP_MS);
     await exited;
+    clearTimeout(late);
   };
+  // The ports are free when picked but not held: a test file running beside this one may take
+  // one before its node binds it, and that node exits. A cluster whose meta group does not
+  // come up is launched again, on other ports and an empty store.
+  for (let launchNo = 1; ; launchNo++) {
+    nodes.length = 0;
+    const ports = await distinctFreePorts(2 * size);
+    for (let i = 0; i < size; i++) {
+      nodes.push({ name: `n${i + 1}`, clientPort: ports[2 * i]!, routePort: ports[2 * i + 1]!, storeDir: path.join(root, `try${launchNo}`, `n${i + 1}`) });
+    }
+    for (const node of nodes) writeNodeConfig(node);
+    for (let i = 0; i < size; i++) launch(i);
+    try {
+      await metaReady(clusterUrl(nodes), CLUSTER_UP_MS);
+      break;
+    } catch (err) {
+      await Promise.all(nodes.map((_, i) => kill(i)));
+      if (launchNo >= CLUSTER_LAUNCHES) throw err;
+    }
+  }
   const url = clusterUrl(nodes);
-  for (const node of nodes) writeNodeConfig(node);
-  for (let i = 0; i < size; i++) launch(i);
-  await metaReady(url);
   return {
     nodes,
     url,
@@ -80,6 +102,13 @@ export async function startNatsCluster(size = 3): Promise<NatsClusterHandle> {
   };
 }
 
+/** `count` free ports, no two the same (a port just closed may be handed out again at once). */
+async function distinctFreePorts(count: number): Promise<number[]> {
+  const ports = new Set<number>();
+  while (ports.size < count) ports.add(await freePort());
+  return [...ports];
+}
+
 async function reachable(url: string): Promise<boolean> {
   try {
     const nc = await connect({ servers: url, timeout: 1_000, maxReconnectAttempts: 0 });
@@ -91,11 +120,11 @@ async function reachable(url: string): Promise<boolean> {
 }
 
 /** Until JetStream answers account info: the meta group has a leader. */
-async function metaReady(url: string): Promise<void> {
+async function metaReady(url: string, timeoutMs: number): Promise<void> {
   await until(async () => {
     const nc = await connect({ servers: url, timeout: 1_000 });
     try { await (await nc.jetstreamManager()).getAccountInfo(); return true; } finally { await nc.close(); }
-  }, { timeoutMs: 30_000, intervalMs: 200 });
+  }, { timeoutMs, intervalMs: 200 });
 }
 
 export interface FrozenClusterSuite {

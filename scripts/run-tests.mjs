@@ -13,9 +13,21 @@
 // At the end it prints each layer's wall time and counts, then the totals as the last line.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { ALONE, LAYERS, LONG_FIRST, PAIRED, layerOf } from './test-layers.mjs';
+
+// npm start's nats-server takes 4222 when it is free. Held for the run, so that no test's
+// system has it: a system whose nats-server is SIGKILLed and restarted on its port
+// (faults.test) would otherwise find 4222 taken by a system booting beside it during the
+// restart's delay, and its services would reconnect to that other system's server (CI 40).
+const natsDefaultPort = await new Promise((resolve) => {
+  const server = net.createServer();
+  server.once('error', () => resolve(undefined));
+  server.listen(4222, '127.0.0.1', () => resolve(server));
+});
+natsDefaultPort?.unref();
 
 /** Test files run at once in each layer (see above); a layer not named here runs one at a time. */
 const CONCURRENCY = { unit: 2, integration: 2, e2e: 1 };

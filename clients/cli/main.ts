@@ -83,10 +83,41 @@ const OPTIONS = {
 
 const io: cmd.Io = { out: (s) => process.stdout.write(s), err: (s) => process.stderr.write(s) };
 
+/**
+ * A job or monitor id: 22 base64url characters, so one in 64 starts with "-". parseArgs would
+ * read `--id -Xq…` as a missing value and `events -Xq…` as unknown short options. Such a token
+ * is an id when it also holds an upper-case letter, a digit or "_", which no option name does
+ * (the odds that a random id holds none are about 1 in 10^8).
+ */
+const DASHED_ID = /^-[A-Za-z0-9_-]{21}$/;
+const isDashedId = (arg: string): boolean => DASHED_ID.test(arg) && /[A-Z0-9_]/.test(arg);
+
+/** argv with every dashed id replaced by a stand-in parseArgs takes as a value, and the way back. */
+function shieldDashedIds(argv: string[]): { args: string[]; restore: (value: string) => string } {
+  const ids = new Map<string, string>();
+  const args = argv.map((arg, i) => {
+    if (!isDashedId(arg)) return arg;
+    const standIn = `\u0000id${i}`;
+    ids.set(standIn, arg);
+    return standIn;
+  });
+  return { args, restore: (value) => ids.get(value) ?? value };
+}
+
+function parseArgv(argv: string[]) {
+  const { args, restore } = shieldDashedIds(argv);
+  const { values, positionals } = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
+  for (const [name, value] of Object.entries(values)) {
+    if (typeof value === 'string') Object.assign(values, { [name]: restore(value) });
+    else if (Array.isArray(value)) Object.assign(values, { [name]: value.map(restore) });
+  }
+  return { values, positionals: positionals.map(restore) };
+}
+
 async function main(argv: string[]): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+    parsed = parseArgv(argv);
   } catch (err) {
     io.err(`${(err as Error).message}\n\n${HELP}`);
     return cmd.EXIT.usage;

@@ -167,6 +167,13 @@ describe('trawl CLI against the running system', () => {
     const lines = (await trawl(['events', summary.id, '--kind', 'crawl'])).stdout.trim().split('\n');
     assert.equal(lines.length, events.length);
     assert.equal((await trawl(['events', 'AAAAAAAAAAAAAAAAAAAAAA'])).code, 1);
+    // One job id in 64 starts with "-": it is still an id, never an option.
+    const dashed = '-AbCdEfGhIjKlMnOpQrStU';
+    for (const args of [['events', dashed], ['crawl', '--id', dashed], ['batch', '--id', dashed], ['recrawl', dashed], ['monitor', 'get', dashed]]) {
+      const run = await trawl([...args, '--json']);
+      assert.equal(run.code, 1, `${args.join(' ')}: ${run.stderr}`);
+      assert.equal(jsonOf(run).error.status, 404, args.join(' '));
+    }
   });
 
   test('recrawl prints one line per page; monitor create, list, get, delete; their usage errors', async () => {

@@ -103,7 +103,8 @@ export function titleHeading(document: Document, title: string, pageUrl?: string
 /**
  * A site's logo or name set in an <h1>: all its text is one link, and that link goes to the
  * home page (rel="home") or to a page above this one (the site's root or section, whose URL
- * starts this page's URL). A headline that links goes to the article itself (its permalink).
+ * starts this page's URL; a folder's index file, Sphinx's "../index.html", is the folder).
+ * A headline that links goes to the article itself (its permalink).
  */
 export function isLogoHeading(h1: Element, pageUrl: string | undefined): boolean {
   const links = h1.querySelectorAll('a');
@@ -111,11 +112,14 @@ export function isLogoHeading(h1: Element, pageUrl: string | undefined): boolean
   const link = links[0]!;
   if (collapsedLength(link.textContent ?? '') !== collapsedLength(h1.textContent ?? '')) return false;
   if (/(^|\s)home(\s|$)/i.test(link.getAttribute('rel') ?? '')) return true;
-  const href = withoutQuery(link.getAttribute('href') ?? '');
+  const href = withoutQuery(link.getAttribute('href') ?? '').replace(INDEX_FILE, '');
   if (!pageUrl || !/^https?:\/\//i.test(href)) return false;
-  const page = withoutQuery(pageUrl);
+  const page = withoutQuery(pageUrl).replace(INDEX_FILE, '');
   return page !== href && page.startsWith(`${href}/`);
 }
+
+/** A folder's index file at the end of a URL path: the URL of the folder itself. */
+const INDEX_FILE = /\/index\.(html?|php|aspx?)$/i;
 
 /** A URL without its query, fragment and trailing slash. */
 function withoutQuery(url: string): string {

@@ -1,10 +1,16 @@
 // Heading permalinks: the "¶" or "#" that Sphinx, MkDocs and many blog themes put after (or
 // before) each heading, linking to the heading itself. They are an affordance of the page,
 // not words of the heading, so the final pass drops them and the title heading leaves them out.
+// Sphinx gives every API entry's signature one too (<dt id="json.dumps">...<a href="#json.dumps">¶</a>):
+// a term of a definition list is the heading of its entry.
 import { elementsWhere } from './text.js';
 
-/** What a heading's permalink shows: a pilcrow, a hash, a section sign, a link symbol, or nothing. */
-const PERMALINK_TEXT = /^[\s¶#§🔗⚓]*$/u;
+/**
+ * What a heading's permalink shows: a pilcrow, a hash, a section sign, a link symbol, or
+ * nothing. "Â¶" is the pilcrow of a page encoded twice (its UTF-8 bytes read as Latin-1 and
+ * encoded again), as some docs mirrors serve it.
+ */
+const PERMALINK_TEXT = /^(?:[\s¶#§🔗⚓]|Â¶)*$/u;
 
 /**
  * A heading's permalink (Sphinx and MkDocs "headerlink", GitHub-style anchors): a link to the
@@ -24,9 +30,10 @@ export function removePermalinks(root: Element): number {
   return removed;
 }
 
-const HEADING_NAMES = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+/** Headings, and the term of a definition list (the heading of an API entry: Sphinx's signatures). */
+const HEADING_NAMES = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'dt']);
 
-/** The nearest heading that holds `el` (its ancestors up to the document, as closest() reads them). */
+/** The nearest heading (or definition term) that holds `el` (its ancestors up to the document, as closest() reads them). */
 function enclosingHeading(el: Element): Element | null {
   for (let at = el.parentElement; at; at = at.parentElement) if (HEADING_NAMES.has(at.localName.toLowerCase())) return at;
   return null;

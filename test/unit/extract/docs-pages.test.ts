@@ -7,7 +7,7 @@ import { describe, test } from 'node:test';
 import { normalizeScrapeOptions } from '../../../shared/src/domain/scrape-options.js';
 import { extractPage } from '../../../packages/extract/src/index.js';
 import { parseDocument } from '../../../packages/extract/src/dom.js';
-import { restoreLead } from '../../../packages/extract/src/lead.js';
+import { isLogoHeading, restoreLead } from '../../../packages/extract/src/lead.js';
 
 const PROSE: string[] = [
   'This guide walks through installing the command line tool, creating a first project and running it on a local machine.',
@@ -37,6 +37,25 @@ describe('documentation pages', () => {
     assert.match(md, /^## Install$/m, md);
     assert.match(md, /^## C# and F#$/m, md);
     assert.equal(count(md, '¶'), 0, md);
+  });
+
+  test("an API entry's permalink (Sphinx's <dt> signature) is dropped, also when the page was encoded twice (Â¶); its words stay", () => {
+    const entry = (id: string, mark: string): string => `<dl class="py function"><dt class="sig" id="${id}"><code>${id}(obj, *, indent=None)</code><a class="headerlink" href="#${id}">${mark}</a></dt><dd>${PROSE[1]}</dd></dl>`;
+    const md = markdown('json | Python docs', `<main><h1>json</h1>${PROSE[0]}${entry('json.dumps', '¶')}${entry('json.loads', 'Â¶')}${PROSE[2]}</main>`);
+    assert.ok(md.includes('json.dumps(obj, *, indent=None)') && md.includes('json.loads(obj, *, indent=None)'), md);
+    assert.equal(count(md, '¶'), 0, md);
+  });
+
+  test("a definition term's link to another entry keeps its text", () => {
+    const md = markdown('json | Python docs', `<main><h1>json</h1>${PROSE[0]}<dl><dt id="dumps">dumps <a href="#loads">§</a></dt><dd>${PROSE[1]}</dd></dl>${PROSE[2]}</main>`);
+    assert.ok(md.includes('§'), md);
+  });
+
+  test("a docs site's name in an <h1> linking to a folder's index file above the page is its logo; an <h1> linking to its own page's index.html is the headline", () => {
+    const h1 = (href: string): Element => parseDocument(`<html><body><h1><a href="${href}">Guide</a></h1></body></html>`).querySelector('h1')!;
+    assert.equal(isLogoHeading(h1('https://docs.example.com/guide/index.html'), 'https://docs.example.com/guide/index.html'), false);
+    assert.equal(isLogoHeading(h1('https://docs.example.com/guide/index.html'), 'https://docs.example.com/guide/'), false);
+    assert.equal(isLogoHeading(h1('https://docs.example.com/index.htm'), 'https://docs.example.com/guide/setup.html'), true);
   });
 
   test('a heading link to another anchor, or one with words, is kept', () => {

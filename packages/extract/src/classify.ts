@@ -6,7 +6,7 @@
 // template repeats in every card (wholeCards).
 import { BLOCK_MARK, FEATURE_NAMES, keptMarks, readBlocks, removeBlocks, type Block } from './blocks.js';
 import { blockScore, type BlockModel } from './block-model.js';
-import { cardRuns } from './grids.js';
+import { cardKind, cardRuns } from './grids.js';
 import { textStats } from './text.js';
 import type { PageType } from './page-type.js';
 
@@ -30,6 +30,17 @@ const WHOLE_CARD_PAGES: ReadonlySet<PageType | undefined> = new Set<PageType | u
 const MAX_CARD_CHARS = 500;
 /** A run's cards are kept whole when the model kept part of at least this share of them. */
 const KEPT_CARDS_SHARE = 0.5;
+/**
+ * A run of like cards (by their first class token, grids.ts cardKind: per-item classes
+ * differ) holding at least this share of the page's text is the page's item grid: its cards
+ * are kept whole even where the model kept no line of them (a recipe index whose cards are
+ * linked titles only, a shop's tiles kept as their image links).
+ */
+const DOMINANT_RUN_SHARE = 0.3;
+/** The pages whose largest card run is their item grid: a service page's largest run is its sections or its link menus. */
+const GRID_PAGES: ReadonlySet<PageType | undefined> = new Set<PageType | undefined>(['listing', 'collection']);
+/** A grid is this many cards or more (fewer are a strip of teasers beside the content). */
+const MIN_DOMINANT_CARDS = 6;
 /** A dropped text found in more than one card and this share of a run's cards or more is the cards' template (a button, a rating widget): it stays out. */
 const REPEATED_TEXT_SHARE = 0.25;
 
@@ -50,7 +61,7 @@ export function classifiedContent(full: Element, root: Element, pageType: PageTy
     else dropped.add(b.el);
   }
   if (keptText < MIN_CLASSIFIED_TEXT) return root;
-  if (WHOLE_CARD_PAGES.has(pageType)) for (const el of wholeCards(full, blocks, dropped)) dropped.delete(el);
+  if (WHOLE_CARD_PAGES.has(pageType)) for (const el of wholeCards(full, blocks, dropped, GRID_PAGES.has(pageType))) dropped.delete(el);
   removeBlocks(full, [...dropped]);
   keepHeading(full, root);
   return full;
@@ -65,12 +76,27 @@ export function classifiedContent(full: Element, root: Element, pageType: PageTy
  * card template's "Quick view" or rating widget, which the model rightly dropped). Runs of
  * long cards (a thread's posts on a page typed service) are left to the model.
  */
-function wholeCards(full: Element, blocks: readonly Block[], dropped: ReadonlySet<Element>): Element[] {
+function wholeCards(full: Element, blocks: readonly Block[], dropped: ReadonlySet<Element>, itemGrid: boolean): Element[] {
   const runOf = new Map<Element, number>();
   const runSizes: number[] = [];
   const stats = textStats(full);
+  const runText = (run: readonly Element[]): number => run.reduce((sum, card) => sum + (stats.get(card)?.text ?? 0), 0);
+  // The page's item grid (its largest run) first: every card of it counts as kept.
+  const grid = new Set<Element>();
+  const pageText = stats.get(full)?.text ?? 0;
+  const largest = itemGrid ? maxBy(cardRuns(full, stats, cardKind), runText) : undefined;
+  if (largest) {
+    const text = runText(largest);
+    if (largest.length >= MIN_DOMINANT_CARDS && text <= MAX_CARD_CHARS * largest.length && text >= DOMINANT_RUN_SHARE * pageText) {
+      for (const card of largest) {
+        runOf.set(card, runSizes.length);
+        grid.add(card);
+      }
+      runSizes.push(largest.length);
+    }
+  }
   for (const run of cardRuns(full, stats)) {
-    if (run.reduce((sum, card) => sum + (stats.get(card)?.text ?? 0), 0) > MAX_CARD_CHARS * run.length) continue;
+    if (runText(run) > MAX_CARD_CHARS * run.length || run.some((card) => runOf.has(card))) continue;
     for (const card of run) runOf.set(card, runSizes.length);
     runSizes.push(run.length);
   }
@@ -79,7 +105,7 @@ function wholeCards(full: Element, blocks: readonly Block[], dropped: ReadonlySe
     const card = enclosingCard(b.el, runOf);
     return card ? [{ el: b.el, card, key: `${runOf.get(card)}\u0000${b.text.replace(/\s+/g, ' ').trim()}` }] : [];
   });
-  const keptCards = new Set(inCards.filter((b) => !dropped.has(b.el)).map((b) => b.card));
+  const keptCards = new Set([...grid, ...inCards.filter((b) => !dropped.has(b.el)).map((b) => b.card)]);
   const keptPerRun = runSizes.map(() => 0);
   for (const card of keptCards) keptPerRun[runOf.get(card)!]! += 1;
   // How many cards of its run hold each text.
@@ -92,6 +118,19 @@ function wholeCards(full: Element, blocks: readonly Block[], dropped: ReadonlySe
       return keptPerRun[run]! >= KEPT_CARDS_SHARE * runSizes[run]! && unique(cardsWithText.get(b.key)!.size, runSizes[run]!);
     })
     .map((b) => b.el);
+}
+
+function maxBy<T>(items: readonly T[], value: (item: T) => number): T | undefined {
+  let best: T | undefined;
+  let bestValue = -Infinity;
+  for (const item of items) {
+    const v = value(item);
+    if (v > bestValue) {
+      best = item;
+      bestValue = v;
+    }
+  }
+  return best;
 }
 
 /** Whether a text found in `cards` of a run of `runSize` is the card's own, not its template's. */

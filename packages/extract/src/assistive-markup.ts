@@ -5,7 +5,8 @@
 //     story is not announced twice. They are shown on screen: prepareBody would drop every
 //     aria-hidden element as hidden, and with it a news river's blurbs. A link with text that
 //     is aria-hidden itself (not inside a hidden container: a closed menu, a modal's backdrop)
-//     and whose href another, announced link of the page has, keeps its text;
+//     and whose href another, announced link of the page has, keeps its text, unless its
+//     parent says the same beside it (an overlay link that repeats a heading);
 //   - an image link named for screen readers only: the name sits in an element with a
 //     class the CSS frameworks give to text clipped to one pixel (Bootstrap's sr-only and
 //     visually-hidden, WordPress's screen-reader-text). A shop tile's colour swatches are
@@ -26,11 +27,25 @@ export function revealRedundantLinks(body: Element): number {
   }
   let revealed = 0;
   for (const a of hidden) {
-    if (!announced.has(a.getAttribute('href')!) || !/\S/.test(a.textContent ?? '')) continue;
+    const text = squash(a.textContent);
+    if (!announced.has(a.getAttribute('href')!) || !text || saidBeside(a, text)) continue;
     a.removeAttribute(HIDDEN);
     revealed += 1;
   }
   return revealed;
+}
+
+/** Whether the link's text is said again beside it, in its parent: a heading's overlay link repeats the heading. */
+function saidBeside(a: Element, text: string): boolean {
+  const parent = a.parentElement;
+  if (!parent) return false;
+  let beside = '';
+  for (let c = parent.firstChild; c; c = c.nextSibling) if (c !== a) beside += ` ${c.textContent ?? ''}`;
+  return squash(beside).includes(text);
+}
+
+function squash(text: string | null): string {
+  return (text ?? '').replace(/\s+/g, ' ').trim().toLowerCase();
 }
 
 /**

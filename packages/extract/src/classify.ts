@@ -6,7 +6,8 @@
 // template repeats in every card (wholeCards).
 import { BLOCK_MARK, FEATURE_NAMES, keptMarks, readBlocks, removeBlocks, type Block } from './blocks.js';
 import { blockScore, type BlockModel } from './block-model.js';
-import { cardKind, cardRuns } from './grids.js';
+import { cardRuns } from './grids.js';
+import { itemGrid } from './item-grid.js';
 import { textStats } from './text.js';
 import type { PageType } from './page-type.js';
 
@@ -30,17 +31,8 @@ const WHOLE_CARD_PAGES: ReadonlySet<PageType | undefined> = new Set<PageType | u
 const MAX_CARD_CHARS = 500;
 /** A run's cards are kept whole when the model kept part of at least this share of them. */
 const KEPT_CARDS_SHARE = 0.5;
-/**
- * A run of like cards (by their first class token, grids.ts cardKind: per-item classes
- * differ) holding at least this share of the page's text is the page's item grid: its cards
- * are kept whole even where the model kept no line of them (a recipe index whose cards are
- * linked titles only, a shop's tiles kept as their image links).
- */
-const DOMINANT_RUN_SHARE = 0.3;
-/** The pages whose largest card run is their item grid: a service page's largest run is its sections or its link menus. */
+/** The pages with an item grid (item-grid.ts): a service page's largest run is its sections or its link menus. */
 const GRID_PAGES: ReadonlySet<PageType | undefined> = new Set<PageType | undefined>(['listing', 'collection']);
-/** A grid is this many cards or more (fewer are a strip of teasers beside the content). */
-const MIN_DOMINANT_CARDS = 6;
 /** A dropped text found in more than one card and this share of a run's cards or more is the cards' template (a button, a rating widget): it stays out. */
 const REPEATED_TEXT_SHARE = 0.25;
 
@@ -61,7 +53,7 @@ export function classifiedContent(full: Element, root: Element, pageType: PageTy
     else dropped.add(b.el);
   }
   if (keptText < MIN_CLASSIFIED_TEXT) return root;
-  if (WHOLE_CARD_PAGES.has(pageType)) for (const el of wholeCards(full, blocks, dropped, GRID_PAGES.has(pageType))) dropped.delete(el);
+  if (WHOLE_CARD_PAGES.has(pageType)) for (const el of wholeCards(full, blocks, dropped, pageType)) dropped.delete(el);
   removeBlocks(full, [...dropped]);
   keepHeading(full, root);
   return full;
@@ -76,24 +68,16 @@ export function classifiedContent(full: Element, root: Element, pageType: PageTy
  * card template's "Quick view" or rating widget, which the model rightly dropped). Runs of
  * long cards (a thread's posts on a page typed service) are left to the model.
  */
-function wholeCards(full: Element, blocks: readonly Block[], dropped: ReadonlySet<Element>, itemGrid: boolean): Element[] {
+function wholeCards(full: Element, blocks: readonly Block[], dropped: ReadonlySet<Element>, pageType: PageType | undefined): Element[] {
   const runOf = new Map<Element, number>();
   const runSizes: number[] = [];
   const stats = textStats(full);
   const runText = (run: readonly Element[]): number => run.reduce((sum, card) => sum + (stats.get(card)?.text ?? 0), 0);
-  // The page's item grid (its largest run) first: every card of it counts as kept.
-  const grid = new Set<Element>();
-  const pageText = stats.get(full)?.text ?? 0;
-  const largest = itemGrid ? maxBy(cardRuns(full, stats, cardKind), runText) : undefined;
-  if (largest) {
-    const text = runText(largest);
-    if (largest.length >= MIN_DOMINANT_CARDS && text <= MAX_CARD_CHARS * largest.length && text >= DOMINANT_RUN_SHARE * pageText) {
-      for (const card of largest) {
-        runOf.set(card, runSizes.length);
-        grid.add(card);
-      }
-      runSizes.push(largest.length);
-    }
+  // The page's item grid first: every card of it counts as kept.
+  const grid = new Set(GRID_PAGES.has(pageType) ? (itemGrid(full, stats, blocks.filter((b) => !dropped.has(b.el)).map((b) => b.el), { maxCardChars: MAX_CARD_CHARS, headedCards: pageType === 'listing' }) ?? []) : []);
+  if (grid.size > 0) {
+    for (const card of grid) runOf.set(card, 0);
+    runSizes.push(grid.size);
   }
   for (const run of cardRuns(full, stats)) {
     if (runText(run) > MAX_CARD_CHARS * run.length || run.some((card) => runOf.has(card))) continue;
@@ -118,19 +102,6 @@ function wholeCards(full: Element, blocks: readonly Block[], dropped: ReadonlySe
       return keptPerRun[run]! >= KEPT_CARDS_SHARE * runSizes[run]! && unique(cardsWithText.get(b.key)!.size, runSizes[run]!);
     })
     .map((b) => b.el);
-}
-
-function maxBy<T>(items: readonly T[], value: (item: T) => number): T | undefined {
-  let best: T | undefined;
-  let bestValue = -Infinity;
-  for (const item of items) {
-    const v = value(item);
-    if (v > bestValue) {
-      best = item;
-      bestValue = v;
-    }
-  }
-  return best;
 }
 
 /** Whether a text found in `cards` of a run of `runSize` is the card's own, not its template's. */

@@ -16,6 +16,12 @@ const HIDDEN = 'aria-hidden';
 /** The class tokens of the frameworks' screen-reader-only utilities. */
 const SCREEN_READER_ONLY = new Set(['sr-only', 'visually-hidden', 'visuallyhidden', 'screen-reader-text', 'screenreader-text', 'sr-text', 'u-visually-hidden', 'a11y-hidden']);
 
+/** Both, before prepareBody removes the hidden elements. */
+export function readAssistiveMarkup(body: Element): void {
+  revealRedundantLinks(body);
+  removeImageLinkNames(body);
+}
+
 /** Unhides the redundant links of `body` (before the hidden elements are removed). Returns how many. */
 export function revealRedundantLinks(body: Element): number {
   const hidden: Element[] = [];

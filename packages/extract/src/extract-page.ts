@@ -56,7 +56,7 @@ import { findPosts, keepPostBodies, trimToThread } from './forum.js';
 import { openingPost } from './opening-post.js';
 import { removeRepeatedPairs } from './member-facts.js';
 import { removeLayoutCopies } from './card-duplicates.js';
-import { removeImageLinkNames, revealRedundantLinks } from './assistive-markup.js';
+import { readAssistiveMarkup } from './assistive-markup.js';
 import { probablyReaderable } from './readability-speed.js';
 import { collapsedTextLength } from './text.js';
 import { isSectionStackPage, sectionStackGain, sectionStacks } from './section-stack.js';
@@ -378,9 +378,8 @@ const MIN_ARTICLE_SHARE = 0.25;
 const textLength = collapsedTextLength;
 
 function prepare(document: Document, base: URL, excludeTags: readonly string[], revealHidden = false, panels: { revealTabPanels?: boolean; revealAriaTabPanels?: boolean } = {}): void {
-  revealRedundantLinks(document.body);
+  readAssistiveMarkup(document.body);
   prepareBody(document.body, base, { revealHidden, ...panels });
-  removeImageLinkNames(document.body);
   removeExcluded(document.body, excludeTags);
 }
 

@@ -7,6 +7,7 @@
 import { BLOCK_MARK, FEATURE_NAMES, keptMarks, readBlocks, removeBlocks, type Block } from './blocks.js';
 import { blockScore, type BlockModel } from './block-model.js';
 import { cardRuns } from './grids.js';
+import { itemGrid } from './item-grid.js';
 import { textStats } from './text.js';
 import type { PageType } from './page-type.js';
 
@@ -30,6 +31,8 @@ const WHOLE_CARD_PAGES: ReadonlySet<PageType | undefined> = new Set<PageType | u
 const MAX_CARD_CHARS = 500;
 /** A run's cards are kept whole when the model kept part of at least this share of them. */
 const KEPT_CARDS_SHARE = 0.5;
+/** The pages with an item grid (item-grid.ts): a service page's largest run is its sections or its link menus. */
+const GRID_PAGES: ReadonlySet<PageType | undefined> = new Set<PageType | undefined>(['listing', 'collection']);
 /** A dropped text found in more than one card and this share of a run's cards or more is the cards' template (a button, a rating widget): it stays out. */
 const REPEATED_TEXT_SHARE = 0.25;
 
@@ -50,7 +53,7 @@ export function classifiedContent(full: Element, root: Element, pageType: PageTy
     else dropped.add(b.el);
   }
   if (keptText < MIN_CLASSIFIED_TEXT) return root;
-  if (WHOLE_CARD_PAGES.has(pageType)) for (const el of wholeCards(full, blocks, dropped)) dropped.delete(el);
+  if (WHOLE_CARD_PAGES.has(pageType)) for (const el of wholeCards(full, blocks, dropped, pageType)) dropped.delete(el);
   removeBlocks(full, [...dropped]);
   keepHeading(full, root);
   return full;
@@ -65,12 +68,19 @@ export function classifiedContent(full: Element, root: Element, pageType: PageTy
  * card template's "Quick view" or rating widget, which the model rightly dropped). Runs of
  * long cards (a thread's posts on a page typed service) are left to the model.
  */
-function wholeCards(full: Element, blocks: readonly Block[], dropped: ReadonlySet<Element>): Element[] {
+function wholeCards(full: Element, blocks: readonly Block[], dropped: ReadonlySet<Element>, pageType: PageType | undefined): Element[] {
   const runOf = new Map<Element, number>();
   const runSizes: number[] = [];
   const stats = textStats(full);
+  const runText = (run: readonly Element[]): number => run.reduce((sum, card) => sum + (stats.get(card)?.text ?? 0), 0);
+  // The page's item grid first: every card of it counts as kept.
+  const grid = new Set(GRID_PAGES.has(pageType) ? (itemGrid(full, stats, blocks.filter((b) => !dropped.has(b.el)).map((b) => b.el), { maxCardChars: MAX_CARD_CHARS, headedCards: pageType === 'listing' }) ?? []) : []);
+  if (grid.size > 0) {
+    for (const card of grid) runOf.set(card, 0);
+    runSizes.push(grid.size);
+  }
   for (const run of cardRuns(full, stats)) {
-    if (run.reduce((sum, card) => sum + (stats.get(card)?.text ?? 0), 0) > MAX_CARD_CHARS * run.length) continue;
+    if (runText(run) > MAX_CARD_CHARS * run.length || run.some((card) => runOf.has(card))) continue;
     for (const card of run) runOf.set(card, runSizes.length);
     runSizes.push(run.length);
   }
@@ -79,7 +89,7 @@ function wholeCards(full: Element, blocks: readonly Block[], dropped: ReadonlySe
     const card = enclosingCard(b.el, runOf);
     return card ? [{ el: b.el, card, key: `${runOf.get(card)}\u0000${b.text.replace(/\s+/g, ' ').trim()}` }] : [];
   });
-  const keptCards = new Set(inCards.filter((b) => !dropped.has(b.el)).map((b) => b.card));
+  const keptCards = new Set([...grid, ...inCards.filter((b) => !dropped.has(b.el)).map((b) => b.card)]);
   const keptPerRun = runSizes.map(() => 0);
   for (const card of keptCards) keptPerRun[runOf.get(card)!]! += 1;
   // How many cards of its run hold each text.

@@ -83,3 +83,50 @@ describe('whole cards on listings and collections', () => {
     assert.doesNotMatch(text, /Manufacturer:|Price:/, text);
   });
 });
+
+/** Keeps a block whose text is not link text, drops a linked one: a card made of its linked title alone is dropped whole. */
+const TEXT_ONLY: BlockModel = { ...LINKS_ONLY, trees: [[FEATURE_NAMES.indexOf('linkDensity'), 0.5, 5, -5]] };
+
+function classifiedBy(model: BlockModel, body: string, pageType: PageType): string {
+  const document = parseDocument(`<!DOCTYPE html><html><body>${body}</body></html>`);
+  markBlocks(document.body);
+  const full = document.body.cloneNode(true) as Element;
+  const root = classifiedContent(full, document.body, pageType, model);
+  return (root.textContent ?? '').replace(/\s+/g, ' ');
+}
+
+const RECIPES = ['Sticky salmon bites', 'Zucchini with parmesan', 'Honeynut squash', 'Chicken thighs', 'French toast sticks', 'Turkey bacon', 'Hard boiled eggs'];
+const INTRO = '<div class="intro"><h1>Air fryer recipes</h1><p>Quick and healthy air fryer recipes, from breakfast to snacks to dinners, all tested at home.</p></div>';
+/** A recipe index's cards: a thumbnail and a linked title, per-item classes as WordPress writes them. */
+const recipeCards = (): string =>
+  RECIPES.map((r, i) => `<article class="post-${i}0 post entry"><a href="/r/${i}"><img src="${i}.jpg" alt=""></a><h2><a href="/r/${i}">${r} in the air fryer</a></h2></article>`).join('');
+
+describe('the item grid of a listing or a collection', () => {
+  test('given a listing whose cards are linked titles the model dropped, and which hold most of its text, then every card comes back', () => {
+    const text = classifiedBy(TEXT_ONLY, `${INTRO}<main>${recipeCards()}</main>`, 'listing');
+    for (const r of RECIPES) assert.match(text, new RegExp(`${r} in the air fryer`), text);
+  });
+
+  test('given the same cards under a long text, in their own container, then a listing gets them back (every card has a heading) and a collection does not', () => {
+    const story = `<div class="about">${'<p>Our test kitchen cooks every recipe three times in two different air fryers before it is published here.</p>'.repeat(8)}</div>`;
+    assert.match(classifiedBy(TEXT_ONLY, `${INTRO}${story}<main>${recipeCards()}</main>`, 'listing'), /Sticky salmon bites/);
+    assert.doesNotMatch(classifiedBy(TEXT_ONLY, `${INTRO}${story}<main>${recipeCards()}</main>`, 'collection'), /Sticky salmon bites/);
+  });
+
+  test('given a collection whose grid sits beside the intro the model kept, then its cards come back', () => {
+    const story = '<p>Our test kitchen cooks every recipe three times in two different air fryers before it is published here.</p>'.repeat(8);
+    const text = classifiedBy(TEXT_ONLY, `<main>${INTRO}${story}${recipeCards()}</main>`, 'collection');
+    assert.match(text, /Turkey bacon in the air fryer/, text);
+  });
+
+  test('given a menu (items without headings) under a long text on a listing, then it stays out', () => {
+    const story = `<div class="about">${'<p>Our test kitchen cooks every recipe three times in two different air fryers before it is published here.</p>'.repeat(8)}</div>`;
+    const menu = `<div class="menu-wrap"><ul class="menu">${RECIPES.map((r, i) => `<li class="menu-item"><a href="/c/${i}">${r} category page</a></li>`).join('')}</ul></div>`;
+    assert.doesNotMatch(classifiedBy(TEXT_ONLY, `${INTRO}${story}${menu}`, 'listing'), /category page/);
+  });
+
+  test('given an article or a service page with the same cards, then the model\'s choice stands', () => {
+    assert.doesNotMatch(classifiedBy(TEXT_ONLY, `${INTRO}<main>${recipeCards()}</main>`, 'article'), /Sticky salmon bites/);
+    assert.doesNotMatch(classifiedBy(TEXT_ONLY, `${INTRO}<main>${recipeCards()}</main>`, 'service'), /Sticky salmon bites/);
+  });
+});

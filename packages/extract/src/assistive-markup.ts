@@ -1,0 +1,86 @@
+// What a page marks for screen readers, read the other way round from what a sighted reader
+// sees, in two patterns whose markup says so (no words are read):
+//   - a redundant link: a card links its thumbnail and its blurb to the story its headline
+//     links to, and hides those second links from screen readers (aria-hidden="true") so the
+//     story is not announced twice. They are shown on screen: prepareBody would drop every
+//     aria-hidden element as hidden, and with it a news river's blurbs. A link with text that
+//     is aria-hidden itself (not inside a hidden container: a closed menu, a modal's backdrop)
+//     and whose href another, announced link of the page has, keeps its text, unless its
+//     parent says the same beside it (an overlay link that repeats a heading);
+//   - an image link named for screen readers only: the name sits in an element with a
+//     class the CSS frameworks give to text clipped to one pixel (Bootstrap's sr-only and
+//     visually-hidden, WordPress's screen-reader-text). A shop tile's colour swatches are
+//     such links; a reader sees the images, not the names.
+
+const HIDDEN = 'aria-hidden';
+/** The class tokens of the frameworks' screen-reader-only utilities. */
+const SCREEN_READER_ONLY = new Set(['sr-only', 'visually-hidden', 'visuallyhidden', 'screen-reader-text', 'screenreader-text', 'sr-text', 'u-visually-hidden', 'a11y-hidden']);
+
+/** Both, before prepareBody removes the hidden elements. */
+export function readAssistiveMarkup(body: Element): void {
+  revealRedundantLinks(body);
+  removeImageLinkNames(body);
+}
+
+/** Unhides the redundant links of `body` (before the hidden elements are removed). Returns how many. */
+export function revealRedundantLinks(body: Element): number {
+  const hidden: Element[] = [];
+  const announced = new Set<string>();
+  for (const a of body.querySelectorAll('a[href]')) {
+    if (a.closest(`[${HIDDEN}="true"]`)) {
+      if (a.getAttribute(HIDDEN) === 'true' && !a.parentElement?.closest(`[${HIDDEN}="true"]`)) hidden.push(a);
+    } else announced.add(a.getAttribute('href')!);
+  }
+  let revealed = 0;
+  for (const a of hidden) {
+    const text = squash(a.textContent);
+    if (!announced.has(a.getAttribute('href')!) || !text || saidBeside(a, text)) continue;
+    a.removeAttribute(HIDDEN);
+    revealed += 1;
+  }
+  return revealed;
+}
+
+/** Whether the link's text is said again beside it, in its parent: a heading's overlay link repeats the heading. */
+function saidBeside(a: Element, text: string): boolean {
+  const parent = a.parentElement;
+  if (!parent) return false;
+  let beside = '';
+  for (let c = parent.firstChild; c; c = c.nextSibling) if (c !== a) beside += ` ${c.textContent ?? ''}`;
+  return squash(beside).includes(text);
+}
+
+function squash(text: string | null): string {
+  return (text ?? '').replace(/\s+/g, ' ').trim().toLowerCase();
+}
+
+/**
+ * Removes the screen-reader-only names of image links: a link that shows an image and no
+ * text of its own (a shop tile's colour swatch) is named for screen readers only. Other
+ * screen-reader-only text stays: a shop's "Original price was: $30.00" spells out what the
+ * struck-through price shows.
+ */
+export function removeImageLinkNames(root: Element): number {
+  let removed = 0;
+  for (const a of root.querySelectorAll('a[href]')) {
+    if (!a.querySelector('img, picture, svg')) continue;
+    const names = [...a.querySelectorAll('[class]')].filter(isScreenReaderOnly);
+    if (names.length === 0 || visibleText(a, names)) continue;
+    for (const el of names) el.remove();
+    removed += names.length;
+  }
+  return removed;
+}
+
+function isScreenReaderOnly(el: Element): boolean {
+  return (el.getAttribute('class') ?? '').split(/\s+/).some((t) => SCREEN_READER_ONLY.has(t.toLowerCase()));
+}
+
+/** Whether `el` has text outside the `names` elements. */
+function visibleText(el: Element, names: readonly Element[]): boolean {
+  for (let c = el.firstChild; c; c = c.nextSibling) {
+    if (c.nodeType === 3 && /\S/.test(c.textContent ?? '')) return true;
+    if (c.nodeType === 1 && !names.includes(c as Element) && visibleText(c as Element, names)) return true;
+  }
+  return false;
+}

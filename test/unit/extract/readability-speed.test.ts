@@ -16,7 +16,7 @@ const PAGE = `<!DOCTYPE html><html><head><title>A page</title></head><body>
   <div aria-hidden="false"><p>shown</p></div>
   <article><h1>Title</h1><h2>Sub</h2><p>Text \n <b> bold </b>\u00a0 with <a href="#note">a note</a> and <a href="/x">a  link</a>.</p>
   <ul><li><a href="/1">one</a></li><li>two <a>no href</a></li></ul><table><tr><td>cell</td></tr></table>
-  <template><p>in a template</p></template><svg><text>svg</text></svg><p></p><div>   </div></article>
+  <template><p>in a <a href="/t">template</a></p></template><svg><text>svg</text></svg><p></p><div>   </div></article>
 </body></html>`;
 
 interface Methods {
@@ -33,6 +33,12 @@ describe('Readability with the cheaper methods', () => {
     const document = parseDocument(PAGE);
     const plain = new Readability(document) as unknown as Methods;
     const fast = speedUpReadability(new Readability(document)) as unknown as Methods;
+    // A link in a link (the parser closes the first <a> at the second: only scripts nest them), for the link density.
+    const outer = document.querySelector('ul a')!;
+    const inner = document.createElement('a');
+    inner.setAttribute('href', '#inner');
+    inner.textContent = ' nested  link ';
+    outer.append(inner, ' after');
     const roots = [document as unknown as ParentNode, ...document.querySelectorAll('*')];
     for (const el of document.querySelectorAll('*')) {
       const what = el.outerHTML.slice(0, 60);

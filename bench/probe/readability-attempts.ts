@@ -27,17 +27,6 @@ for (const name of ['parse', '_grabArticle', '_prepArticle', '_getArticleMetadat
     try { return orig.apply(this, a); } finally { timers[name] = (timers[name] ?? 0) + cpuMs() - t; counts[name] = (counts[name] ?? 0) + 1; }
   };
 }
-import { parseHTML } from 'linkedom';
-{
-  let p: object | null = parseHTML('<html><body></body></html>').document.body;
-  while (p && !Object.getOwnPropertyDescriptor(p, 'innerHTML')) p = Object.getPrototypeOf(p);
-  const d = Object.getOwnPropertyDescriptor(p!, 'innerHTML')!;
-  Object.defineProperty(p!, 'innerHTML', {
-    configurable: true,
-    get(this: Element) { const t = cpuMs(); try { return d.get!.call(this); } finally { timers.innerHTMLget = (timers.innerHTMLget ?? 0) + cpuMs() - t; counts.innerHTMLget = (counts.innerHTMLget ?? 0) + 1; } },
-    set(this: Element, v: string) { const t = cpuMs(); try { d.set!.call(this, v); } finally { timers.innerHTMLset = (timers.innerHTMLset ?? 0) + cpuMs() - t; counts.innerHTMLset = (counts.innerHTMLset ?? 0) + 1; } },
-  });
-}
 const attemptsHist = new Map<number, number>();
 let total = 0;
 for (const page of pages) {
@@ -51,5 +40,5 @@ for (const page of pages) {
 }
 console.log(`pages ${pages.length}  transform CPU ${(total / pages.length).toFixed(1)} ms/page`);
 for (const [k, v] of Object.entries(timers)) console.log(`  ${k.padEnd(22)} ${(v / pages.length).toFixed(2)} ms/page  (${counts[k]} calls)`);
-
+// One _prepArticle per attempt: a page at 2-4 retried with fewer flags (0: no article, 5+: the forum fallbacks' second parse).
 console.log('  prepArticle calls per page:', [...attemptsHist].sort((a, b) => a[0] - b[0]).map(([k, v]) => `${k}:${v}`).join(' '));

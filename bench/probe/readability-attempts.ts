@@ -40,5 +40,5 @@ for (const page of pages) {
 }
 console.log(`pages ${pages.length}  transform CPU ${(total / pages.length).toFixed(1)} ms/page`);
 for (const [k, v] of Object.entries(timers)) console.log(`  ${k.padEnd(22)} ${(v / pages.length).toFixed(2)} ms/page  (${counts[k]} calls)`);
-// One _prepArticle per attempt: a page at 2-4 retried with fewer flags (0: no article, 5+: the forum fallbacks' second parse).
+// One _prepArticle per attempt: a page at 2-4 retried with fewer flags (0: a thread, which skips Readability; 5+: a second run, from extract-page's empty-content fallbacks).
 console.log('  prepArticle calls per page:', [...attemptsHist].sort((a, b) => a[0] - b[0]).map(([k, v]) => `${k}:${v}`).join(' '));

@@ -98,7 +98,7 @@ export function collapsedLength(text: string): number {
 }
 
 /** The length of text fed piece by piece, as if joined, whitespace runs collapsed and trimmed. */
-class CollapsedCount {
+export class CollapsedCount {
   length = 0;
   private started = false; // a non-space character was counted
   private space = false; // whitespace since the last one (counted once, if more text follows)

@@ -16,13 +16,16 @@ const PAGE = `<!DOCTYPE html><html><head><title>A page</title></head><body>
   <div aria-hidden="false"><p>shown</p></div>
   <article><h1>Title</h1><h2>Sub</h2><p>Text \n <b> bold </b>\u00a0 with <a href="#note">a note</a> and <a href="/x">a  link</a>.</p>
   <ul><li><a href="/1">one</a></li><li>two <a>no href</a></li></ul><table><tr><td>cell</td></tr></table>
-  <template><p>in a template</p></template><svg><text>svg</text></svg><p></p><div>   </div></article>
+  <template><p>in a <a href="/t">template</a></p></template><svg><text>svg</text></svg><p></p><div>   </div></article>
 </body></html>`;
 
 interface Methods {
   _isProbablyVisible(node: Element): boolean;
   _isValidByline(node: Element, matchString: string): boolean;
   _getAllNodesWithTag(node: ParentNode, tags: string[]): ArrayLike<Element>;
+  _getLinkDensity(element: Element): number;
+  _getTextDensity(element: Element, tags: string[]): number;
+  _isElementWithoutContent(node: Element): boolean;
 }
 
 describe('Readability with the cheaper methods', () => {
@@ -30,12 +33,21 @@ describe('Readability with the cheaper methods', () => {
     const document = parseDocument(PAGE);
     const plain = new Readability(document) as unknown as Methods;
     const fast = speedUpReadability(new Readability(document)) as unknown as Methods;
+    // A link in a link (the parser closes the first <a> at the second: only scripts nest them), for the link density.
+    const outer = document.querySelector('ul a')!;
+    const inner = document.createElement('a');
+    inner.setAttribute('href', '#inner');
+    inner.textContent = ' nested  link ';
+    outer.append(inner, ' after');
     const roots = [document as unknown as ParentNode, ...document.querySelectorAll('*')];
     for (const el of document.querySelectorAll('*')) {
       const what = el.outerHTML.slice(0, 60);
       assert.equal(!!fast._isProbablyVisible(el), !!plain._isProbablyVisible(el), what);
       const matchString = `${el.className} ${el.id}`;
       assert.equal(fast._isValidByline(el, matchString), plain._isValidByline(el, matchString), what);
+      assert.equal(fast._getLinkDensity(el), plain._getLinkDensity(el), what);
+      for (const tags of [['p'], ['a', 'b'], ['li', 'td']]) assert.equal(fast._getTextDensity(el, tags), plain._getTextDensity(el, tags), `${tags.join()} ${what}`);
+      assert.equal(fast._isElementWithoutContent(el), plain._isElementWithoutContent(el), what);
     }
     for (const root of roots) {
       for (const tags of [['p'], ['a'], ['h1', 'h2'], ['ul', 'ol', 'table'], ['*'], ['text'], ['SPAN', 'LI', 'TD', 'DIV', 'P'], ['TD']]) {
@@ -66,5 +78,21 @@ describe('Readability with the cheaper methods', () => {
     };
     assert.equal(article(true), article(false));
     assert.ok(article(true).includes('a note'));
+  });
+
+  test('given a page too short for a first attempt, when Readability tries again with fewer flags, then the article is the same and the body reads as HTML again', () => {
+    // Under the 500 characters of text an attempt must find: every attempt runs, each from the body as it was.
+    const page = `<html><head><title>Short</title></head><body><div class="sidebar"><p>A side note, kept only once the unlikely candidates stay.</p></div>
+      <div class="comment"><p>A comment that reads like a paragraph, with a comma, or two.</p></div><article><p>The short article, with its one paragraph of text.</p></article></body></html>`;
+    const parsed = (speed: boolean): { content: string; body: Document['body'] } => {
+      const document = parseDocument(page);
+      const reader = new Readability(document, { keepClasses: true });
+      return { content: (speed ? speedUpReadability(reader) : reader).parse()?.content ?? '', body: document.body };
+    };
+    const fast = parsed(true);
+    assert.equal(fast.content, parsed(false).content);
+    assert.ok(fast.content.includes('A side note'), 'a later attempt found the text the first one stripped');
+    assert.equal(Object.getOwnPropertyDescriptor(fast.body, 'innerHTML'), undefined);
+    assert.ok(fast.body.innerHTML.includes('<'), fast.body.innerHTML.slice(0, 40));
   });
 });

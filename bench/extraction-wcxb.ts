@@ -10,23 +10,18 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { readabilityExtractor, runExtractor, serviceExtractor, sharedDir, type Extractor } from './lib/extraction-dev.js';
 import { formatWcxbScore, loadWcxbPages, scoreWcxb, wcxbDir } from './lib/wcxb-dev.js';
+import { flag, hasFlag, wcxbFold } from './lib/cli-flags.js';
 
-const args = process.argv.slice(2);
-const flag = (name: string): string | undefined => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : undefined;
-};
 const shared = sharedDir();
 const dir = wcxbDir(shared);
 if (!shared || !dir) {
   console.error('the WCXB dev set (../shared/fixtures/extraction-dev/wcxb-dev) is not beside the repository');
   process.exit(2);
 }
-const every = Number(flag('every') ?? 1);
-const fold = Number(flag('fold') ?? 0);
+const { inFold } = wcxbFold();
 const type = flag('type');
 const one = flag('page');
-const pages = loadWcxbPages(dir, (id, pageType) => (!type || pageType === type) && (!one || id === one) && Number.parseInt(id, 10) % every === fold % every);
+const pages = loadWcxbPages(dir, (id, pageType) => (!type || pageType === type) && (!one || id === one) && inFold(id));
 const outRoot = flag('out') ?? '/tmp/trawl-extraction-wcxb';
 const extractors: Record<string, Extractor> = { service: serviceExtractor, readability: readabilityExtractor };
 const only = flag('only');
@@ -38,7 +33,7 @@ for (const [name, extractor] of Object.entries(extractors)) {
   fs.mkdirSync(out, { recursive: true });
   for (const [id, md] of run.markdown) fs.writeFileSync(path.join(out, `${id}.md`), md);
   const s = await scoreWcxb(shared, pages, run.markdown);
-  if (args.includes('--per-page')) {
+  if (hasFlag('per-page')) {
     for (const r of [...s.pages].sort((a, b) => a.f1 - b.f1).slice(0, 60)) console.log(`${name} ${r.id} ${r.pageType.padEnd(13)} F1 ${r.f1.toFixed(3)} P ${r.precision.toFixed(3)} R ${r.recall.toFixed(3)} pred ${r.predTokens} ref ${r.refTokens}`);
   }
   for (const e of run.errors) console.log(`${name} ${e.id} THREW: ${e.message}`);

@@ -4,12 +4,10 @@ import { normalizeScrapeOptions } from '../shared/src/domain/scrape-options.js';
 import { extractPage } from '../packages/extract/src/index.js';
 import { sharedDir } from './lib/extraction-dev.js';
 import { loadWcxbPages, wcxbDir } from './lib/wcxb-dev.js';
+import { wcxbFold } from './lib/cli-flags.js';
 
-const args = process.argv.slice(2);
-const flag = (name: string): string | undefined => (args.includes(`--${name}`) ? args[args.indexOf(`--${name}`) + 1] : undefined);
-const every = Number(flag('every') ?? 1);
-const fold = Number(flag('fold') ?? 0);
-const pages = loadWcxbPages(wcxbDir(sharedDir())!, (id) => Number.parseInt(id, 10) % every === fold % every);
+const { inFold } = wcxbFold();
+const pages = loadWcxbPages(wcxbDir(sharedDir())!, inFold);
 const table = new Map<string, Map<string, number>>();
 let right = 0;
 for (const page of pages) {

@@ -4,17 +4,12 @@
 import { Readability } from '@mozilla/readability';
 import { devSetDir, loadDevPages, serviceExtractor, sharedDir, type DevPage } from '../lib/extraction-dev.js';
 import { loadWcxbPages, wcxbDir } from '../lib/wcxb-dev.js';
+import { hasFlag, wcxbFold } from '../lib/cli-flags.js';
 
-const args = process.argv.slice(2);
-const flag = (name: string): string | undefined => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : undefined;
-};
 const shared = sharedDir()!;
-const every = Number(flag('every') ?? 1);
-const fold = Number(flag('fold') ?? 0);
-const pages: DevPage[] = args.includes('--wcxb')
-  ? loadWcxbPages(wcxbDir(shared)!, (id) => Number.parseInt(id, 10) % every === fold % every)
+const { inFold } = wcxbFold();
+const pages: DevPage[] = hasFlag('wcxb')
+  ? loadWcxbPages(wcxbDir(shared)!, inFold)
   : loadDevPages(devSetDir(shared)!);
 const proto = Readability.prototype as unknown as Record<string, (...a: unknown[]) => unknown>;
 const cpuMs = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };

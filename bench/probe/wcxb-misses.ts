@@ -10,18 +10,13 @@ import { extractPage } from '../../packages/extract/src/index.js';
 import { parseDocument } from '../../packages/extract/src/dom.js';
 import { loadMarkdownToText, sharedDir } from '../lib/extraction-dev.js';
 import { loadWcxbPages, wcxbDir } from '../lib/wcxb-dev.js';
+import { flag, wcxbFold } from '../lib/cli-flags.js';
 
-const args = process.argv.slice(2);
-const flag = (name: string): string | undefined => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : undefined;
-};
 const shared = sharedDir()!;
-const every = Number(flag('every') ?? 1);
-const fold = Number(flag('fold') ?? 0);
+const { inFold } = wcxbFold();
 const type = flag('type');
 const one = flag('page');
-const pages = loadWcxbPages(wcxbDir(shared)!, (id, t) => (!type || t === type) && (!one || id === one) && Number.parseInt(id, 10) % every === fold % every);
+const pages = loadWcxbPages(wcxbDir(shared)!, (id, t) => (!type || t === type) && (!one || id === one) && inFold(id));
 const markdownToText = await loadMarkdownToText(shared);
 
 const words = (s: string): string => (s.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? []).join(' ');

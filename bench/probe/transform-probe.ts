@@ -19,12 +19,9 @@ import { transformPage } from '../../services/transformer/src/transform.js';
 import { extractPage } from '../../packages/extract/src/index.js';
 import { devSetDir, loadDevPages, readabilityExtractor, sharedDir, type DevPage } from '../lib/extraction-dev.js';
 import { loadWcxbPages, wcxbDir } from '../lib/wcxb-dev.js';
+import { flag } from '../lib/cli-flags.js';
 
 const args = process.argv.slice(2);
-const flag = (name: string): string | undefined => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : undefined;
-};
 const CACHE = process.env.PROBE_PAGE_CACHE ?? '/tmp/trawl-transform-probe-pages';
 const every = Number(flag('every') ?? 1);
 const onlySet = flag('set');

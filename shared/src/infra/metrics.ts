@@ -37,7 +37,7 @@ const histogram = <L extends string>(name: string, help: string, labelNames: rea
   once(name, () => new client.Histogram({ name, help, labelNames, buckets: SECONDS_BUCKETS }));
 
 export const consumerMetrics = {
-  handled: counter('trawl_messages_handled_total', 'Messages a consumer finished with, by outcome (ack, retry, gave_up, poison, handed_back; ignored: acked undecoded, nothing for the handler)', ['consumer', 'outcome']),
+  handled: counter('trawl_messages_handled_total', 'Messages a consumer finished with, by outcome (ack, retry, gave_up, poison, handed_back; ignored: acked undecoded, nothing for the handler; duplicate: a copy of a message this worker settled, acked unrun)', ['consumer', 'outcome']),
   duration: histogram('trawl_message_handle_seconds', 'Time a consumer spent on one delivery of a message', ['consumer']),
   inFlight: gauge('trawl_messages_in_flight', 'Messages a consumer is handling now', ['consumer']),
   redelivered: counter('trawl_messages_redelivered_total', 'Deliveries after the first (retries, crashes, shutdown hand-backs)', ['consumer']),

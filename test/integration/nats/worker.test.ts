@@ -224,8 +224,14 @@ describe('consumer worker', () => {
     await w.start();
     await publishStarted(2, 'deaf');
     await until(() => handled.length === 3, { timeoutMs: 10_000 });
+    await new Promise((r) => setTimeout(r, 300));
     await w.stop();
-    assert.deepEqual(handled.sort(), ['deaf0:1', 'deaf0:2', 'deaf1:1'], 'the next message had the slot, and the abandoned one came back (a retry, as at its deadline)');
+    // nats-server 2.9 may fail the retry's first delivery (its pull request expiring as the
+    // retry falls due): it then counts that delivery, so the retry runs as delivery 3 after
+    // its ack wait, and it sends the next, settled message again as new (settled-sequences.ts).
+    const [first, retry, next, ...more] = handled.sort();
+    assert.deepEqual([first, next, more], ['deaf0:1', 'deaf1:1', []], `the next message had the slot and ran once: ${handled.join(', ')}`);
+    assert.match(retry ?? '', /^deaf0:[23]$/, 'the abandoned one came back (a retry, as at its deadline)');
   });
 
   test('stop() hands in-flight messages back so another worker completes them', async () => {

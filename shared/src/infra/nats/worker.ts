@@ -17,6 +17,8 @@
 //   - a redelivery of a message this process is still handling (its ack or heartbeats were
 //     lost with a consumer's leader, or its appends wait out an outage) waits for that
 //     delivery to end before its handler runs: the handler then finds the work done;
+//   - a copy of a message it settled, sent again by the server as new (nats-server 2.9:
+//     settled-sequences.ts), is acked unrun;
 //   - graceful drain: stop pulling, let in-flight work finish within a grace period, then
 //     abort the rest and nak them so another replica takes them at once;
 //   - re-drive: a message its consumer let go of without its work done (nats-server 2.9 can
@@ -35,6 +37,7 @@ import type { Logger } from '../logger.js';
 import { redriveSubject, STREAM_NAME, subjectMatches } from '../subjects.js';
 import { DEFAULT_STOP_GRACE_MS } from '../config.js';
 import { jsApiOf } from './leader-message-get.js';
+import { SettledSequences } from './settled-sequences.js';
 
 export interface MessageContext {
   signal: AbortSignal;
@@ -106,6 +109,8 @@ export class ConsumerWorker<E extends StoredEvent = StoredEvent> {
   private redrives: Subscription | undefined;
   /** The delivery of each stream sequence being handled here (a redelivery waits for it). */
   private readonly handling = new Map<number, Promise<void>>();
+  /** Acked or termed here: a copy the server delivers again is settled unrun (settled-sequences.ts). */
+  private readonly settled = new SettledSequences();
   private slotFreed: (() => void) | undefined;
   private loop: Promise<void> | undefined;
   private readonly opts: Required<Pick<WorkerOptions<E>, 'ackWaitMs' | 'maxDeliver' | 'handlerTimeoutMs' | 'outageRetryMs' | 'abandonAfterMs'>> & WorkerOptions<E>;
@@ -195,9 +200,10 @@ export class ConsumerWorker<E extends StoredEvent = StoredEvent> {
         const batch = await consumer.fetch({ max_messages: this.freeSlots, expires: 1000 });
         for await (const msg of batch) {
           if (this.stopping) { msg.nak(); continue; }
-          if (this.opts.ignores?.(msg.subject)) {
+          const ignored = this.opts.ignores?.(msg.subject);
+          if (ignored || this.settled.has(msg.seq)) {
             msg.ack();
-            consumerMetrics.handled().inc({ ...this.labels, outcome: 'ignored' });
+            consumerMetrics.handled().inc({ ...this.labels, outcome: ignored ? 'ignored' : 'duplicate' });
             continue;
           }
           this.dispatch(msg);
@@ -228,6 +234,7 @@ export class ConsumerWorker<E extends StoredEvent = StoredEvent> {
   private async process(msg: Delivery, controller: AbortController, earlier: Promise<void> | undefined): Promise<void> {
     const endTimer = consumerMetrics.duration().startTimer(this.labels);
     const outcome = await this.handleDelivery(msg, controller, earlier);
+    if (outcome === 'ack' || outcome === 'gave_up' || outcome === 'poison') this.settled.add(msg.seq);
     endTimer();
     consumerMetrics.handled().inc({ ...this.labels, outcome });
   }

@@ -183,6 +183,8 @@ function fail(err: unknown, json: boolean, apiUrl?: string): number {
   const code = exitCodeOf(err);
   if (err instanceof ConnectionError && err.code === 'CONNECTION_REFUSED' && apiUrl) {
     err = new ConnectionError(`is Trawl running at ${apiUrl}? (nothing answered there) Set TRAWL_API_URL or run \`trawl login\`.`, { code: err.code });
+  } else if (err instanceof ConnectionError && err.code === 'INVALID_API_URL' && apiUrl) {
+    err = new ConnectionError(`${apiUrl} cannot be Trawl's address: ${err.message.replace(/^.*: /, '')}. Set TRAWL_API_URL or run \`trawl login\`.`, { code: err.code });
   }
   if (json) {
     const e = err instanceof TrawlError

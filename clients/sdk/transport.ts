@@ -83,7 +83,7 @@ export class Transport {
       return error.retryAfter !== undefined ? error.retryAfter * 1000 : backoff;
     }
     // A lost connection may have lost the answer, not the request: repeat only what is safe to repeat.
-    if (error instanceof ConnectionError && method !== 'POST') return backoff;
+    if (error instanceof ConnectionError && error.code !== 'INVALID_API_URL' && method !== 'POST') return backoff;
     return undefined;
   }
 
@@ -107,6 +107,8 @@ export class Transport {
       const what = timeout.aborted ? 'timed out' : 'failed';
       const cause = (err as Error).cause as { code?: string } | undefined;
       const refused = !timeout.aborted && (cause?.code === 'ECONNREFUSED' || cause?.code === 'ENOTFOUND');
+      const unusable = unusableUrlReason(cause);
+      if (unusable) throw new ConnectionError(`${method} ${url.pathname} cannot be sent to ${this.base}: ${unusable}`, { code: 'INVALID_API_URL', cause: err });
       throw new ConnectionError(`${method} ${url.pathname} ${what}: ${(err as Error).cause ?? (err as Error).message}`, {
         code: timeout.aborted ? 'REQUEST_TIMEOUT' : refused ? 'CONNECTION_REFUSED' : 'CONNECTION_ERROR', cause: err,
       });
@@ -138,6 +140,17 @@ export class Transport {
     if (!limit) return 5000;
     return Math.min(60_000, Math.max(1000, Math.ceil(60_000 / (limit * share))));
   }
+}
+
+/**
+ * Why fetch refused the URL itself, before any connection (no retry can help): a port the
+ * Fetch standard blocks (6000, 9, 25…: "bad port") or a scheme it does not speak.
+ */
+function unusableUrlReason(cause: { code?: string; message?: string } | undefined): string | undefined {
+  if (!cause || cause.code) return undefined; // a network error has a code (ECONNRESET, UND_ERR_…)
+  if (cause.message === 'bad port') return 'fetch refuses that port (a port the Fetch standard blocks)';
+  if (cause.message === 'unknown scheme') return 'fetch speaks only http and https';
+  return undefined;
 }
 
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {

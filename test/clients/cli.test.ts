@@ -243,6 +243,12 @@ describe('trawl CLI against the running system', () => {
     assert.ok(tookMs < 15_000, `failed after ${tookMs} ms`);
     const json = await trawlJson(['whoami', '--json'], { TRAWL_API_URL: closed });
     assert.equal(json.error.code, 'CONNECTION_REFUSED');
+    // A port fetch refuses to use is no server that may come back: said at once, never retried.
+    const blocked = await trawl(['jobs'], { TRAWL_API_URL: 'http://127.0.0.1:6000' });
+    assert.equal(blocked.code, 1);
+    assert.match(blocked.stderr, /http:\/\/127\.0\.0\.1:6000 cannot be Trawl's address: fetch refuses that port.*TRAWL_API_URL/);
+    const asJson = await trawlJson(['whoami', '--json'], { TRAWL_API_URL: 'http://127.0.0.1:6000' });
+    assert.equal(asJson.error.code, 'INVALID_API_URL');
   });
 
   test('--format with several formats gives JSON; an HTTP error page warns and exits 1; a failed crawl says why; a crawl is followed by id', async () => {

@@ -12,23 +12,32 @@
 //     visually-hidden, WordPress's screen-reader-text). A shop tile's colour swatches are
 //     such links; a reader sees the images, not the names.
 
+import { elementsWhere } from './text.js';
+
 const HIDDEN = 'aria-hidden';
 /** The class tokens of the frameworks' screen-reader-only utilities. */
 const SCREEN_READER_ONLY = new Set(['sr-only', 'visually-hidden', 'visuallyhidden', 'screen-reader-text', 'screenreader-text', 'sr-text', 'u-visually-hidden', 'a11y-hidden']);
+const IMAGES = new Set(['img', 'picture', 'svg']);
 
-/** Both, before prepareBody removes the hidden elements. */
+/** Both, before prepareBody removes the hidden elements: one walk finds the links for both. */
 export function readAssistiveMarkup(body: Element): void {
-  revealRedundantLinks(body);
-  removeImageLinkNames(body);
+  const links = linksOf(body);
+  revealRedundantLinks(body, links);
+  removeImageLinkNames(body, links);
+}
+
+/** The links of `root` (a walk: linkedom compiles a selector string on every call). */
+function linksOf(root: Element): Element[] {
+  return elementsWhere(root, (el) => el.localName === 'a' && el.hasAttribute('href'));
 }
 
 /** Unhides the redundant links of `body` (before the hidden elements are removed). Returns how many. */
-export function revealRedundantLinks(body: Element): number {
+export function revealRedundantLinks(body: Element, links = linksOf(body)): number {
   const hidden: Element[] = [];
   const announced = new Set<string>();
-  for (const a of body.querySelectorAll('a[href]')) {
-    if (a.closest(`[${HIDDEN}="true"]`)) {
-      if (a.getAttribute(HIDDEN) === 'true' && !a.parentElement?.closest(`[${HIDDEN}="true"]`)) hidden.push(a);
+  for (const a of links) {
+    if (isHidden(a) || hiddenAbove(a)) {
+      if (isHidden(a) && !hiddenAbove(a)) hidden.push(a);
     } else announced.add(a.getAttribute('href')!);
   }
   let revealed = 0;
@@ -39,6 +48,16 @@ export function revealRedundantLinks(body: Element): number {
     revealed += 1;
   }
   return revealed;
+}
+
+function isHidden(el: Element): boolean {
+  return el.getAttribute(HIDDEN) === 'true';
+}
+
+/** Whether an ancestor of `el` is aria-hidden (a closed menu, a modal's backdrop). */
+function hiddenAbove(el: Element): boolean {
+  for (let p = el.parentElement; p; p = p.parentElement) if (isHidden(p)) return true;
+  return false;
 }
 
 /** Whether the link's text is said again beside it, in its parent: a heading's overlay link repeats the heading. */
@@ -60,11 +79,11 @@ function squash(text: string | null): string {
  * screen-reader-only text stays: a shop's "Original price was: $30.00" spells out what the
  * struck-through price shows.
  */
-export function removeImageLinkNames(root: Element): number {
+export function removeImageLinkNames(root: Element, links = linksOf(root)): number {
   let removed = 0;
-  for (const a of root.querySelectorAll('a[href]')) {
-    if (!a.querySelector('img, picture, svg')) continue;
-    const names = [...a.querySelectorAll('[class]')].filter(isScreenReaderOnly);
+  for (const a of links) {
+    if (!a.firstElementChild || elementsWhere(a, (el) => IMAGES.has(el.localName)).length === 0) continue;
+    const names = elementsWhere(a, isScreenReaderOnly);
     if (names.length === 0 || visibleText(a, names)) continue;
     for (const el of names) el.remove();
     removed += names.length;
@@ -73,7 +92,7 @@ export function removeImageLinkNames(root: Element): number {
 }
 
 function isScreenReaderOnly(el: Element): boolean {
-  return (el.getAttribute('class') ?? '').split(/\s+/).some((t) => SCREEN_READER_ONLY.has(t.toLowerCase()));
+  return el.hasAttribute('class') && (el.getAttribute('class') ?? '').split(/\s+/).some((t) => SCREEN_READER_ONLY.has(t.toLowerCase()));
 }
 
 /** Whether `el` has text outside the `names` elements. */

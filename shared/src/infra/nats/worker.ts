@@ -17,16 +17,14 @@
 //   - a redelivery of a message this process is still handling (its ack or heartbeats were
 //     lost with a consumer's leader, or its appends wait out an outage) waits for that
 //     delivery to end before its handler runs: the handler then finds the work done;
-//   - a copy of a message it settled, sent again by the server as new (nats-server 2.9:
-//     settled-sequences.ts), is acked unrun;
+//   - a copy of a message it settled, sent again as new (nats-server 2.9), is acked unrun;
 //   - graceful drain: stop pulling, let in-flight work finish within a grace period, then
 //     abort the rest and nak them so another replica takes them at once;
 //   - re-drive: a message its consumer let go of without its work done (nats-server 2.9 can
 //     skip one for good around a leader change; redrive-sweep.ts) is asked for again by a
 //     sweep on core NATS (redriveSubject, a queue group per consumer), read from the stream
 //     by its sequence and handled as a delivery whose settling is a no-op.
-import { AckPolicy, DeliverPolicy, type Consumer, type JetStreamClient, type JetStreamManager, type JsMsg, type Subscription } from 'nats';
-import { nanos } from 'nats';
+import { AckPolicy, DeliverPolicy, nanos, type Consumer, type JetStreamClient, type JetStreamManager, type JsMsg, type Subscription } from 'nats';
 import { ackDecision, toTrawlError, type TrawlError } from '../../domain/errors.js';
 import { consumerMetrics } from '../metrics.js';
 import { isNatsOutage } from './outage.js';
@@ -99,7 +97,6 @@ const OUTAGE_PAUSE_MS = { first: 500, most: 5_000 };
 
 /** What the worker uses of a delivered message: a JetStream delivery, or a re-drive (settling it is a no-op). */
 type Delivery = Pick<JsMsg, 'subject' | 'data' | 'seq' | 'working' | 'ack' | 'nak' | 'term' | 'ackAck'> & { info: { redeliveryCount: number } };
-
 /** A re-drive request (redriveSubject): the stream sequence of the message to handle again. */
 export interface RedriveRequest { seq: number }
 
@@ -109,13 +106,11 @@ export class ConsumerWorker<E extends StoredEvent = StoredEvent> {
   private redrives: Subscription | undefined;
   /** The delivery of each stream sequence being handled here (a redelivery waits for it). */
   private readonly handling = new Map<number, Promise<void>>();
-  /** Acked or termed here: a copy the server delivers again is settled unrun (settled-sequences.ts). */
-  private readonly settled = new SettledSequences();
+  private readonly settled = new SettledSequences(); // acked or termed here
   private slotFreed: (() => void) | undefined;
   private loop: Promise<void> | undefined;
   private readonly opts: Required<Pick<WorkerOptions<E>, 'ackWaitMs' | 'maxDeliver' | 'handlerTimeoutMs' | 'outageRetryMs' | 'abandonAfterMs'>> & WorkerOptions<E>;
-  /** Set once the consumer exists and the loop is pulling. */
-  ready = false;
+  ready = false; // set once the consumer exists and the loop is pulling
   private readonly labels: { consumer: string };
 
   constructor(options: WorkerOptions<E>) {

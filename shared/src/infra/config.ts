@@ -28,7 +28,9 @@ export const DEFAULT_STOP_GRACE_MS = 10_000;
  *   semiSpaceMb         V8 semi-space of the transformer process and of each transform thread
  *                       (a young generation of three of them); V8's own default is up to 64
  *                       MB in a worker thread, and a thread's young generation is memory it
- *                       keeps between pages;
+ *                       keeps between pages; 8 rather than 4: a page's DOM outlives a 4 MB
+ *                       semi-space's scavenges and is promoted, then collected as old
+ *                       generation (docs/benchmarks.md "Eighteenth session: speed9");
  *   prefetch            messages held at once: more than the threads, so the pool's fair
  *                       queue sees other keys' pages behind one key's stalled ones.
  */
@@ -37,7 +39,7 @@ export const TRANSFORMER_DEFAULTS = {
   documentThreads: 1,
   maxHeapMb: 1024,
   recycleAboveMb: 256,
-  semiSpaceMb: 4,
+  semiSpaceMb: 8,
   prefetch: 16,
 } as const;
 

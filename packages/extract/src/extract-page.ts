@@ -45,7 +45,8 @@ import { extractJson } from './schema-extract.js';
 import { jsonLdBlocks } from './json-ld.js';
 import { pageElements } from './page-elements.js';
 import { readStructuredData } from './structured-data.js';
-import { declaredPageType, structuralPageType, type PageType } from './page-type.js';
+import { decidePageType, SHIPPED_PAGE_TYPE_MODEL, type PageType, type RuleTypes } from './page-type.js';
+import type { PageTypeModel } from './page-type-model.js';
 import { frontPageType } from './front-page.js';
 import type { ExtractInput, ExtractMetadata, ExtractOutput } from './types.js';
 import { markBlocks, type Block } from './blocks.js';
@@ -68,6 +69,10 @@ export interface ExtractHooks {
   blockModel?: BlockModel | null;
   /** Called with the page's blocks and their features (onlyMainContent only): the training set. */
   onBlocks?: (blocks: Block[]) => void;
+  /** The page-type classifier (default: the shipped one; null: the hand rules alone). Training passes null. */
+  pageTypeModel?: PageTypeModel | null;
+  /** Called with the page-type classifier's features (page-features.ts): its training set. */
+  onPageFeatures?: (x: number[], rules: RuleTypes) => void;
 }
 
 export interface ExtractResult extends ExtractOutput {
@@ -85,8 +90,9 @@ export function extractPage(input: ExtractInput, hooks: ExtractHooks = {}): Extr
   const structured = readStructuredData(document, base, jsonLd, elements);
   if (structured) metadata.structured = structured;
   const typeInput = { url: input.url, jsonLd, ogType: metadata.type, generator: elements.head.find(isGenerator)?.getAttribute('content') ?? undefined };
-  const declaredType = declaredPageType(document, typeInput);
-  metadata.pageType = frontPageType(declaredType ?? structuralPageType(document), input.url);
+  const pageTypeModel = hooks.pageTypeModel === undefined ? SHIPPED_PAGE_TYPE_MODEL : hooks.pageTypeModel;
+  const { type, declared: declaredType } = decidePageType(document, typeInput, pageTypeModel, hooks.onPageFeatures);
+  metadata.pageType = frontPageType(type, input.url);
   const links = extractLinks(document, base, elements);
   hooks.onParsed?.(document, metadata);
   const output: ExtractResult = { links, metadata };

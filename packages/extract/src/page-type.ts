@@ -86,10 +86,14 @@ export interface PageTypeDecision {
 /**
  * The page's kind, with the learned classifier (page-type-model.ts) where the page does not
  * say it firmly: a JSON-LD type, a forum engine, thread microdata, a docs generator or a
- * product og:type stay authoritative (a site says so on purpose); a kind that only the URL
- * path, the host or og:type=article suggested gives way when the model is at least
- * model.overrideProbability sure of another; a page that says nothing gets the model's kind
- * when it is at least model.undeclaredProbability sure, the structural rules' otherwise.
+ * product og:type stay authoritative (a site says so on purpose). The model reads only the
+ * pages the rules call an article, their default: when a URL path or og:type=article
+ * suggested it, the model's kind wins when it is at least model.overrideProbability sure;
+ * when nothing did, at model.undeclaredProbability. The rules' other kinds stay: the
+ * layouts were tuned on what they find (cards, sections, threads), and on WCXB dev, pages
+ * the model moved between listing, collection and service lost F1 on both folds even where
+ * its kind was the true one (bench/probe/page-type-changes.ts); those it moved away from
+ * 'article' (a company's pages that read as prose) gained on both.
  * Without a model, detectPageType's answer. `onFeatures` receives the features (training).
  */
 export function decidePageType(document: Document, input: PageTypeInput, model: PageTypeModel | null, onFeatures?: (x: number[], rules: RuleTypes) => void): PageTypeDecision {
@@ -116,7 +120,7 @@ export function decidePageType(document: Document, input: PageTypeInput, model: 
     docs: looksLikeDocs(document, input.generator),
   }).map(([, v]) => v);
   onFeatures?.(x, { firm, hinted, rules });
-  if (firm || !model) return { type: rules, declared: hinted };
+  if (firm || !model || rules !== 'article') return { type: rules, declared: hinted };
   const guess = guessPageType(model, x);
   const needed = hinted ? model.overrideProbability : model.undeclaredProbability;
   return { type: guess.probability >= needed ? guess.type : rules, declared: hinted };

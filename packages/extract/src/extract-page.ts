@@ -45,8 +45,7 @@ import { extractJson } from './schema-extract.js';
 import { jsonLdBlocks } from './json-ld.js';
 import { pageElements } from './page-elements.js';
 import { readStructuredData } from './structured-data.js';
-import { decidePageType, SHIPPED_PAGE_TYPE_MODEL, type PageType, type RuleTypes } from './page-type.js';
-import type { PageTypeModel } from './page-type-model.js';
+import { decidePageType, type PageType, type PageTypeHooks } from './page-type.js';
 import { frontPageType } from './front-page.js';
 import type { ExtractInput, ExtractMetadata, ExtractOutput } from './types.js';
 import { markBlocks, type Block } from './blocks.js';
@@ -62,17 +61,13 @@ import { probablyReaderable } from './readability-speed.js';
 import { collapsedTextLength } from './text.js';
 import { isSectionStackPage, sectionStackGain, sectionStacks } from './section-stack.js';
 
-export interface ExtractHooks {
+export interface ExtractHooks extends PageTypeHooks {
   /** Called once with the parsed, untouched document and its metadata, before any clean-up. */
   onParsed?: (document: Document, metadata: ExtractMetadata) => void;
   /** The block model for onlyMainContent (default: the shipped one; null: the rules alone). Training passes null. */
   blockModel?: BlockModel | null;
   /** Called with the page's blocks and their features (onlyMainContent only): the training set. */
   onBlocks?: (blocks: Block[]) => void;
-  /** The page-type classifier (default: the shipped one; null: the hand rules alone). Training passes null. */
-  pageTypeModel?: PageTypeModel | null;
-  /** Called with the page-type classifier's features (page-features.ts): its training set. */
-  onPageFeatures?: (x: number[], rules: RuleTypes) => void;
 }
 
 export interface ExtractResult extends ExtractOutput {
@@ -90,8 +85,7 @@ export function extractPage(input: ExtractInput, hooks: ExtractHooks = {}): Extr
   const structured = readStructuredData(document, base, jsonLd, elements);
   if (structured) metadata.structured = structured;
   const typeInput = { url: input.url, jsonLd, ogType: metadata.type, generator: elements.head.find(isGenerator)?.getAttribute('content') ?? undefined };
-  const pageTypeModel = hooks.pageTypeModel === undefined ? SHIPPED_PAGE_TYPE_MODEL : hooks.pageTypeModel;
-  const { type, declared: declaredType } = decidePageType(document, typeInput, pageTypeModel, hooks.onPageFeatures);
+  const { type, declared: declaredType } = decidePageType(document, typeInput, hooks);
   metadata.pageType = frontPageType(type, input.url);
   const links = extractLinks(document, base, elements);
   hooks.onParsed?.(document, metadata);

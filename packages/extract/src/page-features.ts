@@ -4,7 +4,7 @@
 // walk over the untouched body (prose, headings, sections, lists, forms, prices, code,
 // tables, dates, authors, links), outside the site chrome. Counts go in as log(1 + n) and
 // lengths as shares, so that a long page and a short one of one kind read alike.
-import type { PageType } from './page-type.js';
+import { PAGE_TYPES as TYPES, type PageType } from './page-kinds.js';
 import { isFrontPage } from './front-page.js';
 import { namesPrice } from './card-page.js';
 import { collapsedLength } from './text.js';
@@ -30,7 +30,6 @@ export interface RuleSignals {
   docs: boolean;
 }
 
-const TYPES: readonly PageType[] = ['article', 'documentation', 'service', 'forum', 'listing', 'product', 'collection'];
 const oneHot = (prefix: string, value: string | undefined): Array<[string, number]> => [...TYPES, 'none'].map((t) => [`${prefix}_${t}`, (value ?? 'none') === t ? 1 : 0]);
 
 /** Path words by kind: a segment, or a word of one (split on - _ . and digits). */

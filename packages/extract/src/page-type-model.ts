@@ -2,8 +2,8 @@
 // (one against the rest) over the page features of page-features.ts, their scores turned into
 // probabilities by a softmax. Trained by `npm run train:page-type` (bench/train-page-type.ts)
 // on the WCXB dev split and shipped as page-type-model.json; plain arithmetic at run time.
-import type { TreeNode } from './block-model.js';
-import type { PageType } from './page-type.js';
+import { treesScore, type TreeNode } from './boosted-trees.js';
+import type { PageType } from './page-kinds.js';
 import shippedJson from './page-type-model.json' with { type: 'json' };
 
 export interface PageTypeModel {
@@ -27,15 +27,7 @@ export interface PageTypeGuess {
 
 /** The most probable page type for feature vector `x`, with its softmax probability. */
 export function guessPageType(model: PageTypeModel, x: readonly number[]): PageTypeGuess {
-  const scores = model.classes.map(({ base, trees }) => {
-    let score = base;
-    for (const tree of trees) {
-      let node: TreeNode | number = tree;
-      while (typeof node !== 'number') node = x[node[0]]! < node[1] ? node[2] : node[3];
-      score += node;
-    }
-    return score;
-  });
+  const scores = model.classes.map(({ base, trees }) => base + treesScore(trees, x));
   const top = Math.max(...scores);
   let sum = 0;
   let best = 0;

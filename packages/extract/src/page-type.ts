@@ -11,8 +11,9 @@ import { collapsedLength as textLength } from './text.js';
 import { namedPageFeatures, type RuleSignals } from './page-features.js';
 import { guessPageType, shippedPageTypeModel, type PageTypeModel } from './page-type-model.js';
 
-export type PageType = 'article' | 'documentation' | 'service' | 'forum' | 'listing' | 'product' | 'collection';
-export const PAGE_TYPES: readonly PageType[] = ['article', 'documentation', 'service', 'forum', 'listing', 'product', 'collection'];
+import type { PageType } from './page-kinds.js';
+export { PAGE_TYPES, type PageType } from './page-kinds.js';
+export type { PageTypeModel } from './page-type-model.js';
 
 /** JSON-LD @types, strongest first: a product page often also declares its breadcrumb and its WebPage. */
 const LD_TYPES: Array<[RegExp, PageType]> = [
@@ -77,6 +78,14 @@ export interface RuleTypes {
   rules: PageType;
 }
 
+/** extractPage's hooks for the classifier. */
+export interface PageTypeHooks {
+  /** The page-type classifier (default: the shipped one; null: the hand rules alone). Training passes null. */
+  pageTypeModel?: PageTypeModel | null;
+  /** Called with the classifier's features (page-features.ts) and the rules' answers: its training set. */
+  onPageFeatures?: (x: number[], rules: RuleTypes) => void;
+}
+
 export interface PageTypeDecision {
   type: PageType;
   /** What the page says it is (JSON-LD, engine, og:type, URL, host), as declaredPageType. */
@@ -96,7 +105,9 @@ export interface PageTypeDecision {
  * 'article' (a company's pages that read as prose) gained on both.
  * Without a model, detectPageType's answer. `onFeatures` receives the features (training).
  */
-export function decidePageType(document: Document, input: PageTypeInput, model: PageTypeModel | null, onFeatures?: (x: number[], rules: RuleTypes) => void): PageTypeDecision {
+export function decidePageType(document: Document, input: PageTypeInput, hooks: PageTypeHooks = {}): PageTypeDecision {
+  const model = hooks.pageTypeModel === undefined ? SHIPPED_PAGE_TYPE_MODEL : hooks.pageTypeModel;
+  const onFeatures = hooks.onPageFeatures;
   const ldTypes = jsonLdTypes(input.jsonLd);
   const host = urlParts(input.url).host;
   const firm = firmPageType(document, input, ldTypes, host);

@@ -29,7 +29,7 @@ function sureOf(type: PageType, lead: number): PageTypeModel {
 
 const articleBody = `<body><h1>A story</h1>${[0, 1, 2, 3].map(paragraph).join('')}</body>`;
 const decide = (html: string, url: string, model: PageTypeModel | null, extra: { jsonLd?: unknown[]; ogType?: string } = {}) =>
-  decidePageType(parseDocument(html), { url, jsonLd: extra.jsonLd ?? [], ogType: extra.ogType }, model);
+  decidePageType(parseDocument(html), { url, jsonLd: extra.jsonLd ?? [], ogType: extra.ogType }, { pageTypeModel: model });
 
 describe('page features', () => {
   test('given prose, headings and a footer, when measured, then prose and headings count outside the site chrome only', () => {

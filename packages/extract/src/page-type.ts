@@ -80,7 +80,7 @@ export interface RuleTypes {
 
 /** extractPage's hooks for the classifier. */
 export interface PageTypeHooks {
-  /** The page-type classifier (default: the shipped one; null: the hand rules alone). Training passes null. */
+  /** The page-type classifier (default: DEFAULT_PAGE_TYPE_MODEL; null: the hand rules alone). Training passes null. */
   pageTypeModel?: PageTypeModel | null;
   /** Called with the classifier's features (page-features.ts) and the rules' answers: its training set. */
   onPageFeatures?: (x: number[], rules: RuleTypes) => void;
@@ -106,7 +106,7 @@ export interface PageTypeDecision {
  * Without a model, detectPageType's answer. `onFeatures` receives the features (training).
  */
 export function decidePageType(document: Document, input: PageTypeInput, hooks: PageTypeHooks = {}): PageTypeDecision {
-  const model = hooks.pageTypeModel === undefined ? SHIPPED_PAGE_TYPE_MODEL : hooks.pageTypeModel;
+  const model = hooks.pageTypeModel === undefined ? DEFAULT_PAGE_TYPE_MODEL : hooks.pageTypeModel;
   const onFeatures = hooks.onPageFeatures;
   const ldTypes = jsonLdTypes(input.jsonLd);
   const host = urlParts(input.url).host;
@@ -114,8 +114,11 @@ export function decidePageType(document: Document, input: PageTypeInput, hooks: 
   if (firm && !onFeatures) return { type: firm, declared: firm };
   const hinted = firm ?? hintedPageType(document, input, host);
   const rules = hinted ?? structuralPageType(document);
-  if (!model && !onFeatures) return { type: rules, declared: hinted };
+  if (!onFeatures && (!model || rules !== 'article')) return { type: rules, declared: hinted };
   const body = document.body;
+  // A page that suggests nothing and came out an article has been through every structural
+  // rule (and looksLikeDocs): none fired, so none runs again.
+  const passed = !hinted && rules === 'article';
   const x = namedPageFeatures(document, {
     url: input.url,
     ldTypes,
@@ -124,11 +127,11 @@ export function decidePageType(document: Document, input: PageTypeInput, hooks: 
     generator: input.generator ?? '',
     urlHint: urlHint(urlParts(input.url).path),
     declared: hinted,
-    thread: !!body && looksLikeThread(body),
-    listing: looksLikeListing(document),
-    sections: !!body && looksLikeSections(body),
-    cards: cardPageType(body),
-    docs: looksLikeDocs(document, input.generator),
+    thread: !passed && !!body && looksLikeThread(body),
+    listing: !passed && looksLikeListing(document),
+    sections: !passed && !!body && looksLikeSections(body),
+    cards: passed ? undefined : cardPageType(body),
+    docs: !passed && looksLikeDocs(document, input.generator),
   }).map(([, v]) => v);
   onFeatures?.(x, { firm, hinted, rules });
   if (firm || !model || rules !== 'article') return { type: rules, declared: hinted };
@@ -143,6 +146,13 @@ export const PAGE_FEATURE_NAMES: readonly string[] = (() => {
   return namedPageFeatures({ body: null } as unknown as Document, none).map(([name]) => name);
 })();
 export const SHIPPED_PAGE_TYPE_MODEL = shippedPageTypeModel(PAGE_FEATURE_NAMES);
+/**
+ * The model extractPage uses unless told: none for now. Judged end-to-end with fold-only
+ * models (docs/benchmarks.md, eighteenth session), it left WCXB dev's F1 where the rules had
+ * it on both folds (its floors keep it to few pages) for about 4 ms of CPU per page; pass
+ * SHIPPED_PAGE_TYPE_MODEL (hooks.pageTypeModel) to use it.
+ */
+const DEFAULT_PAGE_TYPE_MODEL: PageTypeModel | null = null;
 
 /** The kind of a page that declares none, by its structure (see detectPageType). */
 export function structuralPageType(document: Document): PageType {

@@ -2,10 +2,10 @@
 // blocks.ts, trained by `npm run train:extract` (bench/train/) on the dev sets and shipped as
 // block-model.json. Plain arithmetic at run time: no download, no native code.
 import { FEATURE_NAMES } from './blocks.js';
+import { treesScore, type TreeNode } from './boosted-trees.js';
 import shippedJson from './block-model.json' with { type: 'json' };
 
-/** A split: [feature index, threshold, left (value < threshold), right]; a leaf is its score. */
-export type TreeNode = [number, number, TreeNode | number, TreeNode | number];
+export type { TreeNode } from './boosted-trees.js';
 
 export interface BlockModel {
   /** Feature names in order: a model trained on other features is refused. */
@@ -20,13 +20,7 @@ export interface BlockModel {
 }
 
 export function blockScore(model: BlockModel, x: readonly number[]): number {
-  let score = model.base;
-  for (const tree of model.trees) {
-    let node: TreeNode | number = tree;
-    while (typeof node !== 'number') node = x[node[0]]! < node[1] ? node[2] : node[3];
-    score += node;
-  }
-  return 1 / (1 + Math.exp(-score));
+  return 1 / (1 + Math.exp(-(model.base + treesScore(model.trees, x))));
 }
 
 const model = shippedJson as unknown as BlockModel;

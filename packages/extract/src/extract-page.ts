@@ -45,7 +45,7 @@ import { extractJson } from './schema-extract.js';
 import { jsonLdBlocks } from './json-ld.js';
 import { pageElements } from './page-elements.js';
 import { readStructuredData } from './structured-data.js';
-import { declaredPageType, structuralPageType, type PageType } from './page-type.js';
+import { decidePageType, type PageType, type PageTypeHooks } from './page-type.js';
 import { frontPageType } from './front-page.js';
 import type { ExtractInput, ExtractMetadata, ExtractOutput } from './types.js';
 import { markBlocks, type Block } from './blocks.js';
@@ -61,7 +61,7 @@ import { probablyReaderable } from './readability-speed.js';
 import { collapsedTextLength } from './text.js';
 import { isSectionStackPage, sectionStackGain, sectionStacks } from './section-stack.js';
 
-export interface ExtractHooks {
+export interface ExtractHooks extends PageTypeHooks {
   /** Called once with the parsed, untouched document and its metadata, before any clean-up. */
   onParsed?: (document: Document, metadata: ExtractMetadata) => void;
   /** The block model for onlyMainContent (default: the shipped one; null: the rules alone). Training passes null. */
@@ -85,8 +85,8 @@ export function extractPage(input: ExtractInput, hooks: ExtractHooks = {}): Extr
   const structured = readStructuredData(document, base, jsonLd, elements);
   if (structured) metadata.structured = structured;
   const typeInput = { url: input.url, jsonLd, ogType: metadata.type, generator: elements.head.find(isGenerator)?.getAttribute('content') ?? undefined };
-  const declaredType = declaredPageType(document, typeInput);
-  metadata.pageType = frontPageType(declaredType ?? structuralPageType(document), input.url);
+  const { type, declared: declaredType } = decidePageType(document, typeInput, hooks);
+  metadata.pageType = frontPageType(type, input.url);
   const links = extractLinks(document, base, elements);
   hooks.onParsed?.(document, metadata);
   const output: ExtractResult = { links, metadata };

@@ -4,7 +4,7 @@
 // 2 are articles (a blog whose root shows its newest post in full). When neither what the page
 // declares nor its structure found another kind, the front page gets the site-page layout
 // ('service': several <section>s kept, section-stack.ts) instead of the one-article layout.
-import type { PageType } from './page-type.js';
+import type { PageType } from './page-kinds.js';
 
 /**
  * Query keys that track a visit and do not choose what the page shows. Any other key may name

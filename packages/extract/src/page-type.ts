@@ -8,9 +8,12 @@ import { cardPageType, namesPrice } from './card-page.js';
 import { isDocsGenerator, isDocsHost, linksToSourceFile, looksLikeDocs } from './docs-page.js';
 import { findPosts } from './forum.js';
 import { collapsedLength as textLength } from './text.js';
+import { namedPageFeatures, type RuleSignals } from './page-features.js';
+import { guessPageType, shippedPageTypeModel, type PageTypeModel } from './page-type-model.js';
 
-export type PageType = 'article' | 'documentation' | 'service' | 'forum' | 'listing' | 'product' | 'collection';
-export const PAGE_TYPES: readonly PageType[] = ['article', 'documentation', 'service', 'forum', 'listing', 'product', 'collection'];
+import type { PageType } from './page-kinds.js';
+export { PAGE_TYPES, type PageType } from './page-kinds.js';
+export type { PageTypeModel } from './page-type-model.js';
 
 /** JSON-LD @types, strongest first: a product page often also declares its breadcrumb and its WebPage. */
 const LD_TYPES: Array<[RegExp, PageType]> = [
@@ -61,11 +64,95 @@ export interface PageTypeInput {
  * The page's kind: what the page declares, then its URL, then its structure. A page that
  * declares nothing is a listing when it has a run of like cards, a site's own page
  * ('service', WCXB's type for a company's pages) when little of its text is prose, and an
- * article (the extractor's default layout) otherwise.
+ * article (the extractor's default layout) otherwise. The hand rules alone: decidePageType
+ * adds the learned classifier.
  */
 export function detectPageType(document: Document, input: PageTypeInput): PageType {
   return declaredPageType(document, input) ?? structuralPageType(document);
 }
+
+/** The hand rules' answers: the firm declaration, the hint, and their kind for the page (training reads them). */
+export interface RuleTypes {
+  firm: PageType | undefined;
+  hinted: PageType | undefined;
+  rules: PageType;
+}
+
+/** extractPage's hooks for the classifier. */
+export interface PageTypeHooks {
+  /** The page-type classifier (default: DEFAULT_PAGE_TYPE_MODEL; null: the hand rules alone). Training passes null. */
+  pageTypeModel?: PageTypeModel | null;
+  /** Called with the classifier's features (page-features.ts) and the rules' answers: its training set. */
+  onPageFeatures?: (x: number[], rules: RuleTypes) => void;
+}
+
+export interface PageTypeDecision {
+  type: PageType;
+  /** What the page says it is (JSON-LD, engine, og:type, URL, host), as declaredPageType. */
+  declared: PageType | undefined;
+}
+
+/**
+ * The page's kind, with the learned classifier (page-type-model.ts) where the page does not
+ * say it firmly: a JSON-LD type, a forum engine, thread microdata, a docs generator or a
+ * product og:type stay authoritative (a site says so on purpose). The model reads only the
+ * pages the rules call an article, their default: when a URL path or og:type=article
+ * suggested it, the model's kind wins when it is at least model.overrideProbability sure;
+ * when nothing did, at model.undeclaredProbability. The rules' other kinds stay: the
+ * layouts were tuned on what they find (cards, sections, threads), and on WCXB dev, pages
+ * the model moved between listing, collection and service lost F1 on both folds even where
+ * its kind was the true one (bench/probe/page-type-changes.ts); those it moved away from
+ * 'article' (a company's pages that read as prose) gained on both.
+ * Without a model, detectPageType's answer. `onFeatures` receives the features (training).
+ */
+export function decidePageType(document: Document, input: PageTypeInput, hooks: PageTypeHooks = {}): PageTypeDecision {
+  const model = hooks.pageTypeModel === undefined ? DEFAULT_PAGE_TYPE_MODEL : hooks.pageTypeModel;
+  const onFeatures = hooks.onPageFeatures;
+  const ldTypes = jsonLdTypes(input.jsonLd);
+  const host = urlParts(input.url).host;
+  const firm = firmPageType(document, input, ldTypes, host);
+  if (firm && !onFeatures) return { type: firm, declared: firm };
+  const hinted = firm ?? hintedPageType(document, input, host);
+  const rules = hinted ?? structuralPageType(document);
+  if (!onFeatures && (!model || rules !== 'article')) return { type: rules, declared: hinted };
+  const body = document.body;
+  // A page that suggests nothing and came out an article has been through every structural
+  // rule (and looksLikeDocs): none fired, so none runs again.
+  const passed = !hinted && rules === 'article';
+  const x = namedPageFeatures(document, {
+    url: input.url,
+    ldTypes,
+    ldType: ldKind(ldTypes),
+    ogType: input.ogType ?? '',
+    generator: input.generator ?? '',
+    urlHint: urlHint(urlParts(input.url).path),
+    declared: hinted,
+    thread: !passed && !!body && looksLikeThread(body),
+    listing: !passed && looksLikeListing(document),
+    sections: !passed && !!body && looksLikeSections(body),
+    cards: passed ? undefined : cardPageType(body),
+    docs: !passed && looksLikeDocs(document, input.generator),
+  }).map(([, v]) => v);
+  onFeatures?.(x, { firm, hinted, rules });
+  if (firm || !model || rules !== 'article') return { type: rules, declared: hinted };
+  const guess = guessPageType(model, x);
+  const needed = hinted ? model.overrideProbability : model.undeclaredProbability;
+  return { type: guess.probability >= needed ? guess.type : rules, declared: hinted };
+}
+
+/** The names of the classifier's features, in order (a model trained on others is refused). */
+export const PAGE_FEATURE_NAMES: readonly string[] = (() => {
+  const none: RuleSignals = { url: '', ldTypes: new Set(), ldType: undefined, ogType: '', generator: '', urlHint: undefined, declared: undefined, thread: false, listing: false, sections: false, cards: undefined, docs: false };
+  return namedPageFeatures({ body: null } as unknown as Document, none).map(([name]) => name);
+})();
+export const SHIPPED_PAGE_TYPE_MODEL = shippedPageTypeModel(PAGE_FEATURE_NAMES);
+/**
+ * The model extractPage uses unless told: none for now. Judged end-to-end with fold-only
+ * models (docs/benchmarks.md, eighteenth session), it left WCXB dev's F1 where the rules had
+ * it on both folds (its floors keep it to few pages) for about 4 ms of CPU per page; pass
+ * SHIPPED_PAGE_TYPE_MODEL (hooks.pageTypeModel) to use it.
+ */
+const DEFAULT_PAGE_TYPE_MODEL: PageTypeModel | null = null;
 
 /** The kind of a page that declares none, by its structure (see detectPageType). */
 export function structuralPageType(document: Document): PageType {
@@ -77,14 +164,26 @@ export function structuralPageType(document: Document): PageType {
 
 /** What the page says it is: its JSON-LD @type, a forum engine's mark, its og:type, its URL path; undefined when it says nothing. */
 export function declaredPageType(document: Document, input: PageTypeInput): PageType | undefined {
-  let path = '';
-  let host = '';
+  const host = urlParts(input.url).host;
+  return firmPageType(document, input, jsonLdTypes(input.jsonLd), host) ?? hintedPageType(document, input, host);
+}
+
+function urlParts(url: string): { path: string; host: string } {
   try {
-    ({ pathname: path, hostname: host } = new URL(input.url));
+    const { pathname, hostname } = new URL(url);
+    return { path: pathname, host: hostname };
   } catch {
-    // no URL hint
+    return { path: '', host: '' };
   }
-  const declared = ldType(input.jsonLd);
+}
+
+function urlHint(path: string): PageType | undefined {
+  return URL_HINTS.find(([re]) => re.test(path))?.[1];
+}
+
+/** What the page says of itself on purpose: JSON-LD, a forum engine, thread microdata, a docs generator, a product og:type. */
+function firmPageType(document: Document, input: PageTypeInput, ldTypes: ReadonlySet<string>, host: string): PageType | undefined {
+  const declared = ldKind(ldTypes);
   // A forum engine's SEO plugin may call a thread an Article: on a forum's own host it is a thread.
   if (declared && !(declared === 'article' && FORUM_HOST.test(host))) return declared;
   if (FORUM_ENGINE.test(input.generator ?? '') || FORUM_ENGINE.test(document.body?.getAttribute('class') ?? '')) return 'forum';
@@ -94,14 +193,19 @@ export function declaredPageType(document: Document, input: PageTypeInput): Page
   // product.group (Facebook's type for a group of products) is a category page.
   if (og === 'product.group' || og === 'product:group') return 'collection';
   if (og === 'product' || og.startsWith('product.') || og === 'og:product') return 'product';
-  const byUrl = URL_HINTS.find(([re]) => re.test(path))?.[1];
+  return undefined;
+}
+
+/** What the URL path, the host, the docs marks and og:type=article suggest. */
+function hintedPageType(document: Document, input: PageTypeInput, host: string): PageType | undefined {
+  const byUrl = urlHint(urlParts(input.url).path);
   // Software and service sites call their offerings "products" too (/products/functions):
   // a shop's product page names its price.
   if (byUrl && (byUrl !== 'product' || hasPriceMark(document))) return byUrl;
   if (FORUM_HOST.test(host)) return 'forum';
   if (isDocsHost(host) || linksToSourceFile(document) || looksLikeDocs(document, input.generator)) return 'documentation';
   // Shops and news homes say og:type=article on every page: a page made of cards is their index.
-  if (og === 'article') return cardPageType(document.body) ?? 'article';
+  if ((input.ogType ?? '').toLowerCase() === 'article') return cardPageType(document.body) ?? 'article';
   return undefined;
 }
 
@@ -219,7 +323,8 @@ function looksLikeListing(document: Document): boolean {
   return false;
 }
 
-function ldType(blocks: unknown[]): PageType | undefined {
+/** Every JSON-LD @type on the page, its @graph's and mainEntity's too. */
+function jsonLdTypes(blocks: unknown[]): Set<string> {
   const types = new Set<string>();
   const visit = (value: unknown, depth: number): void => {
     if (depth > 4 || !value || typeof value !== 'object') return;
@@ -234,6 +339,10 @@ function ldType(blocks: unknown[]): PageType | undefined {
     if (node['mainEntity']) visit(node['mainEntity'], depth + 1);
   };
   visit(blocks, 0);
+  return types;
+}
+
+function ldKind(types: ReadonlySet<string>): PageType | undefined {
   for (const [re, kind] of LD_TYPES) for (const t of types) if (re.test(t)) return kind;
   return undefined;
 }

@@ -52,6 +52,7 @@ import { markBlocks, type Block } from './blocks.js';
 import { SHIPPED_BLOCK_MODEL, type BlockModel } from './block-model.js';
 import { classifiedContent, MODEL_PAGE_TYPES, removeBlockMarks } from './classify.js';
 import { addProductDetails, productFacts, removeRepeatedBlocks, removeReviews } from './product.js';
+import { removeProductStrips } from './product-strips.js';
 import { findPosts, keepPostBodies, trimToThread } from './forum.js';
 import { openingPost } from './opening-post.js';
 import { removeRepeatedPairs } from './member-facts.js';
@@ -109,6 +110,7 @@ export function extractPage(input: ExtractInput, hooks: ExtractHooks = {}): Extr
   }
   if (metadata.pageType === 'product' && input.options.onlyMainContent && input.options.includeTags.length === 0) {
     removeRepeatedBlocks(root);
+    removeProductStrips(root, input.url);
     const facts = productFacts(jsonLd);
     if (facts) addProductDetails(root, facts);
   }

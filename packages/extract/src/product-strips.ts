@@ -24,7 +24,10 @@ export function removeProductStrips(root: Element, pageUrl: string): number {
   );
   for (const run of strips) {
     const heading = headingBefore(run[0]!, root);
-    for (const card of run) card.remove();
+    // The run's odd cards too (a first or a sponsored tile with a class of its own): like tiles of the same tag.
+    const parent = run[0]!.parentElement!;
+    const tiles = [...parent.children].filter((el) => run.includes(el) || (el.localName === run[0]!.localName && linksElsewhere(el, page) && isTile(el)));
+    for (const card of tiles) card.remove();
     if (heading && headsNothing(heading, root)) heading.remove();
   }
   return strips.length;

@@ -12,6 +12,11 @@ import { textStats } from './text.js';
 const MIN_STRIP_CARDS = 4;
 /** At least this share of the cards shows an image or a price: a product tile (a spec list's rows show neither). */
 const TILE_SHARE = 0.5;
+/**
+ * A strip holds under this share of the content's text: a run that is most of it is the
+ * page's own grid (a category page, a shop's home page, read as a product page).
+ */
+const MAX_STRIP_SHARE = 0.4;
 
 /**
  * Removes from `root` (a product page's content) the runs of product tiles that are not the
@@ -19,8 +24,14 @@ const TILE_SHARE = 0.5;
  */
 export function removeProductStrips(root: Element, pageUrl: string): number {
   const page = withoutHash(pageUrl);
-  const strips = cardRuns(root, textStats(root), cardKind).filter(
-    (run) => run.length >= MIN_STRIP_CARDS && run.every((card) => !card.querySelector('h1') && linksElsewhere(card, page)) && run.filter(isTile).length >= TILE_SHARE * run.length,
+  const stats = textStats(root);
+  const maxText = MAX_STRIP_SHARE * (stats.get(root)?.text ?? 0);
+  const strips = cardRuns(root, stats, cardKind).filter(
+    (run) =>
+      run.length >= MIN_STRIP_CARDS &&
+      run.reduce((sum, card) => sum + (stats.get(card)?.text ?? 0), 0) < maxText &&
+      run.every((card) => !card.querySelector('h1') && linksElsewhere(card, page)) &&
+      run.filter(isTile).length >= TILE_SHARE * run.length,
   );
   for (const run of strips) {
     const heading = headingBefore(run[0]!, root);

@@ -14,7 +14,7 @@ function tile(i: number, cls = 'tile'): string {
 }
 
 function content(inner: string): Element {
-  const doc = parseDocument(`<html><body><div id="root"><h1>Three pack ladies top</h1><p>Condition: new with tags, shipped from Leeds.</p>${inner}</div></body></html>`);
+  const doc = parseDocument(`<html><body><div id="root"><h1>Three pack ladies top</h1><p>Condition: new with tags, shipped from Leeds.</p><p>${'A soft cotton jersey top with a round neck and short sleeves, sold as a pack of three in black, white and green. '.repeat(3)}</p>${inner}</div></body></html>`);
   return doc.getElementById('root')!;
 }
 
@@ -38,6 +38,12 @@ describe('product strips', () => {
     const root = content(`<h2>More from this seller</h2><p>The seller ships within two days from a warehouse in Leeds.</p><ul>${[1, 2, 3, 4].map((i) => tile(i)).join('')}</ul>`);
     removeProductStrips(root, PAGE_URL);
     assert.ok((root.textContent ?? '').includes('More from this seller'));
+  });
+
+  test('given a run of tiles that is most of the content (a category page read as a product), when checked, then it stays', () => {
+    const root = content(`<ul>${Array.from({ length: 12 }, (_, i) => tile(i + 1)).join('')}</ul>`);
+    assert.equal(removeProductStrips(root, PAGE_URL), 0);
+    assert.ok((root.textContent ?? '').includes('Other blouse number 12'));
   });
 
   test('given three tiles (a bundle\'s parts), when checked, then they stay', () => {

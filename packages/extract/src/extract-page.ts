@@ -51,7 +51,7 @@ import type { ExtractInput, ExtractMetadata, ExtractOutput } from './types.js';
 import { markBlocks, type Block } from './blocks.js';
 import { SHIPPED_BLOCK_MODEL, type BlockModel } from './block-model.js';
 import { classifiedContent, MODEL_PAGE_TYPES, removeBlockMarks } from './classify.js';
-import { addProductDetails, productFacts, removeRepeatedBlocks, removeReviews } from './product.js';
+import { productLayout, removeReviews } from './product.js';
 import { findPosts, keepPostBodies, trimToThread } from './forum.js';
 import { openingPost } from './opening-post.js';
 import { removeRepeatedPairs } from './member-facts.js';
@@ -108,9 +108,7 @@ export function extractPage(input: ExtractInput, hooks: ExtractHooks = {}): Extr
     removeRepeatedPairs(root, root.ownerDocument.body ?? root);
   }
   if (metadata.pageType === 'product' && input.options.onlyMainContent && input.options.includeTags.length === 0) {
-    removeRepeatedBlocks(root);
-    const facts = productFacts(jsonLd);
-    if (facts) addProductDetails(root, facts);
+    productLayout(root, jsonLd, input.url);
   }
   if (input.options.onlyMainContent && input.options.includeTags.length === 0) removeLayoutCopies(root, metadata.pageType);
   if (input.options.onlyMainContent && input.options.includeTags.length === 0) output.mainTextLength = textLength(root);

@@ -5,6 +5,7 @@
 // shop renders once per layout, go.
 import { nameTokens } from './boilerplate.js';
 import { jsonLdNodes } from './json-ld.js';
+import { removeProductStrips } from './product-strips.js';
 
 /** A description shorter than this is a tagline, not the product's description. */
 const MIN_DESCRIPTION_CHARS = 80;
@@ -15,6 +16,18 @@ const MAX_PROPERTIES = 50;
 export interface ProductFacts {
   description?: string;
   properties: Array<[string, string]>;
+}
+
+/**
+ * A product page's content in its layout: blocks rendered once per layout kept once, the
+ * strips of other products removed (product-strips.ts), then the JSON-LD's description and
+ * specifications added where the content lacks them.
+ */
+export function productLayout(root: Element, jsonLd: unknown[], pageUrl: string): void {
+  removeRepeatedBlocks(root);
+  removeProductStrips(root, pageUrl);
+  const facts = productFacts(jsonLd);
+  if (facts) addProductDetails(root, facts);
 }
 
 export function productFacts(blocks: unknown[]): ProductFacts | undefined {

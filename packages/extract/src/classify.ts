@@ -6,7 +6,7 @@
 // template repeats in every card (wholeCards).
 import { BLOCK_MARK, FEATURE_NAMES, keptMarks, readBlocks, removeBlocks, type Block } from './blocks.js';
 import { blockScore, type BlockModel } from './block-model.js';
-import { cardRuns } from './grids.js';
+import { cardRuns, runTextLength } from './grids.js';
 import { itemGrid } from './item-grid.js';
 import { textStats } from './text.js';
 import type { PageType } from './page-type.js';
@@ -72,7 +72,7 @@ function wholeCards(full: Element, blocks: readonly Block[], dropped: ReadonlySe
   const runOf = new Map<Element, number>();
   const runSizes: number[] = [];
   const stats = textStats(full);
-  const runText = (run: readonly Element[]): number => run.reduce((sum, card) => sum + (stats.get(card)?.text ?? 0), 0);
+  const runText = (run: readonly Element[]): number => runTextLength(run, stats);
   // The page's item grid first: every card of it counts as kept.
   const grid = new Set(GRID_PAGES.has(pageType) ? (itemGrid(full, stats, blocks.filter((b) => !dropped.has(b.el)).map((b) => b.el), { maxCardChars: MAX_CARD_CHARS, headedCards: pageType === 'listing' }) ?? []) : []);
   if (grid.size > 0) {

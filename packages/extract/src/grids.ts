@@ -127,6 +127,13 @@ function headingLevel(el: Element): number | undefined {
   return m ? Number(m[1]) : undefined;
 }
 
+/** The text length of a run's cards together. */
+export function runTextLength(run: readonly Element[], stats: ReadonlyMap<Element, TextStats>): number {
+  let sum = 0;
+  for (const card of run) sum += stats.get(card)?.text ?? 0;
+  return sum;
+}
+
 /** The runs of like cards in `root` outside the site chrome, outermost runs only, in document order. */
 export function cardRuns(root: Element, stats: ReadonlyMap<Element, TextStats> = textStats(root), kindOf: (el: Element) => string = classKind): Element[][] {
   const runs: Element[][] = [];

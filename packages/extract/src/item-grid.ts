@@ -5,7 +5,7 @@
 // line of any card; classify.ts wholeCards then keeps every card of this run whole. Found by
 // structure only: the run's share of the page's text, or its place beside the content the
 // model kept (the index's intro and its cards in one container).
-import { cardKind, cardRuns } from './grids.js';
+import { cardKind, cardRuns, runTextLength } from './grids.js';
 import type { TextStats } from './text.js';
 
 /** The largest run holding at least this share of the page's text is the grid. */
@@ -23,7 +23,7 @@ const MIN_GRID_CARDS = 6;
  * Undefined when there is none.
  */
 export function itemGrid(full: Element, stats: ReadonlyMap<Element, TextStats>, kept: readonly Element[], options: { maxCardChars: number; headedCards: boolean }): Element[] | undefined {
-  const runText = (run: readonly Element[]): number => run.reduce((sum, card) => sum + (stats.get(card)?.text ?? 0), 0);
+  const runText = (run: readonly Element[]): number => runTextLength(run, stats);
   const runs = cardRuns(full, stats, cardKind)
     .filter((run) => run.length >= MIN_GRID_CARDS && runText(run) <= options.maxCardChars * run.length)
     .sort((a, b) => runText(b) - runText(a));

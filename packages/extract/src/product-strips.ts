@@ -4,7 +4,7 @@
 // shop's offer of other products, whatever its heading says. Found by structure only (the
 // run, its links, its images and price marks); the heading over a strip goes with it when
 // nothing else is left under it.
-import { cardKind, cardRuns } from './grids.js';
+import { cardKind, cardRuns, runTextLength } from './grids.js';
 import { namesPrice } from './card-page.js';
 import { textStats } from './text.js';
 
@@ -29,7 +29,7 @@ export function removeProductStrips(root: Element, pageUrl: string): number {
   const strips = cardRuns(root, stats, cardKind).filter(
     (run) =>
       run.length >= MIN_STRIP_CARDS &&
-      run.reduce((sum, card) => sum + (stats.get(card)?.text ?? 0), 0) < maxText &&
+      runTextLength(run, stats) < maxText &&
       run.every((card) => !card.querySelector('h1') && linksElsewhere(card, page)) &&
       run.filter(isTile).length >= TILE_SHARE * run.length,
   );

@@ -10,25 +10,38 @@
 //   - an image link named for screen readers only: the name sits in an element with a
 //     class the CSS frameworks give to text clipped to one pixel (Bootstrap's sr-only and
 //     visually-hidden, WordPress's screen-reader-text). A shop tile's colour swatches are
-//     such links; a reader sees the images, not the names.
+//     such links; a reader sees the images, not the names;
+//   - an echo: screen-reader-only text beside the same words shown on screen (eBay's
+//     `<span>EUR 163.12<span class="clipped">EUR 163.12</span></span>`, or a shown "See all
+//     details" spelled out as "See all details on coverage"). Without the page's CSS both
+//     copies would reach the markdown; the shown one stays.
 
 import { elementsWhere } from './text.js';
 
 const HIDDEN = 'aria-hidden';
 /** The class tokens of the frameworks' screen-reader-only utilities. */
-const SCREEN_READER_ONLY = new Set(['sr-only', 'visually-hidden', 'visuallyhidden', 'screen-reader-text', 'screenreader-text', 'sr-text', 'u-visually-hidden', 'a11y-hidden']);
+const SCREEN_READER_ONLY = new Set(['sr-only', 'visually-hidden', 'visuallyhidden', 'screen-reader-text', 'screenreader-text', 'sr-text', 'u-visually-hidden', 'a11y-hidden', 'clipped']);
 const IMAGES = new Set(['img', 'picture', 'svg']);
 
-/** Both, before prepareBody removes the hidden elements: one walk finds the links for both. */
+/** All three, before prepareBody removes the hidden elements: one walk finds what they read. */
 export function readAssistiveMarkup(body: Element): void {
-  const links = linksOf(body);
+  const links: Element[] = [];
+  const screenReaderOnly: Element[] = [];
+  elementsWhere(body, (el) => {
+    if (isLink(el)) links.push(el);
+    else if (isScreenReaderOnly(el)) screenReaderOnly.push(el);
+    return false;
+  });
   revealRedundantLinks(body, links);
   removeImageLinkNames(body, links);
+  removeEchoes(body, screenReaderOnly);
 }
+
+const isLink = (el: Element): boolean => el.localName === 'a' && el.hasAttribute('href');
 
 /** The links of `root` (a walk: linkedom compiles a selector string on every call). */
 function linksOf(root: Element): Element[] {
-  return elementsWhere(root, (el) => el.localName === 'a' && el.hasAttribute('href'));
+  return elementsWhere(root, isLink);
 }
 
 /** Unhides the redundant links of `body` (before the hidden elements are removed). Returns how many. */
@@ -102,4 +115,35 @@ function visibleText(el: Element, names: readonly Element[]): boolean {
     if (c.nodeType === 1 && !names.includes(c as Element) && visibleText(c as Element, names)) return true;
   }
   return false;
+}
+
+/**
+ * Removes screen-reader-only text that echoes what its parent shows: the same words, or the
+ * shown words spelled out longer after them ("See all details" → "… on coverage"; a shown "4"
+ * read out as "Rated 4 stars out of 5" is no echo). Text a reader does not see beside it (aria-hidden) does not
+ * count as shown, so a clipped copy of an aria-hidden title stays as the title's only copy.
+ * Returns how many went.
+ */
+export function removeEchoes(root: Element, screenReaderOnly = elementsWhere(root, isScreenReaderOnly)): number {
+  let removed = 0;
+  for (const el of screenReaderOnly) {
+    const parent = el.parentElement;
+    const text = squash(el.textContent);
+    if (!parent || !el.isConnected || !text) continue;
+    const shown = squash(shownText(parent, el));
+    if (!shown || !(`${text} `.startsWith(`${shown} `) || ` ${shown} `.includes(` ${text} `))) continue;
+    el.remove();
+    removed += 1;
+  }
+  return removed;
+}
+
+/** The text of `el` without `skip` and without aria-hidden subtrees. */
+function shownText(el: Element, skip: Element): string {
+  let out = '';
+  for (let c = el.firstChild; c; c = c.nextSibling) {
+    if (c.nodeType === 3) out += c.textContent ?? '';
+    else if (c.nodeType === 1 && c !== skip && !isHidden(c as Element)) out += ` ${shownText(c as Element, skip)}`;
+  }
+  return out;
 }

@@ -57,6 +57,7 @@ import { openingPost } from './opening-post.js';
 import { removeRepeatedPairs } from './member-facts.js';
 import { removeLayoutCopies } from './card-duplicates.js';
 import { readAssistiveMarkup } from './assistive-markup.js';
+import { removeScrambledLabels } from './scrambled-labels.js';
 import { probablyReaderable } from './readability-speed.js';
 import { collapsedTextLength } from './text.js';
 import { isSectionStackPage, sectionStackGain, sectionStacks } from './section-stack.js';
@@ -377,6 +378,7 @@ const textLength = collapsedTextLength;
 
 function prepare(document: Document, base: URL, excludeTags: readonly string[], revealHidden = false, panels: { revealTabPanels?: boolean; revealAriaTabPanels?: boolean } = {}): void {
   readAssistiveMarkup(document.body);
+  removeScrambledLabels(document.body);
   prepareBody(document.body, base, { revealHidden, ...panels });
   removeExcluded(document.body, excludeTags);
 }

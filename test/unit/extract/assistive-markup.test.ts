@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { parseDocument } from '../../../packages/extract/src/dom.js';
-import { removeImageLinkNames, revealRedundantLinks } from '../../../packages/extract/src/assistive-markup.js';
+import { removeEchoes, removeImageLinkNames, revealRedundantLinks } from '../../../packages/extract/src/assistive-markup.js';
 
 function body(html: string): Element {
   return parseDocument(`<!DOCTYPE html><html><body>${html}</body></html>`).body;
@@ -68,4 +68,40 @@ describe('image link names', () => {
     const root = body('<a href="/p/1"><img src="b.jpg" alt="">Bookcase <span class="sr-only">(opens product page)</span></a>');
     assert.equal(removeImageLinkNames(root), 0);
   });
+});
+
+describe('screen-reader echoes', () => {
+  const textOf = (root: Element): string => (root.textContent ?? '').replace(/\s+/g, ' ').trim();
+
+  test('given a price shown and echoed in a clipped span, then the echo goes and the shown price stays', () => {
+    const root = body('<div><span class="price">EUR 163.12<span class="clipped">EUR 163.12</span></span></div>');
+    assert.equal(removeEchoes(root), 1);
+    assert.equal(textOf(root), 'EUR 163.12');
+  });
+
+  test('given a shown link text spelled out longer for screen readers, then the longer copy goes', () => {
+    const root = body('<a href="#coverage"><span>See all details<span class="sr-only">See all details on coverage</span></span></a>');
+    assert.equal(removeEchoes(root), 1);
+    assert.equal(textOf(root), 'See all details');
+  });
+
+  test('given a clipped copy of an aria-hidden title, then the clipped copy stays: it is the title a reader of the markdown gets', () => {
+    const root = body('<div><span aria-hidden="true">Catena DID 520ers3</span><span class="clipped">Catena DID 520ers3</span></div>');
+    assert.equal(removeEchoes(root), 0);
+  });
+
+  test('given screen-reader text that says something else ("Original price was:"), then it stays', () => {
+    const root = body('<p><del><span class="screen-reader-text">Original price was:</span> $30.00</del></p>');
+    assert.equal(removeEchoes(root), 0);
+  });
+
+  test('given screen-reader text that only shares letters with the shown words, then it stays', () => {
+    const root = body('<p>Getting started<span class="sr-only">art</span></p>');
+    assert.equal(removeEchoes(root), 0);
+  });
+});
+
+test('given a shown rating "4" read out as "Rated 4 stars out of 5", then the read-out stays (it is no echo)', () => {
+  const root = body('<span class="rating">4<span class="sr-only">Rated 4 stars out of 5</span></span>');
+  assert.equal(removeEchoes(root), 0);
 });

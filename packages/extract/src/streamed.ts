@@ -4,6 +4,9 @@
 // <div id="S:n">, with an inline script that moves it over the placeholder. Without scripts
 // the content stays hidden at the end of the page and would be removed as hidden. The
 // script's move is done here, by the ids alone: the segment takes the placeholder's place.
+// A part of a segment that rendered later still is streamed the same way into a
+// <template id="P:n"> inside it (React's $RS moves S:n over P:n: the same n by design; a
+// boundary's B:n is matched to S:n by number, which holds where one counter numbers both).
 // A segment whose placeholder is missing stays as it is (hidden, so it goes).
 
 import { elementsWhere } from './text.js';
@@ -11,8 +14,8 @@ import { elementsWhere } from './text.js';
 /** The comment that closes a Suspense boundary ("<!--$?-->" opens a pending one). */
 const BOUNDARY_END = '/$';
 
-/** React's ids: "B:<n>" for a boundary's placeholder, "S:<n>" for its segment. */
-const SEGMENT_ID = /^S:(\d+)$/;
+/** React's ids: "B:<n>" for a boundary's placeholder, "S:<n>" for its segment; n in hex (React writes id.toString(16)). */
+const SEGMENT_ID = /^S:([0-9a-f]+)$/;
 
 /**
  * Moves every hidden streamed segment of `body` into the place of its placeholder, before
@@ -25,14 +28,20 @@ export function placeStreamedSegments(body: Element): number {
   for (const segment of elementsWhere(body, isHiddenSegment)) {
     const n = SEGMENT_ID.exec(segment.id)?.[1];
     if (n === undefined) continue;
-    const placeholder = body.ownerDocument.getElementById(`B:${n}`);
-    if (!placeholder || placeholder.localName !== 'template' || !body.contains(placeholder)) continue;
-    removeFallback(placeholder);
+    const part = placeholderOf(body, `P:${n}`);
+    const placeholder = part ?? placeholderOf(body, `B:${n}`);
+    if (!placeholder) continue;
+    if (!part) removeFallback(placeholder);
     placeholder.replaceWith(...segment.childNodes);
     segment.remove();
     moved++;
   }
   return moved;
+}
+
+function placeholderOf(body: Element, id: string): Element | null {
+  const el = body.ownerDocument.getElementById(id);
+  return el && el.localName === 'template' && body.contains(el) ? el : null;
 }
 
 function isHiddenSegment(el: Element): boolean {

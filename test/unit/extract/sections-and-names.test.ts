@@ -138,6 +138,17 @@ describe('streamed server rendering', () => {
     assert.equal(root.querySelector('[hidden]'), null);
   });
 
+  test('a part streamed later into a segment (React $RS: S:n over P:n, n in hex) is placed too, in the segment already placed', () => {
+    const root = body(
+      '<main><div class="slot"><!--$?--><template id="B:0"></template><p>Loading...</p><!--/$--></div></main>' +
+        '<div hidden id="S:0"><h2>Index funds</h2><template id="P:1a"></template><p>The end.</p></div>' +
+        '<div hidden id="S:1a"><p>Returns can differ among funds.</p></div>',
+    );
+    assert.equal(placeStreamedSegments(root), 2);
+    assert.deepEqual([...root.querySelector('.slot')!.children].map((el) => el.textContent), ['Index funds', 'Returns can differ among funds.', 'The end.']);
+    assert.equal(root.querySelector('[hidden], template'), null);
+  });
+
   test('a segment without its placeholder stays hidden (and is removed with the hidden content)', () => {
     const root = body('<main><p>Only</p></main><div hidden id="S:3"><p>Orphan</p></div>');
     assert.equal(placeStreamedSegments(root), 0);

@@ -1,5 +1,6 @@
 // The services `npm start` runs, in start order. Under `npm start` with a HEALTH_PORT base,
 // service i (its index here) serves its health and metrics on HEALTH_PORT + i.
+import os from 'node:os';
 export const SERVICES = ['projector', 'fetcher', 'transformer', 'crawler-frontier', 'webhook-dispatcher', 'gateway'] as const;
 export type ServiceName = (typeof SERVICES)[number];
 
@@ -60,7 +61,7 @@ export const SUPERVISOR_NODE_FLAGS = ['--max-semi-space-size=1', '--max-old-spac
  * nats-server does about a tenth of the tree's work (docs/benchmarks.md, nineteenth session,
  * speed10). A GOMAXPROCS in the environment wins.
  */
-export function natsGoMaxProcs(cores: number): string {
+export function natsGoMaxProcs(cores = os.availableParallelism()): string {
   return String(Math.max(1, Math.ceil(cores / 3)));
 }
 

@@ -11,7 +11,6 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfigOrExit, type BootstrapKey, type Config } from '../shared/src/infra/config.js';
@@ -132,12 +131,7 @@ class SupervisedNats extends Supervised {
       fs.mkdirSync(storeDir, { recursive: true });
       // A soft memory limit for the Go runtime (Go >= 1.19): the GC works harder near it
       // instead of letting the heap double; never an out-of-memory kill. GOMEMLIMIT, GOGC and GOMAXPROCS override.
-      const env = {
-        ...process.env,
-        GOMEMLIMIT: process.env.GOMEMLIMIT ?? NATS_SOFT_MEMORY_LIMIT,
-        GOGC: process.env.GOGC ?? NATS_GC_PERCENT,
-        GOMAXPROCS: process.env.GOMAXPROCS ?? natsGoMaxProcs(os.availableParallelism()),
-      };
+      const env = { ...process.env, GOMEMLIMIT: process.env.GOMEMLIMIT ?? NATS_SOFT_MEMORY_LIMIT, GOGC: process.env.GOGC ?? NATS_GC_PERCENT, GOMAXPROCS: process.env.GOMAXPROCS ?? natsGoMaxProcs() };
       const proc = spawn('nats-server', args, { stdio: ['ignore', 'ignore', 'pipe'], env });
       let head = ''; this.listening = false; // per process: up to its listening line (the 4,000 characters kept may have dropped it)
       proc.stderr?.on('data', (d: Buffer) => {

@@ -1,5 +1,6 @@
 // The services `npm start` runs, in start order. Under `npm start` with a HEALTH_PORT base,
 // service i (its index here) serves its health and metrics on HEALTH_PORT + i.
+import os from 'node:os';
 export const SERVICES = ['projector', 'fetcher', 'transformer', 'crawler-frontier', 'webhook-dispatcher', 'gateway'] as const;
 export type ServiceName = (typeof SERVICES)[number];
 
@@ -51,6 +52,18 @@ export function serviceNodeFlags(name: ServiceName, cfg: { transformerSemiSpaceM
  * re-executes it with these.
  */
 export const SUPERVISOR_NODE_FLAGS = ['--max-semi-space-size=1', '--max-old-space-size=256', '--optimize-for-size'];
+
+/**
+ * GOMAXPROCS of a local nats-server (the supervisor's own, each node of a local cluster): one
+ * Go scheduler thread for every three cores, at least one. At Go's default of one per core,
+ * on 2 cores about a fifth of nats-server's CPU in an `auto` crawl went to its runtime
+ * handing each message between threads (idle threads spinning, sleeping and woken), while
+ * nats-server does about a tenth of the tree's work (docs/benchmarks.md, nineteenth session,
+ * speed10). A GOMAXPROCS in the environment wins.
+ */
+export function natsGoMaxProcs(cores = os.availableParallelism()): string {
+  return String(Math.max(1, Math.ceil(cores / 3)));
+}
 
 /**
  * The light services `npm start` runs together in one process, the service host

@@ -19,7 +19,7 @@ import { consoleConfig } from '../shared/src/infra/console-config.js';
 import { createLogger } from '../shared/src/infra/logger.js';
 import { CLUSTER_DEFAULTS, clusterUrl, natsNodeArgs, parseClusterFlags, replicasFor, writeNodeConfig, type ClusterFlags, type ClusterNode } from './nats-cluster.js';
 import { SupervisorRun } from './instance-run.js';
-import { cohostedServices, HOST_NODE_FLAGS, SERVICE_ENV, serviceNodeFlags, SERVICES, type ServiceName } from './services.js';
+import { cohostedServices, HOST_NODE_FLAGS, natsGoMaxProcs, SERVICE_ENV, serviceNodeFlags, SERVICES, type ServiceName } from './services.js';
 
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -130,8 +130,8 @@ class SupervisedNats extends Supervised {
     super(name, () => {
       fs.mkdirSync(storeDir, { recursive: true });
       // A soft memory limit for the Go runtime (Go >= 1.19): the GC works harder near it
-      // instead of letting the heap double; never an out-of-memory kill. GOMEMLIMIT and GOGC override.
-      const env = { ...process.env, GOMEMLIMIT: process.env.GOMEMLIMIT ?? NATS_SOFT_MEMORY_LIMIT, GOGC: process.env.GOGC ?? NATS_GC_PERCENT };
+      // instead of letting the heap double; never an out-of-memory kill. GOMEMLIMIT, GOGC and GOMAXPROCS override.
+      const env = { ...process.env, GOMEMLIMIT: process.env.GOMEMLIMIT ?? NATS_SOFT_MEMORY_LIMIT, GOGC: process.env.GOGC ?? NATS_GC_PERCENT, GOMAXPROCS: process.env.GOMAXPROCS ?? natsGoMaxProcs() };
       const proc = spawn('nats-server', args, { stdio: ['ignore', 'ignore', 'pipe'], env });
       let head = ''; this.listening = false; // per process: up to its listening line (the 4,000 characters kept may have dropped it)
       proc.stderr?.on('data', (d: Buffer) => {

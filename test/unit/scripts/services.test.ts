@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { loadConfig } from '../../../shared/src/infra/config.js';
-import { COHOSTED_SERVICES, cohostedServices, parseHostArgs, SERVICE_NODE_FLAGS, serviceNodeFlags, SERVICES } from '../../../scripts/services.js';
+import { COHOSTED_SERVICES, cohostedServices, natsGoMaxProcs, parseHostArgs, SERVICE_NODE_FLAGS, serviceNodeFlags, SERVICES } from '../../../scripts/services.js';
 
 describe('the service host', () => {
   test('by default the light services that were chosen, in start order; off or fewer than two: none', () => {
@@ -34,5 +34,16 @@ describe('a service\'s V8 flags', () => {
     assert.deepEqual(serviceNodeFlags('transformer', config).filter((f) => /semi-space|old-space/.test(f)), ['--max-semi-space-size=2', '--max-old-space-size=300']);
     for (const name of SERVICES.filter((s) => s !== 'transformer')) assert.deepEqual(serviceNodeFlags(name, config), SERVICE_NODE_FLAGS[name]);
     assert.throws(() => loadConfig({ ADMIN_API_KEY: 'trawl_test', TRANSFORMER_SEMI_SPACE_MB: '0' }), /TRANSFORMER_SEMI_SPACE_MB/);
+  });
+});
+
+describe('a local nats-server\'s Go scheduler threads', () => {
+  test('given the machine\'s cores, when nats-server starts, then one thread per three cores, at least one', () => {
+    assert.equal(natsGoMaxProcs(1), '1');
+    assert.equal(natsGoMaxProcs(2), '1');
+    assert.equal(natsGoMaxProcs(3), '1');
+    assert.equal(natsGoMaxProcs(4), '2');
+    assert.equal(natsGoMaxProcs(8), '3');
+    assert.equal(natsGoMaxProcs(0), '1', 'a machine that reports no cores still gets one');
   });
 });

@@ -298,7 +298,7 @@ function mainContent(document: Document, base: URL, input: ExtractInput, title: 
   removeBoilerplateByName(document.body, { keepBuildingBlocks: isSectionStackPage(title.pageType) });
   const backup = readerable ? undefined : (document.body.cloneNode(true) as Element);
   const lead = collectLead(document, title.title, input.url);
-  const containers = [...semanticContainers(document.body, { main: MAIN_PAGES.has(title.pageType) && (title.declaredType === undefined || title.declaredType === 'documentation') }), ...sectionStacks(document.body, title.pageType)];
+  const containers = [...semanticContainers(document.body, { main: MAIN_PAGES.has(title.pageType) && (title.declaredType === undefined || title.declaredType === 'documentation') }), ...sectionStacks(document.body, title.pageType, title.declaredType)];
   const grids = GRID_PAGES.has(title.declaredType) || title.declaredType === 'article' ? collectGrids(document.body) : [];
   const article = extractMainContent(document, { ...title, url: input.url });
   if (article && (readerable || textLength(article) >= MIN_ARTICLE_SHARE * textLength(backup!))) {

@@ -22,9 +22,18 @@ export function isSectionStackPage(pageType: PageType | undefined): boolean {
   return SECTION_STACK_PAGES.has(pageType);
 }
 
-/** A copy of the page's section stack, as a container candidate; none on other pages. */
-export function sectionStacks(body: Element, pageType: PageType | undefined): Element[] {
-  return isSectionStackPage(pageType) ? [proseContainer(body).cloneNode(true) as Element] : [];
+/**
+ * A copy of the page's section stack, as a container candidate: on the section-stack pages,
+ * and on pages that declare nothing (no JSON-LD, og:type, engine or URL hint) and came out
+ * an article only because they read as prose, the rules' default. A company's page of prose
+ * bands (a consulting firm's panels, a calculator's explainer under its form) is one of
+ * those, and Readability keeps one band of it. There the stack needs an article
+ * container's gain (sectionStackGain gives none): a real article's prose container is the
+ * article itself, so it rarely holds half as much text again.
+ */
+export function sectionStacks(body: Element, pageType: PageType | undefined, declaredType?: PageType): Element[] {
+  const undeclaredArticle = pageType === 'article' && declaredType === undefined;
+  return isSectionStackPage(pageType) || undeclaredArticle ? [proseContainer(body).cloneNode(true) as Element] : [];
 }
 
 /** The gain the containers need over Readability's article (undefined: candidate.ts's default). */

@@ -9,6 +9,7 @@ import { isBoilerplateToken, judgeName, nameTokens, removeBoilerplateByName } fr
 import { betterCandidate } from '../../../packages/extract/src/candidate.js';
 import { parseDocument } from '../../../packages/extract/src/dom.js';
 import { extractPage } from '../../../packages/extract/src/index.js';
+import { sectionStacks } from '../../../packages/extract/src/section-stack.js';
 import { placeStreamedSegments } from '../../../packages/extract/src/streamed.js';
 
 function markdown(body: string, url = 'https://www.example.com/page', title = 'Page | Acme'): string {
@@ -104,6 +105,41 @@ describe('a service page keeps its several sections', () => {
     // Then the stack is taken only with the lower gain
     assert.ok(taken.textContent!.includes('Support'), taken.outerHTML);
     assert.ok(!kept.textContent!.includes('Support'), kept.outerHTML);
+  });
+});
+
+describe('a page that declares nothing and reads as prose keeps its bands', () => {
+  // A company's page of prose bands, each a container of its own (a page builder's panels):
+  // it declares no kind, so it is typed article by its prose, and Readability keeps the band
+  // with the most prose, without the feature list and the short paragraphs beside it.
+  const panel = (columns: string): string => `<div class="panel"><div class="container"><div class="row">${columns}</div></div></div>`;
+  const features = ['Risk reviews of every system you run', 'Penetration tests twice a year, by two teams', 'Audits against the common frameworks', 'Cloud posture checks every month', 'Reviews of your incident playbooks', 'Tabletop drills with your managers'];
+  const courses = ['Training comes with the handover, in small groups.', 'Workshops last one day and end with a written plan.', 'Each course is held on site or online, as you prefer.', 'Certificates are issued to every person who attends.'];
+  const page =
+    `<header><nav><a href="/">Home</a> <a href="/contact">Contact</a></nav></header><div id="area">` +
+    panel(`<div class="col-8"><h2>How we work</h2><p>${SENTENCES.slice(0, 3).join(' ')}</p><p>${SENTENCES.slice(3).join(' ')}</p></div>`) +
+    panel(`<div class="col-6"><h3>Assessments</h3><ul>${features.map((f) => `<li>${f}</li>`).join('')}</ul></div><div class="col-6"><h3>Training</h3>${courses.map((c) => `<p>${c}</p>`).join('')}</div>`) +
+    `</div><footer><a href="/privacy">Privacy</a></footer>`;
+
+  test('its prose container is offered beside Readability’s article; not on a page that declares a kind', () => {
+    // Given the page's body
+    // When the candidates are asked for an undeclared article, a declared article and a listing
+    const undeclared = sectionStacks(body(page), 'article', undefined);
+    const declared = sectionStacks(body(page), 'article', 'article');
+    const listing = sectionStacks(body(page), 'listing', undefined);
+    // Then only the undeclared article gets the stack, the container of both panels
+    assert.equal(undeclared.length, 1);
+    assert.equal(undeclared[0]!.id, 'area');
+    assert.deepEqual([declared.length, listing.length], [0, 0]);
+  });
+
+  test('the extraction keeps every band', () => {
+    // Given the page, with no JSON-LD, og:type or telling URL
+    // When its main content is extracted
+    const md = markdown(page, 'https://www.example.com/consulting-offer');
+    // Then both panels are in it, and the site's menus are not
+    for (const text of [SENTENCES[0]!, features[5]!, courses[3]!]) assert.ok(md.includes(text), md);
+    assert.ok(!md.includes('Privacy'), md);
   });
 });
 

@@ -294,7 +294,7 @@ function nonEmpty(root: Element, candidates: ReadonlyArray<Candidate<Element> & 
 function mainContent(document: Document, base: URL, input: ExtractInput, title: PageTitle): Element {
   // Judged before Readability mutates the document: a page that may not be an article keeps its prepared body for the fallback.
   const readerable = probablyReaderable(document);
-  removeBoilerplateByName(document.body, { keepBuildingBlocks: isSectionStackPage(title.pageType) });
+  removeBoilerplateByName(document.body, { keepBuildingBlocks: isSectionStackPage(title.pageType) || (title.pageType === 'article' && 'sections') });
   const backup = readerable ? undefined : (document.body.cloneNode(true) as Element);
   const lead = collectLead(document, title.title, input.url);
   const containers = [...semanticContainers(document.body, { main: MAIN_PAGES.has(title.pageType) && (title.declaredType === undefined || title.declaredType === 'documentation') }), ...sectionStacks(document.body, title.pageType)];

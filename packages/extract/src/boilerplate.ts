@@ -332,9 +332,14 @@ function buildingBlocks(root: Element, stats: Map<Element, TextStats>, total: nu
 const PROSE_SECTIONS_SHARE = 0.5;
 const SECTION_HEADINGS = 'h2, h3, h4, h5, h6';
 
-/** A heading and a paragraph of prose under it: a section of the text, not a widget. */
+/**
+ * A heading and a paragraph of prose under it: a section of the text, not a widget. A
+ * heading that is a link heads a teaser of another page (a "next post" card with its
+ * excerpt), not a section of this one.
+ */
 function isProseSection(el: Element): boolean {
-  return el.querySelector(SECTION_HEADINGS) !== null && el.querySelector('p') !== null;
+  const heading = el.querySelector(SECTION_HEADINGS);
+  return heading !== null && heading.querySelector('a') === null && heading.closest('a') === null && el.querySelector('p') !== null;
 }
 
 /** judgeElement's judgements, kept from page to page (a judgement depends on the names alone; a site's pages share them). */

@@ -48,6 +48,13 @@ describe('an article built of sections named like widgets keeps them', () => {
     assert.equal(root.querySelectorAll('.widget').length, 0);
   });
 
+  test('given "next post" teasers whose headings link to other pages, each with an excerpt, then they go (teasers, not sections)', () => {
+    const teasers = REVIEWS.map((r, i) => `<div class="nextpost-widget"><h2><a href="/2019/post-${i}">Post ${i}</a></h2><p>${r}</p></div>`).join('');
+    const root = body(`<h1>The best laptops</h1><p>${REVIEWS[0]}</p>${teasers}`);
+    removeBoilerplateByName(root, { keepBuildingBlocks: 'sections' });
+    assert.equal(root.querySelectorAll('.nextpost-widget').length, 0);
+  });
+
   test('given a share bar nested in a kept section, then it still goes (it is no part of the section by name)', () => {
     const sections = REVIEWS.map((r, i) => reviewSection(r, i).replace('</div></div></div>', '</div><div class="share-bar"><a href="/s">Share this laptop</a></div></div></div>')).join('');
     const root = body(`<h1>The best laptops</h1>${sections}`);

@@ -261,6 +261,21 @@ function judgeElement(el: Element, judged: Map<string, NameJudgement>): NameJudg
   return judgement;
 }
 
+/**
+ * The names without their variants: a BEM modifier ("c-product-widget--big", read as
+ * c-product-widget-big) names a variant of a block whose name stands beside it, so a big
+ * widget and a plain one are one kind of element. Only on articles (sectionKey): on service
+ * pages the variants of a band are told apart as before.
+ */
+function withoutVariants(names: readonly string[]): string[] {
+  return [...new Set(names)].filter((name) => !names.some((other) => other !== name && name.startsWith(`${other}-`)));
+}
+
+/** The key an element's boilerplate names group it under: on articles (sectionsOnly), without their variants. */
+function sectionKey(culprits: string, sectionsOnly: boolean): string {
+  return sectionsOnly ? withoutVariants(culprits.split(' ')).join(' ') : culprits;
+}
+
 /** An element's id, class and itemprop as one key ('' when it has none): what its judgement depends on. */
 function nameKey(el: Element): string {
   const id = namingId(el);
@@ -282,26 +297,49 @@ const MIN_BLOCK_REPEATS = 3;
  * services, docs): on an article the repeated names that hold much text are its sidebar's
  * widgets and its small print, which are boilerplate. Comment threads never are building blocks.
  */
-function buildingBlocks(root: Element, stats: Map<Element, TextStats>, total: number, judged: Map<string, NameJudgement>): Set<string> {
-  const groups = new Map<string, { count: number; text: number; link: number; last?: Element }>();
+function buildingBlocks(root: Element, stats: Map<Element, TextStats>, total: number, judged: Map<string, NameJudgement>, sectionsOnly = false): Set<string> {
+  const groups = new Map<string, { count: number; text: number; link: number; sections: number; last?: Element }>();
   for (const el of walkElements(root)) {
-    const { verdict, comments, culprits: key } = judgeElement(el, judged);
+    const { verdict, comments, culprits } = judgeElement(el, judged);
     if (comments || (verdict !== 'boilerplate' && verdict !== 'mixed')) continue;
+    const key = sectionKey(culprits, sectionsOnly);
     const s = stats.get(el);
-    const group = groups.get(key) ?? { count: 0, text: 0, link: 0 };
+    const group = groups.get(key) ?? { count: 0, text: 0, link: 0, sections: 0 };
     // Counted once: an element inside one of the same name (the walk is in document order).
     if (group.last?.contains(el)) continue;
     group.last = el;
     group.count++;
+    if (sectionsOnly && isProseSection(el)) group.sections++;
     group.text += s?.text ?? 0;
     group.link += s?.link ?? 0;
     groups.set(key, group);
   }
   const blocks = new Set<string>();
   for (const [key, g] of groups) {
+    if (sectionsOnly && g.sections < PROSE_SECTIONS_SHARE * g.count) continue;
     if (g.count >= MIN_BLOCK_REPEATS && total && g.text / total >= TEXT_BLOCK_SHARE && linkDensity(g) < TEXT_BLOCK_MAX_LINK_DENSITY) blocks.add(key);
   }
   return blocks;
+}
+
+/**
+ * On an article, a repeated name holding much text is a building block only when its
+ * elements are sections of the article: at least this share of them holds a heading and a
+ * paragraph (a review list's product sections, a guide's chapters). The article's sidebar
+ * widgets and small print, which repeat their names too, are lists of links or lines
+ * without headings.
+ */
+const PROSE_SECTIONS_SHARE = 0.5;
+const SECTION_HEADINGS = 'h2, h3, h4, h5, h6';
+
+/**
+ * A heading and a paragraph of prose under it: a section of the text, not a widget. A
+ * heading that is a link heads a teaser of another page (a "next post" card with its
+ * excerpt), not a section of this one.
+ */
+function isProseSection(el: Element): boolean {
+  const heading = el.querySelector(SECTION_HEADINGS);
+  return heading !== null && heading.querySelector('a') === null && heading.closest('a') === null && el.querySelector('p') !== null;
 }
 
 /** judgeElement's judgements, kept from page to page (a judgement depends on the names alone; a site's pages share them). */
@@ -318,13 +356,16 @@ export interface BoilerplateRemoval {
  * body: a wrapper called "page has-sidebar" is the page, not a sidebar. With
  * keepBuildingBlocks, so does every element of a repeated name the page is built of (buildingBlocks).
  */
-export function removeBoilerplateByName(root: Element, options: { keepBuildingBlocks?: boolean } = {}): BoilerplateRemoval {
+export function removeBoilerplateByName(root: Element, options: { keepBuildingBlocks?: boolean | 'sections' } = {}): BoilerplateRemoval {
   const stats = textStats(root);
   const total = stats.get(root)?.text ?? 0;
   let removed = 0;
   if (judgedNames.size >= MAX_REMEMBERED_NAMES) judgedNames.clear();
   const judged = judgedNames;
-  const blocks = options.keepBuildingBlocks ? buildingBlocks(root, stats, total, judged) : new Set<string>();
+  const sectionsOnly = options.keepBuildingBlocks === 'sections';
+  const blocks = options.keepBuildingBlocks ? buildingBlocks(root, stats, total, judged, sectionsOnly) : new Set<string>();
+  /** The last section kept as a building block (sections only), and its name: its parts are kept with it. */
+  let kept: { el: Element; name: string } | undefined;
   // A removed element's subtree is not visited (walkElements skips detached elements).
   for (const el of walkElements(root)) {
     if (NEVER.has(el.nodeName)) continue;
@@ -337,7 +378,13 @@ export function removeBoilerplateByName(root: Element, options: { keepBuildingBl
     const density = linkDensity(s);
     if (verdict === 'mixed' && (s?.text ?? 0) >= MIXED_MIN_TEXT && density < MIXED_MAX_LINK_DENSITY) continue;
     if (!comments && share >= TEXT_BLOCK_SHARE && density < TEXT_BLOCK_MAX_LINK_DENSITY) continue;
-    if (!comments && blocks.has(judgeElement(el, judged).culprits)) continue;
+    const culprits = sectionKey(judgeElement(el, judged).culprits, sectionsOnly);
+    if (!comments && blocks.has(culprits)) {
+      if (sectionsOnly) kept = { el, name: culprits };
+      continue;
+    }
+    // A section's own parts (BEM's block__element: "c-product-widget__content" in "c-product-widget") are the section.
+    if (kept?.el.contains(el) && culprits.split(' ').every((name) => name.startsWith(`${kept!.name}-`))) continue;
     // The page's title heading is never inside a widget: a wrapper holding an <h1> ("title-rating-wrapper",
     // a breadcrumb ending in the headline) is misnamed, and taking it would take the title and its lead.
     if (el.querySelector('h1')) continue;

@@ -112,6 +112,10 @@ export function prepareBody(body: Element, base: URL, options: PrepareOptions = 
       if (name === 'IFRAME') el.replaceChildren();
       continue;
     }
+    if (name === 'A' && isInertControl(el)) {
+      el.remove();
+      continue;
+    }
     const attributes = URL_ATTRIBUTES[name];
     if (attributes) for (const attribute of attributes) absolutizeAttribute(el, attribute, base);
     if (name === 'IMG' || name === 'SOURCE') {
@@ -126,6 +130,23 @@ export function prepareBody(body: Element, base: URL, options: PrepareOptions = 
       el.removeAttribute('class');
     }
   }
+}
+
+/**
+ * A link that is a button and goes nowhere: role="button", no href, and nothing it opens or
+ * toggles (no aria-controls, aria-expanded or aria-haspopup): a script's control ("Click to
+ * expand..." under a quoted post, "Show more"), whose text is an instruction to the reader,
+ * not part of the page. In a heading it is the heading's text (an accordion's label), and stays.
+ */
+function isInertControl(el: Element): boolean {
+  return (
+    el.getAttribute('role') === 'button' &&
+    !el.hasAttribute('href') &&
+    !el.hasAttribute('aria-controls') &&
+    !el.hasAttribute('aria-expanded') &&
+    !el.hasAttribute('aria-haspopup') &&
+    !el.closest(HEADINGS)
+  );
 }
 
 function absolutizeAttribute(el: Element, attribute: string, base: URL): void {

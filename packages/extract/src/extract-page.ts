@@ -52,7 +52,7 @@ import { markBlocks, type Block } from './blocks.js';
 import { SHIPPED_BLOCK_MODEL, type BlockModel } from './block-model.js';
 import { classifiedContent, MODEL_PAGE_TYPES, removeBlockMarks } from './classify.js';
 import { productLayout, removeReviews } from './product.js';
-import { findPosts, keepPostBodies, trimToThread } from './forum.js';
+import { findPosts, keepPostBodies, trimToThread, withOpeningPost } from './forum.js';
 import { openingPost } from './opening-post.js';
 import { removeRepeatedPairs } from './member-facts.js';
 import { removeLayoutCopies } from './card-duplicates.js';
@@ -295,7 +295,7 @@ function nonEmpty(root: Element, candidates: ReadonlyArray<Candidate<Element> & 
 function mainContent(document: Document, base: URL, input: ExtractInput, title: PageTitle): Element {
   // Judged before Readability mutates the document: a page that may not be an article keeps its prepared body for the fallback.
   const readerable = probablyReaderable(document);
-  removeBoilerplateByName(document.body, { keepBuildingBlocks: isSectionStackPage(title.pageType) });
+  removeBoilerplateByName(document.body, { keepBuildingBlocks: isSectionStackPage(title.pageType) || (title.pageType === 'article' && 'sections') });
   const backup = readerable ? undefined : (document.body.cloneNode(true) as Element);
   const lead = collectLead(document, title.title, input.url);
   const containers = [...semanticContainers(document.body, { main: MAIN_PAGES.has(title.pageType) && (title.declaredType === undefined || title.declaredType === 'documentation') }), ...sectionStacks(document.body, title.pageType, title.declaredType)];
@@ -324,7 +324,7 @@ function mainContent(document: Document, base: URL, input: ExtractInput, title: 
 function thread(document: Document, title: PageTitle): Element {
   const h1 = document.body.querySelector('h1');
   const posts = findPosts(document.body, { timestampLines: true });
-  const root = proseContainer(document.body);
+  const root = withOpeningPost(proseContainer(document.body), posts);
   trimToThread(root, posts);
   removeBoilerplate(root);
   // Link density on: a thread's menus, tag lists and "similar topics" are links, its posts are not.

@@ -151,6 +151,23 @@ export function trimToThread(root: Element, run: ThreadPosts | undefined): numbe
 }
 
 /**
+ * The thread around `root` when its opening post stands before it: a question-and-answer
+ * engine (Stack Exchange's, and others) builds the question unlike the answers and puts the
+ * answers in a block of their own, which then holds most of the prose and is the container
+ * found. An element before `root`, beside it, with an author mark, a time mark and a post's
+ * worth of prose (not a list of links) is that opening post, and the thread is their parent.
+ * Position and marks decide; the page's words are not read.
+ */
+export function withOpeningPost(root: Element, run: ThreadPosts | undefined): Element {
+  const parent = root.parentElement;
+  if (!run || !parent || parent.localName === 'body' || !run.posts.some((p) => root.contains(p))) return root;
+  for (let el = root.previousElementSibling; el; el = el.previousElementSibling) {
+    if (!el.matches(CHROME) && isMissedPost(el, '', run.marks)) return parent;
+  }
+  return root;
+}
+
+/**
  * A post the run missed after its last one: like the last post or the wrapper that holds it
  * (`holderKind`: its time line unmarked), or built unlike it (a last reply in another
  * template) with an author mark, a time mark and a post's worth of text; either way its text

@@ -184,16 +184,21 @@ describe('consumer worker', () => {
     await w.start();
     await publishStarted(1, 'hang');
     await until(() => calls === 1);
-    await w.stop(0); // abandons the message (nak) like a shutdown
+    // The replica that takes over is running when the first one stops, as in production: a
+    // redelivery that finds no pull request open makes nats-server 2.9 step the consumer's
+    // cursor back and resend the message as delivery 1 (nats-io/nats-server#5305; see
+    // settled-sequences.ts), which would run it a second time here. Only hang0's runs count.
+    const others: string[] = [];
     const w2 = worker({
       deliverNewOnly: true, maxDeliver: 1,
-      handle: async () => { calls++; },
+      handle: async (e) => { if (e.id === 'hang0') calls++; else others.push(e.id); },
       giveUp: async (_e: StoredEvent, err: TrawlError) => { givenUp.push(err); },
     }, 'h');
     await w2.start();
+    await w.stop(0); // abandons the message (nak) like a shutdown
     await until(() => givenUp.length === 1 || calls === 2);
     await w2.stop();
-    assert.equal(givenUp.length, 1, 'the second delivery exceeds maxDeliver=1 and is given up unrun');
+    assert.equal(givenUp.length, 1, `the second delivery exceeds maxDeliver=1 and is given up unrun (also ran: ${others.join(', ')})`);
     assert.equal(calls, 1);
   });
 

@@ -3,7 +3,7 @@
 // once: on a 100 KB page every extra querySelectorAll is a full walk of the tree.
 import { placeStreamedSegments } from './streamed.js';
 import { resolveHttpHref, selectAll } from './dom.js';
-import { elementsWhere } from './text.js';
+import { elementsWhere, linkDensity, statsWithin } from './text.js';
 
 /** Elements that never carry readable content (iframes keep their element, not their fallback text). */
 const JUNK = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'LINK', 'META', 'OBJECT', 'EMBED', 'APPLET', 'FRAME', 'FRAMESET']);
@@ -238,15 +238,34 @@ const HEADINGS = 'h1, h2, h3, h4, h5, h6, [role="heading"]';
  * The ids of accordion panels: what a button inside a heading opens (aria-controls), the
  * WAI-ARIA accordion pattern (a FAQ, a product's details, an expert-advice list). A closed
  * panel is hidden until a click, but it is the section's text, as a tab panel is. A menu's
- * toggle is no heading, and tabs (role="tab") show one panel of several.
+ * toggle is no heading, and tabs (role="tab") show one panel of several. A "Read more"
+ * disclosure's prose panel is opened too (isReadMorePanel).
  */
 function accordionPanels(body: Element): Set<string> {
   const ids = new Set<string>();
   for (const control of elementsWhere(body, (el) => el.hasAttribute('aria-controls'))) {
-    if (control.getAttribute('role') === 'tab' || !control.closest(HEADINGS)) continue;
-    for (const id of (control.getAttribute('aria-controls') ?? '').split(/\s+/)) if (id) ids.add(id);
+    if (control.getAttribute('role') === 'tab') continue;
+    const inHeading = control.closest(HEADINGS) !== null;
+    for (const id of (control.getAttribute('aria-controls') ?? '').split(/\s+/)) if (id && (inHeading || isReadMorePanel(control, id))) ids.add(id);
   }
   return ids;
+}
+
+/** Link text above this share of a panel's text makes it a menu, not the rest of a text. */
+const READ_MORE_MAX_LINK_DENSITY = 0.3;
+
+/**
+ * A "Read more" disclosure (the WAI-ARIA pattern: a closed button, aria-expanded="false",
+ * controlling the element right after it) whose panel is prose: the rest of a description
+ * or a bio, hidden until a click, as an accordion's panel is. A menu's toggle controls a
+ * list of links, which stays hidden; so does a panel elsewhere on the page (a drawer, a modal).
+ */
+function isReadMorePanel(control: Element, id: string): boolean {
+  if (control.getAttribute('aria-expanded') !== 'false') return false;
+  const next = control.nextElementSibling ?? control.parentElement?.nextElementSibling;
+  if (!next || next.id !== id) return false;
+  const stats = statsWithin(next, next);
+  return stats.text > 0 && linkDensity(stats) <= READ_MORE_MAX_LINK_DENSITY;
 }
 
 /** Hidden by an inline style only, with a shown sibling of its kind (tag and first class): a tab panel. */

@@ -3,7 +3,9 @@
 // closed panel is hidden (hidden, aria-hidden or display:none) until a click, but it is the
 // section's text: FAQs on a service page, a shop's buying guide. Buttons are controls and go,
 // except this one, whose text is the heading. A menu's toggle is no heading: what it opens
-// stays hidden, and so does a hidden element no heading controls.
+// stays hidden, and so does a hidden element no heading controls. A "Read more" button
+// (a disclosure: aria-expanded="false", controlling the element right after it) opens the rest
+// of a text: its panel is revealed when it is prose, never when it is a list of links.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { normalizeScrapeOptions } from '../../../shared/src/domain/scrape-options.js';
@@ -72,5 +74,28 @@ describe('accordions', () => {
     const md = markdown(html);
     assert.match(md, /npm install canal-cycles/);
     assert.ok(!md.includes('yarn add'), md);
+  });
+
+  const readMorePage = (panel: string, between = ''): string => `<html><head><title>Iris linen dress | Bloom</title></head><body>
+    <main><h1>Iris linen dress</h1><p>${INTRO}</p>
+      <button type="button" class="read-link" aria-expanded="false" aria-controls="more-1">Read More</button>${between}
+      <div id="more-1" aria-hidden="true" style="display: none">${panel}</div>
+    </main></body></html>`;
+
+  test('given a description whose rest is behind a Read more button, then the rest is kept', () => {
+    const md = markdown(readMorePage('<h4>What we love about it</h4><ul><li>Three layers of flowy linen with a side zip</li><li>A pocket on the right side</li><li>Made to order in about ten days</li></ul>'));
+    assert.match(md, /#### What we love about it/);
+    assert.match(md, /- Three layers of flowy linen with a side zip/);
+    assert.ok(!md.includes('Read More'), md);
+  });
+
+  test('given a Read more button that opens a list of links, then the list stays hidden', () => {
+    const md = markdown(readMorePage('<ul><li><a href="/dresses">Dresses on sale this week</a></li><li><a href="/shoes">Shoes for the summer</a></li></ul>'));
+    assert.ok(!md.includes('Dresses on sale'), md);
+  });
+
+  test('given a closed button whose panel is elsewhere on the page, then the panel stays hidden', () => {
+    const md = markdown(readMorePage('<p>Sign up for our letters and get ten per cent off your first order today.</p>', '<p>Free returns within thirty days.</p>'));
+    assert.ok(!md.includes('ten per cent'), md);
   });
 });

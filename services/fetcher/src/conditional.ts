@@ -20,7 +20,8 @@ const OBSERVED_KINDS: ReadonlySet<AggregateKind> = new Set(['scrape', 'crawl', '
 const RECRAWLS_CACHED = 32;
 
 export type FetchPlan =
-  | { kind: 'full' }
+  /** `unobserved`: the read for the plan found no observation of the URL by its key (page_fetched.unobserved). */
+  | { kind: 'full'; unobserved?: true }
   /** `last`: the URL's last observation as read for the plan (the observer of a 304 starts from it). */
   | { kind: 'conditional'; basis: ConditionalBasis; last: StoredObservation }
   | { kind: 'skip'; basis: StoredBasis };
@@ -46,6 +47,7 @@ export class ConditionalPlanner {
     if (options.engine === 'browser' && !sitemap) return { kind: 'full' };
     const part = historyPart(request.url, options.changeTrackingTag);
     const observed = await this.deps.log.last({ kind: 'observation', id: request.apiKeyId, part, event: 'url_observed' });
+    if (observed === null) return { kind: 'full', unobserved: true };
     const stored = await this.lastBefore(at, observed);
     if (stored?.event !== 'url_observed' || observed?.event !== 'url_observed') return { kind: 'full' };
     const last = { seq: stored.seq, data: stored.data };

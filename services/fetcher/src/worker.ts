@@ -32,7 +32,7 @@ import { reusable, sourcePage } from '../../../shared/src/domain/observations/no
 import { PageObserver } from '../../../shared/src/domain/observations/observer.js';
 import { completeReused, type ReusedCompletionDeps } from '../../../shared/src/domain/observations/reused-completion.js';
 import { PayloadStore } from '../../../shared/src/infra/nats/payloads.js';
-import { CancelCheck } from './cancel-check.js';
+import { CancelCheck } from '../../../shared/src/infra/nats/cancel-check.js';
 import { AppendConflictError } from '../../../shared/src/infra/nats/event-log.js';
 import type { HolderLiveness } from './fleet/slot-holders.js';
 
@@ -238,6 +238,7 @@ export class FetchWorker {
         ...(result.outcomeHeaders && Object.keys(result.outcomeHeaders).length ? { outcomeHeaders: result.outcomeHeaders } : {}),
         ...(result.validators ? { validators: result.validators } : {}),
         ...(result.consent ? { consent: result.consent } : {}),
+        ...(plan.kind === 'full' && plan.unobserved ? { unobserved: true as const } : {}),
       }, { eventId: newId(), now }),
       { once: true },
     );

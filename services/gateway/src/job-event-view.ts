@@ -14,9 +14,12 @@ const REF_DEPTH = 3;
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** A PayloadRef's fields (`chunk` only where the store wrote one chunk). */
+const REF_FIELDS = new Set(['bucket', 'name', 'size', 'contentType', 'chunk']);
+
 function isPayloadRef(v: Record<string, unknown>): boolean {
   const keys = Object.keys(v);
-  return keys.length === 4 && typeof v.bucket === 'string' && typeof v.name === 'string' && typeof v.size === 'number' && typeof v.contentType === 'string';
+  return keys.length >= 4 && keys.every((k) => REF_FIELDS.has(k)) && (v.chunk === undefined || isRecord(v.chunk)) && typeof v.bucket === 'string' && typeof v.name === 'string' && typeof v.size === 'number' && typeof v.contentType === 'string';
 }
 
 function withoutRefNames(value: unknown, depth: number): unknown {

@@ -6,7 +6,7 @@
 import { DocumentParseTimeoutError, TransformTimeoutError, type TrawlError } from '../../../shared/src/domain/errors.js';
 import type { ResolvedScrapeOptions } from '../../../shared/src/domain/scrape-options.js';
 import { pageSettled, recordPageFailure } from '../../../shared/src/domain/page-failure.js';
-import { cancelEventOf, makeEvent, MAX_EVENT_LINKS, type PageResultPayload, type PayloadRef, type ScreenshotPayload, type StoredEvent, type TrawlEvent } from '../../../shared/src/domain/events/index.js';
+import { makeEvent, MAX_EVENT_LINKS, type PageResultPayload, type PayloadRef, type ScreenshotPayload, type StoredEvent, type TrawlEvent } from '../../../shared/src/domain/events/index.js';
 import type { Clock, IdGenerator } from '../../../shared/src/infra/ids.js';
 import { ConsumerWorker, type MessageContext } from '../../../shared/src/infra/nats/worker.js';
 import type { ServiceContext } from '../../../shared/src/infra/service.js';
@@ -17,6 +17,7 @@ import { PageObserver, type ObserveOutcome } from '../../../shared/src/domain/ob
 import { reusable, storedPage } from '../../../shared/src/domain/observations/not-modified.js';
 import { completeReused, skippedReport } from '../../../shared/src/domain/observations/reused-completion.js';
 import { contentFormats, resultOptionsHash } from '../../../shared/src/domain/conditional-fetch.js';
+import { CancelCheck } from '../../../shared/src/infra/nats/cancel-check.js';
 import { Cancellations, JobCancelledError } from './cancellations.js';
 import type { TransformPool, TransformSource } from './transform-pool.js';
 import type { RecentTransforms } from './recent-transforms.js';
@@ -45,6 +46,7 @@ export class TransformConsumer {
   private readonly observer: PageObserver;
   private readonly baselines: PayloadStore;
   private readonly cancellations: Cancellations;
+  private readonly cancels: CancelCheck;
 
   constructor(private readonly deps: TransformConsumerDeps) {
     const { ctx } = deps;
@@ -53,6 +55,10 @@ export class TransformConsumer {
       log: ctx.log, baselines: this.baselines, newId: deps.newId, baselineTtlMs: ctx.config.baselineTtlMs,
     });
     this.cancellations = new Cancellations(ctx.nc);
+    // Whether a page's job was cancelled before it starts, as the fetcher asks it: a crawl's
+    // pages come many a second, and one log read per page for a job's cancel was one leader
+    // request (and its advisory) per page; a cancel heard on core NATS is known at once.
+    this.cancels = new CancelCheck(ctx.log, ctx.nc);
     this.consumer = new ConsumerWorker<PageFetchedEvent>({
       js: ctx.js,
       jsm: ctx.jsm,
@@ -74,6 +80,7 @@ export class TransformConsumer {
   async stop(): Promise<void> {
     await this.consumer.stop();
     this.cancellations.close();
+    this.cancels.close();
   }
 
   /** handle() under a signal that a cancel of the page's crawl or batch also aborts. */
@@ -98,12 +105,12 @@ export class TransformConsumer {
     const { ctx, pool, clock } = this.deps;
     const at = this.at(event);
     // The log reads a page starts with, at once (one round trip instead of three, each a
-    // scrape's latency): whether it is settled, its request, and its job's cancel.
-    const cancelEvent = cancelEventOf(event.kind);
+    // scrape's latency): whether it is settled, its request, and its job's cancel (read at
+    // most once a second per job: cancel-check.ts).
     const [settled, own, cancelled] = await Promise.all([
       pageSettled(ctx.log, at, 'page_completed'),
       ctx.log.last({ ...at, event: 'page_requested' }),
-      cancelEvent ? ctx.log.exists({ kind: event.kind, id: event.id, part: 'job', event: cancelEvent }) : false,
+      this.cancels.cancelled(event.kind, event.id),
     ]);
     if (settled) return; // done (or given up on) before a crash
     const requested = own ?? (await ctx.log.last({ ...at, event: 'page_shared' }));
@@ -235,6 +242,7 @@ export class TransformConsumer {
   ): Promise<ObserveOutcome> {
     if (requested.event !== 'page_requested' || markdown === undefined) return Promise.resolve({});
     if (event.kind !== 'scrape' && event.kind !== 'crawl' && event.kind !== 'batch') return Promise.resolve({});
+    const wantReport = requested.data.options.formats.includes('changeTracking');
     return this.observer.observe({
       apiKeyId: requested.data.apiKeyId,
       url: requested.data.url,
@@ -245,7 +253,10 @@ export class TransformConsumer {
       markdown,
       optionsHash: contentOptionsHash(requested.data.options),
       now,
-      wantReport: requested.data.options.formats.includes('changeTracking'),
+      wantReport,
+      // None there when the fetcher planned the page: not read again. Only without a report,
+      // whose previousScrapeAt of an unobservable answer (a 5xx) would not be checked.
+      ...(event.data.unobserved && !wantReport ? { last: null } : {}),
       conditional: {
         validators: event.data.validators,
         resultOptionsHash: resultOptionsHash(requested.data.options),

@@ -16,7 +16,7 @@ import { loadConfig } from '../../../shared/src/infra/config.js';
 import { newId } from '../../../shared/src/infra/ids.js';
 import { createLogger } from '../../../shared/src/infra/logger.js';
 import { connectService, type ServiceContext } from '../../../shared/src/infra/service.js';
-import { CancelCheck } from '../../../services/fetcher/src/cancel-check.js';
+import { CancelCheck } from '../../../shared/src/infra/nats/cancel-check.js';
 import { EngineRouter, PROFILE_READ_REUSE_MS } from '../../../services/fetcher/src/engine/engine-router.js';
 import { hostKeyOf, KvHostProfiles, type HostProfiles } from '../../../services/fetcher/src/engine/host-profile-store.js';
 import { HttpEngine } from '../../../services/fetcher/src/engine/http-engine.js';

@@ -240,7 +240,8 @@ describe('event log', () => {
     // A redelivered stage overwrites its object: the new content is read.
     const again = await payloads.putText('crawl/j1/p/raw ü.html', 'second version');
     assert.equal(await payloads.getText(again), 'second version');
-    await assert.rejects(payloads.getBytes({ ...again, name: 'crawl/none/p/raw.html' }), /is gone/);
+    // A name never written (a reference made by hand: no chunk of its own to name).
+    await assert.rejects(payloads.getBytes({ bucket: again.bucket, name: 'crawl/none/p/raw.html', size: again.size, contentType: again.contentType }), /is gone/);
     // One-chunk reads make no consumer (the multi-chunk ones' consumers go with their reads).
     const before = await consumers();
     for (let i = 0; i < 5; i++) await payloads.getBytes(refs[2]!.ref);
@@ -266,5 +267,30 @@ describe('event log', () => {
     assert.equal(await messages(), afterFirst);
     assert.equal(Buffer.from((await os.getBlob(ref.name))!).toString(), 'version 2');
     assert.equal(await payloads.getText(ref), 'version 2');
+  });
+
+  test('given a reference naming its chunk, when read, then one direct get; when its name was written again since, then the new version through the meta', async () => {
+    const payloads = new PayloadStore(nc.jetstream());
+    let gets = 0;
+    const tap = nc.subscribe('$JS.API.DIRECT.GET.OBJ_trawl-payloads.>', { callback: () => { gets++; } });
+    try {
+      const ref = await payloads.putText('crawl/named/p1/result.json', 'first', 'application/json');
+      assert.ok(ref.chunk, 'a one-chunk put names its chunk');
+      const counted = async (read: () => Promise<string>): Promise<{ text: string; gets: number }> => {
+        await nc.flush();
+        const from = gets;
+        const text = await read();
+        await nc.flush();
+        return { text, gets: gets - from };
+      };
+      assert.deepEqual(await counted(() => payloads.getText(ref)), { text: 'first', gets: 1 });
+      const { chunk: _named, ...unnamed } = ref;
+      assert.deepEqual(await counted(() => payloads.getText(unnamed)), { text: 'first', gets: 2 }, 'an older reference: the meta, then the chunk');
+      assert.equal(await payloads.getText({ ...ref, chunk: { ...ref.chunk!, digest: 'AAAA' } }), 'first', 'a chunk that does not match is not taken');
+      await payloads.putText(ref.name, 'second', 'application/json');
+      assert.equal(await payloads.getText(ref), 'second', 'its chunk purged by the overwrite: the name\'s version');
+    } finally {
+      tap.unsubscribe();
+    }
   });
 });

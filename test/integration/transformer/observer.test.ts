@@ -198,4 +198,24 @@ describe('page observer', () => {
     const tracked = await observe(url, 'u2', 'text');
     assert.equal(tracked.outcome.report?.changeStatus, 'same');
   });
+
+  test('given the fetcher found no observation (`last: null`), when another job observed the URL since, then this one chains after it', async () => {
+    const url = 'https://example.com/first-crawl';
+    const other = await observe(url, 'n1', 'v1');
+    const late = await observe(url, 'n2', 'v2', { last: null, wantReport: false });
+    const events = await history('key1', url);
+    assert.deepEqual(events.map((e) => e.seq), [other.outcome.seq, late.outcome.seq]);
+    const second = events[1]!;
+    assert.equal(second.event === 'url_observed' && second.data.previous?.seq, other.outcome.seq, 'its predecessor is the one appended since the fetch');
+    assert.equal(second.event === 'url_observed' && second.data.changeStatus, 'changed');
+  });
+
+  test('given the fetcher found no observation (`last: null`), when the page is redelivered after its own, then nothing is appended twice', async () => {
+    const url = 'https://example.com/first-crawl-redelivered';
+    const crashed = await observe(url, 'd1', 'v1', { last: null, wantReport: false });
+    const again = await observer.observe({ ...crashed.input, now: new Date(clock + 5_000) });
+    assert.equal(again.seq, crashed.outcome.seq);
+    assert.equal(again.observedAt, crashed.input.now.toISOString(), 'the time it first observed');
+    assert.equal((await history('key1', url)).length, 1);
+  });
 });

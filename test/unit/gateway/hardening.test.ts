@@ -34,6 +34,12 @@ describe('publicEventData', () => {
     assert.deepEqual((data as { document: unknown }).document, { ref: { size: 12, contentType: 'text/html' }, type: 'pdf' });
   });
 
+  test('given a reference that names its chunk, when shown, then only its size and type remain', () => {
+    const named = { ...ref('scrape/SOURCE/p/result.json'), chunk: { nuid: 'NUIDSOURCE', digest: 'abc=' } };
+    const data = publicEventData({ data: { result: named } }) as Record<string, unknown>;
+    assert.deepEqual(data.result, { size: 12, contentType: 'text/html' });
+  });
+
   test('events without such fields pass unchanged', () => {
     const data = { attempt: 1, startedAt: 'x', worker: 'w1' };
     assert.deepEqual(publicEventData({ data }), data);

@@ -16,6 +16,13 @@ export const PayloadRef = Type.Object({
   name: Type.String(),
   size: Type.Integer({ minimum: 0 }),
   contentType: Type.String(),
+  /**
+   * The one chunk the object was written as (its nuid and SHA-256, as its meta holds them),
+   * when it is one: a reader gets it by one direct get instead of the meta and then the
+   * chunk. Absent for larger objects and on older events; a chunk no longer there (the name
+   * written again, or expired) is read through the meta.
+   */
+  chunk: Type.Optional(Type.Object({ nuid: Type.String(), digest: Type.String() })),
 });
 export type PayloadRef = Static<typeof PayloadRef>;
 

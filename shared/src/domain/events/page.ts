@@ -110,6 +110,13 @@ export const PageFetched = Type.Object({
   /** The response's ETag / Last-Modified (HTTP engine, HTML pages): the next conditional fetch sends them. */
   validators: Type.Optional(Type.Object({ etag: Type.Optional(Type.String()), lastModified: Type.Optional(Type.String()) })),
   /**
+   * The fetcher's read for its plan found no observation of the page's URL by its key (a
+   * first crawl's pages): the transformer's observer starts from that instead of reading the
+   * subject again. One appended since only makes the observation's conditional append
+   * conflict, and it is then read (observer.ts).
+   */
+  unobserved: Type.Optional(Type.Literal(true)),
+  /**
    * The server answered 304 Not Modified to a conditional fetch (statusCode 304, no
    * rawHtml): the page is the one of the key's observation `observationSeq`, made by
    * `source`; the transformer completes it from there (shared/src/domain/conditional-fetch.ts).

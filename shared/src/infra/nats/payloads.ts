@@ -4,7 +4,8 @@
 //
 // Reads take a fast path for the common object, one chunk (up to 128 KiB: a page's HTML, a
 // result): two direct gets (the object's meta, then its chunk), checked against the meta's
-// size and SHA-256 as the client checks them. The client's own read makes an ordered
+// size and SHA-256 as the client checks them; one, the chunk's, when the reference names
+// the chunk it was written as (a reference this store made: PayloadRef.chunk). The client's own read makes an ordered
 // consumer per object (create, deliver, delete): on a crawl that is one per page in the
 // transformer and one per page the gateway serves. Larger, linked or unusual objects take
 // the client's read.
@@ -59,9 +60,12 @@ export class PayloadStore {
 
   async putBytes(name: string, data: Uint8Array, contentType: string): Promise<PayloadRef> {
     const os = await this.os();
-    if (data.byteLength > MAX_CHUNK_BYTES || data.byteLength === 0 || !latin1(name)) await os.putBlob({ name, description: contentType }, data);
-    else await this.putOneChunk(name, data, contentType);
-    return { bucket: this.bucket, name, size: data.byteLength, contentType };
+    if (data.byteLength > MAX_CHUNK_BYTES || data.byteLength === 0 || !latin1(name)) {
+      await os.putBlob({ name, description: contentType }, data);
+      return { bucket: this.bucket, name, size: data.byteLength, contentType };
+    }
+    const chunk = await this.putOneChunk(name, data, contentType);
+    return { bucket: this.bucket, name, size: data.byteLength, contentType, chunk };
   }
 
   /**
@@ -69,7 +73,7 @@ export class PayloadStore {
    * the meta (rollup: it replaces the name's previous meta), then the previous version's
    * chunk purged, so a redelivered stage that overwrites its object leaves no second copy.
    */
-  private async putOneChunk(name: string, data: Uint8Array, contentType: string): Promise<void> {
+  private async putOneChunk(name: string, data: Uint8Array, contentType: string): Promise<{ nuid: string; digest: string }> {
     const id = nuid.next();
     const stream = `OBJ_${this.bucket}`;
     const metaSubject = `$O.${this.bucket}.M.${base64UrlPadded(name)}`;
@@ -84,10 +88,10 @@ export class PayloadStore {
       await purge(chunkSubject); // as the client: no chunk left without its meta
       throw err;
     }
+    const digest = `${crypto.createHash('sha256').update(data).digest('base64url')}=`;
     const meta = {
       name, description: contentType, options: { max_chunk_size: MAX_CHUNK_BYTES }, bucket: this.bucket, nuid: id,
-      size: data.byteLength, chunks: 1, mtime: new Date().toISOString(),
-      digest: `${DIGEST_PREFIX}${crypto.createHash('sha256').update(data).digest('base64url')}=`, deleted: false,
+      size: data.byteLength, chunks: 1, mtime: new Date().toISOString(), digest: `${DIGEST_PREFIX}${digest}`, deleted: false,
     };
     const rollup = headers();
     rollup.set('Nats-Rollup', 'sub');
@@ -95,6 +99,7 @@ export class PayloadStore {
     const old = previous ? (JSON.parse(decoder.decode(previous)) as Partial<ObjectMeta>) : undefined;
     // As the client: the new version is live; a failed clean-up leaves the old chunk to the bucket's TTL.
     if (old?.nuid && old.nuid !== id) await purge(`$O.${this.bucket}.C.${old.nuid}`);
+    return { nuid: id, digest };
   }
 
   private async direct(): Promise<DirectLast> {
@@ -126,6 +131,12 @@ export class PayloadStore {
     const last = (subject: string): Promise<Uint8Array | undefined> => lastBySubject(direct, stream, subject);
     // btoa refuses code units above 0xFF: such a name is left to the client as it is.
     if (!latin1(ref.name)) return undefined;
+    // The chunk the reference was written with, when it names it and it is still there (the
+    // name not written again since): the meta would only point at it.
+    if (ref.chunk) {
+      const data = await last(`$O.${ref.bucket}.C.${ref.chunk.nuid}`);
+      if (data && data.byteLength === ref.size && sameDigest(ref.chunk.digest, data)) return data;
+    }
     const metaBytes = await last(`$O.${ref.bucket}.M.${base64UrlPadded(ref.name)}`);
     // Not found by a direct get is not the last word: any copy answers it, and one catching up
     // (a server back from a freeze or a restart) has not seen the object yet. The client's

@@ -7,9 +7,9 @@
 // fetched; a cancel this process did not hear (not connected then) is read within
 // NOT_CANCELLED_REUSE_MS. A page already loading when the cancel comes finishes, as before.
 import type { NatsConnection, Subscription } from 'nats';
-import { cancelEventOf } from '../../../shared/src/domain/events/index.js';
-import type { EventLog } from '../../../shared/src/infra/nats/event-log.js';
-import { parseSubject, SUBJECT_ROOT, type AggregateKind } from '../../../shared/src/infra/subjects.js';
+import { cancelEventOf } from '../../domain/events/index.js';
+import type { EventLog } from './event-log.js';
+import { parseSubject, SUBJECT_ROOT, type AggregateKind } from '../subjects.js';
 import { LRUCache } from 'lru-cache';
 
 /** How long a job read as not cancelled is believed without reading again. */

@@ -14,6 +14,7 @@ import { contentOptionsHash } from '../../../shared/src/domain/change-tracking.j
 import { PayloadStore } from '../../../shared/src/infra/nats/payloads.js';
 import { BASELINE_BUCKET, eventFilter, TRANSFORMER_DURABLE } from '../../../shared/src/infra/subjects.js';
 import { PageObserver, type ObserveOutcome } from '../../../shared/src/domain/observations/observer.js';
+import type { StoredObservation } from '../../../shared/src/domain/observations/chain.js';
 import { reusable, storedPage } from '../../../shared/src/domain/observations/not-modified.js';
 import { completeReused, skippedReport } from '../../../shared/src/domain/observations/reused-completion.js';
 import { contentFormats, resultOptionsHash } from '../../../shared/src/domain/conditional-fetch.js';
@@ -107,6 +108,10 @@ export class TransformConsumer {
     // The log reads a page starts with, at once (one round trip instead of three, each a
     // scrape's latency): whether it is settled, its request, and its job's cancel (read at
     // most once a second per job: cancel-check.ts).
+    // The page's HTML is read beside them when a thread would take its transform at once
+    // (a page waiting in the pool's fair queue holds no HTML: it is read when a thread takes it).
+    const early = !event.data.document && event.data.rawHtml && threadFreeNow(pool.stats()) ? ctx.payloads.getText(event.data.rawHtml) : undefined;
+    early?.catch(() => undefined); // awaited by the transform; unused when the page is settled
     const [settled, own, cancelled] = await Promise.all([
       pageSettled(ctx.log, at, 'page_completed'),
       ctx.log.last({ ...at, event: 'page_requested' }),
@@ -130,7 +135,14 @@ export class TransformConsumer {
     // loader): the messages waiting in the pool's fair queue hold no page.
     let html = '';
     // Events from before documents always carry rawHtml.
-    const withHtml = async (): Promise<TransformInput> => ({ ...input, html: (html = await ctx.payloads.getText(event.data.rawHtml!)) });
+    const withHtml = async (): Promise<TransformInput> => ({ ...input, html: (html = await (early ?? ctx.payloads.getText(event.data.rawHtml!))) });
+    // The URL's last observation is read while the page is transformed, not after (observe()).
+    // None there when the fetcher planned the page (page_fetched.unobserved): nothing to read (observe()).
+    const unread = event.data.unobserved && !asked.has('changeTracking');
+    const last = transformOptions.formats.includes('markdown') && isObservedPage(event, requested) && !unread
+      ? this.observer.lastObservation({ apiKeyId, url: requested.data.url, tag: options.changeTrackingTag })
+      : undefined;
+    last?.catch(() => undefined); // observe() reads it again when this read failed
     // A verified page's rendered HTML was transformed for its verification moments ago, maybe here.
     const verified = !document && event.data.engine?.verification && this.deps.recent ? await withHtml() : undefined;
     const out = document
@@ -140,7 +152,7 @@ export class TransformConsumer {
     // A challenge, block or empty page fails with its evidence (outcome/failure.ts), before it is observed or stored.
     const refused = outcomeRefusal(event.kind, out.metadata, options, engineUsed(event.data));
     if (refused) return recordPageFailure(ctx.log, at, refused, mctx.deliveryCount, this.deps, requested.data.cacheKey);
-    const observing = this.observe(event, requested, out.markdown, clock());
+    const observing = this.observe(event, requested, out.markdown, clock(), event.data.statusCode, await last?.catch(() => undefined));
     // Only a changeTracking report goes into the stored result: without one, the result is
     // stored while the page is observed (two writes at once, not one after the other).
     const report = asked.has('changeTracking') ? (await observing).report : undefined;
@@ -238,12 +250,13 @@ export class TransformConsumer {
    * job it joined, which observed it already).
    */
   private observe(
-    event: PageFetchedEvent, requested: StoredEvent, markdown: string | undefined, now: Date, statusCode = event.data.statusCode,
+    event: PageFetchedEvent, requested: StoredEvent, markdown: string | undefined, now: Date, statusCode = event.data.statusCode, last?: StoredObservation | null,
   ): Promise<ObserveOutcome> {
     if (requested.event !== 'page_requested' || markdown === undefined) return Promise.resolve({});
     if (event.kind !== 'scrape' && event.kind !== 'crawl' && event.kind !== 'batch') return Promise.resolve({});
     const wantReport = requested.data.options.formats.includes('changeTracking');
     return this.observer.observe({
+      ...(last !== undefined ? { last } : {}),
       apiKeyId: requested.data.apiKeyId,
       url: requested.data.url,
       tag: requested.data.options.changeTrackingTag,
@@ -281,6 +294,16 @@ export class TransformConsumer {
     return recordPageFailure(this.deps.ctx.log, this.at(event), failure, mctx.deliveryCount, this.deps);
   }
 
+}
+
+/** Whether a page given to the pool now goes to a started thread at once: none waits and one is free. */
+export function threadFreeNow(stats: { size: number; busy: number; queued: number }): boolean {
+  return stats.queued === 0 && stats.busy < stats.size;
+}
+
+/** Whether observe() records the page (a completed page with markdown): see there. */
+function isObservedPage(event: StoredEvent, requested: StoredEvent): boolean {
+  return requested.event === 'page_requested' && (event.kind === 'scrape' || event.kind === 'crawl' || event.kind === 'batch');
 }
 
 /** Where a page's result is stored (one name per page: a redelivery overwrites it). */

@@ -100,6 +100,21 @@ describe('page observer', () => {
     assert.equal((await history('key1', url)).length, 3);
   });
 
+  test('a last observation read while the page was transformed, then overtaken by another job\'s, still links to the real predecessor', async () => {
+    const url = 'https://example.com/read-early';
+    await observe(url, 'e1', 'v1');
+    // Given the last observation read early (the transformer reads it during the transform)...
+    const early = await observer.lastObservation({ apiKeyId: 'key1', url });
+    assert.equal(early?.data.source.jobId, 'e1');
+    // ...when another job observes the URL before this page's observation is appended...
+    const between = await observe(url, 'e2', 'v2');
+    const late = await observe(url, 'e3', 'v3', { last: early });
+    // ...then this page follows the other job's observation, not the one read early.
+    assert.equal(late.outcome.report?.previousJobId, 'e2');
+    const events = await history('key1', url);
+    assert.deepEqual(events.map((e) => (e.event === 'url_observed' ? e.data.previous?.seq : undefined)), [undefined, events[0]!.seq, between.outcome.seq]);
+  });
+
   test('observers racing on one URL each get a link of the chain (no two on one predecessor)', async () => {
     const url = 'https://example.com/concurrent';
     await observe(url, 'c0', 'base');

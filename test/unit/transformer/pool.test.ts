@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { ackDecision, InvalidUrlError, PageTooComplexError, ValidationError } from '../../../shared/src/domain/errors.js';
 import { normalizeScrapeOptions, type ScrapeOptionsInput } from '../../../shared/src/domain/scrape-options.js';
 import { TransformPool, type TransformInput } from '../../../services/transformer/src/index.js';
+import { threadFreeNow } from '../../../services/transformer/src/consumer.js';
 
 function input(n: number, options: ScrapeOptionsInput = {}, url = `https://example.com/page/${n}`): TransformInput {
   const html = `<html><head><title>Page ${n}</title></head><body><h1>Heading ${n}</h1><p>Body of page ${n}. <a href="/next/${n}">next</a></p></body></html>`;
@@ -84,6 +85,21 @@ describe('TransformPool crash recovery', () => {
       const after = await pool.run(input(3));
       assert.equal(after.metadata.title, 'Page 3');
       assert.equal(pool.stats().size, 1);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  test('threadFreeNow (the transformer reads a page\'s HTML early only then): given a free thread, true; given it busy or a page waiting, false', async () => {
+    const pool = new TransformPool({ size: 1 });
+    try {
+      assert.equal(threadFreeNow(pool.stats()), true, 'a free thread');
+      const first = pool.run(input(1));
+      assert.equal(threadFreeNow(pool.stats()), false, 'the one thread is busy: a page given now would wait');
+      const second = pool.run(input(2));
+      assert.equal(threadFreeNow(pool.stats()), false, 'a page waits');
+      await Promise.all([first, second]);
+      assert.equal(threadFreeNow(pool.stats()), true, 'free again');
     } finally {
       await pool.close();
     }

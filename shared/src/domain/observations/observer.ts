@@ -73,6 +73,11 @@ export interface PageObserverDeps {
   baselineTtlMs?: number;
 }
 
+/** Where a key's observations of a URL (and tag) are appended. */
+function observationAt(of: Pick<ObserveInput, 'apiKeyId' | 'url' | 'tag'>) {
+  return { kind: 'observation' as const, id: of.apiKeyId, part: historyPart(of.url, of.tag) };
+}
+
 /** An unchanged page's baseline is rewritten (renewing its age) at most this often. */
 const BASELINE_REFRESH_MAX_MS = 86_400_000;
 
@@ -85,9 +90,18 @@ export class PageObserver {
   // sequence as the expected one (one chain per key and URL, no two writers on a link) and a
   // Nats-Msg-Id naming the page; (3) a redelivered transform finds its own observation after
   // its page_fetched and answers from it (chain.ts) instead of appending a second.
+  /**
+   * The last observation of a key's URL (and tag), for `observe`'s `last`: read while the
+   * page is still being transformed, it is not read after. One appended meanwhile by another
+   * page makes observe's conditional append fail, and observe then reads it again.
+   */
+  async lastObservation(of: Pick<ObserveInput, 'apiKeyId' | 'url' | 'tag'>): Promise<StoredObservation | null> {
+    return asObservation(await this.deps.log.last({ ...observationAt(of), event: 'url_observed' }));
+  }
+
   async observe(input: ObserveInput): Promise<ObserveOutcome> {
     const { log, baselines } = this.deps;
-    const at = { kind: 'observation' as const, id: input.apiKeyId, part: historyPart(input.url, input.tag) };
+    const at = observationAt(input);
     const subject = { ...at, event: 'url_observed' };
     let last = input.last !== undefined ? input.last : asObservation(await log.last(subject));
     const state = observedState(input.statusCode);

@@ -1,8 +1,8 @@
 // A probe, not a test: the wall time of the Object Store and log steps on a scrape's path
 // between the fetcher and the answer, against a real nats-server, each way interleaved
 // ROUNDS times (the machine's load moves between rounds; the medians are per way):
-//   - read a 100 KB page's HTML by its reference: with the chunk named (`chunkNuid`: meta and
-//     chunk asked at once) and without (meta, then chunk);
+//   - read a 100 KB page's HTML by its reference: with the chunk named (`chunk`: one direct
+//     get of the chunk) and without (meta, then chunk);
 //   - the transformer's start: its three log reads, then the HTML read (before), or both at
 //     once (now);
 //   - an observation's last-observation read after the transform (before) or during it (now:
@@ -28,7 +28,7 @@ try {
   const payloads = new PayloadStore(nc.jetstream());
   const html = articleHtml({ seed: 1, targetBytes: 100_000 });
   const named = await payloads.putText('scrape/probe/p1/raw.html', html, 'text/html; charset=utf-8');
-  const { chunkNuid: _n, ...unnamed } = named;
+  const { chunk: _c, ...unnamed } = named;
   const at = { kind: 'scrape' as const, id: 'probe', part: 'p1' };
   const now = new Date();
   await log.append(makeEvent('page_requested', at, { url: 'https://example.com/', options: normalizeScrapeOptions({ formats: ['markdown'] }), apiKeyId: 'k', requestedAt: now.toISOString(), depth: 0 }, { eventId: 'e1', now }));

@@ -4,8 +4,7 @@
 // Every feature is structural or typographic (density, position, tag path, names,
 // repetition, neighbours); no word list decides, so an article *about* cookies is read like
 // any other.
-import { isBoilerplateToken } from './boilerplate.js';
-import { nameTokens } from './name-tokens.js';
+import { isBoilerplateToken, nameTokens } from './boilerplate.js';
 import { PAGE_TYPES, type PageType } from './page-type.js';
 import { collapsedLength, hasNonSpace, hasText } from './text.js';
 import { classOf } from './dom.js';

@@ -11,11 +11,8 @@
 // share bar on every site, not one site's quirk.
 import { linkDensity, textStats, walkElements, type TextStats } from './text.js';
 import { classOf } from './dom.js';
-import { MAX_REMEMBERED_NAMES, nameTokens, namingId } from './name-tokens.js';
+import { isHeadingAnchor } from './heading-anchor.js';
 import { isLinkInRunningText } from './running-text.js';
-
-/** nameTokens lives in name-tokens.ts; re-exported for the callers that judge names with it (judgeName(nameTokens(el))). */
-export { nameTokens };
 
 /** A word that starts with one of these names a boilerplate widget. */
 const BOILERPLATE_PREFIXES = [
@@ -72,17 +69,77 @@ function namesContent(words: readonly string[]): boolean {
   return words.some((w, i) => CONTENT_WORD.test(w) || (w === 'text' && i === words.length - 1));
 }
 
-/** Whether one name (a class or the id, as words) names a boilerplate widget. */
-export function isBoilerplateToken(words: readonly string[]): boolean {
-  let answer = boilerplateByWords.get(words);
-  if (answer === undefined) boilerplateByWords.set(words, (answer = readsAsBoilerplate(words)));
-  return answer;
+/**
+ * Page builders (Elementor, WPBakery / Visual Composer, Divi, Beaver Builder, Thrive, Avada)
+ * call every block of a page a "widget" or "module" under their own prefix: their classes
+ * say nothing about the role of the block.
+ */
+const PAGE_BUILDERS = ['elementor', 'wpb', 'vc', 'et', 'fl', 'tve', 'thrv', 'siteorigin', 'so', 'fusion', 'avia', 'wp'];
+
+/**
+ * A class "hide-from-X" (or "hidden-from-X", "exclude-from-X") says what the element is left
+ * out of, not what it is: a docs heading marked "hide-from-toc" is a heading kept out of
+ * the table of contents. ("hidden-print", hidden when printed, still names chrome.)
+ */
+const LEFT_OUT_OF = /^(hide|hidden|exclude|excluded)$/;
+
+/**
+ * A class that starts with one of these words describes state or taxonomy, not the role of
+ * the element: WordPress writes "tag-<slug>" and "category-<slug>" on a post, themes write
+ * "has-ads", "with-sidebar", "non-paywall". Such classes are not read as names.
+ */
+const MODIFIER_HEADS = new Set(['category', 'tag', 'term', 'has', 'with', 'is', 'no', 'non', 'not', 'format', 'status', 'type', ...PAGE_BUILDERS]);
+
+/**
+ * Names of an element: its id, each class and its microdata property (schema.org's names for
+ * the role of a part: itemprop="author" is the author box, "articleBody" the article), each
+ * split into lower-case words ("postShare-bar" -> post share bar).
+ */
+export function nameTokens(el: Element): ReadonlyArray<readonly string[]> {
+  const raw = `${namingId(el)} ${classOf(el)} ${el.getAttribute('itemprop') ?? ''}`;
+  let tokens = tokensByName.get(raw);
+  if (!tokens) {
+    if (tokensByName.size >= MAX_REMEMBERED_NAMES) tokensByName.clear();
+    tokensByName.set(raw, (tokens = splitNames(raw)));
+  }
+  return tokens;
 }
 
-/** isBoilerplateToken by words array: nameTokens hands every element carrying a name the same array. */
-const boilerplateByWords = new WeakMap<readonly string[], boolean>();
+/**
+ * nameTokens by the names' string, shared by every element that carries it: a page repeats
+ * a few class names on thousands of elements, and the name pass, the block features and
+ * the product pass each ask for every element's words. The arrays
+ * are shared: callers read them only. Bounded (cleared when full): the names of a page run
+ * to a few thousand.
+ */
+const tokensByName = new Map<string, ReadonlyArray<readonly string[]>>();
+const MAX_REMEMBERED_NAMES = 20_000;
+const NO_NAMES: ReadonlyArray<readonly string[]> = [];
 
-function readsAsBoilerplate(words: readonly string[]): boolean {
+function splitNames(raw: string): ReadonlyArray<readonly string[]> {
+  if (!raw.trim()) return NO_NAMES;
+  const tokens: string[][] = [];
+  for (const token of raw.split(/\s+/)) {
+    // A utility class under a variant ("print:break-inside-avoid", "md:hover:opacity-100") styles, it names no role.
+    if (token.includes(':')) continue;
+    const words = token
+      .replace(/([a-z])([A-Z])/g, '$1 $2')
+      .toLowerCase()
+      .split(/[^a-z0-9]+/)
+      .filter(Boolean);
+    if (words.length && !(words.length > 1 && MODIFIER_HEADS.has(words[0]!)) && !(LEFT_OUT_OF.test(words[0]!) && words[1] === 'from')) tokens.push(words);
+  }
+  return tokens;
+}
+
+/** el's id, unless it is its heading's anchor (heading-anchor.ts): then it names a topic, not a role. */
+function namingId(el: Element): string {
+  const id = el.getAttribute('id') ?? '';
+  return id && isHeadingAnchor(el, id) ? '' : id;
+}
+
+/** Whether one name (a class or the id, as words) names a boilerplate widget. */
+export function isBoilerplateToken(words: readonly string[]): boolean {
   for (const word of words) {
     if (NOT_BOILERPLATE.test(word)) continue;
     if (BOILERPLATE_WORDS.has(word) || BOILERPLATE_PREFIX.test(word)) return true;
@@ -260,7 +317,7 @@ function buildingBlocks(root: Element, stats: Map<Element, TextStats>, total: nu
   const blocks = new Set<string>();
   for (const [key, g] of groups) {
     if (!(g.count >= MIN_BLOCK_REPEATS && total && g.text / total >= TEXT_BLOCK_SHARE && linkDensity(g) < TEXT_BLOCK_MAX_LINK_DENSITY)) continue;
-    // Asked last, of the few groups that hold the text (nothing has moved since the walk): three selector walks per element.
+    // Asked last, and only of the few groups that hold the text (nothing has moved since the walk): three selector walks per element.
     if (sectionsOnly && g.members.filter(isProseSection).length < PROSE_SECTIONS_SHARE * g.count) continue;
     blocks.add(key);
   }

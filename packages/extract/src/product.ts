@@ -3,7 +3,7 @@
 // holds the name and price only. Added only where the content lacks them, as text (the
 // JSON-LD's markup is never parsed into the page). Its customer reviews, and the blocks a
 // shop renders once per layout, go.
-import { nameTokens } from './name-tokens.js';
+import { nameTokens } from './boilerplate.js';
 import { jsonLdNodes } from './json-ld.js';
 import { removeProductStrips } from './product-strips.js';
 

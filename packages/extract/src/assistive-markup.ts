@@ -17,6 +17,7 @@
 //     copies would reach the markdown; the shown one stays.
 
 import { elementsWhere } from './text.js';
+import { classOf } from './dom.js';
 
 const HIDDEN = 'aria-hidden';
 /** The class tokens of the frameworks' screen-reader-only utilities. */
@@ -105,8 +106,24 @@ export function removeImageLinkNames(root: Element, links = linksOf(root)): numb
 }
 
 function isScreenReaderOnly(el: Element): boolean {
-  return el.hasAttribute('class') && (el.getAttribute('class') ?? '').split(/\s+/).some((t) => SCREEN_READER_ONLY.has(t.toLowerCase()));
+  // The attribute node's text (classOf): linkedom's getAttribute('class') joins a class list on every read.
+  const classes = classOf(el);
+  if (!classes) return false;
+  let answer = screenReaderOnlyByClass.get(classes);
+  if (answer === undefined) {
+    if (screenReaderOnlyByClass.size >= MAX_REMEMBERED_CLASSES) screenReaderOnlyByClass.clear();
+    answer = classes.split(/\s+/).some((t) => SCREEN_READER_ONLY.has(t.toLowerCase()));
+    screenReaderOnlyByClass.set(classes, answer);
+  }
+  return answer;
 }
+
+/**
+ * isScreenReaderOnly by the class attribute's text: the walk asks it of every element, and a
+ * page repeats a few class strings on thousands of them. Bounded (cleared when full).
+ */
+const screenReaderOnlyByClass = new Map<string, boolean>();
+const MAX_REMEMBERED_CLASSES = 20_000;
 
 /** Whether `el` has text outside the `names` elements. */
 function visibleText(el: Element, names: readonly Element[]): boolean {

@@ -7,6 +7,7 @@
 import { isBoilerplateToken, nameTokens } from './boilerplate.js';
 import { PAGE_TYPES, type PageType } from './page-type.js';
 import { collapsedLength, hasNonSpace, hasText } from './text.js';
+import { classOf } from './dom.js';
 
 /** Block-level elements: each starts a block of its own. */
 const BLOCK_TAGS = new Set([
@@ -115,7 +116,7 @@ export function readBlocks(body: Element, kept: ReadonlySet<string>, pageType: P
         const li = LANDMARKS.indexOf(tag);
         const ri = role ? LANDMARKS.indexOf(role) : -1;
         const landmarks = li >= 0 || ri >= 0 ? ctx.landmarks.map((v, i) => (i === li || i === ri ? 1 : v)) : ctx.landmarks;
-        const path = [...ctx.path.slice(-2), `${tag}.${(c.getAttribute('class') ?? '').trim().split(/\s+/)[0] ?? ''}`];
+        const path = [...ctx.path.slice(-2), `${tag}.${classOf(c).trim().split(/\s+/)[0] ?? ''}`];
         const next = { depth: ctx.depth + 1, landmarks, bp, ct, path };
         if (BLOCK_TAGS.has(tag)) {
           const raw: Raw = { el: c, parts: [], linkChars: 0, depth: next.depth, landmarks, boilerplateNames: bp, contentNames: ct, signature: path.join('>'), parent: block };

@@ -298,26 +298,28 @@ const MIN_BLOCK_REPEATS = 3;
  * widgets and its small print, which are boilerplate. Comment threads never are building blocks.
  */
 function buildingBlocks(root: Element, stats: Map<Element, TextStats>, total: number, judged: Map<string, NameJudgement>, sectionsOnly = false): Set<string> {
-  const groups = new Map<string, { count: number; text: number; link: number; sections: number; last?: Element }>();
+  const groups = new Map<string, { count: number; text: number; link: number; members: Element[]; last?: Element }>();
   for (const el of walkElements(root)) {
     const { verdict, comments, culprits } = judgeElement(el, judged);
     if (comments || (verdict !== 'boilerplate' && verdict !== 'mixed')) continue;
     const key = sectionKey(culprits, sectionsOnly);
     const s = stats.get(el);
-    const group = groups.get(key) ?? { count: 0, text: 0, link: 0, sections: 0 };
+    const group = groups.get(key) ?? { count: 0, text: 0, link: 0, members: [] };
     // Counted once: an element inside one of the same name (the walk is in document order).
     if (group.last?.contains(el)) continue;
     group.last = el;
     group.count++;
-    if (sectionsOnly && isProseSection(el)) group.sections++;
+    if (sectionsOnly) group.members.push(el);
     group.text += s?.text ?? 0;
     group.link += s?.link ?? 0;
     groups.set(key, group);
   }
   const blocks = new Set<string>();
   for (const [key, g] of groups) {
-    if (sectionsOnly && g.sections < PROSE_SECTIONS_SHARE * g.count) continue;
-    if (g.count >= MIN_BLOCK_REPEATS && total && g.text / total >= TEXT_BLOCK_SHARE && linkDensity(g) < TEXT_BLOCK_MAX_LINK_DENSITY) blocks.add(key);
+    if (!(g.count >= MIN_BLOCK_REPEATS && total && g.text / total >= TEXT_BLOCK_SHARE && linkDensity(g) < TEXT_BLOCK_MAX_LINK_DENSITY)) continue;
+    // Asked last, and only of the few groups that hold the text (nothing has moved since the walk): three selector walks per element.
+    if (sectionsOnly && g.members.filter(isProseSection).length < PROSE_SECTIONS_SHARE * g.count) continue;
+    blocks.add(key);
   }
   return blocks;
 }
@@ -369,7 +371,8 @@ export function removeBoilerplateByName(root: Element, options: { keepBuildingBl
   // A removed element's subtree is not visited (walkElements skips detached elements).
   for (const el of walkElements(root)) {
     if (NEVER.has(el.nodeName)) continue;
-    const { verdict, comments } = judgeElement(el, judged);
+    const judgement = judgeElement(el, judged);
+    const { verdict, comments } = judgement;
     const byTag = CHROME_TAGS.has(el.nodeName);
     if (verdict === 'content' || (!byTag && verdict === 'none')) continue;
     if (isLinkInRunningText(el)) continue;
@@ -378,7 +381,7 @@ export function removeBoilerplateByName(root: Element, options: { keepBuildingBl
     const density = linkDensity(s);
     if (verdict === 'mixed' && (s?.text ?? 0) >= MIXED_MIN_TEXT && density < MIXED_MAX_LINK_DENSITY) continue;
     if (!comments && share >= TEXT_BLOCK_SHARE && density < TEXT_BLOCK_MAX_LINK_DENSITY) continue;
-    const culprits = sectionKey(judgeElement(el, judged).culprits, sectionsOnly);
+    const culprits = sectionKey(judgement.culprits, sectionsOnly);
     if (!comments && blocks.has(culprits)) {
       if (sectionsOnly) kept = { el, name: culprits };
       continue;

@@ -17,6 +17,7 @@
 import { removeBoilerplate, removeNavigation } from './clean.js';
 import { pruneBoilerplate, type PruneOptions } from './prune.js';
 import { textStats } from './text.js';
+import { classOf } from './dom.js';
 
 /**
  * The container is taken when its text is at least this many times the article's: a bit
@@ -136,9 +137,9 @@ export function proseContainer(body: Element): Element {
 }
 
 function hasTwin(el: Element, prose: ReadonlyMap<Element, number>): boolean {
-  const cls = el.getAttribute('class') ?? '';
+  const cls = classOf(el);
   for (const sibling of el.parentElement!.children) {
-    if (sibling !== el && sibling.nodeName === el.nodeName && (sibling.getAttribute('class') ?? '') === cls && (prose.get(sibling) ?? 0) > 0) return true;
+    if (sibling !== el && sibling.nodeName === el.nodeName && classOf(sibling) === cls && (prose.get(sibling) ?? 0) > 0) return true;
   }
   return false;
 }

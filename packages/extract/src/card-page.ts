@@ -7,6 +7,7 @@
 // in the cards' class names (a shop's tiles name their price; a story teaser does not).
 import { cardKind, cardRuns } from './grids.js';
 import { textStats } from './text.js';
+import { classOf } from './dom.js';
 
 export type CardPageType = 'listing' | 'collection';
 
@@ -80,7 +81,7 @@ function proseShare(body: Element): { text: number; prose: number } {
 /** An element in the card whose class or itemprop names a price ("price", "product-price", "priceValue"). */
 function hasPriceMark(card: Element): boolean {
   for (const el of [card, ...card.querySelectorAll('[class], [itemprop]')]) {
-    if (namesPrice(`${el.getAttribute('class') ?? ''} ${el.getAttribute('itemprop') ?? ''}`)) return true;
+    if (namesPrice(`${classOf(el)} ${el.getAttribute('itemprop') ?? ''}`)) return true;
   }
   return false;
 }

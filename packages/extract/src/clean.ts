@@ -2,7 +2,7 @@
 // document is parsed once per transform and thrown away afterwards) and visits each element
 // once: on a 100 KB page every extra querySelectorAll is a full walk of the tree.
 import { placeStreamedSegments } from './streamed.js';
-import { resolveHttpHref, selectAll } from './dom.js';
+import { classOf, resolveHttpHref, selectAll } from './dom.js';
 import { elementsWhere, linkDensity, statsWithin } from './text.js';
 
 /** Elements that never carry readable content (iframes keep their element, not their fallback text). */
@@ -278,7 +278,7 @@ function isTabPanel(el: Element): boolean {
 }
 
 function panelKind(el: Element): string | undefined {
-  const first = (el.getAttribute('class') ?? '').split(/\s+/).find(Boolean);
+  const first = classOf(el).split(/\s+/).find(Boolean);
   return first ? `${el.localName}.${first}` : undefined;
 }
 
@@ -293,7 +293,7 @@ function isHidden(el: Element): boolean {
       return false;
     }
     // Same exception as Readability: some sites mark the real image aria-hidden behind a fallback.
-    if (!(el.getAttribute('class') ?? '').includes('fallback-image')) return true;
+    if (!classOf(el).includes('fallback-image')) return true;
   }
   const style = el.getAttribute('style');
   if (!style || !/none|hidden/i.test(style)) return false;

@@ -9,6 +9,7 @@
 // Flarum), not in this shape, so no engine is named here.
 import { collapsedLength, elementsWhere, textStats, type TextStats } from './text.js';
 import { holdsTimestamp } from './timestamps.js';
+import { classOf } from './dom.js';
 
 /** A thread has this many posts at least (a lone post is left to the article layout). */
 const MIN_POSTS = 2;
@@ -373,7 +374,7 @@ function kindOf(el: Element): string {
 }
 
 function tokens(el: Element): string[] {
-  const cls = el.getAttribute('class');
+  const cls = classOf(el);
   return cls ? cls.split(/\s+/).filter(Boolean) : [];
 }
 

@@ -13,6 +13,7 @@
 // get here (extract-page.ts GRID_PAGES).
 import { removeBoilerplate } from './clean.js';
 import { elementsWhere, firstElementWhere, isLinkWithHref, textStats, type TextStats } from './text.js';
+import { classOf } from './dom.js';
 
 /** A run of like cards: this many siblings of the same tag and class, each with text and a link. */
 const MIN_CARDS = 4;
@@ -172,7 +173,7 @@ function likeCards(parent: Element, stats: ReadonlyMap<Element, TextStats>, kind
 
 /** Cards alike by tag and whole class attribute (the card runs the block model's pages keep whole, classify.ts). */
 function classKind(el: Element): string {
-  return `${el.localName}.${el.getAttribute('class') ?? ''}`;
+  return `${el.localName}.${classOf(el)}`;
 }
 
 /**
@@ -181,7 +182,7 @@ function classKind(el: Element): string {
  * differs from card to card. The grids Readability lost are found so.
  */
 export function cardKind(el: Element): string {
-  const cls = el.getAttribute('class') ?? '';
+  const cls = classOf(el);
   const first = cls.split(/\s+/).find((t) => t && !/\d/.test(t)) ?? '';
   return `${el.localName}.${first}`;
 }

@@ -7,6 +7,7 @@ import TurndownService from 'turndown';
 import { highlightedCodeBlock, strikethrough, taskListItems } from '@joplin/turndown-plugin-gfm';
 import { gfmTables, nameFilter } from './markdown-tables.js';
 import { elementsWhere } from './text.js';
+import { classOf } from './dom.js';
 
 type TNode = TurndownService.Node;
 
@@ -168,7 +169,7 @@ function codeLanguage(pre: TNode): string {
     if (!el) continue;
     const data = el.getAttribute('data-lang') ?? el.getAttribute('data-language');
     if (data && /^[\w+#.-]+$/.test(data)) return data.toLowerCase();
-    const className = el.getAttribute('class') ?? '';
+    const className = classOf(el);
     for (const pattern of LANGUAGE_PATTERNS) {
       const match = pattern.exec(className);
       if (match?.[1] && !/^(none|plain|text|plaintext)$/i.test(match[1])) return match[1].toLowerCase();
@@ -216,7 +217,7 @@ const LINE_CLASS = /(?:^|[\s_-])line(?:$|[\s_-])/i;
  * is a line. Where a newline text separates them, that newline already ends the line.
  */
 function isLineSpan(el: Node): boolean {
-  if (el.nodeName !== 'SPAN' || !LINE_CLASS.test((el as Element).getAttribute('class') ?? '')) return false;
+  if (el.nodeName !== 'SPAN' || !LINE_CLASS.test(classOf(el as Element))) return false;
   const newlineText = (n: Node | null): boolean => n?.nodeType === 3 && (n as Text).data.includes('\n');
   return !newlineText(el.previousSibling) && !newlineText(el.nextSibling);
 }

@@ -8,6 +8,7 @@ import { PAGE_TYPES as TYPES, type PageType } from './page-kinds.js';
 import { isFrontPage } from './front-page.js';
 import { namesPrice } from './card-page.js';
 import { collapsedLength } from './text.js';
+import { classOf } from './dom.js';
 
 /** What the page's declarations and the hand rules said, computed by page-type.ts. */
 export interface RuleSignals {
@@ -107,7 +108,7 @@ function measureShape(body: Element | null): Shape {
       const isChrome = chrome || CHROME_TAGS.has(tag) || CHROME_ROLES.has(c.getAttribute('role') ?? '');
       if (!isChrome) {
         if (COUNTED_TAGS.includes(tag as (typeof COUNTED_TAGS)[number])) s.tags.set(tag, (s.tags.get(tag) ?? 0) + 1);
-        const names = `${c.getAttribute('class') ?? ''} ${c.id}`;
+        const names = `${classOf(c)} ${c.id}`;
         if (names.length > 1) {
           for (const [mark, re] of NAME_MARKS) if (re.test(names)) s.marks.set(mark, (s.marks.get(mark) ?? 0) + 1);
           if (namesPrice(`${names} ${c.getAttribute('itemprop') ?? ''}`)) s.prices++;

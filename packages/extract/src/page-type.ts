@@ -12,6 +12,7 @@ import { namedPageFeatures, type RuleSignals } from './page-features.js';
 import { guessPageType, shippedPageTypeModel, type PageTypeModel } from './page-type-model.js';
 
 import type { PageType } from './page-kinds.js';
+import { classOf } from './dom.js';
 export { PAGE_TYPES, type PageType } from './page-kinds.js';
 export type { PageTypeModel } from './page-type-model.js';
 
@@ -212,7 +213,7 @@ function hintedPageType(document: Document, input: PageTypeInput, host: string):
 /** An element whose class, id or itemprop names a price (a word of it: "price", "product-price", "priceValue"). */
 function hasPriceMark(document: Document): boolean {
   for (const el of document.querySelectorAll('[class*="price" i], [id*="price" i], [itemprop="price"]')) {
-    if (namesPrice(`${el.getAttribute('class') ?? ''} ${el.id} ${el.getAttribute('itemprop') ?? ''}`)) return true;
+    if (namesPrice(`${classOf(el)} ${el.id} ${el.getAttribute('itemprop') ?? ''}`)) return true;
   }
   return false;
 }
@@ -314,7 +315,7 @@ function looksLikeListing(document: Document): boolean {
     const groups = new Map<string, number>();
     for (let c = parent.firstElementChild; c; c = c.nextElementSibling) {
       if ((c.textContent ?? '').trim().length < MIN_CARD_CHARS || !c.querySelector('a[href]')) continue;
-      const key = `${c.localName}.${c.getAttribute('class') ?? ''}`;
+      const key = `${c.localName}.${classOf(c)}`;
       const n = (groups.get(key) ?? 0) + 1;
       if (n >= MIN_CARDS) return true;
       groups.set(key, n);

@@ -7,6 +7,7 @@
 import { cardKind, cardRuns, runTextLength } from './grids.js';
 import { namesPrice } from './card-page.js';
 import { textStats } from './text.js';
+import { classOf } from './dom.js';
 
 /** A strip is this many cards or more: fewer are a bundle's parts or a "pairs well with" pair. */
 const MIN_STRIP_CARDS = 4;
@@ -56,7 +57,7 @@ function linksElsewhere(card: Element, page: string): boolean {
 
 function isTile(card: Element): boolean {
   if (card.querySelector('img, picture')) return true;
-  for (const el of [card, ...card.querySelectorAll('[class], [itemprop]')]) if (namesPrice(`${el.getAttribute('class') ?? ''} ${el.getAttribute('itemprop') ?? ''}`)) return true;
+  for (const el of [card, ...card.querySelectorAll('[class], [itemprop]')]) if (namesPrice(`${classOf(el)} ${el.getAttribute('itemprop') ?? ''}`)) return true;
   return false;
 }
 

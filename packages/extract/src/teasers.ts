@@ -7,6 +7,7 @@
 // first). Words play no part: a run of cards inside the prose, or one whose headings are not
 // links (a how-to's steps, a FAQ), stays.
 import { collapsedLength, elementsWhere, firstElementWhere, isLinkWithHref, type TextStats } from './text.js';
+import { classOf } from './dom.js';
 
 /** This many like cards in a row make a run (two are a pair of links, e.g. previous/next). */
 const MIN_RUN = 3;
@@ -65,7 +66,7 @@ export function teaserCards(root: Element, stats: ReadonlyMap<Element, TextStats
 
 /** Cards are alike when they share their tag and class attribute. */
 function signature(el: Element): string {
-  return `${el.nodeName} ${el.getAttribute('class') ?? ''}`;
+  return `${el.nodeName} ${classOf(el)}`;
 }
 
 /** A short card whose headline is a link (to the story it teases). */

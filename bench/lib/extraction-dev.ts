@@ -200,3 +200,24 @@ export function runExtractor(pages: readonly DevPage[], extractor: Extractor): E
   }
   return { markdown, cpuMsPerPage: cpuMicros / 1000 / Math.max(1, pages.length), errors };
 }
+
+/** Timed passes per extractor in warmCpuMsPerPage, in alternating order. */
+const WARM_ROUNDS = 2;
+
+/**
+ * CPU per page of several extractors once warm, as a transform thread of the service is
+ * (it lives for many pages): a first pass of each, untimed, then WARM_ROUNDS timed passes
+ * in alternating order, their mean. A single cold pass charges whichever extractor runs
+ * first with the JIT warm-up of the code both share (linkedom, htmlparser2, turndown): up
+ * to a fifth of a page's CPU either way, depending on the order (docs/benchmarks.md,
+ * "Twentieth session: h-extract34").
+ */
+export function warmCpuMsPerPage(pages: readonly DevPage[], extractors: Readonly<Record<string, Extractor>>): Record<string, number> {
+  const names = Object.keys(extractors);
+  for (const name of names) runExtractor(pages, extractors[name]!);
+  const sums = Object.fromEntries(names.map((n) => [n, 0]));
+  for (let round = 0; round < WARM_ROUNDS; round++) {
+    for (const name of round % 2 === 0 ? names : [...names].reverse()) sums[name]! += runExtractor(pages, extractors[name]!).cpuMsPerPage;
+  }
+  return Object.fromEntries(names.map((n) => [n, sums[n]! / WARM_ROUNDS]));
+}

@@ -136,12 +136,15 @@ export class TransformConsumer {
     let html = '';
     // Events from before documents always carry rawHtml.
     const withHtml = async (): Promise<TransformInput> => ({ ...input, html: (html = await (early ?? ctx.payloads.getText(event.data.rawHtml!))) });
-    // The URL's last observation is read while the page is transformed, not after (observe()).
-    // None there when the fetcher planned the page (page_fetched.unobserved): nothing to read (observe()).
-    const unread = event.data.unobserved && !asked.has('changeTracking');
-    const last = transformOptions.formats.includes('markdown') && isObservedPage(event, requested) && !unread
-      ? this.observer.lastObservation({ apiKeyId, url: requested.data.url, tag: options.changeTrackingTag })
-      : undefined;
+    // The URL's last observation, for observe(): none when the fetcher's plan found none
+    // (page_fetched.unobserved; not trusted for a changeTracking report, whose
+    // previousScrapeAt of an unobservable answer, a 5xx, would go unchecked), else read while
+    // the page is transformed, not after it.
+    const last = !transformOptions.formats.includes('markdown') || !isObservedPage(event, requested)
+      ? undefined
+      : event.data.unobserved && !asked.has('changeTracking')
+        ? Promise.resolve(null)
+        : this.observer.lastObservation({ apiKeyId, url: requested.data.url, tag: options.changeTrackingTag });
     last?.catch(() => undefined); // observe() reads it again when this read failed
     // A verified page's rendered HTML was transformed for its verification moments ago, maybe here.
     const verified = !document && event.data.engine?.verification && this.deps.recent ? await withHtml() : undefined;
@@ -254,7 +257,6 @@ export class TransformConsumer {
   ): Promise<ObserveOutcome> {
     if (requested.event !== 'page_requested' || markdown === undefined) return Promise.resolve({});
     if (event.kind !== 'scrape' && event.kind !== 'crawl' && event.kind !== 'batch') return Promise.resolve({});
-    const wantReport = requested.data.options.formats.includes('changeTracking');
     return this.observer.observe({
       ...(last !== undefined ? { last } : {}),
       apiKeyId: requested.data.apiKeyId,
@@ -266,10 +268,7 @@ export class TransformConsumer {
       markdown,
       optionsHash: contentOptionsHash(requested.data.options),
       now,
-      wantReport,
-      // None there when the fetcher planned the page: not read again. Only without a report,
-      // whose previousScrapeAt of an unobservable answer (a 5xx) would not be checked.
-      ...(event.data.unobserved && !wantReport ? { last: null } : {}),
+      wantReport: requested.data.options.formats.includes('changeTracking'),
       conditional: {
         validators: event.data.validators,
         resultOptionsHash: resultOptionsHash(requested.data.options),

@@ -90,6 +90,8 @@ describe('a 304 crawl page is completed by the fetcher', () => {
       await request('first');
       await completed('first');
       assert.deepEqual(answers, [200]);
+      // The message counts as handled once its handler has returned, a moment after it appended page_completed.
+      await until(async () => (await handled('transformer')) > 0);
       const transformed = await handled('transformer');
       assert.equal(transformed, 1);
       const [firstCompleted] = await events('first', 'page_completed');
